@@ -1,0 +1,49 @@
+//! The rules of Tensor Chess, orthodox chess and Chessence.
+//!
+//! Pure rules, no I/O: boards and bitboards, legal move generation (exact,
+//! checked by perft), FEN, move strings, SAN, PGN and game outcomes. The
+//! binding rules are in the repository's `docs/rules.md`.
+//!
+//! ```
+//! use tensorchess_rules::{Position, Tensor};
+//! let pos = Position::<Tensor>::new();
+//! let m = pos.parse_move("c1e3").unwrap_err(); // the bishop is blocked
+//! # let _ = m;
+//! let after = pos.play(pos.parse_move("e2e4").unwrap());
+//! assert_eq!(after.fen(), "rtnbqkbntr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RTNBQKBNTR b KQkq - 0 1");
+//! ```
+
+pub mod attacks;
+mod bitboard;
+mod color;
+mod fen;
+mod game;
+mod movegen;
+mod moves;
+mod outcome;
+pub mod perft;
+//pub mod pgn;
+mod position;
+mod role;
+//pub mod san;
+mod square;
+pub mod uci;
+mod variant;
+mod zobrist;
+//pub mod any;
+
+pub use bitboard::{Bitboard, Word};
+pub use color::Color;
+pub use fen::{FenField, ParseFenError};
+pub use game::Game;
+pub use movegen::GenType;
+pub use moves::{Move, MoveKind, MoveList};
+pub use outcome::{EndReason, Outcome};
+pub use perft::{perft, perft_divide};
+pub use position::{CastlingRights, Position};
+pub use role::{Piece, Role};
+pub use square::{File, Geometry, Rank, Square, SquareName};
+pub use variant::{
+    CastlingOption, CastlingRule, Chess, Chessence, ParseVariantError, Tensor, Variant,
+    VariantKind,
+};

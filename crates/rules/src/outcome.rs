@@ -1,0 +1,166 @@
+//! How games end (RULES 1.11, 2, 3).
+
+use crate::{Color, Position, Role, Variant};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    Checkmate,
+    /// Chessence: the side to move has no legal move and is not in check; it loses.
+    NoLegalMoves,
+    Stalemate,
+    Repetition,
+    /// 100 plies without capture or pawn move (or, in Chessence, capture or drop).
+    HundredPlies,
+    /// Neither side can ever give mate.
+    DeadMaterial,
+    Resignation,
+    Timeout,
+    Agreement,
+    Abandoned,
+}
+
+impl EndReason {
+    pub const fn describe(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::NoLegalMoves => "no legal moves",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::HundredPlies => "100 plies without capture or pawn move",
+            EndReason::DeadMaterial => "insufficient material",
+            EndReason::Resignation => "resignation",
+            EndReason::Timeout => "time",
+            EndReason::Agreement => "agreement",
+            EndReason::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Decisive { winner: Color, reason: EndReason },
+    Draw { reason: EndReason },
+}
+
+impl Outcome {
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Decisive { winner, .. } => Some(winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+
+    pub fn reason(self) -> EndReason {
+        match self {
+            Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+
+    /// PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_str(self) -> &'static str {
+        match self {
+            Outcome::Decisive {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Decisive {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Decisive { winner, reason } => {
+                let w = match winner {
+                    Color::White => "White",
+                    Color::Black => "Black",
+                };
+                write!(f, "{w} wins by {reason}")
+            }
+            Outcome::Draw { reason } => write!(f, "Draw by {reason}"),
+        }
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// The end of the game, judged from this position alone (no repetition).
+    ///
+    /// ```
+    /// use tensorchess_rules::{Chess, Color, EndReason, Outcome, Position};
+    /// let mated = Position::<Chess>::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    /// assert_eq!(mated.outcome(), Some(Outcome::Decisive { winner: Color::White, reason: EndReason::Checkmate }));
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.has_legal_moves() {
+            let check = self.is_check();
+            return Some(if check {
+                Outcome::Decisive {
+                    winner: !self.turn,
+                    reason: EndReason::Checkmate,
+                }
+            } else if V::NO_MOVE_LOSES {
+                Outcome::Decisive {
+                    winner: !self.turn,
+                    reason: EndReason::NoLegalMoves,
+                }
+            } else {
+                Outcome::Draw {
+                    reason: EndReason::Stalemate,
+                }
+            });
+        }
+        if V::DEAD_MATERIAL_DRAW && self.is_dead_material() {
+            return Some(Outcome::Draw {
+                reason: EndReason::DeadMaterial,
+            });
+        }
+        if self.halfmoves >= 100 {
+            return Some(Outcome::Draw {
+                reason: EndReason::HundredPlies,
+            });
+        }
+        None
+    }
+
+    /// Neither side can ever give mate: in Tensor Chess, no pawn, knight, bishop,
+    /// rook or queen remains (beasts never check); in chess, the FIDE minimal cases.
+    pub fn is_dead_material(&self) -> bool {
+        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        if heavy.any() || self.by_role(Role::Man).any() {
+            return false;
+        }
+        let knights = self.by_role(Role::Knight);
+        let bishops = self.by_role(Role::Bishop);
+        let minors = (knights | bishops).count();
+        if V::BEASTS {
+            return minors == 0;
+        }
+        if minors <= 1 {
+            return true;
+        }
+        if knights.any() {
+            return false;
+        }
+        // Only bishops: dead when all stand on squares of one colour.
+        let g = V::GEOMETRY;
+        let colors = bishops
+            .into_iter()
+            .map(|s| (g.file_of(s).0 + g.rank_of(s).0) % 2)
+            .collect::<Vec<_>>();
+        colors.iter().all(|&c| c == colors[0])
+    }
+}
