@@ -8,9 +8,15 @@ fn main() {
     let t = Instant::now();
     let n = perft(&Position::<Tensor>::new(), 5);
     let dt = t.elapsed().as_secs_f64();
-    println!("tensor perft 5 {n} {dt:.3}s {:.1} Mnps", n as f64 / dt / 1e6);
+    println!(
+        "tensor perft 5 {n} {dt:.3}s {:.1} Mnps",
+        n as f64 / dt / 1e6
+    );
     let t = Instant::now();
     let n = perft(&Position::<Chessence>::new(), 5);
     let dt = t.elapsed().as_secs_f64();
-    println!("chessence perft 5 {n} {dt:.3}s {:.1} Mnps", n as f64 / dt / 1e6);
+    println!(
+        "chessence perft 5 {n} {dt:.3}s {:.1} Mnps",
+        n as f64 / dt / 1e6
+    );
 }

@@ -138,7 +138,7 @@ pub const fn build(g: Geometry) -> Tables<u128> {
                         rr += dr;
                     }
                     let line = d / 2;
-                    if d % 2 == 0 {
+                    if d.is_multiple_of(2) {
                         t.upper[line][sq] = ray;
                     } else {
                         t.lower[line][sq] = ray;
@@ -251,7 +251,7 @@ impl<W: Word> Tables<W> {
     #[inline(always)]
     pub fn ray(&self, dir: usize, sq: Square) -> Bitboard<W> {
         let line = dir / 2;
-        Bitboard(if dir % 2 == 0 {
+        Bitboard(if dir.is_multiple_of(2) {
             self.upper[line][sq.index()]
         } else {
             self.lower[line][sq.index()]
@@ -338,7 +338,10 @@ mod tests {
         let e4 = sq(&g, "e4");
         let blockers = Bitboard::from_square(sq(&g, "e6")) | Bitboard::from_square(sq(&g, "b4"));
         let a = t.rook_attacks(e4, blockers);
-        let names: Vec<String> = a.into_iter().map(|s| g.square_name(s).to_string()).collect();
+        let names: Vec<String> = a
+            .into_iter()
+            .map(|s| g.square_name(s).to_string())
+            .collect();
         for s in ["e5", "e6", "e3", "e2", "e1", "d4", "c4", "b4", "f4", "j4"] {
             assert!(names.contains(&s.to_string()), "{s} missing");
         }
@@ -368,6 +371,9 @@ mod tests {
         assert!(t.shift(Bitboard::from_square(j1), 2).is_empty());
         let a1 = Square::new(0);
         assert!(t.shift(Bitboard::from_square(a1), 3).is_empty());
-        assert_eq!(t.shift(Bitboard::from_square(a1), 4), Bitboard::from_square(Square::new(11)));
+        assert_eq!(
+            t.shift(Bitboard::from_square(a1), 4),
+            Bitboard::from_square(Square::new(11))
+        );
     }
 }

@@ -216,18 +216,6 @@ impl<W: Word> Bitboard<W> {
     pub fn intersects(self, other: Self) -> bool {
         self.0 & other.0 != W::ZERO
     }
-
-    /// Shifts toward higher indices by `n` bits (no masking).
-    #[inline(always)]
-    pub fn shl(self, n: u32) -> Self {
-        Bitboard(self.0 << n)
-    }
-
-    /// Shifts toward lower indices by `n` bits (no masking).
-    #[inline(always)]
-    pub fn shr(self, n: u32) -> Self {
-        Bitboard(self.0 >> n)
-    }
 }
 
 impl<W: Word> std::fmt::Debug for Bitboard<W> {

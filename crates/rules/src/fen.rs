@@ -1,9 +1,7 @@
 //! FEN (RULES 4.1): Fairy-Stockfish conventions, `*` for missing squares,
 //! `[...]` for pieces in hand.
 
-use crate::{
-    Bitboard, CastlingRights, Color, File, Piece, Position, Rank, Role, Square, Variant,
-};
+use crate::{Bitboard, CastlingRights, Color, File, Piece, Position, Rank, Role, Square, Variant};
 use std::fmt;
 
 /// The part of a FEN that is wrong.
@@ -63,7 +61,10 @@ const MAX_FEN_LEN: usize = 512;
 pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenError> {
     let g = V::GEOMETRY;
     if fen.len() > MAX_FEN_LEN {
-        return err(FenField::Board, format!("longer than {MAX_FEN_LEN} characters"));
+        return err(
+            FenField::Board,
+            format!("longer than {MAX_FEN_LEN} characters"),
+        );
     }
     let mut fields = fen.split_whitespace();
     let Some(board_field) = fields.next() else {
@@ -105,7 +106,10 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
                     }
                 }
                 if n == 0 {
-                    return err(FenField::Board, format!("rank {rank_name}: zero empty squares"));
+                    return err(
+                        FenField::Board,
+                        format!("rank {rank_name}: zero empty squares"),
+                    );
                 }
                 for _ in 0..n {
                     if file < g.files as u32 {
@@ -140,12 +144,18 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
                 file += 1;
             } else {
                 let Some(piece) = Piece::from_char(c) else {
-                    return err(FenField::Board, format!("rank {rank_name}: unknown piece '{c}'"));
+                    return err(
+                        FenField::Board,
+                        format!("rank {rank_name}: unknown piece '{c}'"),
+                    );
                 };
                 if !V::ROLES.contains(&piece.role()) {
                     return err(
                         FenField::Board,
-                        format!("rank {rank_name}: '{c}' is not a piece of {}", V::KIND.title()),
+                        format!(
+                            "rank {rank_name}: '{c}' is not a piece of {}",
+                            V::KIND.title()
+                        ),
                     );
                 }
                 if file >= g.files as u32 {
@@ -239,12 +249,12 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
         for color in Color::ALL {
             let rank = Position::<V>::back_rank(color);
             let king_home = g.square(File(rule.king_file), rank);
-            let king_ok = king_home.and_then(|s| pos.piece_at(s))
-                == Some(Piece::new(color, Role::King));
+            let king_ok =
+                king_home.and_then(|s| pos.piece_at(s)) == Some(Piece::new(color, Role::King));
             for side in 0..2u8 {
                 let rook_home = g.square(File(rule.rook_files[side as usize]), rank);
-                let rook_ok = rook_home.and_then(|s| pos.piece_at(s))
-                    == Some(Piece::new(color, Role::Rook));
+                let rook_ok =
+                    rook_home.and_then(|s| pos.piece_at(s)) == Some(Piece::new(color, Role::Rook));
                 if !(king_ok && rook_ok) {
                     rights = rights.without(color, side);
                 }
@@ -258,7 +268,10 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
     let mut ep = None;
     if ep_field != "-" {
         let Some(sq) = g.parse_square(ep_field) else {
-            return err(FenField::EnPassant, format!("'{ep_field}' is not a square of this board"));
+            return err(
+                FenField::EnPassant,
+                format!("'{ep_field}' is not a square of this board"),
+            );
         };
         let expected = match pos.turn {
             Color::White => g.ranks - 3,
@@ -288,7 +301,10 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
         },
     };
     if let Some(extra) = fields.next() {
-        return err(FenField::Fullmoves, format!("unexpected text after the FEN: '{extra}'"));
+        return err(
+            FenField::Fullmoves,
+            format!("unexpected text after the FEN: '{extra}'"),
+        );
     }
 
     validate(&pos)?;
@@ -328,7 +344,10 @@ fn validate<V: Variant>(pos: &Position<V>) -> Result<(), ParseFenError> {
     if pos.opponent_in_check() {
         return err(
             FenField::Position,
-            format!("{} is in check but it is not their move", (!pos.turn).name()),
+            format!(
+                "{} is in check but it is not their move",
+                (!pos.turn).name()
+            ),
         );
     }
     Ok(())

@@ -66,8 +66,8 @@ impl<V: Variant> Game<V> {
     }
 
     /// Parses and plays a move string or SAN.
-    pub fn push_str(&mut self, text: &str) -> Result<Move, String> {
-        let m = self.position().parse_move(text).map_err(|e| e.to_string())?;
+    pub fn push_str(&mut self, text: &str) -> Result<Move, crate::san::SanError> {
+        let m = crate::san::parse_any(self.position(), text)?;
         self.push(m);
         Ok(m)
     }

@@ -13,6 +13,7 @@
 //! assert_eq!(after.fen(), "rtnbqkbntr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RTNBQKBNTR b KQkq - 0 1");
 //! ```
 
+pub mod any;
 pub mod attacks;
 mod bitboard;
 mod color;
@@ -22,15 +23,14 @@ mod movegen;
 mod moves;
 mod outcome;
 pub mod perft;
-//pub mod pgn;
+pub mod pgn;
 mod position;
 mod role;
-//pub mod san;
+pub mod san;
 mod square;
 pub mod uci;
 mod variant;
 mod zobrist;
-//pub mod any;
 
 pub use bitboard::{Bitboard, Word};
 pub use color::Color;
@@ -44,6 +44,5 @@ pub use position::{CastlingRights, Position};
 pub use role::{Piece, Role};
 pub use square::{File, Geometry, Rank, Square, SquareName};
 pub use variant::{
-    CastlingOption, CastlingRule, Chess, Chessence, ParseVariantError, Tensor, Variant,
-    VariantKind,
+    CastlingOption, CastlingRule, Chess, Chessence, ParseVariantError, Tensor, Variant, VariantKind,
 };

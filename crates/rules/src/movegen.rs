@@ -140,7 +140,11 @@ impl<'a, V: Variant> Gen<'a, V> {
         let empty = t.board() - occ;
         let tactical = gen == GenType::Tactical;
         let capturable = enemy - enemy_beasts;
-        let land = if tactical { capturable } else { empty | capturable };
+        let land = if tactical {
+            capturable
+        } else {
+            empty | capturable
+        };
         let king = pos.king_of(us);
         let mut g = Gen {
             pos,
@@ -266,7 +270,12 @@ impl<'a, V: Variant> Gen<'a, V> {
     }
 
     #[inline(always)]
-    fn emit_targets<S: Sink<V::Word>>(&self, sink: &mut S, from: Square, targets: Bitboard<V::Word>) {
+    fn emit_targets<S: Sink<V::Word>>(
+        &self,
+        sink: &mut S,
+        from: Square,
+        targets: Bitboard<V::Word>,
+    ) {
         match self.restrict(from) {
             Some(mask) => sink.targets(from, targets & mask),
             None => {
@@ -336,7 +345,11 @@ impl<'a, V: Variant> Gen<'a, V> {
         let last = Position::<V>::last_rank(us);
         let capturable = pos.by_color(self.them) - self.enemy_beasts;
         let promos = V::PROMOTIONS;
-        let promos_here: &[Role] = if self.tactical { &promos[..1.min(promos.len())] } else { promos };
+        let promos_here: &[Role] = if self.tactical {
+            &promos[..1.min(promos.len())]
+        } else {
+            promos
+        };
 
         // Pawns whose moves are judged by destination go set-wise.
         let free = if Self::EXACT {
@@ -344,7 +357,11 @@ impl<'a, V: Variant> Gen<'a, V> {
         } else {
             pawns - self.verify
         };
-        let mask = if Self::EXACT { self.check_mask } else { t.board() };
+        let mask = if Self::EXACT {
+            self.check_mask
+        } else {
+            t.board()
+        };
         if free.any() {
             let single = t.shift(free, fwd) & self.empty & mask;
             if !self.tactical {
@@ -478,7 +495,13 @@ impl<'a, V: Variant> Gen<'a, V> {
 
     /// A slider on `from` lands on its beast on `x`, arriving along `line`; the
     /// beast slides on in that family, through own beasts, to empty squares (RULES 1.6).
-    fn propels_from_slide<S: Sink<V::Word>>(&self, sink: &mut S, from: Square, x: Square, line: usize) {
+    fn propels_from_slide<S: Sink<V::Word>>(
+        &self,
+        sink: &mut S,
+        from: Square,
+        x: Square,
+        line: usize,
+    ) {
         let t = self.t;
         let blockers = (self.occ - self.own_beasts).without(from);
         let lines = if line < 2 { ORTHO_LINES } else { DIAG_LINES };
@@ -613,7 +636,10 @@ impl<'a, V: Variant> Gen<'a, V> {
                 continue;
             }
             // Between king and rook: empty or own beasts (RULES 1.8).
-            if !t.between(k, rook_sq).is_subset(self.empty | self.own_beasts) {
+            if !t
+                .between(k, rook_sq)
+                .is_subset(self.empty | self.own_beasts)
+            {
                 continue;
             }
             let free = self.empty.with(k).with(rook_sq);

@@ -5,6 +5,9 @@ use crate::zobrist::KEYS;
 use crate::{Bitboard, Color, Move, MoveKind, Piece, Rank, Role, Square, Variant};
 use std::marker::PhantomData;
 
+/// Men of one side with rook, bishop and knight powers (Chessence).
+pub(crate) type MenPowers<W> = (Bitboard<W>, Bitboard<W>, Bitboard<W>);
+
 /// Castling rights: bit `color * 2 + side` (side 0 = toward the last file, `K`; 1 = toward `a`, `Q`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct CastlingRights(pub u8);
@@ -224,10 +227,7 @@ impl<V: Variant> Position<V> {
 
     /// Men of `c` sorted by the powers their neighbours give them: (rook, bishop, knight).
     #[inline]
-    pub(crate) fn men_powers(
-        &self,
-        c: Color,
-    ) -> (Bitboard<V::Word>, Bitboard<V::Word>, Bitboard<V::Word>) {
+    pub(crate) fn men_powers(&self, c: Color) -> MenPowers<V::Word> {
         let t = Self::t();
         let men = self.pieces(c, Role::Man);
         let mut ortho = Bitboard::EMPTY;
@@ -465,10 +465,8 @@ impl<V: Variant> Position<V> {
         let to = m.to();
         let mut reset_clock = false;
         let mut ep_candidate = None;
-        if FULL {
-            if self.ep_square.is_some() {
-                self.set_ep(None);
-            }
+        if FULL && self.ep_square.is_some() {
+            self.set_ep(None);
         }
         match m.kind() {
             MoveKind::Normal => {
@@ -485,7 +483,8 @@ impl<V: Variant> Position<V> {
                         let fr = g.rank_of(from).0 as i32;
                         let tr = g.rank_of(to).0 as i32;
                         if (fr - tr).abs() == 2 {
-                            let mid = Square::new(((from.raw() as u16 + to.raw() as u16) / 2) as u8);
+                            let mid =
+                                Square::new(((from.raw() as u16 + to.raw() as u16) / 2) as u8);
                             // A pass-through double step sets no en-passant square (RULES 1.4).
                             if self.piece_at(mid).is_none() {
                                 ep_candidate = Some(mid);
@@ -503,9 +502,7 @@ impl<V: Variant> Position<V> {
             }
             MoveKind::EnPassant => {
                 let t = Self::t();
-                let victim = Square::new(
-                    (to.raw() as i32 - t.delta[Self::forward(us)]) as u8,
-                );
+                let victim = Square::new((to.raw() as i32 - t.delta[Self::forward(us)]) as u8);
                 self.take::<FULL>(victim);
                 if let Some(p) = self.take::<FULL>(from) {
                     self.put::<FULL>(to, p);

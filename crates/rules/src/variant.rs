@@ -236,7 +236,11 @@ pub enum VariantKind {
 }
 
 impl VariantKind {
-    pub const ALL: [VariantKind; 3] = [VariantKind::Tensor, VariantKind::Chess, VariantKind::Chessence];
+    pub const ALL: [VariantKind; 3] = [
+        VariantKind::Tensor,
+        VariantKind::Chess,
+        VariantKind::Chessence,
+    ];
 
     /// Command-line and UCI name.
     pub const fn name(self) -> &'static str {

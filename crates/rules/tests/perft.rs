@@ -57,7 +57,8 @@ fn max_nodes() -> u64 {
 }
 
 fn run<V: Variant>(file: &str) {
-    let text = std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
     let limit = max_nodes();
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -70,12 +71,19 @@ fn run<V: Variant>(file: &str) {
             let got = perft(&pos, depth);
             checked += 1;
             if got != nodes {
-                failures.push(format!("{} depth {depth}: expected {nodes}, got {got}", v.id));
+                failures.push(format!(
+                    "{} depth {depth}: expected {nodes}, got {got}",
+                    v.id
+                ));
             }
         }
     }
     assert!(checked > 0);
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
