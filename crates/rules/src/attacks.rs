@@ -347,7 +347,7 @@ mod tests {
         }
         assert!(!a.contains(sq(&g, "e7")));
         assert!(!a.contains(sq(&g, "a4")));
-        assert_eq!(a.count(), 3 + 3 + 3 + 5);
+        assert_eq!(a.count(), 2 + 3 + 3 + 5);
     }
 
     #[test]
