@@ -1,0 +1,131 @@
+//! Command-line interface. Bad input exits with status 2 and one line on stderr.
+
+use crate::commands;
+use clap::{Args, Parser, Subcommand};
+use std::process::ExitCode;
+use tensorchess_rules::VariantKind;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "tensorchess",
+    version,
+    about = "Tensor Chess, orthodox chess and Chessence: web app, engine and tools",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of `serve`, the default command.
+    #[command(flatten)]
+    pub serve: commands::serve::ServeArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start the web app (the default).
+    Serve(commands::serve::ServeArgs),
+    /// Count the leaves of the legal move tree.
+    Perft(PerftArgs),
+    /// List the legal moves of a position, sorted.
+    Moves(MovesArgs),
+    /// Play moves from a position and print the resulting FEN.
+    Fen(FenArgs),
+}
+
+/// The game and the position to start from.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Game: tensor, chess or chessence.
+    #[arg(long, default_value = "tensor")]
+    pub variant: String,
+    /// Start from this FEN instead of the game's start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+impl PositionArgs {
+    pub fn variant(&self) -> Result<VariantKind, CliError> {
+        self.variant
+            .parse()
+            .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Print the node count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
+    pub depth: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Print SAN instead of move strings.
+    #[arg(long)]
+    pub san: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FenArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Moves to play, as move strings or SAN.
+    #[arg(allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+/// A user error: printed as one line, exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CliError(pub String);
+
+impl CliError {
+    pub fn new(msg: impl Into<String>) -> Self {
+        CliError(msg.into())
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One clear line: clap's first line names what was wrong.
+            let text = e.render().to_string();
+            let line = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{line}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        None => commands::serve::run(&cli.serve),
+        Some(Command::Serve(args)) => commands::serve::run(&args),
+        Some(Command::Perft(args)) => commands::perft::run(&args),
+        Some(Command::Moves(args)) => commands::moves::run(&args),
+        Some(Command::Fen(args)) => commands::fen::run(&args),
+    }
+}

@@ -1,0 +1,17 @@
+//! One module per subcommand.
+
+pub mod fen;
+pub mod moves;
+pub mod perft;
+pub mod serve;
+
+use crate::cli::{CliError, PositionArgs};
+use tensorchess_rules::{Position, Variant};
+
+/// The position named by `--fen`, or the game's start.
+pub fn start_position<V: Variant>(args: &PositionArgs) -> Result<Position<V>, CliError> {
+    match &args.fen {
+        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string())),
+        None => Ok(Position::new()),
+    }
+}

@@ -1,0 +1,4 @@
+//! The tensorchess application: command-line tools, UCI and the web server.
+
+pub mod cli;
+pub mod commands;
