@@ -312,7 +312,7 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
     if let Some(ep) = ep {
         let t = V::tables();
         let them = !pos.turn;
-        let fwd = t.delta[Position::<V>::forward(them)];
+        let fwd = t.delta[Position::<V>::forward_dir(them)];
         let pawn_sq = Square::new((ep.raw() as i32 + fwd) as u8);
         let origin = Square::new((ep.raw() as i32 - fwd) as u8);
         let plausible = pos.piece_at(pawn_sq) == Some(Piece::new(them, Role::Pawn))

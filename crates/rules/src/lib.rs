@@ -40,7 +40,7 @@ pub use movegen::GenType;
 pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{EndReason, Outcome};
 pub use perft::{perft, perft_divide};
-pub use position::{CastlingRights, Position};
+pub use position::{CastlingRights, MenPowers, Position};
 pub use role::{Piece, Role};
 pub use square::{File, Geometry, Rank, Square, SquareName};
 pub use variant::{

@@ -334,7 +334,7 @@ impl<'a, V: Variant> Gen<'a, V> {
         if pawns.is_empty() {
             return;
         }
-        let fwd = Position::<V>::forward(us);
+        let fwd = Position::<V>::forward_dir(us);
         let delta = t.delta[fwd];
         // Capture directions: NW/NE for White, SW/SE for Black.
         let (cap_dirs, cap_deltas) = match us {

@@ -6,7 +6,7 @@ use crate::{Bitboard, Color, Move, MoveKind, Piece, Rank, Role, Square, Variant}
 use std::marker::PhantomData;
 
 /// Men of one side with rook, bishop and knight powers (Chessence).
-pub(crate) type MenPowers<W> = (Bitboard<W>, Bitboard<W>, Bitboard<W>);
+pub type MenPowers<W> = (Bitboard<W>, Bitboard<W>, Bitboard<W>);
 
 /// Castling rights: bit `color * 2 + side` (side 0 = toward the last file, `K`; 1 = toward `a`, `Q`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -216,7 +216,7 @@ impl<V: Variant> Position<V> {
 
     /// Direction index of a pawn's step forward (N or S).
     #[inline(always)]
-    pub(crate) fn forward(c: Color) -> usize {
+    pub fn forward_dir(c: Color) -> usize {
         match c {
             Color::White => 0,
             Color::Black => 1,
@@ -225,9 +225,9 @@ impl<V: Variant> Position<V> {
 
     // ---- attacks -----------------------------------------------------
 
-    /// Men of `c` sorted by the powers their neighbours give them: (rook, bishop, knight).
+    /// Men of `c` with the powers their neighbours give them: (rook, bishop, knight) (Chessence).
     #[inline]
-    pub(crate) fn men_powers(&self, c: Color) -> MenPowers<V::Word> {
+    pub fn men_powers(&self, c: Color) -> MenPowers<V::Word> {
         let t = Self::t();
         let men = self.pieces(c, Role::Man);
         let mut ortho = Bitboard::EMPTY;
@@ -502,7 +502,7 @@ impl<V: Variant> Position<V> {
             }
             MoveKind::EnPassant => {
                 let t = Self::t();
-                let victim = Square::new((to.raw() as i32 - t.delta[Self::forward(us)]) as u8);
+                let victim = Square::new((to.raw() as i32 - t.delta[Self::forward_dir(us)]) as u8);
                 self.take::<FULL>(victim);
                 if let Some(p) = self.take::<FULL>(from) {
                     self.put::<FULL>(to, p);

@@ -30,6 +30,12 @@ pub enum Command {
     Moves(MovesArgs),
     /// Play moves from a position and print the resulting FEN.
     Fen(FenArgs),
+    /// Speak the UCI protocol on standard input and output.
+    Uci,
+    /// Search fixed positions to a fixed depth: a node-count signature and speed.
+    Bench(commands::bench::BenchArgs),
+    /// Play a match between two engines.
+    Match(commands::matches::MatchArgs),
 }
 
 /// The game and the position to start from.
@@ -127,5 +133,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Perft(args)) => commands::perft::run(&args),
         Some(Command::Moves(args)) => commands::moves::run(&args),
         Some(Command::Fen(args)) => commands::fen::run(&args),
+        Some(Command::Uci) => commands::uci::run(),
+        Some(Command::Bench(args)) => commands::bench::run(&args),
+        Some(Command::Match(args)) => commands::matches::run(&args),
     }
 }

@@ -1,9 +1,12 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod fen;
+pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod serve;
+pub mod uci;
 
 use crate::cli::{CliError, PositionArgs};
 use tensorchess_rules::{Position, Variant};

@@ -1,0 +1,124 @@
+//! Evaluation: a linear sum of terms, tapered between middlegame and endgame.
+//!
+//! Every term is a White-minus-Black count (pieces, piece-square occupancy,
+//! mobility, pawn structure, king safety, beast and men features) times a
+//! pair of weights (middlegame, endgame). Search uses the sum; the tuner
+//! (`tensorchess tune`) reads the same terms to fit the weights to game
+//! results (Texel's method), so the two can never disagree.
+
+mod terms;
+pub mod weights;
+
+pub use terms::{term_name, Layout};
+
+use tensorchess_rules::{Chess, Chessence, Color, Position, Role, Tensor, Variant};
+
+/// Receives the terms of a position.
+pub trait Accumulator {
+    /// Adds `value` (White minus Black) of term `term`.
+    fn add(&mut self, term: usize, value: i32);
+}
+
+/// Weights (middlegame, endgame) per term.
+pub type Weights = [[i32; 2]];
+
+/// Evaluation of one game.
+pub trait Evaluate: Variant {
+    /// Where each kind of term lives in the weight table.
+    const LAYOUT: Layout;
+    /// Material of each role counted for the game phase, and the start total.
+    const PHASE_WEIGHTS: [i32; 8];
+    const PHASE_TOTAL: i32;
+    /// Null-move pruning is sound enough here (zugzwang is rare).
+    const NULL_MOVE: bool = true;
+
+    /// The default (tuned) weights.
+    fn default_weights() -> &'static Weights;
+
+    /// Writes the position's terms.
+    fn terms<A: Accumulator>(pos: &Position<Self>, acc: &mut A) {
+        terms::write_terms(pos, acc);
+    }
+}
+
+impl Evaluate for Chess {
+    const LAYOUT: Layout = Layout::new(8, 8);
+    const PHASE_WEIGHTS: [i32; 8] = [0, 1, 1, 2, 4, 0, 0, 0];
+    const PHASE_TOTAL: i32 = 24;
+    fn default_weights() -> &'static Weights {
+        &weights::CHESS
+    }
+}
+
+impl Evaluate for Tensor {
+    const LAYOUT: Layout = Layout::new(10, 8);
+    const PHASE_WEIGHTS: [i32; 8] = [0, 1, 1, 2, 4, 0, 1, 0];
+    const PHASE_TOTAL: i32 = 28;
+    fn default_weights() -> &'static Weights {
+        &weights::TENSOR
+    }
+}
+
+impl Evaluate for Chessence {
+    const LAYOUT: Layout = Layout::new(6, 9);
+    const PHASE_WEIGHTS: [i32; 8] = [0, 0, 0, 0, 0, 0, 0, 1];
+    const PHASE_TOTAL: i32 = 18;
+    // Having no move loses and men lose powers when moved: zugzwang is common.
+    const NULL_MOVE: bool = false;
+    fn default_weights() -> &'static Weights {
+        &weights::CHESSENCE
+    }
+}
+
+/// Game phase, 256 = all pieces on (middlegame) … 0 = bare (endgame).
+pub fn phase<V: Evaluate>(pos: &Position<V>) -> i32 {
+    let mut p = 0;
+    for r in Role::ALL {
+        p += V::PHASE_WEIGHTS[r.index()] * pos.by_role(r).count() as i32;
+    }
+    if V::DROPS {
+        p += V::PHASE_WEIGHTS[V::DROP_ROLE.index()]
+            * (pos.hand(Color::White) + pos.hand(Color::Black)) as i32;
+    }
+    (p.min(V::PHASE_TOTAL) * 256 + V::PHASE_TOTAL / 2) / V::PHASE_TOTAL
+}
+
+struct Sum<'a> {
+    w: &'a Weights,
+    mg: i32,
+    eg: i32,
+}
+
+impl Accumulator for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, term: usize, value: i32) {
+        if let Some(w) = self.w.get(term) {
+            self.mg += w[0] * value;
+            self.eg += w[1] * value;
+        }
+    }
+}
+
+/// The static evaluation in centipawns from the side to move's view.
+///
+/// ```
+/// use tensorchess_engine::eval::evaluate;
+/// use tensorchess_rules::{Position, Tensor};
+/// let pos = Position::<Tensor>::new();
+/// let w = <Tensor as tensorchess_engine::eval::Evaluate>::default_weights();
+/// assert!(evaluate(&pos, w).abs() < 50);
+/// ```
+pub fn evaluate<V: Evaluate>(pos: &Position<V>, weights: &Weights) -> i32 {
+    let mut s = Sum {
+        w: weights,
+        mg: 0,
+        eg: 0,
+    };
+    V::terms(pos, &mut s);
+    let ph = phase(pos);
+    let white = (s.mg * ph + s.eg * (256 - ph)) / 256;
+    match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}

@@ -1,0 +1,346 @@
+//! The tensorchess engine: search and evaluation for Tensor Chess, orthodox
+//! chess and Chessence.
+//!
+//! No protocol code lives here. UCI, the web server, `bench`, `match` and
+//! the tests drive the same [`Engine`] through a [`SearchHandler`], which
+//! receives progress and may ask the search to stop.
+//!
+//! ```
+//! use tensorchess_engine::{Engine, Limits, NoHandler};
+//! use tensorchess_rules::{Game, Chess};
+//! let mut engine = Engine::default();
+//! // Scholar's mate in one: Qxf7#.
+//! let mut game = Game::<Chess>::new();
+//! for m in ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6"] {
+//!     game.push_str(m).unwrap();
+//! }
+//! let result = engine.search(game.positions(), &Limits::depth(3), &mut NoHandler);
+//! assert_eq!(game.position().move_string(result.best), "h5f7");
+//! assert!(result.score.is_mate());
+//! ```
+
+pub mod eval;
+pub mod level;
+mod limits;
+mod score;
+mod search;
+mod tt;
+
+pub use level::{Level, LevelSettings};
+pub use limits::Limits;
+pub use score::Eval;
+pub use tt::TranspositionTable;
+
+use eval::Evaluate;
+use search::{Searcher, Shared};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tensorchess_rules::{Move, Position};
+
+/// Progress of a search, after each completed iteration (one per MultiPV line).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based line number with MultiPV.
+    pub multipv: u32,
+    pub score: Eval,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// Permille of the hash table in use.
+    pub hashfull: u32,
+}
+
+impl SearchInfo {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// Connects a search to the outside world.
+pub trait SearchHandler {
+    /// Polled often during the search; `true` stops it as soon as possible.
+    fn should_stop(&mut self) -> bool {
+        false
+    }
+    /// Called after each completed iteration.
+    fn on_info(&mut self, _info: &SearchInfo) {}
+}
+
+/// A handler that only lets limits stop the search.
+pub struct NoHandler;
+impl SearchHandler for NoHandler {}
+
+/// A handler that stops when a shared flag is set, and forwards progress to a closure.
+pub struct FlagHandler<F: FnMut(&SearchInfo)> {
+    pub stop: Arc<AtomicBool>,
+    pub on_info: F,
+}
+
+impl<F: FnMut(&SearchInfo)> SearchHandler for FlagHandler<F> {
+    fn should_stop(&mut self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    fn on_info(&mut self, info: &SearchInfo) {
+        (self.on_info)(info)
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Always a legal move when the position has one; [`Move::NULL`] otherwise.
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub score: Eval,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// All lines with MultiPV, best first.
+    pub lines: Vec<(Vec<Move>, Eval)>,
+}
+
+/// Search features that can be switched off, to measure what each is worth.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub null_move: bool,
+    pub late_move_reductions: bool,
+    pub late_move_pruning: bool,
+    pub futility: bool,
+    pub reverse_futility: bool,
+    pub aspiration: bool,
+    pub check_extension: bool,
+    pub killers: bool,
+    pub history: bool,
+    pub delta_pruning: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            null_move: true,
+            late_move_reductions: true,
+            late_move_pruning: true,
+            futility: true,
+            reverse_futility: true,
+            aspiration: true,
+            check_extension: true,
+            killers: true,
+            history: true,
+            delta_pruning: true,
+        }
+    }
+}
+
+impl Features {
+    /// Names accepted by [`Features::set`].
+    pub const NAMES: [&'static str; 10] = [
+        "null_move",
+        "late_move_reductions",
+        "late_move_pruning",
+        "futility",
+        "reverse_futility",
+        "aspiration",
+        "check_extension",
+        "killers",
+        "history",
+        "delta_pruning",
+    ];
+
+    /// Switches a feature by name; false if there is no such feature.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let slot = match name {
+            "null_move" => &mut self.null_move,
+            "late_move_reductions" => &mut self.late_move_reductions,
+            "late_move_pruning" => &mut self.late_move_pruning,
+            "futility" => &mut self.futility,
+            "reverse_futility" => &mut self.reverse_futility,
+            "aspiration" => &mut self.aspiration,
+            "check_extension" => &mut self.check_extension,
+            "killers" => &mut self.killers,
+            "history" => &mut self.history,
+            "delta_pruning" => &mut self.delta_pruning,
+            _ => return false,
+        };
+        *slot = on;
+        true
+    }
+}
+
+/// Engine settings (the UCI options).
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    /// A playing level for people; `None` is full strength.
+    pub level: Option<Level>,
+    pub features: Features,
+    /// Seed of a weak level's noise (varies games).
+    pub seed: u64,
+    /// Evaluation weights replacing the defaults (for tuning experiments).
+    pub weights: Option<Arc<Vec<[i32; 2]>>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            level: None,
+            features: Features::default(),
+            seed: 0x5eed,
+            weights: None,
+        }
+    }
+}
+
+/// A chess engine for the three games. One engine plays one game at a time.
+pub struct Engine {
+    tt: TranspositionTable,
+    pub options: Options,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(Options::default())
+    }
+}
+
+impl Engine {
+    pub fn new(options: Options) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(options.hash_mb),
+            options,
+        }
+    }
+
+    /// Resizes the hash table (clears it).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.options.hash_mb = mb.clamp(1, 65_536);
+        self.tt = TranspositionTable::new(self.options.hash_mb);
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Searches the last position of `history` (the game's positions from its
+    /// start or its last irreversible move, so repetitions are seen).
+    pub fn search<V: Evaluate, H: SearchHandler>(
+        &mut self,
+        history: &[Position<V>],
+        limits: &Limits,
+        handler: &mut H,
+    ) -> SearchResult {
+        let start = Instant::now();
+        let Some(root) = history.last() else {
+            return SearchResult {
+                best: Move::NULL,
+                ponder: None,
+                score: Eval::DRAW,
+                depth: 0,
+                nodes: 0,
+                time: Duration::ZERO,
+                pv: Vec::new(),
+                lines: Vec::new(),
+            };
+        };
+        let mut limits = limits.clone();
+        let mut noise = 0;
+        if let Some(level) = self.options.level {
+            let s = level.settings();
+            limits.depth = match (limits.depth, s.max_depth) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            limits.nodes = match (limits.nodes, s.max_nodes) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            noise = s.noise;
+        }
+        let mut max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32 - 1);
+        if let Some(m) = limits.mate {
+            max_depth = max_depth.min(2 * m);
+        }
+        self.tt.new_search();
+        let weights: &[[i32; 2]] = match &self.options.weights {
+            Some(w) if w.len() == V::LAYOUT.len() => w,
+            _ => V::default_weights(),
+        };
+        let shared = Shared {
+            tt: &self.tt,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: limits::Deadline::new(&limits, root.turn(), start),
+            node_limit: limits.nodes,
+            weights,
+            features: self.options.features,
+            noise,
+            noise_seed: self.options.seed,
+        };
+        let threads = self.options.threads.max(1);
+        let multipv = self.options.multipv.max(1);
+        let lines = std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut helper = Searcher::new(shared, history, false);
+                    // Lazy SMP: helpers search at staggered depths to diversify the table.
+                    helper.iterate(&mut NoHandler, root, max_depth, 1, (id % 2) as u32);
+                });
+            }
+            let mut main = Searcher::new(&shared, history, true);
+            let lines = main.iterate(handler, root, max_depth, multipv, 0);
+            shared.stop.store(true, Ordering::Relaxed);
+            lines
+        });
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let mut result = SearchResult {
+            best: Move::NULL,
+            ponder: None,
+            score: Eval::DRAW,
+            depth: 0,
+            nodes,
+            time: start.elapsed(),
+            pv: Vec::new(),
+            lines: lines
+                .iter()
+                .map(|(pv, s, _)| (pv.clone(), Eval(*s)))
+                .collect(),
+        };
+        if let Some((pv, score, depth)) = lines.into_iter().next() {
+            result.best = pv[0];
+            result.ponder = pv.get(1).copied();
+            result.score = Eval(score);
+            result.depth = depth;
+            result.pv = pv;
+        }
+        if result.best.is_null() || !root.is_legal(result.best) {
+            // Stopped before anything finished: any legal move.
+            result.best = root.legal_moves().first().copied().unwrap_or(Move::NULL);
+            result.pv = vec![result.best];
+            result.ponder = None;
+        }
+        result
+    }
+
+    /// The static evaluation of a position, from White's view, in centipawns.
+    pub fn static_eval<V: Evaluate>(&self, pos: &Position<V>) -> i32 {
+        let w: &[[i32; 2]] = match &self.options.weights {
+            Some(w) if w.len() == V::LAYOUT.len() => w,
+            _ => V::default_weights(),
+        };
+        let e = eval::evaluate(pos, w);
+        match pos.turn() {
+            tensorchess_rules::Color::White => e,
+            tensorchess_rules::Color::Black => -e,
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! What bounds a search: depth, nodes, time, or nothing (until stopped).
+
+use std::time::{Duration, Instant};
+use tensorchess_rules::Color;
+
+/// Search limits, as UCI's `go` gives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Remaining clock time of White and Black.
+    pub time: [Option<Duration>; 2],
+    /// Increments of White and Black.
+    pub inc: [Option<Duration>; 2],
+    pub movestogo: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Search for a mate in this many moves (searches to 2n plies).
+    pub mate: Option<u32>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+}
+
+/// When to stop: a soft limit checked between iterations and a hard one checked in the tree.
+#[derive(Clone, Debug)]
+pub(crate) struct Deadline {
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// Time kept back for the protocol and the GUI.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+impl Deadline {
+    pub fn new(limits: &Limits, us: Color, start: Instant) -> Deadline {
+        if limits.infinite {
+            return Deadline {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt
+                .saturating_sub(MOVE_OVERHEAD / 2)
+                .max(Duration::from_millis(1));
+            return Deadline {
+                start,
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        if let Some(left) = limits.time[us.index()] {
+            let inc = limits.inc[us.index()].unwrap_or_default();
+            let usable = left.saturating_sub(MOVE_OVERHEAD);
+            // Plan for a number of moves left, use most of the increment
+            // (a common scheme, e.g. in the Ethereal and Stash engines).
+            let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50);
+            let base = usable / mtg + inc * 3 / 4;
+            let soft = base.min(usable / 2);
+            let hard = (base * 4).min(usable * 3 / 4).max(soft);
+            return Deadline {
+                start,
+                soft: Some(soft.max(Duration::from_millis(1))),
+                hard: Some(hard.max(Duration::from_millis(1))),
+            };
+        }
+        Deadline {
+            start,
+            soft: None,
+            hard: None,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn hard_passed(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// Whether to start another iteration: an iteration usually costs more
+    /// than all before it, so stop once half the soft budget is spent.
+    pub fn soft_passed(&self, scale: f64) -> bool {
+        self.soft
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * 0.5 * scale)
+    }
+}

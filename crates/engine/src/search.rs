@@ -1,0 +1,696 @@
+//! Alpha-beta search: iterative deepening, aspiration windows, principal
+//! variation search, transposition table, quiescence, null move, late move
+//! reductions and pruning. One `Searcher` per thread (Lazy SMP).
+
+use crate::eval::{evaluate, Evaluate, Weights};
+use crate::limits::Deadline;
+use crate::tt::{Bound, TranspositionTable};
+use crate::{Eval, Features, SearchHandler, SearchInfo};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use tensorchess_rules::{GenType, Move, MoveKind, MoveList, Position, Role};
+
+pub(crate) const MAX_PLY: usize = 120;
+const INF: i32 = Eval::INFINITE.0;
+const MATE_BOUND: i32 = Eval::MATE_BOUND;
+
+/// Values for move ordering and delta pruning (ordering only needs ranks).
+const ORDER_VALUE: [i32; 8] = [100, 320, 330, 500, 900, 20_000, 330, 300];
+
+/// Shared among the threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: AtomicBool,
+    pub nodes: AtomicU64,
+    pub deadline: Deadline,
+    pub node_limit: Option<u64>,
+    pub weights: &'a Weights,
+    pub features: Features,
+    /// Half-width of the evaluation noise of weak levels (0 = none) and its seed.
+    pub noise: i32,
+    pub noise_seed: u64,
+}
+
+pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
+    shared: &'b Shared<'a>,
+    main: bool,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    root_depth: i32,
+    /// Hashes of the game's positions, then of the search path.
+    hashes: Vec<u64>,
+    killers: Vec<[Move; 2]>,
+    /// Quiet-move history by piece (colour*8+role) and destination.
+    history: Vec<[i32; 128]>,
+    eval_stack: Vec<i32>,
+    pv: Vec<Vec<Move>>,
+    /// Root moves not to search (MultiPV lines already found).
+    excluded: Vec<Move>,
+    lmr: Vec<[i32; 64]>,
+    /// The best root line of the iteration in progress, with its score.
+    root_best: Option<(Vec<Move>, i32)>,
+    _v: std::marker::PhantomData<V>,
+}
+
+impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
+    pub fn new(shared: &'b Shared<'a>, history: &[Position<V>], main: bool) -> Self {
+        let mut lmr = vec![[0i32; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                // Logarithmic reductions, as in Stockfish and most engines since.
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            }
+        }
+        Searcher {
+            shared,
+            main,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            hashes: history.iter().map(|p| p.hash()).collect(),
+            killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
+            history: vec![[0; 128]; 16],
+            eval_stack: vec![0; MAX_PLY + 2],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            excluded: Vec::new(),
+            lmr,
+            root_best: None,
+            _v: std::marker::PhantomData,
+        }
+    }
+
+    fn evaluate(&self, pos: &Position<V>) -> i32 {
+        let mut e = evaluate(pos, self.shared.weights);
+        if self.shared.noise > 0 {
+            // Deterministic per position: a weak level misjudges consistently.
+            let mut x = pos.hash() ^ self.shared.noise_seed;
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            x ^= x >> 33;
+            let span = 2 * self.shared.noise as u64 + 1;
+            e += (x % span) as i32 - self.shared.noise;
+        }
+        e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Polls limits and the handler every 1024 nodes.
+    fn check_stop<H: SearchHandler>(&mut self, handler: &mut H) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 != 0 {
+            return false;
+        }
+        let sh = self.shared;
+        sh.nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+        if self.root_depth <= 1 {
+            return false;
+        }
+        if sh.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.main {
+            let total = sh.nodes.load(Ordering::Relaxed);
+            if sh.deadline.hard_passed()
+                || sh.node_limit.is_some_and(|n| total >= n)
+                || handler.should_stop()
+            {
+                self.stopped = true;
+                sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        self.stopped
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Repetition of a position since the last irreversible move (a repeat
+    /// inside the search counts as a draw already).
+    fn is_repetition(&self, pos: &Position<V>) -> bool {
+        let n = self.hashes.len();
+        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let key = pos.hash();
+        let mut i = 2;
+        while i <= window {
+            if self.hashes[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn is_capture(pos: &Position<V>, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant | MoveKind::BeastCapture => true,
+            MoveKind::Normal | MoveKind::Promotion => pos.piece_at(m.to()).is_some(),
+            _ => false,
+        }
+    }
+
+    fn captured_value(pos: &Position<V>, m: Move) -> i32 {
+        match m.kind() {
+            MoveKind::EnPassant => ORDER_VALUE[0],
+            MoveKind::BeastCapture => ORDER_VALUE[Role::Beast.index()],
+            _ => pos
+                .piece_at(m.to())
+                .map_or(0, |p| ORDER_VALUE[p.role().index()]),
+        }
+    }
+
+    fn order(&self, pos: &Position<V>, moves: &MoveList, tt_move: Move, ply: usize) -> Vec<i32> {
+        let killers = self.killers[ply];
+        moves
+            .iter()
+            .map(|&m| {
+                if m == tt_move {
+                    return 10_000_000;
+                }
+                let mover = pos.piece_at(m.from());
+                let promo = m.promotion_role().map_or(0, |r| ORDER_VALUE[r.index()]);
+                if Self::is_capture(pos, m) || promo > 0 {
+                    let attacker = mover.map_or(0, |p| ORDER_VALUE[p.role().index()]);
+                    // MVV-LVA: most valuable victim, least valuable attacker.
+                    return 1_000_000 + Self::captured_value(pos, m) * 16 + promo * 8
+                        - attacker / 16;
+                }
+                if m == killers[0] {
+                    return 900_000;
+                }
+                if m == killers[1] {
+                    return 899_000;
+                }
+                match mover {
+                    Some(p) => self.history[p.index()][m.to().index()],
+                    None => 0,
+                }
+            })
+            .collect()
+    }
+
+    fn has_non_pawn_material(pos: &Position<V>) -> bool {
+        let us = pos.by_color(pos.turn());
+        (us - pos.by_role(Role::Pawn) - pos.by_role(Role::King) - pos.by_role(Role::Beast)).any()
+    }
+
+    fn update_history(&mut self, pos: &Position<V>, m: Move, bonus: i32) {
+        if let Some(p) = pos.piece_at(m.from()) {
+            let h = &mut self.history[p.index()][m.to().index()];
+            // Gravity formula: keeps values bounded (from Stockfish).
+            *h += bonus - *h * bonus.abs() / 16_384;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax<H: SearchHandler>(
+        &mut self,
+        handler: &mut H,
+        pos: &Position<V>,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        in_check: bool,
+        null_ok: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv[ply].clear();
+        if !root {
+            if self.check_stop(handler) {
+                return 0;
+            }
+            if pos.halfmove_clock() >= 100 || self.is_repetition(pos) {
+                return 0;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(Eval::mated_in(ply as i32).0);
+            beta = beta.min(Eval::mate_in(ply as i32 + 1).0);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        let f = self.shared.features;
+        if in_check && f.check_extension {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(handler, pos, alpha, beta, ply, in_check);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = tt {
+            tt_move = e.mv;
+            if !pv_node && e.depth >= depth {
+                let s = Eval::from_tt(e.score, ply as i32).0;
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check { -INF } else { self.evaluate(pos) };
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility pruning (static null move).
+            if f.reverse_futility && depth <= 7 {
+                let margin = 90 * depth - if improving { 60 } else { 0 };
+                if static_eval - margin >= beta {
+                    return static_eval;
+                }
+            }
+            // Null-move pruning (Donninger); not where zugzwang is common.
+            if f.null_move
+                && V::NULL_MOVE
+                && null_ok
+                && depth >= 3
+                && static_eval >= beta
+                && Self::has_non_pawn_material(pos)
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let child = pos.play_null();
+                self.hashes.push(child.hash());
+                let score = -self.negamax(
+                    handler,
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+                self.hashes.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        pos.generate_into(GenType::All, &mut moves);
+        if root && !self.excluded.is_empty() {
+            moves.retain(|m| !self.excluded.contains(m));
+        }
+        if moves.is_empty() {
+            if root {
+                return -INF;
+            }
+            return if in_check || V::NO_MOVE_LOSES {
+                Eval::mated_in(ply as i32).0
+            } else {
+                0
+            };
+        }
+        let mut scores = self.order(pos, &moves, tt_move, ply);
+
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let mut searched = 0;
+        let mut quiets: Vec<Move> = Vec::new();
+        for i in 0..moves.len() {
+            // Selection sort: the best remaining move next.
+            let mut bi = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            moves.swap(i, bi);
+            scores.swap(i, bi);
+            let m = moves[i];
+            let capture = Self::is_capture(pos, m);
+            let quiet = !capture && m.kind() != MoveKind::Promotion;
+
+            if !root && !in_check && quiet && best > -MATE_BOUND {
+                // Late move pruning: skip late quiet moves near the leaves.
+                if f.late_move_pruning && depth <= 4 {
+                    let limit = 3 + depth * depth * if improving { 2 } else { 1 };
+                    if searched >= limit {
+                        continue;
+                    }
+                }
+                // Futility pruning: a quiet move cannot lift a hopeless eval.
+                if f.futility && depth <= 5 && static_eval + 100 + 90 * depth <= alpha {
+                    continue;
+                }
+            }
+
+            let child = pos.play(m);
+            let gives_check = child.is_check();
+            self.hashes.push(child.hash());
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(
+                    handler,
+                    &child,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    gives_check,
+                    true,
+                );
+            } else {
+                let mut r = 0;
+                if f.late_move_reductions && depth >= 3 && searched >= 2 && quiet && !gives_check {
+                    r = self.lmr[(depth as usize).min(63)][(searched as usize).min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if in_check || scores[i] >= 899_000 {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.negamax(
+                    handler,
+                    &child,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    gives_check,
+                    true,
+                );
+                if r > 0 && score > alpha {
+                    score = -self.negamax(
+                        handler,
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        gives_check,
+                        true,
+                    );
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(
+                        handler,
+                        &child,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        gives_check,
+                        true,
+                    );
+                }
+            }
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if root {
+                        self.root_best = Some((head[0].clone(), score));
+                    }
+                    if score >= beta {
+                        if quiet {
+                            if f.killers && self.killers[ply][0] != m {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = m;
+                            }
+                            if f.history {
+                                let bonus = (depth * depth).min(400) * 4;
+                                self.update_history(pos, m, bonus);
+                                for &q in &quiets {
+                                    self.update_history(pos, q, -bonus);
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets.push(m);
+            }
+        }
+        if searched == 0 {
+            // Everything was pruned: fall back to the static view.
+            return if in_check {
+                alpha
+            } else {
+                static_eval.min(beta).max(alpha)
+            };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.excluded.is_empty() || !root {
+            self.shared
+                .tt
+                .store(key, best_move, Eval(best).to_tt(ply as i32), depth, bound);
+        }
+        best
+    }
+
+    fn qsearch<H: SearchHandler>(
+        &mut self,
+        handler: &mut H,
+        pos: &Position<V>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.check_stop(handler) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluate(pos) };
+        }
+        let stand = if in_check { -INF } else { self.evaluate(pos) };
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = MoveList::new();
+        pos.generate_into(
+            if in_check {
+                GenType::All
+            } else {
+                GenType::Tactical
+            },
+            &mut moves,
+        );
+        if moves.is_empty() {
+            return if in_check {
+                Eval::mated_in(ply as i32).0
+            } else {
+                stand
+            };
+        }
+        let mut scores = self.order(pos, &moves, Move::NULL, ply);
+        let mut best = stand;
+        for i in 0..moves.len() {
+            let mut bi = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            moves.swap(i, bi);
+            scores.swap(i, bi);
+            let m = moves[i];
+            if !in_check
+                && self.shared.features.delta_pruning
+                && m.kind() != MoveKind::Promotion
+                && stand + Self::captured_value(pos, m) + 200 < alpha
+            {
+                continue;
+            }
+            let child = pos.play(m);
+            let score = -self.qsearch(handler, &child, -beta, -alpha, ply + 1, child.is_check());
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening over the root; reports through `handler` (main thread only).
+    pub fn iterate<H: SearchHandler>(
+        &mut self,
+        handler: &mut H,
+        root: &Position<V>,
+        max_depth: u32,
+        multipv: usize,
+        depth_offset: u32,
+    ) -> Vec<(Vec<Move>, i32, u32)> {
+        let root_check = root.is_check();
+        let mut lines: Vec<(Vec<Move>, i32, u32)> = Vec::new();
+        let legal = root.legal_moves();
+        if legal.is_empty() {
+            return lines;
+        }
+        let multipv = multipv.clamp(1, legal.len());
+        let mut prev_score = 0;
+        for d in 1..=max_depth {
+            let depth = (d + depth_offset).min(MAX_PLY as u32 - 1);
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            let mut iteration: Vec<(Vec<Move>, i32, u32)> = Vec::new();
+            self.excluded.clear();
+            for pv_index in 0..multipv {
+                let mut window = 30;
+                let (mut alpha, mut beta) =
+                    if depth >= 5 && self.shared.features.aspiration && pv_index == 0 {
+                        (
+                            (prev_score - window).max(-INF),
+                            (prev_score + window).min(INF),
+                        )
+                    } else {
+                        (-INF, INF)
+                    };
+                self.root_best = None;
+                let score = loop {
+                    let s = self.negamax(
+                        handler,
+                        root,
+                        depth as i32,
+                        alpha,
+                        beta,
+                        0,
+                        root_check,
+                        false,
+                    );
+                    if self.stopped {
+                        break s;
+                    }
+                    if s <= alpha && alpha > -INF {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - window).max(-INF);
+                        window *= 2;
+                    } else if s >= beta && beta < INF {
+                        beta = (s + window).min(INF);
+                        window *= 2;
+                    } else {
+                        break s;
+                    }
+                };
+                if self.stopped && d > 1 {
+                    // A move that beat the previous best in the unfinished
+                    // iteration is kept: it was searched to the new depth.
+                    if pv_index == 0 {
+                        if let (Some((pv, s)), Some(first)) =
+                            (self.root_best.take(), lines.first_mut())
+                        {
+                            if first.0.first() != pv.first() {
+                                *first = (pv, s, depth);
+                            }
+                        }
+                    }
+                    break;
+                }
+                if self.pv[0].is_empty() {
+                    break;
+                }
+                let pv = self.pv[0].clone();
+                self.excluded.push(pv[0]);
+                iteration.push((pv, score, depth));
+                if pv_index == 0 {
+                    prev_score = score;
+                }
+            }
+            if self.stopped && d > 1 {
+                break;
+            }
+            iteration.sort_by_key(|l| std::cmp::Reverse(l.1));
+            lines = iteration;
+            self.excluded.clear();
+            if self.main {
+                self.flush_nodes();
+                let nodes = self.shared.nodes.load(Ordering::Relaxed);
+                let time = self.shared.deadline.elapsed();
+                for (i, (pv, score, _)) in lines.iter().enumerate() {
+                    handler.on_info(&SearchInfo {
+                        depth,
+                        seldepth: self.seldepth as u32,
+                        multipv: i as u32 + 1,
+                        score: Eval(*score),
+                        nodes,
+                        time,
+                        pv: pv.clone(),
+                        hashfull: self.shared.tt.hashfull(),
+                    });
+                }
+                // One legal move: no need to think.
+                if legal.len() == 1 && self.shared.deadline.soft.is_some() {
+                    break;
+                }
+                if self.shared.deadline.soft_passed(1.0) {
+                    break;
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped || self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        lines
+    }
+}
