@@ -154,7 +154,9 @@ fn r3_drops_only_on_own_empty_drop_squares() {
 #[test]
 fn r3_captured_men_leave_the_game() {
     let pos = p("Kf1 ka9 Mc2 Mc3 mc5", "[Mm] w - - 9 10");
-    let after = play(&pos, "c3c5");
+    let m = pos.parse_move("c3c5").unwrap();
+    assert_eq!(san::san(&pos, m), "Mxc5");
+    let after = pos.play(m);
     assert_eq!(at(&after, "c5"), Some('M'));
     assert_eq!(after.hand(Color::White), 1);
     assert_eq!(after.hand(Color::Black), 1);
@@ -227,6 +229,15 @@ fn r3_no_legal_move_loses_checkmate_and_stalemate_alike() {
     let mut game = Game::from_position(pre);
     game.push(m);
     assert_eq!(game.outcome().and_then(|o| o.winner()), Some(Color::Black));
+    // Project decision: on the 100th ply too, leaving the opponent without a
+    // move wins (as a mate on the 100th ply does).
+    let late = p("Kf1 Mf3 ka9 mf7 me6 md6", "[] b - - 99 60");
+    let after = play(&late, "e6f6");
+    assert_eq!(after.halfmove_clock(), 100);
+    assert_eq!(
+        after.outcome().map(|o| o.reason()),
+        Some(EndReason::NoLegalMoves)
+    );
 }
 
 #[test]
