@@ -261,6 +261,20 @@ fn san_parser_survives_non_ascii_text() {
     assert!(pgn::replay::<Tensor>(&games[0]).is_err());
 }
 
+/// `from_fen` accepts clocks up to `u32::MAX`, and `play` then adds one to
+/// them (src/position.rs, `do_move`: `self.halfmoves + 1`, `fullmoves += 1`):
+/// an arithmetic overflow, which panics in debug and test builds.
+#[test]
+#[ignore = "library bug: play overflows a halfmove clock or move number of u32::MAX read from a FEN"]
+fn huge_fen_clocks_do_not_overflow() {
+    let pos = Position::<Chess>::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295")
+        .expect("the FEN is accepted");
+    for m in pos.legal_moves() {
+        let after = std::panic::catch_unwind(|| pos.play(m));
+        assert!(after.is_ok(), "{} panics", pos.move_string(m));
+    }
+}
+
 fn all_fens() -> Vec<String> {
     let mut v = fens::<Tensor>("tensor.perft");
     v.extend(fens::<Chess>("chess.perft"));

@@ -860,6 +860,8 @@ fn r1_11_checkmate_by_ricochet_even_on_the_hundredth_ply() {
     assert_eq!(san::san(&pre, m), "Rd8#");
     let after = pre.play(m);
     assert_eq!(after.halfmove_clock(), 100);
+    assert!(after.is_check());
+    check_moves(&after, &[], &["a1b1", "a2a3", "a2a4", "b2b3", "b2b4"]);
     let mate = Some(Outcome::Decisive {
         winner: Color::Black,
         reason: EndReason::Checkmate,
@@ -876,6 +878,7 @@ fn r1_11_stalemate_is_a_draw() {
     // king has no square.
     let pos = p("Ka1 Pe4 kj8 qc2 te5", W);
     assert!(!pos.is_check());
+    check_moves(&pos, &[], &["e4e5", "a1a2", "a1b1", "a1b2"]);
     assert!(pos.legal_moves().is_empty());
     assert_eq!(
         pos.outcome(),
@@ -890,7 +893,10 @@ fn r1_11_dead_material_means_no_pawn_knight_bishop_rook_or_queen() {
     let dead = Some(Outcome::Draw {
         reason: EndReason::DeadMaterial,
     });
-    assert_eq!(p("Ka1 Tb3 Tc3 kj8 th6", W).outcome(), dead);
+    let beasts = p("Ka1 Tb3 Tc3 kj8 th6", W);
+    assert_eq!(beasts.outcome(), dead);
+    // Beasts still move (the b3 beast hops over c3), but nothing can mate.
+    check_moves(&beasts, &["b3d3", "b3b4", "a1b2"], &["b3h6", "b3c3"]);
     assert_eq!(p("Ka1 kj8", W).outcome(), dead);
     // Any pawn, knight, bishop, rook or queen keeps the game going.
     for extra in ["Nd4", "Bd4", "Rd4", "Qd4", "Pd4", "nd4", "pd5"] {
