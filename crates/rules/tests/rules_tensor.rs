@@ -840,6 +840,18 @@ fn r1_10_a_beast_may_block_a_check_and_may_be_pinned() {
 }
 
 #[test]
+fn r1_10_the_moving_king_is_lifted_off_its_square() {
+    // The black rook d8 checks the king d2 down the d-file. Behind the king
+    // stands the black beast d1: with the king lifted, the rook reaches d1
+    // and ricochets along rank 1, so c1 and e1 are attacked too.
+    let pos = p("Kd2 kj8 rd8 td1", W);
+    assert!(pos.is_check());
+    let all: Vec<String> = moves(&pos).into_iter().collect();
+    assert_eq!(all, vec!["d2c2", "d2c3", "d2e2", "d2e3"]);
+    check_moves(&pos, &[], &["d2c1", "d2e1", "d2d1", "d2d3"]);
+}
+
+#[test]
 fn r1_10_legality_is_judged_with_ricochet_attacks() {
     // The white king may not step into the ricochet line of the black rook a4
     // via its beast d4 (d-file), though no black piece sees d3 directly.
