@@ -12,6 +12,7 @@ use tensorchess_rules::{GenType, Move, MoveKind, MoveList, Position, Role};
 pub(crate) const MAX_PLY: usize = 120;
 const INF: i32 = Eval::INFINITE.0;
 const MATE_BOUND: i32 = Eval::MATE_BOUND;
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 /// Values for move ordering and delta pruning (ordering only needs ranks).
 const ORDER_VALUE: [i32; 8] = [100, 320, 330, 500, 900, 20_000, 330, 300];
@@ -50,6 +51,8 @@ pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
     lmr: Vec<[i32; 64]>,
     /// The best root line of the iteration in progress, with its score.
     root_best: Option<(Vec<Move>, i32)>,
+    /// Static evaluations by position hash (direct-mapped).
+    eval_cache: Vec<(u64, i32)>,
     _v: std::marker::PhantomData<V>,
 }
 
@@ -78,12 +81,21 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             excluded: Vec::new(),
             lmr,
             root_best: None,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             _v: std::marker::PhantomData,
         }
     }
 
-    fn evaluate(&self, pos: &Position<V>) -> i32 {
-        let mut e = evaluate(pos, self.shared.weights);
+    fn evaluate(&mut self, pos: &Position<V>) -> i32 {
+        let key = pos.hash();
+        let slot = (key as usize) & (EVAL_CACHE_SIZE - 1);
+        let mut e = if self.eval_cache[slot].0 == key {
+            self.eval_cache[slot].1
+        } else {
+            let e = evaluate(pos, self.shared.weights);
+            self.eval_cache[slot] = (key, e);
+            e
+        };
         if self.shared.noise > 0 {
             // Deterministic per position: a weak level misjudges consistently.
             let mut x = pos.hash() ^ self.shared.noise_seed;

@@ -36,6 +36,10 @@ pub enum Command {
     Bench(commands::bench::BenchArgs),
     /// Play a match between two engines.
     Match(commands::matches::MatchArgs),
+    /// Play engine games that record positions for tuning.
+    Selfplay(commands::selfplay::SelfplayArgs),
+    /// Fit the evaluation weights to self-play results.
+    Tune(commands::tune::TuneArgs),
 }
 
 /// The game and the position to start from.
@@ -136,5 +140,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Uci) => commands::uci::run(),
         Some(Command::Bench(args)) => commands::bench::run(&args),
         Some(Command::Match(args)) => commands::matches::run(&args),
+        Some(Command::Selfplay(args)) => commands::selfplay::run(&args),
+        Some(Command::Tune(args)) => commands::tune::run(&args),
     }
 }

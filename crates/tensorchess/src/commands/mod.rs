@@ -5,7 +5,9 @@ pub mod fen;
 pub mod matches;
 pub mod moves;
 pub mod perft;
+pub mod selfplay;
 pub mod serve;
+pub mod tune;
 pub mod uci;
 
 use crate::cli::{CliError, PositionArgs};

@@ -1,0 +1,102 @@
+//! `tensorchess selfplay`: engine games that produce tuning data.
+
+use crate::cli::CliError;
+use crate::tune::selfplay::{self, SelfplayConfig};
+use clap::Args;
+use std::sync::Arc;
+use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::{dispatch, ForGame};
+use tensorchess_rules::VariantKind;
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Game: tensor, chess or chessence.
+    #[arg(long, default_value = "tensor")]
+    pub variant: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 6000)]
+    pub nodes: u64,
+    /// Random moves at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Evaluation weights (JSON array of [mg, eg]) for the engine.
+    #[arg(long)]
+    pub weights: Option<String>,
+    /// Output file of `FEN;result` lines (appended).
+    #[arg(long)]
+    pub out: String,
+}
+
+/// Reads a weights file written by `tensorchess tune`.
+pub fn read_weights(path: &str) -> Result<Vec<[i32; 2]>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read weights file {path}: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| {
+        CliError(format!(
+            "weights file {path} is not a JSON array of [mg, eg] pairs: {e}"
+        ))
+    })
+}
+
+struct Run<'a>(&'a SelfplayArgs);
+
+impl ForGame for Run<'_> {
+    type Output = Result<(), CliError>;
+    fn run<V: Evaluate>(self) -> Self::Output {
+        go::<V>(self.0)
+    }
+}
+
+/// Weights from a file, checked against the game's layout.
+pub fn load_weights<V: Evaluate>(
+    path: Option<&str>,
+) -> Result<Option<Arc<Vec<[i32; 2]>>>, CliError> {
+    let Some(p) = path else { return Ok(None) };
+    let w = read_weights(p)?;
+    if w.len() != V::LAYOUT.len() {
+        return Err(CliError(format!(
+            "weights file {p} has {} terms, {} has {}",
+            w.len(),
+            V::KIND.title(),
+            V::LAYOUT.len()
+        )));
+    }
+    Ok(Some(Arc::new(w)))
+}
+
+fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
+    let weights = load_weights::<V>(a.weights.as_deref())?;
+    let cfg = SelfplayConfig {
+        games: a.games,
+        nodes: a.nodes,
+        random_plies: a.random_plies,
+        threads: a.threads,
+        seed: a.seed,
+        max_plies: 400,
+        weights,
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.out)
+        .map_err(|e| CliError(format!("cannot open {}: {e}", a.out)))?;
+    let mut out = std::io::BufWriter::new(file);
+    let n = selfplay::run::<V>(&cfg, &mut out).map_err(|e| CliError(e.to_string()))?;
+    eprintln!("wrote {n} positions to {}", a.out);
+    Ok(())
+}
+
+pub fn run(args: &SelfplayArgs) -> Result<(), CliError> {
+    let kind: VariantKind = args
+        .variant
+        .parse()
+        .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))?;
+    dispatch(kind, Run(args))
+}

@@ -1,0 +1,172 @@
+//! Texel tuning: fit evaluation weights to game results.
+//!
+//! Each position's evaluation is linear in the weights (see the engine's
+//! `eval` module), so we extract its terms once and optimise with Adam on the
+//! mean squared error between the result and `1 / (1 + 10^(-K e / 400))`.
+
+use std::io::BufRead;
+use tensorchess_engine::eval::{phase, term_name, Accumulator, Evaluate};
+use tensorchess_rules::Position;
+
+/// One position: sparse terms (White minus Black), phase and result (White's score).
+pub struct Sample {
+    terms: Vec<(u32, i32)>,
+    phase: f64,
+    result: f64,
+}
+
+struct Collect(Vec<(u32, i32)>);
+
+impl Accumulator for Collect {
+    fn add(&mut self, term: usize, value: i32) {
+        if value != 0 {
+            self.0.push((term as u32, value));
+        }
+    }
+}
+
+/// Reads `FEN;result` lines; bad lines are skipped and counted.
+pub fn load<V: Evaluate>(reader: impl BufRead) -> std::io::Result<(Vec<Sample>, usize)> {
+    let mut out = Vec::new();
+    let mut bad = 0;
+    for line in reader.lines() {
+        let line = line?;
+        let Some((fen, result)) = line.rsplit_once(';') else {
+            bad += 1;
+            continue;
+        };
+        let result = match result.trim() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => {
+                bad += 1;
+                continue;
+            }
+        };
+        let Ok(pos) = Position::<V>::from_fen(fen) else {
+            bad += 1;
+            continue;
+        };
+        let mut c = Collect(Vec::new());
+        V::terms(&pos, &mut c);
+        out.push(Sample {
+            terms: c.0,
+            phase: phase(&pos) as f64 / 256.0,
+            result,
+        });
+    }
+    Ok((out, bad))
+}
+
+fn eval(s: &Sample, w: &[[f64; 2]]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(t, v) in &s.terms {
+        mg += w[t as usize][0] * v as f64;
+        eg += w[t as usize][1] * v as f64;
+    }
+    mg * s.phase + eg * (1.0 - s.phase)
+}
+
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// Mean squared error of the predictions.
+pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| {
+            let d = s.result - sigmoid(k, eval(s, w));
+            d * d
+        })
+        .sum::<f64>()
+        / samples.len().max(1) as f64
+}
+
+/// The scaling constant K that best fits the current weights (golden-section search).
+pub fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
+    let (mut a, mut b) = (0.05f64, 4.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if error(samples, w, c) < error(samples, w, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Settings of a tuning run.
+pub struct TuneConfig {
+    pub epochs: usize,
+    pub learning_rate: f64,
+    /// Terms kept at their starting value.
+    pub frozen: Vec<usize>,
+}
+
+/// Tunes `weights` in place; reports (epoch, error) through `progress`.
+pub fn tune(
+    samples: &[Sample],
+    weights: &mut [[f64; 2]],
+    k: f64,
+    cfg: &TuneConfig,
+    mut progress: impl FnMut(usize, f64),
+) {
+    let n = weights.len();
+    let (mut m, mut v) = (vec![[0.0f64; 2]; n], vec![[0.0f64; 2]; n]);
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let scale = k * std::f64::consts::LN_10 / 400.0;
+    for epoch in 1..=cfg.epochs {
+        let mut grad = vec![[0.0f64; 2]; n];
+        for s in samples {
+            let p = sigmoid(k, eval(s, weights));
+            // d(error)/d(eval) for this sample.
+            let g = -2.0 * (s.result - p) * p * (1.0 - p) * scale;
+            for &(t, val) in &s.terms {
+                grad[t as usize][0] += g * val as f64 * s.phase;
+                grad[t as usize][1] += g * val as f64 * (1.0 - s.phase);
+            }
+        }
+        let inv = 1.0 / samples.len().max(1) as f64;
+        for t in 0..n {
+            if cfg.frozen.contains(&t) {
+                continue;
+            }
+            for ph in 0..2 {
+                let gr = grad[t][ph] * inv;
+                m[t][ph] = b1 * m[t][ph] + (1.0 - b1) * gr;
+                v[t][ph] = b2 * v[t][ph] + (1.0 - b2) * gr * gr;
+                let mh = m[t][ph] / (1.0 - b1.powi(epoch as i32));
+                let vh = v[t][ph] / (1.0 - b2.powi(epoch as i32));
+                weights[t][ph] -= cfg.learning_rate * mh / (vh.sqrt() + eps);
+            }
+        }
+        if epoch % 10 == 0 || epoch == cfg.epochs {
+            progress(epoch, error(samples, weights, k));
+        }
+    }
+}
+
+/// The weights as a Rust table for `crates/engine/src/eval/`.
+pub fn rust_table<V: Evaluate>(name: &str, weights: &[[i32; 2]]) -> String {
+    let l = V::LAYOUT;
+    let mut s = format!(
+        "// Generated by `tensorchess tune --variant {}`; see docs/tuning.md.\n#[rustfmt::skip]\npub static {name}: [[i32; 2]; {}] = [\n",
+        V::KIND.name(),
+        weights.len()
+    );
+    for (i, w) in weights.iter().enumerate() {
+        s.push_str(&format!(
+            "    [{}, {}], // {}\n",
+            w[0],
+            w[1],
+            term_name(&l, i)
+        ));
+    }
+    s.push_str("];\n");
+    s
+}
