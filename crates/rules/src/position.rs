@@ -452,7 +452,7 @@ impl<V: Variant> Position<V> {
         p.set_ep(None);
         p.turn = !p.turn;
         p.hash ^= KEYS.black_to_move;
-        p.halfmoves += 1;
+        p.halfmoves = p.halfmoves.saturating_add(1);
         p
     }
 
@@ -561,9 +561,13 @@ impl<V: Variant> Position<V> {
                     self.set_castling(CastlingRights(self.castling.0 & !lost));
                 }
             }
-            self.halfmoves = if reset_clock { 0 } else { self.halfmoves + 1 };
+            self.halfmoves = if reset_clock {
+                0
+            } else {
+                self.halfmoves.saturating_add(1)
+            };
             if us == Color::Black {
-                self.fullmoves += 1;
+                self.fullmoves = self.fullmoves.saturating_add(1);
             }
             if let Some(ep) = ep_candidate {
                 if self.ep_capture_possible(ep) {

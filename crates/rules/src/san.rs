@@ -258,7 +258,8 @@ fn parse_parts<V: Variant>(text: &str) -> Option<SanParts> {
 pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanError> {
     let g = V::GEOMETRY;
     let shown: String = text.chars().take(32).collect();
-    if text.len() > 24 {
+    // SAN is plain ASCII; anything else is not a move (and slicing it byte-wise would be wrong).
+    if text.len() > 24 || !text.is_ascii() {
         return Err(SanError::Syntax(shown));
     }
     let parts = parse_parts::<V>(text).ok_or_else(|| SanError::Syntax(shown.clone()))?;
