@@ -143,6 +143,7 @@ pub struct Features {
     pub killers: bool,
     pub history: bool,
     pub delta_pruning: bool,
+    pub iir: bool,
 }
 
 impl Default for Features {
@@ -158,13 +159,14 @@ impl Default for Features {
             killers: true,
             history: true,
             delta_pruning: true,
+            iir: true,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "null_move",
         "late_move_reductions",
         "late_move_pruning",
@@ -175,6 +177,7 @@ impl Features {
         "killers",
         "history",
         "delta_pruning",
+        "iir",
     ];
 
     /// Switches a feature by name; false if there is no such feature.
@@ -190,6 +193,7 @@ impl Features {
             "killers" => &mut self.killers,
             "history" => &mut self.history,
             "delta_pruning" => &mut self.delta_pruning,
+            "iir" => &mut self.iir,
             _ => return false,
         };
         *slot = on;

@@ -14,6 +14,9 @@ const INF: i32 = Eval::INFINITE.0;
 const MATE_BOUND: i32 = Eval::MATE_BOUND;
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 
+/// Move-ordering scores, parallel to a move list (on the stack).
+type Scores = smallvec::SmallVec<[i32; 256]>;
+
 /// Values for move ordering and delta pruning (ordering only needs ranks).
 const ORDER_VALUE: [i32; 8] = [100, 320, 330, 500, 900, 20_000, 330, 300];
 
@@ -179,7 +182,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         }
     }
 
-    fn order(&self, pos: &Position<V>, moves: &MoveList, tt_move: Move, ply: usize) -> Vec<i32> {
+    fn order(&self, pos: &Position<V>, moves: &MoveList, tt_move: Move, ply: usize) -> Scores {
         let killers = self.killers[ply];
         moves
             .iter()
@@ -282,6 +285,11 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             }
         }
 
+        // Internal iterative reduction: without a hash move, search shallower first.
+        if tt_move.is_null() && depth >= 4 && f.iir {
+            depth -= 1;
+        }
+
         let static_eval = if in_check { -INF } else { self.evaluate(pos) };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
@@ -345,7 +353,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut searched = 0;
-        let mut quiets: Vec<Move> = Vec::new();
+        let mut quiets: smallvec::SmallVec<[Move; 64]> = smallvec::SmallVec::new();
         for i in 0..moves.len() {
             // Selection sort: the best remaining move next.
             let mut bi = i;
