@@ -826,6 +826,16 @@ fn r1_10_pin_along_a_ricochet_line() {
 }
 
 #[test]
+fn r1_10_pin_on_the_first_leg_of_a_ricochet_line() {
+    // The knight c4 stands between the black rook a4 and the black beast d4,
+    // whose ricochet down the d-file would reach the king d1. Its only legal
+    // move is to d2, onto the second leg.
+    let pos = p("Kd1 Nc4 kj8 ra4 td4", W);
+    assert!(!pos.is_check());
+    check_exact_from(&pos, "c4", &["c4d2"]);
+}
+
+#[test]
 fn r1_10_a_beast_may_block_a_check_and_may_be_pinned() {
     // A white beast is an enemy beast to the black rook, so it blocks.
     let check = p("Ke1 Td3 ka8 re8", W);
