@@ -144,6 +144,7 @@ pub struct Features {
     pub history: bool,
     pub delta_pruning: bool,
     pub iir: bool,
+    pub bad_capture_pruning: bool,
 }
 
 impl Default for Features {
@@ -160,13 +161,14 @@ impl Default for Features {
             history: true,
             delta_pruning: true,
             iir: true,
+            bad_capture_pruning: true,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "null_move",
         "late_move_reductions",
         "late_move_pruning",
@@ -178,6 +180,7 @@ impl Features {
         "history",
         "delta_pruning",
         "iir",
+        "bad_capture_pruning",
     ];
 
     /// Switches a feature by name; false if there is no such feature.
@@ -194,6 +197,7 @@ impl Features {
             "history" => &mut self.history,
             "delta_pruning" => &mut self.delta_pruning,
             "iir" => &mut self.iir,
+            "bad_capture_pruning" => &mut self.bad_capture_pruning,
             _ => return false,
         };
         *slot = on;

@@ -182,6 +182,20 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         }
     }
 
+    /// A capture that does not lose material at once: the victim is worth at
+    /// least the capturer, or the square is not defended (a cheap stand-in for
+    /// static exchange evaluation that works in all three games).
+    fn safe_capture(pos: &Position<V>, m: Move) -> bool {
+        let attacker = pos
+            .piece_at(m.from())
+            .map_or(0, |p| ORDER_VALUE[p.role().index()]);
+        if Self::captured_value(pos, m) >= attacker || m.kind() == MoveKind::BeastCapture {
+            return true;
+        }
+        let occ = pos.occupied().without(m.from());
+        !pos.is_attacked_by(m.to(), !pos.turn(), occ)
+    }
+
     fn order(&self, pos: &Position<V>, moves: &MoveList, tt_move: Move, ply: usize) -> Scores {
         let killers = self.killers[ply];
         moves
@@ -194,9 +208,15 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 let promo = m.promotion_role().map_or(0, |r| ORDER_VALUE[r.index()]);
                 if Self::is_capture(pos, m) || promo > 0 {
                     let attacker = mover.map_or(0, |p| ORDER_VALUE[p.role().index()]);
-                    // MVV-LVA: most valuable victim, least valuable attacker.
-                    return 1_000_000 + Self::captured_value(pos, m) * 16 + promo * 8
-                        - attacker / 16;
+                    // MVV-LVA: most valuable victim, least valuable attacker;
+                    // captures that lose material go after the quiet moves.
+                    let mvv_lva = Self::captured_value(pos, m) * 16 + promo * 8 - attacker / 16;
+                    let base = if promo > 0 || Self::safe_capture(pos, m) {
+                        1_000_000
+                    } else {
+                        -100_000
+                    };
+                    return base + mvv_lva;
                 }
                 if m == killers[0] {
                     return 900_000;
@@ -560,12 +580,16 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             moves.swap(i, bi);
             scores.swap(i, bi);
             let m = moves[i];
-            if !in_check
-                && self.shared.features.delta_pruning
-                && m.kind() != MoveKind::Promotion
-                && stand + Self::captured_value(pos, m) + 200 < alpha
-            {
-                continue;
+            if !in_check && m.kind() != MoveKind::Promotion {
+                if self.shared.features.delta_pruning
+                    && stand + Self::captured_value(pos, m) + 200 < alpha
+                {
+                    continue;
+                }
+                // Captures that lose material are not worth resolving here.
+                if self.shared.features.bad_capture_pruning && scores[i] < 0 {
+                    continue;
+                }
             }
             let child = pos.play(m);
             let score = -self.qsearch(handler, &child, -beta, -alpha, ply + 1, child.is_check());
