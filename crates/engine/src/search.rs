@@ -723,6 +723,16 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 if legal.len() == 1 && self.shared.deadline.soft.is_some() {
                     break;
                 }
+                // A mate found well within the depth searched will not change.
+                if let Some((_, s, _)) = lines.first() {
+                    let mate_plies = Eval::MATE.0 - s.abs();
+                    if Eval(*s).is_mate()
+                        && self.shared.deadline.soft.is_some()
+                        && depth as i32 > 2 * mate_plies + 4
+                    {
+                        break;
+                    }
+                }
                 if self.shared.deadline.soft_passed(1.0) {
                     break;
                 }
