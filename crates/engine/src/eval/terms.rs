@@ -192,19 +192,25 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
     acc.add(l.misc(Misc::Tempo), sign(pos.turn()));
 
     // Material and piece-square tables.
-    for sq in occ {
-        let Some(p) = pos.piece_at(sq) else { continue };
-        let c = p.color();
+    for c in Color::ALL {
         let s = sign(c);
-        let f = g.file_of(sq).0 as usize;
-        let f = f.min(g.files as usize - 1 - f);
-        let r = g.rank_of(sq).0 as usize;
-        let r = match c {
-            Color::White => r,
-            Color::Black => g.ranks as usize - 1 - r,
-        };
-        acc.add(Layout::MATERIAL + p.role().index(), s);
-        acc.add(l.pst(p.role(), r * half + f), s);
+        for &role in V::ROLES {
+            let pieces = pos.pieces(c, role);
+            if pieces.is_empty() {
+                continue;
+            }
+            acc.add(Layout::MATERIAL + role.index(), s * pieces.count() as i32);
+            for sq in pieces {
+                let f = g.file_of(sq).0 as usize;
+                let f = f.min(g.files as usize - 1 - f);
+                let r = g.rank_of(sq).0 as usize;
+                let r = match c {
+                    Color::White => r,
+                    Color::Black => g.ranks as usize - 1 - r,
+                };
+                acc.add(l.pst(role, r * half + f), s);
+            }
+        }
     }
     if V::DROPS {
         let diff = pos.hand(Color::White) as i32 - pos.hand(Color::Black) as i32;
@@ -213,12 +219,12 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
     }
 
     let pawns_all = pos.by_role(Role::Pawn);
-    let mut pawn_attacks = [Bitboard::<V::Word>::EMPTY; 2];
-    for c in Color::ALL {
-        for sq in pos.pieces(c, Role::Pawn) {
-            pawn_attacks[c.index()] |= t.pawn(c, sq);
-        }
-    }
+    let pawn_attacks = {
+        let w = pos.pieces(Color::White, Role::Pawn);
+        let b = pos.pieces(Color::Black, Role::Pawn);
+        // NW/NE for White, SW/SE for Black.
+        [t.shift(w, 6) | t.shift(w, 4), t.shift(b, 5) | t.shift(b, 7)]
+    };
 
     for c in Color::ALL {
         let s = sign(c);
