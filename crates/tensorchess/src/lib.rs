@@ -2,4 +2,5 @@
 
 pub mod cli;
 pub mod commands;
+pub mod server;
 pub mod tune;

@@ -1,24 +1,93 @@
-//! `tensorchess serve`: the web app.
+//! `tensorchess serve` (the default command): the web app.
 
 use crate::cli::CliError;
+use crate::server::{self, AppState};
 use clap::Args;
+use std::path::PathBuf;
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
-    /// Port to listen on.
+    /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
+    /// The SQLite file games are kept in (created on first run).
+    #[arg(long, default_value = "tensorchess.sqlite3")]
+    pub db: PathBuf,
 }
 
-pub fn run(_args: &ServeArgs) -> Result<(), CliError> {
-    use tensorchess_rules::{Position, Tensor};
-    println!(
-        "Tensor Chess start position: {}",
-        Position::<Tensor>::new().fen()
-    );
-    println!("The web app is not built yet; try `tensorchess --help`.");
-    Ok(())
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            host: "127.0.0.1".into(),
+            port: 8080,
+            db: PathBuf::from("tensorchess.sqlite3"),
+        }
+    }
+}
+
+pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::new(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: &ServeArgs) -> Result<(), CliError> {
+    let state = AppState::open(&args.db).map_err(|e| {
+        CliError::new(format!(
+            "cannot open the database {}: {e}",
+            args.db.display()
+        ))
+    })?;
+    let addr = format!("{}:{}", args.host, args.port);
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|e| CliError::new(format!("cannot listen on {addr}: {e} (try another --port)")))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| CliError::new(format!("cannot read the listening address: {e}")))?;
+    let shown = if local.ip().is_unspecified() {
+        format!("localhost:{}", local.port())
+    } else {
+        local.to_string()
+    };
+    println!("tensorchess is running: open http://{shown}/ in your browser");
+    println!("games are kept in {}", args.db.display());
+    println!("press Ctrl-C to stop");
+    server::serve(listener, state, shutdown_signal())
+        .await
+        .map_err(|e| CliError::new(format!("the server stopped: {e}")))
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    eprintln!("stopping: finishing requests in flight");
 }

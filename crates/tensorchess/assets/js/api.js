@@ -1,0 +1,92 @@
+// Talking to the server: JSON requests and the live-update WebSocket.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error) || `HTTP ${status}`);
+    this.status = status;
+    this.kind = body && body.kind;
+    this.reason = body && body.reason;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, { error: 'The server cannot be reached', kind: 'network' });
+  }
+  const type = res.headers.get('Content-Type') || '';
+  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) throw new ApiError(res.status, typeof data === 'object' ? data : { error: String(data) });
+  return data;
+}
+
+export const api = {
+  info: () => request('GET', '/api/info'),
+  games: () => request('GET', '/api/games'),
+  game: (id) => request('GET', `/api/games/${encodeURIComponent(id)}`),
+  create: (body) => request('POST', '/api/games', body),
+  remove: (id) => request('DELETE', `/api/games/${encodeURIComponent(id)}`),
+  move: (id, move, ply) => request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply }),
+  takeback: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/takeback`),
+  resign: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`),
+  draw: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`),
+  hint: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/hint`),
+  evaluate: (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/eval?ply=${ply}`),
+  pgn: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/pgn`),
+  position: (variant, fen, move) => request('POST', '/api/position', { variant, fen, move }),
+};
+
+// One WebSocket, resubscribing after every reconnection (the server sends a
+// whole snapshot on subscription, so a page always resyncs after a drop).
+export class Live {
+  constructor(onEvent, onStatus) {
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
+    this.topics = new Set();
+    this.delay = 300;
+    this.connect();
+  }
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/api/ws`);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.delay = 300;
+      this.onStatus(true);
+      for (const t of this.topics) this.send({ type: 'subscribe', topic: t });
+    });
+    ws.addEventListener('message', (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch (_) { return; }
+      if (msg.type === 'resync') {
+        this.send({ type: 'subscribe', topic: msg.topic });
+        return;
+      }
+      this.onEvent(msg);
+    });
+    ws.addEventListener('close', () => {
+      if (this.ws !== ws) return;
+      this.onStatus(false);
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 4000);
+    });
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  follow(topic) {
+    for (const t of this.topics) if (t !== topic) this.send({ type: 'unsubscribe', topic: t });
+    this.topics = new Set([topic]);
+    this.send({ type: 'subscribe', topic });
+  }
+}

@@ -1,0 +1,558 @@
+//! A game of any of the three variants, chosen at run time, and the views
+//! of its positions and moves that pages receive.
+
+use super::error::AppError;
+use super::views::{
+    EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RouteView,
+};
+use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
+use tensorchess_rules::pgn::{parse_pgn, replay, write_pgn};
+use tensorchess_rules::uci::ParseMoveError;
+use tensorchess_rules::{
+    san, Chess, Chessence, Color, EndReason, Game, Move, MoveKind, Outcome, Position, Square,
+    Tensor, Variant, VariantKind,
+};
+
+/// A game of Tensor Chess, chess or Chessence.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Tensor(Game<Tensor>),
+    Chess(Game<Chess>),
+    Chessence(Game<Chessence>),
+}
+
+/// Runs `$body` with `$g` bound to the concrete `Game<V>`.
+macro_rules! with_game {
+    ($game:expr, $g:ident => $body:expr) => {
+        match $game {
+            AnyGame::Tensor($g) => $body,
+            AnyGame::Chess($g) => $body,
+            AnyGame::Chessence($g) => $body,
+        }
+    };
+}
+
+/// A game imported from PGN: the moves, its tags, and its result token.
+pub struct ImportedGame {
+    pub game: AnyGame,
+    pub tags: Vec<(String, String)>,
+    pub result: String,
+}
+
+pub fn parse_variant(name: &str) -> Result<VariantKind, AppError> {
+    name.parse::<VariantKind>()
+        .map_err(|e| AppError::BadRequest(e.to_string()))
+}
+
+fn new_game<V: Variant>(fen: Option<&str>) -> Result<Game<V>, AppError> {
+    let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
+        Some(fen) => Position::<V>::from_fen(fen)
+            .map_err(|e| AppError::BadRequest(capital(&e.to_string())))?,
+        None => Position::new(),
+    };
+    Ok(Game::from_position(start))
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Parses a move string, or SAN, in `pos`.
+pub fn parse_move_in<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, AppError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(AppError::bad("No move given"));
+    }
+    if text.len() > 32 || !text.is_ascii() {
+        return Err(AppError::bad(format!(
+            "'{}' is not a move",
+            text.chars().take(32).collect::<String>()
+        )));
+    }
+    match pos.parse_move(text) {
+        Ok(m) => Ok(m),
+        Err(ParseMoveError::Illegal { text, reason }) => {
+            Err(AppError::IllegalMove { text, reason })
+        }
+        Err(ParseMoveError::Syntax { .. }) => match san::parse_san(pos, text) {
+            Ok(m) => Ok(m),
+            Err(san::SanError::Illegal(text, reason)) => {
+                Err(AppError::IllegalMove { text, reason })
+            }
+            Err(san::SanError::Ambiguous(text, options)) => Err(AppError::IllegalMove {
+                text,
+                reason: format!("it is ambiguous: it could mean {options}"),
+            }),
+            Err(san::SanError::Syntax(_)) => Err(AppError::bad(format!(
+                "'{text}' is not a move: write it like e2e4, c1e3>g5, b1d3xc2 or Nf3"
+            ))),
+        },
+    }
+}
+
+fn square_name<V: Variant>(sq: Square) -> String {
+    V::GEOMETRY.square_name(sq).to_string()
+}
+
+pub fn geometry_view(kind: VariantKind) -> GeometryView {
+    let g = kind.geometry();
+    let holes = (0..g.size() as u8)
+        .map(Square::new)
+        .filter(|s| !g.exists(*s))
+        .map(|s| g.square_name(s).to_string())
+        .collect();
+    GeometryView {
+        files: g.files,
+        ranks: g.ranks,
+        holes,
+    }
+}
+
+fn kind_name(k: MoveKind) -> &'static str {
+    match k {
+        MoveKind::Normal => "normal",
+        MoveKind::Promotion => "promotion",
+        MoveKind::EnPassant => "en_passant",
+        MoveKind::Castle => "castle",
+        MoveKind::Propel => "propel",
+        MoveKind::BeastCapture => "beast_capture",
+        MoveKind::Drop => "drop",
+    }
+}
+
+fn path_view<V: Variant>(pos: &Position<V>, m: Move) -> PathView {
+    let path = pos.move_path(m);
+    PathView {
+        routes: path
+            .routes
+            .iter()
+            .map(|r| RouteView {
+                piece: r.piece.char().to_string(),
+                squares: r.squares.iter().map(|s| square_name::<V>(*s)).collect(),
+            })
+            .collect(),
+        captured: path.captured.map(square_name::<V>),
+    }
+}
+
+/// Everything a page needs about one legal move of `pos`.
+pub fn move_view<V: Variant>(pos: &Position<V>, m: Move, legal: &[Move]) -> MoveView {
+    let path = path_view(pos, m);
+    let rook = match m.kind() {
+        MoveKind::Castle => path
+            .routes
+            .iter()
+            .find(|r| r.piece.eq_ignore_ascii_case("r"))
+            .and_then(|r| r.squares.first().cloned()),
+        _ => None,
+    };
+    let aux = match m.kind() {
+        MoveKind::Propel | MoveKind::BeastCapture => Some(square_name::<V>(m.aux())),
+        _ => None,
+    };
+    MoveView {
+        uci: pos.move_string(m),
+        san: san::san_with(pos, m, legal),
+        kind: kind_name(m.kind()),
+        from: square_name::<V>(m.from()),
+        to: square_name::<V>(m.to()),
+        aux,
+        promotion: m.promotion_role().map(|r| r.char().to_string()),
+        rook,
+        path,
+    }
+}
+
+fn reason_name(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Checkmate => "checkmate",
+        EndReason::NoLegalMoves => "no_legal_moves",
+        EndReason::Stalemate => "stalemate",
+        EndReason::Repetition => "repetition",
+        EndReason::HundredPlies => "hundred_plies",
+        EndReason::DeadMaterial => "dead_material",
+        EndReason::Resignation => "resignation",
+        EndReason::Timeout => "timeout",
+        EndReason::Agreement => "agreement",
+        EndReason::Abandoned => "abandoned",
+    }
+}
+
+fn color_title(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The banner for a game ended by `outcome`.
+pub fn end_view(kind: VariantKind, outcome: Outcome) -> EndView {
+    let reason = outcome.reason();
+    let winner = outcome.winner();
+    let wins = |w: Color| format!("{} wins", color_title(w));
+    let (title, text) = match (reason, winner) {
+        (EndReason::Checkmate, Some(w)) => ("Checkmate".to_string(), wins(w)),
+        (EndReason::NoLegalMoves, Some(w)) => (
+            "No legal moves".to_string(),
+            format!("{}: {} cannot move", wins(w), color_title(!w)),
+        ),
+        (EndReason::Resignation, Some(w)) => (format!("{} resigns", color_title(!w)), wins(w)),
+        (EndReason::Timeout, Some(w)) => (format!("{} lost on time", color_title(!w)), wins(w)),
+        (EndReason::Abandoned, Some(w)) => ("Game abandoned".to_string(), wins(w)),
+        (_, Some(w)) => ("Game over".to_string(), wins(w)),
+        (EndReason::Stalemate, None) => ("Stalemate".to_string(), "Draw".to_string()),
+        (EndReason::Repetition, None) => {
+            ("Draw".to_string(), "by threefold repetition".to_string())
+        }
+        (EndReason::HundredPlies, None) => (
+            "Draw".to_string(),
+            if kind == VariantKind::Chessence {
+                "100 plies without a capture or a drop".to_string()
+            } else {
+                "100 plies without a capture or a pawn move".to_string()
+            },
+        ),
+        (EndReason::DeadMaterial, None) => {
+            ("Draw".to_string(), "neither side can checkmate".to_string())
+        }
+        (EndReason::Agreement, None) => ("Draw".to_string(), "by agreement".to_string()),
+        (_, None) => ("Draw".to_string(), reason.describe().to_string()),
+    };
+    EndView {
+        result: outcome.result_str().to_string(),
+        reason: reason_name(reason).to_string(),
+        winner: winner.map(Color::name),
+        title,
+        text,
+    }
+}
+
+/// The banner for a result read from a PGN that the rules do not explain.
+pub fn imported_end_view(result: &str) -> Option<EndView> {
+    let (winner, text) = match result {
+        "1-0" => (Some("white"), "White won"),
+        "0-1" => (Some("black"), "Black won"),
+        "1/2-1/2" => (None, "Drawn"),
+        _ => return None,
+    };
+    Some(EndView {
+        result: result.to_string(),
+        reason: "imported".to_string(),
+        winner,
+        title: "Game over".to_string(),
+        text: text.to_string(),
+    })
+}
+
+/// Parses a stored end reason.
+pub fn parse_reason(s: &str) -> Option<EndReason> {
+    Some(match s {
+        "checkmate" => EndReason::Checkmate,
+        "no_legal_moves" => EndReason::NoLegalMoves,
+        "stalemate" => EndReason::Stalemate,
+        "repetition" => EndReason::Repetition,
+        "hundred_plies" => EndReason::HundredPlies,
+        "dead_material" => EndReason::DeadMaterial,
+        "resignation" => EndReason::Resignation,
+        "timeout" => EndReason::Timeout,
+        "agreement" => EndReason::Agreement,
+        "abandoned" => EndReason::Abandoned,
+        _ => return None,
+    })
+}
+
+pub fn reason_str(r: EndReason) -> &'static str {
+    reason_name(r)
+}
+
+fn position_view<V: Variant>(
+    pos: &Position<V>,
+    outcome: Option<Outcome>,
+    with_legal: bool,
+) -> PositionView {
+    let legal_moves = pos.legal_moves();
+    let legal = if with_legal && outcome.is_none() {
+        legal_moves
+            .iter()
+            .map(|m| move_view(pos, *m, &legal_moves))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    PositionView {
+        variant: V::KIND.name(),
+        fen: pos.fen(),
+        turn: pos.turn().name(),
+        check: if pos.is_check() {
+            pos.king_of(pos.turn()).map(square_name::<V>)
+        } else {
+            None
+        },
+        hands: HandsView {
+            white: pos.hand(Color::White),
+            black: pos.hand(Color::Black),
+        },
+        geometry: geometry_view(V::KIND),
+        legal,
+        outcome: outcome.map(|o| end_view(V::KIND, o)),
+    }
+}
+
+/// A standalone position (rules page, FEN preview), optionally after a move.
+pub fn standalone<V: Variant>(
+    fen: Option<&str>,
+    mv: Option<&str>,
+) -> Result<(Option<MoveView>, PositionView), AppError> {
+    let game = new_game::<V>(fen)?;
+    let mut pos = *game.position();
+    let mut played = None;
+    if let Some(text) = mv {
+        let m = parse_move_in(&pos, text)?;
+        let legal = pos.legal_moves();
+        played = Some(move_view(&pos, m, &legal));
+        pos = pos.play(m);
+    }
+    let outcome = pos.outcome();
+    Ok((played, position_view(&pos, outcome, true)))
+}
+
+fn history_entry<V: Variant>(before: &Position<V>, m: Move, ply: usize) -> HistoryEntry {
+    let legal = before.legal_moves();
+    let after = before.play(m);
+    HistoryEntry {
+        ply,
+        uci: before.move_string(m),
+        san: san::san_with(before, m, &legal),
+        color: before.turn().name(),
+        fen: after.fen(),
+        check: if after.is_check() {
+            after.king_of(after.turn()).map(square_name::<V>)
+        } else {
+            None
+        },
+        path: path_view(before, m),
+    }
+}
+
+fn search_game<V: Evaluate, H: SearchHandler>(
+    game: &Game<V>,
+    ply: usize,
+    engine: &mut Engine,
+    limits: &Limits,
+    handler: &mut H,
+) -> (SearchResult, Option<MoveView>) {
+    let positions = &game.positions()[..=ply.min(game.moves().len())];
+    let result = engine.search(positions, limits, handler);
+    let pos = positions[positions.len() - 1];
+    let view = (!result.best.is_null()).then(|| {
+        let legal = pos.legal_moves();
+        move_view(&pos, result.best, &legal)
+    });
+    (result, view)
+}
+
+fn import<V: Variant>(pgn: &tensorchess_rules::pgn::PgnGame) -> Result<Game<V>, AppError> {
+    replay::<V>(pgn).map_err(|e| AppError::BadRequest(format!("PGN: {}", e)))
+}
+
+impl AnyGame {
+    /// A new game from the start or from `fen`.
+    pub fn new(kind: VariantKind, fen: Option<&str>) -> Result<AnyGame, AppError> {
+        Ok(match kind {
+            VariantKind::Tensor => AnyGame::Tensor(new_game(fen)?),
+            VariantKind::Chess => AnyGame::Chess(new_game(fen)?),
+            VariantKind::Chessence => AnyGame::Chessence(new_game(fen)?),
+        })
+    }
+
+    /// Reads the first game of a PGN; `fallback` is the game when it has no `Variant` tag.
+    pub fn from_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
+        let games = parse_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
+        let Some(pgn) = games.into_iter().next() else {
+            return Err(AppError::bad("The PGN holds no game"));
+        };
+        if let Some(bad) = pgn.moves.iter().find(|t| !t.is_ascii() || t.len() > 32) {
+            return Err(AppError::BadRequest(format!(
+                "PGN: '{}' is not a move",
+                bad.chars().take(32).collect::<String>()
+            )));
+        }
+        let kind = match pgn.tag("Variant") {
+            Some(_) => pgn
+                .variant()
+                .map_err(|e| AppError::BadRequest(capital(&e.to_string())))?,
+            None => fallback.unwrap_or(VariantKind::Chess),
+        };
+        // The rules library is trusted not to panic, but a PGN is arbitrary
+        // input: a panic here must answer 400, not take a worker down.
+        let game = std::panic::catch_unwind(|| -> Result<AnyGame, AppError> {
+            Ok(match kind {
+                VariantKind::Tensor => AnyGame::Tensor(import(&pgn)?),
+                VariantKind::Chess => AnyGame::Chess(import(&pgn)?),
+                VariantKind::Chessence => AnyGame::Chessence(import(&pgn)?),
+            })
+        })
+        .map_err(|_| AppError::bad("PGN: the moves could not be read"))??;
+        Ok(ImportedGame {
+            game,
+            tags: pgn.tags,
+            result: pgn.result,
+        })
+    }
+
+    /// Replays stored move strings.
+    pub fn replay(
+        kind: VariantKind,
+        start_fen: &str,
+        moves: &[String],
+    ) -> Result<AnyGame, AppError> {
+        let mut game = AnyGame::new(kind, Some(start_fen))?;
+        for (i, text) in moves.iter().enumerate() {
+            let m = game.parse_move(text).map_err(|e| {
+                AppError::Internal(format!(
+                    "stored move {} ({text}) does not replay: {e}",
+                    i + 1
+                ))
+            })?;
+            game.push(m);
+        }
+        Ok(game)
+    }
+
+    pub fn kind(&self) -> VariantKind {
+        match self {
+            AnyGame::Tensor(_) => VariantKind::Tensor,
+            AnyGame::Chess(_) => VariantKind::Chess,
+            AnyGame::Chessence(_) => VariantKind::Chessence,
+        }
+    }
+
+    /// Moves played.
+    pub fn ply(&self) -> usize {
+        with_game!(self, g => g.moves().len())
+    }
+
+    pub fn start_fen(&self) -> String {
+        with_game!(self, g => g.start().fen())
+    }
+
+    pub fn fen(&self) -> String {
+        with_game!(self, g => g.position().fen())
+    }
+
+    pub fn turn(&self) -> Color {
+        with_game!(self, g => g.position().turn())
+    }
+
+    /// Finds the legal move `text` names (a move string or SAN).
+    pub fn parse_move(&self, text: &str) -> Result<Move, AppError> {
+        with_game!(self, g => parse_move_in(g.position(), text))
+    }
+
+    /// Plays a legal move and returns its history entry.
+    pub fn push(&mut self, m: Move) -> HistoryEntry {
+        with_game!(self, g => {
+            let entry = history_entry(g.position(), m, g.moves().len());
+            g.push(m);
+            entry
+        })
+    }
+
+    pub fn pop(&mut self) -> Option<Move> {
+        with_game!(self, g => g.pop())
+    }
+
+    /// Every move's history entry.
+    pub fn history(&self) -> Vec<HistoryEntry> {
+        with_game!(self, g => g
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, m)| history_entry(&g.positions()[i], *m, i))
+            .collect())
+    }
+
+    /// The end by the rules (mate, stalemate, repetition, ...).
+    pub fn outcome(&self) -> Option<Outcome> {
+        with_game!(self, g => g.outcome())
+    }
+
+    /// The current position; `outcome` is the game's end, if it has one.
+    pub fn position_view(&self, ended: bool) -> PositionView {
+        with_game!(self, g => position_view(g.position(), self.outcome(), !ended))
+    }
+
+    /// The game as PGN.
+    pub fn pgn(&self, tags: &[(String, String)], outcome: Option<Outcome>) -> String {
+        with_game!(self, g => write_pgn(g, tags, outcome))
+    }
+
+    /// Searches the position after `ply` moves.
+    pub fn search<H: SearchHandler>(
+        &self,
+        ply: usize,
+        engine: &mut Engine,
+        limits: &Limits,
+        handler: &mut H,
+    ) -> (SearchResult, Option<MoveView>) {
+        with_game!(self, g => search_game(g, ply, engine, limits, handler))
+    }
+
+    /// The side to move after `ply` moves.
+    pub fn turn_at(&self, ply: usize) -> Color {
+        with_game!(self, g => g.positions()[ply.min(g.moves().len())].turn())
+    }
+
+    /// The move string of a move legal now.
+    pub fn move_string(&self, m: Move) -> String {
+        with_game!(self, g => g.position().move_string(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_carry_their_kind_path_and_castling_rook() {
+        let (_, view) =
+            standalone::<Tensor>(Some("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1"), None).unwrap();
+        let castle = view.legal.iter().find(|m| m.uci == "f1h1").unwrap();
+        assert_eq!(castle.kind, "castle");
+        assert_eq!(castle.rook.as_deref(), Some("j1"));
+        assert_eq!(castle.san, "Kh1");
+        assert_eq!(castle.path.routes.len(), 2);
+    }
+
+    #[test]
+    fn illegal_and_malformed_moves_are_told_apart() {
+        let game = AnyGame::new(VariantKind::Tensor, None).unwrap();
+        assert!(matches!(
+            game.parse_move("e2e5"),
+            Err(AppError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            game.parse_move("zz"),
+            Err(AppError::BadRequest(_))
+        ));
+        assert!(matches!(
+            game.parse_move("Þ6"),
+            Err(AppError::BadRequest(_))
+        ));
+        assert!(game.parse_move("Nd3").is_ok());
+    }
+
+    #[test]
+    fn pgn_import_reads_the_variant_and_rejects_junk() {
+        let imported = AnyGame::from_pgn("[Variant \"Tensor\"]\n\n1. e4 e5 *", None).unwrap();
+        assert_eq!(imported.game.kind(), VariantKind::Tensor);
+        assert_eq!(imported.game.ply(), 2);
+        assert!(AnyGame::from_pgn("1. e4 Þ6 *", None).is_err());
+        assert!(AnyGame::from_pgn("1. e4 e9 *", None).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! The JSON API's handlers. Each one reads a request type, asks the games
+//! service, and answers a view or an [`AppError`].
+
+use super::anygame::{parse_variant, standalone};
+use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use super::requests::{EvalQuery, ListQuery, MoveRequest, NewGameRequest, PositionRequest};
+use super::views::{
+    AnalysisView, DrawAnswerView, GameSummaryView, GameView, InfoView, LevelInfo, PlayedView,
+    VariantInfo,
+};
+use super::AppState;
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use tensorchess_engine::Level;
+use tensorchess_rules::{Chess, Chessence, Tensor, VariantKind};
+
+type ApiResult<T> = Result<Json<T>, AppError>;
+
+pub async fn info() -> Json<InfoView> {
+    let variants = [
+        VariantKind::Tensor,
+        VariantKind::Chess,
+        VariantKind::Chessence,
+    ]
+    .into_iter()
+    .map(|k| VariantInfo {
+        name: k.name(),
+        title: k.title(),
+        start_fen: k.start_fen(),
+    })
+    .collect();
+    let levels = (Level::MIN..=Level::MAX)
+        .filter_map(Level::new)
+        .map(|l| LevelInfo {
+            level: l.number(),
+            name: l.name(),
+        })
+        .collect();
+    Json(InfoView {
+        version: env!("CARGO_PKG_VERSION"),
+        variants,
+        levels,
+    })
+}
+
+pub async fn list_games(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> ApiResult<Vec<GameSummaryView>> {
+    let limit = q.limit.unwrap_or(200).clamp(1, 1000);
+    Ok(Json(state.games.list(limit).await?))
+}
+
+pub async fn create_game(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<NewGameRequest>,
+) -> Result<(StatusCode, Json<GameView>), AppError> {
+    let view = state.games.create(req).await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+pub async fn get_game(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GameView> {
+    Ok(Json(state.games.view(&id).await?))
+}
+
+pub async fn delete_game(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<StatusCode, AppError> {
+    state.games.delete(&id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub async fn play_move(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> ApiResult<GameView> {
+    Ok(Json(state.games.play(&id, req).await?))
+}
+
+pub async fn takeback(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GameView> {
+    Ok(Json(state.games.takeback(&id).await?))
+}
+
+pub async fn resign(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GameView> {
+    Ok(Json(state.games.resign(&id).await?))
+}
+
+pub async fn offer_draw(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<DrawAnswerView> {
+    Ok(Json(state.games.offer_draw(&id).await?))
+}
+
+pub async fn hint(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<AnalysisView> {
+    Ok(Json(state.games.hint(&id).await?))
+}
+
+pub async fn evaluate(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<EvalQuery>,
+) -> ApiResult<AnalysisView> {
+    Ok(Json(state.games.evaluate(&id, q.ply).await?))
+}
+
+pub async fn pgn(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    let text = state.games.pgn(&id).await?;
+    let disposition = format!("attachment; filename=\"tensorchess-{id}.pgn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Legal moves of any position, optionally after a move: the rules page's
+/// mini-boards and the FEN preview.
+pub async fn position(ApiJson(req): ApiJson<PositionRequest>) -> ApiResult<PlayedView> {
+    let kind = parse_variant(&req.variant)?;
+    let fen = req.fen.as_deref();
+    let mv = req.mv.as_deref();
+    let (played, position) = match kind {
+        VariantKind::Tensor => standalone::<Tensor>(fen, mv)?,
+        VariantKind::Chess => standalone::<Chess>(fen, mv)?,
+        VariantKind::Chessence => standalone::<Chessence>(fen, mv)?,
+    };
+    Ok(Json(PlayedView { played, position }))
+}
+
+pub async fn not_found() -> AppError {
+    AppError::NotFound("No such API endpoint".into())
+}

@@ -1,0 +1,238 @@
+//! The engine as a player and adviser: searches run on blocking threads,
+//! off the async runtime, each stoppable by its own flag and by server
+//! shutdown. Engines (and their hash tables) are pooled and reused.
+
+use super::anygame::AnyGame;
+use super::error::AppError;
+use super::views::{MoveView, ScoreView};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tensorchess_engine::{Engine, Eval, Level, Limits, Options, SearchHandler};
+use tensorchess_rules::{Color, Move};
+
+/// Hash table per pooled engine.
+const HASH_MB: usize = 16;
+/// Idle engines kept for reuse.
+const POOL_SIZE: usize = 4;
+
+/// What to search.
+pub struct SearchRequest {
+    /// The game (only the positions up to `ply` are searched).
+    pub game: AnyGame,
+    pub ply: usize,
+    /// A playing level; `None` is full strength (hints, evaluation).
+    pub level: Option<Level>,
+    pub movetime: Duration,
+    /// Seeds a weak level's noise, so that games differ.
+    pub seed: u64,
+    /// Set to stop the search early (it still returns a legal move).
+    pub stop: Arc<AtomicBool>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    pub best: Move,
+    pub best_view: Option<MoveView>,
+    /// From the side to move's point of view.
+    pub score: Eval,
+    pub depth: u32,
+    /// White's point of view, for pages.
+    pub white_score: ScoreView,
+    /// The stop flag or shutdown ended it.
+    pub stopped: bool,
+}
+
+struct StopHandler {
+    stop: Arc<AtomicBool>,
+    shutdown: Arc<AtomicBool>,
+}
+
+impl SearchHandler for StopHandler {
+    fn should_stop(&mut self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.shutdown.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs engine searches for the server.
+pub struct EnginePlayer {
+    idle: Mutex<Vec<Engine>>,
+    shutdown: Arc<AtomicBool>,
+    /// Bounds the advisory searches (hints, evaluation, draw offers) run at once.
+    advisers: tokio::sync::Semaphore,
+}
+
+impl Default for EnginePlayer {
+    fn default() -> Self {
+        EnginePlayer::new()
+    }
+}
+
+impl EnginePlayer {
+    pub fn new() -> EnginePlayer {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        EnginePlayer {
+            idle: Mutex::new(Vec::new()),
+            shutdown: Arc::new(AtomicBool::new(false)),
+            advisers: tokio::sync::Semaphore::new(cpus.max(2)),
+        }
+    }
+
+    /// Stops every search now and refuses new ones.
+    pub fn shutdown(&self) {
+        self.shutdown.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_shut_down(&self) -> bool {
+        self.shutdown.load(Ordering::SeqCst)
+    }
+
+    /// A search for the engine's own move.
+    pub async fn play(&self, req: SearchRequest) -> Result<SearchOutcome, AppError> {
+        self.run(req).await
+    }
+
+    /// An advisory search (hint, evaluation bar, draw offer), with bounded concurrency.
+    pub async fn advise(&self, req: SearchRequest) -> Result<SearchOutcome, AppError> {
+        let _permit = self
+            .advisers
+            .acquire()
+            .await
+            .map_err(|_| AppError::Unavailable("The server is shutting down".into()))?;
+        self.run(req).await
+    }
+
+    async fn run(&self, req: SearchRequest) -> Result<SearchOutcome, AppError> {
+        if self.is_shut_down() {
+            return Err(AppError::Unavailable("The server is shutting down".into()));
+        }
+        let mut engine = self
+            .idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_else(|| {
+                Engine::new(Options {
+                    hash_mb: HASH_MB,
+                    ..Options::default()
+                })
+            });
+        let shutdown = self.shutdown.clone();
+        let joined = tokio::task::spawn_blocking(move || {
+            engine.new_game();
+            engine.options.level = req.level;
+            engine.options.seed = req.seed;
+            let mut handler = StopHandler {
+                stop: req.stop.clone(),
+                shutdown,
+            };
+            let limits = Limits::movetime(req.movetime);
+            let (result, best_view) = req.game.search(req.ply, &mut engine, &limits, &mut handler);
+            let stopped = handler.should_stop();
+            let mover = req.game.turn_at(req.ply);
+            let outcome = SearchOutcome {
+                best: result.best,
+                best_view,
+                score: result.score,
+                depth: result.depth,
+                white_score: white_score(result.score, mover, result.depth),
+                stopped,
+            };
+            (engine, outcome)
+        })
+        .await;
+        match joined {
+            Ok((engine, outcome)) => {
+                let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+                if idle.len() < POOL_SIZE {
+                    idle.push(engine);
+                }
+                Ok(outcome)
+            }
+            Err(e) => Err(AppError::Internal(format!("the engine failed: {e}"))),
+        }
+    }
+}
+
+/// A score from the mover's view, turned to White's.
+pub fn white_score(score: Eval, mover: Color, depth: u32) -> ScoreView {
+    let s = match mover {
+        Color::White => score,
+        Color::Black => -score,
+    };
+    ScoreView {
+        cp: (!s.is_mate()).then_some(s.0),
+        mate: s.mate_moves(),
+        depth,
+    }
+}
+
+/// Whether the engine accepts a draw, given its own score of the position
+/// (positive: it is better) after `ply` moves, and what it says.
+pub fn accepts_draw(engine_score: Eval, ply: usize) -> (bool, &'static str) {
+    if engine_score.is_mate() {
+        return if engine_score.0 < 0 {
+            (true, "The engine accepts the draw.")
+        } else {
+            (false, "The engine declines: it sees a forced mate.")
+        };
+    }
+    let cp = engine_score.0;
+    if cp <= -50 {
+        (true, "The engine accepts the draw.")
+    } else if cp.abs() <= 15 && ply >= 60 {
+        (true, "The engine accepts: the position is level.")
+    } else if cp >= 50 {
+        (false, "The engine declines: it thinks it is better.")
+    } else {
+        (false, "The engine declines: it wants to play on.")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensorchess_rules::VariantKind;
+
+    #[test]
+    fn draw_decisions_follow_the_score() {
+        assert!(accepts_draw(Eval(-300), 10).0);
+        assert!(!accepts_draw(Eval(20), 10).0);
+        assert!(accepts_draw(Eval(5), 80).0);
+        assert!(!accepts_draw(Eval::mate_in(3), 10).0);
+        assert!(accepts_draw(-Eval::mate_in(3), 10).0);
+    }
+
+    #[tokio::test]
+    async fn a_stopped_search_still_gives_a_legal_move() {
+        let player = EnginePlayer::new();
+        let game = AnyGame::new(VariantKind::Tensor, None).unwrap();
+        let stop = Arc::new(AtomicBool::new(true));
+        let out = player
+            .play(SearchRequest {
+                game: game.clone(),
+                ply: 0,
+                level: Level::new(3),
+                movetime: Duration::from_secs(30),
+                seed: 1,
+                stop,
+            })
+            .await
+            .unwrap();
+        assert!(out.stopped);
+        assert!(game.parse_move(&game.move_string(out.best)).is_ok());
+        player.shutdown();
+        let refused = player
+            .play(SearchRequest {
+                game,
+                ply: 0,
+                level: None,
+                movetime: Duration::from_millis(10),
+                seed: 1,
+                stop: Arc::new(AtomicBool::new(false)),
+            })
+            .await;
+        assert!(matches!(refused, Err(AppError::Unavailable(_))));
+    }
+}

@@ -1,0 +1,192 @@
+//! One error type for every handler, answered as JSON:
+//! `{"error": "message for people", "kind": "illegal_move", "reason": "..."}`.
+
+use super::store::StoreError;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What went wrong, and the status it is answered with.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Malformed input: JSON, FEN, PGN, a move that is not a move string.
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// The request does not fit the game's state (not your turn, game over, stale).
+    #[error("{0}")]
+    Conflict(String),
+    /// A well-formed move the rules forbid, with the reason for the player.
+    #[error("Illegal move {text}: {reason}")]
+    IllegalMove { text: String, reason: String },
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// The server is shutting down.
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn bad(msg: impl Into<String>) -> AppError {
+        AppError::BadRequest(msg.into())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "bad_request",
+            AppError::NotFound(_) => "not_found",
+            AppError::Conflict(_) => "conflict",
+            AppError::IllegalMove { .. } => "illegal_move",
+            AppError::TooLarge(_) => "too_large",
+            AppError::UnsupportedMediaType(_) => "unsupported_media_type",
+            AppError::Unavailable(_) => "unavailable",
+            AppError::Internal(_) => "internal",
+        }
+    }
+}
+
+/// The JSON body of an error answer.
+#[derive(Serialize, Debug)]
+pub struct ErrorBody {
+    pub error: String,
+    pub kind: &'static str,
+    /// For illegal moves: why, as a sentence for the player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            tracing::error!("{self}");
+        }
+        let reason = match &self {
+            AppError::IllegalMove { reason, .. } => Some(reason.clone()),
+            _ => None,
+        };
+        let body = ErrorBody {
+            error: self.to_string(),
+            kind: self.kind(),
+            reason,
+        };
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(m) => AppError::Conflict(m),
+            other => AppError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(r: JsonRejection) -> Self {
+        match r {
+            JsonRejection::JsonDataError(e) => {
+                AppError::BadRequest(format!("Invalid request: {}", e.body_text()))
+            }
+            JsonRejection::JsonSyntaxError(e) => {
+                AppError::BadRequest(format!("Malformed JSON: {}", e.body_text()))
+            }
+            JsonRejection::MissingJsonContentType(_) => AppError::UnsupportedMediaType(
+                "Expected a JSON body with Content-Type: application/json".into(),
+            ),
+            JsonRejection::BytesRejection(e) => {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    AppError::TooLarge("The request body is too large".into())
+                } else {
+                    AppError::BadRequest(format!("Could not read the request body: {e}"))
+                }
+            }
+            other => AppError::BadRequest(other.body_text()),
+        }
+    }
+}
+
+impl From<PathRejection> for AppError {
+    fn from(r: PathRejection) -> Self {
+        AppError::BadRequest(r.body_text())
+    }
+}
+
+impl From<QueryRejection> for AppError {
+    fn from(r: QueryRejection) -> Self {
+        AppError::BadRequest(r.body_text())
+    }
+}
+
+/// `axum::Json` whose rejections are [`AppError`]s (JSON bodies, never plain text).
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let axum::Json(v) = axum::Json::<T>::from_request(req, state).await?;
+        Ok(ApiJson(v))
+    }
+}
+
+/// `axum::extract::Query` with [`AppError`] rejections.
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let axum::extract::Query(v) =
+            axum::extract::Query::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(v))
+    }
+}
+
+/// `axum::extract::Path` with [`AppError`] rejections.
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let axum::extract::Path(v) =
+            axum::extract::Path::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiPath(v))
+    }
+}

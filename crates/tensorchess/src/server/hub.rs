@@ -1,0 +1,108 @@
+//! Live updates: a publish/subscribe hub of named topics.
+//!
+//! The hub knows nothing of games: a topic is any string (`game:ID` today;
+//! seats, spectators or lobbies later), a message is any serializable value,
+//! serialized once and shared by every subscriber. Subscribers that fall
+//! behind lose old messages and are told so (`Lagged`), never block others.
+
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// Messages kept for a slow subscriber before it lags.
+const TOPIC_CAPACITY: usize = 64;
+
+#[derive(Default)]
+pub struct Hub {
+    topics: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+}
+
+impl Hub {
+    pub fn new() -> Hub {
+        Hub::default()
+    }
+
+    /// Subscribes to a topic (created on first use).
+    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Arc<str>> {
+        let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        topics
+            .entry(topic.to_string())
+            .or_insert_with(|| broadcast::channel(TOPIC_CAPACITY).0)
+            .subscribe()
+    }
+
+    /// Sends a message to a topic's subscribers; returns how many there were.
+    pub fn publish<T: Serialize>(&self, topic: &str, message: &T) -> usize {
+        match serde_json::to_string(message) {
+            Ok(text) => self.publish_text(topic, text.into()),
+            Err(e) => {
+                tracing::error!("could not serialize a message for {topic}: {e}");
+                0
+            }
+        }
+    }
+
+    /// Sends already serialized text.
+    pub fn publish_text(&self, topic: &str, text: Arc<str>) -> usize {
+        let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(tx) = topics.get(topic) else {
+            return 0;
+        };
+        match tx.send(text) {
+            Ok(n) => n,
+            Err(_) => {
+                // Nobody listens any more: forget the topic.
+                topics.remove(topic);
+                0
+            }
+        }
+    }
+
+    /// Subscribers of a topic now.
+    pub fn subscriber_count(&self, topic: &str) -> usize {
+        let topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        topics.get(topic).map_or(0, |tx| tx.receiver_count())
+    }
+
+    /// Topics with at least one subscriber.
+    pub fn topic_count(&self) -> usize {
+        let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        topics.retain(|_, tx| tx.receiver_count() > 0);
+        topics.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn subscribers_get_messages_of_their_topic_only() {
+        let hub = Hub::new();
+        let mut a = hub.subscribe("game:a");
+        let mut b = hub.subscribe("game:b");
+        assert_eq!(hub.publish("game:a", &serde_json::json!({"n": 1})), 1);
+        assert_eq!(&*a.recv().await.unwrap(), r#"{"n":1}"#);
+        assert!(b.try_recv().is_err());
+        assert_eq!(hub.publish("nobody", &1), 0);
+        drop(a);
+        assert_eq!(hub.publish("game:a", &2), 0);
+        assert_eq!(hub.topic_count(), 1);
+        hub.publish("game:b", &3);
+        assert_eq!(&*b.recv().await.unwrap(), "3");
+    }
+
+    #[tokio::test]
+    async fn a_slow_subscriber_lags_instead_of_blocking() {
+        let hub = Hub::new();
+        let mut slow = hub.subscribe("t");
+        for i in 0..TOPIC_CAPACITY + 5 {
+            hub.publish("t", &i);
+        }
+        assert!(matches!(
+            slow.recv().await,
+            Err(broadcast::error::RecvError::Lagged(_))
+        ));
+    }
+}

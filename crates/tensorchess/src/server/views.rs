@@ -1,0 +1,236 @@
+//! Response types: what the API and the WebSocket send to pages.
+//!
+//! Squares are names (`e4`), pieces FEN letters (`N` White's knight, `t` a
+//! black beast), colours `white`/`black`.
+
+use serde::Serialize;
+
+/// One piece's route during a move; `squares[0]` is where it starts.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct RouteView {
+    pub piece: String,
+    pub squares: Vec<String>,
+}
+
+/// How a move looks on the board, for animation and arrows.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PathView {
+    /// Routes in the order they are shown (a propel: the piece, then the beast).
+    pub routes: Vec<RouteView>,
+    /// The square of a piece the move removes.
+    pub captured: Option<String>,
+}
+
+/// A legal move, with everything a page needs to offer it.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct MoveView {
+    /// The move string to post back (RULES 4.2).
+    pub uci: String,
+    pub san: String,
+    /// `normal`, `promotion`, `en_passant`, `castle`, `propel`, `beast_capture` or `drop`.
+    pub kind: &'static str,
+    /// The moving piece's square (the drop square for drops).
+    pub from: String,
+    /// Its destination; for a propel, the beast's square.
+    pub to: String,
+    /// A propel's beast destination, or the beast a beast capture removes.
+    pub aux: Option<String>,
+    /// The piece a pawn promotes to (`q`, `r`, `b`, `n`, `t`).
+    pub promotion: Option<String>,
+    /// The rook a castling moves.
+    pub rook: Option<String>,
+    pub path: PathView,
+}
+
+/// A played move in a game's history.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// 0 for the first move.
+    pub ply: usize,
+    pub uci: String,
+    pub san: String,
+    /// The colour that played it.
+    pub color: &'static str,
+    /// The position after it.
+    pub fen: String,
+    /// The king in check after it, if any.
+    pub check: Option<String>,
+    pub path: PathView,
+}
+
+/// The board's shape.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GeometryView {
+    pub files: u8,
+    pub ranks: u8,
+    /// Squares that do not exist (Chessence).
+    pub holes: Vec<String>,
+}
+
+/// Pieces in reserve (Chessence men), by side.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandsView {
+    pub white: u8,
+    pub black: u8,
+}
+
+/// How a game ended.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct EndView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// `checkmate`, `stalemate`, `no_legal_moves`, `repetition`, `hundred_plies`,
+    /// `dead_material`, `resignation`, `agreement`.
+    pub reason: String,
+    pub winner: Option<&'static str>,
+    /// Large text over the board: "Checkmate", "Stalemate", "Draw", "White resigns".
+    pub title: String,
+    /// The line under it: "White wins", "by threefold repetition".
+    pub text: String,
+}
+
+/// A position with its legal moves.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PositionView {
+    pub variant: &'static str,
+    pub fen: String,
+    pub turn: &'static str,
+    /// The side to move's king, when it is in check.
+    pub check: Option<String>,
+    pub hands: HandsView,
+    pub geometry: GeometryView,
+    /// Empty when the game is over.
+    pub legal: Vec<MoveView>,
+    /// The end by the rules, judged from this position alone.
+    pub outcome: Option<EndView>,
+}
+
+/// A game, whole: what a page shows and replays.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameView {
+    pub id: String,
+    pub variant: &'static str,
+    pub variant_title: &'static str,
+    /// `engine` or `local`.
+    pub mode: &'static str,
+    /// The person's colour against the engine.
+    pub human_color: Option<String>,
+    pub level: Option<u8>,
+    pub level_name: Option<&'static str>,
+    pub white: String,
+    pub black: String,
+    /// Grows with every change to the game.
+    pub rev: i64,
+    pub start_fen: String,
+    pub position: PositionView,
+    pub moves: Vec<HistoryEntry>,
+    /// Set once the game is over.
+    pub end: Option<EndView>,
+    pub engine_thinking: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A line of the saved-games list.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameSummaryView {
+    pub id: String,
+    pub variant: String,
+    pub variant_title: &'static str,
+    pub mode: &'static str,
+    pub human_color: Option<String>,
+    pub level: Option<u8>,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub end_reason: Option<String>,
+    pub finished: bool,
+    pub move_count: usize,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// An engine score from White's point of view.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreView {
+    /// Centipawns, positive when White is better (absent for mates).
+    pub cp: Option<i32>,
+    /// Moves to mate, positive when White mates.
+    pub mate: Option<i32>,
+    pub depth: u32,
+}
+
+/// The engine's advice for the side to move.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisView {
+    /// The ply of the game it was computed for.
+    pub ply: usize,
+    pub best: Option<MoveView>,
+    pub score: ScoreView,
+}
+
+/// The answer to a draw offer.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct DrawAnswerView {
+    pub accepted: bool,
+    pub message: String,
+    pub game: GameView,
+}
+
+/// A position after an optional move (the rules page's mini-boards).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PlayedView {
+    /// The move played, with its path, as it looked before it was played.
+    pub played: Option<MoveView>,
+    pub position: PositionView,
+}
+
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub start_fen: &'static str,
+}
+
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct LevelInfo {
+    pub level: u8,
+    pub name: &'static str,
+}
+
+/// What the server offers.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct InfoView {
+    pub version: &'static str,
+    pub variants: Vec<VariantInfo>,
+    pub levels: Vec<LevelInfo>,
+}
+
+/// Messages the WebSocket sends.
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerEvent {
+    /// A game's whole state, after `event` (`snapshot`, `move`, `takeback`,
+    /// `resign`, `draw`, `thinking`).
+    Game {
+        topic: String,
+        event: &'static str,
+        game: Box<GameView>,
+    },
+    /// Answer to a client's `subscribe`.
+    Subscribed {
+        topic: String,
+    },
+    Unsubscribed {
+        topic: String,
+    },
+    Pong,
+    /// A message that could not be handled; the connection stays open.
+    Error {
+        message: String,
+    },
+    /// Updates were missed (a slow connection): fetch the state again.
+    Resync {
+        topic: String,
+    },
+}
