@@ -20,6 +20,19 @@ type Scores = smallvec::SmallVec<[i32; 256]>;
 /// Values for move ordering and delta pruning (ordering only needs ranks).
 const ORDER_VALUE: [i32; 8] = [100, 320, 330, 500, 900, 20_000, 330, 300];
 
+/// Selection sort step: swaps the best-scored remaining move to `i` and returns it.
+fn pick_next(moves: &mut MoveList, scores: &mut Scores, i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
+}
+
 /// Shared among the threads of one search.
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -237,6 +250,14 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         (us - pos.by_role(Role::Pawn) - pos.by_role(Role::King) - pos.by_role(Role::Beast)).any()
     }
 
+    /// The line from `ply`: `m` followed by the child's line.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
     fn update_history(&mut self, pos: &Position<V>, m: Move, bonus: i32) {
         if let Some(p) = pos.piece_at(m.from()) {
             let h = &mut self.history[p.index()][m.to().index()];
@@ -375,16 +396,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let mut searched = 0;
         let mut quiets: smallvec::SmallVec<[Move; 64]> = smallvec::SmallVec::new();
         for i in 0..moves.len() {
-            // Selection sort: the best remaining move next.
-            let mut bi = i;
-            for j in i + 1..moves.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let m = pick_next(&mut moves, &mut scores, i);
             let capture = Self::is_capture(pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
 
@@ -477,12 +489,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                     if root {
-                        self.root_best = Some((head[0].clone(), score));
+                        self.root_best = Some((self.pv[0].clone(), score));
                     }
                     if score >= beta {
                         if quiet {
@@ -571,15 +580,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let mut scores = self.order(pos, &moves, Move::NULL, ply);
         let mut best = stand;
         for i in 0..moves.len() {
-            let mut bi = i;
-            for j in i + 1..moves.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let m = pick_next(&mut moves, &mut scores, i);
             if !in_check && m.kind() != MoveKind::Promotion {
                 if self.shared.features.delta_pruning
                     && stand + Self::captured_value(pos, m) + 200 < alpha
@@ -600,10 +601,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }

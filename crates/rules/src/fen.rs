@@ -58,6 +58,33 @@ fn err<T>(field: FenField, reason: impl Into<String>) -> Result<T, ParseFenError
 /// Longest FEN we look at; anything longer is not a position of these games.
 const MAX_FEN_LEN: usize = 512;
 
+/// Checks that a square written as empty (`hole = false`) exists, or that one
+/// written `*` does not. Squares past the rank's end are judged later.
+fn check_hole(g: &crate::Geometry, rank: Rank, file: u32, hole: bool) -> Result<(), ParseFenError> {
+    if file >= g.files as u32 {
+        return Ok(());
+    }
+    let is_hole = g.holes >> (rank.0 as u32 * g.files as u32 + file) & 1 == 1;
+    let name = format!("{}{}", File(file as u8).char(), rank.0 + 1);
+    match (hole, is_hole) {
+        (false, true) => err(
+            FenField::Board,
+            format!(
+                "rank {}: square {name} does not exist and must be written '*'",
+                rank.0 + 1
+            ),
+        ),
+        (true, false) => err(
+            FenField::Board,
+            format!(
+                "rank {}: '*' on {name}, which exists on this board",
+                rank.0 + 1
+            ),
+        ),
+        _ => Ok(()),
+    }
+}
+
 pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenError> {
     let g = V::GEOMETRY;
     if fen.len() > MAX_FEN_LEN {
@@ -112,35 +139,11 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
                     );
                 }
                 for _ in 0..n {
-                    if file < g.files as u32 {
-                        let idx = rank.0 as u32 * g.files as u32 + file;
-                        if g.holes >> idx & 1 == 1 {
-                            return err(
-                                FenField::Board,
-                                format!(
-                                    "rank {rank_name}: square {}{} does not exist and must be written '*'",
-                                    File(file as u8).char(),
-                                    rank_name
-                                ),
-                            );
-                        }
-                    }
+                    check_hole(&g, rank, file, false)?;
                     file += 1;
                 }
             } else if c == '*' {
-                if file < g.files as u32 {
-                    let idx = rank.0 as u32 * g.files as u32 + file;
-                    if g.holes >> idx & 1 == 0 {
-                        return err(
-                            FenField::Board,
-                            format!(
-                                "rank {rank_name}: '*' on {}{}, which exists on this board",
-                                File(file as u8).char(),
-                                rank_name
-                            ),
-                        );
-                    }
-                }
+                check_hole(&g, rank, file, true)?;
                 file += 1;
             } else {
                 let Some(piece) = Piece::from_char(c) else {
