@@ -1,6 +1,9 @@
 //! The tensorchess application: command-line tools, UCI and the web server.
 
+pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod matches;
 pub mod server;
 pub mod tune;
+pub mod uci;

@@ -1,15 +1,74 @@
 //! `tensorchess bench`: fixed positions to a fixed depth; nodes and nodes per second.
 
+use crate::bench::{default_depth, positions, run_bench, BenchTotals};
 use crate::cli::CliError;
 use clap::Args;
+use std::io::Write;
+use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Game: tensor, chess or chessence.
-    #[arg(long, default_value = "tensor")]
-    pub variant: String,
+    /// Game: tensor, chess or chessence (default: all three).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Search depth (default: each game's own, fixed depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Print only the totals.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
-pub fn run(_args: &BenchArgs) -> Result<(), CliError> {
-    Err(CliError::new("bench: not built yet"))
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    let kinds: Vec<VariantKind> = match &args.variant {
+        Some(v) => vec![v
+            .parse()
+            .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))?],
+        None => VariantKind::ALL.to_vec(),
+    };
+    if args.depth == Some(0) {
+        return Err(CliError::new("--depth must be at least 1"));
+    }
+    // Write errors (a closed pipe, say) are ignored: the bench is only output.
+    let mut out = std::io::stdout().lock();
+    let mut all = BenchTotals::default();
+    for kind in kinds {
+        let depth = args.depth.unwrap_or_else(|| default_depth(kind));
+        let fens = positions(kind);
+        let n = fens.len();
+        let quiet = args.quiet;
+        let t = run_bench(kind, fens, depth, |row| {
+            if !quiet {
+                let _ = writeln!(
+                    out,
+                    "{:<9} {:>2}/{n} depth {:>2} nodes {:>10} time {:>6} ms  {} {:<10} {}",
+                    kind.name(),
+                    row.index,
+                    row.depth,
+                    row.nodes,
+                    row.time.as_millis(),
+                    row.score,
+                    row.best,
+                    row.fen
+                );
+            }
+        })
+        .map_err(CliError)?;
+        let _ = writeln!(
+            out,
+            "{}: {} positions at depth {depth}: {} nodes, {} ms, {} nps",
+            kind.name(),
+            n,
+            t.nodes,
+            t.time.as_millis(),
+            t.nps()
+        );
+        all.nodes += t.nodes;
+        all.time += t.time;
+    }
+    let _ = writeln!(out, "===========================");
+    let _ = writeln!(out, "Total time (ms) : {}", all.time.as_millis());
+    let _ = writeln!(out, "Nodes searched  : {}", all.nodes);
+    let _ = writeln!(out, "Nodes/second    : {}", all.nps());
+    Ok(())
 }

@@ -1,7 +1,10 @@
 //! `tensorchess uci`: the UCI protocol on stdin/stdout.
 
 use crate::cli::CliError;
+use crate::uci::{run_loop, Output};
 
 pub fn run() -> Result<(), CliError> {
-    Err(CliError::new("uci: not built yet"))
+    let stdin = std::io::stdin();
+    run_loop(stdin.lock(), Output::new(std::io::stdout()));
+    Ok(())
 }

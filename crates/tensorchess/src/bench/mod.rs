@@ -1,0 +1,127 @@
+//! `tensorchess bench`: fixed positions per game searched single-threaded to
+//! a fixed depth with a fresh hash table. The total node count is a
+//! signature of the search (it changes exactly when the search does), and
+//! nodes per second measure speed.
+
+mod positions;
+
+pub use positions::{CHESS, CHESSENCE, TENSOR};
+
+use crate::uci::{dispatch_engine, parse_fen, ForEngine};
+use std::time::{Duration, Instant};
+use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::{Engine, Limits, NoHandler, Options};
+use tensorchess_rules::uci::move_string;
+use tensorchess_rules::VariantKind;
+
+/// The shipped bench positions of a game.
+pub fn positions(kind: VariantKind) -> &'static [&'static str] {
+    match kind {
+        VariantKind::Tensor => TENSOR,
+        VariantKind::Chess => CHESS,
+        VariantKind::Chessence => CHESSENCE,
+    }
+}
+
+/// The default search depth of a game's bench (a few seconds in all).
+pub fn default_depth(kind: VariantKind) -> u32 {
+    match kind {
+        VariantKind::Tensor => 11,
+        VariantKind::Chess => 13,
+        VariantKind::Chessence => 13,
+    }
+}
+
+/// Hash size of every bench search.
+pub const BENCH_HASH_MB: usize = 16;
+
+/// One searched position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchRow {
+    pub variant: VariantKind,
+    /// 1-based.
+    pub index: usize,
+    pub fen: String,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub best: String,
+    pub score: String,
+}
+
+/// The totals of a bench run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchTotals {
+    pub nodes: u64,
+    pub time: Duration,
+    pub rows: Vec<BenchRow>,
+}
+
+impl BenchTotals {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+struct Bench<'a, F: FnMut(&BenchRow)> {
+    depth: u32,
+    fens: &'a [&'a str],
+    on_row: F,
+}
+
+impl<F: FnMut(&BenchRow)> ForEngine for Bench<'_, F> {
+    type Output = Result<BenchTotals, String>;
+    fn run<V: Evaluate>(mut self) -> Self::Output {
+        let mut engine = Engine::new(Options {
+            hash_mb: BENCH_HASH_MB,
+            threads: 1,
+            ..Options::default()
+        });
+        let mut totals = BenchTotals::default();
+        for (i, fen) in self.fens.iter().enumerate() {
+            let pos = parse_fen::<V>(fen)
+                .map_err(|e| format!("bench position {} of {}: {e}", i + 1, V::KIND))?;
+            // A fresh table for each position keeps every count independent.
+            engine.new_game();
+            let started = Instant::now();
+            let r = engine.search(&[pos], &Limits::depth(self.depth), &mut NoHandler);
+            let time = started.elapsed();
+            let row = BenchRow {
+                variant: V::KIND,
+                index: i + 1,
+                fen: fen.to_string(),
+                depth: r.depth,
+                nodes: r.nodes,
+                time,
+                best: if r.best.is_null() {
+                    "(none)".into()
+                } else {
+                    move_string::<V>(r.best)
+                },
+                score: r.score.to_string(),
+            };
+            (self.on_row)(&row);
+            totals.nodes += r.nodes;
+            totals.time += time;
+            totals.rows.push(row);
+        }
+        Ok(totals)
+    }
+}
+
+/// Searches `fens` (positions of game `kind`) to `depth`, calling `on_row` after each.
+pub fn run_bench(
+    kind: VariantKind,
+    fens: &[&str],
+    depth: u32,
+    on_row: impl FnMut(&BenchRow),
+) -> Result<BenchTotals, String> {
+    dispatch_engine(
+        kind,
+        Bench {
+            depth,
+            fens,
+            on_row,
+        },
+    )
+}
