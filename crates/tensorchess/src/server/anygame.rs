@@ -42,7 +42,7 @@ pub struct ImportedGame {
 
 pub fn parse_variant(name: &str) -> Result<VariantKind, AppError> {
     name.parse::<VariantKind>()
-        .map_err(|e| AppError::BadRequest(e.to_string()))
+        .map_err(|e| AppError::BadRequest(capital(&e.to_string())))
 }
 
 fn new_game<V: Variant>(fen: Option<&str>) -> Result<Game<V>, AppError> {
@@ -276,7 +276,7 @@ fn position_view<V: Variant>(
     with_legal: bool,
 ) -> PositionView {
     let legal_moves = pos.legal_moves();
-    let legal = if with_legal && outcome.is_none() {
+    let legal = if with_legal {
         legal_moves
             .iter()
             .map(|m| move_view(pos, *m, &legal_moves))

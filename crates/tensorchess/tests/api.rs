@@ -1,0 +1,820 @@
+//! The web app's API, exercised through the router with `oneshot`, over a
+//! temporary SQLite file; and its WebSocket over a real socket.
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tensorchess::server::store::{GameStore, SqliteStore};
+use tensorchess::server::{app, AppState};
+use tower::ServiceExt;
+
+struct TestApp {
+    state: AppState,
+    router: Router,
+    db: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    fn new() -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.sqlite3");
+        let state = AppState::open(&db).unwrap();
+        TestApp {
+            router: app(state.clone()),
+            state,
+            db,
+            _dir: dir,
+        }
+    }
+
+    /// The same database, opened by a fresh server (a restart).
+    fn restart(&self) -> TestApp {
+        self.state.shutdown();
+        let state = AppState::open(&self.db).unwrap();
+        TestApp {
+            router: app(state.clone()),
+            state,
+            db: self.db.clone(),
+            _dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    async fn send(&self, req: Request<Body>) -> (StatusCode, Value) {
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+        (status, value)
+    }
+
+    async fn get(&self, uri: &str) -> (StatusCode, Value) {
+        self.send(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.send(
+            Request::builder()
+                .method(Method::POST)
+                .uri(uri)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    async fn post_raw(&self, uri: &str, content_type: &str, body: &str) -> (StatusCode, Value) {
+        self.send(
+            Request::builder()
+                .method(Method::POST)
+                .uri(uri)
+                .header(header::CONTENT_TYPE, content_type)
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    async fn create(&self, body: Value) -> Value {
+        let (status, game) = self.post("/api/games", body).await;
+        assert_eq!(status, StatusCode::CREATED, "{game}");
+        game
+    }
+
+    async fn play(&self, id: &str, mv: &str) -> (StatusCode, Value) {
+        self.post(&format!("/api/games/{id}/moves"), json!({ "move": mv }))
+            .await
+    }
+
+    /// Polls the game until `done` holds (the engine moves in the background).
+    async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let (status, game) = self.get(&format!("/api/games/{id}")).await;
+            assert_eq!(status, StatusCode::OK);
+            if done(&game) {
+                return game;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {what}: {game}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn plies(game: &Value) -> usize {
+    game["moves"].as_array().unwrap().len()
+}
+
+fn legal<'a>(game: &'a Value, uci: &str) -> Option<&'a Value> {
+    game["position"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["uci"] == uci)
+}
+
+#[tokio::test]
+async fn info_lists_the_games_and_levels() {
+    let t = TestApp::new();
+    let (status, info) = t.get("/api/info").await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = info["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["tensor", "chess", "chessence"]);
+    assert_eq!(info["levels"].as_array().unwrap().len(), 6);
+}
+
+#[tokio::test]
+async fn a_new_game_offers_legal_moves_with_kind_san_and_path() {
+    let t = TestApp::new();
+    for (variant, files, ranks, holes, count) in [
+        ("tensor", 10, 8, 0, 30),
+        ("chess", 8, 8, 0, 20),
+        ("chessence", 6, 9, 8, 36),
+    ] {
+        let game = t
+            .create(json!({ "variant": variant, "mode": "local" }))
+            .await;
+        let pos = &game["position"];
+        assert_eq!(pos["geometry"]["files"], files);
+        assert_eq!(pos["geometry"]["ranks"], ranks);
+        assert_eq!(pos["geometry"]["holes"].as_array().unwrap().len(), holes);
+        assert_eq!(pos["legal"].as_array().unwrap().len(), count, "{variant}");
+        for m in pos["legal"].as_array().unwrap() {
+            assert!(m["san"].as_str().is_some_and(|s| !s.is_empty()));
+            assert!(!m["path"]["routes"].as_array().unwrap().is_empty());
+        }
+        assert_eq!(game["rev"], 1);
+        assert!(game["end"].is_null());
+    }
+    // A beast hop in Tensor Chess: its path lists the landing squares.
+    let game = t
+        .create(json!({ "variant": "tensor", "mode": "local" }))
+        .await;
+    let hop = legal(&game, "b1b3").unwrap();
+    assert_eq!(hop["kind"], "normal");
+    assert_eq!(hop["san"], "Tb3");
+    assert_eq!(hop["path"]["routes"][0]["squares"], json!(["b1", "b3"]));
+    assert_eq!(hop["path"]["routes"][0]["piece"], "T");
+}
+
+#[tokio::test]
+async fn propels_ricochets_castlings_and_beast_captures_are_described() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "mode": "local", "fen": "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3TK3R w KQkq - 0 1" }))
+        .await;
+    let castle = legal(&game, "f1c1").unwrap();
+    assert_eq!(castle["kind"], "castle");
+    assert_eq!(castle["rook"], "a1");
+    assert_eq!(castle["san"], "Kc1");
+
+    let game = t
+        .create(json!({ "mode": "local", "fen": "9k/P9/10/10/T4p4/10/10/R8K w - - 0 1" }))
+        .await;
+    let ricochet = legal(&game, "a1f4").unwrap();
+    assert_eq!(
+        ricochet["path"]["routes"][0]["squares"],
+        json!(["a1", "a4", "f4"])
+    );
+    assert_eq!(ricochet["path"]["captured"], "f4");
+    let propel = legal(&game, "a1a4>d4").unwrap();
+    assert_eq!(propel["kind"], "propel");
+    assert_eq!(propel["to"], "a4");
+    assert_eq!(propel["aux"], "d4");
+    assert_eq!(propel["path"]["routes"][1]["squares"], json!(["a4", "d4"]));
+
+    let game = t
+        .create(json!({ "mode": "local", "fen": "9k/10/10/3P6/4t1t3/4T5/10/9K w - - 0 1" }))
+        .await;
+    let capture = legal(&game, "e3e5xe4").unwrap();
+    assert_eq!(capture["kind"], "beast_capture");
+    assert_eq!(capture["aux"], "e4");
+    assert!(legal(&game, "e3e5").is_some(), "the capture is optional");
+}
+
+#[tokio::test]
+async fn moves_are_validated_with_reasons() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "variant": "tensor", "mode": "local" }))
+        .await;
+    let id = game["id"].as_str().unwrap();
+
+    let (status, game) = t.play(id, "e2e4").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plies(&game), 1);
+    assert_eq!(game["moves"][0]["san"], "e4");
+    assert_eq!(game["position"]["turn"], "black");
+    assert_eq!(game["rev"], 2);
+
+    let (status, err) = t.play(id, "e7e3").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(err["kind"], "illegal_move");
+    assert!(
+        err["reason"].as_str().unwrap().contains("cannot move"),
+        "{err}"
+    );
+    assert!(err["error"].as_str().unwrap().starts_with("Illegal move"));
+
+    let (status, err) = t.play(id, "e4e5").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        err["reason"].as_str().unwrap().contains("not yours"),
+        "{err}"
+    );
+    let (status, err) = t.play(id, "e2e4").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(err["reason"], "there is no piece on e2");
+
+    for junk in ["zz", "", "Þ6", "e2e4e5e6e7e8e9a1b2c3d4e5f6g7h8i9j1", "k9k8"] {
+        let (status, err) = t.play(id, junk).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{junk}: {err}");
+        assert_eq!(err["kind"], "bad_request");
+    }
+
+    // SAN works too.
+    let (status, game) = t.play(id, "Nd6").await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["moves"][1]["uci"], "c8d6");
+
+    // A stale page is refused.
+    let (status, err) = t
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({ "move": "d2d4", "ply": 0 }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+}
+
+#[tokio::test]
+async fn a_pinned_piece_gets_the_check_reason() {
+    let t = TestApp::new();
+    // The white rook on e2 is pinned against the king by the black rook on e8.
+    let game = t
+        .create(json!({ "variant": "chess", "mode": "local", "fen": "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1" }))
+        .await;
+    let (status, err) = t.play(game["id"].as_str().unwrap(), "e2d2").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(err["reason"], "your king would be in check");
+}
+
+#[tokio::test]
+async fn malformed_requests_get_json_errors() {
+    let t = TestApp::new();
+    let (status, err) = t
+        .post_raw("/api/games", "application/json", "{not json")
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(err["error"].as_str().unwrap().contains("Malformed JSON"));
+
+    let (status, err) = t.post_raw("/api/games", "text/plain", "{}").await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(err["kind"], "unsupported_media_type");
+
+    let (status, err) = t.post("/api/games", json!({ "variant": 7 })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+
+    for (body, needle) in [
+        (json!({ "variant": "shogi" }), "nknown variant"),
+        (json!({ "mode": "online" }), "Unknown mode"),
+        (json!({ "level": 9 }), "Level 9"),
+        (json!({ "color": "green" }), "Unknown colour"),
+        (
+            json!({ "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1" }),
+            "FEN",
+        ),
+        (
+            json!({ "variant": "chess", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1" }),
+            "side to move",
+        ),
+        (
+            json!({ "pgn": "1. e4 e5 2. Qh7 *", "variant": "chess" }),
+            "Qh7",
+        ),
+        (
+            json!({ "pgn": "[Variant \"Shogi\"]\n1. e4 *" }),
+            "nknown variant",
+        ),
+        (json!({ "pgn": "[Event \"x\"\n1. e4" }), "PGN"),
+        (json!({ "pgn": "1. e4 Þ6 *" }), "not a move"),
+        (json!({ "fen": "x", "pgn": "1. e4" }), "not both"),
+    ] {
+        let (status, err) = t.post("/api/games", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
+        let msg = err["error"].as_str().unwrap();
+        assert!(msg.contains(needle), "{body}: {msg}");
+    }
+
+    let (status, err) = t.get("/api/games/doesnotexist").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(err["kind"], "not_found");
+    let (status, _) = t.get("/api/games/..%2F..%2Fetc").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, err) = t.get("/api/nothing/here").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(err["kind"], "not_found");
+
+    let huge = "x".repeat(2 << 20);
+    let (status, err) = t.post("/api/games", json!({ "pgn": huge })).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{err}");
+
+    let (status, err) = t
+        .post(
+            "/api/position",
+            json!({ "variant": "tensor", "fen": "junk" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(err["error"].as_str().unwrap().contains("FEN"));
+}
+
+#[tokio::test]
+async fn pgn_import_and_export_round_trip() {
+    let t = TestApp::new();
+    let pgn = "[Event \"Club\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Variant \"Tensor\"]\n\n1. e4 e5 2. Tb3 *";
+    let game = t.create(json!({ "mode": "local", "pgn": pgn })).await;
+    assert_eq!(game["variant"], "tensor");
+    assert_eq!(plies(&game), 3);
+    assert_eq!(game["white"], "Ann");
+    assert!(game["end"].is_null());
+    let id = game["id"].as_str().unwrap();
+    let res = t
+        .router
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/games/{id}/pgn"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let text =
+        String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    assert!(text.contains("[Variant \"Tensor\"]"), "{text}");
+    assert!(text.contains("1. e4 e5 2. Tb3 *"), "{text}");
+    // The export imports again.
+    let again = t.create(json!({ "mode": "local", "pgn": text })).await;
+    assert_eq!(again["moves"], game["moves"]);
+
+    // A finished game from a PGN keeps its result and can only be replayed.
+    let done = t
+        .create(json!({ "mode": "local", "pgn": "[Variant \"Tensor\"]\n1. e4 e5 1-0" }))
+        .await;
+    assert_eq!(done["end"]["result"], "1-0");
+    assert_eq!(done["end"]["reason"], "imported");
+    let (status, _) = t.play(done["id"].as_str().unwrap(), "d2d4").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn checkmate_ends_the_game_with_a_banner_text() {
+    let t = TestApp::new();
+    let game = t
+        .create(
+            json!({ "mode": "engine", "level": 1, "fen": "5k4/10/5K4/10/10/10/10/R9 w - - 0 1" }),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let (status, game) = t.play(id, "a1a8").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["end"]["title"], "Checkmate");
+    assert_eq!(game["end"]["text"], "White wins");
+    assert_eq!(game["end"]["result"], "1-0");
+    assert_eq!(game["moves"][0]["san"], "Ra8#");
+    assert_eq!(game["moves"][0]["check"], "f8");
+    assert_eq!(game["position"]["check"], "f8");
+    assert!(game["position"]["legal"].as_array().unwrap().is_empty());
+    assert_eq!(game["engine_thinking"], false);
+    let (status, _) = t.play(id, "f8e8").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (_, list) = t.get("/api/games").await;
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap();
+    assert_eq!(row["finished"], true);
+    assert_eq!(row["end_reason"], "checkmate");
+}
+
+#[tokio::test]
+async fn the_engine_answers_and_takeback_undoes_both_moves() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "variant": "tensor", "mode": "engine", "level": 1, "color": "white" }))
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["engine_thinking"], false);
+    let (status, game) = t.play(&id, "e2e4").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["engine_thinking"], true);
+    // While it thinks, the person may not move.
+    let (status, err) = t.play(&id, "d2d4").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    let game = t
+        .wait_for(&id, "the engine's reply", |g| plies(g) == 2)
+        .await;
+    assert_eq!(game["engine_thinking"], false);
+    assert_eq!(game["moves"][1]["color"], "black");
+
+    let (status, game) = t
+        .post(&format!("/api/games/{id}/takeback"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(plies(&game), 0);
+    let (status, _) = t
+        .post(&format!("/api/games/{id}/takeback"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // Taking back while the engine thinks stops it and undoes only the person's move.
+    let (_, game) = t.play(&id, "d2d4").await;
+    assert_eq!(game["engine_thinking"], true);
+    let (status, game) = t
+        .post(&format!("/api/games/{id}/takeback"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plies(&game), 0);
+    assert_eq!(game["engine_thinking"], false);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let (_, game) = t.get(&format!("/api/games/{id}")).await;
+    assert_eq!(plies(&game), 0, "a stopped search must not move afterwards");
+}
+
+#[tokio::test]
+async fn the_engine_moves_first_when_the_person_plays_black() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "variant": "chessence", "mode": "engine", "level": 1, "color": "black" }))
+        .await;
+    assert_eq!(game["human_color"], "black");
+    assert_eq!(game["black"], "You");
+    let id = game["id"].as_str().unwrap();
+    let game = t
+        .wait_for(id, "the engine's first move", |g| plies(g) == 1)
+        .await;
+    assert_eq!(game["position"]["turn"], "black");
+}
+
+#[tokio::test]
+async fn resign_and_draw_offers() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "variant": "chess", "mode": "engine", "level": 2 }))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    // At the start the engine plays on.
+    let (status, answer) = t.post(&format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["accepted"], false);
+    assert!(answer["message"].as_str().unwrap().contains("declines"));
+    assert!(answer["game"]["end"].is_null());
+
+    let (status, game) = t.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["end"]["title"], "White resigns");
+    assert_eq!(game["end"]["result"], "0-1");
+    let (status, _) = t.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = t
+        .post(&format!("/api/games/{id}/takeback"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // A queen down, the engine (Black) takes the draw.
+    let game = t
+        .create(json!({ "variant": "chess", "mode": "engine", "level": 2, "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1" }))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let (_, answer) = t.post(&format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(answer["accepted"], true, "{answer}");
+    assert_eq!(answer["game"]["end"]["reason"], "agreement");
+    assert_eq!(answer["game"]["end"]["result"], "1/2-1/2");
+
+    // On one device the players have agreed already.
+    let game = t.create(json!({ "mode": "local" })).await;
+    let id = game["id"].as_str().unwrap();
+    let (_, answer) = t.post(&format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(answer["accepted"], true);
+    let game = t.create(json!({ "mode": "local" })).await;
+    let id = game["id"].as_str().unwrap();
+    t.play(id, "e2e4").await;
+    let (_, game) = t.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(game["end"]["title"], "Black resigns");
+}
+
+#[tokio::test]
+async fn hint_and_evaluation() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "mode": "local", "fen": "5k4/10/5K4/10/10/10/10/R9 w - - 0 1" }))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let (status, hint) = t.post(&format!("/api/games/{id}/hint"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["best"]["uci"], "a1a8");
+    assert_eq!(hint["score"]["mate"], 1);
+    let (status, eval) = t.get(&format!("/api/games/{id}/eval?ply=0")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(eval["score"]["mate"], 1);
+    let (status, _) = t.get(&format!("/api/games/{id}/eval?ply=5")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = t.get(&format!("/api/games/{id}/eval?ply=x")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn acknowledged_moves_are_on_disk_and_survive_a_restart() {
+    let t = TestApp::new();
+    let game = t
+        .create(json!({ "variant": "tensor", "mode": "local" }))
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    for mv in ["e2e4", "e7e5", "b1b3"] {
+        let (status, _) = t.play(&id, mv).await;
+        assert_eq!(status, StatusCode::OK);
+        // Already in the file, as seen by another connection.
+        let other = SqliteStore::open(&t.db).unwrap();
+        let stored = other.load_game(&id).await.unwrap().unwrap();
+        assert_eq!(stored.moves.last().unwrap().uci, mv);
+    }
+    let t2 = t.restart();
+    let (status, game) = t2.get(&format!("/api/games/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plies(&game), 3);
+    assert_eq!(game["moves"][2]["san"], "Tb3");
+    let (status, _) = t2.play(&id, "f8f7").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = t2.play(&id, "d7d5").await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_engine_resumes_after_a_restart() {
+    let t = TestApp::new();
+    // Full strength thinks for seconds: the restart comes first.
+    let game = t
+        .create(json!({ "variant": "tensor", "mode": "engine", "level": 6, "color": "black" }))
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["engine_thinking"], true);
+    let t2 = t.restart();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, game) = t2.get(&format!("/api/games/{id}")).await;
+    assert_eq!(plies(&game), 0, "the stopped search stored nothing");
+    assert_eq!(game["engine_thinking"], true, "the engine thinks again");
+    let game = t2
+        .wait_for(&id, "the engine's move", |g| plies(g) == 1)
+        .await;
+    assert_eq!(game["engine_thinking"], false);
+    t2.state.shutdown();
+}
+
+#[tokio::test]
+async fn saved_games_list_and_delete() {
+    let t = TestApp::new();
+    let a = t.create(json!({ "mode": "local" })).await;
+    let b = t
+        .create(json!({ "mode": "local", "variant": "chess" }))
+        .await;
+    t.play(a["id"].as_str().unwrap(), "e2e4").await;
+    let (_, list) = t.get("/api/games").await;
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["id"], a["id"], "the most recently played first");
+    assert_eq!(list[0]["move_count"], 1);
+    assert_eq!(list[0]["finished"], false);
+    let res = t
+        .router
+        .clone()
+        .oneshot(
+            Request::delete(format!("/api/games/{}", b["id"].as_str().unwrap()))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    let (_, list) = t.get("/api/games").await;
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    let (status, _) = t
+        .get(&format!("/api/games/{}", b["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// Every rules-page diagram is a valid position whose demonstrated moves the
+/// server offers (and whose counter-examples it refuses).
+#[tokio::test]
+async fn rules_page_diagrams_show_the_moves_they_describe() {
+    let t = TestApp::new();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rules/diagrams.json");
+    let diagrams: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(diagrams.len() >= 15);
+    for d in &diagrams {
+        let (status, view) = t
+            .post(
+                "/api/position",
+                json!({ "variant": d["game"], "fen": d["fen"] }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{}: {view}", d["id"]);
+        let legal: Vec<&str> = view["position"]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].as_str().unwrap())
+            .collect();
+        for m in d["expect"].as_array().unwrap() {
+            assert!(
+                legal.contains(&m.as_str().unwrap()),
+                "{}: {m} should be legal",
+                d["id"]
+            );
+        }
+        for m in d["absent"].as_array().unwrap() {
+            assert!(
+                !legal.contains(&m.as_str().unwrap()),
+                "{}: {m} should be illegal",
+                d["id"]
+            );
+        }
+    }
+    // And a move can be played on a mini-board, returning its path.
+    let (status, view) = t
+        .post("/api/position", json!({ "variant": "tensor", "fen": "9k/10/10/10/4P5/3p2R3/2P7/2T6K w - - 0 1", "move": "c1e5" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        view["played"]["path"]["routes"][0]["squares"],
+        json!(["c1", "c3", "e3", "e5"])
+    );
+    assert_eq!(view["position"]["turn"], "black");
+    let (status, err) = t
+        .post(
+            "/api/position",
+            json!({ "variant": "tensor", "move": "e2e5" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(err["reason"].is_string());
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let t = TestApp::new();
+    for (path, mime) in [
+        ("/", "text/html"),
+        ("/rules.html", "text/html"),
+        ("/js/board.js", "text/javascript"),
+        ("/css/app.css", "text/css"),
+        ("/rules/diagrams.json", "application/json"),
+    ] {
+        let res = t
+            .router
+            .clone()
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let ct = res.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(ct.starts_with(mime), "{path}: {ct}");
+        let etag = res.headers()[header::ETAG].clone();
+        let again = t
+            .router
+            .clone()
+            .oneshot(
+                Request::get(path)
+                    .header(header::IF_NONE_MATCH, etag)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    }
+    let res = t
+        .router
+        .clone()
+        .oneshot(Request::get("/no/such/file").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
+    use tokio_tungstenite::tungstenite::Message;
+    let t = TestApp::new();
+    let game = t.create(json!({ "mode": "local" })).await;
+    let id = game["id"].as_str().unwrap().to_string();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(tensorchess::server::serve(
+        listener,
+        t.state.clone(),
+        async {
+            let _ = stop_rx.await;
+        },
+    ));
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/ws"))
+        .await
+        .unwrap();
+    async fn next(
+        ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
+    ) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+                .await
+                .expect("a message")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = msg {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    ws.send(Message::text("this is not json")).await.unwrap();
+    let err = next(&mut ws).await;
+    assert_eq!(err["type"], "error");
+    ws.send(Message::text("x".repeat(10_000))).await.unwrap();
+    let err = next(&mut ws).await;
+    assert_eq!(err["type"], "error");
+    assert!(err["message"].as_str().unwrap().contains("too large"));
+    ws.send(Message::text(r#"{"type":"subscribe","topic":"game:nope"}"#))
+        .await
+        .unwrap();
+    assert_eq!(next(&mut ws).await["type"], "error");
+    ws.send(Message::text(r#"{"type":"subscribe","topic":"lobby"}"#))
+        .await
+        .unwrap();
+    assert_eq!(next(&mut ws).await["type"], "error");
+    ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
+    assert_eq!(
+        next(&mut ws).await["type"],
+        "pong",
+        "the connection stayed open"
+    );
+
+    ws.send(Message::text(
+        json!({ "type": "subscribe", "topic": format!("game:{id}") }).to_string(),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(next(&mut ws).await["type"], "subscribed");
+    let snapshot = next(&mut ws).await;
+    assert_eq!(snapshot["type"], "game");
+    assert_eq!(snapshot["event"], "snapshot");
+    assert_eq!(snapshot["game"]["id"], id.as_str());
+
+    let (status, _) = t.play(&id, "e2e4").await;
+    assert_eq!(status, StatusCode::OK);
+    let update = next(&mut ws).await;
+    assert_eq!(update["event"], "move");
+    assert_eq!(update["game"]["moves"][0]["uci"], "e2e4");
+    assert_eq!(update["game"]["rev"], 2);
+
+    // Shutting down closes the socket and ends the server.
+    stop_tx.send(()).unwrap();
+    let end = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match ws.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                _ => {}
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the socket was closed");
+    tokio::time::timeout(Duration::from_secs(10), server)
+        .await
+        .expect("the server stopped")
+        .unwrap()
+        .unwrap();
+}
