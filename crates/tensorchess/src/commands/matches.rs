@@ -263,6 +263,14 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         progress: !args.quiet && terminal,
         game_lines: !args.quiet,
     };
+    for (i, e) in cfg.engines.iter().enumerate() {
+        if e.budget.unwrap_or(cfg.budget).is_empty() {
+            return Err(CliError(format!(
+                "engine {} has no limit: give --tc, --movetime, --depth or --nodes (or tc=/depth=... in its spec)",
+                i + 1
+            )));
+        }
+    }
     eprintln!(
         "{} games of {} between {} ({}) and {} ({}), concurrency {}",
         cfg.games,

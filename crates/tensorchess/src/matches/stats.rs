@@ -5,7 +5,10 @@
 //! `-400 log10(1/s - 1)`. The error and the SPRT use the per-game score's
 //! measured variance (a trinomial model of wins, draws and losses), the
 //! normal approximation of Michel Van den Bergh's GSPRT that fishtest and
-//! fastchess use.
+//! fastchess use. For the SPRT the variance is taken with half a game of
+//! each result added, so that a one-sided start (all wins, variance 0)
+//! gives a finite, cautious ratio instead of none; the effect fades as
+//! games accumulate.
 
 use serde::Serialize;
 
@@ -67,15 +70,16 @@ impl Tally {
 
     /// Variance of one game's score.
     pub fn variance(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return 0.0;
-        }
-        let s = self.score();
-        (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n
+        variance(self.wins as f64, self.draws as f64, self.losses as f64)
+    }
+
+    /// The variance with half a game of each result added (for the SPRT).
+    pub fn smoothed_variance(&self) -> f64 {
+        variance(
+            self.wins as f64 + 0.5,
+            self.draws as f64 + 0.5,
+            self.losses as f64 + 0.5,
+        )
     }
 
     /// The Elo difference and the half-width of its 95% interval; `None`
@@ -109,6 +113,15 @@ impl Tally {
             self.draws as f64 / n as f64
         }
     }
+}
+
+fn variance(w: f64, d: f64, l: f64) -> f64 {
+    let n = w + d + l;
+    if n == 0.0 {
+        return 0.0;
+    }
+    let s = (w + 0.5 * d) / n;
+    (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n
 }
 
 /// An SPRT between two Elo hypotheses.
@@ -181,8 +194,8 @@ impl Sprt {
     /// The log-likelihood ratio of H1 against H0 given the games so far.
     pub fn llr(&self, t: &Tally) -> f64 {
         let n = t.games() as f64;
-        let var = t.variance();
-        if n == 0.0 || var <= 0.0 {
+        let var = t.smoothed_variance();
+        if n == 0.0 {
             return 0.0;
         }
         let s0 = expected_score(self.elo0);
@@ -274,6 +287,15 @@ mod tests {
             losses: 2,
         };
         assert_eq!(s.state(&few), SprtState::Continue);
+        // All wins: decided, but not at once.
+        let s400 = Sprt::parse("elo0=0,elo1=400,alpha=0.1,beta=0.1").unwrap();
+        let wins = |n| Tally {
+            wins: n,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(s400.state(&wins(1)), SprtState::Continue);
+        assert_eq!(s400.state(&wins(6)), SprtState::H1);
         assert!(Sprt::parse("elo0=5,elo1=0").is_err());
         assert!(Sprt::parse("elo0=0").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,gamma=1").is_err());

@@ -582,6 +582,7 @@ impl Uci {
                 }
                 self.send(Job::Configure(self.settings.clone()));
             }
+            Ok(Change::Variant(kind)) if kind == self.variant => {}
             Ok(Change::Variant(kind)) => {
                 self.variant = kind;
                 self.position = PositionSpec::start(kind);

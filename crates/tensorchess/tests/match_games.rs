@@ -1,0 +1,327 @@
+//! Real matches at low fixed depth: the PGN they write replays under the
+//! rules, colours alternate per opening, UCI engines (our own binary,
+//! Stockfish when installed, and misbehaving fakes) are handled, and the
+//! SPRT stops a one-sided match.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+use tensorchess::matches::openings::builtin;
+use tensorchess::matches::{
+    run_match, Adjudication, Budget, EngineSpec, MatchConfig, MatchReport, Sprt, SprtState,
+    TimeControl,
+};
+use tensorchess_rules::pgn::{parse_pgn, replay, PgnGame};
+use tensorchess_rules::{Chess, Chessence, Tensor, Variant, VariantKind};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tensorchess");
+
+fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "tensorchess-match-test-{}-{}",
+        std::process::id(),
+        name
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn config(variant: VariantKind, a: &str, b: &str, games: usize) -> MatchConfig {
+    MatchConfig {
+        variant,
+        engines: [EngineSpec::parse(a).unwrap(), EngineSpec::parse(b).unwrap()],
+        budget: Budget {
+            depth: Some(2),
+            ..Budget::default()
+        },
+        games,
+        openings: builtin(variant).to_string(),
+        concurrency: 2,
+        adjudication: Adjudication::default(),
+        time_margin: Duration::from_millis(200),
+        hang_timeout: Duration::from_secs(60),
+        pgn: None,
+        sprt: None,
+        event: "test".into(),
+        progress: false,
+        game_lines: false,
+    }
+}
+
+/// Plays `cfg` into a fresh PGN file; returns the report and the games read back.
+fn play(mut cfg: MatchConfig, name: &str) -> (MatchReport, Vec<PgnGame>) {
+    let path = temp_path(&format!("{name}.pgn"));
+    let _ = std::fs::remove_file(&path);
+    cfg.pgn = Some(path.clone());
+    let report = run_match(&cfg).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let games = parse_pgn(&text).unwrap();
+    assert_eq!(games.len(), report.tally.games() as usize, "{text}");
+    (report, games)
+}
+
+/// Every game replays under `V`'s rules; results match the rules where the
+/// rules ended the game; each opening is played with both colours.
+fn check_games<V: Variant>(games: &[PgnGame], names: [&str; 2]) {
+    let mut by_round: Vec<&PgnGame> = games.iter().collect();
+    by_round.sort_by_key(|g| g.tag("Round").unwrap().parse::<usize>().unwrap());
+    for (i, g) in by_round.iter().enumerate() {
+        assert_eq!(g.tag("Round").unwrap(), (i + 1).to_string());
+        assert_eq!(g.variant().unwrap(), V::KIND);
+        let game = replay::<V>(g).unwrap_or_else(|e| panic!("game {}: {e}", i + 1));
+        let result = g.tag("Result").unwrap();
+        assert_eq!(result, g.result);
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&result));
+        assert_eq!(g.tag("PlyCount").unwrap(), game.moves().len().to_string());
+        match g.tag("Termination").unwrap() {
+            "normal" => {
+                let o = game.outcome().expect("the rules ended the game");
+                assert_eq!(o.result_str(), result);
+            }
+            "adjudication" => assert!(game.outcome().is_none()),
+            other => panic!("game {}: unexpected termination {other}", i + 1),
+        }
+        let (w, b) = (g.tag("White").unwrap(), g.tag("Black").unwrap());
+        if i % 2 == 0 {
+            assert_eq!([w, b], names);
+        } else {
+            assert_eq!([b, w], names);
+            // Same opening as the game before, colours swapped.
+            assert_eq!(g.tag("FEN"), by_round[i - 1].tag("FEN"));
+        }
+    }
+}
+
+#[test]
+fn short_matches_in_all_three_games_replay_under_the_rules() {
+    let (r, games) = play(
+        config(VariantKind::Chess, "name=a", "material2,name=b", 4),
+        "chess",
+    );
+    assert_eq!(r.tally.games(), 4);
+    check_games::<Chess>(&games, ["a", "b"]);
+    assert!(games[0].tag("FEN").is_some(), "openings start from a FEN");
+
+    let (r, games) = play(
+        config(VariantKind::Tensor, "level=4,name=a", "level=2,name=b", 4),
+        "tensor",
+    );
+    assert_eq!(r.tally.games(), 4);
+    check_games::<Tensor>(&games, ["a", "b"]);
+
+    let (r, games) = play(
+        config(VariantKind::Chessence, "name=a", "no=null_move,name=b", 4),
+        "chessence",
+    );
+    assert_eq!(r.tally.games(), 4);
+    check_games::<Chessence>(&games, ["a", "b"]);
+    let text = r.text();
+    assert!(text.starts_with("Score of a vs b: "), "{text}");
+}
+
+#[test]
+fn our_uci_binary_plays_the_in_process_engine_in_tensor_chess() {
+    let cmd = format!("cmd={BIN} uci,name=uci");
+    let (r, games) = play(
+        config(VariantKind::Tensor, &cmd, "name=inproc", 2),
+        "external",
+    );
+    assert_eq!(r.tally.games(), 2);
+    check_games::<Tensor>(&games, ["uci", "inproc"]);
+    assert!(r.engines[0].moves > 0);
+}
+
+#[test]
+fn clocks_with_increments_are_kept() {
+    let mut cfg = config(VariantKind::Chess, "name=a", "name=b", 2);
+    cfg.budget = Budget {
+        tc: Some(TimeControl::parse("2+0.05").unwrap()),
+        ..Budget::default()
+    };
+    cfg.adjudication.max_moves = Some(15);
+    let (r, games) = play(cfg, "clock");
+    assert_eq!(r.tally.games(), 2);
+    for g in &games {
+        assert_eq!(g.tag("TimeControl"), Some("2+0.05"));
+        assert_ne!(g.tag("Termination"), Some("time forfeit"));
+    }
+    // At most 15 moves each from the opening, then a draw by adjudication.
+    assert!(r.engines.iter().all(|e| e.moves <= 30));
+}
+
+/// A UCI engine that misbehaves on `go` in one of several ways.
+fn fake_engine(mode: &str) -> String {
+    let path = temp_path(&format!("fake-{mode}.sh"));
+    std::fs::write(
+        &path,
+        r#"#!/bin/sh
+mode="$1"
+while IFS= read -r line; do
+  case "$line" in
+    uci) echo "id name fake $mode"; echo "option name Hash type spin default 1 min 1 max 8"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    go*)
+      case "$mode" in
+        illegal) echo "info depth 1 score cp 0"; echo "bestmove a1a1" ;;
+        crash) exit 3 ;;
+        hang) ;;
+      esac ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+    )
+    .unwrap();
+    format!(
+        "cmd=/bin/sh {} {mode},option.Hash=2,name={mode}",
+        path.display()
+    )
+}
+
+#[test]
+fn illegal_moves_crashes_and_hangs_forfeit_the_game() {
+    for (mode, termination) in [
+        ("illegal", "rules infraction"),
+        ("crash", "abandoned"),
+        ("hang", "time forfeit"),
+    ] {
+        let mut cfg = config(
+            VariantKind::Chess,
+            "name=ours,depth=1",
+            &fake_engine(mode),
+            2,
+        );
+        cfg.budget = Budget {
+            tc: Some(TimeControl::parse("0.5+0").unwrap()),
+            ..Budget::default()
+        };
+        cfg.time_margin = Duration::from_millis(50);
+        let (r, games) = play(cfg, mode);
+        assert_eq!(r.tally.wins, 2, "{mode}: {}", r.text());
+        for g in &games {
+            assert_eq!(g.tag("Termination"), Some(termination), "{mode}");
+            replay::<Chess>(g).unwrap();
+        }
+    }
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match() {
+    let mut cfg = config(VariantKind::Chess, "name=ours", &fake_engine("illegal"), 40);
+    cfg.concurrency = 1;
+    cfg.sprt = Some(Sprt::parse("elo0=0,elo1=400,alpha=0.1,beta=0.1").unwrap());
+    let r = run_match(&cfg).unwrap();
+    assert_eq!(r.sprt_state, Some(SprtState::H1), "{}", r.text());
+    assert!(r.tally.games() < 12, "{}", r.text());
+    assert!(r.text().contains("H1 was accepted"));
+}
+
+#[test]
+fn an_engine_without_the_game_is_refused() {
+    let cfg = config(VariantKind::Tensor, "name=ours", &fake_engine("illegal"), 2);
+    let e = run_match(&cfg).unwrap_err();
+    assert!(e.contains("UCI_Variant"), "{e}");
+    let cfg = config(VariantKind::Chess, "name=ours", "cmd=/no/such/engine", 2);
+    let e = run_match(&cfg).unwrap_err();
+    assert!(e.contains("cannot start"), "{e}");
+}
+
+#[test]
+fn stockfish_plays_when_installed() {
+    let sf = "/usr/games/stockfish";
+    if !std::path::Path::new(sf).exists() {
+        eprintln!("{sf} is not installed: skipping (apt-get install stockfish)");
+        return;
+    }
+    let spec = format!("cmd={sf},option.Hash=8,option.Threads=1,depth=1,name=sf");
+    let (r, games) = play(
+        config(VariantKind::Chess, "name=ours", &spec, 2),
+        "stockfish",
+    );
+    assert_eq!(r.tally.games(), 2);
+    for g in &games {
+        replay::<Chess>(g).unwrap();
+        assert!(
+            ["normal", "adjudication"].contains(&g.tag("Termination").unwrap()),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn the_match_command_prints_a_report_and_json() {
+    let json = temp_path("report.json");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "chess",
+            "-e",
+            "depth=1,name=one",
+            "-e",
+            "material2",
+            "--games",
+            "2",
+            "--quiet",
+            "--max-moves",
+            "30",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Score of one vs material2:"), "{stdout}");
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let t = &v["tally"];
+    let n =
+        t["wins"].as_u64().unwrap() + t["draws"].as_u64().unwrap() + t["losses"].as_u64().unwrap();
+    assert_eq!(n, 2);
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+
+    // Usage errors: one line, status 2.
+    for bad in [
+        vec!["match", "-e", "depth=1"],
+        vec!["match", "-e", "level=9", "-e", "depth=1"],
+        vec!["match", "-e", "x", "-e", "depth=1", "--depth", "1"],
+        vec!["match", "-e", "name=a", "-e", "name=b"],
+        vec!["match", "--variant", "shogi", "-e", "a", "-e", "b"],
+    ] {
+        let out = Command::new(BIN).args(&bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn make_openings_prints_balanced_positions() {
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "tensor",
+            "--make-openings",
+            "3",
+            "--opening-depth",
+            "3",
+            "--seed",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fens: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(fens.len(), 3, "{text}");
+    for f in fens {
+        tensorchess_rules::Position::<Tensor>::from_fen(f).unwrap();
+    }
+}
