@@ -111,8 +111,13 @@ async function applyView(view, opts = {}) {
     if (!old || old.id !== view.id) return;
     if (view.rev < old.rev) return;
   }
+  if (!opts.fresh && view.rev === old.rev && view.engine_thinking === old.engine_thinking) {
+    game = view; // the same state again (a snapshot after subscribing): keep what the player is doing
+    return;
+  }
   game = view;
   if (opts.fresh || !old || old.id !== view.id) {
+    $('#toast').classList.add('hidden');
     board.setGeometry(view.position.geometry);
     board.orientation = defaultOrientation(view);
     board.drawSquares();
@@ -152,18 +157,24 @@ function onEvent(msg) {
 function renderAll() {
   if (!game) return;
   const ply = shownPly();
-  board.setPosition(positionFor(ply));
+  const pos = positionFor(ply);
+  board.setPosition(pos, { keepSelection: board.pos.fen === pos.fen });
   board.setArrow(hint && hint.rev === game.rev && isLive() ? hint.path : null);
   renderPlayers();
   renderStatus();
   renderMoves();
   renderButtons();
   renderBanner();
+  document.body.dataset.game = game.id;
   document.body.dataset.ply = String(game.moves.length);
   document.body.dataset.shown = String(ply);
   document.body.dataset.rev = String(game.rev);
   document.body.dataset.state = game.end ? 'over' : game.engine_thinking ? 'thinking' : canMove() ? 'your-move' : 'waiting';
   if (evalOn) updateEval();
+  // Live updates come over the WebSocket; should one be missed while the
+  // engine thinks, ask for the state again.
+  clearTimeout(renderAll.poll);
+  if (game.engine_thinking) renderAll.poll = setTimeout(refresh, 5000);
 }
 
 function renderPlayers() {

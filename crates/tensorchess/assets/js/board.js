@@ -138,7 +138,12 @@ export class Board {
     for (let rank = 0; rank < ranks; rank++) {
       for (let file = 0; file < files; file++) {
         const name = squareName(file, rank);
-        if (this.holes.has(name)) continue;
+        if (this.holes.has(name)) {
+          // A square that does not exist: left out, with only a faint dashed trace.
+          const { x, y } = this.xy(name);
+          el('rect', { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 8, class: 'hole', 'data-hole': name }, sq);
+          continue;
+        }
         const { x, y } = this.xy(name);
         el('rect', {
           x, y, width: S, height: S,
@@ -170,8 +175,12 @@ export class Board {
   setPosition(pos, { keepSelection = false } = {}) {
     this.pos = { legal: [], check: null, hands: null, last: null, movable: [], ...pos };
     this.placement = placement(this.pos.fen, this.geometry);
-    if (!keepSelection) this.sel = { mode: 'idle' };
-    this.hideChooser();
+    const keep = keepSelection && this.sel.mode !== 'choose' &&
+      (this.sel.mode === 'hand' ? this.pos.movable.includes(this.sel.color) : !this.sel.from || this.movable(this.sel.from));
+    if (!keep) {
+      this.sel = { mode: 'idle' };
+      this.hideChooser();
+    }
     this.render();
   }
 
@@ -245,10 +254,10 @@ export class Board {
     marks.innerHTML = '';
     over.innerHTML = '';
     const sel = this.sel;
-    const dest = (name, extraClass = '') => {
+    const dest = (name, extraClass = '', dot = true) => {
       const occupied = this.placement.has(name);
       this.rect(marks, name, `mark-dest ${occupied ? 'occupied' : ''} ${extraClass}`);
-      if (!occupied) {
+      if (!occupied && dot) {
         const c = this.center(name);
         el('circle', { cx: c.x, cy: c.y, r: 15, class: 'dest-dot', 'data-square': name }, marks);
       }
@@ -277,14 +286,14 @@ export class Board {
       this.rect(marks, sel.beast, 'propel-beast-selected');
       for (const m of this.movesFrom(sel.from)) {
         if (m.kind !== 'propel' || m.to !== sel.beast) continue;
-        dest(m.aux, 'propel-dest');
+        dest(m.aux, 'propel-dest', false);
         const { x, y } = this.xy(m.aux);
-        el('use', { href: '#beast-sign', x: x + S * 0.52, y: y + S * 0.04, width: S * 0.44, height: S * 0.44, class: 'beast-sign', 'data-square': m.aux }, over);
+        el('use', { href: '#beast-sign', x: x + S * 0.25, y: y + S * 0.25, width: S * 0.5, height: S * 0.5, class: 'beast-sign', 'data-square': m.aux }, over);
       }
       const { x, y } = this.xy(sel.beast);
       const sign = el('g', { class: 'propel-sign', 'data-square': sel.beast }, over);
-      el('circle', { cx: x + S * 0.78, cy: y + S * 0.22, r: S * 0.2 }, sign);
-      el('path', { d: `M${x + S * 0.78} ${y + S * 0.1} V${y + S * 0.34} M${x + S * 0.66} ${y + S * 0.22} H${x + S * 0.9}` }, sign);
+      el('circle', { cx: x + S * 0.5, cy: y + S * 0.5, r: S * 0.24 }, sign);
+      el('path', { d: `M${x + S * 0.5} ${y + S * 0.35} V${y + S * 0.65} M${x + S * 0.35} ${y + S * 0.5} H${x + S * 0.65}` }, sign);
     } else if (sel.mode === 'castle') {
       this.rect(marks, sel.rook, 'castle-rook-selected');
       for (const m of this.movesFrom(sel.from)) {
@@ -575,13 +584,15 @@ export class Board {
 
   choosePromotion(from, to, moves) {
     const color = colorOf(this.placement.get(from) || 'P');
+    const order = 'qrbnt';
+    moves = [...moves].sort((a, b) => order.indexOf(a.promotion) - order.indexOf(b.promotion));
     const options = moves.map((m) => {
       const letter = color === 'white' ? m.promotion.toUpperCase() : m.promotion;
       return { html: `${pieceSvg(letter, 56)}<span>${ROLE_NAMES[m.promotion.toUpperCase()]}</span>`, value: m.uci, attr: `data-promo="${m.promotion}"` };
     });
     this.sel = { mode: 'choose', from, to, options: moves };
     this.render();
-    this.showChooser('Promote to', options, 'promotion');
+    this.showChooser('Promote to', options, 'promotion', to);
   }
 
   chooseBeastMove(from, to, moves) {
@@ -594,12 +605,15 @@ export class Board {
     }));
     this.sel = { mode: 'choose', from, to, options: moves };
     this.render();
-    this.showChooser(`Beast to ${to}: which move?`, options, 'beast');
+    this.showChooser(`Beast to ${to}: which move?`, options, 'beast', to);
   }
 
-  showChooser(title, options, kind) {
+  // The chooser sits on the half of the board away from `near`, so that the
+  // squares it asks about (and the marked beasts) stay in sight.
+  showChooser(title, options, kind, near) {
     const c = this.chooser;
-    c.className = `chooser chooser-${kind}`;
+    const upper = near && this.center(near).y < (this.geometry.ranks * S) / 2;
+    c.className = `chooser chooser-${kind} ${upper ? 'chooser-low' : 'chooser-high'}`;
     c.innerHTML = `<div class="chooser-title">${title}</div><div class="chooser-options"></div><button class="chooser-cancel" type="button">Cancel</button>`;
     const list = c.querySelector('.chooser-options');
     for (const o of options) {

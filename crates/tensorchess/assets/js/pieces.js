@@ -75,8 +75,9 @@ export function pieceDefs() {
     out += `<symbol id="piece-w${role}" viewBox="0 0 100 100">${SHAPES[role](WHITE)}</symbol>`;
     out += `<symbol id="piece-b${role}" viewBox="0 0 100 100">${SHAPES[role](BLACK)}</symbol>`;
   }
-  const outline = { fill: 'rgba(255,214,0,0.18)', stroke: '#ffd000', detail: '#ffd000', accent: '#ffd000', eye: 'none' };
-  out += `<symbol id="king-outline" viewBox="0 0 100 100"><g stroke-dasharray="7 4">${SHAPES.K(outline)}</g></symbol>`;
+  const halo = { fill: 'none', stroke: 'rgba(60,40,0,0.55)', detail: 'none', accent: 'none', eye: 'none' };
+  const outline = { fill: 'rgba(255,214,0,0.3)', stroke: '#ffd400', detail: '#ffd400', accent: '#ffd400', eye: 'none' };
+  out += `<symbol id="king-outline" viewBox="0 0 100 100"><g stroke-width="8">${SHAPES.K(halo).replace(/stroke-width="[\d.]+"/g, '')}</g>${SHAPES.K(outline)}</symbol>`;
   out += `<symbol id="beast-sign" viewBox="0 0 100 100">${SHAPES.T({ ...WHITE, fill: '#e9fff6', accent: '#0b7d74' })}</symbol>`;
   return out;
 }

@@ -1,0 +1,172 @@
+// Shared helpers for the browser tests: the server under test, Debian's
+// Chromium driven by playwright-core, and board interactions.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '../..');
+export const binary = process.env.TENSORCHESS_BIN || path.join(repo, 'target/release/tensorchess');
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+export const shotsDir = path.join(here, 'screenshots');
+fs.mkdirSync(shotsDir, { recursive: true });
+
+export const DESKTOP = { width: 1280, height: 860 };
+export const PHONE = { width: 390, height: 844 };
+
+// A tensorchess server on a free port with its own database.
+export class Server {
+  constructor(db) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tc-server-'));
+    this.db = db || path.join(this.dir, 'games.sqlite3');
+    this.port = 0;
+    this.proc = null;
+  }
+
+  async start() {
+    const proc = spawn(binary, ['serve', '--host', '127.0.0.1', '--port', String(this.port), '--db', this.db], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, RUST_LOG: 'warn' },
+    });
+    this.proc = proc;
+    let out = '';
+    let err = '';
+    proc.stderr.on('data', (d) => { err += d; });
+    const port = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 15000);
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = out.match(/http:\/\/[^:]+:(\d+)\//);
+        if (m) {
+          clearTimeout(timer);
+          resolve(parseInt(m[1], 10));
+        }
+      });
+      proc.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code}: ${out} ${err}`));
+      });
+    });
+    proc.removeAllListeners('exit');
+    this.port = port;
+    this.url = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  // Kills the server without warning (SIGKILL): nothing is flushed on the way out.
+  async kill() {
+    if (!this.proc) return;
+    const p = this.proc;
+    this.proc = null;
+    const done = new Promise((r) => p.once('exit', r));
+    p.kill('SIGKILL');
+    await done;
+  }
+
+  async stop() {
+    if (!this.proc) return;
+    const p = this.proc;
+    this.proc = null;
+    const done = new Promise((r) => p.once('exit', r));
+    p.kill('SIGTERM');
+    const timer = setTimeout(() => p.kill('SIGKILL'), 5000);
+    await done;
+    clearTimeout(timer);
+  }
+}
+
+// Debian's Chromium with a fresh profile.
+export async function openBrowser({ viewport = DESKTOP, mobile = false } = {}) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tc-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport,
+    isMobile: mobile,
+    hasTouch: mobile,
+    deviceScaleFactor: mobile ? 2 : 1,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] || (await context.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  page.setDefaultTimeout(15000);
+  return { context, page, close: () => context.close() };
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`) });
+}
+
+// ---- the game page ------------------------------------------------------
+
+export const sq = (square) => `#board rect.sq[data-square="${square}"]`;
+
+export async function tap(page, square, { touch = false } = {}) {
+  if (touch) await page.tap(sq(square));
+  else await page.click(sq(square));
+}
+
+// The game the page shows, as the server has it.
+export async function game(page) {
+  return page.evaluate(async () => {
+    const id = location.hash.split('/')[2];
+    const res = await fetch(`/api/games/${id}`);
+    return res.json();
+  });
+}
+
+export async function pieceAt(page, square) {
+  return page.evaluate((s) => {
+    const el = document.querySelector(`#board use.piece[data-square="${s}"]`);
+    return el ? el.dataset.piece : null;
+  }, square);
+}
+
+// Waits until the page shows `ply` moves and is idle in the given state.
+export async function waitForPly(page, ply, state) {
+  await page.waitForFunction(
+    ([p, s]) => document.body.dataset.ply === String(p) && (!s || document.body.dataset.state === s) &&
+      document.querySelector('#board').dataset.mode === 'idle',
+    [ply, state],
+    { timeout: 30000 },
+  );
+}
+
+export async function waitForGame(page) {
+  await page.waitForFunction(() => location.hash.startsWith('#/game/') && document.body.dataset.game === location.hash.split('/')[2]);
+}
+
+// Starts a game through the New game dialog.
+export async function newGame(page, { variant = 'tensor', mode = 'engine', level = 1, color = 'white', text = '' } = {}) {
+  const before = await page.evaluate(() => location.hash);
+  await page.click('#btn-new');
+  await page.selectOption('#form-new select[name=variant]', variant);
+  await page.check(`#form-new input[name=mode][value=${mode}]`);
+  if (mode === 'engine') {
+    await page.selectOption('#form-new select[name=level]', String(level));
+    await page.selectOption('#form-new select[name=color]', color);
+  }
+  await page.evaluate(() => { document.querySelector('#form-new details').open = true; });
+  await page.fill('#form-new textarea[name=import]', text);
+  await page.click('#btn-start');
+  await page.waitForFunction((h) => location.hash !== h && location.hash.startsWith('#/game/'), before);
+  await page.waitForFunction(() => document.body.dataset.game === location.hash.split('/')[2]);
+  await page.waitForFunction(() => document.querySelector('#board').dataset.mode === 'idle');
+}
+
+export async function toastText(page) {
+  await page.waitForSelector('#toast:not(.hidden)');
+  return page.textContent('#toast');
+}
+
+export { assert };

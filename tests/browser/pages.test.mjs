@@ -1,0 +1,158 @@
+// Every board size at desktop and phone size, touch taps, Chessence drops,
+// replaying a finished game, and the rules page's live mini-boards.
+
+import { test, before, after } from 'node:test';
+import {
+  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
+} from './lib.mjs';
+
+let server;
+
+before(async () => {
+  server = await new Server().start();
+});
+
+after(async () => {
+  await server.stop();
+});
+
+test('phone portrait: taps with touch, every board, choosers fit', async () => {
+  const b = await openBrowser({ viewport: PHONE, mobile: true });
+  const page = b.page;
+  try {
+    await page.goto(server.url);
+    await waitForGame(page);
+    // The board fits the screen width.
+    const box = await page.$eval('#board svg', (s) => s.getBoundingClientRect().toJSON());
+    assert.ok(box.width <= PHONE.width && box.width > PHONE.width * 0.8, `board width ${box.width}`);
+    await tap(page, 'e2', { touch: true });
+    await page.waitForSelector('#board .mark-dest[data-square="e4"]');
+    await shot(page, 'tensor-phone-selected');
+    await tap(page, 'e4', { touch: true });
+    await waitForPly(page, 2, 'your-move');
+    await shot(page, 'tensor-phone');
+
+    await newGame(page, { variant: 'chess', mode: 'local' });
+    await shot(page, 'chess-phone');
+
+    await newGame(page, { variant: 'chessence', mode: 'local' });
+    const holes = await page.$$eval('#board rect.sq[data-square="a2"], #board rect.sq[data-square="e7"]', (e) => e.length);
+    assert.equal(holes, 0, 'missing squares are not drawn');
+    await shot(page, 'chessence-phone');
+
+    // Promotion chooser with the beast, at phone size.
+    await newGame(page, { variant: 'tensor', mode: 'local', text: 'k9/2P7/10/10/10/10/10/9K w - - 0 1' });
+    await tap(page, 'c7', { touch: true });
+    await tap(page, 'c8', { touch: true });
+    await page.waitForSelector('.chooser-promotion');
+    const promos = await page.$$eval('.chooser-option', (els) => els.map((e) => e.dataset.promo));
+    assert.deepEqual(promos, ['q', 'r', 'b', 'n', 't']);
+    await shot(page, 'promotion-phone');
+    await page.tap('.chooser-option[data-promo="t"]');
+    await waitForPly(page, 1);
+    assert.equal(await pieceAt(page, 'c8'), 'T');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('desktop: chess and Chessence boards, drops, beast-capture chooser, flip, replay', async () => {
+  const b = await openBrowser();
+  const page = b.page;
+  try {
+    await page.goto(server.url);
+    await waitForGame(page);
+    await newGame(page, { variant: 'chess', mode: 'engine', level: 1, color: 'black' });
+    // Playing Black: Black at the bottom, and the engine opens.
+    await waitForPly(page, 1, 'your-move');
+    const a8 = await page.$eval('#board rect.sq[data-square="a8"]', (r) => +r.getAttribute('y'));
+    assert.ok(a8 > 600, 'the board is seen from Black');
+    await shot(page, 'chess-desktop-black');
+    await page.click('#btn-flip');
+    await page.waitForFunction(() => +document.querySelector('#board rect.sq[data-square="a8"]').getAttribute('y') === 0);
+
+    // Chessence: capture to free a drop square, then drop from the reserve.
+    await newGame(page, { variant: 'chessence', mode: 'local' });
+    await shot(page, 'chessence-desktop');
+    await tap(page, 'd2');
+    await tap(page, 'a5');
+    await waitForPly(page, 1);
+    // Black answers with any move of a man.
+    const g = await game(page);
+    const reply = g.position.legal.find((x) => x.kind === 'normal');
+    await tap(page, reply.from);
+    await tap(page, reply.to);
+    await waitForPly(page, 2);
+    await page.click('#board .hand-bottom');
+    await page.waitForSelector('#board .drop-dest[data-square="d2"]');
+    await shot(page, 'chessence-drop-desktop');
+    await tap(page, 'd2');
+    await waitForPly(page, 3);
+    assert.equal(await pieceAt(page, 'd2'), 'M');
+
+    // A beast landing where it may capture or not: the board asks.
+    await newGame(page, { variant: 'tensor', mode: 'local', text: '9k/10/10/3P6/4t1t3/4T5/10/9K w - - 0 1' });
+    await tap(page, 'e3');
+    await tap(page, 'e5');
+    await page.waitForSelector('.chooser-beast');
+    await page.waitForSelector('#board .capture-mark[data-square="e4"]');
+    await shot(page, 'beast-capture-chooser-desktop');
+    await page.click('.chooser-option[data-uci="e3e5xe4"]');
+    await waitForPly(page, 1);
+    assert.equal(await pieceAt(page, 'e4'), null, 'the black beast was captured');
+    assert.equal(await pieceAt(page, 'e5'), 'T');
+
+    // A finished game replays from the start.
+    await newGame(page, { variant: 'tensor', mode: 'local', text: '[Variant "Tensor"]\n\n1. e4 e5 2. Tb3 Tb6 1/2-1/2' });
+    await page.waitForSelector('#banner:not(.hidden)');
+    await page.click('#banner-close');
+    await page.click('#nav-play');
+    await page.waitForFunction(() => document.body.dataset.shown === '0');
+    await page.waitForFunction(() => document.body.dataset.shown === '4', null, { timeout: 15000 });
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('the rules page: live mini-boards for every rule', async () => {
+  for (const [viewport, mobile, name] of [[undefined, false, 'desktop'], [PHONE, true, 'phone']]) {
+    const b = await openBrowser(viewport ? { viewport, mobile } : {});
+    const page = b.page;
+    try {
+      await page.goto(`${server.url}/rules.html`);
+      await page.waitForFunction(() => document.body.dataset.ready === '1');
+      const boards = await page.$$eval('.rule .mini svg', (e) => e.length);
+      assert.ok(boards >= 15, `${boards} boards`);
+      const at = (id, s) => `#${id} .mini rect.sq[data-square="${s}"]`;
+      const press = (sel) => (mobile ? page.tap(sel) : page.click(sel));
+      await page.waitForSelector('#propel-knight .mini use.piece[data-square="b8"]');
+      // Knight propel in three taps.
+      await page.locator('#propel-knight').scrollIntoViewIfNeeded();
+      await press(at('propel-knight', 'b8'));
+      await press(at('propel-knight', 'c6'));
+      await page.waitForSelector('#propel-knight .propel-sign');
+      await shot(page, `rules-propel-${name}`);
+      await press(at('propel-knight', 'd4'));
+      await page.waitForFunction(() => document.querySelector('#propel-knight .mini-status').textContent.includes('Nc6>d4'));
+      // Pieces of the side not to move show their moves too.
+      await page.locator('#pass-through').scrollIntoViewIfNeeded();
+      await press(at('pass-through', 'a2'));
+      await page.waitForSelector('#pass-through .mark-dest[data-square="g2"]');
+      assert.equal(await page.$('#pass-through .mark-dest[data-square="h2"]'), null);
+      await shot(page, `rules-pass-through-${name}`);
+      // Castling through the beast on the rules page.
+      await page.locator('#castling').scrollIntoViewIfNeeded();
+      await press(at('castling', 'f1'));
+      await press(at('castling', 'a1'));
+      await press(at('castling', 'c1'));
+      await page.waitForFunction(() => document.querySelector('#castling .mini-status').textContent.includes('Kc1'));
+      await page.click('#castling .reset');
+      await page.waitForSelector('#castling .mini use.piece[data-square="f1"]');
+      assert.deepEqual(page.errors, []);
+    } finally {
+      await b.close();
+    }
+  }
+});

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every browser test (Playwright driving Debian's Chromium) against a
+# built tensorchess binary: TENSORCHESS_BIN, or target/release/tensorchess.
+# Screenshots land in tests/browser/screenshots/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+export TENSORCHESS_BIN="${TENSORCHESS_BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/tensorchess}"
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$TENSORCHESS_BIN" ]; then
+  echo "no binary at $TENSORCHESS_BIN: run 'cargo build --release' first (or set TENSORCHESS_BIN)" >&2
+  exit 2
+fi
+if [ ! -x "$CHROMIUM" ]; then
+  echo "no Chromium at $CHROMIUM: install Debian's package with 'apt-get install -y chromium'" >&2
+  exit 2
+fi
+cd "$here"
+if [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
+mkdir -p screenshots
+if [ "$#" -eq 0 ]; then set -- ./*.test.mjs; fi
+exec node --test --test-concurrency=1 --test-reporter=spec "$@"
