@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
+  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
 } from './lib.mjs';
 
 let server;
@@ -87,7 +87,15 @@ test('desktop: chess and Chessence boards, drops, beast-capture chooser, flip, r
     await page.click('#board .hand-bottom');
     await page.waitForSelector('#board .drop-dest[data-square="d2"]');
     await shot(page, 'chessence-drop-desktop');
-    await tap(page, 'd2');
+    // A second tap puts the reserve back; a drag from it drops a man.
+    await page.click('#board .hand-bottom');
+    await page.waitForSelector('#board .drop-dest', { state: 'detached' });
+    const hand = await page.$eval('#board .hand-bottom', (e) => e.getBoundingClientRect().toJSON());
+    const d2 = await (await page.$(sq('d2'))).boundingBox();
+    await page.mouse.move(hand.x + 20, hand.y + hand.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(d2.x + d2.width / 2, d2.y + d2.height / 2, { steps: 10 });
+    await page.mouse.up();
     await waitForPly(page, 3);
     assert.equal(await pieceAt(page, 'd2'), 'M');
 
@@ -154,5 +162,53 @@ test('the rules page: live mini-boards for every rule', async () => {
     } finally {
       await b.close();
     }
+  }
+});
+
+test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete', async () => {
+  const b = await openBrowser();
+  const page = b.page;
+  try {
+    await page.goto(server.url);
+    await waitForGame(page);
+    await page.click('#btn-new');
+    await page.evaluate(() => { document.querySelector('#form-new details').open = true; });
+    await page.fill('#form-new textarea[name=import]', 'rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/RTNBQKBNTR x KQkq - 0 1');
+    await page.click('#btn-start');
+    await page.waitForSelector('#new-error:not(.hidden)');
+    assert.match(await page.textContent('#new-error'), /FEN side to move/);
+    await page.fill('#form-new textarea[name=import]', '[Variant "Tensor"]\n\n1. e4 e5 2. Qh9 *');
+    await page.click('#btn-start');
+    await page.waitForFunction(() => document.querySelector('#new-error').textContent.includes('Qh9'));
+    await shot(page, 'bad-pgn-desktop');
+    await page.click('#form-new button[value=cancel]');
+
+    // Resigning against the engine, after confirming.
+    await newGame(page, { variant: 'tensor', mode: 'engine', level: 1 });
+    await page.click('#btn-resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#banner:not(.hidden)');
+    assert.equal(await page.textContent('#banner .banner-title'), 'White resigns');
+    assert.equal(await page.textContent('#banner .banner-text'), 'Black wins');
+    const resigned = (await game(page)).id;
+
+    // Two players agree to a draw.
+    await newGame(page, { variant: 'chess', mode: 'local' });
+    await page.click('#btn-draw');
+    await page.click('#confirm-yes');
+    await page.waitForFunction(() => document.querySelector('#banner .banner-text').textContent === 'by agreement');
+
+    // The resigned game is in the list as finished; delete it.
+    await page.click('#btn-games');
+    const row = `#games-list .game-row[data-id="${resigned}"]`;
+    await page.waitForSelector(row);
+    assert.match(await page.textContent(row), /0-1 \(resignation\)/);
+    assert.equal(await page.textContent(`${row} .open-game`), 'Replay');
+    await page.click(`${row} button:not(.open-game)`);
+    await page.waitForSelector(row, { state: 'detached' });
+    await page.click('#games-close');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
   }
 });

@@ -818,3 +818,56 @@ async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
         .unwrap()
         .unwrap();
 }
+
+/// Random games played through the API: every offered move is accepted, the
+/// history replays, and takeback returns to the previous state.
+#[tokio::test]
+async fn random_games_through_the_api() {
+    let t = TestApp::new();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for variant in ["tensor", "chess", "chessence"] {
+        let game = t
+            .create(json!({ "variant": variant, "mode": "local" }))
+            .await;
+        let id = game["id"].as_str().unwrap().to_string();
+        let mut game = game;
+        for ply in 0..80 {
+            let legal = game["position"]["legal"].as_array().unwrap().clone();
+            if legal.is_empty() {
+                assert!(game["end"].is_object(), "no moves and no end: {game}");
+                break;
+            }
+            let m = &legal[(next() % legal.len() as u64) as usize];
+            let before = game.clone();
+            let (status, after) = t
+                .post(
+                    &format!("/api/games/{id}/moves"),
+                    json!({ "move": m["uci"], "ply": ply }),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{variant} {m}: {after}");
+            assert_eq!(after["moves"][ply]["san"], m["san"]);
+            assert_eq!(after["moves"][ply]["path"], m["path"]);
+            if ply % 10 == 9 {
+                let (status, back) = t
+                    .post(&format!("/api/games/{id}/takeback"), json!({}))
+                    .await;
+                assert_eq!(status, StatusCode::OK);
+                assert_eq!(back["position"], before["position"]);
+                let (_, again) = t.play(&id, m["uci"].as_str().unwrap()).await;
+                game = again;
+            } else {
+                game = after;
+            }
+            if game["end"].is_object() {
+                break;
+            }
+        }
+    }
+}

@@ -77,7 +77,7 @@ export class Board {
     this.svg.addEventListener('pointercancel', () => this.cancelDrag());
     this.svg.addEventListener('contextmenu', (e) => e.preventDefault());
     for (const hand of [this.handTop, this.handBottom]) {
-      hand.addEventListener('click', () => this.tapHand(hand.dataset.color));
+      hand.addEventListener('pointerdown', (e) => this.handDown(e, hand));
     }
   }
 
@@ -554,12 +554,44 @@ export class Board {
     return this.submit(`${from}${square}`);
   }
 
-  tapHand(color) {
-    if (this.busy || !color || this.pos.variant !== 'chessence') return;
-    if (!this.pos.movable.includes(color)) return;
-    if (this.sel.mode === 'hand') return this.deselect();
-    this.sel = { mode: 'hand', color };
-    this.render();
+  // A press on a reserve: a tap selects it, a drag carries a man to a square.
+  handDown(e, hand) {
+    const color = hand.dataset.color;
+    if (this.busy || !color || this.pos.variant !== 'chessence' || !this.pos.movable.includes(color)) return;
+    e.preventDefault();
+    const wasSelected = this.sel.mode === 'hand' && this.sel.color === color;
+    if (!wasSelected) {
+      this.sel = { mode: 'hand', color };
+      this.render();
+    }
+    const start = { x: e.clientX, y: e.clientY };
+    let ghost = null;
+    const move = (ev) => {
+      if (!ghost && Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < 6) return;
+      if (!ghost) {
+        ghost = document.createElement('div');
+        ghost.className = 'hand-ghost';
+        ghost.innerHTML = pieceSvg(color === 'white' ? 'M' : 'm', 56);
+        document.body.appendChild(ghost);
+      }
+      ghost.style.left = `${ev.clientX - 28}px`;
+      ghost.style.top = `${ev.clientY - 28}px`;
+    };
+    const up = (ev) => {
+      document.removeEventListener('pointermove', move);
+      document.removeEventListener('pointerup', up);
+      document.removeEventListener('pointercancel', up);
+      if (ghost) {
+        ghost.remove();
+        const square = ev.type === 'pointerup' ? this.squareAt(ev.clientX, ev.clientY) : null;
+        if (square) this.tap(square);
+      } else if (wasSelected && ev.type === 'pointerup') {
+        this.deselect(); // a second tap on the reserve puts it back
+      }
+    };
+    document.addEventListener('pointermove', move);
+    document.addEventListener('pointerup', up);
+    document.addEventListener('pointercancel', up);
   }
 
   async submit(uci) {
