@@ -474,6 +474,17 @@ fn extensions_clear_hash_eval_and_display() {
     e.send("go perft 2");
     let lines = e.until(SECS10, |l| l.starts_with("Nodes searched"));
     assert!(lines.iter().any(|l| l.contains(": ")));
+    // A long perft stops between root moves.
+    e.send("setoption name UCI_Variant value tensor");
+    e.send("go perft 6");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    e.until(SECS10, |l| l == "readyok");
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.until(SECS10, |l| l.starts_with("Nodes searched"));
+    assert!(lines.iter().any(|l| l == "info string perft stopped"));
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     e.quit();
 }
 

@@ -146,6 +146,7 @@ enum Job {
     Perft {
         spec: PositionSpec,
         depth: u32,
+        control: Control,
     },
     Eval {
         spec: PositionSpec,
@@ -197,8 +198,13 @@ impl Worker {
                     dispatch_engine(spec.variant, job);
                     self.pending.fetch_sub(1, Ordering::SeqCst);
                 }
-                Job::Perft { spec, depth } => {
-                    dispatch_engine(spec.variant, PerftJob(&spec, depth, &self.out))
+                Job::Perft {
+                    spec,
+                    depth,
+                    control,
+                } => {
+                    dispatch_engine(spec.variant, PerftJob(&spec, depth, &self.out, &control));
+                    self.pending.fetch_sub(1, Ordering::SeqCst);
                 }
                 Job::Eval { spec, settings } => {
                     self.configure(&settings);
@@ -350,33 +356,37 @@ impl ForEngine for SearchJob<'_> {
     }
 }
 
-struct PerftJob<'a>(&'a PositionSpec, u32, &'a Output);
+/// `go perft N`: counts per root move, stopping between root moves on `stop`.
+struct PerftJob<'a>(&'a PositionSpec, u32, &'a Output, &'a Control);
 
 impl ForEngine for PerftJob<'_> {
     type Output = ();
     fn run<V: Evaluate>(self) {
-        let PerftJob(spec, depth, out) = self;
+        let PerftJob(spec, depth, out, control) = self;
         let Ok(game) = spec.game::<V>() else {
             return;
         };
         let pos = game.position();
         let start = Instant::now();
         let mut total = 0;
-        let mut rows: Vec<(String, u64)> = if depth == 0 {
-            Vec::new()
-        } else {
-            pos.legal_moves()
-                .into_iter()
-                .map(|m| (pos.move_string(m), perft(&pos.play(m), depth - 1)))
-                .collect()
-        };
-        rows.sort();
-        for (m, n) in &rows {
-            out.line(&format!("{m}: {n}"));
-            total += n;
-        }
         if depth == 0 {
             total = 1;
+        } else {
+            let mut moves: Vec<(String, Move)> = pos
+                .legal_moves()
+                .into_iter()
+                .map(|m| (pos.move_string(m), m))
+                .collect();
+            moves.sort();
+            for (text, m) in moves {
+                if control.stop.load(Ordering::SeqCst) {
+                    out.info_string("perft stopped");
+                    break;
+                }
+                let n = perft(&pos.play(m), depth - 1);
+                out.line(&format!("{text}: {n}"));
+                total += n;
+            }
         }
         out.line("");
         out.line(&format!("Nodes searched: {total}"));
@@ -575,6 +585,17 @@ impl Uci {
             Ok(x) => x,
             Err(e) => return self.out.info_string(&e),
         };
+        if name.eq_ignore_ascii_case("hash") {
+            // A table bigger than the memory would end the process, not the option.
+            let asked = value.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
+            if let (Some(mb), Some(free)) = (asked, available_memory_mb()) {
+                if mb > free / 2 {
+                    return self.out.info_string(&format!(
+                        "Hash {mb} MB refused: only {free} MB of memory is available (at most half is used)"
+                    ));
+                }
+            }
+        }
         match options::apply(&mut self.settings, &name, value.as_deref()) {
             Ok(Change::Settings) => {
                 if self.debug {
@@ -654,9 +675,13 @@ impl Uci {
         // A `go` during a search ends that search first.
         self.stop_search();
         if let Some(depth) = go.perft {
+            let control = Control::default();
+            self.current = control.clone();
+            self.pending.fetch_add(1, Ordering::SeqCst);
             return self.send(Job::Perft {
                 spec: self.position.clone(),
                 depth,
+                control,
             });
         }
         let mut limits = go.limits.clone();
@@ -763,6 +788,14 @@ impl Drop for Uci {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Memory available to new allocations, in MiB (Linux), if known.
+fn available_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// Thinking time after `ponderhit`, from the clock the `go ponder` gave.
