@@ -93,7 +93,11 @@ impl Tally {
         let se = (self.variance() / n).sqrt();
         let lo = (s - 1.959_964 * se).clamp(1e-6, 1.0 - 1e-6);
         let hi = (s + 1.959_964 * se).clamp(1e-6, 1.0 - 1e-6);
-        Some((elo_of_score(s), (elo_of_score(hi) - elo_of_score(lo)) / 2.0))
+        // `+ 0.0` turns -0.0 into 0.0 for printing.
+        Some((
+            elo_of_score(s) + 0.0,
+            (elo_of_score(hi) - elo_of_score(lo)) / 2.0,
+        ))
     }
 
     /// Likelihood of superiority: the chance the first engine is the stronger.
