@@ -417,6 +417,42 @@ async fn checkmate_ends_the_game_with_a_banner_text() {
 }
 
 #[tokio::test]
+async fn stalemate_and_draws_are_announced_with_their_reason() {
+    let t = TestApp::new();
+    // Black to move has no move and is not in check.
+    let game = t
+        .create(
+            json!({ "variant": "chess", "mode": "local", "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1" }),
+        )
+        .await;
+    assert_eq!(game["end"]["title"], "Stalemate");
+    assert_eq!(game["end"]["text"], "Draw");
+    assert_eq!(game["end"]["result"], "1/2-1/2");
+    // Only beasts and kings left: nobody can ever mate.
+    let game = t
+        .create(json!({ "mode": "local", "fen": "5k2t1/10/10/10/10/10/10/1T3K4 w - - 0 1" }))
+        .await;
+    assert_eq!(game["end"]["reason"], "dead_material");
+    assert_eq!(game["end"]["text"], "neither side can checkmate");
+    // Threefold repetition, reached by moving knights back and forth.
+    let game = t
+        .create(json!({ "variant": "chess", "mode": "local" }))
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let id = id.as_str();
+    let mut last = game;
+    for _ in 0..2 {
+        for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let (status, g) = t.play(id, mv).await;
+            assert_eq!(status, StatusCode::OK);
+            last = g;
+        }
+    }
+    assert_eq!(last["end"]["text"], "by threefold repetition");
+    assert_eq!(last["end"]["title"], "Draw");
+}
+
+#[tokio::test]
 async fn the_engine_answers_and_takeback_undoes_both_moves() {
     let t = TestApp::new();
     let game = t
