@@ -36,14 +36,16 @@ fn tuning_reduces_the_error_and_skips_bad_lines() {
     let before = texel::error(&samples, &w, k);
     texel::tune(
         &samples,
+        &[],
         &mut w,
         k,
         &TuneConfig {
             epochs: 200,
             learning_rate: 2.0,
             frozen: vec![Layout::MATERIAL + Role::King.index()],
+            l2: 0.0,
         },
-        |_, _| {},
+        |_, _, _| {},
     );
     let after = texel::error(&samples, &w, k);
     assert!(after < before * 0.5, "error {before} -> {after}");

@@ -7,6 +7,7 @@
 //! results (Texel's method), so the two can never disagree.
 
 mod terms;
+mod tuned;
 pub mod weights;
 
 pub use terms::{term_name, Layout};

@@ -92,5 +92,12 @@ pub const TENSOR_LEN: usize = Layout::new(10, 8).len();
 pub const CHESSENCE_LEN: usize = Layout::new(6, 9).len();
 
 pub static CHESS: [[i32; 2]; CHESS_LEN] = initial(Layout::new(8, 8), [0, 0], [0, 0]);
-pub static TENSOR: [[i32; 2]; TENSOR_LEN] = initial(Layout::new(10, 8), [300, 300], [0, 0]);
+/// Tensor Chess: tuned (round 1: material, mobility and named terms from
+/// 119 250 self-play positions; tables as initially set). +200 Elo over the
+/// initial weights in 100 games at 100 ms per move (docs/engine.md).
+pub use super::tuned::tensor::TENSOR;
+
+/// The hand-set Tensor Chess weights the tuning started from.
+pub static TENSOR_INITIAL: [[i32; 2]; TENSOR_LEN] =
+    initial(Layout::new(10, 8), [300, 300], [0, 0]);
 pub static CHESSENCE: [[i32; 2]; CHESSENCE_LEN] = initial(Layout::new(6, 9), [0, 0], [300, 300]);

@@ -2,6 +2,7 @@
 
 use crate::cli::CliError;
 use crate::tune::selfplay::{self, SelfplayConfig};
+use crate::uci::settings::parse_weights;
 use clap::Args;
 use std::sync::Arc;
 use tensorchess_engine::eval::Evaluate;
@@ -26,23 +27,12 @@ pub struct SelfplayArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Evaluation weights (JSON array of [mg, eg]) for the engine.
+    /// Evaluation weights file for the engine (as written by `tune`).
     #[arg(long)]
     pub weights: Option<String>,
     /// Output file of `FEN;result` lines (appended).
     #[arg(long)]
     pub out: String,
-}
-
-/// Reads a weights file written by `tensorchess tune`.
-pub fn read_weights(path: &str) -> Result<Vec<[i32; 2]>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read weights file {path}: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| {
-        CliError(format!(
-            "weights file {path} is not a JSON array of [mg, eg] pairs: {e}"
-        ))
-    })
 }
 
 struct Run<'a>(&'a SelfplayArgs);
@@ -54,21 +44,16 @@ impl ForGame for Run<'_> {
     }
 }
 
-/// Weights from a file, checked against the game's layout.
+/// Weights from a weights file (the format of `docs/uci.md`), if one is given.
 pub fn load_weights<V: Evaluate>(
     path: Option<&str>,
 ) -> Result<Option<Arc<Vec<[i32; 2]>>>, CliError> {
     let Some(p) = path else { return Ok(None) };
-    let w = read_weights(p)?;
-    if w.len() != V::LAYOUT.len() {
-        return Err(CliError(format!(
-            "weights file {p} has {} terms, {} has {}",
-            w.len(),
-            V::KIND.title(),
-            V::LAYOUT.len()
-        )));
-    }
-    Ok(Some(Arc::new(w)))
+    let text = std::fs::read_to_string(p)
+        .map_err(|e| CliError(format!("cannot read weights file {p}: {e}")))?;
+    parse_weights::<V>(&text)
+        .map(|w| Some(Arc::new(w)))
+        .map_err(|e| CliError(format!("weights file {p}: {e}")))
 }
 
 fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {

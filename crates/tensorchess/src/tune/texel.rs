@@ -106,23 +106,38 @@ pub struct TuneConfig {
     pub learning_rate: f64,
     /// Terms kept at their starting value.
     pub frozen: Vec<usize>,
+    /// Pull of each weight back toward its starting value (L2), per sample.
+    pub l2: f64,
 }
 
-/// Tunes `weights` in place; reports (epoch, error) through `progress`.
+/// Tunes `weights` in place on `train`, keeping the weights that predict
+/// `valid` best (early stopping against over-fitting the many table terms).
+/// Reports (epoch, train error, validation error) through `progress`.
 pub fn tune(
-    samples: &[Sample],
+    train: &[Sample],
+    valid: &[Sample],
     weights: &mut [[f64; 2]],
     k: f64,
     cfg: &TuneConfig,
-    mut progress: impl FnMut(usize, f64),
+    mut progress: impl FnMut(usize, f64, f64),
 ) {
     let n = weights.len();
+    let start: Vec<[f64; 2]> = weights.to_vec();
     let (mut m, mut v) = (vec![[0.0f64; 2]; n], vec![[0.0f64; 2]; n]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let scale = k * std::f64::consts::LN_10 / 400.0;
+    let check = |w: &[[f64; 2]]| {
+        if valid.is_empty() {
+            error(train, w, k)
+        } else {
+            error(valid, w, k)
+        }
+    };
+    let mut best_err = check(weights);
+    let mut best = weights.to_vec();
     for epoch in 1..=cfg.epochs {
         let mut grad = vec![[0.0f64; 2]; n];
-        for s in samples {
+        for s in train {
             let p = sigmoid(k, eval(s, weights));
             // d(error)/d(eval) for this sample.
             let g = -2.0 * (s.result - p) * p * (1.0 - p) * scale;
@@ -131,13 +146,13 @@ pub fn tune(
                 grad[t as usize][1] += g * val as f64 * (1.0 - s.phase);
             }
         }
-        let inv = 1.0 / samples.len().max(1) as f64;
+        let inv = 1.0 / train.len().max(1) as f64;
         for t in 0..n {
             if cfg.frozen.contains(&t) {
                 continue;
             }
             for ph in 0..2 {
-                let gr = grad[t][ph] * inv;
+                let gr = grad[t][ph] * inv + 2.0 * cfg.l2 * (weights[t][ph] - start[t][ph]);
                 m[t][ph] = b1 * m[t][ph] + (1.0 - b1) * gr;
                 v[t][ph] = b2 * v[t][ph] + (1.0 - b2) * gr * gr;
                 let mh = m[t][ph] / (1.0 - b1.powi(epoch as i32));
@@ -146,9 +161,15 @@ pub fn tune(
             }
         }
         if epoch % 10 == 0 || epoch == cfg.epochs {
-            progress(epoch, error(samples, weights, k));
+            let e = check(weights);
+            if e < best_err {
+                best_err = e;
+                best.copy_from_slice(weights);
+            }
+            progress(epoch, error(train, weights, k), e);
         }
     }
+    weights.copy_from_slice(&best);
 }
 
 /// The weights as a Rust table for `crates/engine/src/eval/`.
