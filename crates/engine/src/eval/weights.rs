@@ -98,6 +98,5 @@ pub static CHESS: [[i32; 2]; CHESS_LEN] = initial(Layout::new(8, 8), [0, 0], [0,
 pub use super::tuned::tensor::TENSOR;
 
 /// The hand-set Tensor Chess weights the tuning started from.
-pub static TENSOR_INITIAL: [[i32; 2]; TENSOR_LEN] =
-    initial(Layout::new(10, 8), [300, 300], [0, 0]);
+pub static TENSOR_INITIAL: [[i32; 2]; TENSOR_LEN] = initial(Layout::new(10, 8), [300, 300], [0, 0]);
 pub static CHESSENCE: [[i32; 2]; CHESSENCE_LEN] = initial(Layout::new(6, 9), [0, 0], [300, 300]);
