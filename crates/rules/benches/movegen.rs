@@ -5,13 +5,19 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tensorchess_rules::{perft, Chess, Chessence, Position, Tensor, Variant};
 
 fn positions<V: Variant>(fens: &[&str]) -> Vec<Position<V>> {
-    fens.iter().map(|f| Position::from_fen(f).unwrap()).collect()
+    fens.iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect()
 }
 
 fn bench_game<V: Variant>(c: &mut Criterion, name: &str, fens: &[&str], depth: u32) {
     let ps = positions::<V>(fens);
     c.bench_function(&format!("{name}/legal_moves"), |b| {
-        b.iter(|| ps.iter().map(|p| black_box(p).legal_moves().len()).sum::<usize>())
+        b.iter(|| {
+            ps.iter()
+                .map(|p| black_box(p).legal_moves().len())
+                .sum::<usize>()
+        })
     });
     c.bench_function(&format!("{name}/count_legal"), |b| {
         b.iter(|| ps.iter().map(|p| black_box(p).count_legal()).sum::<u64>())
