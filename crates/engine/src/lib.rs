@@ -325,13 +325,16 @@ impl Engine {
         let lines = std::thread::scope(|scope| {
             for id in 1..threads {
                 let shared = &shared;
+                let searchmoves = limits.searchmoves.clone();
                 scope.spawn(move || {
                     let mut helper = Searcher::new(shared, history, false);
+                    helper.root_only = searchmoves;
                     // Lazy SMP: helpers search at staggered depths to diversify the table.
                     helper.iterate(&mut NoHandler, root, max_depth, 1, (id % 2) as u32);
                 });
             }
             let mut main = Searcher::new(&shared, history, true);
+            main.root_only = limits.searchmoves.clone();
             let lines = main.iterate(handler, root, max_depth, multipv, 0);
             shared.stop.store(true, Ordering::Relaxed);
             lines
@@ -358,8 +361,14 @@ impl Engine {
             result.pv = pv;
         }
         if result.best.is_null() || !root.is_legal(result.best) {
-            // Stopped before anything finished: any legal move.
-            result.best = root.legal_moves().first().copied().unwrap_or(Move::NULL);
+            // Stopped before anything finished: any legal move (of those asked for).
+            let legal = root.legal_moves();
+            result.best = legal
+                .iter()
+                .copied()
+                .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+                .or_else(|| legal.first().copied())
+                .unwrap_or(Move::NULL);
             result.pv = vec![result.best];
             result.ponder = None;
         }

@@ -18,6 +18,8 @@ pub struct Limits {
     pub infinite: bool,
     /// Search for a mate in this many moves (searches to 2n plies).
     pub mate: Option<u32>,
+    /// Only these root moves (UCI `searchmoves`); empty means all.
+    pub searchmoves: Vec<tensorchess_rules::Move>,
 }
 
 impl Limits {
@@ -49,6 +51,10 @@ pub(crate) struct Deadline {
     pub start: Instant,
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
+    /// Share of `soft` after which no new iteration starts: an iteration
+    /// usually costs more than all before it, so half, on a clock; with a
+    /// fixed move time the whole time is used (the hard limit ends it).
+    pub start_fraction: f64,
 }
 
 /// Time kept back for the protocol and the GUI.
@@ -61,6 +67,7 @@ impl Deadline {
                 start,
                 soft: None,
                 hard: None,
+                start_fraction: 0.5,
             };
         }
         if let Some(mt) = limits.movetime {
@@ -71,6 +78,7 @@ impl Deadline {
                 start,
                 soft: Some(t),
                 hard: Some(t),
+                start_fraction: 1.0,
             };
         }
         if let Some(left) = limits.time[us.index()] {
@@ -86,12 +94,14 @@ impl Deadline {
                 start,
                 soft: Some(soft.max(Duration::from_millis(1))),
                 hard: Some(hard.max(Duration::from_millis(1))),
+                start_fraction: 0.5,
             };
         }
         Deadline {
             start,
             soft: None,
             hard: None,
+            start_fraction: 0.5,
         }
     }
 
@@ -103,10 +113,9 @@ impl Deadline {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether to start another iteration: an iteration usually costs more
-    /// than all before it, so stop once half the soft budget is spent.
-    pub fn soft_passed(&self, scale: f64) -> bool {
+    /// Whether to start another iteration.
+    pub fn soft_passed(&self) -> bool {
         self.soft
-            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * 0.5 * scale)
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * self.start_fraction)
     }
 }

@@ -64,6 +64,8 @@ pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
     pv: Vec<Vec<Move>>,
     /// Root moves not to search (MultiPV lines already found).
     excluded: Vec<Move>,
+    /// Root moves to search only (UCI `searchmoves`); empty means all.
+    pub(crate) root_only: Vec<Move>,
     lmr: Vec<[i32; 64]>,
     /// The best root line of the iteration in progress, with its score.
     root_best: Option<(Vec<Move>, i32)>,
@@ -95,6 +97,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             eval_stack: vec![0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
+            root_only: Vec::new(),
             lmr,
             root_best: None,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
@@ -379,6 +382,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         if root && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
+        if root && !self.root_only.is_empty() {
+            moves.retain(|m| self.root_only.contains(m));
+        }
         if moves.is_empty() {
             if root {
                 return -INF;
@@ -622,7 +628,10 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     ) -> Vec<(Vec<Move>, i32, u32)> {
         let root_check = root.is_check();
         let mut lines: Vec<(Vec<Move>, i32, u32)> = Vec::new();
-        let legal = root.legal_moves();
+        let mut legal = root.legal_moves();
+        if !self.root_only.is_empty() {
+            legal.retain(|m| self.root_only.contains(m));
+        }
         if legal.is_empty() {
             return lines;
         }
@@ -731,7 +740,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                         break;
                     }
                 }
-                if self.shared.deadline.soft_passed(1.0) {
+                if self.shared.deadline.soft_passed() {
                     break;
                 }
                 if self.stopped {

@@ -35,18 +35,37 @@ pub struct TranspositionTable {
 const SLOT_BYTES: usize = 16;
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes.
+    /// A table of about `mb` mebibytes, or of the largest size that can be
+    /// allocated when that much memory is not available (halving down to 1 MiB).
     pub fn new(mb: usize) -> Self {
+        let mut mb = mb.max(1);
+        loop {
+            match Self::try_new(mb) {
+                Some(t) => return t,
+                None if mb > 1 => mb /= 2,
+                None => {
+                    return TranspositionTable {
+                        slots: Vec::new(),
+                        generation: AtomicU8::new(0),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A table of `mb` mebibytes, or `None` when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Option<Self> {
         let n = (mb.max(1) << 20) / SLOT_BYTES;
-        let mut slots = Vec::with_capacity(n);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).ok()?;
         slots.resize_with(n, || Slot {
             check: AtomicU64::new(0),
             data: AtomicU64::new(0),
         });
-        TranspositionTable {
+        Some(TranspositionTable {
             slots,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     pub fn size_mb(&self) -> usize {
@@ -70,8 +89,12 @@ impl TranspositionTable {
         ((key as u128 * self.slots.len() as u128) >> 64) as usize
     }
 
+    fn slot(&self, key: u64) -> Option<&Slot> {
+        self.slots.get(self.index(key))
+    }
+
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let slot = &self.slots[self.index(key)];
+        let slot = self.slot(key)?;
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
         if check ^ data != key || data == 0 {
@@ -81,7 +104,7 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, key: u64, mv: Move, score: i16, depth: i32, bound: Bound) {
-        let slot = &self.slots[self.index(key)];
+        let Some(slot) = self.slot(key) else { return };
         let gen = self.generation.load(Ordering::Relaxed);
         let old = slot.data.load(Ordering::Relaxed);
         let old_key = slot.check.load(Ordering::Relaxed) ^ old;

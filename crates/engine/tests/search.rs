@@ -196,3 +196,54 @@ fn every_level_plays_legal_moves_deterministically() {
         assert_eq!(ra.best, rb.best, "level {n}");
     }
 }
+
+#[test]
+fn searchmoves_limit_the_root_moves() {
+    let mut game = tensorchess_rules::Game::<Chess>::new();
+    for m in ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6"] {
+        game.push_str(m).unwrap();
+    }
+    let pos = *game.position();
+    let allowed = vec![
+        pos.parse_move("a2a3").unwrap(),
+        pos.parse_move("h2h3").unwrap(),
+    ];
+    let mut engine = Engine::default();
+    let limits = Limits {
+        depth: Some(4),
+        searchmoves: allowed.clone(),
+        ..Limits::default()
+    };
+    let r = engine.search(game.positions(), &limits, &mut NoHandler);
+    assert!(allowed.contains(&r.best));
+    let r = engine.search(
+        game.positions(),
+        &Limits {
+            nodes: Some(1),
+            searchmoves: allowed.clone(),
+            ..Limits::default()
+        },
+        &mut NoHandler,
+    );
+    assert!(allowed.contains(&r.best));
+}
+
+#[test]
+fn movetime_is_used_in_full() {
+    let pos = Position::<Tensor>::new();
+    let mut engine = Engine::default();
+    let r = engine.search(
+        &[pos],
+        &Limits::movetime(Duration::from_millis(300)),
+        &mut NoHandler,
+    );
+    // Generous bounds: the search uses most of a fixed move time, not half of it.
+    assert!(r.time >= Duration::from_millis(200), "{:?}", r.time);
+}
+
+#[test]
+fn an_impossible_hash_size_falls_back() {
+    assert!(tensorchess_engine::TranspositionTable::try_new(1 << 40).is_none());
+    let tt = tensorchess_engine::TranspositionTable::new(4);
+    assert_eq!(tt.size_mb(), 4);
+}

@@ -497,3 +497,23 @@ fn quit_during_a_search_ends_the_loop() {
     e.quit();
     assert!(t.elapsed() < Duration::from_secs(2));
 }
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value chess");
+    // Scholar's mate is on the board, but only a2a3 and h2h3 may be searched.
+    e.send("position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6");
+    e.send("go depth 4 searchmoves a2a3 h2h3 zz99");
+    let (lines, mv) = e.bestmove(SECS10);
+    assert!(mv == "a2a3" || mv == "h2h3", "{mv}");
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("searchmoves") && l.contains("zz99")));
+    e.send("setoption name UCI_Variant value tensor");
+    e.send("position startpos");
+    e.send("go nodes 1 searchmoves b1b3");
+    let (_, mv) = e.bestmove(SECS10);
+    assert_eq!(mv, "b1b3");
+    e.quit();
+}

@@ -140,6 +140,8 @@ enum Job {
     Search {
         spec: PositionSpec,
         limits: Limits,
+        /// `go searchmoves`, as given (read against the position by the worker).
+        searchmoves: Vec<String>,
         settings: EngineSettings,
         control: Control,
     },
@@ -184,6 +186,7 @@ impl Worker {
                 Job::Search {
                     spec,
                     limits,
+                    searchmoves,
                     settings,
                     control,
                 } => {
@@ -192,6 +195,7 @@ impl Worker {
                         worker: &mut self,
                         spec: &spec,
                         limits,
+                        searchmoves,
                         settings: &settings,
                         control,
                     };
@@ -282,6 +286,7 @@ struct SearchJob<'a> {
     worker: &'a mut Worker,
     spec: &'a PositionSpec,
     limits: Limits,
+    searchmoves: Vec<String>,
     settings: &'a EngineSettings,
     control: Control,
 }
@@ -292,7 +297,8 @@ impl ForEngine for SearchJob<'_> {
         let SearchJob {
             worker,
             spec,
-            limits,
+            mut limits,
+            searchmoves,
             settings,
             control,
         } = self;
@@ -306,6 +312,14 @@ impl ForEngine for SearchJob<'_> {
                 Game::<V>::new()
             }
         };
+        for text in &searchmoves {
+            match game.position().parse_move(text) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => worker
+                    .out
+                    .info_string(&format!("go searchmoves: {e} (ignored)")),
+            }
+        }
         let out = worker.out.clone();
         let last_seldepth = std::cell::Cell::new(0u32);
         let mut handler = FlagHandler {
@@ -668,10 +682,6 @@ impl Uci {
         for p in &go.problems {
             self.out.info_string(&format!("go: {p} (ignored)"));
         }
-        if !go.searchmoves.is_empty() {
-            self.out
-                .info_string("go: searchmoves is not supported; searching all moves");
-        }
         // A `go` during a search ends that search first.
         self.stop_search();
         if let Some(depth) = go.perft {
@@ -714,6 +724,7 @@ impl Uci {
         self.send(Job::Search {
             spec: self.position.clone(),
             limits,
+            searchmoves: go.searchmoves.clone(),
             settings: self.settings.clone(),
             control,
         });
