@@ -4,8 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The UCI tests also drive the engine through python-chess's client.
+if ! python3 -c 'import chess' 2>/dev/null; then
+  python3 -m pip install --quiet chess
+fi
+export TENSORCHESS_REQUIRE_PYTHON_CHESS=1
+
 echo "== Rust tests (release)"
 cargo test --workspace --release
 
 echo "== Full perft suites (every vector, up to 200 million nodes)"
 PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft
+
+echo "== Browser tests (Playwright driving Chromium)"
+cargo build --release -p tensorchess
+bash tests/browser/run.sh
