@@ -48,43 +48,21 @@ impl Level {
 
     pub fn settings(self) -> LevelSettings {
         let ms = Duration::from_millis;
-        match self.0 {
-            1 => LevelSettings {
-                max_depth: Some(1),
-                max_nodes: Some(2_000),
-                noise: 250,
-                move_time: ms(300),
-            },
-            2 => LevelSettings {
-                max_depth: Some(2),
-                max_nodes: Some(10_000),
-                noise: 120,
-                move_time: ms(400),
-            },
-            3 => LevelSettings {
-                max_depth: Some(3),
-                max_nodes: Some(50_000),
-                noise: 60,
-                move_time: ms(500),
-            },
-            4 => LevelSettings {
-                max_depth: Some(5),
-                max_nodes: Some(200_000),
-                noise: 30,
-                move_time: ms(800),
-            },
-            5 => LevelSettings {
-                max_depth: Some(9),
-                max_nodes: Some(1_500_000),
-                noise: 10,
-                move_time: ms(1500),
-            },
-            _ => LevelSettings {
-                max_depth: None,
-                max_nodes: None,
-                noise: 0,
-                move_time: ms(3000),
-            },
+        // Each level searches about four times the nodes of the one below and
+        // misjudges by half as much: roughly 200 Elo a step (docs/strength.md).
+        let (max_depth, max_nodes, noise, move_time) = match self.0 {
+            1 => (Some(1), Some(300), 200, ms(300)),
+            2 => (Some(2), Some(1_500), 110, ms(400)),
+            3 => (Some(3), Some(6_000), 60, ms(500)),
+            4 => (Some(5), Some(30_000), 30, ms(800)),
+            5 => (Some(7), Some(120_000), 12, ms(1200)),
+            _ => (None, None, 0, ms(2500)),
+        };
+        LevelSettings {
+            max_depth,
+            max_nodes,
+            noise,
+            move_time,
         }
     }
 
