@@ -293,7 +293,8 @@ async fn malformed_requests_get_json_errors() {
 
     for (body, needle) in [
         (json!({ "variant": "shogi" }), "nknown variant"),
-        (json!({ "mode": "online" }), "Unknown mode"),
+        (json!({ "mode": "duel" }), "Unknown mode"),
+        (json!({ "mode": "online" }), "POST /api/online"),
         (json!({ "level": 9 }), "Level 9"),
         (json!({ "color": "green" }), "Unknown colour"),
         (

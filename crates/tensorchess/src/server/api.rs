@@ -3,14 +3,19 @@
 
 use super::anygame::{parse_variant, standalone};
 use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
-use super::requests::{EvalQuery, ListQuery, MoveRequest, NewGameRequest, PositionRequest};
+use super::online::{seat_cookie, Cookies};
+use super::online_games::Acted;
+use super::requests::{
+    EvalQuery, ListQuery, MoveRequest, NewGameRequest, NewOnlineRequest, OnlineAction,
+    PositionRequest,
+};
 use super::views::{
     AnalysisView, DrawAnswerView, GameSummaryView, GameView, InfoView, LevelInfo, PlayedView,
     VariantInfo,
 };
 use super::AppState;
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use tensorchess_engine::Level;
@@ -47,10 +52,58 @@ pub async fn info() -> Json<InfoView> {
 
 pub async fn list_games(
     State(state): State<AppState>,
+    cookies: Cookies,
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> ApiResult<Vec<GameSummaryView>> {
     let limit = q.limit.unwrap_or(200).clamp(1, 1000);
-    Ok(Json(state.games.list(limit).await?))
+    Ok(Json(state.games.list(limit, &cookies).await?))
+}
+
+/// Headers that hand over a seat token (and keep shared caches away).
+fn seat_headers(id: &str, token: Option<String>) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    if let Some(token) = token {
+        h.insert(header::SET_COOKIE, seat_cookie(id, &token));
+        h.insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-store"),
+        );
+    }
+    h
+}
+
+/// `POST /api/online`: a game against a friend; the answer's cookie holds
+/// the creator's seat.
+pub async fn create_online(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<NewOnlineRequest>,
+) -> Result<(StatusCode, HeaderMap, Json<GameView>), AppError> {
+    let (view, token) = state.games.create_online(req).await?;
+    let headers = seat_headers(&view.id, Some(token));
+    Ok((StatusCode::CREATED, headers, Json(view)))
+}
+
+/// `POST /api/games/{id}/join`: takes the free seat of an online game.
+pub async fn join(
+    State(state): State<AppState>,
+    cookies: Cookies,
+    ApiPath(id): ApiPath<String>,
+) -> Result<(HeaderMap, Json<GameView>), AppError> {
+    let (view, token) = state.games.join(&id, &cookies).await?;
+    Ok((seat_headers(&id, token), Json(view)))
+}
+
+/// `POST /api/games/{id}/act`: a player's action in an online game; the
+/// answer is the game as that player sees it.
+pub async fn act(
+    State(state): State<AppState>,
+    cookies: Cookies,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(action): ApiJson<OnlineAction>,
+) -> ApiResult<GameView> {
+    let Acted { .. } = state.games.act(&id, &cookies, action).await?;
+    let (view, _) = state.games.view_for(&id, &cookies).await?;
+    Ok(Json(view))
 }
 
 pub async fn create_game(
@@ -63,9 +116,11 @@ pub async fn create_game(
 
 pub async fn get_game(
     State(state): State<AppState>,
+    cookies: Cookies,
     ApiPath(id): ApiPath<String>,
-) -> ApiResult<GameView> {
-    Ok(Json(state.games.view(&id).await?))
+) -> Result<(HeaderMap, Json<GameView>), AppError> {
+    let (view, token) = state.games.view_for(&id, &cookies).await?;
+    Ok((seat_headers(&id, token), Json(view)))
 }
 
 pub async fn delete_game(
@@ -78,10 +133,11 @@ pub async fn delete_game(
 
 pub async fn play_move(
     State(state): State<AppState>,
+    cookies: Cookies,
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<GameView> {
-    Ok(Json(state.games.play(&id, req).await?))
+    Ok(Json(state.games.play(&id, req, &cookies).await?))
 }
 
 pub async fn takeback(
@@ -93,9 +149,10 @@ pub async fn takeback(
 
 pub async fn resign(
     State(state): State<AppState>,
+    cookies: Cookies,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<GameView> {
-    Ok(Json(state.games.resign(&id).await?))
+    Ok(Json(state.games.resign(&id, &cookies).await?))
 }
 
 pub async fn offer_draw(

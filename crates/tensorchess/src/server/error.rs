@@ -24,6 +24,11 @@ pub enum AppError {
     /// A well-formed move the rules forbid, with the reason for the player.
     #[error("Illegal move {text}: {reason}")]
     IllegalMove { text: String, reason: String },
+    /// An online action the player's seat or the game's state does not
+    /// allow; `kind` names the reason in a word (`not_a_player`,
+    /// `not_your_turn`, `stale`, `game_over`, `waiting`, ...).
+    #[error("{message}")]
+    Refused { kind: &'static str, message: String },
     #[error("{0}")]
     TooLarge(String),
     #[error("{0}")]
@@ -40,12 +45,24 @@ impl AppError {
         AppError::BadRequest(msg.into())
     }
 
+    pub fn refused(kind: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Refused {
+            kind,
+            message: message.into(),
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Refused {
+                kind: "not_a_player",
+                ..
+            } => StatusCode::FORBIDDEN,
+            AppError::Refused { .. } => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -59,6 +76,7 @@ impl AppError {
             AppError::NotFound(_) => "not_found",
             AppError::Conflict(_) => "conflict",
             AppError::IllegalMove { .. } => "illegal_move",
+            AppError::Refused { kind, .. } => kind,
             AppError::TooLarge(_) => "too_large",
             AppError::UnsupportedMediaType(_) => "unsupported_media_type",
             AppError::Unavailable(_) => "unavailable",

@@ -5,10 +5,13 @@
 use super::anygame::{
     end_view, imported_end_view, parse_reason, parse_variant, reason_str, AnyGame,
 };
+use super::clock::{Clock, SystemClock};
 use super::engine_player::{accepts_draw, EnginePlayer, SearchRequest};
 use super::error::AppError;
 use super::hub::Hub;
-use super::requests::{MoveRequest, NewGameRequest};
+use super::online::{time_in_runs, Cookies, OnlineState, Presence};
+use super::ratelimit::RateLimit;
+use super::requests::{MoveRequest, NewGameRequest, OnlineAction};
 use super::store::{
     GameMode, GameRecord, GameStore, GameSummary, GameUpdate, StoredGame, StoredMove,
 };
@@ -22,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tensorchess_engine::Level;
 use tensorchess_rules::{Color, EndReason, Move, Outcome, VariantKind};
+use tokio::sync::{watch, OnceCell};
 
 /// Thinking time of a hint.
 const HINT_TIME: Duration = Duration::from_millis(1000);
@@ -33,25 +37,59 @@ const DRAW_TIME: Duration = Duration::from_millis(600);
 /// The default level against the engine.
 pub const DEFAULT_LEVEL: u8 = 3;
 
+/// Timings and limits of the server, with the clock they are read on.
+#[derive(Clone)]
+pub struct ServerConfig {
+    pub clock: Arc<dyn Clock>,
+    /// A finished game nobody watches leaves memory after this long.
+    pub evict_finished_after_ms: i64,
+    /// A game in progress nobody touches or watches leaves memory after this
+    /// long (a game whose clock runs, or whose engine thinks, stays).
+    pub evict_idle_after_ms: i64,
+    /// How often idle games are looked for.
+    pub sweep_every_ms: i64,
+    /// How often the server notes in the database that it is still up.
+    pub heartbeat_every_ms: i64,
+    /// Messages per WebSocket connection.
+    pub rate_limit: RateLimit,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            clock: Arc::new(SystemClock),
+            evict_finished_after_ms: 60_000,
+            evict_idle_after_ms: 10 * 60_000,
+            sweep_every_ms: 15_000,
+            heartbeat_every_ms: 5_000,
+            rate_limit: RateLimit::default(),
+        }
+    }
+}
+
 /// Why a game is over.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Ending {
+pub(crate) enum Ending {
     /// By the rules: mate, stalemate, repetition, ...
     Rules(Outcome),
-    /// By the players: resignation, agreement.
+    /// By the players or the clock: resignation, agreement, time.
     Decided(Outcome),
     /// A finished game imported from PGN, with its result.
     Imported(String),
+    /// Called off before it started (online games): no result.
+    Aborted,
 }
 
 /// A game in memory.
 pub struct LiveGame {
-    record: GameRecord,
-    game: AnyGame,
-    history: Vec<HistoryEntry>,
-    ending: Option<Ending>,
+    pub(crate) record: GameRecord,
+    pub(crate) game: AnyGame,
+    pub(crate) history: Vec<HistoryEntry>,
+    pub(crate) ending: Option<Ending>,
     /// The engine's search for its move: an id and its stop flag.
-    search: Option<(u64, Arc<AtomicBool>)>,
+    pub(crate) search: Option<(u64, Arc<AtomicBool>)>,
+    /// Seats, clocks and offers of an online game.
+    pub(crate) online: Option<OnlineState>,
 }
 
 impl LiveGame {
@@ -76,18 +114,30 @@ impl LiveGame {
                 Some(end_view(self.game.kind(), *o))
             }
             Some(Ending::Imported(r)) => imported_end_view(r),
+            Some(Ending::Aborted) => Some(EndView {
+                result: "*".into(),
+                reason: "aborted".into(),
+                winner: None,
+                title: "Game aborted".into(),
+                text: "before both sides had moved: no result".into(),
+            }),
         }
     }
 
-    fn result_fields(&self) -> (String, Option<String>) {
-        match &self.ending {
+    pub(crate) fn result_fields_of(ending: Option<&Ending>) -> (String, Option<String>) {
+        match ending {
             None => ("*".into(), None),
             Some(Ending::Rules(o)) | Some(Ending::Decided(o)) => (
                 o.result_str().to_string(),
                 Some(reason_str(o.reason()).to_string()),
             ),
             Some(Ending::Imported(r)) => (r.clone(), Some("imported".into())),
+            Some(Ending::Aborted) => ("*".into(), Some("aborted".into())),
         }
+    }
+
+    fn result_fields(&self) -> (String, Option<String>) {
+        Self::result_fields_of(self.ending.as_ref())
     }
 
     /// The next state's stored fields.
@@ -98,14 +148,18 @@ impl LiveGame {
             result,
             end_reason,
             updated_at: now_ms().max(self.record.updated_at),
+            online: self.online.as_ref().map(|o| o.record.clone()),
         }
     }
 
-    fn commit_update(&mut self, update: GameUpdate) {
+    pub(crate) fn commit_update(&mut self, update: GameUpdate) {
         self.record.rev = update.rev;
         self.record.result = update.result;
         self.record.end_reason = update.end_reason;
         self.record.updated_at = update.updated_at;
+        if let (Some(o), Some(rec)) = (self.online.as_mut(), update.online) {
+            o.record = rec;
+        }
     }
 
     fn stop_search(&mut self) {
@@ -139,6 +193,15 @@ impl LiveGame {
             engine_thinking: self.search.is_some(),
             created_at: self.record.created_at,
             updated_at: self.record.updated_at,
+            online: self.online.as_ref().map(|o| {
+                o.view(
+                    &self.record.id,
+                    self.game.turn(),
+                    self.game.ply(),
+                    self.ending.is_some(),
+                )
+            }),
+            you: None,
         }
     }
 
@@ -192,7 +255,7 @@ fn date_string(ms: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
     (0..10)
@@ -217,23 +280,50 @@ fn seed_of(id: &str, ply: usize) -> u64 {
         .wrapping_add(ply as u64)
 }
 
+/// A game in memory, with when it was last asked for.
+struct LiveEntry {
+    game: Arc<tokio::sync::Mutex<LiveGame>>,
+    touched: i64,
+}
+
 /// The games service behind the API and the WebSocket.
 pub struct Games {
-    store: Arc<dyn GameStore>,
+    pub(crate) store: Arc<dyn GameStore>,
     hub: Arc<Hub>,
     engine: Arc<EnginePlayer>,
-    live: Mutex<HashMap<String, Arc<tokio::sync::Mutex<LiveGame>>>>,
+    live: Mutex<HashMap<String, LiveEntry>>,
     next_search: AtomicU64,
+    pub(crate) config: ServerConfig,
+    pub(crate) presence: Arc<Presence>,
+    /// When this server started, on its clock.
+    pub(crate) boot_ms: i64,
+    /// This run's id in the store's list of runs (registered on first need).
+    run: OnceCell<i64>,
+    stopping: watch::Sender<bool>,
 }
 
 impl Games {
     pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>, engine: Arc<EnginePlayer>) -> Games {
+        Games::with_config(store, hub, engine, ServerConfig::default())
+    }
+
+    pub fn with_config(
+        store: Arc<dyn GameStore>,
+        hub: Arc<Hub>,
+        engine: Arc<EnginePlayer>,
+        config: ServerConfig,
+    ) -> Games {
         Games {
             store,
+            presence: Arc::new(Presence::new(hub.clone())),
             hub,
             engine,
             live: Mutex::new(HashMap::new()),
             next_search: AtomicU64::new(1),
+            boot_ms: config.clock.now_ms(),
+            config,
+            run: OnceCell::new(),
+            stopping: watch::channel(false).0,
         }
     }
 
@@ -245,16 +335,91 @@ impl Games {
         &self.engine
     }
 
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.config.clock
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
     pub fn topic(id: &str) -> String {
         format!("game:{id}")
     }
 
-    /// Stops every engine search (server shutdown).
+    /// Stops every engine search, flag timer and background task (server shutdown).
     pub fn shutdown(&self) {
         self.engine.shutdown();
+        self.stopping.send_replace(true);
     }
 
-    fn publish(&self, lg: &LiveGame, event: &'static str) {
+    pub fn is_stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
+    /// Resolves when the server stops.
+    pub(crate) fn stopping(&self) -> watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// This run's id, registering the run in the store the first time.
+    pub(crate) async fn run_id(&self) -> Result<i64, AppError> {
+        let id = self
+            .run
+            .get_or_try_init(|| self.store.start_run(self.boot_ms))
+            .await?;
+        Ok(*id)
+    }
+
+    /// Notes in the store that this server is up now (the clocks of online
+    /// games count the time between a run's start and its last heartbeat).
+    pub async fn heartbeat(&self) -> Result<(), AppError> {
+        let run = self.run_id().await?;
+        self.store
+            .heartbeat(run, self.config.clock.now_ms())
+            .await?;
+        Ok(())
+    }
+
+    /// Games held in memory now.
+    pub fn live_games(&self) -> usize {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Drops from memory the games nobody uses: finished ones after a
+    /// short while, others after a long idle time. A game stays while a
+    /// request, an engine search or a running clock holds it, or while a
+    /// WebSocket watches it. Returns how many left.
+    pub fn sweep(&self) -> usize {
+        let now = self.config.clock.now_ms();
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let before = live.len();
+        live.retain(|id, entry| {
+            // Only the map holds it: nobody can be using it, and nobody can
+            // take it without the map's lock, which is held here.
+            if Arc::strong_count(&entry.game) > 1 {
+                return true;
+            }
+            if self.hub.subscriber_count(&Self::topic(id)) > 0 {
+                return true;
+            }
+            let Ok(lg) = entry.game.try_lock() else {
+                return true;
+            };
+            let limit = if lg.ending.is_some() {
+                self.config.evict_finished_after_ms
+            } else {
+                self.config.evict_idle_after_ms
+            };
+            now - entry.touched < limit
+        });
+        let gone = before - live.len();
+        drop(live);
+        self.hub.topic_count(); // forgets topics nobody follows
+        gone
+    }
+
+    pub(crate) fn publish(&self, lg: &LiveGame, event: &'static str) {
         let topic = Self::topic(&lg.record.id);
         if self.hub.subscriber_count(&topic) == 0 {
             return;
@@ -274,6 +439,11 @@ impl Games {
         let mode = match req.mode.as_deref().unwrap_or("engine") {
             "engine" => GameMode::Engine,
             "local" => GameMode::Local,
+            "online" => {
+                return Err(AppError::bad(
+                    "Online games are created with POST /api/online",
+                ))
+            }
             other => {
                 return Err(AppError::bad(format!(
                     "Unknown mode '{other}': expected engine or local"
@@ -324,7 +494,7 @@ impl Games {
                 })?;
                 (Some(color), Some(level))
             }
-            GameMode::Local => (None, None),
+            GameMode::Local | GameMode::Online => (None, None),
         };
         let tag = |name: &str| {
             tags.iter()
@@ -368,6 +538,7 @@ impl Games {
             history,
             ending,
             search: None,
+            online: None,
         };
         let (result, end_reason) = lg.result_fields();
         lg.record.result = result;
@@ -383,21 +554,32 @@ impl Games {
                     san: h.san.clone(),
                 })
                 .collect(),
+            online: None,
         };
         self.store.create_game(&stored).await?;
-        let id = lg.record.id.clone();
-        let arc = Arc::new(tokio::sync::Mutex::new(lg));
-        self.live
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, arc.clone());
+        let arc = self.insert_live(lg);
         let mut lg = arc.lock().await;
         self.start_engine(&arc, &mut lg);
         Ok(lg.view())
     }
 
+    /// Puts a new game in memory.
+    pub(crate) fn insert_live(&self, lg: LiveGame) -> Arc<tokio::sync::Mutex<LiveGame>> {
+        let id = lg.record.id.clone();
+        let arc = Arc::new(tokio::sync::Mutex::new(lg));
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).insert(
+            id,
+            LiveEntry {
+                game: arc.clone(),
+                touched: self.config.clock.now_ms(),
+            },
+        );
+        arc
+    }
+
     /// The game, loaded from the store if it is not in memory. A loaded game
-    /// whose engine was to move (the server stopped while it thought) resumes.
+    /// whose engine was to move (the server stopped while it thought)
+    /// resumes; an online game's clock picks up where it was.
     pub async fn get(
         self: &Arc<Self>,
         id: &str,
@@ -406,25 +588,57 @@ impl Games {
         if !valid_id(id) {
             return Err(not_found());
         }
-        if let Some(g) = self.live.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
-            return Ok(g.clone());
+        let now = self.config.clock.now_ms();
+        if let Some(e) = self
+            .live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(id)
+        {
+            e.touched = now;
+            return Ok(e.game.clone());
         }
         let stored = self.store.load_game(id).await?.ok_or_else(not_found)?;
-        let lg = Self::revive(stored)?;
+        // A clock that was running when an earlier server stopped: count
+        // only the time that server (and any since) was up.
+        let mut origin = None;
+        if let Some(started) = stored.online.as_ref().and_then(|o| o.turn_started_at) {
+            origin = Some(if started >= self.boot_ms {
+                started
+            } else {
+                let run = self.run_id().await?;
+                let runs = self.store.runs_since(started).await?;
+                self.boot_ms.max(started) - time_in_runs(started, &runs, run)
+            });
+        }
+        let mut lg = Self::revive(stored)?;
+        if let Some(o) = lg.online.as_mut() {
+            o.clock = self.config.clock.clone();
+            o.presence = self.presence.clone();
+            o.turn_origin = if lg.ending.is_some() { None } else { origin };
+        }
         let arc = {
             let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
             live.entry(id.to_string())
-                .or_insert_with(|| Arc::new(tokio::sync::Mutex::new(lg)))
+                .or_insert_with(|| LiveEntry {
+                    game: Arc::new(tokio::sync::Mutex::new(lg)),
+                    touched: now,
+                })
+                .game
                 .clone()
         };
         {
             let mut lg = arc.lock().await;
             self.start_engine(&arc, &mut lg);
+            if lg.online.as_ref().is_some_and(|o| o.timer.is_none()) {
+                self.arm_timer(&arc, &mut lg);
+            }
         }
         Ok(arc)
     }
 
     fn revive(stored: StoredGame) -> Result<LiveGame, AppError> {
+        let online = stored.online;
         let record = stored.record;
         let kind = parse_variant(&record.variant)
             .map_err(|e| AppError::Internal(format!("game {}: {e}", record.id)))?;
@@ -446,6 +660,7 @@ impl Games {
         };
         let ending = match record.end_reason.as_deref() {
             Some("imported") => Some(Ending::Imported(record.result.clone())),
+            Some("aborted") => Some(Ending::Aborted),
             Some(r) => match parse_reason(r) {
                 Some(
                     reason @ (EndReason::Resignation
@@ -458,12 +673,22 @@ impl Games {
             None => game.outcome().map(Ending::Rules),
         };
         let history = game.history();
+        let online = online.map(|record| OnlineState {
+            record,
+            turn_origin: None,
+            timer_gen: 0,
+            timer: None,
+            last_offer: [None, None],
+            clock: Arc::new(SystemClock),
+            presence: Arc::new(Presence::new(Arc::new(Hub::new()))),
+        });
         Ok(LiveGame {
             record,
             game,
             history,
             ending,
             search: None,
+            online,
         })
     }
 
@@ -479,8 +704,14 @@ impl Games {
         Ok(lg.pgn())
     }
 
-    pub async fn list(&self, limit: usize) -> Result<Vec<GameSummaryView>, AppError> {
-        let rows = self.store.list_games(limit).await?;
+    /// Saved games: engine and local games, and the online games `cookies`
+    /// hold a seat cookie of.
+    pub async fn list(
+        &self,
+        limit: usize,
+        cookies: &Cookies,
+    ) -> Result<Vec<GameSummaryView>, AppError> {
+        let rows = self.store.list_games(limit, &cookies.seat_games()).await?;
         Ok(rows.into_iter().map(summary_view).collect())
     }
 
@@ -488,13 +719,19 @@ impl Games {
         if !valid_id(id) {
             return Err(AppError::NotFound(format!("There is no game {id}")));
         }
+        if self.get(id).await?.lock().await.record.mode == GameMode::Online {
+            return Err(AppError::Conflict(
+                "Online games are kept: both players and their spectators may come back to them"
+                    .into(),
+            ));
+        }
         let live = self
             .live
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
-        if let Some(arc) = live {
-            arc.lock().await.stop_search();
+        if let Some(entry) = live {
+            entry.game.lock().await.stop_search();
         }
         if self.store.delete_game(id).await? {
             Ok(())
@@ -503,10 +740,26 @@ impl Games {
         }
     }
 
-    /// Plays a person's move.
-    pub async fn play(self: &Arc<Self>, id: &str, req: MoveRequest) -> Result<GameView, AppError> {
+    /// Plays a person's move (in an online game: the move of the seat
+    /// `cookies` hold).
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        req: MoveRequest,
+        cookies: &Cookies,
+    ) -> Result<GameView, AppError> {
         let arc = self.get(id).await?;
         let mut lg = arc.lock().await;
+        if lg.record.mode == GameMode::Online {
+            let Some(ply) = req.ply else {
+                return Err(AppError::bad(
+                    "A move in an online game must say at which ply it is played (\"ply\")",
+                ));
+            };
+            let action = OnlineAction::Move { mv: req.mv, ply };
+            self.act_locked(&arc, &mut lg, cookies, action).await?;
+            return Ok(self.view_for_locked(&lg, cookies));
+        }
         if lg.ending.is_some() {
             return Err(AppError::Conflict("The game is over".into()));
         }
@@ -548,6 +801,7 @@ impl Games {
             result,
             end_reason,
             updated_at: now_ms().max(lg.record.updated_at),
+            online: None,
         };
         let stored = StoredMove {
             ply: entry.ply,
@@ -611,8 +865,14 @@ impl Games {
     pub async fn takeback(self: &Arc<Self>, id: &str) -> Result<GameView, AppError> {
         let arc = self.get(id).await?;
         let mut lg = arc.lock().await;
+        if lg.record.mode == GameMode::Online {
+            return Err(AppError::refused(
+                "not_allowed",
+                "There are no takebacks in online games",
+            ));
+        }
         match lg.ending {
-            Some(Ending::Decided(_)) | Some(Ending::Imported(_)) => {
+            Some(Ending::Decided(_)) | Some(Ending::Imported(_)) | Some(Ending::Aborted) => {
                 return Err(AppError::Conflict("The game is over".into()))
             }
             _ => {}
@@ -644,6 +904,7 @@ impl Games {
             result,
             end_reason,
             updated_at: now_ms().max(lg.record.updated_at),
+            online: None,
         };
         self.store
             .truncate_moves(&lg.record.id, keep, &update)
@@ -658,10 +919,20 @@ impl Games {
         Ok(lg.view())
     }
 
-    /// The person resigns (two players on one device: the side to move resigns).
-    pub async fn resign(self: &Arc<Self>, id: &str) -> Result<GameView, AppError> {
+    /// The person resigns (two players on one device: the side to move
+    /// resigns; online: the seat `cookies` hold).
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: &str,
+        cookies: &Cookies,
+    ) -> Result<GameView, AppError> {
         let arc = self.get(id).await?;
         let mut lg = arc.lock().await;
+        if lg.record.mode == GameMode::Online {
+            self.act_locked(&arc, &mut lg, cookies, OnlineAction::Resign)
+                .await?;
+            return Ok(self.view_for_locked(&lg, cookies));
+        }
         if lg.ending.is_some() {
             return Err(AppError::Conflict("The game is over".into()));
         }
@@ -699,12 +970,18 @@ impl Games {
         let arc = self.get(id).await?;
         let (game, rev, engine_color) = {
             let lg = arc.lock().await;
+            if lg.record.mode == GameMode::Online {
+                return Err(AppError::refused(
+                    "not_allowed",
+                    "In an online game, offer a draw with the offer_draw action",
+                ));
+            }
             if lg.ending.is_some() {
                 return Err(AppError::Conflict("The game is over".into()));
             }
             let engine_color = match lg.record.mode {
                 GameMode::Engine => lg.human_color().map(|c| !c),
-                GameMode::Local => None,
+                GameMode::Local | GameMode::Online => None,
             };
             (lg.game.clone(), lg.record.rev, engine_color)
         };
@@ -769,6 +1046,12 @@ impl Games {
             if lg.ending.is_some() {
                 return Err(AppError::Conflict("The game is over".into()));
             }
+            if lg.record.mode == GameMode::Online {
+                return Err(AppError::refused(
+                    "not_allowed",
+                    "No engine help while an online game is played",
+                ));
+            }
             lg.game.clone()
         };
         self.analyse(game, None, HINT_TIME).await
@@ -781,7 +1064,16 @@ impl Games {
         ply: Option<usize>,
     ) -> Result<AnalysisView, AppError> {
         let arc = self.get(id).await?;
-        let game = arc.lock().await.game.clone();
+        let game = {
+            let lg = arc.lock().await;
+            if lg.record.mode == GameMode::Online && lg.ending.is_none() {
+                return Err(AppError::refused(
+                    "not_allowed",
+                    "No engine evaluation while an online game is played",
+                ));
+            }
+            lg.game.clone()
+        };
         if let Some(p) = ply {
             if p > game.ply() {
                 return Err(AppError::bad(format!(
@@ -826,7 +1118,7 @@ fn summary_view(s: GameSummary) -> GameSummaryView {
         .parse::<VariantKind>()
         .map_or("Unknown game", |k| k.title());
     GameSummaryView {
-        finished: r.result != "*",
+        finished: r.result != "*" || r.end_reason.is_some(),
         id: r.id,
         variant: r.variant,
         variant_title: title,

@@ -10,15 +10,24 @@
 //! | `POST /api/games/{id}/{takeback,resign,draw,hint}` | |
 //! | `GET /api/games/{id}/eval?ply=N`, `GET /api/games/{id}/pgn` | |
 //! | `POST /api/position` | legal moves of any position, optionally after a move |
-//! | `GET /api/ws` | WebSocket: `{"type":"subscribe","topic":"game:ID"}` |
+//! | `POST /api/online` | a game against a friend: `{"variant","color","clock":{"base_seconds","increment_seconds"}}`; sets the creator's seat cookie |
+//! | `POST /api/games/{id}/join` | takes the free seat of an online game (sets the seat cookie) |
+//! | `POST /api/games/{id}/act` | an online action: `{"type":"move","move":"e2e4","ply":0}`, `resign`, `offer_draw`, `accept_draw`, `decline_draw`, `abort`, `rematch`, `decline_rematch` |
+//! | `GET /api/ws` | WebSocket: `{"type":"subscribe","topic":"game:ID"}`, and the online actions with `"game"` and `"req"` |
+//!
+//! Online play is described in `docs/online.md`.
 
 pub mod anygame;
 pub mod api;
 pub mod assets;
+pub mod clock;
 pub mod engine_player;
 pub mod error;
 pub mod games;
 pub mod hub;
+pub mod online;
+pub mod online_games;
+pub mod ratelimit;
 pub mod requests;
 pub mod store;
 pub mod views;
@@ -30,7 +39,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use engine_player::EnginePlayer;
 use error::AppError;
-use games::Games;
+use games::{Games, ServerConfig};
 use hub::Hub;
 use std::future::Future;
 use std::path::Path;
@@ -50,9 +59,24 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(store: Arc<dyn GameStore>) -> AppState {
-        let games = Games::new(store, Arc::new(Hub::new()), Arc::new(EnginePlayer::new()));
+        AppState::with_config(store, ServerConfig::default())
+    }
+
+    /// State with its own clock and timings (tests use a manual clock).
+    /// Inside a Tokio runtime, the background work starts at once (the
+    /// heartbeat, resuming online clocks, evicting idle games).
+    pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
+        let games = Arc::new(Games::with_config(
+            store,
+            Arc::new(Hub::new()),
+            Arc::new(EnginePlayer::new()),
+            config,
+        ));
+        if tokio::runtime::Handle::try_current().is_ok() {
+            games.spawn_background();
+        }
         AppState {
-            games: Arc::new(games),
+            games,
             shutdown: Arc::new(watch::channel(false).0),
         }
     }
@@ -62,10 +86,28 @@ impl AppState {
         Ok(AppState::new(Arc::new(SqliteStore::open(db)?)))
     }
 
-    /// Stops engine searches and closes WebSockets (server shutdown).
+    /// [`AppState::open`] with a configuration.
+    pub fn open_with(db: &Path, config: ServerConfig) -> Result<AppState, StoreError> {
+        Ok(AppState::with_config(
+            Arc::new(SqliteStore::open(db)?),
+            config,
+        ))
+    }
+
+    /// Stops engine searches, flag timers and background work, and closes
+    /// WebSockets (server shutdown).
     pub fn shutdown(&self) {
         self.games.shutdown();
         self.shutdown.send_replace(true);
+    }
+
+    /// [`AppState::shutdown`], then a last heartbeat, so that online clocks
+    /// know exactly when this server stopped.
+    pub async fn close(&self) {
+        self.shutdown();
+        if let Err(e) = self.games.heartbeat().await {
+            tracing::error!("the last heartbeat was not stored: {e}");
+        }
     }
 
     pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
@@ -86,6 +128,9 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/hint", post(api::hint))
         .route("/games/{id}/eval", get(api::evaluate))
         .route("/games/{id}/pgn", get(api::pgn))
+        .route("/games/{id}/join", post(api::join))
+        .route("/games/{id}/act", post(api::act))
+        .route("/online", post(api::create_online))
         .route("/position", post(api::position))
         .route("/ws", get(ws::handler))
         .fallback(api::not_found);
@@ -111,10 +156,12 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let router = app(state.clone());
     let on_stop = state.clone();
-    axum::serve(listener, router)
+    let served = axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             signal.await;
             on_stop.shutdown();
         })
-        .await
+        .await;
+    state.close().await;
+    served
 }

@@ -53,6 +53,67 @@ pub struct ListQuery {
     pub limit: Option<usize>,
 }
 
+/// `POST /api/online`: a game against a friend, who joins through a link.
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct NewOnlineRequest {
+    /// `tensor` (default), `chess` or `chessence`.
+    pub variant: Option<String>,
+    /// The creator's colour: `white` (default), `black` or `random`.
+    pub color: Option<String>,
+    /// The time control; absent or `null`: no clock.
+    pub clock: Option<ClockRequest>,
+}
+
+/// A time control: minutes are not enough for tests and bullet, so seconds.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Time for the whole game, in seconds (1 to 10800).
+    pub base_seconds: u32,
+    /// Time added after each move, in seconds (0 to 180).
+    #[serde(default)]
+    pub increment_seconds: u32,
+}
+
+/// What a player of an online game does (`POST /api/games/{id}/act`, or a
+/// WebSocket message with `game` and an optional `req` number besides).
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OnlineAction {
+    /// A move, with the number of moves the player saw on the board: any
+    /// other number means the player's page is stale, and the move is refused.
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+        ply: usize,
+    },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    /// Ends the game without a result, before both sides have moved.
+    Abort,
+    /// Offers a rematch (colours swapped), or accepts the opponent's offer.
+    Rematch,
+    DeclineRematch,
+}
+
+impl OnlineAction {
+    pub fn name(&self) -> &'static str {
+        match self {
+            OnlineAction::Move { .. } => "move",
+            OnlineAction::Resign => "resign",
+            OnlineAction::OfferDraw => "offer_draw",
+            OnlineAction::AcceptDraw => "accept_draw",
+            OnlineAction::DeclineDraw => "decline_draw",
+            OnlineAction::Abort => "abort",
+            OnlineAction::Rematch => "rematch",
+            OnlineAction::DeclineRematch => "decline_rematch",
+        }
+    }
+}
+
 /// Messages a WebSocket client sends.
 #[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -65,4 +126,62 @@ pub enum ClientMessage {
         topic: String,
     },
     Ping,
+    /// An online action on a game, by the seat this connection's cookies hold.
+    Move {
+        game: String,
+        #[serde(rename = "move")]
+        mv: String,
+        ply: usize,
+        req: Option<u64>,
+    },
+    Resign {
+        game: String,
+        req: Option<u64>,
+    },
+    OfferDraw {
+        game: String,
+        req: Option<u64>,
+    },
+    AcceptDraw {
+        game: String,
+        req: Option<u64>,
+    },
+    DeclineDraw {
+        game: String,
+        req: Option<u64>,
+    },
+    Abort {
+        game: String,
+        req: Option<u64>,
+    },
+    Rematch {
+        game: String,
+        req: Option<u64>,
+    },
+    DeclineRematch {
+        game: String,
+        req: Option<u64>,
+    },
+}
+
+impl ClientMessage {
+    /// The online action a message asks for: the game, the request number
+    /// and the action.
+    pub fn action(self) -> Result<(String, Option<u64>, OnlineAction), ClientMessage> {
+        Ok(match self {
+            ClientMessage::Move { game, mv, ply, req } => {
+                (game, req, OnlineAction::Move { mv, ply })
+            }
+            ClientMessage::Resign { game, req } => (game, req, OnlineAction::Resign),
+            ClientMessage::OfferDraw { game, req } => (game, req, OnlineAction::OfferDraw),
+            ClientMessage::AcceptDraw { game, req } => (game, req, OnlineAction::AcceptDraw),
+            ClientMessage::DeclineDraw { game, req } => (game, req, OnlineAction::DeclineDraw),
+            ClientMessage::Abort { game, req } => (game, req, OnlineAction::Abort),
+            ClientMessage::Rematch { game, req } => (game, req, OnlineAction::Rematch),
+            ClientMessage::DeclineRematch { game, req } => {
+                (game, req, OnlineAction::DeclineRematch)
+            }
+            other => return Err(other),
+        })
+    }
 }

@@ -129,6 +129,51 @@ pub struct GameView {
     pub engine_thinking: bool,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Seats, clocks and offers of an online game.
+    pub online: Option<OnlineView>,
+    /// The seat of whoever asked (`white`/`black`), in answers to one
+    /// player's request; `null` for spectators and in broadcasts.
+    pub you: Option<&'static str>,
+}
+
+/// A seat of an online game, as everybody may see it (never its token).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    /// A player holds the seat.
+    pub taken: bool,
+    /// The player has the game open now (a live WebSocket subscription).
+    pub connected: bool,
+}
+
+/// A game's clocks at the moment the view was made.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockView {
+    pub base_ms: i64,
+    pub increment_ms: i64,
+    /// Time left, in milliseconds (never below 0).
+    pub white_ms: i64,
+    pub black_ms: i64,
+    /// The colour whose clock is running, if one is.
+    pub running: Option<&'static str>,
+}
+
+/// What an online game adds to a [`GameView`].
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct OnlineView {
+    pub white: SeatView,
+    pub black: SeatView,
+    /// `null`: the game has no clock.
+    pub clock: Option<ClockView>,
+    /// The colour whose draw offer waits for an answer.
+    pub draw_offer: Option<String>,
+    /// The colour whose rematch offer waits for an answer.
+    pub rematch_offer: Option<String>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this game, once both agreed.
+    pub rematch_id: Option<String>,
+    /// A player may still abort the game (before both sides have moved).
+    pub can_abort: bool,
 }
 
 /// A line of the saved-games list.
@@ -217,9 +262,12 @@ pub enum ServerEvent {
         event: &'static str,
         game: Box<GameView>,
     },
-    /// Answer to a client's `subscribe`.
+    /// Answer to a client's `subscribe`; `seat` is the colour this
+    /// connection plays in an online game (absent for spectators).
     Subscribed {
         topic: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seat: Option<&'static str>,
     },
     Unsubscribed {
         topic: String,
@@ -232,5 +280,36 @@ pub enum ServerEvent {
     /// Updates were missed (a slow connection): fetch the state again.
     Resync {
         topic: String,
+    },
+    /// Which players of an online game are connected (sent when it changes).
+    Presence {
+        topic: String,
+        white: bool,
+        black: bool,
+    },
+    /// An online action (`move`, `resign`, ...) was done; `req` is the
+    /// client's own number for the request, if it sent one.
+    Ack {
+        req: Option<u64>,
+        game: String,
+        action: &'static str,
+        rev: i64,
+        /// Moves in the game after the action.
+        ply: usize,
+        /// The rematch created by this action.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rematch_id: Option<String>,
+    },
+    /// An online action was refused: `kind` says why in a word
+    /// (`not_a_player`, `not_your_turn`, `stale`, `game_over`, `illegal_move`,
+    /// `waiting`, `rate_limited`, ...), `message` in a sentence.
+    Refused {
+        req: Option<u64>,
+        game: String,
+        action: &'static str,
+        kind: &'static str,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
 }

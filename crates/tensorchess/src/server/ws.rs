@@ -1,20 +1,34 @@
 //! The WebSocket at `/api/ws`: clients subscribe to topics of the [`Hub`]
-//! (`game:ID`) and receive a snapshot, then every change.
+//! (`game:ID`) and receive a snapshot, then every change; players of online
+//! games also send their actions here (moves, resignations, offers).
 //!
 //! Client messages are JSON ([`ClientMessage`]); anything malformed or too
 //! large is answered with an `error` message and the connection stays open.
+//! Each connection may send a burst of messages, then a steady rate (a
+//! token bucket, [`RateLimit`]); messages beyond it are answered with an
+//! error of kind `rate_limited` and dropped.
+//!
+//! The seat a connection plays comes from the cookies of its upgrade request
+//! (see [`super::online`]); a cross-site page cannot open the socket (the
+//! `Origin` must be this server).
 //!
 //! [`Hub`]: super::hub::Hub
+//! [`RateLimit`]: super::ratelimit::RateLimit
 
+use super::error::AppError;
 use super::games::{valid_id, Games};
+use super::online::{Cookies, PresenceGuard};
+use super::ratelimit::TokenBucket;
 use super::requests::ClientMessage;
 use super::views::ServerEvent;
 use super::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::response::Response;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashMap;
+use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
@@ -24,11 +38,40 @@ pub const MAX_CLIENT_MESSAGE: usize = 4096;
 const MAX_FRAME: usize = 1 << 20;
 /// Topics one connection may follow.
 const MAX_SUBSCRIPTIONS: usize = 32;
+/// The server pings this often; a connection silent for [`IDLE_LIMIT`] is closed
+/// (a closed laptop, a dead network), so the opponent sees "disconnected".
+const PING_EVERY: Duration = Duration::from_secs(15);
+const IDLE_LIMIT: Duration = Duration::from_secs(45);
 
-pub async fn handler(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+pub async fn handler(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    cookies: Cookies,
+    State(state): State<AppState>,
+) -> Response {
+    if !same_origin(&headers) {
+        return (
+            StatusCode::FORBIDDEN,
+            "WebSocket connections are only accepted from this server's own pages",
+        )
+            .into_response();
+    }
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| connection(socket, state))
+        .on_upgrade(move |socket| connection(socket, state, cookies))
+}
+
+/// A browser names the page's origin; it must be this host. (Clients that
+/// are not browsers send no `Origin` and hold only the cookies they have.)
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+    origin_host.eq_ignore_ascii_case(host)
 }
 
 fn text(event: &ServerEvent) -> Message {
@@ -37,14 +80,29 @@ fn text(event: &ServerEvent) -> Message {
     ))
 }
 
-async fn connection(socket: WebSocket, state: AppState) {
+/// What one connection keeps.
+struct Conn {
+    cookies: Cookies,
+    bucket: TokenBucket,
+    subscriptions: HashMap<String, JoinHandle<()>>,
+}
+
+async fn connection(socket: WebSocket, state: AppState, cookies: Cookies) {
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = mpsc::channel::<Message>(64);
-    let mut subscriptions: HashMap<String, JoinHandle<()>> = HashMap::new();
+    let clock = state.games.clock().clone();
+    let mut conn = Conn {
+        cookies,
+        bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
+        subscriptions: HashMap::new(),
+    };
     let mut shutdown = state.shutdown_signal();
     if *shutdown.borrow() {
         return;
     }
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.tick().await;
+    let mut last_heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
             incoming = stream.next() => {
@@ -52,27 +110,32 @@ async fn connection(socket: WebSocket, state: AppState) {
                     None | Some(Err(_)) => break,
                     Some(Ok(msg)) => msg,
                 };
-                match msg {
-                    Message::Text(t) => {
-                        let reply = handle_text(t.as_str(), &state, &out_tx, &mut subscriptions).await;
-                        if let Some(reply) = reply {
-                            if sink.send(text(&reply)).await.is_err() {
-                                break;
-                            }
-                        }
-                    }
-                    Message::Binary(_) => {
-                        let err = ServerEvent::Error { message: "Binary messages are not understood: send JSON text".into() };
-                        if sink.send(text(&err)).await.is_err() {
-                            break;
-                        }
-                    }
+                last_heard = tokio::time::Instant::now();
+                let reply = match msg {
+                    Message::Text(t) => handle_text(t.as_str(), &state, &out_tx, &mut conn).await,
+                    Message::Binary(_) => Some(ServerEvent::Error {
+                        message: "Binary messages are not understood: send JSON text".into(),
+                    }),
                     Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => {}
+                    Message::Ping(_) | Message::Pong(_) => None,
+                };
+                if let Some(reply) = reply {
+                    if sink.send(text(&reply)).await.is_err() {
+                        break;
+                    }
                 }
             }
             Some(out) = out_rx.recv() => {
                 if sink.send(out).await.is_err() {
+                    break;
+                }
+            }
+            _ = ping.tick() => {
+                if last_heard.elapsed() > IDLE_LIMIT {
+                    let _ = sink.send(Message::Close(None)).await;
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
                     break;
                 }
             }
@@ -82,80 +145,154 @@ async fn connection(socket: WebSocket, state: AppState) {
             }
         }
     }
-    for (_, task) in subscriptions {
+    for (_, task) in conn.subscriptions {
         task.abort();
     }
+}
+
+fn error(message: String) -> Option<ServerEvent> {
+    Some(ServerEvent::Error { message })
 }
 
 async fn handle_text(
     t: &str,
     state: &AppState,
     out: &mpsc::Sender<Message>,
-    subscriptions: &mut HashMap<String, JoinHandle<()>>,
+    conn: &mut Conn,
 ) -> Option<ServerEvent> {
-    let error = |message: String| Some(ServerEvent::Error { message });
     if t.len() > MAX_CLIENT_MESSAGE {
         return error(format!(
             "Message too large ({} bytes; at most {MAX_CLIENT_MESSAGE})",
             t.len()
         ));
     }
-    let msg: ClientMessage = match serde_json::from_str(t) {
+    let msg: Result<ClientMessage, _> = serde_json::from_str(t);
+    if !conn.bucket.take(state.games.clock().now_ms()) {
+        let message = format!(
+            "Too many messages: slow down (try again in {} ms)",
+            conn.bucket.retry_after_ms()
+        );
+        // An action is answered as refused, so its sender knows which one.
+        return Some(match msg.map(ClientMessage::action) {
+            Ok(Ok((game, req, action))) => ServerEvent::Refused {
+                req,
+                game,
+                action: action.name(),
+                kind: "rate_limited",
+                message,
+                reason: None,
+            },
+            _ => ServerEvent::Error { message },
+        });
+    }
+    let msg = match msg {
         Ok(m) => m,
         Err(e) => return error(format!("Malformed message: {e}")),
+    };
+    let msg = match msg.action() {
+        Ok((game, req, action)) => {
+            let name = action.name();
+            return Some(match state.games.act(&game, &conn.cookies, action).await {
+                Ok(done) => ServerEvent::Ack {
+                    req,
+                    game,
+                    action: name,
+                    rev: done.rev,
+                    ply: done.ply,
+                    rematch_id: done.rematch_id,
+                },
+                Err(e) => refused(req, game, name, e),
+            });
+        }
+        Err(other) => other,
     };
     match msg {
         ClientMessage::Ping => Some(ServerEvent::Pong),
         ClientMessage::Unsubscribe { topic } => {
-            if let Some(task) = subscriptions.remove(&topic) {
+            if let Some(task) = conn.subscriptions.remove(&topic) {
                 task.abort();
             }
             Some(ServerEvent::Unsubscribed { topic })
         }
-        ClientMessage::Subscribe { topic } => {
-            let Some(id) = topic.strip_prefix("game:").filter(|id| valid_id(id)) else {
-                return error(format!(
-                    "Unknown topic '{}'",
-                    topic.chars().take(64).collect::<String>()
-                ));
-            };
-            if !subscriptions.contains_key(&topic) && subscriptions.len() >= MAX_SUBSCRIPTIONS {
-                return error(format!(
-                    "At most {MAX_SUBSCRIPTIONS} subscriptions per connection"
-                ));
-            }
-            // Subscribe before taking the snapshot, so no change falls in between.
-            let rx = state.games.hub().subscribe(&topic);
-            let game = match state.games.view(id).await {
-                Ok(g) => g,
-                Err(e) => return error(e.to_string()),
-            };
-            let snapshot = ServerEvent::Game {
-                topic: topic.clone(),
-                event: "snapshot",
-                game: Box::new(game),
-            };
-            let out = out.clone();
-            let forward_topic = topic.clone();
-            let task = tokio::spawn(async move {
-                if out
-                    .send(text(&ServerEvent::Subscribed {
-                        topic: forward_topic.clone(),
-                    }))
-                    .await
-                    .is_err()
-                    || out.send(text(&snapshot)).await.is_err()
-                {
-                    return;
-                }
-                forward(rx, out, forward_topic).await;
-            });
-            if let Some(old) = subscriptions.insert(topic, task) {
-                old.abort();
-            }
-            None
-        }
+        ClientMessage::Subscribe { topic } => subscribe(topic, state, out, conn).await,
+        _ => error("Unknown message".into()),
     }
+}
+
+fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
+    let reason = match &e {
+        AppError::IllegalMove { reason, .. } => Some(reason.clone()),
+        _ => None,
+    };
+    if e.status().is_server_error() {
+        tracing::error!("game {game}: {action}: {e}");
+    }
+    ServerEvent::Refused {
+        req,
+        game,
+        action,
+        kind: e.kind(),
+        message: e.to_string(),
+        reason,
+    }
+}
+
+async fn subscribe(
+    topic: String,
+    state: &AppState,
+    out: &mpsc::Sender<Message>,
+    conn: &mut Conn,
+) -> Option<ServerEvent> {
+    let Some(id) = topic.strip_prefix("game:").filter(|id| valid_id(id)) else {
+        return error(format!(
+            "Unknown topic '{}'",
+            topic.chars().take(64).collect::<String>()
+        ));
+    };
+    if !conn.subscriptions.contains_key(&topic) && conn.subscriptions.len() >= MAX_SUBSCRIPTIONS {
+        return error(format!(
+            "At most {MAX_SUBSCRIPTIONS} subscriptions per connection"
+        ));
+    }
+    // Subscribe before taking the snapshot, so no change falls in between.
+    let rx = state.games.hub().subscribe(&topic);
+    let seat = match state.games.seat(id, &conn.cookies).await {
+        Ok(s) => s,
+        Err(e) => return error(e.to_string()),
+    };
+    let game = match state.games.view(id).await {
+        Ok(g) => g,
+        Err(e) => return error(e.to_string()),
+    };
+    let snapshot = ServerEvent::Game {
+        topic: topic.clone(),
+        event: "snapshot",
+        game: Box::new(game),
+    };
+    let out = out.clone();
+    let forward_topic = topic.clone();
+    let presence = state.games.presence.clone();
+    let id = id.to_string();
+    let task = tokio::spawn(async move {
+        if out
+            .send(text(&ServerEvent::Subscribed {
+                topic: forward_topic.clone(),
+                seat: seat.map(|c| c.name()),
+            }))
+            .await
+            .is_err()
+            || out.send(text(&snapshot)).await.is_err()
+        {
+            return;
+        }
+        // A player counts as connected while this subscription lasts.
+        let _here: Option<PresenceGuard> = seat.map(|c| presence.enter(&id, c));
+        forward(rx, out, forward_topic).await;
+    });
+    if let Some(old) = conn.subscriptions.insert(topic, task) {
+        old.abort();
+    }
+    None
 }
 
 async fn forward(
