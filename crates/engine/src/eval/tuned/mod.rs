@@ -2,4 +2,5 @@
 //! generated, then reviewed and measured in a match before it replaces the
 //! previous one.
 
+pub mod chess;
 pub mod tensor;
