@@ -3,4 +3,5 @@
 //! previous one.
 
 pub mod chess;
+pub mod chessence;
 pub mod tensor;
