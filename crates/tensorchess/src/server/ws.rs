@@ -36,6 +36,8 @@ use tokio::task::JoinHandle;
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
 /// Largest frame read at all (beyond it the protocol layer closes the connection).
 const MAX_FRAME: usize = 1 << 20;
+/// Bytes read from a socket at a time.
+const READ_BUFFER: usize = 8 * 1024;
 /// Topics one connection may follow.
 const MAX_SUBSCRIPTIONS: usize = 32;
 /// The server pings this often; a connection silent for [`IDLE_LIMIT`] is closed
@@ -56,8 +58,12 @@ pub async fn handler(
         )
             .into_response();
     }
+    // Small buffers: client messages are small, and a thousand connections
+    // with the default 128 KiB each would hold a quarter of a gigabyte.
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| connection(socket, state, cookies))
 }
 
