@@ -379,7 +379,8 @@ async fn play_side(
     tally: Arc<Mutex<Tally>>,
     moves_done: Arc<AtomicU64>,
 ) -> Result<(), Error> {
-    let mut sent: Option<(u64, Instant, String)> = None; // (req = ply, time, move)
+    // The move waiting for its acknowledgement: (req = ply, sent at, move).
+    let mut sent: Option<(u64, Instant, String)> = None;
     // Messages not answered yet, by request number (resent when rate limited).
     let mut unanswered: HashMap<u64, String> = HashMap::new();
     let mut offered = false;
@@ -458,7 +459,9 @@ async fn play_side(
                 .refused
                 .entry(kind.clone())
                 .or_default() += 1;
-            let again = r.req.and_then(|req| unanswered.get(&req).map(|m| (req, m.clone())));
+            let again = r
+                .req
+                .and_then(|req| unanswered.get(&req).map(|m| (req, m.clone())));
             if kind == "rate_limited" {
                 // Back off and send the same message again.
                 if let Some((req, m)) = again {
