@@ -20,16 +20,31 @@ type Scores = smallvec::SmallVec<[i32; 256]>;
 /// Values for move ordering and delta pruning (ordering only needs ranks).
 const ORDER_VALUE: [i32; 8] = [100, 320, 330, 500, 900, 20_000, 330, 300];
 
-/// Selection sort step: swaps the best-scored remaining move to `i` and returns it.
+/// Moves picked one at a time (selection sort) before the rest is sorted
+/// at once: most cut-offs come from the first few moves, and sorting a long
+/// list once is cheaper than scanning it for every move.
+const LAZY_PICKS: usize = 3;
+
+/// Brings the `i`-th best move to `i` and returns it.
 fn pick_next(moves: &mut MoveList, scores: &mut Scores, i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
+    if i < LAZY_PICKS {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+    } else if i == LAZY_PICKS && moves.len() > i + 1 {
+        let mut rest: smallvec::SmallVec<[(i32, Move); 256]> =
+            (i..moves.len()).map(|j| (scores[j], moves[j])).collect();
+        rest.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (k, (sc, m)) in rest.into_iter().enumerate() {
+            scores[i + k] = sc;
+            moves[i + k] = m;
         }
     }
-    moves.swap(i, best);
-    scores.swap(i, best);
     moves[i]
 }
 
