@@ -26,7 +26,7 @@ fn data() -> String {
 
 #[test]
 fn tuning_reduces_the_error_and_skips_bad_lines() {
-    let (samples, bad) = texel::load::<Chess>(std::io::Cursor::new(data())).unwrap();
+    let (samples, bad) = texel::load::<Chess>(std::io::Cursor::new(data()), 1.0, 1.0).unwrap();
     assert_eq!(samples.len(), 120);
     assert_eq!(bad, 3);
     // Start from a queen worth almost nothing.
@@ -59,4 +59,17 @@ fn the_rust_table_lists_every_term() {
     let table = texel::rust_table::<Chess>("CHESS", &w);
     assert_eq!(table.matches("], //").count(), Chess::LAYOUT.len());
     assert!(table.contains("material_queen"));
+}
+
+#[test]
+fn a_recorded_score_blends_into_the_target() {
+    let line = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0;-400\n";
+    let zero = vec![[0.0, 0.0]; Chess::LAYOUT.len()];
+    // Result only: target 1, prediction 0.5.
+    let (s, _) = texel::load::<Chess>(std::io::Cursor::new(line), 1.0, 1.0).unwrap();
+    assert!((texel::error(&s, &zero, 1.0) - 0.25).abs() < 1e-9);
+    // Score only: target 1 / (1 + 10^(400/400)) = 1/11.
+    let (s, _) = texel::load::<Chess>(std::io::Cursor::new(line), 0.0, 1.0).unwrap();
+    let t = 1.0 / 11.0;
+    assert!((texel::error(&s, &zero, 1.0) - (t - 0.5) * (t - 0.5)).abs() < 1e-9);
 }

@@ -27,6 +27,14 @@ pub struct TuneArgs {
     /// L2 pull toward the starting weights.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Weight of the game result in each position's target; the rest is the
+    /// recorded search score (lines `FEN;result;score`), through the logistic
+    /// with `--score-k`.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Scale of the logistic that turns a recorded score into an expected result.
+    #[arg(long, default_value_t = 1.0)]
+    pub score_k: f64,
     /// Term groups kept as they are: any of `material`, `pst`, `mobility`, `misc` (comma-separated).
     #[arg(long, default_value = "")]
     pub freeze: String,
@@ -53,7 +61,8 @@ impl ForGame for Run<'_> {
         let file = std::fs::File::open(&a.data)
             .map_err(|e| CliError(format!("cannot read {}: {e}", a.data)))?;
         let (mut samples, bad) =
-            texel::load::<V>(std::io::BufReader::new(file)).map_err(|e| CliError(e.to_string()))?;
+            texel::load::<V>(std::io::BufReader::new(file), a.lambda, a.score_k)
+                .map_err(|e| CliError(e.to_string()))?;
         if samples.is_empty() {
             return Err(CliError(format!("{} holds no usable positions", a.data)));
         }

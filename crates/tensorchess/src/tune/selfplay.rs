@@ -1,4 +1,5 @@
-//! Self-play games that produce tuning data: `FEN;result` lines.
+//! Self-play games that produce tuning data: `FEN;result;score` lines
+//! (the score is the search's, in centipawns from White's view).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
@@ -76,7 +77,9 @@ fn play_game<V: Evaluate>(
             && white_score.abs() < 2000
             && is_quiet(&pos, r.best)
         {
-            fens.push(pos.fen());
+            // The search's score (White's view) goes with the position: the
+            // tuner can blend it with the game's result.
+            fens.push(format!("{};{white_score}", pos.fen()));
         }
         // Adjudicate clear wins to save time: six plies beyond 1000 cp.
         let sign = if white_score > 1000 {
@@ -139,7 +142,9 @@ pub fn run<V: Evaluate>(cfg: &SelfplayConfig, out: &mut dyn Write) -> std::io::R
         drop(tx);
         for (fens, result) in rx {
             for f in &fens {
-                writeln!(out, "{f};{result}")?;
+                // `FEN;score` + `;result`: written as `FEN;result;score`.
+                let (fen, score) = f.rsplit_once(';').unwrap_or((f.as_str(), "0"));
+                writeln!(out, "{fen};{result};{score}")?;
             }
             written += fens.len();
             bar.inc(1);

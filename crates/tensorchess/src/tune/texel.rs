@@ -25,16 +25,25 @@ impl Accumulator for Collect {
     }
 }
 
-/// Reads `FEN;result` lines; bad lines are skipped and counted.
-pub fn load<V: Evaluate>(reader: impl BufRead) -> std::io::Result<(Vec<Sample>, usize)> {
+/// Reads `FEN;result` or `FEN;result;score` lines; bad lines are skipped
+/// and counted. The target of a position is the result, or with a score and
+/// `lambda < 1` a blend: `lambda * result + (1 - lambda) * sigmoid(k, score)`
+/// (a search score is a less noisy label than a single game's result).
+pub fn load<V: Evaluate>(
+    reader: impl BufRead,
+    lambda: f64,
+    k: f64,
+) -> std::io::Result<(Vec<Sample>, usize)> {
     let mut out = Vec::new();
     let mut bad = 0;
     for line in reader.lines() {
         let line = line?;
-        let Some((fen, result)) = line.rsplit_once(';') else {
+        let mut parts = line.split(';');
+        let (Some(fen), Some(result)) = (parts.next(), parts.next()) else {
             bad += 1;
             continue;
         };
+        let score: Option<f64> = parts.next().and_then(|s| s.trim().parse().ok());
         let result = match result.trim() {
             "1-0" => 1.0,
             "0-1" => 0.0,
@@ -47,6 +56,10 @@ pub fn load<V: Evaluate>(reader: impl BufRead) -> std::io::Result<(Vec<Sample>, 
         let Ok(pos) = Position::<V>::from_fen(fen) else {
             bad += 1;
             continue;
+        };
+        let result = match score {
+            Some(sc) if lambda < 1.0 => lambda * result + (1.0 - lambda) * sigmoid(k, sc),
+            _ => result,
         };
         let mut c = Collect(Vec::new());
         V::terms(&pos, &mut c);
