@@ -103,6 +103,29 @@ export async function openBrowser({ viewport = DESKTOP, mobile = false } = {}) {
   return { context, page, close: () => context.close() };
 }
 
+// One Chromium with several isolated contexts (separate cookies: separate
+// people). `person()` opens a new context with one page.
+export async function launchBrowser({ viewport = DESKTOP } = {}) {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  const person = async (opts = {}) => {
+    const context = await browser.newContext({ viewport: opts.viewport || viewport });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.errors = errors;
+    page.setDefaultTimeout(15000);
+    return { context, page };
+  };
+  return { browser, person, close: () => browser.close() };
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`) });
 }

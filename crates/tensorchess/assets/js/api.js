@@ -41,6 +41,10 @@ export const api = {
   evaluate: (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/eval?ply=${ply}`),
   pgn: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/pgn`),
   position: (variant, fen, move) => request('POST', '/api/position', { variant, fen, move }),
+  // Online play: the seat is a cookie the server sets (HttpOnly: never seen here).
+  online: (body) => request('POST', '/api/online', body),
+  join: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
+  act: (id, action) => request('POST', `/api/games/${encodeURIComponent(id)}/act`, action),
 };
 
 // One WebSocket, resubscribing after every reconnection (the server sends a
@@ -58,12 +62,14 @@ export class Live {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/api/ws`);
     this.ws = ws;
+    this.opened = Date.now();
     ws.addEventListener('open', () => {
       this.delay = 300;
       this.onStatus(true);
       for (const t of this.topics) this.send({ type: 'subscribe', topic: t });
     });
     ws.addEventListener('message', (e) => {
+      if (this.ws !== ws) return; // an old socket's last words
       let msg;
       try { msg = JSON.parse(e.data); } catch (_) { return; }
       if (msg.type === 'resync') {
@@ -78,6 +84,15 @@ export class Live {
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 4000);
     });
+  }
+
+  // A new connection at once: the cookies sent when a socket opens are the
+  // ones it plays with, so after taking a seat the socket must be new.
+  reconnect() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close();
+    this.connect();
   }
 
   send(msg) {

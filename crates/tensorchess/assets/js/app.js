@@ -18,17 +18,33 @@ let evalOn = localStorage.getItem(EVAL_ON) === '1';
 let evalSeq = 0;
 let replayTimer = null;
 let orientationOverride = null;
+// Online play: the seat this browser holds in the game shown (from the
+// server: the seat token is an HttpOnly cookie the page never sees).
+let seat = null;
+let clockAt = 0; // performance.now() when the shown clock times were received
+let seatFixes = 0;
 
 const board = new Board($('#board'), { onMove });
 const banner = document.createElement('div');
 banner.id = 'banner';
 banner.className = 'banner hidden';
 banner.innerHTML = `<div class="banner-title"></div><div class="banner-text"></div>
-  <div class="banner-buttons"><button type="button" id="banner-new" class="primary">New game</button>
+  <div class="banner-buttons"><button type="button" id="banner-rematch" class="primary hidden">Rematch</button>
+  <button type="button" id="banner-new" class="primary">New game</button>
   <button type="button" id="banner-close">See the board</button></div>`;
 board.box.appendChild(banner);
 
-const live = new Live(onEvent, (up) => $('#connection').classList.toggle('hidden', up));
+let connected = true; // this page's socket is up
+let frozenAt = null; // performance.now() when the socket went down
+const live = new Live(onEvent, (up) => {
+  $('#connection').classList.toggle('hidden', up);
+  connected = up;
+  // While the server cannot be reached, nobody knows who is there, and the
+  // clocks the page shows stop: the server's own clocks decide.
+  if (up && frozenAt !== null) clockAt += performance.now() - frozenAt;
+  frozenAt = up ? null : (frozenAt ?? performance.now());
+  if (game) renderPlayers();
+});
 
 // ---- helpers -------------------------------------------------------------
 
@@ -60,10 +76,16 @@ function confirmDialog(text) {
 const isActive = () => game && !game.end;
 const isLive = () => viewPly === null;
 const shownPly = () => (viewPly === null ? game.moves.length : viewPly);
+const isOnline = () => game && game.mode === 'online';
+const cap = (c) => c[0].toUpperCase() + c.slice(1);
+const other = (c) => (c === 'white' ? 'black' : 'white');
+const seatsTaken = () => game.online.white.taken && game.online.black.taken;
+const freeSeat = () => (!game.online.white.taken ? 'white' : !game.online.black.taken ? 'black' : null);
 
 function canMove() {
   if (!game || game.end || !isLive()) return false;
   if (game.mode === 'local') return true;
+  if (game.mode === 'online') return !!seat && seat === game.position.turn && seatsTaken();
   return game.human_color === game.position.turn && !game.engine_thinking;
 }
 
@@ -95,6 +117,7 @@ function positionFor(ply) {
 
 function defaultOrientation(g) {
   if (orientationOverride && orientationOverride.id === g.id) return orientationOverride.color;
+  if (g.mode === 'online') return seat || 'white';
   return g.mode === 'engine' && g.human_color === 'black' ? 'black' : 'white';
 }
 
@@ -111,11 +134,18 @@ async function applyView(view, opts = {}) {
     if (!old || old.id !== view.id) return;
     if (view.rev < old.rev) return;
   }
+  if (view.online) clockAt = performance.now();
   if (!opts.fresh && view.rev === old.rev && view.engine_thinking === old.engine_thinking) {
     game = view; // the same state again (a snapshot after subscribing): keep what the player is doing
+    renderPlayers();
     return;
   }
   game = view;
+  // A rematch was just agreed: the players go to it.
+  if (!opts.fresh && seat && old && old.online && view.online && !old.online.rematch_id && view.online.rematch_id) {
+    location.hash = `#/game/${view.online.rematch_id}`;
+    return;
+  }
   if (opts.fresh || !old || old.id !== view.id) {
     $('#toast').classList.add('hidden');
     board.setGeometry(view.position.geometry);
@@ -149,7 +179,22 @@ async function applyView(view, opts = {}) {
 
 function onEvent(msg) {
   if (msg.type === 'game' && game && msg.game.id === game.id) enqueue(msg.game);
-  else if (msg.type === 'error') console.warn('server:', msg.message);
+  else if (msg.type === 'presence' && isOnline() && msg.topic === `game:${game.id}`) {
+    game.online.white.connected = msg.white;
+    game.online.black.connected = msg.black;
+    renderPlayers();
+  } else if (msg.type === 'subscribed' && isOnline() && msg.topic === `game:${game.id}`) {
+    // The socket plays with the cookies it was opened with: a seat taken
+    // after it opened needs a new socket.
+    const wsSeat = msg.seat || null;
+    if (wsSeat && !seat) {
+      seat = wsSeat;
+      renderAll();
+    } else if (seat && wsSeat !== seat && seatFixes < 3) {
+      seatFixes++;
+      live.reconnect();
+    }
+  } else if (msg.type === 'error') console.warn('server:', msg.message);
 }
 
 // ---- rendering -----------------------------------------------------------------
@@ -164,13 +209,16 @@ function renderAll() {
   renderStatus();
   renderMoves();
   renderButtons();
+  renderOnline();
   renderBanner();
   document.body.dataset.game = game.id;
+  document.body.dataset.mode = game.mode;
+  document.body.dataset.seat = seat || '';
   document.body.dataset.ply = String(game.moves.length);
   document.body.dataset.shown = String(ply);
   document.body.dataset.rev = String(game.rev);
   document.body.dataset.state = game.end ? 'over' : game.engine_thinking ? 'thinking' : canMove() ? 'your-move' : 'waiting';
-  if (evalOn) updateEval();
+  if (evalOn && !isOnline()) updateEval();
   // Live updates come over the WebSocket; should one be missed while the
   // engine thinks, ask for the state again.
   clearTimeout(renderAll.poll);
@@ -182,24 +230,71 @@ function renderPlayers() {
   const top = bottom === 'white' ? 'black' : 'white';
   const turn = game.position.turn;
   for (const [pos, color] of [['top', top], ['bottom', bottom]]) {
-    const name = color === 'white' ? game.white : game.black;
+    let name = color === 'white' ? game.white : game.black;
+    if (isOnline() && seat === color) name += ' (you)';
     const node = $(`#name-${pos}`);
     node.textContent = `${color === 'white' ? '○' : '●'} ${name}`;
     node.classList.toggle('to-move', !game.end && turn === color);
+    node.dataset.color = color;
     const engineSide = game.mode === 'engine' && game.human_color !== color;
     $(`#thinking-${pos}`).classList.toggle('hidden', !(engineSide && game.engine_thinking));
+    const presence = $(`#presence-${pos}`);
+    const s = isOnline() ? game.online[color] : null;
+    presence.classList.toggle('hidden', !s || seat === color || !connected);
+    if (s && connected) {
+      const state = !s.taken ? 'empty' : s.connected ? 'connected' : 'disconnected';
+      presence.textContent = !s.taken ? 'not joined yet' : s.connected ? 'connected' : 'disconnected';
+      presence.dataset.state = state;
+      presence.className = `presence ${state}${seat === color ? ' hidden' : ''}`;
+    }
+  }
+  renderClocks();
+}
+
+function formatClock(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return `0:0${(t / 1000).toFixed(1)}`;
+  const secs = Math.ceil(t / 1000);
+  const h = Math.floor(secs / 3600);
+  const m = Math.floor((secs % 3600) / 60);
+  const sec = String(secs % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+// The server keeps the clocks; the page only counts down the running one
+// from the time it was told, until the next update.
+function renderClocks() {
+  const clock = isOnline() && game.online.clock;
+  const bottom = board.orientation;
+  for (const [pos, color] of [['top', other(bottom)], ['bottom', bottom]]) {
+    const node = $(`#clock-${pos}`);
+    node.classList.toggle('hidden', !clock);
+    if (!clock) continue;
+    let ms = clock[`${color}_ms`];
+    const running = clock.running === color && !game.end;
+    if (running) ms -= (frozenAt ?? performance.now()) - clockAt;
+    node.textContent = formatClock(ms);
+    node.dataset.ms = String(Math.max(0, Math.round(ms)));
+    node.classList.toggle('running', running);
+    node.classList.toggle('low', ms < 20000);
   }
 }
+setInterval(() => { if (game && isOnline()) renderClocks(); }, 100);
 
 function renderStatus() {
   const s = $('#status');
-  const cap = (c) => c[0].toUpperCase() + c.slice(1);
   let text;
   if (!isLive()) {
     text = viewPly === 0 ? 'Start position' : `After ${moveLabel(viewPly - 1)}`;
     text += ' — » returns to the game';
   } else if (game.end) {
     text = `${game.end.title} — ${game.end.text}`;
+  } else if (isOnline()) {
+    const turn = game.position.turn;
+    if (!seatsTaken()) text = seat ? 'Waiting for your friend to join' : `Waiting for a player: ${cap(freeSeat())}'s seat is free`;
+    else if (!seat) text = `${cap(turn)} to move`;
+    else text = turn === seat ? 'Your move' : `Waiting for ${cap(turn)}'s move`;
+    if (game.position.check) text += ' — check!';
   } else if (game.engine_thinking) {
     text = 'The engine is thinking…';
   } else {
@@ -279,14 +374,90 @@ function renderButtons() {
   $('#nav-play').disabled = game.moves.length === 0;
   $('#nav-play').textContent = replayTimer ? 'Pause' : 'Replay';
   const bits = [game.variant_title];
-  bits.push(game.mode === 'engine' ? `against the engine (level ${game.level}: ${game.level_name})` : 'two players on this device');
+  if (game.mode === 'online') {
+    const c = game.online.clock;
+    bits.push('online, against a friend');
+    bits.push(c ? `${c.base_ms / 60000} min + ${c.increment_ms / 1000} s a move` : 'no clock');
+  } else {
+    bits.push(game.mode === 'engine' ? `against the engine (level ${game.level}: ${game.level_name})` : 'two players on this device');
+  }
   $('#game-info').textContent = bits.join(' · ');
+  if (game.mode === 'online') renderOnlineButtons();
+}
+
+function renderOnlineButtons() {
+  const o = game.online;
+  const player = !!seat;
+  for (const id of ['#btn-hint', '#btn-takeback', '#btn-eval']) $(id).classList.add('hidden');
+  $('#evalbar').classList.add('hidden');
+  $('#btn-draw').classList.toggle('hidden', !player || !!game.end);
+  $('#btn-resign').classList.toggle('hidden', !player || !!game.end);
+  $('#btn-draw').disabled = !seatsTaken() || o.draw_offer === seat;
+  $('#btn-draw').textContent = o.draw_offer === seat ? 'Draw offered' : 'Offer draw';
+  $('#btn-resign').disabled = !seatsTaken();
+  $('#btn-abort').classList.toggle('hidden', !player || !o.can_abort);
+  const rematch = player && !!game.end && seatsTaken() && !o.rematch_id;
+  $('#btn-rematch').classList.toggle('hidden', !rematch);
+  $('#btn-rematch').disabled = o.rematch_offer === seat;
+  $('#btn-rematch').textContent = o.rematch_offer === seat ? 'Rematch offered'
+    : o.rematch_offer ? 'Accept rematch' : 'Rematch';
+}
+
+// What the online panel says: the invite link, the free seat, offers.
+function renderOnline() {
+  const panel = $('#online-panel');
+  panel.classList.toggle('hidden', !isOnline());
+  for (const id of ['#btn-hint', '#btn-takeback', '#btn-eval', '#btn-draw', '#btn-resign']) {
+    if (!isOnline()) $(id).classList.remove('hidden');
+  }
+  if (!isOnline()) {
+    $('#btn-abort').classList.add('hidden');
+    $('#btn-rematch').classList.add('hidden');
+    return;
+  }
+  const o = game.online;
+  const free = freeSeat();
+  $('#invite').classList.toggle('hidden', !(seat && free && !game.end));
+  $('#invite-link').value = `${location.origin}/#/game/${game.id}`;
+  $('#join').classList.toggle('hidden', !(!seat && free && !game.end));
+  if (free) $('#join-text').textContent = `You are invited to play ${cap(free)}.`;
+  $('#watching').classList.toggle('hidden', !(!seat && (!free || game.end)));
+  let offer = null;
+  if (seat && !game.end && o.draw_offer) {
+    offer = o.draw_offer === seat ? { text: 'You offered a draw: waiting for an answer.' }
+      : { kind: 'draw', text: 'Your opponent offers a draw.' };
+  } else if (seat && game.end && o.rematch_offer && !o.rematch_id) {
+    offer = o.rematch_offer === seat ? { text: 'You offered a rematch: waiting for an answer.' }
+      : { kind: 'rematch', text: 'Your opponent wants a rematch (colours swapped).' };
+  } else if (!seat && o.draw_offer && !game.end) {
+    offer = { text: `${cap(o.draw_offer)} offers a draw.` };
+  }
+  $('#offer').classList.toggle('hidden', !offer);
+  if (offer) {
+    $('#offer-text').textContent = offer.text;
+    $('#offer').dataset.kind = offer.kind || '';
+    $('#btn-accept').classList.toggle('hidden', !offer.kind);
+    $('#btn-decline').classList.toggle('hidden', !offer.kind);
+  }
+  const link = $('#rematch-link');
+  link.classList.toggle('hidden', !o.rematch_id);
+  if (o.rematch_id) {
+    link.href = `#/game/${o.rematch_id}`;
+    link.textContent = seat ? 'Go to the rematch' : 'Watch the rematch';
+  }
 }
 
 function renderBanner() {
   const show = game.end && isLive() && !bannerDismissed;
   banner.classList.toggle('hidden', !show);
   if (!show) return;
+  const o = game.online;
+  const rematch = banner.querySelector('#banner-rematch');
+  rematch.classList.toggle('hidden', !(o && seat && seatsTaken() && !o.rematch_id));
+  if (o) {
+    rematch.disabled = o.rematch_offer === seat;
+    rematch.textContent = o.rematch_offer === seat ? 'Rematch offered' : o.rematch_offer ? 'Accept rematch' : 'Rematch';
+  }
   banner.querySelector('.banner-title').textContent = game.end.title;
   banner.querySelector('.banner-text').textContent = game.end.text;
   banner.dataset.reason = game.end.reason;
@@ -379,7 +550,9 @@ async function onMove(uci) {
   if (!game) return false;
   const id = game.id;
   try {
-    const view = await api.move(id, uci, game.moves.length);
+    const view = game.mode === 'online'
+      ? await api.act(id, { type: 'move', move: uci, ply: game.moves.length })
+      : await api.move(id, uci, game.moves.length);
     hint = null;
     await enqueue(view);
     return true;
@@ -394,7 +567,9 @@ async function onMove(uci) {
 async function refresh() {
   if (!game) return;
   try {
-    enqueue(await api.game(game.id));
+    const view = await api.game(game.id);
+    if (view.mode === 'online') seat = view.you || null;
+    enqueue(view);
   } catch (e) {
     toast('Could not reload the game', e.message, 'error');
   }
@@ -417,12 +592,81 @@ $('#btn-flip').addEventListener('click', () => {
 
 $('#btn-takeback').addEventListener('click', () => action(() => api.takeback(game.id), (v) => { hint = null; enqueue(v); }));
 
+// An online action by this browser's seat; the answer is the new state.
+function act(action, after) {
+  if (!game) return;
+  const id = game.id;
+  return action === null ? null : api.act(id, action).then((view) => {
+    if (view.you) seat = view.you;
+    enqueue(view);
+    if (after) after(view);
+  }).catch((e) => {
+    toast('Not done', e.message, 'error');
+    if (e.status === 409) refresh();
+  });
+}
+
+$('#btn-abort').addEventListener('click', async () => {
+  if (await confirmDialog('Abort this game? It ends without a result.')) act({ type: 'abort' });
+});
+
+$('#btn-rematch').addEventListener('click', () => act({ type: 'rematch' }, (v) => {
+  if (!v.online.rematch_id) toast('Rematch offered', 'Waiting for your opponent to accept');
+}));
+
+$('#btn-accept').addEventListener('click', () => {
+  const kind = $('#offer').dataset.kind;
+  act(kind === 'draw' ? { type: 'accept_draw' } : kind === 'rematch' ? { type: 'rematch' } : null);
+});
+
+$('#btn-decline').addEventListener('click', () => {
+  const kind = $('#offer').dataset.kind;
+  act(kind === 'draw' ? { type: 'decline_draw' } : kind === 'rematch' ? { type: 'decline_rematch' } : null);
+});
+
+$('#btn-join').addEventListener('click', async () => {
+  if (!game) return;
+  try {
+    const view = await api.join(game.id);
+    seat = view.you || null;
+    seatFixes = 0;
+    live.reconnect(); // the new socket carries the seat's cookie
+    orientationOverride = null;
+    await enqueue(view, { fresh: true });
+    toast('You joined', seat ? `You play ${cap(seat)}` : '');
+  } catch (e) {
+    toast('Could not join', e.message, 'error');
+    refresh();
+  }
+});
+
+$('#btn-copy-link').addEventListener('click', async () => {
+  const input = $('#invite-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast('Link copied', 'Send it to your friend');
+  } catch (_) {
+    input.select();
+    document.execCommand('copy');
+  }
+});
+
 $('#btn-resign').addEventListener('click', async () => {
+  if (isOnline()) {
+    if (await confirmDialog('Resign this game?')) act({ type: 'resign' });
+    return;
+  }
   const who = game.mode === 'local' ? `${game.position.turn === 'white' ? 'White' : 'Black'} resigns. Sure?` : 'Resign this game?';
   if (await confirmDialog(who)) action(() => api.resign(game.id), (v) => enqueue(v));
 });
 
 $('#btn-draw').addEventListener('click', async () => {
+  if (isOnline()) {
+    act({ type: 'offer_draw' }, (v) => {
+      if (!v.end) toast('Draw offered', 'Waiting for your opponent to answer');
+    });
+    return;
+  }
   if (game.mode === 'local') {
     if (!(await confirmDialog('Do both players agree to a draw?'))) return;
   } else {
@@ -465,31 +709,69 @@ document.addEventListener('keydown', (e) => {
 
 banner.querySelector('#banner-close').addEventListener('click', () => { bannerDismissed = true; renderBanner(); });
 banner.querySelector('#banner-new').addEventListener('click', () => openNewGame());
+banner.querySelector('#banner-rematch').addEventListener('click', () => act({ type: 'rematch' }));
 
 // ---- new game ---------------------------------------------------------------------
 
-function openNewGame() {
+function openNewGame(mode) {
   const form = $('#form-new');
   $('#new-error').classList.add('hidden');
   if (game) form.variant.value = game.variant;
+  if (typeof mode === 'string') form.querySelector(`input[name=mode][value=${mode}]`).checked = true;
   syncNewForm();
   $('#dlg-new').showModal();
 }
 
 function syncNewForm() {
   const form = $('#form-new');
-  const engine = form.querySelector('input[name=mode]:checked').value === 'engine';
-  form.querySelector('.engine-only').classList.toggle('hidden', !engine);
+  const mode = form.querySelector('input[name=mode]:checked').value;
+  form.querySelector('.engine-only').classList.toggle('hidden', mode !== 'engine');
+  form.querySelector('.color-choice').classList.toggle('hidden', mode === 'local');
+  form.querySelector('.online-only').classList.toggle('hidden', mode !== 'online');
+  form.querySelector('.import-only').classList.toggle('hidden', mode === 'online');
+  form.querySelector('.clock-custom').classList.toggle('hidden', form.clock.value !== 'custom');
+  $('#btn-start').textContent = mode === 'online' ? 'Create and get the link' : 'Start';
 }
 
-$('#btn-new').addEventListener('click', openNewGame);
+function clockRequest(form) {
+  const v = form.clock.value;
+  if (v === 'none') return null;
+  if (v === 'custom') {
+    return {
+      base_seconds: Math.round(parseFloat(form.base_minutes.value || '0') * 60),
+      increment_seconds: parseInt(form.increment_seconds.value || '0', 10),
+    };
+  }
+  const [base, inc] = v.split('+').map((x) => parseInt(x, 10));
+  return { base_seconds: base, increment_seconds: inc };
+}
+
+$('#btn-new').addEventListener('click', () => openNewGame());
+$('#btn-friend').addEventListener('click', () => openNewGame('online'));
 for (const r of document.querySelectorAll('#form-new input[name=mode]')) r.addEventListener('change', syncNewForm);
+$('#form-new').clock.addEventListener('change', syncNewForm);
 
 $('#form-new').addEventListener('submit', async (e) => {
   const submitter = e.submitter;
   if (!submitter || submitter.value !== 'start') return; // Cancel closes the dialog
   e.preventDefault();
   const form = e.target;
+  if (form.querySelector('input[name=mode]:checked').value === 'online') {
+    const err = $('#new-error');
+    err.classList.add('hidden');
+    try {
+      const view = await api.online({ variant: form.variant.value, color: form.color.value, clock: clockRequest(form) });
+      $('#dlg-new').close();
+      orientationOverride = null;
+      seatFixes = 0;
+      live.reconnect(); // the new socket carries the seat's cookie
+      location.hash = `#/game/${view.id}`;
+    } catch (ex) {
+      err.textContent = ex.message;
+      err.classList.remove('hidden');
+    }
+    return;
+  }
   const body = {
     variant: form.variant.value,
     mode: form.querySelector('input[name=mode]:checked').value,
@@ -530,7 +812,8 @@ async function openGames() {
       const row = document.createElement('div');
       row.className = 'game-row';
       row.dataset.id = g.id;
-      const opp = g.mode === 'engine' ? `vs engine, level ${g.level}${g.human_color ? `, you play ${g.human_color}` : ''}` : 'two players';
+      const opp = g.mode === 'engine' ? `vs engine, level ${g.level}${g.human_color ? `, you play ${g.human_color}` : ''}`
+        : g.mode === 'online' ? 'online, against a friend' : 'two players';
       const state = g.finished ? `${g.result}${g.end_reason ? ` (${g.end_reason.replace(/_/g, ' ')})` : ''}` : 'in progress';
       const when = new Date(g.updated_at).toLocaleString();
       row.innerHTML = `<div class="game-row-main"><b>${g.variant_title}</b> · ${opp}<br><span class="muted">${state} · ${g.move_count} moves · ${when}</span></div>`;
@@ -590,6 +873,8 @@ async function openGame(id) {
   stopReplay();
   try {
     const view = await api.game(id);
+    seat = view.mode === 'online' ? view.you || null : null;
+    seatFixes = 0;
     await enqueue(view, { fresh: true });
     live.follow(`game:${id}`);
     localStorage.setItem(LAST_GAME, id);
