@@ -120,6 +120,30 @@ impl TestApp {
         }
     }
 
+    async fn send_raw(&self, uri: &str, content_type: &str, body: &str) -> Answer {
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let set_cookie = res
+            .headers()
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().to_string());
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Answer {
+            status,
+            body: serde_json::from_str(&text).unwrap_or(Value::Null),
+            cookie: None,
+            set_cookie,
+            text,
+        }
+    }
+
     async fn get(&self, uri: &str, cookie: Option<&str>) -> Answer {
         self.req(Method::GET, uri, cookie, None).await
     }
@@ -467,6 +491,17 @@ async fn bad_creation_requests_are_refused() {
     }
     let a = t.post("/api/games/nosuchgame/join", None, json!({})).await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
+    // Joining takes a JSON body: another site's form cannot make a visitor join.
+    let (id, _, _) = t.create(json!({})).await;
+    let form = t
+        .send_raw(
+            &format!("/api/games/{id}/join"),
+            "application/x-www-form-urlencoded",
+            "",
+        )
+        .await;
+    assert_eq!(form.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(form.set_cookie.is_none());
     // A local game has no seats.
     let local = t.post("/api/games", None, json!({ "mode": "local" })).await;
     let id = local.body["id"].as_str().unwrap();
@@ -595,6 +630,20 @@ async fn websocket_play_with_acks_refusals_presence_and_spectators() {
     let ack = next_of(&mut b, &["ack", "refused"]).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     assert_eq!(ack["req"], Value::Null);
+    // Updates carry only the new move; the moves before it are named by the last one.
+    let g = loop {
+        let g = next_of(&mut w, &["game"]).await;
+        if g["game"]["moves"][0]["uci"] == "e7e5" {
+            break g;
+        }
+    };
+    assert_eq!(g["game"]["moves_from"], 1);
+    assert_eq!(g["game"]["moves_before"], "e2e4");
+    assert_eq!(g["game"]["moves"].as_array().unwrap().len(), 1);
+    // Whole games come over HTTP and in snapshots.
+    let full = t.game(&id).await;
+    assert_eq!(full["moves_from"], 0);
+    assert_eq!(full["moves"].as_array().unwrap().len(), 2);
 
     // Black leaves: White sees "disconnected", then "connected" again.
     b.close(None).await.unwrap();

@@ -49,6 +49,11 @@ export const api = {
 
 // One WebSocket, resubscribing after every reconnection (the server sends a
 // whole snapshot on subscription, so a page always resyncs after a drop).
+// A socket that has heard nothing for a while (a laptop that slept, a
+// network gone without a goodbye) is given up and replaced.
+const PING_EVERY = 15000;
+const SILENCE_LIMIT = 40000;
+
 export class Live {
   constructor(onEvent, onStatus) {
     this.onEvent = onEvent;
@@ -56,13 +61,28 @@ export class Live {
     this.topics = new Set();
     this.delay = 300;
     this.connect();
+    setInterval(() => this.keepAlive(), PING_EVERY);
+    window.addEventListener('online', () => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) this.reconnect();
+    });
+  }
+
+  keepAlive() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.heard > SILENCE_LIMIT) {
+      this.onStatus(false);
+      this.reconnect();
+      return;
+    }
+    this.send({ type: 'ping' });
   }
 
   connect() {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/api/ws`);
     this.ws = ws;
-    this.opened = Date.now();
+    this.heard = Date.now();
     ws.addEventListener('open', () => {
       this.delay = 300;
       this.onStatus(true);
@@ -70,6 +90,7 @@ export class Live {
     });
     ws.addEventListener('message', (e) => {
       if (this.ws !== ws) return; // an old socket's last words
+      this.heard = Date.now();
       let msg;
       try { msg = JSON.parse(e.data); } catch (_) { return; }
       if (msg.type === 'resync') {
@@ -81,7 +102,8 @@ export class Live {
     ws.addEventListener('close', () => {
       if (this.ws !== ws) return;
       this.onStatus(false);
-      setTimeout(() => this.connect(), this.delay);
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => { if (this.ws === ws) this.connect(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 4000);
     });
   }
@@ -91,6 +113,7 @@ export class Live {
   reconnect() {
     const old = this.ws;
     this.ws = null;
+    clearTimeout(this.retry);
     if (old) old.close();
     this.connect();
   }

@@ -177,8 +177,28 @@ async function applyView(view, opts = {}) {
   renderAll();
 }
 
+// Online games' updates carry only the new moves (from `moves_from` on):
+// the page keeps the moves it has before that. Should its moves not match
+// (an update missed), it asks for the whole game again.
+function withMoves(view) {
+  const from = view.moves_from || 0;
+  if (!from) return view;
+  const have = game && game.id === view.id ? game.moves : [];
+  if (have.length < from || have[from - 1].uci !== view.moves_before) {
+    refresh();
+    return null;
+  }
+  return { ...view, moves: have.slice(0, from).concat(view.moves), moves_from: 0 };
+}
+
 function onEvent(msg) {
-  if (msg.type === 'game' && game && msg.game.id === game.id) enqueue(msg.game);
+  if (msg.type === 'game' && game && msg.game.id === game.id) {
+    // Merged when its turn in the queue comes, against the state shown then.
+    queue = queue.then(() => {
+      const view = withMoves(msg.game);
+      return view && applyView(view);
+    }).catch((e) => console.error(e));
+  }
   else if (msg.type === 'presence' && isOnline() && msg.topic === `game:${game.id}`) {
     game.online.white.connected = msg.white;
     game.online.black.connected = msg.black;

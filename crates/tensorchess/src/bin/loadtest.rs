@@ -73,6 +73,10 @@ struct Args {
     /// Seed of the move choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// After the games, wait this many seconds and report the server's memory
+    /// again (finished games leave its memory a minute after their end).
+    #[arg(long, default_value_t = 0)]
+    linger: u64,
     /// Requests in flight while setting up games.
     #[arg(long, default_value_t = 32)]
     setup_concurrency: usize,
@@ -205,6 +209,19 @@ fn memory_kb(pid: u32) -> Option<(u64, u64)> {
     Some((field("VmRSS:")?, field("VmHWM:")?))
 }
 
+/// CPU time a process has used (user + system), in seconds.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // SAFETY: sysconf has no memory effects.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    Some((utime + stime) / ticks.max(1.0))
+}
+
 /// A minimal HTTP/1.1 request (one per connection), answering the status,
 /// the `Set-Cookie` values and the body.
 async fn http(
@@ -284,6 +301,9 @@ struct GameEvent {
 
 #[derive(Deserialize)]
 struct GameBody {
+    /// Updates carry only the new moves: `moves` starts at this ply.
+    #[serde(default)]
+    moves_from: usize,
     moves: Vec<IgnoredAny>,
     position: PositionBody,
     end: Option<EndBody>,
@@ -403,7 +423,7 @@ async fn play_side(
                 }
                 break;
             }
-            let ply = g.moves.len();
+            let ply = g.moves_from + g.moves.len();
             let offer_from_them = g
                 .online
                 .as_ref()
@@ -701,6 +721,7 @@ async fn run(args: Args) -> Result<bool, Error> {
     let tally = Arc::new(Mutex::new(Tally::default()));
     let moves_done = Arc::new(AtomicU64::new(0));
     let t_play = Instant::now();
+    let cpu_before = pid.and_then(cpu_seconds);
     let mut players = Vec::new();
     for (i, (ws, id, me)) in sockets.into_iter().enumerate() {
         let rng = SmallRng::seed_from_u64(args.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
@@ -776,6 +797,10 @@ async fn run(args: Args) -> Result<bool, Error> {
     let play_s = t_play.elapsed().as_secs_f64();
     let timed_out = watcher.iter().any(|h| !h.is_finished());
     let end_rss = pid.and_then(memory_kb);
+    let cpu_used = match (cpu_before, pid.and_then(cpu_seconds)) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
 
     let tally = std::mem::take(&mut *tally.lock().unwrap());
     let mut rtts = tally.rtts_us.clone();
@@ -791,6 +816,13 @@ async fn run(args: Args) -> Result<bool, Error> {
         percentile(&rtts, 0.99),
         rtts.last().copied().unwrap_or(0) as f64 / 1000.0
     );
+    if let Some(cpu) = cpu_used {
+        println!(
+            "server CPU: {cpu:.1} s for {n} moves ({:.0} µs a move, {:.0}% of one core over the run)",
+            cpu * 1e6 / n.max(1) as f64,
+            cpu * 100.0 / play_s
+        );
+    }
     let mut endings: Vec<_> = tally.endings.iter().collect();
     endings.sort();
     println!(
@@ -826,6 +858,18 @@ async fn run(args: Args) -> Result<bool, Error> {
     );
     for e in tally.errors.iter().take(10) {
         eprintln!("error: {e}");
+    }
+
+    if args.linger > 0 {
+        let linger = args.linger.min(MAX_SECONDS);
+        eprintln!("waiting {linger} s for the finished games to leave the server's memory");
+        tokio::time::sleep(Duration::from_secs(linger)).await;
+        if let Some((rss, _)) = pid.and_then(memory_kb) {
+            println!(
+                "server memory (RSS) {linger} s after the games: {} MB",
+                rss / 1024
+            );
+        }
     }
 
     // Stop the server (as Ctrl-C does), then read what it stored.

@@ -6,7 +6,7 @@ use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
 use super::online::{seat_cookie, Cookies};
 use super::online_games::Acted;
 use super::requests::{
-    EvalQuery, ListQuery, MoveRequest, NewGameRequest, NewOnlineRequest, OnlineAction,
+    EvalQuery, JoinRequest, ListQuery, MoveRequest, NewGameRequest, NewOnlineRequest, OnlineAction,
     PositionRequest,
 };
 use super::views::{
@@ -88,6 +88,7 @@ pub async fn join(
     State(state): State<AppState>,
     cookies: Cookies,
     ApiPath(id): ApiPath<String>,
+    ApiJson(JoinRequest {}): ApiJson<JoinRequest>,
 ) -> Result<(HeaderMap, Json<GameView>), AppError> {
     let (view, token) = state.games.join(&id, &cookies).await?;
     Ok((seat_headers(&id, token), Json(view)))

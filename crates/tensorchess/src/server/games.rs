@@ -16,7 +16,7 @@ use super::store::{
     GameMode, GameRecord, GameStore, GameSummary, GameUpdate, StoredGame, StoredMove,
 };
 use super::views::{
-    AnalysisView, DrawAnswerView, EndView, GameSummaryView, GameView, HistoryEntry, ServerEvent,
+    AnalysisView, DrawAnswerView, EndView, GameSummaryView, GameView, History, ServerEvent,
 };
 use rand::Rng;
 use std::collections::HashMap;
@@ -84,7 +84,7 @@ pub(crate) enum Ending {
 pub struct LiveGame {
     pub(crate) record: GameRecord,
     pub(crate) game: AnyGame,
-    pub(crate) history: Vec<HistoryEntry>,
+    pub(crate) history: History,
     pub(crate) ending: Option<Ending>,
     /// The engine's search for its move: an id and its stop flag.
     pub(crate) search: Option<(u64, Arc<AtomicBool>)>,
@@ -202,6 +202,8 @@ impl LiveGame {
                 )
             }),
             you: None,
+            moves_from: 0,
+            moves_before: None,
         }
     }
 
@@ -424,12 +426,26 @@ impl Games {
         if self.hub.subscriber_count(&topic) == 0 {
             return;
         }
+        // Online games send only what changed in the move list: the move
+        // just played, or none (pages keep the moves they have).
+        let mut game = lg.view();
+        if lg.record.mode == GameMode::Online {
+            let ply = lg.history.len();
+            let from = if event == "move" {
+                ply.saturating_sub(1)
+            } else {
+                ply
+            };
+            game.moves = History::new(lg.history[from..].to_vec());
+            game.moves_from = from;
+            game.moves_before = from.checked_sub(1).map(|i| lg.history[i].uci.clone());
+        }
         self.hub.publish(
             &topic,
             &ServerEvent::Game {
                 topic: topic.clone(),
                 event,
-                game: Box::new(lg.view()),
+                game: Box::new(game),
             },
         );
     }
@@ -511,7 +527,7 @@ impl Games {
             ),
         };
         let now = now_ms();
-        let history = game.history();
+        let history = History::new(game.history());
         let mut ending = game.outcome().map(Ending::Rules);
         if ending.is_none() {
             if let Some(r) = imported_result.filter(|r| r != "*") {
@@ -672,7 +688,7 @@ impl Games {
             },
             None => game.outcome().map(Ending::Rules),
         };
-        let history = game.history();
+        let history = History::new(game.history());
         let online = online.map(|record| OnlineState {
             record,
             turn_origin: None,
@@ -812,7 +828,7 @@ impl Games {
             .append_move(&lg.record.id, &stored, &update)
             .await?;
         lg.game = next;
-        lg.history.push(entry);
+        lg.history.make_mut().push(entry);
         lg.ending = ending;
         lg.commit_update(update);
         Ok(())
@@ -911,7 +927,7 @@ impl Games {
             .await?;
         lg.stop_search();
         lg.game = next;
-        lg.history.truncate(keep);
+        lg.history.make_mut().truncate(keep);
         lg.ending = ending;
         lg.commit_update(update);
         self.start_engine(&arc, &mut lg);

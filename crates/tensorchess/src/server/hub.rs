@@ -2,12 +2,14 @@
 //!
 //! The hub knows nothing of games: a topic is any string (`game:ID` today;
 //! seats, spectators or lobbies later), a message is any serializable value,
-//! serialized once and shared by every subscriber. Subscribers that fall
+//! serialized once and shared by every subscriber (the text is reference
+//! counted: sending it to many sockets copies nothing). Subscribers that fall
 //! behind lose old messages and are told so (`Lagged`), never block others.
 
+use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use tokio::sync::broadcast;
 
 /// Messages kept for a slow subscriber before it lags.
@@ -15,7 +17,7 @@ const TOPIC_CAPACITY: usize = 64;
 
 #[derive(Default)]
 pub struct Hub {
-    topics: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+    topics: Mutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
 }
 
 impl Hub {
@@ -24,7 +26,7 @@ impl Hub {
     }
 
     /// Subscribes to a topic (created on first use).
-    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Arc<str>> {
+    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Utf8Bytes> {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics
             .entry(topic.to_string())
@@ -44,7 +46,7 @@ impl Hub {
     }
 
     /// Sends already serialized text.
-    pub fn publish_text(&self, topic: &str, text: Arc<str>) -> usize {
+    pub fn publish_text(&self, topic: &str, text: Utf8Bytes) -> usize {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         let Some(tx) = topics.get(topic) else {
             return 0;
@@ -83,14 +85,14 @@ mod tests {
         let mut a = hub.subscribe("game:a");
         let mut b = hub.subscribe("game:b");
         assert_eq!(hub.publish("game:a", &serde_json::json!({"n": 1})), 1);
-        assert_eq!(&*a.recv().await.unwrap(), r#"{"n":1}"#);
+        assert_eq!(a.recv().await.unwrap().as_str(), r#"{"n":1}"#);
         assert!(b.try_recv().is_err());
         assert_eq!(hub.publish("nobody", &1), 0);
         drop(a);
         assert_eq!(hub.publish("game:a", &2), 0);
         assert_eq!(hub.topic_count(), 1);
         hub.publish("game:b", &3);
-        assert_eq!(&*b.recv().await.unwrap(), "3");
+        assert_eq!(b.recv().await.unwrap().as_str(), "3");
     }
 
     #[tokio::test]

@@ -26,7 +26,7 @@ use super::requests::{NewOnlineRequest, OnlineAction};
 use super::store::{
     ClockSettings, GameMode, GameRecord, GameUpdate, OnlineRecord, StoredGame, StoredMove,
 };
-use super::views::GameView;
+use super::views::{GameView, History};
 use rand::Rng;
 use std::sync::Arc;
 use tensorchess_rules::{Color, EndReason, Outcome, VariantKind};
@@ -62,6 +62,17 @@ fn title(c: Color) -> &'static str {
 
 fn game_over() -> AppError {
     refused("game_over", "The game is over")
+}
+
+/// Hands freed memory back to the system after games left memory (glibc
+/// keeps freed pages otherwise, and the process would look as large as at
+/// its busiest moment).
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free heap pages; no memory in use is touched.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 impl Games {
@@ -152,7 +163,7 @@ impl Games {
 
     fn new_online_game(&self, record: GameRecord, game: AnyGame, online: OnlineRecord) -> LiveGame {
         LiveGame {
-            history: Vec::new(),
+            history: History::default(),
             ending: None,
             search: None,
             online: Some(OnlineState {
@@ -507,7 +518,7 @@ impl Games {
             .append_move(&lg.record.id, &stored, &update)
             .await?;
         lg.game = next;
-        lg.history.push(entry);
+        lg.history.make_mut().push(entry);
         lg.ending = ending;
         lg.online.as_mut().expect("online").turn_origin = origin;
         lg.commit_update(update);
@@ -742,6 +753,7 @@ impl Games {
                     let gone = g.sweep();
                     if gone > 0 {
                         tracing::debug!("{gone} idle games left memory");
+                        give_back_memory();
                     }
                     next_sweep = now + sweep_every;
                 }

@@ -65,6 +65,13 @@ pub struct NewOnlineRequest {
     pub clock: Option<ClockRequest>,
 }
 
+/// `POST /api/games/{id}/join`: an empty JSON object. (A JSON body cannot
+/// be sent by another site's form, so no page elsewhere can make a visitor
+/// take a seat.)
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {}
+
 /// A time control: minutes are not enough for tests and bullet, so seconds.
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]

@@ -340,16 +340,17 @@ fn writer_loop(conn: Connection, jobs: mpsc::Receiver<Box<dyn Job>>) {
             }
             continue;
         }
+        let exec = |sql: &str| conn.prepare_cached(sql).and_then(|mut s| s.execute([]));
         for job in batch.iter_mut() {
-            let ok = conn.execute_batch("SAVEPOINT job").is_ok()
+            let ok = exec("SAVEPOINT job").is_ok()
                 && std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(&conn)))
                     .unwrap_or(false);
             let end = if ok {
-                "RELEASE job"
+                exec("RELEASE job")
             } else {
-                "ROLLBACK TO job; RELEASE job"
+                exec("ROLLBACK TO job").and_then(|_| exec("RELEASE job"))
             };
-            if let Err(e) = conn.execute_batch(end) {
+            if let Err(e) = end {
                 tracing::error!("savepoint: {e}");
             }
         }
@@ -509,44 +510,43 @@ fn read_online(row: &rusqlite::Row<'_>) -> rusqlite::Result<OnlineRecord> {
 }
 
 fn write_online(conn: &Connection, id: &str, o: &OnlineRecord) -> Result<(), StoreError> {
-    conn.execute(
-        &format!(
-            "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) \
+    conn.prepare_cached(&format!(
+        "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
              ON CONFLICT(game_id) DO UPDATE SET white_seat = ?2, black_seat = ?3, \
              clock_base_ms = ?4, clock_inc_ms = ?5, white_ms = ?6, black_ms = ?7, \
              turn_started_at = ?8, draw_offer = ?9, rematch_offer = ?10, rematch_of = ?11, \
              rematch_id = ?12"
-        ),
-        params![
-            id,
-            o.white_seat,
-            o.black_seat,
-            o.clock.map(|c| c.base_ms),
-            o.clock.map(|c| c.increment_ms),
-            o.white_ms,
-            o.black_ms,
-            o.turn_started_at,
-            o.draw_offer,
-            o.rematch_offer,
-            o.rematch_of,
-            o.rematch_id
-        ],
-    )?;
+    ))?
+    .execute(params![
+        id,
+        o.white_seat,
+        o.black_seat,
+        o.clock.map(|c| c.base_ms),
+        o.clock.map(|c| c.increment_ms),
+        o.white_ms,
+        o.black_ms,
+        o.turn_started_at,
+        o.draw_offer,
+        o.rematch_offer,
+        o.rematch_of,
+        o.rematch_id
+    ])?;
     Ok(())
 }
 
 fn apply_update(conn: &Connection, id: &str, update: &GameUpdate) -> Result<(), StoreError> {
-    let n = conn.execute(
-        "UPDATE games SET rev = ?2, result = ?3, end_reason = ?4, updated_at = ?5 WHERE id = ?1",
-        params![
+    let n = conn
+        .prepare_cached(
+            "UPDATE games SET rev = ?2, result = ?3, end_reason = ?4, updated_at = ?5 WHERE id = ?1",
+        )?
+        .execute(params![
             id,
             update.rev,
             update.result,
             update.end_reason,
             update.updated_at
-        ],
-    )?;
+        ])?;
     if n == 0 {
         return Err(StoreError::Conflict(format!("there is no game {id}")));
     }
@@ -678,11 +678,9 @@ impl GameStore for SqliteStore {
     ) -> Result<(), StoreError> {
         let (id, mv, update) = (id.to_string(), mv.clone(), update.clone());
         self.write(move |conn| {
-            let count: i64 = conn.query_row(
-                "SELECT COUNT(*) FROM moves WHERE game_id = ?1",
-                params![id],
-                |r| r.get(0),
-            )?;
+            let count: i64 = conn
+                .prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")?
+                .query_row(params![id], |r| r.get(0))?;
             if count as usize != mv.ply {
                 return Err(StoreError::Conflict(format!(
                     "game {id} has {count} moves stored, not {}",

@@ -58,6 +58,36 @@ pub struct HistoryEntry {
     pub path: PathView,
 }
 
+/// A game's moves, shared between the game in memory and the views made
+/// of it (a view copies no move).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History(pub std::sync::Arc<Vec<HistoryEntry>>);
+
+impl History {
+    pub fn new(entries: Vec<HistoryEntry>) -> History {
+        History(std::sync::Arc::new(entries))
+    }
+
+    /// The moves, to change (copied only if a view still holds them).
+    pub fn make_mut(&mut self) -> &mut Vec<HistoryEntry> {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl std::ops::Deref for History {
+    type Target = Vec<HistoryEntry>;
+
+    fn deref(&self) -> &Vec<HistoryEntry> {
+        &self.0
+    }
+}
+
+impl Serialize for History {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.as_slice().serialize(s)
+    }
+}
+
 /// The board's shape.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct GeometryView {
@@ -123,7 +153,7 @@ pub struct GameView {
     pub rev: i64,
     pub start_fen: String,
     pub position: PositionView,
-    pub moves: Vec<HistoryEntry>,
+    pub moves: History,
     /// Set once the game is over.
     pub end: Option<EndView>,
     pub engine_thinking: bool,
@@ -134,6 +164,13 @@ pub struct GameView {
     /// The seat of whoever asked (`white`/`black`), in answers to one
     /// player's request; `null` for spectators and in broadcasts.
     pub you: Option<&'static str>,
+    /// `moves` holds the game's moves from this ply on. It is 0 (all the
+    /// moves) except in the updates of online games sent over the WebSocket,
+    /// which carry only the new move: a page keeps its first `moves_from`
+    /// moves (checking that the last of them is `moves_before`) and appends.
+    pub moves_from: usize,
+    /// The move string of move `moves_from - 1`, when `moves_from > 0`.
+    pub moves_before: Option<String>,
 }
 
 /// A seat of an online game, as everybody may see it (never its token).

@@ -302,13 +302,13 @@ async fn subscribe(
 }
 
 async fn forward(
-    mut rx: broadcast::Receiver<std::sync::Arc<str>>,
+    mut rx: broadcast::Receiver<Utf8Bytes>,
     out: mpsc::Sender<Message>,
     topic: String,
 ) {
     loop {
         let msg = match rx.recv().await {
-            Ok(t) => Message::Text(Utf8Bytes::from(t.to_string())),
+            Ok(t) => Message::Text(t),
             Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
                 topic: topic.clone(),
             }),
