@@ -1183,3 +1183,22 @@ async fn finished_and_idle_games_leave_memory_and_come_back_from_the_store() {
     );
     stop.send(()).unwrap();
 }
+
+#[tokio::test]
+async fn behind_https_the_seat_cookie_is_secure() {
+    let t = TestApp::new();
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri("/api/online")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("x-forwarded-proto", "https")
+        .body(Body::from("{}"))
+        .unwrap();
+    let res = t.router.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let cookie = res.headers()[header::SET_COOKIE].to_str().unwrap();
+    assert!(cookie.ends_with("; Secure"), "{cookie}");
+    // Over plain HTTP (a server on a home network) it cannot be.
+    let a = t.post("/api/online", None, json!({})).await;
+    assert!(!a.set_cookie.unwrap().contains("Secure"));
+}

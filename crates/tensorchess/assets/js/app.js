@@ -439,6 +439,7 @@ function renderOnline() {
   const free = freeSeat();
   $('#invite').classList.toggle('hidden', !(seat && free && !game.end));
   $('#invite-link').value = `${location.origin}/#/game/${game.id}`;
+  $('#invite-local').classList.toggle('hidden', !/^(localhost|127\.|\[::1\])/.test(location.hostname));
   $('#join').classList.toggle('hidden', !(!seat && free && !game.end));
   if (free) $('#join-text').textContent = `You are invited to play ${cap(free)}.`;
   $('#watching').classList.toggle('hidden', !(!seat && (!free || game.end)));

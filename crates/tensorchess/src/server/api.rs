@@ -3,7 +3,7 @@
 
 use super::anygame::{parse_variant, standalone};
 use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
-use super::online::{seat_cookie, Cookies};
+use super::online::{seat_cookie, via_https, Cookies};
 use super::online_games::Acted;
 use super::requests::{
     EvalQuery, JoinRequest, ListQuery, MoveRequest, NewGameRequest, NewOnlineRequest, OnlineAction,
@@ -60,10 +60,13 @@ pub async fn list_games(
 }
 
 /// Headers that hand over a seat token (and keep shared caches away).
-fn seat_headers(id: &str, token: Option<String>) -> HeaderMap {
+fn seat_headers(id: &str, token: Option<String>, request: &HeaderMap) -> HeaderMap {
     let mut h = HeaderMap::new();
     if let Some(token) = token {
-        h.insert(header::SET_COOKIE, seat_cookie(id, &token));
+        h.insert(
+            header::SET_COOKIE,
+            seat_cookie(id, &token, via_https(request)),
+        );
         h.insert(
             header::CACHE_CONTROL,
             header::HeaderValue::from_static("no-store"),
@@ -76,10 +79,11 @@ fn seat_headers(id: &str, token: Option<String>) -> HeaderMap {
 /// the creator's seat.
 pub async fn create_online(
     State(state): State<AppState>,
+    request: HeaderMap,
     ApiJson(req): ApiJson<NewOnlineRequest>,
 ) -> Result<(StatusCode, HeaderMap, Json<GameView>), AppError> {
     let (view, token) = state.games.create_online(req).await?;
-    let headers = seat_headers(&view.id, Some(token));
+    let headers = seat_headers(&view.id, Some(token), &request);
     Ok((StatusCode::CREATED, headers, Json(view)))
 }
 
@@ -87,11 +91,12 @@ pub async fn create_online(
 pub async fn join(
     State(state): State<AppState>,
     cookies: Cookies,
+    request: HeaderMap,
     ApiPath(id): ApiPath<String>,
     ApiJson(JoinRequest {}): ApiJson<JoinRequest>,
 ) -> Result<(HeaderMap, Json<GameView>), AppError> {
     let (view, token) = state.games.join(&id, &cookies).await?;
-    Ok((seat_headers(&id, token), Json(view)))
+    Ok((seat_headers(&id, token, &request), Json(view)))
 }
 
 /// `POST /api/games/{id}/act`: a player's action in an online game; the
@@ -118,10 +123,11 @@ pub async fn create_game(
 pub async fn get_game(
     State(state): State<AppState>,
     cookies: Cookies,
+    request: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Result<(HeaderMap, Json<GameView>), AppError> {
     let (view, token) = state.games.view_for(&id, &cookies).await?;
-    Ok((seat_headers(&id, token), Json(view)))
+    Ok((seat_headers(&id, token, &request), Json(view)))
 }
 
 pub async fn delete_game(

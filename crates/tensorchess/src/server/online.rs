@@ -36,11 +36,14 @@ pub const SEAT_COOKIE_PREFIX: &str = "tcseat_";
 /// How long a browser keeps a seat cookie (a year: long games are allowed).
 pub const SEAT_COOKIE_MAX_AGE: u64 = 365 * 24 * 3600;
 
-/// The `Set-Cookie` value that gives the holder the seat in game `id`.
-pub fn seat_cookie(id: &str, token: &str) -> HeaderValue {
+/// The `Set-Cookie` value that gives the holder the seat in game `id`;
+/// `secure` when the page was reached over HTTPS (then the cookie is never
+/// sent in clear).
+pub fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
     let value = format!(
-        "{}={token}; Path=/; Max-Age={SEAT_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax",
-        seat_cookie_name(id)
+        "{}={token}; Path=/; Max-Age={SEAT_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
+        seat_cookie_name(id),
+        if secure { "; Secure" } else { "" }
     );
     HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
@@ -67,6 +70,14 @@ pub fn token_hash(token: &str) -> String {
 /// Whether `s` looks like a token (anything else is not even hashed).
 fn plausible_token(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Whether the request came over HTTPS (through a proxy that says so).
+pub fn via_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
 }
 
 /// The request's cookies (the `Cookie` headers), parsed leniently and bounded.
@@ -452,10 +463,15 @@ mod tests {
         assert_eq!(c.get("tcseat_abc"), Some("xyz"));
         assert_eq!(c.get("b"), Some("3"));
         assert_eq!(c.seat_games(), vec!["abc"]);
-        let v = seat_cookie("abc", "00ff");
+        let v = seat_cookie("abc", "00ff", false);
         let v = v.to_str().unwrap();
         assert!(v.starts_with("tcseat_abc=00ff;"));
         assert!(v.contains("HttpOnly") && v.contains("SameSite=Lax"));
+        assert!(!v.contains("Secure"));
+        assert!(seat_cookie("abc", "00ff", true)
+            .to_str()
+            .unwrap()
+            .ends_with("; Secure"));
     }
 
     #[test]
