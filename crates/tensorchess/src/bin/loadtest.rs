@@ -73,6 +73,10 @@ struct Args {
     /// Seed of the move choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Kill the server (SIGKILL, no warning) this many seconds into the
+    /// games, then check that every move acknowledged before is stored.
+    #[arg(long)]
+    kill_after: Option<f64>,
     /// After the games, wait this many seconds and report the server's memory
     /// again (finished games leave its memory a minute after their end).
     #[arg(long, default_value_t = 0)]
@@ -389,24 +393,56 @@ struct Tally {
     errors: Vec<String>,
 }
 
-/// Plays one side of one game until it ends.
+/// Plays one side of one game until it ends (or the connection does); what
+/// was acknowledged counts either way.
 async fn play_side(
-    mut ws: Ws,
+    ws: Ws,
     id: String,
     me: &'static str,
     max_plies: usize,
-    mut rng: SmallRng,
+    rng: SmallRng,
     tally: Arc<Mutex<Tally>>,
     moves_done: Arc<AtomicU64>,
 ) -> Result<(), Error> {
+    let mut rtts = Vec::new();
+    let mut acked = Vec::new();
+    let out = play_loop(
+        ws,
+        &id,
+        me,
+        max_plies,
+        rng,
+        &tally,
+        &moves_done,
+        &mut rtts,
+        &mut acked,
+    )
+    .await;
+    let mut t = tally.lock().unwrap();
+    t.rtts_us.extend(rtts);
+    t.acked.extend(acked);
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn play_loop(
+    mut ws: Ws,
+    id: &str,
+    me: &'static str,
+    max_plies: usize,
+    mut rng: SmallRng,
+    tally: &Mutex<Tally>,
+    moves_done: &AtomicU64,
+    rtts: &mut Vec<u64>,
+    acked: &mut Vec<(String, usize, String)>,
+) -> Result<(), Error> {
+    let id = id.to_string();
     // The move waiting for its acknowledgement: (req = ply, sent at, move).
     let mut sent: Option<(u64, Instant, String)> = None;
     // Messages not answered yet, by request number (resent when rate limited).
     let mut unanswered: HashMap<u64, String> = HashMap::new();
     let mut offered = false;
     let mut accepted = false;
-    let mut rtts = Vec::new();
-    let mut acked = Vec::new();
     while let Some(msg) = ws.next().await {
         let text = match msg? {
             Message::Text(t) => t,
@@ -509,9 +545,6 @@ async fn play_side(
         }
     }
     let _ = ws.close(None).await;
-    let mut t = tally.lock().unwrap();
-    t.rtts_us.extend(rtts);
-    t.acked.extend(acked);
     Ok(())
 }
 
@@ -558,9 +591,10 @@ fn verify(
     db: &Path,
     acked: &[(String, usize, String)],
     games: &[Seats],
+    finished: bool,
 ) -> Result<(usize, Vec<String>), Error> {
-    let conn =
-        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    // Read-write: after a kill, opening recovers the write-ahead log.
+    let conn = rusqlite::Connection::open(db)?;
     let mut stored: HashMap<(String, usize), String> = HashMap::new();
     let mut stmt = conn.prepare("SELECT game_id, ply, uci FROM moves")?;
     let rows = stmt.query_map([], |r| {
@@ -584,7 +618,7 @@ fn verify(
     }
     let mut unfinished = 0;
     let mut q = conn.prepare("SELECT result, end_reason FROM games WHERE id = ?1")?;
-    for s in games {
+    for s in games.iter().filter(|_| finished) {
         let (result, reason): (String, Option<String>) =
             q.query_row([&s.id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         if result == "*" && reason.is_none() {
@@ -750,6 +784,7 @@ async fn run(args: Args) -> Result<bool, Error> {
     // Watch progress and the server's memory while the games run.
     let mut peak_rss = 0u64;
     let mut last_report = Instant::now();
+    let mut killed = false;
     let watcher = {
         let moves_done = moves_done.clone();
         let players_left = Arc::new(AtomicU64::new(players.len() as u64));
@@ -770,6 +805,19 @@ async fn run(args: Args) -> Result<bool, Error> {
             let left = players_left.load(Ordering::Relaxed);
             if left == 0 {
                 break;
+            }
+            if let (Some(after), Some(p), false) = (args.kill_after, pid, killed) {
+                if t_play.elapsed().as_secs_f64() >= after {
+                    // SAFETY: kill(2) has no memory effects.
+                    unsafe {
+                        libc::kill(p as libc::pid_t, libc::SIGKILL);
+                    }
+                    killed = true;
+                    eprintln!(
+                        "loadtest: killed the server (SIGKILL) after {} acknowledged moves",
+                        moves_done.load(Ordering::Relaxed)
+                    );
+                }
             }
             if Instant::now() > deadline {
                 for h in &handles {
@@ -856,8 +904,15 @@ async fn run(args: Args) -> Result<bool, Error> {
                 .join(", ")
         }
     );
-    for e in tally.errors.iter().take(10) {
-        eprintln!("error: {e}");
+    if killed {
+        println!(
+            "the server was killed: {} client connections broke off, as they must",
+            tally.errors.len()
+        );
+    } else {
+        for e in tally.errors.iter().take(10) {
+            eprintln!("error: {e}");
+        }
     }
 
     if args.linger > 0 {
@@ -876,8 +931,12 @@ async fn run(args: Args) -> Result<bool, Error> {
     if let Some(s) = server.as_mut() {
         s.stop();
     }
-    let (stored, problems) = verify(&db, &tally.acked, &seats)?;
-    if problems.is_empty() {
+    let (stored, problems) = verify(&db, &tally.acked, &seats, !killed)?;
+    if problems.is_empty() && killed {
+        println!(
+            "database: all {n} moves acknowledged before the kill are stored at their ply ({stored} move rows)"
+        );
+    } else if problems.is_empty() {
         println!(
             "database: all {n} acknowledged moves are stored at their ply ({stored} move rows); all {} games have their result",
             seats.len()
@@ -888,5 +947,5 @@ async fn run(args: Args) -> Result<bool, Error> {
             println!("  {p}");
         }
     }
-    Ok(problems.is_empty() && tally.errors.is_empty() && !timed_out)
+    Ok(problems.is_empty() && (killed || tally.errors.is_empty()) && !timed_out)
 }
