@@ -630,9 +630,12 @@ async fn the_engine_resumes_after_a_restart() {
 async fn saved_games_list_and_delete() {
     let t = TestApp::new();
     let a = t.create(json!({ "mode": "local" })).await;
+    // The list is ordered by millisecond stamps: let each change have its own.
+    tokio::time::sleep(Duration::from_millis(3)).await;
     let b = t
         .create(json!({ "mode": "local", "variant": "chess" }))
         .await;
+    tokio::time::sleep(Duration::from_millis(3)).await;
     t.play(a["id"].as_str().unwrap(), "e2e4").await;
     let (_, list) = t.get("/api/games").await;
     let list = list.as_array().unwrap();
