@@ -48,14 +48,14 @@ impl Level {
 
     pub fn settings(self) -> LevelSettings {
         let ms = Duration::from_millis;
-        // Each level searches about four times the nodes of the one below and
-        // misjudges by half as much: roughly 200 Elo a step (docs/strength.md).
+        // Each level searches several times the nodes of the one below and
+        // misjudges by about half as much; measured steps in docs/strength.md.
         let (max_depth, max_nodes, noise, move_time) = match self.0 {
             1 => (Some(1), Some(300), 200, ms(300)),
-            2 => (Some(2), Some(1_500), 110, ms(400)),
-            3 => (Some(3), Some(6_000), 60, ms(500)),
-            4 => (Some(5), Some(30_000), 30, ms(800)),
-            5 => (Some(7), Some(120_000), 12, ms(1200)),
+            2 => (Some(2), Some(1_500), 130, ms(400)),
+            3 => (Some(3), Some(8_000), 50, ms(500)),
+            4 => (Some(5), Some(40_000), 25, ms(800)),
+            5 => (Some(8), Some(250_000), 8, ms(1500)),
             _ => (None, None, 0, ms(2500)),
         };
         LevelSettings {
