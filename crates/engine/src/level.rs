@@ -66,7 +66,8 @@ impl Level {
         }
     }
 
-    /// The level closest to a UCI Elo rating (a rough scale, measured in `docs/strength.md`).
+    /// The level closest to a UCI Elo rating (a nominal scale for humans; the
+    /// measured steps between levels are in `docs/strength.md`).
     pub fn from_elo(elo: u32) -> Level {
         let n = match elo {
             0..=899 => 1,

@@ -72,6 +72,10 @@ pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
     root_depth: i32,
     /// Hashes of the game's positions, then of the search path.
     hashes: Vec<u64>,
+    /// Index in `hashes` of the position after the latest null move on the
+    /// path: a repetition across a null move is no repetition of the game
+    /// (Stockfish's `pliesFromNull`).
+    null_floor: usize,
     killers: Vec<[Move; 2]>,
     /// Quiet-move history by piece (colour*8+role) and destination.
     history: Vec<[i32; 128]>,
@@ -107,6 +111,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             stopped: false,
             root_depth: 0,
             hashes: history.iter().map(|p| p.hash()).collect(),
+            null_floor: 0,
             killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
             history: vec![[0; 128]; 16],
             eval_stack: vec![0; MAX_PLY + 2],
@@ -183,7 +188,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     /// inside the search counts as a draw already).
     fn is_repetition(&self, pos: &Position<V>) -> bool {
         let n = self.hashes.len();
-        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let window = (pos.halfmove_clock() as usize)
+            .min(n.saturating_sub(1))
+            .min(n.saturating_sub(1 + self.null_floor));
         let key = pos.hash();
         let mut i = 2;
         while i <= window {
@@ -371,6 +378,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let child = pos.play_null();
+                let outer_floor = std::mem::replace(&mut self.null_floor, self.hashes.len());
                 self.hashes.push(child.hash());
                 let score = -self.negamax(
                     handler,
@@ -383,6 +391,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     false,
                 );
                 self.hashes.pop();
+                self.null_floor = outer_floor;
                 if self.stopped {
                     return 0;
                 }
