@@ -432,8 +432,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
 
             if !root && !in_check && quiet && best > -MATE_BOUND {
                 // Late move pruning: skip late quiet moves near the leaves.
-                if f.late_move_pruning && depth <= 4 {
-                    let limit = 3 + depth * depth * if improving { 2 } else { 1 };
+                if f.late_move_pruning && V::LATE_MOVE_PRUNING_SCALE > 0 && depth <= 4 {
+                    let limit = (3 + depth * depth * if improving { 2 } else { 1 })
+                        * V::LATE_MOVE_PRUNING_SCALE;
                     if searched >= limit {
                         continue;
                     }
