@@ -1,6 +1,7 @@
 //! The tensorchess application: command-line tools, UCI and the web server.
 
 pub mod bench;
+pub mod child;
 pub mod cli;
 pub mod commands;
 pub mod matches;

@@ -101,6 +101,11 @@ impl TestApp {
                 .unwrap(),
             None => b.body(Body::empty()).unwrap(),
         };
+        self.send(req).await
+    }
+
+    /// Sends a request through the router and reads the whole answer.
+    async fn send(&self, req: Request<Body>) -> Answer {
         let res = self.router.clone().oneshot(req).await.unwrap();
         let status = res.status();
         let set_cookie = res
@@ -127,21 +132,7 @@ impl TestApp {
             .header(header::CONTENT_TYPE, content_type)
             .body(Body::from(body.to_string()))
             .unwrap();
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let set_cookie = res
-            .headers()
-            .get(header::SET_COOKIE)
-            .map(|v| v.to_str().unwrap().to_string());
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        Answer {
-            status,
-            body: serde_json::from_str(&text).unwrap_or(Value::Null),
-            cookie: None,
-            set_cookie,
-            text,
-        }
+        self.send(req).await
     }
 
     async fn get(&self, uri: &str, cookie: Option<&str>) -> Answer {

@@ -27,6 +27,7 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tensorchess::child;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -87,6 +88,24 @@ struct Args {
 }
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The results of spawned tasks, in order, or the first error; `late` if the
+/// deadline passes first.
+async fn join_by<T>(
+    deadline: Instant,
+    tasks: Vec<tokio::task::JoinHandle<Result<T, Error>>>,
+    late: &'static str,
+) -> Result<Vec<T>, Error> {
+    let mut out = Vec::with_capacity(tasks.len());
+    for t in tasks {
+        out.push(
+            tokio::time::timeout_at(deadline.into(), t)
+                .await
+                .map_err(|_| late)???,
+        );
+    }
+    Ok(out)
+}
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -179,24 +198,17 @@ impl Server {
         unsafe {
             libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
         }
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        child::wait_or_kill(
+            &mut self.child,
+            Duration::from_secs(20),
+            Duration::from_millis(50),
+        );
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        child::kill_if_running(&mut self.child);
     }
 }
 
@@ -714,14 +726,7 @@ async fn run(args: Args) -> Result<bool, Error> {
             setup_game(addr, variant, &clock).await
         }));
     }
-    let mut seats = Vec::new();
-    for t in tasks {
-        seats.push(
-            tokio::time::timeout_at(deadline.into(), t)
-                .await
-                .map_err(|_| "timed out setting up")???,
-        );
-    }
+    let seats = join_by(deadline, tasks, "timed out setting up").await?;
     let setup_s = t_setup.elapsed().as_secs_f64();
 
     // Two sockets per game, all subscribed before anyone moves.
@@ -736,14 +741,7 @@ async fn run(args: Args) -> Result<bool, Error> {
             }));
         }
     }
-    let mut sockets = Vec::new();
-    for t in tasks {
-        sockets.push(
-            tokio::time::timeout_at(deadline.into(), t)
-                .await
-                .map_err(|_| "timed out connecting")???,
-        );
-    }
+    let sockets = join_by(deadline, tasks, "timed out connecting").await?;
     let connect_s = t_connect.elapsed().as_secs_f64();
     println!(
         "setup: {} games created and joined in {setup_s:.1} s; {} sockets subscribed in {connect_s:.1} s",

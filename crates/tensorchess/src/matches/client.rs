@@ -228,24 +228,17 @@ impl UciClient {
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(mut self) {
         let _ = self.send("quit");
-        let until = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::child::wait_or_kill(
+            &mut self.child,
+            Duration::from_millis(500),
+            Duration::from_millis(5),
+        );
     }
 }
 
 impl Drop for UciClient {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        crate::child::kill_if_running(&mut self.child);
     }
 }
 
