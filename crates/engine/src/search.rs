@@ -188,9 +188,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     /// inside the search counts as a draw already).
     fn is_repetition(&self, pos: &Position<V>) -> bool {
         let n = self.hashes.len();
-        let window = (pos.halfmove_clock() as usize)
-            .min(n.saturating_sub(1))
-            .min(n.saturating_sub(1 + self.null_floor));
+        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1 + self.null_floor));
         let key = pos.hash();
         let mut i = 2;
         while i <= window {
