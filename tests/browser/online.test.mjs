@@ -92,6 +92,10 @@ test('two friends play through the invite link while a third watches', async () 
   await a.waitForFunction(() => document.querySelector('#status').textContent === 'Your move');
   await b.waitForFunction(() => /Waiting for White/.test(document.querySelector('#status').textContent));
   assert.equal(await visible(a, '#invite'), false, 'no more invitation once the seat is taken');
+  // With a clock, each side has a minute for its first move (the server
+  // aborts the game otherwise); both pages count it down.
+  assert.match(await a.textContent('#first-move'), /^You have (60|59|58) s to make a first move/);
+  assert.match(await b.textContent('#first-move'), /^White has \d+ s to make a first move/);
 
   // Carol opens the same link later: both seats are taken, she watches.
   await c.goto(link);
@@ -104,9 +108,11 @@ test('two friends play through the invite link while a third watches', async () 
 
   // The moves go live to everybody.
   await play(a, 'e2', 'e4', 1, [b, c]);
+  assert.match(await b.textContent('#first-move'), /^You have \d+ s to make a first move/);
   assert.equal(await visible(a, '#btn-abort'), true, 'abort is offered until both have moved');
   await play(b, 'e7', 'e5', 2, [a, c]);
   assert.equal(await visible(a, '#btn-abort'), false);
+  assert.equal(await visible(a, '#first-move'), false, 'no first-move countdown once both have moved');
   // The clocks start after both first moves: White's runs now.
   await a.waitForSelector('#clock-bottom.running');
   await b.waitForSelector('#clock-top.running');

@@ -45,6 +45,7 @@ fn config(variant: VariantKind, a: &str, b: &str, games: usize) -> MatchConfig {
         event: "test".into(),
         progress: false,
         game_lines: false,
+        interrupt: None,
     }
 }
 
@@ -299,6 +300,74 @@ fn the_match_command_prints_a_report_and_json() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
     }
+}
+
+/// Ctrl-C at the terminal (SIGINT to the match's process group): no new
+/// game starts, the games in progress are played out (the UCI engine, in a
+/// process group of its own, is not hit by the signal), and the report
+/// covers the games played.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_match_and_reports_the_games_played() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let pgn = temp_path("interrupted.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let uci = format!("cmd={BIN} uci,name=uci,depth=2");
+    let mut child = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "chess",
+            "-e",
+            "depth=1,name=one",
+            "-e",
+        ])
+        .arg(&uci)
+        .args(["--games", "1000", "--max-moves", "40", "--pgn"])
+        .arg(&pgn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("Finished game") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "no game finished");
+    }
+    // The whole group, as a terminal does.
+    let group = format!("-{}", child.id());
+    let killed = Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{rest}");
+    assert!(rest.contains("Interrupted"), "{rest}");
+    let played = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Interrupted: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no interruption line: {stdout}"));
+    assert!((1..1000).contains(&played), "{stdout}");
+    assert!(stdout.contains(&format!("{played} of 1000 games played")));
+    // Every game played is reported and in the PGN, none forfeited.
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(games.len(), played);
+    for g in &games {
+        replay::<Chess>(g).unwrap();
+        assert_ne!(g.tag("Termination"), Some("rules infraction"), "{g:?}");
+        assert_ne!(g.tag("Termination"), Some("abandoned"), "{g:?}");
+    }
+    assert!(!rest.contains("disconnect"), "{rest}");
 }
 
 #[test]

@@ -800,6 +800,80 @@ async fn clocks_start_after_both_first_moves_add_increments_and_flag_without_a_m
 }
 
 #[tokio::test]
+async fn a_side_that_does_not_make_its_first_move_in_time_aborts_the_game() {
+    let t = TestApp::new();
+    let first_move_ms = |g: &Value| g["online"]["clock"]["first_move_ms"].clone();
+    let (id, white, black) = t.started(json!({ "base_seconds": 300 })).await;
+    assert_eq!(first_move_ms(&t.game(&id).await), 60_000);
+    // White moves with a second to spare; then Black's minute starts.
+    t.clock.advance(59_000);
+    assert_eq!(first_move_ms(&t.game(&id).await), 1_000);
+    let r = t.play(&id, &white, "e2e4", 0).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(first_move_ms(&r.body), 60_000);
+    t.clock.advance(59_999);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(t.game(&id).await["end"].is_null(), "1 ms left");
+    t.clock.advance(1);
+    let g = t.wait_for(&id, "the abort", |g| g["end"].is_object()).await;
+    assert_eq!(g["end"]["reason"], "aborted");
+    assert_eq!(g["end"]["result"], "*");
+    assert_eq!(
+        g["end"]["text"],
+        "Black did not make a first move in time: no result"
+    );
+    assert_eq!(first_move_ms(&g), Value::Null);
+    assert_eq!(g["online"]["clock"]["black_ms"], 300_000, "no clock ran");
+    let r = t.play(&id, &black, "e7e5", 1).await;
+    expect_refused(&r, StatusCode::CONFLICT, "game_over");
+    // Stored with its cause.
+    let t2 = t.reopen();
+    let g = t2.game(&id).await;
+    assert_eq!(
+        g["end"]["text"],
+        "Black did not make a first move in time: no result"
+    );
+    let list = t2.get("/api/games", Some(&black)).await.body;
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id.as_str())
+        .expect("listed");
+    assert_eq!(row["end_reason"], "black_did_not_move");
+
+    // Once both sides have moved there is no such wait, only the clock.
+    let (id, white, black) = t.started(json!({ "base_seconds": 300 })).await;
+    t.play(&id, &white, "e2e4", 0).await;
+    let r = t.play(&id, &black, "e7e5", 1).await;
+    assert_eq!(first_move_ms(&r.body), Value::Null);
+    assert_eq!(r.body["online"]["clock"]["running"], "white");
+
+    // Without a clock nobody is hurried.
+    let (id, _, _) = t.started(Value::Null).await;
+    assert_eq!(t.game(&id).await["online"]["clock"], Value::Null);
+    t.clock.advance(3_600_000);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(t.game(&id).await["end"].is_null());
+
+    // A game still waiting for White after a restart: the minute starts again
+    // when the new server loads it.
+    let (id, _, _) = t.started(json!({ "base_seconds": 300 })).await;
+    t.clock.advance(50_000);
+    t.state.close().await;
+    let t3 = t.reopen();
+    assert_eq!(first_move_ms(&t3.game(&id).await), 60_000);
+    t3.clock.advance(60_000);
+    let g = t3
+        .wait_for(&id, "the abort", |g| g["end"].is_object())
+        .await;
+    assert_eq!(
+        g["end"]["text"],
+        "White did not make a first move in time: no result"
+    );
+}
+
+#[tokio::test]
 async fn a_move_after_the_flag_ends_the_game_on_time() {
     let t = TestApp::new();
     let (id, white, black) = t.started(json!({ "base_seconds": 10 })).await;

@@ -298,6 +298,22 @@ function renderClocks() {
     node.classList.toggle('running', running);
     node.classList.toggle('low', ms < 20000);
   }
+  renderFirstMoveWait(clock);
+}
+
+// With a clock, each side has a limited time for its first move; the server
+// aborts the game when it runs out. The page counts it down.
+function renderFirstMoveWait(clock) {
+  const node = $('#first-move');
+  const wait = clock && !game.end && isLive() ? clock.first_move_ms : null;
+  node.classList.toggle('hidden', wait == null);
+  if (wait == null) return;
+  const left = Math.max(0, wait - ((frozenAt ?? performance.now()) - clockAt));
+  const secs = Math.ceil(left / 1000);
+  const turn = game.position.turn;
+  const who = turn === seat ? 'You have' : `${cap(turn)} has`;
+  node.textContent = `${who} ${secs} s to make a first move, or the game is aborted`;
+  node.classList.toggle('low', secs <= 15);
 }
 setInterval(() => { if (game && isOnline()) renderClocks(); }, 100);
 

@@ -9,6 +9,8 @@ use crate::matches::{
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tensorchess_rules::VariantKind;
 
@@ -182,6 +184,33 @@ fn make_openings(args: &MatchOptions, kind: VariantKind, count: usize) -> Result
     Ok(())
 }
 
+/// The first Ctrl-C stops the match once the games in progress are over
+/// (the report covers the games played); a second one quits at once.
+fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let set = flag.clone();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                if set.swap(true, Ordering::SeqCst) {
+                    eprintln!("Stopped.");
+                    std::process::exit(130);
+                }
+                eprintln!(
+                    "Interrupted: the games in progress are played out, then the report (Ctrl-C again to quit now)"
+                );
+            }
+        });
+    });
+    flag
+}
+
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let args: &MatchOptions = &args.0;
     let kind = variant(args)?;
@@ -262,6 +291,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             .unwrap_or_else(|| format!("tensorchess match, {}", kind.title())),
         progress: !args.quiet && terminal,
         game_lines: !args.quiet,
+        interrupt: Some(interrupt_on_ctrl_c()),
     };
     for (i, e) in cfg.engines.iter().enumerate() {
         if e.budget.unwrap_or(cfg.budget).is_empty() {

@@ -65,6 +65,10 @@ impl UciClient {
         if let Some(d) = dir {
             cmd.current_dir(d);
         }
+        // A process group of its own: Ctrl-C at the terminal interrupts the
+        // match, which plays out the games in progress with these engines.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().map_err(|e| {
             ClientError::Setup(format!("cannot start '{}': {e}", command.join(" ")))
         })?;

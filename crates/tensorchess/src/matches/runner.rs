@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_rules::pgn::write_pgn;
@@ -43,6 +44,9 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Print a line per finished game (on stderr).
     pub game_lines: bool,
+    /// Set to stop the match early (Ctrl-C): no new game starts, the games
+    /// in progress are played out, and the report covers the games played.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// One finished game, as the report lists it.
@@ -93,6 +97,11 @@ pub struct MatchReport {
     pub terminations: BTreeMap<String, u32>,
     pub games: Vec<GameSummary>,
     pub seconds: f64,
+    /// Games the match was to play (more than those played when it was
+    /// interrupted or the SPRT stopped it).
+    pub planned: usize,
+    /// Stopped by [`MatchConfig::interrupt`].
+    pub interrupted: bool,
 }
 
 impl MatchReport {
@@ -153,6 +162,13 @@ impl MatchReport {
                 e.moves,
                 e.avg_time_ms(),
                 e.avg_depth()
+            ));
+        }
+        if self.interrupted {
+            s.push_str(&format!(
+                "Interrupted: {} of {} games played\n",
+                t.games(),
+                self.planned
             ));
         }
         s.push_str(&format!("Played in {:.1} s\n", self.seconds));
@@ -280,7 +296,12 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                 (&next, &abort, &openings, &names, &date, &time_control);
             scope.spawn(move || {
                 let mut players: [Option<Player>; 2] = [None, None];
-                while !abort.load(Ordering::SeqCst) {
+                let interrupted = || {
+                    cfg.interrupt
+                        .as_ref()
+                        .is_some_and(|i| i.load(Ordering::SeqCst))
+                };
+                while !abort.load(Ordering::SeqCst) && !interrupted() {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     if index >= games {
                         break;
@@ -465,5 +486,10 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
         terminations,
         games: summaries,
         seconds: started.elapsed().as_secs_f64(),
+        planned: games,
+        interrupted: cfg
+            .interrupt
+            .as_ref()
+            .is_some_and(|i| i.load(Ordering::SeqCst)),
     })
 }

@@ -183,7 +183,7 @@ fn reason_name(r: EndReason) -> &'static str {
     }
 }
 
-fn color_title(c: Color) -> &'static str {
+pub(crate) fn color_title(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",

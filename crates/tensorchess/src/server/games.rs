@@ -3,13 +3,13 @@
 //! answered or announced, and the engine's moves made in the background.
 
 use super::anygame::{
-    end_view, imported_end_view, parse_reason, parse_variant, reason_str, AnyGame,
+    color_title, end_view, imported_end_view, parse_reason, parse_variant, reason_str, AnyGame,
 };
 use super::clock::{Clock, SystemClock};
 use super::engine_player::{accepts_draw, EnginePlayer, SearchRequest};
 use super::error::AppError;
 use super::hub::Hub;
-use super::online::{time_in_runs, Cookies, OnlineState, Presence};
+use super::online::{parse_color, time_in_runs, Cookies, OnlineState, Presence};
 use super::ratelimit::RateLimit;
 use super::requests::{MoveRequest, NewGameRequest, OnlineAction};
 use super::store::{
@@ -36,6 +36,11 @@ const DRAW_TIME: Duration = Duration::from_millis(600);
 
 /// The default level against the engine.
 pub const DEFAULT_LEVEL: u8 = 3;
+/// The stored reason of a game a player aborted.
+const ABORTED: &str = "aborted";
+/// The stored reason of a game aborted because a side did not make its
+/// first move, after the side's name (`white_did_not_move`).
+const NO_FIRST_MOVE: &str = "_did_not_move";
 
 /// Timings and limits of the server, with the clock they are read on.
 #[derive(Clone)]
@@ -52,6 +57,10 @@ pub struct ServerConfig {
     pub heartbeat_every_ms: i64,
     /// Messages per WebSocket connection.
     pub rate_limit: RateLimit,
+    /// In an online game with a clock, the side to move has this long to
+    /// make its first move (counted from the second seat being taken, or
+    /// from White's first move); then the game is aborted.
+    pub first_move_wait_ms: i64,
 }
 
 impl Default for ServerConfig {
@@ -63,6 +72,7 @@ impl Default for ServerConfig {
             sweep_every_ms: 15_000,
             heartbeat_every_ms: 5_000,
             rate_limit: RateLimit::default(),
+            first_move_wait_ms: 60_000,
         }
     }
 }
@@ -76,8 +86,10 @@ pub(crate) enum Ending {
     Decided(Outcome),
     /// A finished game imported from PGN, with its result.
     Imported(String),
-    /// Called off before it started (online games): no result.
-    Aborted,
+    /// Called off before it started (online games): no result. `no_show`
+    /// is the side that did not make its first move in time; `None` when a
+    /// player aborted.
+    Aborted { no_show: Option<Color> },
 }
 
 /// A game in memory.
@@ -114,12 +126,18 @@ impl LiveGame {
                 Some(end_view(self.game.kind(), *o))
             }
             Some(Ending::Imported(r)) => imported_end_view(r),
-            Some(Ending::Aborted) => Some(EndView {
+            Some(Ending::Aborted { no_show }) => Some(EndView {
                 result: "*".into(),
                 reason: "aborted".into(),
                 winner: None,
                 title: "Game aborted".into(),
-                text: "before both sides had moved: no result".into(),
+                text: match no_show {
+                    None => "before both sides had moved: no result".into(),
+                    Some(c) => format!(
+                        "{} did not make a first move in time: no result",
+                        color_title(*c)
+                    ),
+                },
             }),
         }
     }
@@ -132,7 +150,13 @@ impl LiveGame {
                 Some(reason_str(o.reason()).to_string()),
             ),
             Some(Ending::Imported(r)) => (r.clone(), Some("imported".into())),
-            Some(Ending::Aborted) => ("*".into(), Some("aborted".into())),
+            Some(Ending::Aborted { no_show }) => (
+                "*".into(),
+                Some(match no_show {
+                    None => ABORTED.into(),
+                    Some(c) => format!("{}{NO_FIRST_MOVE}", c.name()),
+                }),
+            ),
         }
     }
 
@@ -633,6 +657,7 @@ impl Games {
             o.presence = self.presence.clone();
             o.turn_origin = if lg.ending.is_some() { None } else { origin };
         }
+        self.start_first_move_wait(&mut lg, self.config.clock.now_ms());
         let arc = {
             let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
             live.entry(id.to_string())
@@ -676,7 +701,10 @@ impl Games {
         };
         let ending = match record.end_reason.as_deref() {
             Some("imported") => Some(Ending::Imported(record.result.clone())),
-            Some("aborted") => Some(Ending::Aborted),
+            Some(ABORTED) => Some(Ending::Aborted { no_show: None }),
+            Some(r) if r.ends_with(NO_FIRST_MOVE) => Some(Ending::Aborted {
+                no_show: parse_color(r.trim_end_matches(NO_FIRST_MOVE)),
+            }),
             Some(r) => match parse_reason(r) {
                 Some(
                     reason @ (EndReason::Resignation
@@ -692,6 +720,7 @@ impl Games {
         let online = online.map(|record| OnlineState {
             record,
             turn_origin: None,
+            first_move_deadline: None,
             timer_gen: 0,
             timer: None,
             last_offer: [None, None],
@@ -888,7 +917,7 @@ impl Games {
             ));
         }
         match lg.ending {
-            Some(Ending::Decided(_)) | Some(Ending::Imported(_)) | Some(Ending::Aborted) => {
+            Some(Ending::Decided(_)) | Some(Ending::Imported(_)) | Some(Ending::Aborted { .. }) => {
                 return Err(AppError::Conflict("The game is over".into()))
             }
             _ => {}

@@ -173,6 +173,10 @@ pub struct OnlineState {
     /// no clock runs. Equal to `record.turn_started_at` unless the turn began
     /// before a restart (then it is moved forward by the time the server was down).
     pub turn_origin: Option<i64>,
+    /// When a clocked game is aborted because the side to move has not made
+    /// its first move (server clock); `None` when that rule does not apply.
+    /// Kept in memory only: after a restart the wait starts again.
+    pub first_move_deadline: Option<i64>,
     /// Bumped every time the flag timer is re-armed; an older timer that
     /// wakes up finds a different number and does nothing.
     pub timer_gen: u64,
@@ -291,6 +295,10 @@ impl OnlineState {
                 white_ms: left(Color::White),
                 black_ms: left(Color::Black),
                 running: (self.turn_origin.is_some() && !ended).then(|| turn.name()),
+                first_move_ms: self
+                    .first_move_deadline
+                    .filter(|_| !ended)
+                    .map(|d| (d - now).max(0)),
             }
         });
         OnlineView {

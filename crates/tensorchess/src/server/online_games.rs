@@ -16,7 +16,7 @@
 //! - A rematch swaps colours and keeps the time control; either player
 //!   offers it, the other accepts.
 
-use super::anygame::{parse_variant, AnyGame};
+use super::anygame::{color_title, parse_variant, AnyGame};
 use super::error::AppError;
 use super::games::{new_id, now_ms, Ending, Games, LiveGame};
 use super::online::{
@@ -51,13 +51,6 @@ pub struct Acted {
 
 fn refused(kind: &'static str, message: impl Into<String>) -> AppError {
     AppError::refused(kind, message)
-}
-
-fn title(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
 }
 
 fn game_over() -> AppError {
@@ -169,6 +162,7 @@ impl Games {
             online: Some(OnlineState {
                 record: online,
                 turn_origin: None,
+                first_move_deadline: None,
                 timer_gen: 0,
                 timer: None,
                 last_offer: [None, None],
@@ -257,6 +251,8 @@ impl Games {
         let mut rec = o.record.clone();
         OnlineState::set_seat(&mut rec, color, token_hash(&token));
         self.store_online(&mut lg, None, rec).await?;
+        self.start_first_move_wait(&mut lg, self.config.clock.now_ms());
+        self.arm_timer(&arc, &mut lg);
         self.publish(&lg, "join");
         let mut view = lg.view();
         view.you = Some(color.name());
@@ -372,7 +368,8 @@ impl Games {
                         "Both sides have moved: the game can no longer be aborted (resign or offer a draw)",
                     ));
                 }
-                self.end_online(lg, Ending::Aborted, now).await?;
+                self.end_online(lg, Ending::Aborted { no_show: None }, now)
+                    .await?;
                 "abort"
             }
             OnlineAction::Rematch => {
@@ -470,14 +467,15 @@ impl Games {
         if seat != turn {
             return Err(refused(
                 "not_your_turn",
-                format!("It is {}'s move, not yours", title(turn)),
+                format!("It is {}'s move, not yours", color_title(turn)),
             ));
         }
         let flagged = lg.online.as_ref().is_some_and(|o| {
             o.turn_origin.is_some() && o.remaining(turn, turn, now).is_some_and(|left| left <= 0)
         });
         if flagged {
-            self.flag(lg, turn, now).await?;
+            self.end_online(lg, Self::flag_ending(lg, turn), now)
+                .await?;
             self.publish(lg, "flag");
             return Err(refused(
                 "game_over",
@@ -522,6 +520,7 @@ impl Games {
         lg.ending = ending;
         lg.online.as_mut().expect("online").turn_origin = origin;
         lg.commit_update(update);
+        self.start_first_move_wait(lg, now);
         self.arm_timer(arc, lg);
         Ok(())
     }
@@ -560,12 +559,13 @@ impl Games {
         self.store_online(lg, Some(ending), rec).await?;
         let o = lg.online.as_mut().expect("online");
         o.turn_origin = None;
+        o.first_move_deadline = None;
         o.cancel_timer();
         Ok(())
     }
 
-    /// `loser` ran out of time.
-    async fn flag(&self, lg: &mut LiveGame, loser: Color, now: i64) -> Result<(), AppError> {
+    /// How the game ends when `loser` has run out of time.
+    fn flag_ending(lg: &LiveGame, loser: Color) -> Ending {
         let winner = !loser;
         let outcome = if has_mating_material(&lg.game.fen(), winner) {
             Outcome::Decisive {
@@ -577,7 +577,7 @@ impl Games {
                 reason: EndReason::Timeout,
             }
         };
-        self.end_online(lg, Ending::Decided(outcome), now).await
+        Ending::Decided(outcome)
     }
 
     /// Creates the rematch of a finished game: colours swapped, same clock,
@@ -626,15 +626,30 @@ impl Games {
             .create_rematch(&stored, &lg.record.id, &update)
             .await?;
         let id = record.id.clone();
-        let new_game = self.new_online_game(record, game, online);
-        self.insert_live(new_game);
+        let mut new_game = self.new_online_game(record, game, online);
+        self.start_first_move_wait(&mut new_game, self.config.clock.now_ms());
+        let arc = self.insert_live(new_game);
+        self.arm_timer(&arc, &mut *arc.lock().await);
         lg.commit_update(update);
         Ok(id)
     }
 
-    /// (Re)starts the flag timer of an online game whose clock runs: a task
-    /// that sleeps until the side to move's time is up, then ends the game
-    /// on time unless a move came first.
+    /// Starts the wait for the side to move's first move from `now` when
+    /// the game has a clock, both seats are taken and a side has yet to
+    /// make its first move; otherwise there is no such wait.
+    pub(crate) fn start_first_move_wait(&self, lg: &mut LiveGame, now: i64) {
+        let waiting = lg.ending.is_none() && lg.game.ply() < 2;
+        let wait = self.config.first_move_wait_ms;
+        if let Some(o) = lg.online.as_mut() {
+            let applies = waiting && o.record.clock.is_some() && o.both_seated();
+            o.first_move_deadline = applies.then_some(now + wait);
+        }
+    }
+
+    /// (Re)starts the timer of an online game with a clock: a task that
+    /// sleeps until the side to move's time is up (or, before both sides
+    /// have moved, until its time to make a first move is up), then ends the
+    /// game on time (or aborts it) unless a move came first.
     pub(crate) fn arm_timer(self: &Arc<Self>, arc: &Arc<Mutex<LiveGame>>, lg: &mut LiveGame) {
         let ended = lg.ending.is_some();
         let turn = lg.game.turn();
@@ -642,11 +657,15 @@ impl Games {
             return;
         };
         o.cancel_timer();
-        let (Some(origin), Some(_), false) = (o.turn_origin, o.record.clock, ended) else {
+        if ended || o.record.clock.is_none() {
             return;
+        }
+        let mut deadline = match (o.turn_origin, o.first_move_deadline) {
+            (Some(origin), _) => origin + OnlineState::stored_ms(&o.record, turn),
+            (None, Some(deadline)) => deadline,
+            (None, None) => return,
         };
         let gen = o.timer_gen;
-        let mut deadline = origin + OnlineState::stored_ms(&o.record, turn);
         let games = Arc::downgrade(self);
         let arc = arc.clone();
         let clock = self.config.clock.clone();
@@ -672,25 +691,41 @@ impl Games {
                 if o.timer_gen != gen {
                     return;
                 }
-                match o.remaining(turn, turn, now) {
-                    Some(left) if left <= 0 => {
-                        o.timer = None; // this task: the end must not abort it
-                        match games.flag(&mut lg, turn, now).await {
-                            Ok(()) => games.publish(&lg, "flag"),
-                            Err(e) => {
-                                tracing::error!(
-                                    "game {}: the flag was not stored: {e}",
-                                    lg.record.id
-                                );
-                                deadline = now + 1000;
-                                continue;
-                            }
+                // Due: the flag, or the abort for a first move not made.
+                let due = match (o.turn_origin, o.first_move_deadline) {
+                    (Some(_), _) => match o.remaining(turn, turn, now) {
+                        Some(left) if left <= 0 => Some("flag"),
+                        Some(left) => {
+                            deadline = now + left;
+                            None
                         }
-                        return;
+                        None => return,
+                    },
+                    (None, Some(d)) if d <= now => Some("abort"),
+                    (None, Some(d)) => {
+                        deadline = d;
+                        None
                     }
-                    Some(left) => deadline = now + left,
-                    None => return,
+                    (None, None) => return,
+                };
+                let Some(event) = due else {
+                    continue;
+                };
+                o.timer = None; // this task: the end must not abort it
+                let ending = if event == "flag" {
+                    Self::flag_ending(&lg, turn)
+                } else {
+                    Ending::Aborted {
+                        no_show: Some(turn),
+                    }
+                };
+                if let Err(e) = games.end_online(&mut lg, ending, now).await {
+                    tracing::error!("game {}: the {event} was not stored: {e}", lg.record.id);
+                    deadline = now + 1000;
+                    continue;
                 }
+                games.publish(&lg, event);
+                return;
             }
         });
         o.timer = Some(task.abort_handle());

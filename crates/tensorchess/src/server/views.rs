@@ -192,6 +192,9 @@ pub struct ClockView {
     pub black_ms: i64,
     /// The colour whose clock is running, if one is.
     pub running: Option<&'static str>,
+    /// Before both sides have moved: the time the side to move has left to
+    /// make its first move before the game is aborted.
+    pub first_move_ms: Option<i64>,
 }
 
 /// What an online game adds to a [`GameView`].
