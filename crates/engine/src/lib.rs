@@ -145,6 +145,9 @@ pub struct Features {
     pub delta_pruning: bool,
     pub iir: bool,
     pub bad_capture_pruning: bool,
+    /// Time on a clock planned for 20 moves and scaled by how settled the
+    /// best move is; off: planned for 30 moves, not scaled.
+    pub adaptive_time: bool,
 }
 
 impl Default for Features {
@@ -162,13 +165,14 @@ impl Default for Features {
             delta_pruning: true,
             iir: true,
             bad_capture_pruning: true,
+            adaptive_time: true,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "null_move",
         "late_move_reductions",
         "late_move_pruning",
@@ -181,6 +185,7 @@ impl Features {
         "delta_pruning",
         "iir",
         "bad_capture_pruning",
+        "adaptive_time",
     ];
 
     /// Switches a feature by name; false if there is no such feature.
@@ -198,6 +203,7 @@ impl Features {
             "delta_pruning" => &mut self.delta_pruning,
             "iir" => &mut self.iir,
             "bad_capture_pruning" => &mut self.bad_capture_pruning,
+            "adaptive_time" => &mut self.adaptive_time,
             _ => return false,
         };
         *slot = on;
@@ -313,7 +319,12 @@ impl Engine {
             tt: &self.tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            deadline: limits::Deadline::new(&limits, root.turn(), start),
+            deadline: limits::Deadline::new(
+                &limits,
+                root.turn(),
+                start,
+                self.options.features.adaptive_time,
+            ),
             node_limit: limits.nodes,
             weights,
             features: self.options.features,

@@ -61,7 +61,9 @@ pub(crate) struct Deadline {
 const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
 impl Deadline {
-    pub fn new(limits: &Limits, us: Color, start: Instant) -> Deadline {
+    /// `adaptive`: plan for fewer moves, expecting [`Deadline::soft_passed`]
+    /// to be asked with a scale below 1 once the best move settles.
+    pub fn new(limits: &Limits, us: Color, start: Instant, adaptive: bool) -> Deadline {
         if limits.infinite {
             return Deadline {
                 start,
@@ -86,7 +88,8 @@ impl Deadline {
             let usable = left.saturating_sub(MOVE_OVERHEAD);
             // Plan for a number of moves left, use most of the increment
             // (a common scheme, e.g. in the Ethereal and Stash engines).
-            let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50);
+            let planned = if adaptive { 20 } else { 30 };
+            let mtg = limits.movestogo.unwrap_or(planned).clamp(1, 50);
             let base = usable / mtg + inc * 3 / 4;
             let soft = base.min(usable / 2);
             let hard = (base * 4).min(usable * 3 / 4).max(soft);
@@ -113,9 +116,11 @@ impl Deadline {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether to start another iteration.
-    pub fn soft_passed(&self) -> bool {
-        self.soft
-            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * self.start_fraction)
+    /// Whether to start another iteration; `scale` stretches (above 1) or
+    /// shrinks the soft limit.
+    pub fn soft_passed(&self, scale: f64) -> bool {
+        self.soft.is_some_and(|s| {
+            self.elapsed().as_secs_f64() >= s.as_secs_f64() * self.start_fraction * scale
+        })
     }
 }
