@@ -764,7 +764,11 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                         break;
                     }
                 }
-                if self.shared.deadline.soft_passed(time_scale.next(&lines, &self.shared.features)) {
+                if self
+                    .shared
+                    .deadline
+                    .soft_passed(time_scale.next(&lines, &self.shared.features))
+                {
                     break;
                 }
                 if self.stopped {
@@ -803,7 +807,11 @@ impl TimeScale {
             return 1.0;
         };
         let best = pv.first().copied();
-        self.stable = if best == self.best { self.stable + 1 } else { 0 };
+        self.stable = if best == self.best {
+            self.stable + 1
+        } else {
+            0
+        };
         self.best = best;
         let fell = self.score.is_some_and(|s| *score < s - Self::FALL);
         self.score = Some(*score);
