@@ -124,3 +124,58 @@ impl Deadline {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(left_ms: u64, inc_ms: u64) -> Limits {
+        let ms = Duration::from_millis;
+        Limits {
+            time: [Some(ms(left_ms)), Some(ms(left_ms))],
+            inc: [Some(ms(inc_ms)), Some(ms(inc_ms))],
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_is_shared_over_the_planned_moves() {
+        let now = Instant::now();
+        let ms = Duration::from_millis;
+        // 10 s + 0.1 s: 9 970 ms usable after the overhead.
+        let adaptive = Deadline::new(&clock(10_000, 100), Color::White, now, true);
+        assert_eq!(adaptive.soft, Some(ms(9_970) / 20 + ms(75)));
+        assert_eq!(adaptive.hard, Some((ms(9_970) / 20 + ms(75)) * 4));
+        let fixed = Deadline::new(&clock(10_000, 100), Color::Black, now, false);
+        assert_eq!(fixed.soft, Some(ms(9_970) / 30 + ms(75)));
+        // movestogo overrides the plan; never more than half of what is left.
+        let mut l = clock(1_000, 0);
+        l.movestogo = Some(1);
+        let d = Deadline::new(&l, Color::White, now, true);
+        assert_eq!(d.soft, Some(ms(970) / 2));
+        assert_eq!(d.hard, Some(ms(970) * 3 / 4));
+        // A fixed move time is used whole.
+        let d = Deadline::new(&Limits::movetime(ms(500)), Color::White, now, true);
+        assert_eq!(
+            (d.soft, d.hard, d.start_fraction),
+            (Some(ms(485)), Some(ms(485)), 1.0)
+        );
+    }
+
+    #[test]
+    fn the_soft_limit_scales() {
+        let start = Instant::now() - Duration::from_millis(300);
+        let d = Deadline {
+            start,
+            soft: Some(Duration::from_millis(1_000)),
+            hard: None,
+            start_fraction: 0.5,
+        };
+        // 300 ms gone: past half of 1 000 × 0.5, not past half of 1 000 or of 2 000.
+        assert!(d.soft_passed(0.5));
+        assert!(!d.soft_passed(1.0));
+        assert!(!d.soft_passed(2.0));
+        let unbounded = Deadline { soft: None, ..d };
+        assert!(!unbounded.soft_passed(0.01));
+    }
+}

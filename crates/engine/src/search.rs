@@ -826,3 +826,38 @@ impl TimeScale {
         }
     }
 }
+
+#[cfg(test)]
+mod time_scale_tests {
+    use super::*;
+    use tensorchess_rules::{Chess, Position};
+
+    #[test]
+    fn an_unsettled_best_move_earns_time_and_a_settled_one_less() {
+        let moves = Position::<Chess>::new().legal_moves();
+        let (a, b) = (moves[0], moves[1]);
+        let line = |m: Move, score: i32| vec![(vec![m], score, 1)];
+        let on = Features::default();
+        let mut t = TimeScale::default();
+        assert_eq!(t.next(&line(a, 10), &on), 2.0, "a new best move");
+        assert_eq!(t.next(&line(a, 12), &on), 1.3);
+        assert_eq!(t.next(&line(a, 12), &on), 1.0);
+        assert_eq!(t.next(&line(a, 12), &on), 0.85);
+        assert_eq!(t.next(&line(a, 12), &on), 0.75);
+        assert_eq!(t.next(&line(a, 12), &on), 0.75);
+        assert_eq!(t.next(&line(b, 12), &on), 2.0, "the best move changed");
+        assert_eq!(
+            t.next(&line(b, -20), &on),
+            1.3 * 1.25,
+            "the score fell 32 cp"
+        );
+        assert_eq!(t.next(&[], &on), 1.0);
+        let off = Features {
+            adaptive_time: false,
+            ..Features::default()
+        };
+        let mut t = TimeScale::default();
+        assert_eq!(t.next(&line(a, 10), &off), 1.0);
+        assert_eq!(t.next(&line(b, -90), &off), 1.0);
+    }
+}
