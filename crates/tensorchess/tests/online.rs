@@ -181,6 +181,17 @@ impl TestApp {
         .await
     }
 
+    /// Game `id`'s row in the saved-games list the holder of `cookie` sees.
+    async fn listed(&self, id: &str, cookie: &str) -> Value {
+        let list = self.get("/api/games", Some(cookie)).await.body;
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("game {id} is not listed: {list}"))
+            .clone()
+    }
+
     async fn game(&self, id: &str) -> Value {
         let a = self.get(&format!("/api/games/{id}"), None).await;
         assert_eq!(a.status, StatusCode::OK);
@@ -833,13 +844,7 @@ async fn a_side_that_does_not_make_its_first_move_in_time_aborts_the_game() {
         g["end"]["text"],
         "Black did not make a first move in time: no result"
     );
-    let list = t2.get("/api/games", Some(&black)).await.body;
-    let row = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id.as_str())
-        .expect("listed");
+    let row = t2.listed(&id, &black).await;
     assert_eq!(row["end_reason"], "black_did_not_move");
 
     // Once both sides have moved there is no such wait, only the clock.
@@ -1037,14 +1042,7 @@ async fn abort_resign_and_rematch_with_colours_swapped() {
         .post(&format!("/api/games/{id}/join"), None, json!({}))
         .await;
     expect_refused(&r, StatusCode::CONFLICT, "game_over");
-    let list = t.get("/api/games", Some(&creator)).await.body;
-    let row = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id.as_str())
-        .unwrap()
-        .clone();
+    let row = t.listed(&id, &creator).await;
     assert_eq!(row["finished"], true);
     assert_eq!(row["end_reason"], "aborted");
 
