@@ -1119,6 +1119,98 @@ async fn abort_resign_and_rematch_with_colours_swapped() {
 }
 
 #[tokio::test]
+async fn api_writes_are_limited_per_client_address() {
+    let t = TestApp::with(|c| ServerConfig {
+        write_limit: RateLimit {
+            burst: 3,
+            per_second: 1.0,
+        },
+        ..c
+    });
+    // A request as if from `client` over a real connection.
+    let from = |client: &str, method: Method, uri: &str, body: Option<Value>| {
+        let addr: SocketAddr = client.parse().unwrap();
+        let mut req = Request::builder().method(method).uri(uri);
+        req = req.extension(axum::extract::ConnectInfo(addr));
+        match body {
+            Some(v) => req
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(v.to_string()))
+                .unwrap(),
+            None => req.body(Body::empty()).unwrap(),
+        }
+    };
+    let far = "203.0.113.7:50000";
+    let new_game = json!({ "variant": "chess", "mode": "local" });
+    for _ in 0..3 {
+        let a = t
+            .send(from(
+                far,
+                Method::POST,
+                "/api/games",
+                Some(new_game.clone()),
+            ))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    }
+    let a = t
+        .send(from(
+            far,
+            Method::POST,
+            "/api/games",
+            Some(new_game.clone()),
+        ))
+        .await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text);
+    assert_eq!(a.body["kind"], "rate_limited");
+    assert_eq!(a.body["error"], "Too many requests: try again in 1 s");
+    // Reads, and legal moves of a position (nothing stored), still answer.
+    let a = t.send(from(far, Method::GET, "/api/games", None)).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let a = t
+        .send(from(
+            far,
+            Method::POST,
+            "/api/position",
+            Some(json!({ "variant": "chess" })),
+        ))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    // Another client, and the player on this computer, are not limited.
+    let a = t
+        .send(from(
+            "198.51.100.2:40000",
+            Method::POST,
+            "/api/games",
+            Some(new_game.clone()),
+        ))
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    for _ in 0..10 {
+        let a = t
+            .send(from(
+                "127.0.0.1:40000",
+                Method::POST,
+                "/api/games",
+                Some(new_game.clone()),
+            ))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    }
+    // A second later the far client may write once more.
+    t.clock.advance(1000);
+    let a = t
+        .send(from(
+            far,
+            Method::POST,
+            "/api/games",
+            Some(new_game.clone()),
+        ))
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+}
+
+#[tokio::test]
 async fn the_rate_limit_answers_with_an_error_and_keeps_the_connection() {
     let t = TestApp::with(|c| ServerConfig {
         rate_limit: RateLimit {

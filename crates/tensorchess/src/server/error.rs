@@ -33,6 +33,9 @@ pub enum AppError {
     TooLarge(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// Too many requests from one client; it may try again after `retry_ms`.
+    #[error("Too many requests: try again in {} s", retry_ms.div_ceil(1000))]
+    TooManyRequests { retry_ms: u64 },
     /// The server is shutting down.
     #[error("{0}")]
     Unavailable(String),
@@ -65,6 +68,7 @@ impl AppError {
             AppError::Refused { .. } => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -79,6 +83,7 @@ impl AppError {
             AppError::Refused { kind, .. } => kind,
             AppError::TooLarge(_) => "too_large",
             AppError::UnsupportedMediaType(_) => "unsupported_media_type",
+            AppError::TooManyRequests { .. } => "rate_limited",
             AppError::Unavailable(_) => "unavailable",
             AppError::Internal(_) => "internal",
         }
@@ -105,12 +110,22 @@ impl IntoResponse for AppError {
             AppError::IllegalMove { reason, .. } => Some(reason.clone()),
             _ => None,
         };
+        let retry_after = match &self {
+            AppError::TooManyRequests { retry_ms } => Some(retry_ms.div_ceil(1000).to_string()),
+            _ => None,
+        };
         let body = ErrorBody {
             error: self.to_string(),
             kind: self.kind(),
             reason,
         };
-        (status, axum::Json(body)).into_response()
+        let mut response = (status, axum::Json(body)).into_response();
+        if let Some(seconds) = retry_after.and_then(|s| s.parse().ok()) {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds);
+        }
+        response
     }
 }
 

@@ -57,6 +57,9 @@ pub struct ServerConfig {
     pub heartbeat_every_ms: i64,
     /// Messages per WebSocket connection.
     pub rate_limit: RateLimit,
+    /// API requests that change something (POST, DELETE) per client
+    /// address; loopback clients are not limited.
+    pub write_limit: RateLimit,
     /// In an online game with a clock, the side to move has this long to
     /// make its first move (counted from the second seat being taken, or
     /// from White's first move); then the game is aborted.
@@ -72,6 +75,7 @@ impl Default for ServerConfig {
             sweep_every_ms: 15_000,
             heartbeat_every_ms: 5_000,
             rate_limit: RateLimit::default(),
+            write_limit: RateLimit::WRITES,
             first_move_wait_ms: 60_000,
         }
     }

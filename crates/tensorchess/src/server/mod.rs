@@ -34,14 +34,20 @@ pub mod views;
 pub mod ws;
 
 use axum::extract::DefaultBodyLimit;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::Method;
+use axum::middleware::Next;
 use axum::response::IntoResponse;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use engine_player::EnginePlayer;
 use error::AppError;
 use games::{Games, ServerConfig};
 use hub::Hub;
+use ratelimit::ClientLimiter;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use store::{GameStore, SqliteStore, StoreError};
@@ -54,6 +60,8 @@ pub const MAX_BODY: usize = 1 << 20;
 #[derive(Clone)]
 pub struct AppState {
     pub games: Arc<Games>,
+    /// API writes per client address.
+    writes: Arc<ClientLimiter>,
     shutdown: Arc<watch::Sender<bool>>,
 }
 
@@ -66,6 +74,7 @@ impl AppState {
     /// Inside a Tokio runtime, the background work starts at once (the
     /// heartbeat, resuming online clocks, evicting idle games).
     pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
+        let writes = Arc::new(ClientLimiter::new(config.write_limit));
         let games = Arc::new(Games::with_config(
             store,
             Arc::new(Hub::new()),
@@ -77,6 +86,7 @@ impl AppState {
         }
         AppState {
             games,
+            writes,
             shutdown: Arc::new(watch::channel(false).0),
         }
     }
@@ -133,7 +143,11 @@ pub fn app(state: AppState) -> Router {
         .route("/online", post(api::create_online))
         .route("/position", post(api::position))
         .route("/ws", get(ws::handler))
-        .fallback(api::not_found);
+        .fallback(api::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limit_writes,
+        ));
     Router::new()
         .nest("/api", api)
         .fallback(assets::serve)
@@ -147,6 +161,30 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Answers 429 to a client that sends more API writes than
+/// [`ServerConfig::write_limit`] allows. Reads, and `/api/position` (which
+/// stores nothing), are not counted; nor are clients on loopback.
+async fn limit_writes(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Result<Response, AppError> {
+    let writes = !matches!(*request.method(), Method::GET | Method::HEAD)
+        && request.uri().path() != "/position";
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let (true, Some(client)) = (writes, client) {
+        let now = state.games.config().clock.now_ms();
+        state
+            .writes
+            .take(client, now)
+            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+    }
+    Ok(next.run(request).await)
+}
+
 /// Serves until `signal` completes, then stops searches, closes WebSockets
 /// and lets requests in flight finish (their moves are stored).
 pub async fn serve(
@@ -156,12 +194,15 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let router = app(state.clone());
     let on_stop = state.clone();
-    let served = axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            signal.await;
-            on_stop.shutdown();
-        })
-        .await;
+    let served = axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        signal.await;
+        on_stop.shutdown();
+    })
+    .await;
     state.close().await;
     served
 }

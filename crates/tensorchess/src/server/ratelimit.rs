@@ -1,5 +1,10 @@
-//! A token bucket: each WebSocket connection may send `burst` messages at
-//! once and `per_second` messages a second over time.
+//! Token buckets: each WebSocket connection may send `burst` messages at
+//! once and `per_second` messages a second over time; each client address
+//! likewise for the API's writes ([`ClientLimiter`]).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
 
 /// How fast a connection may send.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,6 +24,15 @@ impl Default for RateLimit {
             per_second: 10.0,
         }
     }
+}
+
+impl RateLimit {
+    /// API writes per client: a person makes a move every second or so; a
+    /// page sends a few requests at once (a new game, its first move).
+    pub const WRITES: RateLimit = RateLimit {
+        burst: 30,
+        per_second: 5.0,
+    };
 }
 
 #[derive(Clone, Debug)]
@@ -60,6 +74,59 @@ impl TokenBucket {
     }
 }
 
+/// One token bucket per client address, for requests that change
+/// something (a new game writes a row). Loopback clients (the player at
+/// this computer, the load tool) are not limited.
+pub struct ClientLimiter {
+    limit: RateLimit,
+    buckets: Mutex<HashMap<IpAddr, TokenBucket>>,
+}
+
+impl ClientLimiter {
+    /// Buckets kept before idle ones are dropped.
+    const PRUNE_AT: usize = 4096;
+    /// A bucket untouched this long is full again, so it can go.
+    fn idle_ms(&self) -> i64 {
+        if self.limit.per_second <= 0.0 {
+            i64::MAX
+        } else {
+            (self.limit.burst as f64 / self.limit.per_second * 1000.0).ceil() as i64
+        }
+    }
+
+    pub fn new(limit: RateLimit) -> ClientLimiter {
+        ClientLimiter {
+            limit,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes a token for `client`; `Err(ms)` says how long until the next.
+    pub fn take(&self, client: IpAddr, now_ms: i64) -> Result<(), u64> {
+        if client.is_loopback() {
+            return Ok(());
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= Self::PRUNE_AT {
+            let idle = self.idle_ms();
+            buckets.retain(|_, b| now_ms.saturating_sub(b.last_ms) < idle);
+        }
+        let bucket = buckets
+            .entry(client)
+            .or_insert_with(|| TokenBucket::new(self.limit, now_ms));
+        if bucket.take(now_ms) {
+            Ok(())
+        } else {
+            Err(bucket.retry_after_ms().max(1))
+        }
+    }
+
+    /// Clients being tracked.
+    pub fn tracked(&self) -> usize {
+        self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +149,40 @@ mod tests {
         assert!(!b.take(60_000));
         // Time going backwards takes nothing and gives nothing.
         assert!(!b.take(10));
+    }
+
+    #[test]
+    fn each_client_has_its_own_bucket_and_loopback_is_free() {
+        let limiter = ClientLimiter::new(RateLimit {
+            burst: 2,
+            per_second: 1.0,
+        });
+        let a: IpAddr = "203.0.113.5".parse().unwrap();
+        let b: IpAddr = "2001:db8::1".parse().unwrap();
+        assert_eq!(limiter.take(a, 0), Ok(()));
+        assert_eq!(limiter.take(a, 0), Ok(()));
+        assert_eq!(limiter.take(a, 0), Err(1000));
+        assert_eq!(limiter.take(b, 0), Ok(()), "another client is not affected");
+        for _ in 0..100 {
+            assert_eq!(limiter.take("127.0.0.1".parse().unwrap(), 0), Ok(()));
+            assert_eq!(limiter.take("::1".parse().unwrap(), 0), Ok(()));
+        }
+        assert_eq!(limiter.take(a, 1000), Ok(()));
+    }
+
+    #[test]
+    fn idle_clients_are_forgotten_when_many_are_tracked() {
+        let limiter = ClientLimiter::new(RateLimit {
+            burst: 2,
+            per_second: 1.0,
+        });
+        for i in 0..ClientLimiter::PRUNE_AT as u32 {
+            let ip = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + i));
+            assert_eq!(limiter.take(ip, 0), Ok(()));
+        }
+        assert_eq!(limiter.tracked(), ClientLimiter::PRUNE_AT);
+        // Two seconds on, every bucket is full again: all are dropped.
+        assert_eq!(limiter.take("203.0.113.9".parse().unwrap(), 2000), Ok(()));
+        assert_eq!(limiter.tracked(), 1);
     }
 }
