@@ -32,7 +32,7 @@ pub use score::Eval;
 pub use tt::TranspositionTable;
 
 use eval::Evaluate;
-use search::{Searcher, Shared};
+use search::{MoveStats, Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -148,6 +148,16 @@ pub struct Features {
     /// Time on a clock planned for 20 moves and scaled by how settled the
     /// best move is; off: planned for 30 moves, not scaled.
     pub adaptive_time: bool,
+    /// Quiet moves ordered by how they fared after the previous two moves.
+    pub continuation_history: bool,
+    /// Late-move reductions lessened or deepened by a quiet move's history.
+    pub history_reductions: bool,
+    /// Quiescence search probes and stores the transposition table.
+    pub qsearch_tt: bool,
+    /// A hash move much better than every other move is searched deeper.
+    pub singular_extension: bool,
+    /// Move-ordering history is kept from one move of a game to the next.
+    pub history_between_moves: bool,
 }
 
 impl Default for Features {
@@ -166,13 +176,18 @@ impl Default for Features {
             iir: true,
             bad_capture_pruning: true,
             adaptive_time: true,
+            continuation_history: true,
+            history_reductions: true,
+            qsearch_tt: true,
+            singular_extension: true,
+            history_between_moves: true,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 18] = [
         "null_move",
         "late_move_reductions",
         "late_move_pruning",
@@ -186,6 +201,11 @@ impl Features {
         "iir",
         "bad_capture_pruning",
         "adaptive_time",
+        "continuation_history",
+        "history_reductions",
+        "qsearch_tt",
+        "singular_extension",
+        "history_between_moves",
     ];
 
     /// Switches a feature by name; false if there is no such feature.
@@ -204,6 +224,11 @@ impl Features {
             "iir" => &mut self.iir,
             "bad_capture_pruning" => &mut self.bad_capture_pruning,
             "adaptive_time" => &mut self.adaptive_time,
+            "continuation_history" => &mut self.continuation_history,
+            "history_reductions" => &mut self.history_reductions,
+            "qsearch_tt" => &mut self.qsearch_tt,
+            "singular_extension" => &mut self.singular_extension,
+            "history_between_moves" => &mut self.history_between_moves,
             _ => return false,
         };
         *slot = on;
@@ -243,6 +268,8 @@ impl Default for Options {
 /// A chess engine for the three games. One engine plays one game at a time.
 pub struct Engine {
     tt: TranspositionTable,
+    /// Move statistics of each search thread, kept between searches.
+    stats: Vec<MoveStats>,
     pub options: Options,
 }
 
@@ -256,6 +283,7 @@ impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
             tt: TranspositionTable::new(options.hash_mb),
+            stats: Vec::new(),
             options,
         }
     }
@@ -269,6 +297,7 @@ impl Engine {
     /// Forgets everything learnt (a new game).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.stats.iter_mut().for_each(MoveStats::clear);
     }
 
     /// Searches the last position of `history` (the game's positions from its
@@ -333,23 +362,40 @@ impl Engine {
         };
         let threads = self.options.threads.max(1);
         let multipv = self.options.multipv.max(1);
-        let lines = std::thread::scope(|scope| {
-            for id in 1..threads {
-                let shared = &shared;
-                let searchmoves = limits.searchmoves.clone();
-                scope.spawn(move || {
-                    let mut helper = Searcher::new(shared, history, false);
-                    helper.root_only = searchmoves;
-                    // Lazy SMP: helpers search at staggered depths to diversify the table.
-                    helper.iterate(&mut NoHandler, root, max_depth, 1, (id % 2) as u32);
-                });
-            }
-            let mut main = Searcher::new(&shared, history, true);
+        self.stats.truncate(threads);
+        let mut stats = std::mem::take(&mut self.stats);
+        stats.resize_with(threads, MoveStats::new);
+        let mut stats = stats.into_iter();
+        let main_stats = stats.next().unwrap_or_else(MoveStats::new);
+        let (lines, stats) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = stats
+                .enumerate()
+                .map(|(i, helper_stats)| {
+                    let shared = &shared;
+                    let searchmoves = limits.searchmoves.clone();
+                    scope.spawn(move || {
+                        let mut helper = Searcher::new(shared, history, false, helper_stats);
+                        helper.root_only = searchmoves;
+                        // Lazy SMP: helpers search at staggered depths to diversify the table.
+                        helper.iterate(&mut NoHandler, root, max_depth, 1, ((i + 1) % 2) as u32);
+                        helper.into_stats()
+                    })
+                })
+                .collect();
+            let mut main = Searcher::new(&shared, history, true, main_stats);
             main.root_only = limits.searchmoves.clone();
             let lines = main.iterate(handler, root, max_depth, multipv, 0);
             shared.stop.store(true, Ordering::Relaxed);
-            lines
+            let mut stats = vec![main.into_stats()];
+            // A helper that panicked takes its statistics with it: start afresh.
+            stats.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| MoveStats::new())),
+            );
+            (lines, stats)
         });
+        self.stats = stats;
         let nodes = shared.nodes.load(Ordering::Relaxed);
         let mut result = SearchResult {
             best: Move::NULL,

@@ -13,6 +13,11 @@ pub(crate) const MAX_PLY: usize = 120;
 const INF: i32 = Eval::INFINITE.0;
 const MATE_BOUND: i32 = Eval::MATE_BOUND;
 const EVAL_CACHE_SIZE: usize = 1 << 16;
+/// Keys of continuation history: 16 pieces × 128 squares.
+const CONT_KEYS: usize = 16 * 128;
+const NO_CONT: u16 = u16::MAX;
+/// History scores are kept within ±`HISTORY_MAX` by the gravity update.
+const HISTORY_MAX: i32 = 16_384;
 
 /// Move-ordering scores, parallel to a move list (on the stack).
 type Scores = smallvec::SmallVec<[i32; 256]>;
@@ -62,6 +67,33 @@ pub(crate) struct Shared<'a> {
     pub noise_seed: u64,
 }
 
+/// What a search thread learns about quiet moves. An engine keeps it from
+/// one search of a game to the next (as Stockfish does) and clears it for a
+/// new game.
+pub(crate) struct MoveStats {
+    /// History by piece (colour*8+role) and destination.
+    quiet: Vec<[i32; 128]>,
+    /// Continuation history: how a quiet move (piece, destination) fared
+    /// after the move one and two plies before it, flat over
+    /// `CONT_KEYS × CONT_KEYS` (counter-move and follow-up history, from
+    /// Stockfish).
+    cont: Vec<i16>,
+}
+
+impl MoveStats {
+    pub fn new() -> Self {
+        MoveStats {
+            quiet: vec![[0; 128]; 16],
+            cont: vec![0; CONT_KEYS * CONT_KEYS],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.quiet.iter_mut().for_each(|row| row.fill(0));
+        self.cont.fill(0);
+    }
+}
+
 pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
     shared: &'b Shared<'a>,
     main: bool,
@@ -77,12 +109,17 @@ pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
     /// (Stockfish's `pliesFromNull`).
     null_floor: usize,
     killers: Vec<[Move; 2]>,
-    /// Quiet-move history by piece (colour*8+role) and destination.
-    history: Vec<[i32; 128]>,
+    /// Quiet-move statistics (history and continuation history).
+    stats: MoveStats,
+    /// The (piece, destination) key of the move played at each ply of the
+    /// path; `NO_CONT` after a null move and before the root.
+    cont_keys: Vec<u16>,
     eval_stack: Vec<i32>,
     pv: Vec<Vec<Move>>,
     /// Root moves not to search (MultiPV lines already found).
     excluded: Vec<Move>,
+    /// By ply: the hash move left out by a singular-extension search.
+    skip_move: Vec<Move>,
     /// Root moves to search only (UCI `searchmoves`); empty means all.
     pub(crate) root_only: Vec<Move>,
     lmr: Vec<[i32; 64]>,
@@ -94,7 +131,15 @@ pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
 }
 
 impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
-    pub fn new(shared: &'b Shared<'a>, history: &[Position<V>], main: bool) -> Self {
+    pub fn new(
+        shared: &'b Shared<'a>,
+        history: &[Position<V>],
+        main: bool,
+        mut stats: MoveStats,
+    ) -> Self {
+        if !shared.features.history_between_moves {
+            stats.clear();
+        }
         let mut lmr = vec![[0i32; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
@@ -113,10 +158,12 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             hashes: history.iter().map(|p| p.hash()).collect(),
             null_floor: 0,
             killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
-            history: vec![[0; 128]; 16],
+            stats,
+            cont_keys: vec![NO_CONT; MAX_PLY + 2],
             eval_stack: vec![0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
+            skip_move: vec![Move::NULL; MAX_PLY + 2],
             root_only: Vec::new(),
             lmr,
             root_best: None,
@@ -260,12 +307,41 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 if m == killers[1] {
                     return 899_000;
                 }
-                match mover {
-                    Some(p) => self.history[p.index()][m.to().index()],
-                    None => 0,
-                }
+                self.quiet_stat(pos, m, ply)
             })
             .collect()
+    }
+
+    /// The (piece, destination) key of a move for continuation history.
+    fn cont_key(pos: &Position<V>, m: Move) -> u16 {
+        match pos.piece_at(m.from()) {
+            Some(p) => (p.index() * 128 + m.to().index()) as u16,
+            None => NO_CONT,
+        }
+    }
+
+    /// The moves one and two plies before `ply` with a continuation key.
+    fn cont_parents(&self, ply: usize) -> impl Iterator<Item = usize> + '_ {
+        [1, 2]
+            .into_iter()
+            .filter(move |&back| ply >= back && self.shared.features.continuation_history)
+            .map(move |back| self.cont_keys[ply - back])
+            .filter(|&k| k != NO_CONT)
+            .map(|k| k as usize * CONT_KEYS)
+    }
+
+    /// How well a quiet move has done: its history plus its continuation
+    /// histories (each within ±`HISTORY_MAX`).
+    fn quiet_stat(&self, pos: &Position<V>, m: Move, ply: usize) -> i32 {
+        let key = Self::cont_key(pos, m);
+        if key == NO_CONT {
+            return 0;
+        }
+        let own = self.stats.quiet[key as usize / 128][key as usize % 128];
+        own + self
+            .cont_parents(ply)
+            .map(|row| self.stats.cont[row + key as usize] as i32)
+            .sum::<i32>()
     }
 
     fn has_non_pawn_material(pos: &Position<V>) -> bool {
@@ -281,11 +357,19 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         head[ply].extend_from_slice(&tail[0]);
     }
 
-    fn update_history(&mut self, pos: &Position<V>, m: Move, bonus: i32) {
-        if let Some(p) = pos.piece_at(m.from()) {
-            let h = &mut self.history[p.index()][m.to().index()];
-            // Gravity formula: keeps values bounded (from Stockfish).
-            *h += bonus - *h * bonus.abs() / 16_384;
+    fn update_history(&mut self, pos: &Position<V>, m: Move, bonus: i32, ply: usize) {
+        let key = Self::cont_key(pos, m);
+        if key == NO_CONT {
+            return;
+        }
+        // Gravity formula: keeps values within ±HISTORY_MAX (from Stockfish).
+        let gravity = |h: i32| h + bonus - h * bonus.abs() / HISTORY_MAX;
+        let h = &mut self.stats.quiet[key as usize / 128][key as usize % 128];
+        *h = gravity(*h);
+        let rows: smallvec::SmallVec<[usize; 2]> = self.cont_parents(ply).collect();
+        for row in rows {
+            let c = &mut self.stats.cont[row + key as usize];
+            *c = gravity(*c as i32) as i16;
         }
     }
 
@@ -332,7 +416,13 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         self.seldepth = self.seldepth.max(ply);
 
         let key = pos.hash();
-        let tt = self.shared.tt.probe(key);
+        // A search without the hash move must not use or fill the table.
+        let skip = self.skip_move[ply];
+        let tt = if skip.is_null() {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
         let mut tt_move = Move::NULL;
         if let Some(e) = tt {
             tt_move = e.mv;
@@ -350,7 +440,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         }
 
         // Internal iterative reduction: without a hash move, search shallower first.
-        if tt_move.is_null() && depth >= 4 && f.iir {
+        if tt_move.is_null() && skip.is_null() && depth >= 4 && f.iir {
             depth -= 1;
         }
 
@@ -370,6 +460,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             if f.null_move
                 && V::NULL_MOVE
                 && null_ok
+                && skip.is_null()
                 && depth >= 3
                 && static_eval >= beta
                 && Self::has_non_pawn_material(pos)
@@ -378,6 +469,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 let child = pos.play_null();
                 let outer_floor = std::mem::replace(&mut self.null_floor, self.hashes.len());
                 self.hashes.push(child.hash());
+                self.cont_keys[ply] = NO_CONT;
                 let score = -self.negamax(
                     handler,
                     &child,
@@ -407,6 +499,13 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         if root && !self.root_only.is_empty() {
             moves.retain(|m| self.root_only.contains(m));
         }
+        if !skip.is_null() {
+            moves.retain(|m| *m != skip);
+            if moves.is_empty() {
+                // Only the hash move: it is singular.
+                return alpha;
+            }
+        }
         if moves.is_empty() {
             if root {
                 return -INF;
@@ -418,6 +517,45 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             };
         }
         let mut scores = self.order(pos, &moves, tt_move, ply);
+
+        // Singular extension: when the hash move is better by a margin than
+        // every other move, search it one ply deeper; when even the others
+        // beat beta, cut at once (multi-cut). From Stockfish.
+        let mut tt_move_extension = 0;
+        if let Some(e) = tt.filter(|e| {
+            f.singular_extension
+                && !root
+                && depth >= 8
+                && !e.mv.is_null()
+                && e.bound != Bound::Upper
+                && e.depth >= depth - 3
+                && ply < 2 * self.root_depth as usize
+        }) {
+            let tt_score = Eval::from_tt(e.score, ply as i32).0;
+            if tt_score.abs() < MATE_BOUND {
+                let singular_beta = tt_score - 2 * depth;
+                self.skip_move[ply] = e.mv;
+                let score = self.negamax(
+                    handler,
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    in_check,
+                    false,
+                );
+                self.skip_move[ply] = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    tt_move_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
 
         let mut best = -INF;
         let mut best_move = Move::NULL;
@@ -443,15 +581,17 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 }
             }
 
+            self.cont_keys[ply] = Self::cont_key(pos, m);
             let child = pos.play(m);
             let gives_check = child.is_check();
             self.hashes.push(child.hash());
             let mut score;
             if searched == 0 {
+                let extension = if m == tt_move { tt_move_extension } else { 0 };
                 score = -self.negamax(
                     handler,
                     &child,
-                    depth - 1,
+                    depth - 1 + extension,
                     -beta,
                     -alpha,
                     ply + 1,
@@ -470,6 +610,11 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     }
                     if in_check || scores[i] >= 899_000 {
                         r -= 1;
+                    }
+                    // Moves with a good history are reduced less, bad ones
+                    // more (Stockfish's statScore).
+                    if f.history_reductions {
+                        r -= self.quiet_stat(pos, m, ply) / HISTORY_MAX;
                     }
                     r = r.clamp(0, depth - 2);
                 }
@@ -530,9 +675,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                             }
                             if f.history {
                                 let bonus = (depth * depth).min(400) * 4;
-                                self.update_history(pos, m, bonus);
+                                self.update_history(pos, m, bonus, ply);
                                 for &q in &quiets {
-                                    self.update_history(pos, q, -bonus);
+                                    self.update_history(pos, q, -bonus, ply);
                                 }
                             }
                         }
@@ -559,7 +704,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         } else {
             Bound::Upper
         };
-        if self.excluded.is_empty() || !root {
+        if (self.excluded.is_empty() || !root) && skip.is_null() {
             self.shared
                 .tt
                 .store(key, best_move, Eval(best).to_tt(ply as i32), depth, bound);
@@ -585,6 +730,26 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate(pos) };
         }
+        let use_tt = self.shared.features.qsearch_tt;
+        let key = pos.hash();
+        let mut tt_move = Move::NULL;
+        let mut tt_deeper = false;
+        if let Some(e) = use_tt.then(|| self.shared.tt.probe(key)).flatten() {
+            let s = Eval::from_tt(e.score, ply as i32).0;
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            // Any entry is at least as deep as quiescence; only null-window
+            // nodes cut, so that principal variations stay whole.
+            if cut && beta - alpha == 1 {
+                return s;
+            }
+            tt_move = e.mv;
+            tt_deeper = e.depth > 0;
+        }
+        let alpha_in = alpha;
         let stand = if in_check { -INF } else { self.evaluate(pos) };
         if stand >= beta {
             return stand;
@@ -606,8 +771,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 stand
             };
         }
-        let mut scores = self.order(pos, &moves, Move::NULL, ply);
+        let mut scores = self.order(pos, &moves, tt_move, ply);
         let mut best = stand;
+        let mut best_move = Move::NULL;
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             if !in_check && m.kind() != MoveKind::Promotion {
@@ -621,6 +787,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     continue;
                 }
             }
+            self.cont_keys[ply] = Self::cont_key(pos, m);
             let child = pos.play(m);
             let score = -self.qsearch(handler, &child, -beta, -alpha, ply + 1, child.is_check());
             if self.stopped {
@@ -630,6 +797,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
@@ -637,7 +805,25 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 }
             }
         }
+        // A deeper entry of the main search is worth more than this one.
+        if use_tt && !tt_deeper {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_in {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_move, Eval(best).to_tt(ply as i32), 0, bound);
+        }
         best
+    }
+
+    /// The statistics learnt, for the next search.
+    pub fn into_stats(self) -> MoveStats {
+        self.stats
     }
 
     /// Iterative deepening over the root; reports through `handler` (main thread only).

@@ -247,3 +247,48 @@ fn an_impossible_hash_size_falls_back() {
     let tt = tensorchess_engine::TranspositionTable::new(4);
     assert_eq!(tt.size_mb(), 4);
 }
+
+#[test]
+fn with_any_one_feature_off_the_search_still_finds_the_mate_and_plays_legally() {
+    use tensorchess_engine::Features;
+    // Mate in two (doubled rooks), searched deep enough for every feature
+    // (singular extensions start at depth 8) to take part.
+    let fen = "3r2k1/5ppp/1q6/8/8/8/3R1PPP/3R2K1 w - - 0 1";
+    let mate = Position::<Chess>::from_fen(fen).unwrap();
+    let middlegame = Position::<Tensor>::new();
+    for name in Features::NAMES {
+        let mut features = Features::default();
+        assert!(features.set(name, false), "{name}");
+        let options = || Options {
+            features,
+            ..Options::default()
+        };
+        let r = Engine::new(options()).search(&[mate], &Limits::depth(9), &mut NoHandler);
+        assert_eq!(r.score.mate_moves(), Some(2), "without {name}: {}", r.score);
+        assert!(mate.is_legal(r.best), "without {name}");
+        let r = Engine::new(options()).search(&[middlegame], &Limits::depth(8), &mut NoHandler);
+        assert!(middlegame.is_legal(r.best), "without {name}");
+        assert!(r.score.0.abs() < 200, "without {name}: {}", r.score);
+    }
+}
+
+#[test]
+fn a_new_game_forgets_what_earlier_searches_learnt() {
+    let mut game = tensorchess_rules::Game::<Chess>::new();
+    for m in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+        game.push_str(m).unwrap();
+    }
+    let limits = Limits::depth(8);
+    let fresh = Engine::default().search(game.positions(), &limits, &mut NoHandler);
+    let mut engine = Engine::default();
+    // Learn from another position first: the table and the move history
+    // now hold what that search found, and the same search differs.
+    let start = [Position::<Chess>::new()];
+    engine.search(&start, &limits, &mut NoHandler);
+    let warm = engine.search(game.positions(), &limits, &mut NoHandler);
+    assert_ne!(warm.nodes, fresh.nodes, "nothing carried over");
+    engine.new_game();
+    let again = engine.search(game.positions(), &limits, &mut NoHandler);
+    assert_eq!(again.nodes, fresh.nodes);
+    assert_eq!(again.best, fresh.best);
+}
