@@ -41,13 +41,22 @@ pub enum Misc {
     MenNearKing,
     /// Pieces (not pawns) attacked by enemy pawns.
     PawnThreatened,
+    /// Pieces and pawns attacked and not defended.
+    Hanging,
+    /// Rooks and queens attacked by enemy knights or bishops.
+    MinorThreatened,
+    /// The square of the number of pieces attacking the enemy king's zone
+    /// (up to 4): attacks count when several pieces join in.
+    KingAttackers,
+    /// Passed pawns whose next square is empty, by rank from the owner's side.
+    PassedFree,
     /// Passed pawns by rank from the owner's side: 10 terms.
     PassedPawn,
 }
 
 const MISC_COUNT: usize = Misc::PassedPawn as usize + 10;
 
-const MISC_NAMES: [&str; 20] = [
+const MISC_NAMES: [&str; 24] = [
     "tempo",
     "bishop_pair",
     "rook_open_file",
@@ -67,6 +76,10 @@ const MISC_NAMES: [&str; 20] = [
     "reserve",
     "men_near_king",
     "pawn_threatened",
+    "hanging",
+    "minor_threatened",
+    "king_attackers",
+    "passed_free",
     "passed_pawn",
 ];
 
@@ -226,10 +239,20 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
         [t.shift(w, 6) | t.shift(w, 4), t.shift(b, 5) | t.shift(b, 7)]
     };
 
+    // What each side attacks (pawns and king included), and with its minor
+    // pieces: for hanging pieces and threats, once both sides are known.
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut by_minors = [Bitboard::EMPTY; 2];
+
     for c in Color::ALL {
         let s = sign(c);
         let us = c.index();
         let own = pos.by_color(c);
+        attacked[us] = pawn_attacks[us];
+        if let Some(k) = pos.king_of(c).filter(|_| V::KING_MOVES) {
+            attacked[us] |= t.king(k);
+        }
+        let mut zone_attackers = 0i32;
         let own_beasts = pos.pieces(c, Role::Beast);
         let enemy_beasts = pos.pieces(!c, Role::Beast);
         let land = t.board() - own - enemy_beasts;
@@ -257,6 +280,8 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
             }
             mob += (a & safe).count() as i32;
             zone_hits += (a & zone).count() as i32;
+            zone_attackers += (a & zone).any() as i32;
+            by_minors[us] |= a;
         }
         acc.add(l.mobility(Role::Knight), s * mob);
 
@@ -285,6 +310,11 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
                 }
                 mob += (a & safe).count() as i32;
                 zone_hits += (a & zone).count() as i32;
+                zone_attackers += (a & zone).any() as i32;
+                attacked[us] |= a;
+                if role == Role::Bishop {
+                    by_minors[us] |= a;
+                }
                 if role == Role::Rook {
                     let file = Bitboard(t.files[g.file_of(sq).0 as usize]);
                     if !(file & pawns_all).any() {
@@ -343,6 +373,8 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
                 }
                 mob += (a & land).count() as i32;
                 zone_hits += (a & zone).count() as i32;
+                zone_attackers += (a & zone).any() as i32;
+                attacked[us] |= a;
             }
             acc.add(l.mobility(Role::Man), s * mob);
             acc.add(l.misc(Misc::MenRookPower), s * rook_men.count() as i32);
@@ -354,6 +386,8 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
         }
 
         acc.add(l.misc(Misc::KingZoneAttacks), s * zone_hits);
+        let n = zone_attackers.min(4);
+        acc.add(l.misc(Misc::KingAttackers), s * n * n);
 
         // Pawn structure.
         let own_pawns = pos.pieces(c, Role::Pawn);
@@ -375,6 +409,10 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
                     Color::Black => g.ranks as usize - 1 - r,
                 };
                 acc.add(l.passed(rel), s);
+                let stop = t.shift(Bitboard::from_square(sq), Position::<V>::forward_dir(c));
+                if stop.any() && !(stop & occ).any() {
+                    acc.add(l.misc(Misc::PassedFree), s * rel as i32);
+                }
             }
             let rank = Bitboard(t.ranks[g.rank_of(sq).0 as usize]);
             if (own_pawns & adj & rank).any() || (t.pawn(!c, sq) & own_pawns).any() {
@@ -400,5 +438,23 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
                 }
             }
         }
+    }
+
+    // Threats, now that both sides' attacks are known. Knights' attacks
+    // were counted as minors' only: add them to their side's whole.
+    for c in Color::ALL {
+        attacked[c.index()] |= by_minors[c.index()];
+    }
+    for c in Color::ALL {
+        let s = sign(c);
+        let (us, them) = (c.index(), 1 - c.index());
+        let own = pos.by_color(c) - pos.pieces(c, Role::King);
+        let hanging = own & (attacked[them] - attacked[us]);
+        acc.add(l.misc(Misc::Hanging), s * hanging.count() as i32);
+        let majors = pos.pieces(c, Role::Rook) | pos.pieces(c, Role::Queen);
+        acc.add(
+            l.misc(Misc::MinorThreatened),
+            s * (majors & by_minors[them]).count() as i32,
+        );
     }
 }
