@@ -583,6 +583,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
 
             self.cont_keys[ply] = Self::cont_key(pos, m);
             let child = pos.play(m);
+            self.shared.tt.prefetch(child.hash());
             let gives_check = child.is_check();
             self.hashes.push(child.hash());
             let mut score;
@@ -789,6 +790,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             }
             self.cont_keys[ply] = Self::cont_key(pos, m);
             let child = pos.play(m);
+            if self.shared.features.qsearch_tt {
+                self.shared.tt.prefetch(child.hash());
+            }
             let score = -self.qsearch(handler, &child, -beta, -alpha, ply + 1, child.is_check());
             if self.stopped {
                 return 0;
