@@ -99,9 +99,11 @@ pub use super::tuned::chess::CHESS;
 
 /// The hand-set chess weights the tuning started from.
 pub static CHESS_INITIAL: [[i32; 2]; CHESS_LEN] = initial(Layout::new(8, 8), [0, 0], [0, 0]);
-/// Tensor Chess: tuned (round 1: material, mobility and named terms from
-/// 119 250 self-play positions; tables as initially set). +200 Elo over the
-/// initial weights in 100 games at 100 ms per move (docs/engine.md).
+/// Tensor Chess: tuned (material, mobility and named terms, threats and
+/// king attackers included, from 119 482 self-play positions; tables as
+/// initially set). Round 1 gained +200 Elo over the initial weights in 100
+/// games at 100 ms per move; the refit with the threat terms +30 ± 45 over
+/// round 1 in 200 games at 2 s + 0.02 s (docs/engine.md).
 pub use super::tuned::tensor::TENSOR;
 
 /// The hand-set Tensor Chess weights the tuning started from.
