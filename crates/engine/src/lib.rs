@@ -344,19 +344,18 @@ impl Engine {
             Some(w) if w.len() == V::LAYOUT.len() => w,
             _ => V::default_weights(),
         };
+        let mut features = self.options.features;
+        for name in V::FEATURES_OFF {
+            features.set(name, false);
+        }
         let shared = Shared {
             tt: &self.tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            deadline: limits::Deadline::new(
-                &limits,
-                root.turn(),
-                start,
-                self.options.features.adaptive_time,
-            ),
+            deadline: limits::Deadline::new(&limits, root.turn(), start, features.adaptive_time),
             node_limit: limits.nodes,
             weights,
-            features: self.options.features,
+            features,
             noise,
             noise_seed: self.options.seed,
         };

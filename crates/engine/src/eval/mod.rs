@@ -35,6 +35,9 @@ pub trait Evaluate: Variant {
     /// How many quiet moves late-move pruning keeps near the leaves, as a
     /// multiple of the usual count (0: no late-move pruning).
     const LATE_MOVE_PRUNING_SCALE: i32 = 1;
+    /// Search features switched off in this game because matches did not
+    /// show them gaining here (docs/strength.md); names of `Features::NAMES`.
+    const FEATURES_OFF: &'static [&'static str] = &[];
 
     /// The default (tuned) weights.
     fn default_weights() -> &'static Weights;
@@ -61,6 +64,15 @@ impl Evaluate for Tensor {
     // Quiet moves here include propels and beast steps that set up ricochets:
     // the usual counts lost 61 Elo, three times them gained (docs/strength.md).
     const LATE_MOVE_PRUNING_SCALE: i32 = 3;
+    // Together these five scored -17 +/- 44 Elo in Tensor Chess (200 games),
+    // though they gain in orthodox chess.
+    const FEATURES_OFF: &'static [&'static str] = &[
+        "continuation_history",
+        "history_reductions",
+        "qsearch_tt",
+        "singular_extension",
+        "history_between_moves",
+    ];
     fn default_weights() -> &'static Weights {
         &weights::TENSOR
     }
