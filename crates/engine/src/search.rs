@@ -428,12 +428,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             tt_move = e.mv;
             if !pv_node && e.depth >= depth {
                 let s = Eval::from_tt(e.score, ply as i32).0;
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.cuts(s, alpha, beta) {
                     return s;
                 }
             }
@@ -737,14 +732,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let mut tt_deeper = false;
         if let Some(e) = use_tt.then(|| self.shared.tt.probe(key)).flatten() {
             let s = Eval::from_tt(e.score, ply as i32).0;
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
             // Any entry is at least as deep as quiescence; only null-window
             // nodes cut, so that principal variations stay whole.
-            if cut && beta - alpha == 1 {
+            if e.bound.cuts(s, alpha, beta) && beta - alpha == 1 {
                 return s;
             }
             tt_move = e.mv;

@@ -14,6 +14,18 @@ pub enum Bound {
     Upper = 3,
 }
 
+impl Bound {
+    /// Whether a stored score `s` with this bound settles a search of the
+    /// window (`alpha`, `beta`).
+    pub fn cuts(self, s: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug)]
 pub struct TtEntry {
     pub mv: Move,
