@@ -92,25 +92,25 @@ fn mirrored(fen: &str) -> String {
     format!("{} {turn} - - 0 1", board.join("/"))
 }
 
+/// Each position scores the same as its colour-swapped twin.
+fn assert_colour_blind<V: Evaluate>(fens: &[&str]) {
+    for fen in fens {
+        let a = Position::<V>::from_fen(fen).unwrap();
+        let b = Position::<V>::from_fen(&mirrored(fen)).unwrap();
+        let w = V::default_weights();
+        assert_eq!(evaluate(&a, w), evaluate(&b, w), "{fen}");
+    }
+}
+
 #[test]
 fn the_evaluation_is_the_same_for_either_colour() {
-    for fen in [
+    assert_colour_blind::<Chess>(&[
         "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
         "3r2k1/4qppp/2N5/8/8/8/5PPP/6K1 w - - 0 1",
         "6k1/8/3P4/8/8/8/8/6K1 b - - 0 1",
-    ] {
-        let a = Position::<Chess>::from_fen(fen).unwrap();
-        let b = Position::<Chess>::from_fen(&mirrored(fen)).unwrap();
-        let w = Chess::default_weights();
-        assert_eq!(evaluate(&a, w), evaluate(&b, w), "{fen}");
-    }
-    for fen in [
+    ]);
+    assert_colour_blind::<Tensor>(&[
         "r1bqkbnr1t/ppppppppp1/2n7/9p/10/4T5/PPPPPPPPPP/R1BQKBNR1T w - - 0 1",
         "4k4t/10/10/4n5/10/10/10/T3RK4 w - - 0 1",
-    ] {
-        let a = Position::<Tensor>::from_fen(fen).unwrap();
-        let b = Position::<Tensor>::from_fen(&mirrored(fen)).unwrap();
-        let w = Tensor::default_weights();
-        assert_eq!(evaluate(&a, w), evaluate(&b, w), "{fen}");
-    }
+    ]);
 }

@@ -1141,26 +1141,15 @@ async fn api_writes_are_limited_per_client_address() {
         }
     };
     let far = "203.0.113.7:50000";
-    let new_game = json!({ "variant": "chess", "mode": "local" });
+    let new_game = |client: &str| {
+        let body = json!({ "variant": "chess", "mode": "local" });
+        from(client, Method::POST, "/api/games", Some(body))
+    };
     for _ in 0..3 {
-        let a = t
-            .send(from(
-                far,
-                Method::POST,
-                "/api/games",
-                Some(new_game.clone()),
-            ))
-            .await;
+        let a = t.send(new_game(far)).await;
         assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     }
-    let a = t
-        .send(from(
-            far,
-            Method::POST,
-            "/api/games",
-            Some(new_game.clone()),
-        ))
-        .await;
+    let a = t.send(new_game(far)).await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.text);
     assert_eq!(a.body["kind"], "rate_limited");
     assert_eq!(a.body["error"], "Too many requests: try again in 1 s");
@@ -1177,36 +1166,15 @@ async fn api_writes_are_limited_per_client_address() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     // Another client, and the player on this computer, are not limited.
-    let a = t
-        .send(from(
-            "198.51.100.2:40000",
-            Method::POST,
-            "/api/games",
-            Some(new_game.clone()),
-        ))
-        .await;
+    let a = t.send(new_game("198.51.100.2:40000")).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     for _ in 0..10 {
-        let a = t
-            .send(from(
-                "127.0.0.1:40000",
-                Method::POST,
-                "/api/games",
-                Some(new_game.clone()),
-            ))
-            .await;
+        let a = t.send(new_game("127.0.0.1:40000")).await;
         assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     }
     // A second later the far client may write once more.
     t.clock.advance(1000);
-    let a = t
-        .send(from(
-            far,
-            Method::POST,
-            "/api/games",
-            Some(new_game.clone()),
-        ))
-        .await;
+    let a = t.send(new_game(far)).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
 }
 
