@@ -158,6 +158,15 @@ pub struct Features {
     pub singular_extension: bool,
     /// Move-ordering history is kept from one move of a game to the next.
     pub history_between_moves: bool,
+    /// Captures of equal victims ordered by how they fared before.
+    pub capture_history: bool,
+    /// Pruning decisions use the hash score where it bounds the static eval.
+    pub tt_eval: bool,
+    /// Quiet moves with a very bad history are skipped near the leaves.
+    pub history_pruning: bool,
+    /// Features switched on by [`Features::force`] (bits by `NAMES` index):
+    /// on even where the game switches them off.
+    forced: u32,
 }
 
 impl Default for Features {
@@ -181,13 +190,17 @@ impl Default for Features {
             qsearch_tt: true,
             singular_extension: true,
             history_between_moves: true,
+            capture_history: true,
+            tt_eval: true,
+            history_pruning: true,
+            forced: 0,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 21] = [
         "null_move",
         "late_move_reductions",
         "late_move_pruning",
@@ -206,6 +219,9 @@ impl Features {
         "qsearch_tt",
         "singular_extension",
         "history_between_moves",
+        "capture_history",
+        "tt_eval",
+        "history_pruning",
     ];
 
     /// Switches a feature by name; false if there is no such feature.
@@ -229,10 +245,53 @@ impl Features {
             "qsearch_tt" => &mut self.qsearch_tt,
             "singular_extension" => &mut self.singular_extension,
             "history_between_moves" => &mut self.history_between_moves,
+            "capture_history" => &mut self.capture_history,
+            "tt_eval" => &mut self.tt_eval,
+            "history_pruning" => &mut self.history_pruning,
             _ => return false,
         };
         *slot = on;
         true
+    }
+
+    /// Switches a feature on even in a game whose defaults switch it off
+    /// (`Evaluate::FEATURES_OFF`), to measure it there; false if there is
+    /// no such feature.
+    ///
+    /// ```
+    /// use tensorchess_engine::Features;
+    /// let mut f = Features::default();
+    /// assert!(f.force("tt_eval"));
+    /// assert!(f.is_forced("tt_eval") && !f.is_forced("iir"));
+    /// assert!(!f.force("no_such_feature"));
+    /// ```
+    pub fn force(&mut self, name: &str) -> bool {
+        match Self::NAMES.iter().position(|n| *n == name) {
+            Some(i) if self.set(name, true) => {
+                self.forced |= 1 << i;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether [`Features::force`] switched this feature on.
+    pub fn is_forced(&self, name: &str) -> bool {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .is_some_and(|i| self.forced & (1 << i) != 0)
+    }
+
+    /// These features with the game's defaults applied: what `V` switches
+    /// off is off unless forced on.
+    pub fn for_game<V: Evaluate>(mut self) -> Features {
+        for name in V::FEATURES_OFF {
+            if !self.is_forced(name) {
+                self.set(name, false);
+            }
+        }
+        self
     }
 }
 
@@ -344,10 +403,7 @@ impl Engine {
             Some(w) if w.len() == V::LAYOUT.len() => w,
             _ => V::default_weights(),
         };
-        let mut features = self.options.features;
-        for name in V::FEATURES_OFF {
-            features.set(name, false);
-        }
+        let features = self.options.features.for_game::<V>();
         let shared = Shared {
             tt: &self.tt,
             stop: AtomicBool::new(false),

@@ -78,6 +78,9 @@ pub(crate) struct MoveStats {
     /// `CONT_KEYS × CONT_KEYS` (counter-move and follow-up history, from
     /// Stockfish).
     cont: Vec<i16>,
+    /// Capture history by piece, destination and captured role (from
+    /// Stockfish's `CapturePieceToHistory`).
+    capture: Vec<[[i16; 8]; 128]>,
 }
 
 impl MoveStats {
@@ -85,12 +88,14 @@ impl MoveStats {
         MoveStats {
             quiet: vec![[0; 128]; 16],
             cont: vec![0; CONT_KEYS * CONT_KEYS],
+            capture: vec![[[0; 8]; 128]; 16],
         }
     }
 
     pub fn clear(&mut self) {
         self.quiet.iter_mut().for_each(|row| row.fill(0));
         self.cont.fill(0);
+        self.capture.iter_mut().for_each(|t| *t = [[0; 8]; 128]);
     }
 }
 
@@ -265,6 +270,37 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         }
     }
 
+    /// The role a capture takes (for capture history).
+    fn captured_role(pos: &Position<V>, m: Move) -> Option<Role> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(Role::Pawn),
+            MoveKind::BeastCapture => Some(Role::Beast),
+            MoveKind::Normal | MoveKind::Promotion => pos.piece_at(m.to()).map(|p| p.role()),
+            _ => None,
+        }
+    }
+
+    /// The capture-history slot of a capture, if it is one.
+    fn capture_slot(pos: &Position<V>, m: Move) -> Option<(usize, usize, usize)> {
+        let piece = pos.piece_at(m.from())?;
+        let victim = Self::captured_role(pos, m)?;
+        Some((piece.index(), m.to().index(), victim.index()))
+    }
+
+    fn capture_stat(&self, pos: &Position<V>, m: Move) -> i32 {
+        if !self.shared.features.capture_history {
+            return 0;
+        }
+        Self::capture_slot(pos, m).map_or(0, |(p, t, v)| self.stats.capture[p][t][v] as i32)
+    }
+
+    fn update_capture_history(&mut self, pos: &Position<V>, m: Move, bonus: i32) {
+        if let Some((p, t, v)) = Self::capture_slot(pos, m) {
+            let h = &mut self.stats.capture[p][t][v];
+            *h = (*h as i32 + bonus - *h as i32 * bonus.abs() / HISTORY_MAX) as i16;
+        }
+    }
+
     /// A capture that does not lose material at once: the victim is worth at
     /// least the capturer, or the square is not defended (a cheap stand-in for
     /// static exchange evaluation that works in all three games).
@@ -293,7 +329,8 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     let attacker = mover.map_or(0, |p| ORDER_VALUE[p.role().index()]);
                     // MVV-LVA: most valuable victim, least valuable attacker;
                     // captures that lose material go after the quiet moves.
-                    let mvv_lva = Self::captured_value(pos, m) * 16 + promo * 8 - attacker / 16;
+                    let mvv_lva = Self::captured_value(pos, m) * 16 + promo * 8 - attacker / 16
+                        + self.capture_stat(pos, m) / 16;
                     let base = if promo > 0 || Self::safe_capture(pos, m) {
                         1_000_000
                     } else {
@@ -442,13 +479,27 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let static_eval = if in_check { -INF } else { self.evaluate(pos) };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+        // The hash score, where its bound says it is nearer the truth than the
+        // static eval, guides pruning (Stockfish's adjusted eval).
+        let mut eval = static_eval;
+        if let Some(e) = tt.filter(|_| f.tt_eval && !in_check) {
+            let s = Eval::from_tt(e.score, ply as i32).0;
+            let closer = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > eval,
+                Bound::Upper => s < eval,
+            };
+            if closer && s.abs() < MATE_BOUND {
+                eval = s;
+            }
+        }
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning (static null move).
             if f.reverse_futility && depth <= 7 {
                 let margin = 90 * depth - if improving { 60 } else { 0 };
-                if static_eval - margin >= beta {
-                    return static_eval;
+                if eval - margin >= beta {
+                    return eval;
                 }
             }
             // Null-move pruning (Donninger); not where zugzwang is common.
@@ -457,10 +508,10 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 && null_ok
                 && skip.is_null()
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && Self::has_non_pawn_material(pos)
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.play_null();
                 let outer_floor = std::mem::replace(&mut self.null_floor, self.hashes.len());
                 self.hashes.push(child.hash());
@@ -556,6 +607,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let mut best_move = Move::NULL;
         let mut searched = 0;
         let mut quiets: smallvec::SmallVec<[Move; 64]> = smallvec::SmallVec::new();
+        let mut captures: smallvec::SmallVec<[Move; 32]> = smallvec::SmallVec::new();
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             let capture = Self::is_capture(pos, m);
@@ -571,7 +623,12 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     }
                 }
                 // Futility pruning: a quiet move cannot lift a hopeless eval.
-                if f.futility && depth <= 5 && static_eval + 100 + 90 * depth <= alpha {
+                if f.futility && depth <= 5 && eval + 100 + 90 * depth <= alpha {
+                    continue;
+                }
+                // History pruning: a quiet move that keeps failing is not
+                // worth a look near the leaves (Stockfish's history threshold).
+                if f.history_pruning && depth <= 3 && searched > 0 && scores[i] < -4096 * depth {
                     continue;
                 }
             }
@@ -664,13 +721,21 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                         self.root_best = Some((self.pv[0].clone(), score));
                     }
                     if score >= beta {
+                        let bonus = (depth * depth).min(400) * 4;
+                        if f.capture_history {
+                            if capture {
+                                self.update_capture_history(pos, m, bonus);
+                            }
+                            for &c in &captures {
+                                self.update_capture_history(pos, c, -bonus);
+                            }
+                        }
                         if quiet {
                             if f.killers && self.killers[ply][0] != m {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
                             if f.history {
-                                let bonus = (depth * depth).min(400) * 4;
                                 self.update_history(pos, m, bonus, ply);
                                 for &q in &quiets {
                                     self.update_history(pos, q, -bonus, ply);
@@ -683,6 +748,8 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             }
             if quiet {
                 quiets.push(m);
+            } else if capture {
+                captures.push(m);
             }
         }
         if searched == 0 {
@@ -690,7 +757,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             return if in_check {
                 alpha
             } else {
-                static_eval.min(beta).max(alpha)
+                eval.min(beta).max(alpha)
             };
         }
         let bound = if best >= beta {

@@ -292,3 +292,36 @@ fn a_new_game_forgets_what_earlier_searches_learnt() {
     assert_eq!(again.nodes, fresh.nodes);
     assert_eq!(again.best, fresh.best);
 }
+
+#[test]
+fn a_game_switches_its_features_off_unless_they_are_forced_on() {
+    use tensorchess_engine::Features;
+    let nodes = |features: Features| {
+        let options = Options {
+            features,
+            ..Options::default()
+        };
+        let r = Engine::new(options).search(
+            &[Position::<Tensor>::new()],
+            &Limits::depth(7),
+            &mut NoHandler,
+        );
+        r.nodes
+    };
+    // Tensor Chess switches `tt_eval` off: switching it on changes nothing,
+    // switching it off changes nothing, forcing it on changes the search.
+    let default = nodes(Features::default());
+    let mut off = Features::default();
+    off.set("tt_eval", false);
+    assert_eq!(nodes(off), default);
+    let mut forced = Features::default();
+    assert!(forced.force("tt_eval"));
+    assert_ne!(
+        nodes(forced),
+        default,
+        "forcing tt_eval on did not reach the search"
+    );
+    assert!(!Features::default().for_game::<Tensor>().tt_eval);
+    assert!(forced.for_game::<Tensor>().tt_eval);
+    assert!(Features::default().for_game::<Chess>().tt_eval);
+}

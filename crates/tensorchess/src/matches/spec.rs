@@ -152,7 +152,14 @@ impl EngineSpec {
                             "off" | "false" | "0" => false,
                             _ => return Err(err(format!("{key}: expected on or off"))),
                         };
-                        if !settings.features.set(feature, on) {
+                        // `on` also overrides a game's own defaults, to measure
+                        // a feature where the game switches it off.
+                        let known = if on {
+                            settings.features.force(feature)
+                        } else {
+                            settings.features.set(feature, false)
+                        };
+                        if !known {
                             return Err(err(format!("no such feature '{feature}'")));
                         }
                     } else {
@@ -214,7 +221,7 @@ impl EngineSpec {
                 let d = Features::default();
                 for f in Features::NAMES {
                     let (default, here) = (feature_on(d, f), feature_on(s.features, f));
-                    if default != here {
+                    if default != here || s.features.is_forced(f) {
                         n.push_str(&format!("{}{f}", if here { "+" } else { "-" }));
                     }
                 }
@@ -253,6 +260,13 @@ mod tests {
         assert!(!set.features.null_move && !set.features.futility && set.features.killers);
         assert_eq!(s.default_name(), "tensorchess-L3-null_move-futility");
         assert_eq!(s.budget, None);
+
+        let forced = EngineSpec::parse("feature.tt_eval=on,feature.iir=off").unwrap();
+        let EngineKind::Internal(set) = &forced.kind else {
+            panic!()
+        };
+        assert!(set.features.is_forced("tt_eval") && !set.features.iir);
+        assert_eq!(forced.default_name(), "tensorchess-iir+tt_eval");
 
         let m = EngineSpec::parse("material2").unwrap();
         let EngineKind::Internal(set) = &m.kind else {
