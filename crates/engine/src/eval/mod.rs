@@ -57,6 +57,19 @@ impl Evaluate for Chess {
     }
 }
 
+/// Search features (rounds 2 and 3 of docs/strength.md) that matches showed
+/// gaining in orthodox chess only; the other games switch them off.
+const CHESS_ONLY_FEATURES: [&str; 8] = [
+    "continuation_history",
+    "history_reductions",
+    "qsearch_tt",
+    "singular_extension",
+    "history_between_moves",
+    "capture_history",
+    "tt_eval",
+    "history_pruning",
+];
+
 impl Evaluate for Tensor {
     const LAYOUT: Layout = Layout::new(10, 8);
     const PHASE_WEIGHTS: [i32; 8] = [0, 1, 1, 2, 4, 0, 1, 0];
@@ -64,19 +77,9 @@ impl Evaluate for Tensor {
     // Quiet moves here include propels and beast steps that set up ricochets:
     // the usual counts lost 61 Elo, three times them gained (docs/strength.md).
     const LATE_MOVE_PRUNING_SCALE: i32 = 3;
-    // Together these five scored -17 +/- 44 Elo in Tensor Chess (200 games),
-    // though they gain in orthodox chess.
-    const FEATURES_OFF: &'static [&'static str] = &[
-        "continuation_history",
-        "history_reductions",
-        "qsearch_tt",
-        "singular_extension",
-        "history_between_moves",
-        // Not measured here yet.
-        "capture_history",
-        "tt_eval",
-        "history_pruning",
-    ];
+    // Round 2 together scored -17 +/- 44 Elo here (200 games); round 3 is
+    // not measured here yet.
+    const FEATURES_OFF: &'static [&'static str] = &CHESS_ONLY_FEATURES;
     fn default_weights() -> &'static Weights {
         &weights::TENSOR
     }
@@ -88,9 +91,10 @@ impl Evaluate for Chessence {
     const PHASE_TOTAL: i32 = 18;
     // Having no move loses and men lose powers when moved: zugzwang is common.
     const NULL_MOVE: bool = false;
-    // Round 3 gained in orthodox chess; not measured here yet.
-    const FEATURES_OFF: &'static [&'static str] =
-        &["capture_history", "tt_eval", "history_pruning"];
+    // Self-play here ends in repetition draws (98-99% at 2 s + 0.02 s), so
+    // matches could not show these gaining: +2 -2 =196 for round 2 on,
+    // +1 -1 =198 for round 3 on (docs/strength.md).
+    const FEATURES_OFF: &'static [&'static str] = &CHESS_ONLY_FEATURES;
     fn default_weights() -> &'static Weights {
         &weights::CHESSENCE
     }
