@@ -31,6 +31,12 @@ const ORDER_VALUE: [i32; 8] = [100, 320, 330, 500, 900, 20_000, 330, 300];
 const LAZY_PICKS: usize = 3;
 
 /// Brings the `i`-th best move to `i` and returns it.
+/// A history value moved by `bonus`, kept within ±`HISTORY_MAX` (Stockfish's
+/// gravity formula: the nearer the bound, the less a bonus moves it).
+fn gravity(h: i32, bonus: i32) -> i32 {
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
+
 fn pick_next(moves: &mut MoveList, scores: &mut Scores, i: usize) -> Move {
     if i < LAZY_PICKS {
         let mut best = i;
@@ -297,7 +303,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     fn update_capture_history(&mut self, pos: &Position<V>, m: Move, bonus: i32) {
         if let Some((p, t, v)) = Self::capture_slot(pos, m) {
             let h = &mut self.stats.capture[p][t][v];
-            *h = (*h as i32 + bonus - *h as i32 * bonus.abs() / HISTORY_MAX) as i16;
+            *h = gravity(*h as i32, bonus) as i16;
         }
     }
 
@@ -399,14 +405,12 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         if key == NO_CONT {
             return;
         }
-        // Gravity formula: keeps values within ±HISTORY_MAX (from Stockfish).
-        let gravity = |h: i32| h + bonus - h * bonus.abs() / HISTORY_MAX;
         let h = &mut self.stats.quiet[key as usize / 128][key as usize % 128];
-        *h = gravity(*h);
+        *h = gravity(*h, bonus);
         let rows: smallvec::SmallVec<[usize; 2]> = self.cont_parents(ply).collect();
         for row in rows {
             let c = &mut self.stats.cont[row + key as usize];
-            *c = gravity(*c as i32) as i16;
+            *c = gravity(*c as i32, bonus) as i16;
         }
     }
 
@@ -484,12 +488,8 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         let mut eval = static_eval;
         if let Some(e) = tt.filter(|_| f.tt_eval && !in_check) {
             let s = Eval::from_tt(e.score, ply as i32).0;
-            let closer = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s > eval,
-                Bound::Upper => s < eval,
-            };
-            if closer && s.abs() < MATE_BOUND {
+            // The bound settles a null window at the eval: s is on its far side.
+            if e.bound.cuts(s, eval, eval) && s.abs() < MATE_BOUND {
                 eval = s;
             }
         }
