@@ -4,6 +4,7 @@
 use super::error::AppError;
 use super::views::{
     EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RouteView,
+    RulesView,
 };
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
@@ -110,6 +111,16 @@ pub fn geometry_view(kind: VariantKind) -> GeometryView {
         files: g.files,
         ranks: g.ranks,
         holes,
+    }
+}
+
+/// What the rules of `V` have.
+pub fn rules_view<V: Variant>() -> RulesView {
+    RulesView {
+        hands: V::DROPS,
+        beasts: V::BEASTS,
+        castling: V::CASTLING.is_some(),
+        king_moves: V::KING_MOVES,
     }
 }
 
@@ -298,6 +309,7 @@ fn position_view<V: Variant>(
             black: pos.hand(Color::Black),
         },
         geometry: geometry_view(V::KIND),
+        rules: rules_view::<V>(),
         legal,
         outcome: outcome.map(|o| end_view(V::KIND, o)),
     }

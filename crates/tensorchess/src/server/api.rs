@@ -1,7 +1,7 @@
 //! The JSON API's handlers. Each one reads a request type, asks the games
 //! service, and answers a view or an [`AppError`].
 
-use super::anygame::{parse_variant, standalone};
+use super::anygame::{parse_variant, rules_view, standalone};
 use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
 use super::online::{seat_cookie, via_https, Cookies};
 use super::online_games::Acted;
@@ -34,6 +34,11 @@ pub async fn info() -> Json<InfoView> {
         name: k.name(),
         title: k.title(),
         start_fen: k.start_fen(),
+        rules: match k {
+            VariantKind::Tensor => rules_view::<Tensor>(),
+            VariantKind::Chess => rules_view::<Chess>(),
+            VariantKind::Chessence => rules_view::<Chessence>(),
+        },
     })
     .collect();
     let levels = (Level::MIN..=Level::MAX)

@@ -1,8 +1,15 @@
 //! The page's files, embedded in the binary at build time (no build step:
 //! they are plain HTML, CSS and JavaScript modules).
 
+use super::mime::mime_of;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+
+const HTML: &str = "text/html; charset=utf-8";
+#[cfg(test)]
+const JS: &str = "text/javascript; charset=utf-8";
+#[cfg(test)]
+const CSS: &str = "text/css; charset=utf-8";
 
 pub struct Asset {
     pub path: &'static str,
@@ -10,40 +17,41 @@ pub struct Asset {
     pub body: &'static [u8],
 }
 
-macro_rules! asset {
-    ($path:literal, $mime:expr) => {
-        Asset {
-            path: $path,
-            mime: $mime,
-            body: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/", $path)),
-        }
-    };
-}
-
-const HTML: &str = "text/html; charset=utf-8";
-const JS: &str = "text/javascript; charset=utf-8";
-const CSS: &str = "text/css; charset=utf-8";
-
-/// Every file under `assets/` (a test checks that none is missing).
-pub static ASSETS: &[Asset] = &[
-    asset!("index.html", HTML),
-    asset!("rules.html", HTML),
-    asset!("css/app.css", CSS),
-    asset!("js/api.js", JS),
-    asset!("js/app.js", JS),
-    asset!("js/board.js", JS),
-    asset!("js/fen.js", JS),
-    asset!("js/pieces.js", JS),
-    asset!("js/rules.js", JS),
-    asset!("rules/diagrams.json", "application/json"),
-    asset!("favicon.svg", "image/svg+xml"),
-];
+/// Every file under `assets/`, listed by `build.rs` at build time.
+pub static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// The asset at a URL path (`/` is `index.html`).
 pub fn find(path: &str) -> Option<&'static Asset> {
     let path = path.trim_start_matches('/');
     let path = if path.is_empty() { "index.html" } else { path };
     ASSETS.iter().find(|a| a.path == path)
+}
+
+/// For working on the page: `TENSORCHESS_ASSETS_DIR` serves the files from
+/// that folder instead of the copies built in (new files too), so edits show
+/// without a rebuild. Paths that leave the folder are not served.
+fn from_disk(path: &str) -> Option<Response> {
+    let dir = std::env::var_os("TENSORCHESS_ASSETS_DIR")?;
+    let rel = path.trim_start_matches('/');
+    let rel = if rel.is_empty() { "index.html" } else { rel };
+    if rel
+        .split('/')
+        .any(|part| part.is_empty() || part.starts_with('.'))
+    {
+        return None;
+    }
+    let body = std::fs::read(std::path::Path::new(&dir).join(rel)).ok()?;
+    let mime = mime_of(rel)?;
+    Some(
+        (
+            [
+                (header::CONTENT_TYPE, mime),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            body,
+        )
+            .into_response(),
+    )
 }
 
 fn etag(body: &[u8]) -> String {
@@ -55,6 +63,9 @@ fn etag(body: &[u8]) -> String {
 
 /// Serves an embedded file, with an ETag so browsers revalidate cheaply.
 pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
+    if let Some(res) = from_disk(uri.path()) {
+        return res;
+    }
     let Some(asset) = find(uri.path()) else {
         return (
             StatusCode::NOT_FOUND,
@@ -63,20 +74,6 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
         )
             .into_response();
     };
-    // For working on the page: TENSORCHESS_ASSETS_DIR serves the listed files
-    // from disk instead of the copies built in, so edits show without a rebuild.
-    if let Some(dir) = std::env::var_os("TENSORCHESS_ASSETS_DIR") {
-        if let Ok(body) = std::fs::read(std::path::Path::new(&dir).join(asset.path)) {
-            return (
-                [
-                    (header::CONTENT_TYPE, asset.mime),
-                    (header::CACHE_CONTROL, "no-store"),
-                ],
-                body,
-            )
-                .into_response();
-        }
-    }
     let tag = etag(asset.body);
     if headers
         .get(header::IF_NONE_MATCH)
@@ -120,20 +117,13 @@ mod tests {
         let mut files = Vec::new();
         walk(&base, &base, &mut files);
         for f in &files {
-            assert!(find(f).is_some(), "assets/{f} is not listed in ASSETS");
+            let a = find(f).unwrap_or_else(|| panic!("assets/{f} is not embedded"));
+            assert_eq!(a.body, std::fs::read(base.join(f)).unwrap().as_slice());
         }
         assert_eq!(files.len(), ASSETS.len());
-        for a in ASSETS {
-            let ext = a.path.rsplit('.').next().unwrap();
-            let want = match ext {
-                "html" => HTML,
-                "js" => JS,
-                "css" => CSS,
-                "json" => "application/json",
-                "svg" => "image/svg+xml",
-                _ => panic!("unexpected asset type {ext}"),
-            };
-            assert_eq!(a.mime, want, "{}", a.path);
-        }
+        assert_eq!(find("/").map(|a| a.mime), Some(HTML));
+        assert_eq!(find("/css/app.css").map(|a| a.mime), Some(CSS));
+        assert_eq!(find("/js/app.js").map(|a| a.mime), Some(JS));
+        assert!(find("/nothing.js").is_none());
     }
 }

@@ -25,6 +25,7 @@ pub mod engine_player;
 pub mod error;
 pub mod games;
 pub mod hub;
+pub mod mime;
 pub mod online;
 pub mod online_games;
 pub mod ratelimit;
@@ -148,9 +149,14 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             limit_writes,
         ));
+    // The page's files go out compressed (gzip or brotli, as the browser
+    // accepts); API answers are small and many, and are sent as they are.
+    let page = Router::new()
+        .fallback(assets::serve)
+        .layer(tower_http::compression::CompressionLayer::new());
     Router::new()
         .nest("/api", api)
-        .fallback(assets::serve)
+        .fallback_service(page)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {

@@ -97,6 +97,20 @@ pub struct GeometryView {
     pub holes: Vec<String>,
 }
 
+/// What a game's rules have, so that pages ask the game instead of
+/// testing its name.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesView {
+    /// Sides hold pieces in reserve and drop them (Chessence).
+    pub hands: bool,
+    /// Tensor beasts: pass-through, ricochet, propel, hop chains.
+    pub beasts: bool,
+    /// Kings and rooks may castle.
+    pub castling: bool,
+    /// Kings move (they never do in Chessence).
+    pub king_moves: bool,
+}
+
 /// Pieces in reserve (Chessence men), by side.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandsView {
@@ -129,6 +143,7 @@ pub struct PositionView {
     pub check: Option<String>,
     pub hands: HandsView,
     pub geometry: GeometryView,
+    pub rules: RulesView,
     /// Empty when the game is over.
     pub legal: Vec<MoveView>,
     /// The end by the rules, judged from this position alone.
@@ -275,6 +290,7 @@ pub struct VariantInfo {
     pub name: &'static str,
     pub title: &'static str,
     pub start_fen: &'static str,
+    pub rules: RulesView,
 }
 
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
