@@ -16,7 +16,7 @@ if [ ! -x "$CHROMIUM" ]; then
   exit 2
 fi
 cd "$here"
-if [ ! -d node_modules/playwright-core ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ ! -d node_modules/typescript ]; then
   npm ci --no-audit --no-fund
 fi
 mkdir -p screenshots

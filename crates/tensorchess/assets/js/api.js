@@ -122,9 +122,10 @@ export class Live {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
+  // Follows one topic (or none, with null).
   follow(topic) {
     for (const t of this.topics) if (t !== topic) this.send({ type: 'unsubscribe', topic: t });
-    this.topics = new Set([topic]);
-    this.send({ type: 'subscribe', topic });
+    this.topics = new Set(topic ? [topic] : []);
+    if (topic) this.send({ type: 'subscribe', topic });
   }
 }

@@ -390,8 +390,9 @@ function renderMoves() {
 
 function renderButtons() {
   const active = isActive();
-  const decided = game.end && ['resignation', 'agreement', 'imported'].includes(game.end.reason);
-  let canTakeback = game.moves.length > 0 && !decided;
+  for (const id of ['#btn-flip', '#btn-eval', '#btn-export', '#btn-abort']) $(id).disabled = false;
+  // A finished game stays finished: no takeback reopens it.
+  let canTakeback = game.moves.length > 0 && !game.end;
   if (game.mode === 'engine') {
     const need = game.position.turn === game.human_color ? 2 : 1;
     canTakeback = canTakeback && game.moves.length >= need;
@@ -916,8 +917,36 @@ async function openGame(id) {
     live.follow(`game:${id}`);
     localStorage.setItem(LAST_GAME, id);
   } catch (e) {
-    $('#status').textContent = e.status === 404 ? 'This game does not exist. Start a new one.' : e.message;
+    showNoGame(e.status === 404 ? 'This game does not exist. Start a new one.' : e.message);
   }
+}
+
+// A link to a game that cannot be shown: nothing of the previous game may
+// stay playable (its board would still post moves into it).
+function showNoGame(text) {
+  queue = queue.then(() => {
+    game = null;
+    seat = null;
+    hint = null;
+    viewPly = null;
+    clearTimeout(renderAll.poll);
+    live.follow(null);
+    board.setPosition({ fen: '8/8/8/8/8/8/8/8 w - - 0 1', legal: [], movable: [] });
+    board.setArrow(null);
+    banner.classList.add('hidden');
+    for (const b of document.querySelectorAll('.controls button, .nav button')) b.disabled = true;
+    $('#online-panel').classList.add('hidden');
+    $('#moves').innerHTML = '';
+    $('#game-info').textContent = '';
+    for (const pos of ['top', 'bottom']) {
+      $(`#name-${pos}`).textContent = '';
+      for (const k of ['presence', 'thinking', 'clock']) $(`#${k}-${pos}`).classList.add('hidden');
+    }
+    $('#first-move').classList.add('hidden');
+    for (const k of ['game', 'mode', 'seat', 'ply', 'shown', 'rev']) delete document.body.dataset[k];
+    document.body.dataset.state = 'none';
+    $('#status').textContent = text;
+  });
 }
 
 async function route() {

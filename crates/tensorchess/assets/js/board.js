@@ -418,7 +418,8 @@ export class Board {
       const origin = p.square;
       const piece = this.pieces.get(origin);
       this.cancelDrag();
-      if (!square || square === origin) return;
+      if (!square) return;
+      if (square === origin && !this.movesFrom(origin).some((m) => m.to === origin)) return;
       this.dropOn(square, piece);
       return;
     }
@@ -486,7 +487,9 @@ export class Board {
         if (this.movable(square)) this.select(square);
         return;
       case 'selected':
-        if (square === s.from) return this.deselect();
+        // A beast capture may end where the beast started: its own square
+        // is then a destination, not a way to cancel.
+        if (square === s.from && !this.movesFrom(s.from).some((m) => m.to === square)) return this.deselect();
         return this.target(square);
       case 'propel': {
         if (square === s.beast) {
