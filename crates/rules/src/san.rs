@@ -3,7 +3,7 @@
 //! move `Kh1`, and drops `M@c2`.
 
 use crate::uci::{parse_move_text, take_square};
-use crate::{File, Move, MoveKind, Position, Rank, Role, Square, Variant};
+use crate::{File, IllegalReason, Move, MoveKind, Position, Rank, Role, Square, Variant};
 
 /// A SAN that names no legal move, or more than one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -11,7 +11,7 @@ pub enum SanError {
     #[error("'{0}' is not a move in algebraic notation")]
     Syntax(String),
     #[error("illegal move {0}: {1}")]
-    Illegal(String, String),
+    Illegal(String, IllegalReason),
     #[error("ambiguous move {0}: it could mean {1}")]
     Ambiguous(String, String),
 }
@@ -268,10 +268,7 @@ pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanE
         if !V::SAN_CASTLING_OO {
             return Err(SanError::Illegal(
                 shown,
-                format!(
-                    "castling is written as the king's move in {} (e.g. Kh1)",
-                    V::KIND.title()
-                ),
+                IllegalReason::CastlingWrittenAsKingMove { game: V::KIND },
             ));
         }
         let found: Vec<Move> = legal
@@ -284,10 +281,7 @@ pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanE
             .collect();
         return match found.as_slice() {
             [m] => Ok(*m),
-            [] => Err(SanError::Illegal(
-                shown,
-                "castling is not possible here".into(),
-            )),
+            [] => Err(SanError::Illegal(shown, IllegalReason::NoCastling)),
             _ => Err(SanError::Ambiguous(shown, "several castlings".into())),
         };
     }
@@ -349,7 +343,7 @@ pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanE
     }
 }
 
-fn illegal_reason<V: Variant>(pos: &Position<V>, parts: &SanParts) -> String {
+fn illegal_reason<V: Variant>(pos: &Position<V>, parts: &SanParts) -> IllegalReason {
     let g = V::GEOMETRY;
     let role = parts.role.unwrap_or(Role::Pawn);
     let to = parts
@@ -357,12 +351,12 @@ fn illegal_reason<V: Variant>(pos: &Position<V>, parts: &SanParts) -> String {
         .map(|s| g.square_name(s).to_string())
         .unwrap_or_default();
     if parts.drop {
-        return format!("no {} can be dropped on {to}", role.name());
+        return IllegalReason::NoSuchDrop { role, to };
     }
     if pos.pieces(pos.turn(), role).is_empty() {
-        return format!("you have no {}", role.name());
+        return IllegalReason::NoPieceOfRole { role };
     }
-    format!("no {} of yours can make that move to {to}", role.name())
+    IllegalReason::NoSuchMove { role, to }
 }
 
 /// Reads a move given as a move string or as SAN.

@@ -8,8 +8,7 @@
 //! | beast capture | `b1d3xc2` |
 //! | drop | `M@c2` |
 
-use crate::movegen::GenType;
-use crate::{Geometry, Move, MoveKind, MoveList, Position, Role, Square, Variant};
+use crate::{Geometry, IllegalReason, Move, MoveKind, Position, Role, Square, Variant};
 use std::fmt;
 
 /// A move string that could not be played.
@@ -20,7 +19,7 @@ pub enum ParseMoveError {
     Syntax { text: String, reason: String },
     /// A well-formed move that the rules forbid here.
     #[error("illegal move {text}: {reason}")]
-    Illegal { text: String, reason: String },
+    Illegal { text: String, reason: IllegalReason },
 }
 
 /// A move string read without looking at a position.
@@ -187,85 +186,16 @@ impl<V: Variant> Position<V> {
             reason: self.why_illegal(&mt),
         })
     }
-
-    /// A sentence for a player saying why a well-formed move cannot be played.
-    pub fn why_illegal(&self, mt: &MoveText) -> String {
-        let g = V::GEOMETRY;
-        let name = |s: Square| g.square_name(s).to_string();
-        if let Some(role) = mt.drop {
-            if !V::DROPS {
-                return format!("there are no drops in {}", V::KIND.title());
-            }
-            if role != V::DROP_ROLE {
-                return format!("only a {} can be dropped", V::DROP_ROLE.name());
-            }
-            if self.hand(self.turn) == 0 {
-                return "you have no piece in reserve".into();
-            }
-            if V::DROP_SQUARES[self.turn.index()] >> mt.to.index() & 1 == 0 {
-                return format!("{} is not one of your drop squares", name(mt.to));
-            }
-            if self.piece_at(mt.to).is_some() {
-                return format!("{} is occupied", name(mt.to));
-            }
-        }
-        let Some(piece) = self.piece_at(mt.from).filter(|_| mt.drop.is_none()) else {
-            if mt.drop.is_some() {
-                return self.check_reason();
-            }
-            return format!("there is no piece on {}", name(mt.from));
-        };
-        if piece.color() != self.turn {
-            return format!(
-                "the {} on {} is not yours: it is {}'s move",
-                piece.role().name(),
-                name(mt.from),
-                self.turn.name()
-            );
-        }
-        let canonical = MoveTextDisplay::<V>(mt, std::marker::PhantomData).to_string();
-        let mut pseudo = MoveList::new();
-        self.generate_into(GenType::IgnoringCheck, &mut pseudo);
-        if let Some(m) = pseudo
-            .into_iter()
-            .find(|m| move_string::<V>(*m) == canonical)
-        {
-            if m.kind() == MoveKind::Castle {
-                return if self.is_check() {
-                    "you may not castle out of check".into()
-                } else {
-                    "the king may not castle through or into an attacked square".into()
-                };
-            }
-            return self.check_reason();
-        }
-        if piece.role() == Role::King && !V::KING_MOVES {
-            return format!("kings never move in {}", V::KIND.title());
-        }
-        if V::MEN && piece.role() == Role::Man {
-            return format!(
-                "the man on {} has no power to reach {} (its powers come from neighbouring men)",
-                name(mt.from),
-                name(mt.to)
-            );
-        }
-        format!(
-            "the {} on {} cannot move that way",
-            piece.role().name(),
-            name(mt.from)
-        )
-    }
-
-    fn check_reason(&self) -> String {
-        if self.is_check() {
-            "your king is in check and this does not get it out".into()
-        } else {
-            "your king would be in check".into()
-        }
-    }
 }
 
-struct MoveTextDisplay<'a, V: Variant>(&'a MoveText, std::marker::PhantomData<V>);
+/// Displays a [`MoveText`] as its move string.
+pub(crate) struct MoveTextDisplay<'a, V: Variant>(&'a MoveText, std::marker::PhantomData<V>);
+
+impl<'a, V: Variant> MoveTextDisplay<'a, V> {
+    pub(crate) fn new(mt: &'a MoveText) -> Self {
+        MoveTextDisplay(mt, std::marker::PhantomData)
+    }
+}
 
 impl<V: Variant> fmt::Display for MoveTextDisplay<'_, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -264,6 +264,56 @@ async fn moves_are_validated_with_reasons() {
 }
 
 #[tokio::test]
+async fn explain_answers_why_a_move_is_illegal_without_an_error() {
+    let t = TestApp::new();
+    let fen = "9k/10/10/10/10/3T6/10/2N6K w - - 0 1";
+    let (status, answer) = t
+        .post(
+            "/api/explain",
+            json!({ "variant": "tensor", "fen": fen, "move": "c1d3>d4" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["legal"], false);
+    assert_eq!(answer["code"], "bad_propel_square");
+    assert_eq!(answer["args"]["beast"], "d3");
+    assert_eq!(answer["args"]["role"], "knight");
+    assert!(answer["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("The beast on d3 cannot be propelled to d4"));
+    let (_, answer) = t
+        .post(
+            "/api/explain",
+            json!({ "variant": "tensor", "fen": fen, "move": "Nd3>e5" }),
+        )
+        .await;
+    assert_eq!(answer["legal"], true, "{answer}");
+    assert_eq!(answer["uci"], "c1d3>e5");
+    let (status, answer) = t
+        .post("/api/explain", json!({ "variant": "chess", "move": "zz" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["code"], "not_a_move");
+    // The same reason comes with a refused move, with its code.
+    let game = t
+        .create(json!({ "variant": "tensor", "mode": "local", "fen": fen }))
+        .await;
+    let (status, err) = t.play(game["id"].as_str().unwrap(), "c1d3").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(err["code"], "stops_on_own_beast");
+    assert_eq!(err["args"]["square"], "d3");
+    // A malformed position is still a bad request.
+    let (status, err) = t
+        .post(
+            "/api/explain",
+            json!({ "variant": "tensor", "fen": "nonsense", "move": "e2e4" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+}
+
+#[tokio::test]
 async fn a_pinned_piece_gets_the_check_reason() {
     let t = TestApp::new();
     // The white rook on e2 is pinned against the king by the black rook on e8.

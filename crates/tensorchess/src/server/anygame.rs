@@ -1,7 +1,8 @@
 //! A game of any of the three variants, chosen at run time, and the views
 //! of its positions and moves that pages receive.
 
-use super::error::AppError;
+use super::error::{reason_args, AppError};
+use super::views::ExplainView;
 use super::views::{
     EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RouteView,
     RulesView,
@@ -10,6 +11,7 @@ use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
 use tensorchess_rules::pgn::{parse_pgn, replay, write_pgn};
 use tensorchess_rules::uci::ParseMoveError;
+use tensorchess_rules::IllegalReason;
 use tensorchess_rules::{
     san, Chess, Chessence, Color, EndReason, Game, Move, MoveKind, Outcome, Position, Square,
     Tensor, Variant, VariantKind,
@@ -87,7 +89,7 @@ pub fn parse_move_in<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, 
             }
             Err(san::SanError::Ambiguous(text, options)) => Err(AppError::IllegalMove {
                 text,
-                reason: format!("it is ambiguous: it could mean {options}"),
+                reason: IllegalReason::Ambiguous { options },
             }),
             Err(san::SanError::Syntax(_)) => Err(AppError::bad(format!(
                 "'{text}' is not a move: write it like e2e4, c1e3>g5, b1d3xc2 or Nf3"
@@ -313,6 +315,37 @@ fn position_view<V: Variant>(
         legal,
         outcome: outcome.map(|o| end_view(V::KIND, o)),
     }
+}
+
+/// Whether `text` is a legal move in `fen` (default: the start), and if
+/// not, why: for a page to explain a try without sending it to a game.
+pub fn explain<V: Variant>(fen: Option<&str>, text: &str) -> Result<ExplainView, AppError> {
+    let game = new_game::<V>(fen)?;
+    let pos = game.position();
+    Ok(match parse_move_in(pos, text) {
+        Ok(m) => ExplainView {
+            legal: true,
+            uci: Some(pos.move_string(m)),
+            reason: None,
+            code: None,
+            args: None,
+        },
+        Err(AppError::IllegalMove { reason, .. }) => ExplainView {
+            legal: false,
+            uci: None,
+            reason: Some(capital(&reason.to_string())),
+            code: Some(reason.code()),
+            args: Some(reason_args(&reason)),
+        },
+        Err(AppError::BadRequest(message)) => ExplainView {
+            legal: false,
+            uci: None,
+            reason: Some(message),
+            code: Some("not_a_move"),
+            args: None,
+        },
+        Err(e) => return Err(e),
+    })
 }
 
 /// A standalone position (rules page, FEN preview), optionally after a move.

@@ -1,17 +1,17 @@
 //! The JSON API's handlers. Each one reads a request type, asks the games
 //! service, and answers a view or an [`AppError`].
 
-use super::anygame::{parse_variant, rules_view, standalone};
+use super::anygame::{explain as explain_move, parse_variant, rules_view, standalone};
 use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
 use super::online::{seat_cookie, via_https, Cookies};
 use super::online_games::Acted;
 use super::requests::{
-    EvalQuery, JoinRequest, ListQuery, MoveRequest, NewGameRequest, NewOnlineRequest, OnlineAction,
-    PositionRequest,
+    EvalQuery, ExplainRequest, JoinRequest, ListQuery, MoveRequest, NewGameRequest,
+    NewOnlineRequest, OnlineAction, PositionRequest,
 };
 use super::views::{
-    AnalysisView, DrawAnswerView, GameSummaryView, GameView, InfoView, LevelInfo, PlayedView,
-    VariantInfo,
+    AnalysisView, DrawAnswerView, ExplainView, GameSummaryView, GameView, InfoView, LevelInfo,
+    PlayedView, VariantInfo,
 };
 use super::AppState;
 use axum::extract::State;
@@ -220,6 +220,18 @@ pub async fn position(ApiJson(req): ApiJson<PositionRequest>) -> ApiResult<Playe
         VariantKind::Chessence => standalone::<Chessence>(fen, mv)?,
     };
     Ok(Json(PlayedView { played, position }))
+}
+
+/// `POST /api/explain`: whether a move is legal in a position, and if not,
+/// why (answered 200 either way: a page asks before it plays).
+pub async fn explain(ApiJson(req): ApiJson<ExplainRequest>) -> ApiResult<ExplainView> {
+    let kind = parse_variant(&req.variant)?;
+    let fen = req.fen.as_deref();
+    Ok(Json(match kind {
+        VariantKind::Tensor => explain_move::<Tensor>(fen, &req.mv)?,
+        VariantKind::Chess => explain_move::<Chess>(fen, &req.mv)?,
+        VariantKind::Chessence => explain_move::<Chessence>(fen, &req.mv)?,
+    }))
 }
 
 pub async fn not_found() -> AppError {

@@ -9,6 +9,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::collections::BTreeMap;
+use tensorchess_rules::IllegalReason;
 
 /// What went wrong, and the status it is answered with.
 #[derive(Debug, thiserror::Error)]
@@ -23,7 +25,7 @@ pub enum AppError {
     Conflict(String),
     /// A well-formed move the rules forbid, with the reason for the player.
     #[error("Illegal move {text}: {reason}")]
-    IllegalMove { text: String, reason: String },
+    IllegalMove { text: String, reason: IllegalReason },
     /// An online action the player's seat or the game's state does not
     /// allow; `kind` names the reason in a word (`not_a_player`,
     /// `not_your_turn`, `stale`, `game_over`, `waiting`, ...).
@@ -98,6 +100,17 @@ pub struct ErrorBody {
     /// For illegal moves: why, as a sentence for the player.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For illegal moves: the reason in a word, and its details (for
+    /// translations: see [`IllegalReason::code`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<BTreeMap<&'static str, String>>,
+}
+
+/// The details of an illegal move's reason, by name.
+pub fn reason_args(reason: &IllegalReason) -> BTreeMap<&'static str, String> {
+    reason.args().into_iter().collect()
 }
 
 impl IntoResponse for AppError {
@@ -106,8 +119,8 @@ impl IntoResponse for AppError {
         if status.is_server_error() {
             tracing::error!("{self}");
         }
-        let reason = match &self {
-            AppError::IllegalMove { reason, .. } => Some(reason.clone()),
+        let illegal = match &self {
+            AppError::IllegalMove { reason, .. } => Some(reason),
             _ => None,
         };
         let retry_after = match &self {
@@ -117,7 +130,9 @@ impl IntoResponse for AppError {
         let body = ErrorBody {
             error: self.to_string(),
             kind: self.kind(),
-            reason,
+            reason: illegal.map(|r| r.to_string()),
+            code: illegal.map(|r| r.code()),
+            args: illegal.map(reason_args),
         };
         let mut response = (status, axum::Json(body)).into_response();
         if let Some(seconds) = retry_after.and_then(|s| s.parse().ok()) {

@@ -10,6 +10,7 @@
 //! | `POST /api/games/{id}/{takeback,resign,draw,hint}` | |
 //! | `GET /api/games/{id}/eval?ply=N`, `GET /api/games/{id}/pgn` | |
 //! | `POST /api/position` | legal moves of any position, optionally after a move |
+//! | `POST /api/explain` | `{"variant","fen","move"}`: whether the move is legal, and if not why (`reason`, `code`, `args`) |
 //! | `POST /api/online` | a game against a friend: `{"variant","color","clock":{"base_seconds","increment_seconds"}}`; sets the creator's seat cookie |
 //! | `POST /api/games/{id}/join` | takes the free seat of an online game (sets the seat cookie) |
 //! | `POST /api/games/{id}/act` | an online action: `{"type":"move","move":"e2e4","ply":0}`, `resign`, `offer_draw`, `accept_draw`, `decline_draw`, `abort`, `rematch`, `decline_rematch` |
@@ -143,6 +144,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/act", post(api::act))
         .route("/online", post(api::create_online))
         .route("/position", post(api::position))
+        .route("/explain", post(api::explain))
         .route("/ws", get(ws::handler))
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(
@@ -176,7 +178,7 @@ async fn limit_writes(
     next: Next,
 ) -> Result<Response, AppError> {
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD)
-        && request.uri().path() != "/position";
+        && !matches!(request.uri().path(), "/position" | "/explain");
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

@@ -40,6 +40,17 @@ pub struct PositionRequest {
     pub mv: Option<String>,
 }
 
+/// `POST /api/explain`: is this move legal here, and if not, why?
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ExplainRequest {
+    pub variant: String,
+    /// The game's start position when absent.
+    pub fen: Option<String>,
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
 /// `GET /api/games/{id}/eval?ply=N`.
 #[derive(Deserialize, Debug, Clone, Default)]
 pub struct EvalQuery {

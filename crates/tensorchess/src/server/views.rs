@@ -97,6 +97,24 @@ pub struct GeometryView {
     pub holes: Vec<String>,
 }
 
+/// `POST /api/explain`: whether a move is legal, and if not, why.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct ExplainView {
+    pub legal: bool,
+    /// The move string of the legal move (also when SAN was given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uci: Option<String>,
+    /// Why not, as a sentence for the player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The reason in a word (`IllegalReason::code`, or `not_a_move`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
+    /// The reason's details by name (squares, roles, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<std::collections::BTreeMap<&'static str, String>>,
+}
+
 /// What a game's rules have, so that pages ask the game instead of
 /// testing its name.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]

@@ -227,7 +227,7 @@ async fn handle_text(
 
 fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
     let reason = match &e {
-        AppError::IllegalMove { reason, .. } => Some(reason.clone()),
+        AppError::IllegalMove { reason, .. } => Some(reason.to_string()),
         _ => None,
     };
     if e.status().is_server_error() {
