@@ -267,7 +267,7 @@ export class Board {
       const n = hands[color];
       node.classList.toggle('selected', this.sel.mode === 'hand' && this.sel.color === color);
       node.setAttribute('aria-pressed', String(this.sel.mode === 'hand' && this.sel.color === color));
-      node.setAttribute('aria-label', t(`board.reserve.${color}`, { count: n }));
+      node.title = t(`board.reserve.${color}`, { count: n });
       node.innerHTML = `${pieceSvg(color === 'white' ? 'M' : 'm', 30)}<span class="hand-count">× ${n}</span><span class="hand-label"></span>`;
       /** @type {HTMLElement} */ (node.querySelector('.hand-label')).textContent = t(`board.reserve_short.${color}`);
     }

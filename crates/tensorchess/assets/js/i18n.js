@@ -131,6 +131,8 @@ export function illegalReason(why) {
   /** @type {Args} */
   const args = { ...(why.args || {}) };
   if (args.role) {
+    // How a beast propelled by this piece moves (the reason names the beast's move).
+    if (has(`propel_like.${args.role}`)) args.how = t(`propel_like.${args.role}`);
     args.role = roleName(String(args.role));
     args.Role = args.role.charAt(0).toUpperCase() + args.role.slice(1);
   }

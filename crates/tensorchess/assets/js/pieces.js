@@ -3,6 +3,8 @@
 // Letters are FEN letters: K Q R B N P, T the Tensor Beast, M the Chessence man.
 // The same shapes come in a few colourings (piece themes).
 
+import * as settings from './settings.js';
+
 /** @typedef {{ fill: string, stroke: string, detail: string, accent: string, eye: string }} Colors */
 
 /** @type {Record<string, { white: Colors, black: Colors }>} */
@@ -23,7 +25,8 @@ export const PIECE_THEMES = {
   },
 };
 
-let theme = PIECE_THEMES.classic;
+// The player's choice, from the start: boards draw their pieces when made.
+let theme = PIECE_THEMES[settings.get('pieceTheme')] || PIECE_THEMES.classic;
 
 /** Chooses the colouring used by pieceDefs and pieceSvg. @param {string} name */
 export function setPieceTheme(name) {

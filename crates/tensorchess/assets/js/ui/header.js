@@ -87,7 +87,7 @@ export function setupHeader(opts = {}) {
   function render() {
     for (const b of langSwitch.querySelectorAll('button')) {
       b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
-      b.setAttribute('aria-label', b.dataset.lang === 'uk' ? 'Українська' : 'English');
+      b.title = b.dataset.lang === 'uk' ? 'Українська' : 'English';
     }
     langSwitch.setAttribute('aria-label', t('settings.language'));
     const muted = isMuted();
