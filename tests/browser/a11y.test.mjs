@@ -77,6 +77,33 @@ test('axe: no serious or critical violations on the game page and the Rules page
   }
 });
 
+test('coordinates: at least 4.5:1 against the page and 11 px tall on a phone', async () => {
+  const b = await openBrowser({ viewport: PHONE, mobile: true });
+  const page = b.page;
+  try {
+    await page.goto(server.url);
+    await waitForGame(page);
+    const m = await page.evaluate(() => {
+      const lum = (rgb) => {
+        const [r, g, b2] = rgb.match(/\d+/g).slice(0, 3).map((x) => {
+          const c = +x / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
+      };
+      const coord = document.querySelector('#board .coord');
+      const a = lum(getComputedStyle(coord).fill);
+      const bg = lum(getComputedStyle(document.body).backgroundColor);
+      const [hi, lo] = a > bg ? [a, bg] : [bg, a];
+      return { ratio: (hi + 0.05) / (lo + 0.05), height: coord.getBoundingClientRect().height };
+    });
+    assert.ok(m.ratio >= 4.5, `contrast ${m.ratio.toFixed(2)}:1`);
+    assert.ok(m.height >= 11, `coordinates ${m.height.toFixed(1)} px tall`);
+  } finally {
+    await b.close();
+  }
+});
+
 test('squares and pieces have names; a move is announced', async () => {
   const b = await openBrowser();
   const page = b.page;

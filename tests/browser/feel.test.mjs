@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert,
+  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
 } from './lib.mjs';
 
 let server;
@@ -91,7 +91,12 @@ test('a premove while the engine thinks is played as soon as it may be; Esc canc
   await waitForPly(page, 2, 'thinking');
   const g = await game(page);
   assert.equal(g.moves[1].uci, 'e7e5', 'the premove was played right after the engine\'s move');
-  // Another one, cancelled by Esc.
+  // Another one, cancelled by a click on the board; and one more, cancelled by Esc.
+  await tap(page, 'd7');
+  await tap(page, 'd6');
+  await page.waitForSelector('#board .premove');
+  await tap(page, 'a4');
+  await page.waitForSelector('#board .premove', { state: 'detached' });
   await tap(page, 'd7');
   await tap(page, 'd6');
   await page.waitForSelector('#board .premove');
@@ -143,4 +148,33 @@ test('board and piece themes from the settings menu, remembered', async () => {
   await page.click('#btn-settings');
   await page.selectOption('#set-board', 'wood');
   await page.selectOption('#set-pieces', 'classic');
+});
+
+test('on a phone, a long press draws: an arrow to where the finger is lifted', async () => {
+  const b = await openBrowser({ viewport: PHONE, mobile: true });
+  const p = b.page;
+  try {
+    await p.goto(server.url);
+    await waitForGame(p);
+    const centre = async (s) => {
+      const r = await (await p.$(sq(s))).boundingBox();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    };
+    const a = await centre('e2');
+    const c = await centre('e4');
+    const cdp = await p.context().newCDPSession(p);
+    const touch = (type, pt) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pt ? [{ x: pt.x, y: pt.y }] : [] });
+    await touch('touchStart', a);
+    await p.waitForTimeout(800); // held still: a drawing, not a selection
+    await touch('touchMove', { x: (a.x + c.x) / 2, y: (a.y + c.y) / 2 });
+    await touch('touchMove', c);
+    await touch('touchEnd');
+    await p.waitForSelector('#board .drawing.arrow[data-from="e2"][data-to="e4"]', { state: 'attached' });
+    assert.equal(await p.$$eval('#board .mark-dest', (e) => e.length), 0, 'the long press selected nothing');
+    assert.equal((await game(p)).moves.length, 0, 'and moved nothing');
+    await shot(p, 'long-press-arrow-phone');
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await b.close();
+  }
 });

@@ -164,6 +164,8 @@ test('checkmate from an imported mate in one: red glow and the banner', async ()
   assert.equal(await page.textContent('#banner .banner-text'), 'White wins');
   await page.waitForSelector('#board .check-glow[data-square="f8"]');
   assert.match(await page.textContent('#moves'), /Ra8#/);
+  // A finished game is not reopened by a takeback: none is offered.
+  assert.ok(await page.$eval('#btn-takeback', (e) => e.disabled || e.offsetParent === null), 'no Take back after the end');
   await shot(page, 'checkmate-banner-desktop');
   // The board stays visible under the banner on request, and the game can be exported.
   await page.click('#banner-close');

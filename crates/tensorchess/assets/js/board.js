@@ -218,6 +218,13 @@ export class Board {
     if (this.opts.onSelect) this.opts.onSelect(sel);
   }
 
+  /** Drops a queued premove (a click on the board, Esc). */
+  cancelPremove() {
+    this.premove = null;
+    this.drawHighlights();
+    if (this.opts.onPremove) this.opts.onPremove(null);
+  }
+
   /** Esc: drops the selection, the premove and the drawings. */
   cancelAll() {
     if (this.premove && this.opts.onPremove) this.opts.onPremove(null);

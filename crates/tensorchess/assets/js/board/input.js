@@ -59,6 +59,7 @@ export function attachInput(b) {
     }
     if (e.button !== undefined && e.button !== 0) return;
     if (b.drawings.length) b.clearDrawings(); // a left click clears the drawings
+    if (b.premove && b.sel.mode !== 'preselect') b.cancelPremove(); // and a queued premove
     if (b.busy || b.sel.mode === 'choose') {
       press = { square, x: e.clientX, y: e.clientY, id: e.pointerId, tapOnly: true };
       return;

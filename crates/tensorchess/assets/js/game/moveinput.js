@@ -5,10 +5,8 @@
 
 import { state, canMove } from './state.js';
 
-/** @typedef {import('../board.js').Board} Board */
-
 /**
- * @param {{ board: Board, typedMove: (text: string) => Promise<boolean | undefined> }} deps
+ * @param {{ typedMove: (text: string) => Promise<boolean | undefined> }} deps
  */
 export function setupMoveInput({ typedMove }) {
   const input = /** @type {HTMLInputElement} */ (document.querySelector('#move-input'));

@@ -6,7 +6,7 @@
 import { api, Live, ApiError } from '../api.js';
 import { Board } from '../board.js';
 import { premoveMove } from '../board/tap.js';
-import { state, isOnline, isLive, shownPly, canMove, premoveColor, positionFor, defaultOrientation, seatsTaken } from './state.js';
+import { state, isOnline, isLive, shownPly, canMove, premoveColor, positionFor, defaultOrientation } from './state.js';
 import * as view from './render.js';
 import { t, colorName, colorArgs, endText, illegalReason, serverError, onLangChange } from '../i18n.js';
 import { toast, hideToast, announce, confirmDialog } from '../ui/notice.js';
@@ -375,7 +375,7 @@ async function typedMove(text) {
 }
 
 /** The legal move a typed text names: its move string, or its SAN. @param {GameView} g @param {string} text */
-export function matchTyped(g, text) {
+function matchTyped(g, text) {
   const clean = (/** @type {string} */ s) => s.trim().replace(/[+#!?]+$/g, '').replace(/^0-0(-0)?$/, (x) => x.replace(/0/g, 'O'));
   const want = clean(text);
   const legal = g.position.legal;
@@ -554,7 +554,7 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && (state.premove || board.drawings.length)) board.cancelAll();
 });
 
-setupMoveInput({ board, typedMove });
+setupMoveInput({ typedMove });
 setupDialogs({ live, openGame: (id) => { location.hash = `#/game/${id}`; } });
 onLangChange(() => {
   board.svg.setAttribute('aria-label', t('board.label'));
@@ -639,5 +639,3 @@ export function setInfo(info) {
   state.info = info;
   fillLevels();
 }
-
-export { seatsTaken };
