@@ -124,6 +124,12 @@ test('squares and pieces have names; a move is announced', async () => {
     await waitForPly(page, 1);
     await page.waitForFunction(() => document.querySelector('#announce').textContent === 'White: e4.');
     assert.equal(await name('e4'), 'white pawn on e4');
+    // Check and the end are read out too.
+    await newGame(page, { mode: 'local', text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
+    await box.fill('Ra8');
+    await box.press('Enter');
+    await waitForPly(page, 1, 'over');
+    await page.waitForFunction(() => /^Checkmate\. White wins$/.test(document.querySelector('#announce').textContent));
   } finally {
     await b.close();
   }

@@ -33,7 +33,8 @@ export function showChooser(box, c, onPick, onCancel) {
     b.className = 'chooser-option';
     if (c.kind === 'promotion' && m.promotion) {
       const letter = c.color === 'white' ? m.promotion.toUpperCase() : m.promotion;
-      const name = roleName(m.promotion);
+      const role = roleName(m.promotion);
+      const name = role.charAt(0).toUpperCase() + role.slice(1);
       b.innerHTML = `${pieceSvg(letter, 56, name)}<span></span>`;
       /** @type {HTMLElement} */ (b.querySelector('span')).textContent = name;
       b.dataset.promo = m.promotion;

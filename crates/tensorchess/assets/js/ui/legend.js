@@ -4,7 +4,7 @@
 // the beast sign of propel squares, the king outlines of castling);
 // dismissed once, remembered.
 
-import { t } from '../i18n.js';
+import { t, onLangChange } from '../i18n.js';
 import * as settings from '../settings.js';
 
 const ITEMS = [
@@ -50,6 +50,7 @@ export function showLegendIfNew() {
     });
   };
   render();
+  onLangChange(() => { if (box.isConnected) render(); });
   // Under the status line and the Move box, so that those stay in sight.
   const after = document.querySelector('.panel .move-entry');
   if (after) after.after(box);
