@@ -42,6 +42,7 @@ async function keys(page, ...names) {
 
 /** Moves the board's keyboard cursor to `square` and presses Enter. */
 async function enterOn(page, square) {
+  if (!(await page.$('#board .cursor'))) await keys(page, 'ArrowUp', 'ArrowDown');
   for (let i = 0; i < 40; i++) {
     const at = await page.$eval('#board .cursor', (c) => c.dataset.square).catch(() => null);
     if (at === square) break;
@@ -177,7 +178,10 @@ test('keyboard: a propel, castling and a promotion through the same taps as the 
     await waitForGame(page);
     // Propel: knight c1, its beast b3, then d4.
     await newGame(page, { mode: 'local', text: 'rtnbqkbntr/pppp1ppppp/4p5/10/10/1T8/PPPPPPPPPP/R1NBQKBNTR w KQkq - 0 2' });
-    await page.focus('#board svg.board-svg');
+    // The skip link, then Tab: the board has the focus.
+    await page.focus('.skip-link');
+    await keys(page, 'Enter', 'Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.classList.contains('board-svg')), true, 'Tab reaches the board');
     await page.waitForSelector('#board .cursor');
     await enterOn(page, 'c1');
     await page.waitForSelector('#board .propel-beast[data-square="b3"]');

@@ -91,20 +91,26 @@ test('a premove while the engine thinks is played as soon as it may be; Esc canc
   await waitForPly(page, 2, 'thinking');
   const g = await game(page);
   assert.equal(g.moves[1].uci, 'e7e5', 'the premove was played right after the engine\'s move');
+  // One typed in the Move box while the engine thinks.
+  await page.fill('#move-input', 'd7d6');
+  await page.press('#move-input', 'Enter');
+  await page.waitForSelector('#board .premove[data-square="d6"]');
+  await waitForPly(page, 4, 'thinking');
+  assert.equal((await game(page)).moves[3].uci, 'd7d6');
   // Another one, cancelled by a click on the board; and one more, cancelled by Esc.
-  await tap(page, 'd7');
-  await tap(page, 'd6');
+  await tap(page, 'a7');
+  await tap(page, 'a6');
   await page.waitForSelector('#board .premove');
   await tap(page, 'a4');
   await page.waitForSelector('#board .premove', { state: 'detached' });
-  await tap(page, 'd7');
-  await tap(page, 'd6');
+  await tap(page, 'a7');
+  await tap(page, 'a6');
   await page.waitForSelector('#board .premove');
   await page.keyboard.press('Escape');
   await page.waitForSelector('#board .premove', { state: 'detached' });
-  await waitForPly(page, 3, 'your-move');
+  await waitForPly(page, 5, 'your-move');
   await page.waitForTimeout(300);
-  assert.equal((await game(page)).moves.length, 3, 'the cancelled premove was not played');
+  assert.equal((await game(page)).moves.length, 5, 'the cancelled premove was not played');
 });
 
 test('arrows and circles with the right button, cleared by a left click', async () => {

@@ -30,7 +30,7 @@ import { t } from './i18n.js';
 /**
  * @typedef {{
  *   onMove?: (uci: string, sel: Selection) => Promise<boolean>,
- *   onTried?: (tried: { uci: string, from: string, to: string }) => void,
+ *   onTried?: (tried: { uci: string, from: string, to: string }, sel: Selection) => void,
  *   onPremove?: (premove: { from: string, to: string } | null) => void,
  *   onSelect?: (sel: Selection) => void,
  *   coords?: boolean,
@@ -320,7 +320,7 @@ export class Board {
       return;
     }
     this.setSelection(r.sel);
-    if (r.tried && this.opts.onTried) this.opts.onTried(r.tried);
+    if (r.tried && this.opts.onTried) this.opts.onTried(r.tried, before);
     if (r.premove) {
       this.premove = r.premove;
       this.drawHighlights();
@@ -355,6 +355,14 @@ export class Board {
       this.skipAnimation = null;
       this.render();
     }
+  }
+
+  /** Queues a premove as if it had been made on the board (the Move box). @param {{ from: string, to: string }} pm */
+  queuePremove(pm) {
+    this.premove = pm;
+    this.sel = machine.IDLE;
+    this.render();
+    if (this.opts.onPremove) this.opts.onPremove(pm);
   }
 
   /** Plays `uci` as if it had been tapped (the move box, premoves). @param {string} uci */

@@ -35,7 +35,7 @@ class MiniBoard {
       small: true,
       label: t('rules.board_label', { title: textOf(diagram).title }),
       onMove: (uci, sel) => this.play(uci, sel),
-      onTried: (tried) => this.explain(tried.uci),
+      onTried: (tried, sel) => this.explain(tried.uci, sel),
     });
     /** @type {Map<string, string>} the FEN each side's moves were listed for */
     this.sources = new Map();
@@ -113,9 +113,9 @@ class MiniBoard {
     }
   }
 
-  /** An illegal try: why, from the server (or a general word). @param {string} uci */
-  async explain(uci) {
-    const color = this.colorForMove(uci, this.board.sel);
+  /** An illegal try: why, from the server (or a general word). @param {string} uci @param {Selection} sel */
+  async explain(uci, sel) {
+    const color = this.colorForMove(uci, sel);
     const fen = color === turnOf(this.fen) ? this.fen : withOtherTurn(this.fen);
     const why = await api.explain(this.d.game, fen, uci);
     if (why && why.legal) return;

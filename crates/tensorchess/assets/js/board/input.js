@@ -65,6 +65,10 @@ export function attachInput(b) {
       return;
     }
     press = { square, x: e.clientX, y: e.clientY, id: e.pointerId, touch: e.pointerType === 'touch' };
+    // The press's default is prevented (no text selection, no scrolling),
+    // which keeps the focus where it was: the board takes it, so that Esc
+    // and the arrow keys work after a click.
+    if (document.activeElement !== b.svg) b.svg.focus({ preventScroll: true });
     if (!square) return;
     try { b.svg.setPointerCapture(e.pointerId); } catch (_) { /* not capturable */ }
     const p = machine.press(b.tapContext(), b.sel, square);
@@ -152,7 +156,8 @@ export function attachInput(b) {
   }
 
   b.svg.addEventListener('keydown', (e) => keyDown(b, e));
-  b.svg.addEventListener('focus', () => b.showCursor(true));
+  // The cursor shows when the focus came by keyboard (not after a click).
+  b.svg.addEventListener('focus', () => b.showCursor(b.svg.matches(':focus-visible')));
   b.svg.addEventListener('blur', () => b.showCursor(false));
 }
 

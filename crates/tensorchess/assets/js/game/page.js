@@ -362,8 +362,15 @@ async function typedMove(text) {
     return true;
   }
   if (!canMove(g) && premoveColor(g)) {
-    toast(t('notice.not_your_turn'), '', 'error');
-    return false;
+    // Not this player's turn: a move string from one square to another is
+    // queued as a premove, as if made on the board.
+    const pm = text.trim().match(/^([a-j][1-9])([a-j][1-9])/);
+    if (!pm) {
+      toast(t('notice.not_your_turn'), '', 'error');
+      return false;
+    }
+    board.queuePremove({ from: pm[1], to: pm[2] });
+    return true;
   }
   const why = await api.explain(g.variant, g.position.fen, text);
   if (why && why.legal && why.uci) {
@@ -618,13 +625,16 @@ function showNoGame(key) {
 export async function openDefault() {
   const last = settings.get('lastGame');
   if (last) {
+    // Looked up in the saved games (not asked for by itself: a game deleted
+    // since would answer 404, an error in the console).
     try {
-      await api.game(last);
-      location.replace(`#/game/${last}`);
-      return;
-    } catch (_) {
-      settings.set('lastGame', null);
-    }
+      const games = await api.games();
+      if (games.some((x) => x.id === last)) {
+        location.replace(`#/game/${last}`);
+        return;
+      }
+    } catch (_) { /* a new game, then */ }
+    settings.set('lastGame', null);
   }
   try {
     const v = await api.create({ variant: 'tensor', mode: 'engine', level: 3, color: 'white' });

@@ -160,7 +160,7 @@ export default {
 
   'notice.illegal': 'Illegal move',
   'notice.move_not_played': 'Move not played',
-  'notice.not_your_turn': 'Not your move yet: make a premove on the board',
+  'notice.not_your_turn': 'Not your move yet: a premove is written from square to square (like e7e5)',
   'notice.reload_failed': 'Could not reload the game',
   'notice.not_done': 'Not done',
   'notice.rematch_offered': 'Rematch offered',

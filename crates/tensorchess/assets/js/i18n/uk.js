@@ -161,7 +161,7 @@ export default {
 
   'notice.illegal': 'Неправильний хід',
   'notice.move_not_played': 'Хід не зроблено',
-  'notice.not_your_turn': 'Ще не ваш хід: зробіть передхід на дошці',
+  'notice.not_your_turn': 'Ще не ваш хід: передхід пишуть з поля на поле (наприклад, e7e5)',
   'notice.reload_failed': 'Не вдалося оновити партію',
   'notice.not_done': 'Не зроблено',
   'notice.rematch_offered': 'Реванш запропоновано',
