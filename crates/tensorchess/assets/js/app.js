@@ -12,9 +12,9 @@ import { openGame, openDefault, setInfo, redrawBoard } from './game/page.js';
 /** @typedef {import('./router.js').Page} Page */
 
 /** @type {Page} */
-const gamePage = { enter: ([id]) => openGame(id) };
+const gamePage = { name: 'game', enter: ([id]) => openGame(id) };
 /** @type {Page} */
-const home = { enter: () => openDefault() };
+const home = { name: 'game', enter: () => openDefault() }; // the last game, or a new one
 
 async function main() {
   applyI18n(document);

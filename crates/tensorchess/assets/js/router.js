@@ -1,11 +1,16 @@
 // @ts-check
 // Hash routes (`#/game/ID`, and more pages to come: a lobby, a player's
-// profile, an analysis board, puzzles): each route a pattern and a handler;
+// profile, an analysis board, puzzles): each route a pattern and a page;
 // the first that matches the address runs, on load and on every change.
-// A page that is left gets its `leave` called, so it can stop what it runs.
+// Each page owns an element of index.html (`<main data-page="NAME">`),
+// shown while it is the current page; a page that is left gets its
+// `leave` called, so it can stop what it runs.
+//
+// A new page: its <main data-page="NAME"> in index.html, a module with
+// `enter(params)` (and `leave()`), and a route in app.js.
 
 /**
- * @typedef {{ enter: (params: string[]) => void | Promise<void>, leave?: () => void }} Page
+ * @typedef {{ name: string, enter: (params: string[]) => void | Promise<void>, leave?: () => void }} Page
  * @typedef {{ pattern: RegExp, page: Page }} Route
  */
 
@@ -32,6 +37,10 @@ export class Router {
   show(page, params) {
     if (this.current && this.current !== page && this.current.leave) this.current.leave();
     this.current = page;
+    for (const root of document.querySelectorAll('[data-page]')) {
+      root.classList.toggle('hidden', /** @type {HTMLElement} */ (root).dataset.page !== page.name);
+    }
+    document.body.dataset.page = page.name;
     return page.enter(params);
   }
 
