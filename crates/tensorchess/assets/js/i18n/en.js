@@ -248,6 +248,7 @@ export default {
   'illegal.cannot_move_that_way': 'The {role} on {from} cannot move that way',
   'illegal.not_a_move': 'That is not a move: write it like e2e4, Nf3, c1e3>g5, b1d3xc2 or M@c2',
 
+  'error.not_found': 'Not found: it may have been deleted',
   'error.unknown': 'Something went wrong',
   'error.network': 'The server cannot be reached',
   'error.not_a_player': 'You do not play in this game',

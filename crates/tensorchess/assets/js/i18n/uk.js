@@ -249,6 +249,7 @@ export default {
   'illegal.cannot_move_that_way': '{Role} на {from} не може так ходити',
   'illegal.not_a_move': 'Це не хід: пишіть, наприклад, e2e4, Nf3, c1e3>g5, b1d3xc2 або M@c2',
 
+  'error.not_found': 'Не знайдено: можливо, це видалили',
   'error.unknown': 'Щось пішло не так',
   'error.network': 'Сервер недоступний',
   'error.not_a_player': 'Ви не граєте в цій партії',
