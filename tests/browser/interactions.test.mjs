@@ -148,6 +148,30 @@ test('an illegal try is explained, never sent to the game: "Illegal move" and wh
   if (explains) assert.deepEqual(consoleErrors, [], 'nothing in the console');
 });
 
+test('a server without /api/explain: the page says it in general words, and asks once only', async () => {
+  const p = await browser.context.newPage();
+  p.errors = [];
+  p.on('pageerror', (e) => p.errors.push(e.message));
+  let asked = 0;
+  await p.route('**/api/explain', (route) => { asked++; return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"No such API endpoint","kind":"not_found"}' }); });
+  try {
+    await p.goto(server.url);
+    await waitForGame(p);
+    await newGame(p, { mode: 'local', text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
+    await tap(p, 'f6');
+    await tap(p, 'f7');
+    assert.match(await toastText(p), /Illegal move.*The piece on f6 cannot go to f7/);
+    await tap(p, 'a1');
+    await tap(p, 'b2');
+    await p.waitForFunction(() => /cannot go to b2/.test(document.querySelector('#toast').textContent));
+    assert.equal(asked, 1, 'asked once, then not again');
+    assert.equal((await game(p)).moves.length, 0);
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await p.close();
+  }
+});
+
 test('checkmate from an imported mate in one: red glow and the banner', async () => {
   await newGame(page, { mode: 'engine', level: 1, text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
   // Played by dragging the rook.
