@@ -1,7 +1,10 @@
 //! FEN (RULES 4.1): Fairy-Stockfish conventions, `*` for missing squares,
 //! `[...]` for pieces in hand.
 
-use crate::{Bitboard, CastlingRights, Color, File, Piece, Position, Rank, Role, Square, Variant};
+use crate::{
+    Bitboard, CastlingRights, CastlingSide, Color, File, Piece, Position, Rank, Role, Square,
+    Variant,
+};
 use std::fmt;
 
 /// The part of a FEN that is wrong.
@@ -226,17 +229,16 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
     let mut rights = CastlingRights::NONE;
     if castling_field != "-" {
         for c in castling_field.chars() {
-            let (color, side) = match c {
-                'K' => (Color::White, 0),
-                'Q' => (Color::White, 1),
-                'k' => (Color::Black, 0),
-                'q' => (Color::Black, 1),
-                _ => {
-                    return err(
-                        FenField::Castling,
-                        format!("'{c}', expected '-' or letters from KQkq"),
-                    )
-                }
+            let Some(side) = CastlingSide::from_char(c) else {
+                return err(
+                    FenField::Castling,
+                    format!("'{c}', expected '-' or letters from KQkq"),
+                );
+            };
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
             };
             if V::CASTLING.is_none() {
                 return err(
@@ -254,8 +256,8 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
             let king_home = g.square(File(rule.king_file), rank);
             let king_ok =
                 king_home.and_then(|s| pos.piece_at(s)) == Some(Piece::new(color, Role::King));
-            for side in 0..2u8 {
-                let rook_home = g.square(File(rule.rook_files[side as usize]), rank);
+            for side in CastlingSide::ALL {
+                let rook_home = g.square(File(rule.rook_file(side)), rank);
                 let rook_ok =
                     rook_home.and_then(|s| pos.piece_at(s)) == Some(Piece::new(color, Role::Rook));
                 if !(king_ok && rook_ok) {
@@ -400,17 +402,14 @@ pub(crate) fn write_fen<V: Variant>(pos: &Position<V>) -> String {
     s.push(pos.turn.char());
     s.push(' ');
     let rights = pos.castling;
-    if rights.0 == 0 {
+    if rights.is_empty() {
         s.push('-');
     } else {
-        for (c, side, ch) in [
-            (Color::White, 0, 'K'),
-            (Color::White, 1, 'Q'),
-            (Color::Black, 0, 'k'),
-            (Color::Black, 1, 'q'),
-        ] {
-            if rights.has(c, side) {
-                s.push(ch);
+        for c in Color::ALL {
+            for side in CastlingSide::ALL {
+                if rights.has(c, side) {
+                    s.push(side.char(c));
+                }
             }
         }
     }

@@ -48,5 +48,6 @@ pub use position::{CastlingRights, MenPowers, Position};
 pub use role::{Piece, Role};
 pub use square::{File, Geometry, Rank, Square, SquareName};
 pub use variant::{
-    CastlingOption, CastlingRule, Chess, Chessence, ParseVariantError, Tensor, Variant, VariantKind,
+    CastlingOption, CastlingRule, CastlingSide, Chess, Chessence, ParseVariantError, Tensor,
+    Variant, VariantKind,
 };

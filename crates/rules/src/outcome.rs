@@ -136,6 +136,24 @@ impl<V: Variant> Position<V> {
         None
     }
 
+    /// Whether `color` has anything but its king and beasts, on the board or
+    /// in hand. A side without it can never mate, so a flag against it is
+    /// a draw rather than a loss.
+    ///
+    /// ```
+    /// use tensorchess_rules::{Chessence, Color, Position, Tensor};
+    /// let pos = Position::<Tensor>::from_fen("k9/10/10/10/10/10/10/TK6Tq w - - 0 1").unwrap();
+    /// assert!(!pos.has_mating_material(Color::White)); // a king and beasts
+    /// assert!(pos.has_mating_material(Color::Black)); // a queen
+    /// let fen = "k5/5*/4*1/2*3/1*2*1/3*2/1*4/*5/5K[M] w - - 0 1";
+    /// let reserve = Position::<Chessence>::from_fen(fen).unwrap();
+    /// assert!(reserve.has_mating_material(Color::White)); // a man in hand
+    /// ```
+    pub fn has_mating_material(&self, color: Color) -> bool {
+        let helpers = self.by_color(color) - self.by_role(Role::King) - self.by_role(Role::Beast);
+        helpers.any() || self.hand(color) > 0
+    }
+
     /// Neither side can ever give mate: in Tensor Chess, no pawn, knight, bishop,
     /// rook or queen remains (beasts never check); in chess, the FIDE minimal cases.
     pub fn is_dead_material(&self) -> bool {

@@ -357,18 +357,18 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
         }
 
         if V::MEN {
-            let (rook_men, bishop_men, knight_men) = pos.men_powers(c);
+            let powers = pos.men_powers(c);
             let men = pos.pieces(c, Role::Man);
             let mut mob = 0i32;
             for sq in men {
                 let mut a = Bitboard::EMPTY;
-                if rook_men.contains(sq) {
+                if powers.rook.contains(sq) {
                     a |= t.rook_attacks(sq, occ);
                 }
-                if bishop_men.contains(sq) {
+                if powers.bishop.contains(sq) {
                     a |= t.bishop_attacks(sq, occ);
                 }
-                if knight_men.contains(sq) {
+                if powers.knight.contains(sq) {
                     a |= t.knight(sq);
                 }
                 mob += (a & land).count() as i32;
@@ -377,10 +377,16 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
                 attacked[us] |= a;
             }
             acc.add(l.mobility(Role::Man), s * mob);
-            acc.add(l.misc(Misc::MenRookPower), s * rook_men.count() as i32);
-            acc.add(l.misc(Misc::MenBishopPower), s * bishop_men.count() as i32);
-            acc.add(l.misc(Misc::MenKnightPower), s * knight_men.count() as i32);
-            let idle = men - rook_men - bishop_men - knight_men;
+            acc.add(l.misc(Misc::MenRookPower), s * powers.rook.count() as i32);
+            acc.add(
+                l.misc(Misc::MenBishopPower),
+                s * powers.bishop.count() as i32,
+            );
+            acc.add(
+                l.misc(Misc::MenKnightPower),
+                s * powers.knight.count() as i32,
+            );
+            let idle = men - powers.rook - powers.bishop - powers.knight;
             acc.add(l.misc(Misc::MenIdle), s * idle.count() as i32);
             acc.add(l.misc(Misc::MenNearKing), s * (men & zone).count() as i32);
         }
