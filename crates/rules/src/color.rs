@@ -11,6 +11,11 @@ use std::ops::Not;
 /// assert_eq!(Color::Black.char(), 'b');
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Color {
     White = 0,
     Black = 1,

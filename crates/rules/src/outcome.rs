@@ -5,6 +5,11 @@ use std::fmt;
 
 /// Why a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum EndReason {
     Checkmate,
     /// Chessence: the side to move has no legal move and is not in check; it loses.
@@ -45,7 +50,16 @@ impl fmt::Display for EndReason {
 }
 
 /// The result of a finished game.
+///
+/// With the `serde` feature it reads and writes as
+/// `{"winner": "white", "reason": "checkmate"}`, `winner` being `null` for
+/// a draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "OutcomeFields", from = "OutcomeFields")
+)]
 pub enum Outcome {
     Decisive { winner: Color, reason: EndReason },
     Draw { reason: EndReason },
@@ -77,6 +91,37 @@ impl Outcome {
                 ..
             } => "0-1",
             Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+}
+
+/// How an [`Outcome`] is serialized: the winner, if any, and the reason.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct OutcomeFields {
+    winner: Option<Color>,
+    reason: EndReason,
+}
+
+#[cfg(feature = "serde")]
+impl From<Outcome> for OutcomeFields {
+    fn from(o: Outcome) -> Self {
+        OutcomeFields {
+            winner: o.winner(),
+            reason: o.reason(),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<OutcomeFields> for Outcome {
+    fn from(f: OutcomeFields) -> Self {
+        match f.winner {
+            Some(winner) => Outcome::Decisive {
+                winner,
+                reason: f.reason,
+            },
+            None => Outcome::Draw { reason: f.reason },
         }
     }
 }

@@ -12,6 +12,11 @@ use std::num::NonZeroU8;
 /// assert_eq!(Role::Beast.upper_char(), 'T');
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 #[repr(u8)]
 pub enum Role {
     Pawn = 0,

@@ -285,6 +285,11 @@ impl Variant for Chessence {
 /// assert!("xiangqi".parse::<VariantKind>().is_err());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum VariantKind {
     #[default]
     Tensor,
