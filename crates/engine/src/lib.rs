@@ -38,33 +38,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_rules::{Move, Position};
 
-/// A computation generic over a game the engine can play.
-pub trait ForGame {
-    type Output;
-    fn run<V: Evaluate>(self) -> Self::Output;
-}
-
-/// Runs `f` for the game `kind` chosen at run time.
-///
-/// ```
-/// use tensorchess_engine::{dispatch, eval::Evaluate, ForGame};
-/// use tensorchess_rules::VariantKind;
-/// struct Terms;
-/// impl ForGame for Terms {
-///     type Output = usize;
-///     fn run<V: Evaluate>(self) -> usize { V::LAYOUT.len() }
-/// }
-/// assert!(dispatch(VariantKind::Tensor, Terms) > dispatch(VariantKind::Chessence, Terms));
-/// ```
-pub fn dispatch<F: ForGame>(kind: tensorchess_rules::VariantKind, f: F) -> F::Output {
-    use tensorchess_rules::{Chess, Chessence, Tensor, VariantKind};
-    match kind {
-        VariantKind::Tensor => f.run::<Tensor>(),
-        VariantKind::Chess => f.run::<Chess>(),
-        VariantKind::Chessence => f.run::<Chessence>(),
-    }
-}
-
 /// Progress of a search, after each completed iteration (one per MultiPV line).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {

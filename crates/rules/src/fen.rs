@@ -435,6 +435,30 @@ impl<V: Variant> Position<V> {
         parse_fen(fen)
     }
 
+    /// Reads a FEN, or an EPD line (board, side, castling and en passant,
+    /// then operations, which are ignored), which is given the clocks `0 1`.
+    /// A text that is neither gives the FEN's error.
+    ///
+    /// ```
+    /// use tensorchess_rules::{Chess, Position};
+    /// let epd = "4k3/8/8/8/8/8/8/4K3 w - - bm Ke2; id \"bare\";";
+    /// let pos = Position::<Chess>::from_fen_or_epd(epd).unwrap();
+    /// assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    /// assert!(Position::<Chess>::from_fen_or_epd("4k3/8 w - -").is_err());
+    /// ```
+    pub fn from_fen_or_epd(text: &str) -> Result<Position<V>, ParseFenError> {
+        let text = text.trim();
+        Self::from_fen(text).or_else(|e| {
+            let fields: Vec<&str> = text.split_whitespace().collect();
+            if fields.len() >= 4 {
+                if let Ok(p) = Self::from_fen(&format!("{} 0 1", fields[..4].join(" "))) {
+                    return Ok(p);
+                }
+            }
+            Err(e)
+        })
+    }
+
     /// Writes the FEN; the en-passant square appears only when a capture there is legal.
     pub fn fen(&self) -> String {
         write_fen(self)
