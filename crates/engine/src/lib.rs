@@ -20,12 +20,14 @@
 //! ```
 
 pub mod eval;
+mod features;
 pub mod level;
 mod limits;
 mod score;
 mod search;
 mod tt;
 
+pub use features::{Feature, Features, UnknownFeature};
 pub use level::{Level, LevelSettings};
 pub use limits::Limits;
 pub use score::Eval;
@@ -101,171 +103,6 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// All lines with MultiPV, best first.
     pub lines: Vec<(Vec<Move>, Eval)>,
-}
-
-/// Search features that can be switched off, to measure what each is worth.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Features {
-    pub null_move: bool,
-    pub late_move_reductions: bool,
-    pub late_move_pruning: bool,
-    pub futility: bool,
-    pub reverse_futility: bool,
-    pub aspiration: bool,
-    pub check_extension: bool,
-    pub killers: bool,
-    pub history: bool,
-    pub delta_pruning: bool,
-    pub iir: bool,
-    pub bad_capture_pruning: bool,
-    /// Time on a clock planned for 20 moves and scaled by how settled the
-    /// best move is; off: planned for 30 moves, not scaled.
-    pub adaptive_time: bool,
-    /// Quiet moves ordered by how they fared after the previous two moves.
-    pub continuation_history: bool,
-    /// Late-move reductions lessened or deepened by a quiet move's history.
-    pub history_reductions: bool,
-    /// Quiescence search probes and stores the transposition table.
-    pub qsearch_tt: bool,
-    /// A hash move much better than every other move is searched deeper.
-    pub singular_extension: bool,
-    /// Move-ordering history is kept from one move of a game to the next.
-    pub history_between_moves: bool,
-    /// Captures of equal victims ordered by how they fared before.
-    pub capture_history: bool,
-    /// Pruning decisions use the hash score where it bounds the static eval.
-    pub tt_eval: bool,
-    /// Quiet moves with a very bad history are skipped near the leaves.
-    pub history_pruning: bool,
-    /// Features switched on by [`Features::force`] (bits by `NAMES` index):
-    /// on even where the game switches them off.
-    forced: u32,
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features {
-            null_move: true,
-            late_move_reductions: true,
-            late_move_pruning: true,
-            futility: true,
-            reverse_futility: true,
-            aspiration: true,
-            check_extension: true,
-            killers: true,
-            history: true,
-            delta_pruning: true,
-            iir: true,
-            bad_capture_pruning: true,
-            adaptive_time: true,
-            continuation_history: true,
-            history_reductions: true,
-            qsearch_tt: true,
-            singular_extension: true,
-            history_between_moves: true,
-            capture_history: true,
-            tt_eval: true,
-            history_pruning: true,
-            forced: 0,
-        }
-    }
-}
-
-impl Features {
-    /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 21] = [
-        "null_move",
-        "late_move_reductions",
-        "late_move_pruning",
-        "futility",
-        "reverse_futility",
-        "aspiration",
-        "check_extension",
-        "killers",
-        "history",
-        "delta_pruning",
-        "iir",
-        "bad_capture_pruning",
-        "adaptive_time",
-        "continuation_history",
-        "history_reductions",
-        "qsearch_tt",
-        "singular_extension",
-        "history_between_moves",
-        "capture_history",
-        "tt_eval",
-        "history_pruning",
-    ];
-
-    /// Switches a feature by name; false if there is no such feature.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let slot = match name {
-            "null_move" => &mut self.null_move,
-            "late_move_reductions" => &mut self.late_move_reductions,
-            "late_move_pruning" => &mut self.late_move_pruning,
-            "futility" => &mut self.futility,
-            "reverse_futility" => &mut self.reverse_futility,
-            "aspiration" => &mut self.aspiration,
-            "check_extension" => &mut self.check_extension,
-            "killers" => &mut self.killers,
-            "history" => &mut self.history,
-            "delta_pruning" => &mut self.delta_pruning,
-            "iir" => &mut self.iir,
-            "bad_capture_pruning" => &mut self.bad_capture_pruning,
-            "adaptive_time" => &mut self.adaptive_time,
-            "continuation_history" => &mut self.continuation_history,
-            "history_reductions" => &mut self.history_reductions,
-            "qsearch_tt" => &mut self.qsearch_tt,
-            "singular_extension" => &mut self.singular_extension,
-            "history_between_moves" => &mut self.history_between_moves,
-            "capture_history" => &mut self.capture_history,
-            "tt_eval" => &mut self.tt_eval,
-            "history_pruning" => &mut self.history_pruning,
-            _ => return false,
-        };
-        *slot = on;
-        true
-    }
-
-    /// Switches a feature on even in a game whose defaults switch it off
-    /// (`Evaluate::FEATURES_OFF`), to measure it there; false if there is
-    /// no such feature.
-    ///
-    /// ```
-    /// use tensorchess_engine::Features;
-    /// let mut f = Features::default();
-    /// assert!(f.force("tt_eval"));
-    /// assert!(f.is_forced("tt_eval") && !f.is_forced("iir"));
-    /// assert!(!f.force("no_such_feature"));
-    /// ```
-    pub fn force(&mut self, name: &str) -> bool {
-        match Self::NAMES.iter().position(|n| *n == name) {
-            Some(i) if self.set(name, true) => {
-                self.forced |= 1 << i;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether [`Features::force`] switched this feature on.
-    pub fn is_forced(&self, name: &str) -> bool {
-        Self::NAMES
-            .iter()
-            .position(|n| *n == name)
-            .is_some_and(|i| self.forced & (1 << i) != 0)
-    }
-
-    /// These features with the game's defaults applied: what `V` switches
-    /// off is off unless forced on.
-    pub fn for_game<V: Evaluate>(mut self) -> Features {
-        for name in V::FEATURES_OFF {
-            if !self.is_forced(name) {
-                self.set(name, false);
-            }
-        }
-        self
-    }
 }
 
 /// Engine settings (the UCI options).
@@ -381,7 +218,12 @@ impl Engine {
             tt: &self.tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            deadline: limits::Deadline::new(&limits, root.turn(), start, features.adaptive_time),
+            deadline: limits::Deadline::new(
+                &limits,
+                root.turn(),
+                start,
+                features.is_on(Feature::AdaptiveTime),
+            ),
             node_limit: limits.nodes,
             weights,
             features,

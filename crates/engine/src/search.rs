@@ -5,7 +5,7 @@
 use crate::eval::{evaluate, Evaluate, Weights};
 use crate::limits::Deadline;
 use crate::tt::{Bound, TranspositionTable};
-use crate::{Eval, Features, SearchHandler, SearchInfo};
+use crate::{Eval, Feature, Features, SearchHandler, SearchInfo};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tensorchess_rules::{GenType, Move, MoveKind, MoveList, Position, Role};
 
@@ -148,7 +148,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         main: bool,
         mut stats: MoveStats,
     ) -> Self {
-        if !shared.features.history_between_moves {
+        if !shared.features.is_on(Feature::HistoryBetweenMoves) {
             stats.clear();
         }
         let mut lmr = vec![[0i32; 64]; 64];
@@ -294,7 +294,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     }
 
     fn capture_stat(&self, pos: &Position<V>, m: Move) -> i32 {
-        if !self.shared.features.capture_history {
+        if !self.shared.features.is_on(Feature::CaptureHistory) {
             return 0;
         }
         Self::capture_slot(pos, m).map_or(0, |(p, t, v)| self.stats.capture[p][t][v] as i32)
@@ -367,7 +367,9 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     fn cont_parents(&self, ply: usize) -> impl Iterator<Item = usize> + '_ {
         [1, 2]
             .into_iter()
-            .filter(move |&back| ply >= back && self.shared.features.continuation_history)
+            .filter(move |&back| {
+                ply >= back && self.shared.features.is_on(Feature::ContinuationHistory)
+            })
             .map(move |back| self.cont_keys[ply - back])
             .filter(|&k| k != NO_CONT)
             .map(|k| k as usize * CONT_KEYS)
@@ -447,7 +449,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             return self.evaluate(pos);
         }
         let f = self.shared.features;
-        if in_check && f.check_extension {
+        if in_check && f.is_on(Feature::CheckExtension) {
             depth += 1;
         }
         if depth <= 0 {
@@ -476,7 +478,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         }
 
         // Internal iterative reduction: without a hash move, search shallower first.
-        if tt_move.is_null() && skip.is_null() && depth >= 4 && f.iir {
+        if tt_move.is_null() && skip.is_null() && depth >= 4 && f.is_on(Feature::Iir) {
             depth -= 1;
         }
 
@@ -486,7 +488,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         // The hash score, where its bound says it is nearer the truth than the
         // static eval, guides pruning (Stockfish's adjusted eval).
         let mut eval = static_eval;
-        if let Some(e) = tt.filter(|_| f.tt_eval && !in_check) {
+        if let Some(e) = tt.filter(|_| f.is_on(Feature::TtEval) && !in_check) {
             let s = Eval::from_tt(e.score, ply as i32).0;
             // The bound settles a null window at the eval: s is on its far side.
             if e.bound.cuts(s, eval, eval) && s.abs() < MATE_BOUND {
@@ -496,14 +498,14 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning (static null move).
-            if f.reverse_futility && depth <= 7 {
+            if f.is_on(Feature::ReverseFutility) && depth <= 7 {
                 let margin = 90 * depth - if improving { 60 } else { 0 };
                 if eval - margin >= beta {
                     return eval;
                 }
             }
             // Null-move pruning (Donninger); not where zugzwang is common.
-            if f.null_move
+            if f.is_on(Feature::NullMove)
                 && V::NULL_MOVE
                 && null_ok
                 && skip.is_null()
@@ -569,7 +571,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         // beat beta, cut at once (multi-cut). From Stockfish.
         let mut tt_move_extension = 0;
         if let Some(e) = tt.filter(|e| {
-            f.singular_extension
+            f.is_on(Feature::SingularExtension)
                 && !root
                 && depth >= 8
                 && !e.mv.is_null()
@@ -615,7 +617,8 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
 
             if !root && !in_check && quiet && best > -MATE_BOUND {
                 // Late move pruning: skip late quiet moves near the leaves.
-                if f.late_move_pruning && V::LATE_MOVE_PRUNING_SCALE > 0 && depth <= 4 {
+                if f.is_on(Feature::LateMovePruning) && V::LATE_MOVE_PRUNING_SCALE > 0 && depth <= 4
+                {
                     let limit = (3 + depth * depth * if improving { 2 } else { 1 })
                         * V::LATE_MOVE_PRUNING_SCALE;
                     if searched >= limit {
@@ -623,12 +626,16 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     }
                 }
                 // Futility pruning: a quiet move cannot lift a hopeless eval.
-                if f.futility && depth <= 5 && eval + 100 + 90 * depth <= alpha {
+                if f.is_on(Feature::Futility) && depth <= 5 && eval + 100 + 90 * depth <= alpha {
                     continue;
                 }
                 // History pruning: a quiet move that keeps failing is not
                 // worth a look near the leaves (Stockfish's history threshold).
-                if f.history_pruning && depth <= 3 && searched > 0 && scores[i] < -4096 * depth {
+                if f.is_on(Feature::HistoryPruning)
+                    && depth <= 3
+                    && searched > 0
+                    && scores[i] < -4096 * depth
+                {
                     continue;
                 }
             }
@@ -653,7 +660,12 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                 );
             } else {
                 let mut r = 0;
-                if f.late_move_reductions && depth >= 3 && searched >= 2 && quiet && !gives_check {
+                if f.is_on(Feature::LateMoveReductions)
+                    && depth >= 3
+                    && searched >= 2
+                    && quiet
+                    && !gives_check
+                {
                     r = self.lmr[(depth as usize).min(63)][(searched as usize).min(63)];
                     if pv_node {
                         r -= 1;
@@ -666,7 +678,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     }
                     // Moves with a good history are reduced less, bad ones
                     // more (Stockfish's statScore).
-                    if f.history_reductions {
+                    if f.is_on(Feature::HistoryReductions) {
                         r -= self.quiet_stat(pos, m, ply) / HISTORY_MAX;
                     }
                     r = r.clamp(0, depth - 2);
@@ -722,7 +734,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                     }
                     if score >= beta {
                         let bonus = (depth * depth).min(400) * 4;
-                        if f.capture_history {
+                        if f.is_on(Feature::CaptureHistory) {
                             if capture {
                                 self.update_capture_history(pos, m, bonus);
                             }
@@ -731,11 +743,11 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
                             }
                         }
                         if quiet {
-                            if f.killers && self.killers[ply][0] != m {
+                            if f.is_on(Feature::Killers) && self.killers[ply][0] != m {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
-                            if f.history {
+                            if f.is_on(Feature::History) {
                                 self.update_history(pos, m, bonus, ply);
                                 for &q in &quiets {
                                     self.update_history(pos, q, -bonus, ply);
@@ -793,7 +805,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate(pos) };
         }
-        let use_tt = self.shared.features.qsearch_tt;
+        let use_tt = self.shared.features.is_on(Feature::QsearchTt);
         let key = pos.hash();
         let mut tt_move = Move::NULL;
         let mut tt_deeper = false;
@@ -835,19 +847,19 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             if !in_check && m.kind() != MoveKind::Promotion {
-                if self.shared.features.delta_pruning
+                if self.shared.features.is_on(Feature::DeltaPruning)
                     && stand + Self::captured_value(pos, m) + 200 < alpha
                 {
                     continue;
                 }
                 // Captures that lose material are not worth resolving here.
-                if self.shared.features.bad_capture_pruning && scores[i] < 0 {
+                if self.shared.features.is_on(Feature::BadCapturePruning) && scores[i] < 0 {
                     continue;
                 }
             }
             self.cont_keys[ply] = Self::cont_key(pos, m);
             let child = pos.play(m);
-            if self.shared.features.qsearch_tt {
+            if self.shared.features.is_on(Feature::QsearchTt) {
                 self.shared.tt.prefetch(child.hash());
             }
             let score = -self.qsearch(handler, &child, -beta, -alpha, ply + 1, child.is_check());
@@ -916,15 +928,17 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             self.excluded.clear();
             for pv_index in 0..multipv {
                 let mut window = 30;
-                let (mut alpha, mut beta) =
-                    if depth >= 5 && self.shared.features.aspiration && pv_index == 0 {
-                        (
-                            (prev_score - window).max(-INF),
-                            (prev_score + window).min(INF),
-                        )
-                    } else {
-                        (-INF, INF)
-                    };
+                let (mut alpha, mut beta) = if depth >= 5
+                    && self.shared.features.is_on(Feature::Aspiration)
+                    && pv_index == 0
+                {
+                    (
+                        (prev_score - window).max(-INF),
+                        (prev_score + window).min(INF),
+                    )
+                } else {
+                    (-INF, INF)
+                };
                 self.root_best = None;
                 let score = loop {
                     let s = self.negamax(
@@ -1062,7 +1076,7 @@ impl TimeScale {
         self.best = best;
         let fell = self.score.is_some_and(|s| *score < s - Self::FALL);
         self.score = Some(*score);
-        if !features.adaptive_time {
+        if !features.is_on(Feature::AdaptiveTime) {
             return 1.0;
         }
         let scale = Self::BY_STABILITY[self.stable.min(Self::BY_STABILITY.len() - 1)];
@@ -1099,10 +1113,7 @@ mod time_scale_tests {
             "the score fell 32 cp"
         );
         assert_eq!(t.next(&[], &on), 1.0);
-        let off = Features {
-            adaptive_time: false,
-            ..Features::default()
-        };
+        let off = Features::default().with(Feature::AdaptiveTime, false);
         let mut t = TimeScale::default();
         assert_eq!(t.next(&line(a, 10), &off), 1.0);
         assert_eq!(t.next(&line(b, -90), &off), 1.0);
