@@ -43,19 +43,26 @@ use tensorchess_rules::{Move, Position};
 /// Progress of a search, after each completed iteration (one per MultiPV line).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
+    /// The depth of the iteration.
     pub depth: u32,
+    /// The deepest ply reached, quiescence included.
     pub seldepth: u32,
     /// 1-based line number with MultiPV.
     pub multipv: u32,
+    /// The line's score, from the side to move's view.
     pub score: Eval,
+    /// Nodes searched so far, by all threads.
     pub nodes: u64,
+    /// Time since the search began.
     pub time: Duration,
+    /// The line.
     pub pv: Vec<Move>,
     /// Permille of the hash table in use.
     pub hashfull: u32,
 }
 
 impl SearchInfo {
+    /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
     }
@@ -77,7 +84,9 @@ impl SearchHandler for NoHandler {}
 
 /// A handler that stops when a shared flag is set, and forwards progress to a closure.
 pub struct FlagHandler<F: FnMut(&SearchInfo)> {
+    /// Set to stop the search.
     pub stop: Arc<AtomicBool>,
+    /// Called after each iteration.
     pub on_info: F,
 }
 
@@ -95,11 +104,17 @@ impl<F: FnMut(&SearchInfo)> SearchHandler for FlagHandler<F> {
 pub struct SearchResult {
     /// Always a legal move when the position has one; [`Move::NULL`] otherwise.
     pub best: Move,
+    /// The move expected in reply, if the line has one.
     pub ponder: Option<Move>,
+    /// The score of the best move, from the side to move's view.
     pub score: Eval,
+    /// The depth of the last iteration that counted.
     pub depth: u32,
+    /// Nodes searched, by all threads.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The principal variation, the best move first.
     pub pv: Vec<Move>,
     /// All lines with MultiPV, best first.
     pub lines: Vec<(Vec<Move>, Eval)>,
@@ -108,11 +123,15 @@ pub struct SearchResult {
 /// Engine settings (the UCI options).
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Lines searched and reported (MultiPV).
     pub multipv: usize,
     /// A playing level for people; `None` is full strength.
     pub level: Option<Level>,
+    /// Search features switched on (before the game's own defaults).
     pub features: Features,
     /// Seed of a weak level's noise (varies games).
     pub seed: u64,
@@ -139,6 +158,7 @@ pub struct Engine {
     tt: TranspositionTable,
     /// Move statistics of each search thread, kept between searches.
     stats: Vec<MoveStats>,
+    /// The settings of the next searches.
     pub options: Options,
 }
 
@@ -149,6 +169,7 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine with these settings and an empty table.
     pub fn new(options: Options) -> Engine {
         Engine {
             tt: TranspositionTable::new(options.hash_mb),

@@ -17,11 +17,14 @@ use std::ops::Not;
     serde(rename_all = "lowercase")
 )]
 pub enum Color {
+    /// The side that moves first.
     White = 0,
+    /// The side that moves second.
     Black = 1,
 }
 
 impl Color {
+    /// Both sides, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
     /// 0 for White, 1 for Black: an index into per-side arrays.
@@ -38,6 +41,7 @@ impl Color {
         }
     }
 
+    /// The side a FEN letter (`w`, `b`) names.
     pub fn from_char(c: char) -> Option<Color> {
         match c {
             'w' => Some(Color::White),
@@ -55,6 +59,7 @@ impl Color {
         }
     }
 
+    /// The name in lower case: `white` or `black`.
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",

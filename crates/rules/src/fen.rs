@@ -10,12 +10,19 @@ use std::fmt;
 /// The part of a FEN that is wrong.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FenField {
+    /// The piece placement.
     Board,
+    /// The pieces in hand (`[MMm]`, Chessence).
     Pocket,
+    /// The side to move.
     Turn,
+    /// The castling rights.
     Castling,
+    /// The en-passant square.
     EnPassant,
+    /// Plies since the last capture or pawn move.
     HalfmoveClock,
+    /// The move number.
     Fullmoves,
     /// The fields parse, but the position cannot occur (missing king, side not to move in check…).
     Position,
@@ -47,7 +54,9 @@ impl fmt::Display for FenField {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid FEN {field}: {reason}")]
 pub struct ParseFenError {
+    /// The field that is wrong.
     pub field: FenField,
+    /// What is wrong with it.
     pub reason: String,
 }
 

@@ -11,22 +11,30 @@ use std::fmt;
     serde(rename_all = "snake_case")
 )]
 pub enum EndReason {
+    /// The side to move is in check and has no legal move.
     Checkmate,
     /// Chessence: the side to move has no legal move and is not in check; it loses.
     NoLegalMoves,
+    /// The side to move has no legal move and is not in check; a draw.
     Stalemate,
+    /// The same position for the third time.
     Repetition,
     /// 100 plies without capture or pawn move (or, in Chessence, capture or drop).
     HundredPlies,
     /// Neither side can ever give mate.
     DeadMaterial,
+    /// A player resigned.
     Resignation,
+    /// A player ran out of time.
     Timeout,
+    /// The players agreed to a draw.
     Agreement,
+    /// A player left the game.
     Abandoned,
 }
 
 impl EndReason {
+    /// The reason in English, lower case (`threefold repetition`).
     pub const fn describe(self) -> &'static str {
         match self {
             EndReason::Checkmate => "checkmate",
@@ -61,11 +69,22 @@ impl fmt::Display for EndReason {
     serde(into = "OutcomeFields", from = "OutcomeFields")
 )]
 pub enum Outcome {
-    Decisive { winner: Color, reason: EndReason },
-    Draw { reason: EndReason },
+    /// One side won.
+    Decisive {
+        /// The side that won.
+        winner: Color,
+        /// How the game ended.
+        reason: EndReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// How the game ended.
+        reason: EndReason,
+    },
 }
 
 impl Outcome {
+    /// The side that won, if one did.
     pub fn winner(self) -> Option<Color> {
         match self {
             Outcome::Decisive { winner, .. } => Some(winner),
@@ -73,6 +92,7 @@ impl Outcome {
         }
     }
 
+    /// How the game ended.
     pub fn reason(self) -> EndReason {
         match self {
             Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,

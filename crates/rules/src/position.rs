@@ -156,31 +156,37 @@ impl<V: Variant> Position<V> {
 
     // ---- queries -------------------------------------------------------
 
+    /// The side to move.
     #[inline(always)]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
+    /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.mailbox.as_ref().get(sq.index()).copied().flatten()
     }
 
+    /// Squares holding a piece.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard<V::Word> {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// Squares holding a piece of `c`.
     #[inline(always)]
     pub fn by_color(&self, c: Color) -> Bitboard<V::Word> {
         self.by_color[c.index()]
     }
 
+    /// Squares holding a piece of role `r`, of either side.
     #[inline(always)]
     pub fn by_role(&self, r: Role) -> Bitboard<V::Word> {
         self.by_role[r.index()]
     }
 
+    /// Squares holding a piece of `c` and role `r`.
     #[inline(always)]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard<V::Word> {
         self.by_color[c.index()] & self.by_role[r.index()]
@@ -192,11 +198,13 @@ impl<V: Variant> Position<V> {
         Self::t().board() - self.occupied()
     }
 
+    /// The square of `c`'s king, if it has one.
     #[inline(always)]
     pub fn king_of(&self, c: Color) -> Option<Square> {
         self.pieces(c, Role::King).first()
     }
 
+    /// Who may still castle where.
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
     }
@@ -216,6 +224,7 @@ impl<V: Variant> Position<V> {
         self.halfmoves
     }
 
+    /// The move number (1 at the start, raised after each Black move).
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }

@@ -10,10 +10,13 @@ use crate::{
 /// A SAN that names no legal move, or more than one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SanError {
+    /// Not SAN (the text, shortened).
     #[error("'{0}' is not a move in algebraic notation")]
     Syntax(String),
+    /// SAN that names no legal move: the text and why.
     #[error("illegal move {0}: {1}")]
     Illegal(String, IllegalReason),
+    /// SAN that names several legal moves: the text and the moves it could mean.
     #[error("ambiguous move {0}: it could mean {1}")]
     Ambiguous(String, String),
 }

@@ -102,9 +102,13 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
         + Send
         + Sync;
 
+    /// The game, as a value.
     const KIND: VariantKind;
+    /// The board's size and holes.
     const GEOMETRY: Geometry;
+    /// A mailbox with no piece.
     const EMPTY_MAILBOX: Self::Mailbox;
+    /// The start position's FEN.
     const START_FEN: &'static str;
 
     /// Piece letters allowed on the board.
@@ -118,6 +122,7 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
     ];
     /// What a pawn may promote to.
     const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    /// Where kings and rooks start and how they castle (`None`: no castling).
     const CASTLING: Option<CastlingRule> = Some(CastlingRule {
         king_file: 4,
         rook_files: [7, 0],
@@ -146,12 +151,14 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
     const DROP_SQUARES: [u128; 2] = [0, 0];
     /// The role that can be held in hand.
     const DROP_ROLE: Role = Role::Man;
+    /// Kings move (in Chessence they never do).
     const KING_MOVES: bool = true;
     /// A side with no legal move loses (else: checkmate wins, stalemate draws).
     const NO_MOVE_LOSES: bool = false;
     /// Draw when neither side can ever mate (orthodox and Tensor rules).
     const DEAD_MATERIAL_DRAW: bool = true;
 
+    /// The game's attack tables.
     fn tables() -> &'static Tables<Self::Word>;
 }
 
@@ -291,13 +298,17 @@ impl Variant for Chessence {
     serde(rename_all = "lowercase")
 )]
 pub enum VariantKind {
+    /// Tensor Chess: 10×8, with Tensor Beasts.
     #[default]
     Tensor,
+    /// Orthodox chess.
     Chess,
+    /// Chessence: 6×9 with holes, fixed kings, men and drops.
     Chessence,
 }
 
 impl VariantKind {
+    /// The three games, in menu order.
     pub const ALL: [VariantKind; 3] = [
         VariantKind::Tensor,
         VariantKind::Chess,
@@ -331,6 +342,7 @@ impl VariantKind {
         }
     }
 
+    /// The start position's FEN.
     pub const fn start_fen(self) -> &'static str {
         match self {
             VariantKind::Tensor => Tensor::START_FEN,
@@ -339,6 +351,7 @@ impl VariantKind {
         }
     }
 
+    /// The board's size and holes.
     pub const fn geometry(self) -> Geometry {
         match self {
             VariantKind::Tensor => Geometry::TENSOR,

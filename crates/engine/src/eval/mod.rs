@@ -10,7 +10,7 @@ mod terms;
 mod tuned;
 pub mod weights;
 
-pub use terms::{term_name, Layout};
+pub use terms::{term_name, Layout, Misc};
 
 use crate::Feature;
 use tensorchess_rules::{Chess, Chessence, Color, Position, Role, Tensor, Variant};
@@ -30,6 +30,7 @@ pub trait Evaluate: Variant {
     const LAYOUT: Layout;
     /// Material of each role counted for the game phase, and the start total.
     const PHASE_WEIGHTS: [i32; 8];
+    /// The phase count of the start position (the middlegame's full weight).
     const PHASE_TOTAL: i32;
     /// Null-move pruning is sound enough here (zugzwang is rare).
     const NULL_MOVE: bool = true;
