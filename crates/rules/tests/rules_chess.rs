@@ -121,11 +121,3 @@ fn start_position() {
     assert_eq!(start.legal_moves().len(), 20);
     check_moves(&start, &["e2e4", "g1f3"], &["e1g1", "e2e5", "f1c4"]);
 }
-
-#[test]
-fn mating_material_is_anything_but_the_king() {
-    let pos = from_fen::<Chess>("k7/8/8/8/8/8/8/KN6 w - - 0 1");
-    // A lone knight cannot force mate, but it can mate: a flag against it loses.
-    assert!(pos.has_mating_material(Color::White));
-    assert!(!pos.has_mating_material(Color::Black));
-}

@@ -282,19 +282,3 @@ fn r3_threefold_repetition_counts_pockets() {
     assert_ne!(start.hash(), other.hash());
     assert_ne!(start.epd(), other.epd());
 }
-
-#[test]
-fn mating_material_counts_men_in_reserve() {
-    let start = P::new();
-    assert!(start.has_mating_material(Color::White));
-    assert!(start.has_mating_material(Color::Black));
-    let reserve_only = from_fen::<Chessence>("k5/5*/4*1/2*3/1*2*1/3*2/1*4/*5/5K[M] w - - 0 1");
-    assert!(
-        reserve_only.has_mating_material(Color::White),
-        "a man in hand"
-    );
-    assert!(
-        !reserve_only.has_mating_material(Color::Black),
-        "a bare king"
-    );
-}

@@ -1041,16 +1041,3 @@ fn brute_force_agrees_on_hand_built_positions() {
         assert_eq!(moves(&pos), brute_force_legal(&pos), "{}", pos.fen());
     }
 }
-
-#[test]
-fn mating_material_is_anything_but_kings_and_beasts() {
-    let pos = from_fen::<Tensor>("k9/10/10/10/10/10/10/TK6Tq w - - 0 1");
-    assert!(
-        !pos.has_mating_material(Color::White),
-        "a king and two beasts"
-    );
-    assert!(pos.has_mating_material(Color::Black), "a queen");
-    let pawn = from_fen::<Tensor>("k9/10/10/10/10/10/P9/K9 w - - 0 1");
-    assert!(pawn.has_mating_material(Color::White));
-    assert!(!pawn.has_mating_material(Color::Black));
-}
