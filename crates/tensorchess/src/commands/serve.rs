@@ -1,6 +1,6 @@
 //! `tensorchess serve` (the default command): the web app.
 
-use crate::cli::CliError;
+use super::error::CliError;
 use crate::server::{self, AppState};
 use clap::Args;
 use std::path::PathBuf;
