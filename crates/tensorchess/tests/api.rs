@@ -2,115 +2,17 @@
 //! temporary SQLite file; and its WebSocket over a real socket.
 
 use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
-use axum::Router;
+use axum::http::{header, Request, StatusCode};
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tensorchess::server::store::{GameStore, SqliteStore};
-use tensorchess::server::{app, AppState};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
-struct TestApp {
-    state: AppState,
-    router: Router,
-    db: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl TestApp {
-    fn new() -> TestApp {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("games.sqlite3");
-        let state = AppState::open(&db).unwrap();
-        TestApp {
-            router: app(state.clone()),
-            state,
-            db,
-            _dir: dir,
-        }
-    }
-
-    /// The same database, opened by a fresh server (a restart).
-    fn restart(&self) -> TestApp {
-        self.state.shutdown();
-        let state = AppState::open(&self.db).unwrap();
-        TestApp {
-            router: app(state.clone()),
-            state,
-            db: self.db.clone(),
-            _dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    async fn send(&self, req: Request<Body>) -> (StatusCode, Value) {
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        (status, value)
-    }
-
-    async fn get(&self, uri: &str) -> (StatusCode, Value) {
-        self.send(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-    }
-
-    async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
-        self.send(
-            Request::builder()
-                .method(Method::POST)
-                .uri(uri)
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn post_raw(&self, uri: &str, content_type: &str, body: &str) -> (StatusCode, Value) {
-        self.send(
-            Request::builder()
-                .method(Method::POST)
-                .uri(uri)
-                .header(header::CONTENT_TYPE, content_type)
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn create(&self, body: Value) -> Value {
-        let (status, game) = self.post("/api/games", body).await;
-        assert_eq!(status, StatusCode::CREATED, "{game}");
-        game
-    }
-
-    async fn play(&self, id: &str, mv: &str) -> (StatusCode, Value) {
-        self.post(&format!("/api/games/{id}/moves"), json!({ "move": mv }))
-            .await
-    }
-
-    /// Polls the game until `done` holds (the engine moves in the background).
-    async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-        let start = Instant::now();
-        loop {
-            let (status, game) = self.get(&format!("/api/games/{id}")).await;
-            assert_eq!(status, StatusCode::OK);
-            if done(&game) {
-                return game;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "timed out waiting for {what}: {game}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-}
+mod common;
+use common::TestApp;
 
 fn plies(game: &Value) -> usize {
     game["moves"].as_array().unwrap().len()
@@ -407,15 +309,12 @@ async fn pgn_import_and_export_round_trip() {
     assert!(game["end"].is_null());
     let id = game["id"].as_str().unwrap();
     let res = t
-        .router
-        .clone()
-        .oneshot(
+        .response(
             Request::get(format!("/api/games/{id}/pgn"))
                 .body(Body::empty())
                 .unwrap(),
         )
-        .await
-        .unwrap();
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let text =
         String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
@@ -457,7 +356,7 @@ async fn checkmate_ends_the_game_with_a_banner_text() {
     let (status, _) = t.play(id, "f8e8").await;
     assert_eq!(status, StatusCode::CONFLICT);
     let (_, list) = t.get("/api/games").await;
-    let row = list
+    let row = list["games"]
         .as_array()
         .unwrap()
         .iter()
@@ -688,24 +587,21 @@ async fn saved_games_list_and_delete() {
     tokio::time::sleep(Duration::from_millis(3)).await;
     t.play(a["id"].as_str().unwrap(), "e2e4").await;
     let (_, list) = t.get("/api/games").await;
-    let list = list.as_array().unwrap();
+    let list = list["games"].as_array().unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!(list[0]["id"], a["id"], "the most recently played first");
     assert_eq!(list[0]["move_count"], 1);
     assert_eq!(list[0]["finished"], false);
     let res = t
-        .router
-        .clone()
-        .oneshot(
+        .response(
             Request::delete(format!("/api/games/{}", b["id"].as_str().unwrap()))
                 .body(Body::empty())
                 .unwrap(),
         )
-        .await
-        .unwrap();
+        .await;
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
     let (_, list) = t.get("/api/games").await;
-    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list["games"].as_array().unwrap().len(), 1);
     let (status, _) = t
         .get(&format!("/api/games/{}", b["id"].as_str().unwrap()))
         .await;
@@ -832,9 +728,13 @@ async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
             let _ = stop_rx.await;
         },
     ));
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/ws"))
-        .await
-        .unwrap();
+    // The socket speaks for the player who made the game (their cookie).
+    let mut request = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+    let cookie = t.cookie.lock().unwrap().clone().unwrap();
+    request
+        .headers_mut()
+        .insert(header::COOKIE, cookie.parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
     async fn next(
         ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
     ) -> Value {
@@ -861,10 +761,17 @@ async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
         .await
         .unwrap();
     assert_eq!(next(&mut ws).await["type"], "error");
-    ws.send(Message::text(r#"{"type":"subscribe","topic":"lobby"}"#))
+    ws.send(Message::text(r#"{"type":"subscribe","topic":"nowhere"}"#))
         .await
         .unwrap();
     assert_eq!(next(&mut ws).await["type"], "error");
+    ws.send(Message::text(r#"{"type":"subscribe","topic":"lobby"}"#))
+        .await
+        .unwrap();
+    assert_eq!(next(&mut ws).await["type"], "subscribed");
+    let lobby = next(&mut ws).await;
+    assert_eq!(lobby["type"], "lobby");
+    assert_eq!(lobby["seeks"], json!([]));
     ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
     assert_eq!(
         next(&mut ws).await["type"],

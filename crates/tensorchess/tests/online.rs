@@ -184,7 +184,8 @@ impl TestApp {
     /// Game `id`'s row in the saved-games list the holder of `cookie` sees.
     async fn listed(&self, id: &str, cookie: &str) -> Value {
         let list = self.get("/api/games", Some(cookie)).await.body;
-        list.as_array()
+        list["games"]
+            .as_array()
             .unwrap()
             .iter()
             .find(|g| g["id"] == id)
@@ -301,7 +302,7 @@ async fn subscribe(ws: &mut Ws, id: &str) -> (Value, Value) {
 }
 
 #[tokio::test]
-async fn seats_are_cookies_strangers_cannot_move_and_tokens_never_leave_their_cookie() {
+async fn seats_belong_to_players_strangers_cannot_move_and_tokens_never_leave_their_cookie() {
     let t = TestApp::new();
     let a = t
         .post(
@@ -312,8 +313,9 @@ async fn seats_are_cookies_strangers_cannot_move_and_tokens_never_leave_their_co
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     let id = a.body["id"].as_str().unwrap().to_string();
+    // A browser without an identity gets one with its first answer.
     let set = a.set_cookie.clone().unwrap();
-    assert!(set.starts_with(&format!("tcseat_{id}=")), "{set}");
+    assert!(set.starts_with("tcid="), "{set}");
     for attr in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age="] {
         assert!(set.contains(attr), "{set} lacks {attr}");
     }
@@ -334,12 +336,13 @@ async fn seats_are_cookies_strangers_cannot_move_and_tokens_never_leave_their_co
     let r = t.play(&id, &black, "e2e4", 0).await;
     expect_refused(&r, StatusCode::CONFLICT, "waiting");
 
-    // A stranger sees the game, holds no seat, gets no cookie, cannot move.
+    // A stranger sees the game, holds no seat, cannot move.
     let s = t.get(&format!("/api/games/{id}"), None).await;
     assert_eq!(s.status, StatusCode::OK);
     assert_eq!(s.body["you"], Value::Null);
-    assert!(s.set_cookie.is_none());
-    let r = t.play(&id, "", "e2e4", 0).await;
+    let stranger = s.cookie.expect("a stranger's identity");
+    assert_ne!(token_of(&stranger), black_token);
+    let r = t.play(&id, &stranger, "e2e4", 0).await;
     expect_refused(&r, StatusCode::FORBIDDEN, "not_a_player");
 
     // The friend takes the free seat.
@@ -356,30 +359,32 @@ async fn seats_are_cookies_strangers_cannot_move_and_tokens_never_leave_their_co
         .post(&format!("/api/games/{id}/join"), Some(&black), json!({}))
         .await;
     assert_eq!(again.body["you"], "black");
-    assert!(again.set_cookie.is_none());
+    assert!(
+        again.set_cookie.is_none(),
+        "a known player keeps their cookie"
+    );
 
     // Now the seats are taken: a third person is a spectator.
     let third = t
-        .post(&format!("/api/games/{id}/join"), None, json!({}))
+        .post(&format!("/api/games/{id}/join"), Some(&stranger), json!({}))
         .await;
     expect_refused(&third, StatusCode::CONFLICT, "seats_taken");
-    assert!(third.set_cookie.is_none());
-    let spectator = t.get(&format!("/api/games/{id}"), None).await;
+    let spectator = t.get(&format!("/api/games/{id}"), Some(&stranger)).await;
     assert_eq!(spectator.body["you"], Value::Null);
     assert!(!spectator.text.contains(token_of(&white)) && !spectator.text.contains(&black_token));
 
-    // Forged and foreign cookies are strangers too.
-    let forged = format!("tcseat_{id}={}", "ab".repeat(32));
-    expect_refused(
-        &t.play(&id, &forged, "e2e4", 0).await,
-        StatusCode::FORBIDDEN,
-        "not_a_player",
-    );
-    expect_refused(
-        &t.play(&id, "tcseat_x=1", "e2e4", 0).await,
-        StatusCode::FORBIDDEN,
-        "not_a_player",
-    );
+    // Forged identities and old-style seat cookies are strangers too.
+    for forged in [
+        format!("tcid={}", "ab".repeat(32)),
+        format!("tcseat_{id}={}", "ab".repeat(32)),
+        "tcid=1".to_string(),
+    ] {
+        expect_refused(
+            &t.play(&id, &forged, "e2e4", 0).await,
+            StatusCode::FORBIDDEN,
+            "not_a_player",
+        );
+    }
     // The wrong seat for the move.
     expect_refused(
         &t.play(&id, &black, "e7e5", 0).await,
@@ -449,14 +454,15 @@ async fn seats_are_cookies_strangers_cannot_move_and_tokens_never_leave_their_co
 
     // The saved-games list shows an online game only to its players.
     let listed = |a: &Answer| {
-        a.body
+        a.body["games"]
             .as_array()
             .unwrap()
             .iter()
             .any(|g| g["id"] == id.as_str())
     };
-    assert!(!listed(&t.get("/api/games", None).await));
+    assert!(!listed(&t.get("/api/games", Some(&stranger)).await));
     assert!(listed(&t.get("/api/games", Some(&white)).await));
+    assert!(listed(&t.get("/api/games", Some(&black)).await));
 
     // The database keeps hashes of the tokens, never the tokens.
     let bytes = std::fs::read(&t.db).unwrap();
@@ -489,7 +495,6 @@ async fn bad_creation_requests_are_refused() {
             "{body}: {}",
             a.text
         );
-        assert!(a.set_cookie.is_none());
     }
     let a = t.post("/api/games/nosuchgame/join", None, json!({})).await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
@@ -503,18 +508,20 @@ async fn bad_creation_requests_are_refused() {
         )
         .await;
     assert_eq!(form.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert!(form.set_cookie.is_none());
-    // A local game has no seats.
+    // A local game has no seats (and only its maker sees it).
     let local = t.post("/api/games", None, json!({ "mode": "local" })).await;
     let id = local.body["id"].as_str().unwrap();
+    let maker = local.cookie.clone().unwrap();
     let a = t
-        .post(&format!("/api/games/{id}/join"), None, json!({}))
+        .post(&format!("/api/games/{id}/join"), Some(&maker), json!({}))
         .await;
     expect_refused(&a, StatusCode::CONFLICT, "not_online");
-    let a = t.act(id, None, json!({ "type": "resign" })).await;
+    let a = t.act(id, Some(&maker), json!({ "type": "resign" })).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_online");
-    let a = t.act(id, None, json!({ "type": "castle" })).await;
+    let a = t.act(id, Some(&maker), json!({ "type": "castle" })).await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    let a = t.act(id, None, json!({ "type": "resign" })).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND, "a stranger's is no game");
     // A random colour is one of the two.
     let (_, _, g) = t.create(json!({ "color": "random" })).await;
     assert!(g["you"] == "white" || g["you"] == "black");
@@ -1092,7 +1099,7 @@ async fn abort_resign_and_rematch_with_colours_swapped() {
     let r = t.act(&id, Some(&black), json!({ "type": "rematch" })).await;
     assert_eq!(r.body["online"]["rematch_id"], next.as_str());
 
-    // The rematch: colours swapped, same clock, the old cookies still hold the seats.
+    // The rematch: colours swapped, same clock, the same players.
     let g = t.get(&format!("/api/games/{next}"), Some(&black)).await;
     assert_eq!(g.body["you"], "white");
     assert_eq!(g.body["online"]["rematch_of"], id.as_str());
@@ -1100,14 +1107,10 @@ async fn abort_resign_and_rematch_with_colours_swapped() {
     assert_eq!(g.body["online"]["clock"]["increment_ms"], 2_000);
     assert_eq!(g.body["moves"], json!([]));
     assert_eq!(g.body["variant"], "tensor");
-    // The answer hands over the new game's own cookie (same token).
-    let new_black_cookie = g.cookie.expect("the rematch's cookie");
-    assert_eq!(token_of(&new_black_cookie), token_of(&black));
-    assert!(new_black_cookie.starts_with(&format!("tcseat_{next}=")));
     let old_white_as_black = t.get(&format!("/api/games/{next}"), Some(&white)).await;
     assert_eq!(old_white_as_black.body["you"], "black");
     assert!(t.get(&format!("/api/games/{next}"), None).await.body["you"].is_null());
-    let r = t.play(&next, &new_black_cookie, "e2e4", 0).await;
+    let r = t.play(&next, &black, "e2e4", 0).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = t.play(&next, &white, "e7e5", 1).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);

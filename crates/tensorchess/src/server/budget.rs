@@ -83,7 +83,10 @@ impl SearchBudget {
             if mine == 0 {
                 q.turns.push_back(player.to_string());
             }
-            q.waiters.entry(player.to_string()).or_default().push_back(tx);
+            q.waiters
+                .entry(player.to_string())
+                .or_default()
+                .push_back(tx);
             q.waiting += 1;
             rx
         };
@@ -166,17 +169,27 @@ mod tests {
         let mut waiting = Vec::new();
         for _ in 0..budget.max_waiting_per_player {
             let b = budget.clone();
-            waiting.push(tokio::spawn(async move { b.slot("p", true).await.map(|_| ()) }));
+            waiting.push(tokio::spawn(
+                async move { b.slot("p", true).await.map(|_| ()) },
+            ));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-        assert_eq!(budget.slot("p", true).await.err(), Some(Refusal::TooManyOfYours));
+        assert_eq!(
+            budget.slot("p", true).await.err(),
+            Some(Refusal::TooManyOfYours)
+        );
         let mut others = Vec::new();
         for i in 0..budget.max_waiting {
             let b = budget.clone();
-            others.push(tokio::spawn(async move { b.slot(&format!("o{i}"), true).await.map(|_| ()) }));
+            others.push(tokio::spawn(async move {
+                b.slot(&format!("o{i}"), true).await.map(|_| ())
+            }));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-        assert_eq!(budget.slot("q", true).await.err(), Some(Refusal::Overloaded));
+        assert_eq!(
+            budget.slot("q", true).await.err(),
+            Some(Refusal::Overloaded)
+        );
         // A game's own search waits even then.
         let b = budget.clone();
         let game = tokio::spawn(async move { b.slot("g", false).await.is_ok() });

@@ -6,10 +6,10 @@
 //! too); advice (hints, evaluations, draw answers) is also limited per
 //! player, and refused with 429 or 503 rather than queued without end.
 
-use super::anygame::AnyGame;
 use super::budget::{Refusal, SearchBudget, Slot};
-use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::error::AppError;
+use super::game_views::{GameViews, VariantGame};
+use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::views::{MoveView, ScoreView};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,7 +25,7 @@ const POOL_SIZE: usize = 4;
 /// What to search.
 pub struct SearchRequest {
     /// The game (only the positions up to `ply` are searched).
-    pub game: AnyGame,
+    pub game: VariantGame,
     pub ply: usize,
     /// A playing level; `None` is full strength (hints, evaluation).
     pub level: Option<Level>,
@@ -184,7 +184,9 @@ impl EnginePlayer {
                 shutdown,
             };
             let limits = Limits::movetime(req.movetime);
-            let (result, best_view) = req.game.search(req.ply, &mut engine, &limits, &mut handler);
+            let (result, best_view) =
+                req.game
+                    .search_at(req.ply, &mut engine, &limits, &mut handler);
             let stopped = handler.should_stop();
             let mover = req.game.turn_at(req.ply);
             let outcome = SearchOutcome {
@@ -249,6 +251,7 @@ pub fn accepts_draw(engine_score: Eval, ply: usize) -> (bool, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::game_views::new_game;
     use tensorchess_rules::VariantKind;
 
     #[test]
@@ -263,31 +266,37 @@ mod tests {
     #[tokio::test]
     async fn a_stopped_search_still_gives_a_legal_move() {
         let player = EnginePlayer::new();
-        let game = AnyGame::new(VariantKind::Tensor, None).unwrap();
+        let game = new_game(VariantKind::Tensor, None).unwrap();
         let stop = Arc::new(AtomicBool::new(true));
         let out = player
-            .play("p", SearchRequest {
-                game: game.clone(),
-                ply: 0,
-                level: Level::new(3),
-                movetime: Duration::from_secs(30),
-                seed: 1,
-                stop,
-            })
+            .play(
+                "p",
+                SearchRequest {
+                    game: game.clone(),
+                    ply: 0,
+                    level: Level::new(3),
+                    movetime: Duration::from_secs(30),
+                    seed: 1,
+                    stop,
+                },
+            )
             .await
             .unwrap();
         assert!(out.stopped);
         assert!(game.parse_move(&game.move_string(out.best)).is_ok());
         player.shutdown();
         let refused = player
-            .play("p", SearchRequest {
-                game,
-                ply: 0,
-                level: None,
-                movetime: Duration::from_millis(10),
-                seed: 1,
-                stop: Arc::new(AtomicBool::new(false)),
-            })
+            .play(
+                "p",
+                SearchRequest {
+                    game,
+                    ply: 0,
+                    level: None,
+                    movetime: Duration::from_millis(10),
+                    seed: 1,
+                    stop: Arc::new(AtomicBool::new(false)),
+                },
+            )
             .await;
         assert!(matches!(refused, Err(AppError::Unavailable(_))));
     }

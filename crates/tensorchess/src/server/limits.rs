@@ -58,7 +58,7 @@ pub async fn allowed_host(State(state): State<AppState>, request: Request, next:
         .map(host_name)
         .or_else(|| request.uri().host().map(host_name));
     match host {
-        Some(h) if allowed.iter().any(|a| *a == h) => next.run(request).await,
+        Some(h) if allowed.contains(&h) => next.run(request).await,
         Some(h) => AppError::MisdirectedHost(format!(
             "This server does not serve the host '{}': start it with --allowed-host {0} to allow it",
             h.chars().take(64).collect::<String>()

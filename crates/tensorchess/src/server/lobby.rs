@@ -46,7 +46,7 @@ impl Lobby {
 
     /// Posts a seek for `me`.
     pub async fn create(&self, me: &Me, req: SeekRequest) -> Result<SeekView, AppError> {
-        let variant: VariantKind = super::anygame::parse_variant(&req.variant)?;
+        let variant: VariantKind = super::game_views::parse_variant(&req.variant)?;
         let clock = OnlineGames::clock_settings(req.clock)?;
         let color = match req.color.as_deref().unwrap_or("random") {
             "white" => SeekColor::White,
@@ -179,8 +179,16 @@ impl Lobby {
         ];
         let rated = if seek.rated {
             Some([
-                self.live.rating_of(&white, seek.variant).await?.rating.round() as i32,
-                self.live.rating_of(&black, seek.variant).await?.rating.round() as i32,
+                self.live
+                    .rating_of(&white, seek.variant)
+                    .await?
+                    .rating
+                    .round() as i32,
+                self.live
+                    .rating_of(&black, seek.variant)
+                    .await?
+                    .rating
+                    .round() as i32,
             ])
         } else {
             None

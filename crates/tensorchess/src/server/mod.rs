@@ -4,7 +4,6 @@
 //! that keep a public server usable, in `docs/server.md`; online play in
 //! `docs/online.md`.
 
-pub mod anygame;
 pub mod api;
 pub mod assets;
 pub mod budget;
@@ -12,11 +11,12 @@ pub mod clock;
 pub mod config;
 pub mod engine_player;
 pub mod error;
+pub mod game_views;
 pub mod games;
 pub mod hub;
 pub mod ids;
-pub mod live;
 pub mod limits;
+pub mod live;
 pub mod lobby;
 pub mod local;
 pub mod mime;
@@ -40,9 +40,9 @@ pub use config::ServerConfig;
 use engine_player::EnginePlayer;
 use error::AppError;
 use games::Games;
+use hub::Hub;
 use lobby::Lobby;
 use players::Players;
-use hub::Hub;
 use ratelimit::ClientLimiter;
 use std::future::Future;
 use std::net::SocketAddr;

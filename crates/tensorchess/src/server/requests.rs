@@ -73,7 +73,6 @@ pub struct EvalQuery {
     pub ply: Option<usize>,
 }
 
-
 /// `POST /api/online`: a game against a friend, who joins through a link.
 #[derive(Deserialize, Debug, Default, Clone)]
 #[serde(deny_unknown_fields)]

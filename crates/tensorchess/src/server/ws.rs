@@ -37,12 +37,12 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
-/// Largest client message read: a larger one is refused by the protocol
-/// layer before it is read whole (the connection closes with "message too
-/// big").
+/// Largest client message handled; a larger one gets an error answer.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
-/// Largest frame read.
-const MAX_FRAME: usize = MAX_CLIENT_MESSAGE;
+/// Largest message read at all: beyond it the protocol layer refuses the
+/// message before reading it whole, and closes the connection ("message
+/// too big"), so nobody can make the server buffer large messages.
+pub const MAX_READ_MESSAGE: usize = 16 * 1024;
 /// Bytes read from a socket at a time.
 const READ_BUFFER: usize = 8 * 1024;
 /// Topics one connection may follow.
@@ -67,8 +67,8 @@ pub async fn handler(
     }
     // Small buffers: client messages are small, and a thousand connections
     // with the default 128 KiB each would hold a quarter of a gigabyte.
-    ws.max_message_size(MAX_FRAME)
-        .max_frame_size(MAX_FRAME)
+    ws.max_message_size(MAX_READ_MESSAGE)
+        .max_frame_size(MAX_READ_MESSAGE)
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .on_upgrade(move |socket| connection(socket, state, me))

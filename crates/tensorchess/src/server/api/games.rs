@@ -26,10 +26,7 @@ pub async fn list(
 ) -> ApiResult<GameListView> {
     let limit = q.limit.unwrap_or(50).clamp(1, MAX_PAGE);
     Ok(Json(
-        state
-            .games
-            .list(&me, limit, q.cursor.as_deref())
-            .await?,
+        state.games.list(&me, limit, q.cursor.as_deref()).await?,
     ))
 }
 

@@ -16,7 +16,10 @@ pub async fn create(
     me: Me,
     ApiJson(req): ApiJson<SeekRequest>,
 ) -> Result<(StatusCode, Json<SeekView>), AppError> {
-    Ok((StatusCode::CREATED, Json(state.lobby.create(&me, req).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(state.lobby.create(&me, req).await?),
+    ))
 }
 
 /// `GET /api/seeks`: the open seeks, oldest first.
@@ -42,5 +45,8 @@ pub async fn accept(
     ApiPath(id): ApiPath<String>,
     ApiJson(AcceptRequest {}): ApiJson<AcceptRequest>,
 ) -> Result<(StatusCode, Json<GameView>), AppError> {
-    Ok((StatusCode::CREATED, Json(state.lobby.accept(&me, &id).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(state.lobby.accept(&me, &id).await?),
+    ))
 }

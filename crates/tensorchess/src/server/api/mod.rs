@@ -1,5 +1,5 @@
 //! The JSON API under `/api`. Each handler reads a request type, asks a
-//! service, and answers a view or an [`AppError`](crate::server::error::AppError).
+//! service, and answers a view or an [`AppError`].
 //! Every answer, errors included, is JSON.
 
 mod games;

@@ -2,8 +2,8 @@
 //! (the rules page's boards, FEN previews) and why a move is illegal.
 
 use super::ApiResult;
-use crate::server::anygame::{explain as explain_move, parse_variant, rules_view, standalone};
 use crate::server::error::ApiJson;
+use crate::server::game_views::{explain as explain_move, parse_variant, rules_view, standalone};
 use crate::server::requests::{ExplainRequest, PositionRequest};
 use crate::server::views::{ExplainView, InfoView, LevelInfo, PlayedView, VariantInfo};
 use axum::Json;

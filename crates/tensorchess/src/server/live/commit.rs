@@ -3,7 +3,7 @@
 //! change is stored first and made in memory only once it is committed.
 
 use super::game::{HistoryEdit, LiveGame};
-use crate::server::anygame::AnyGame;
+use crate::server::game_views::{GameViews, VariantGame};
 use crate::server::store::{Ending, GameUpdate, MovesChange, OnlineRecord, StoredMove};
 use tensorchess_rules::Move;
 
@@ -54,7 +54,7 @@ pub struct OnlineEdit {
 /// A change worked out, ready to be stored and then made.
 pub(super) struct Staged {
     pub(super) event: &'static str,
-    pub(super) game: AnyGame,
+    pub(super) game: VariantGame,
     pub(super) history_edit: HistoryEdit,
     pub(super) stored_moves: MovesChange,
     pub(super) update: GameUpdate,
@@ -81,7 +81,7 @@ impl LiveGame {
         let (history_edit, stored_moves) = match change.moves {
             MovesEdit::Keep => (HistoryEdit::Keep, MovesChange::Keep),
             MovesEdit::Play(m) => {
-                let entry = game.push(m);
+                let entry = game.push_entry(m);
                 let stored = StoredMove {
                     ply: entry.ply,
                     uci: entry.uci.clone(),

@@ -8,8 +8,10 @@
 
 use super::commit::Staged;
 use super::online::OnlineState;
-use crate::server::anygame::{color_title, end_view, imported_end_view, AnyGame};
 use crate::server::error::AppError;
+use crate::server::game_views::{
+    color_title, end_view, imported_end_view, replay_game, GameViews, VariantGame,
+};
 use crate::server::store::{Ending, GameMode, GameRecord, OnlineRecord, StoredGame};
 use crate::server::views::{EndView, GameView, History};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +22,7 @@ use tensorchess_rules::{Color, Outcome};
 /// A game in memory.
 pub struct LiveGame {
     record: GameRecord,
-    game: AnyGame,
+    game: VariantGame,
     history: History,
     /// The engine's search for its move: an id and its stop flag.
     search: Option<(u64, Arc<AtomicBool>)>,
@@ -30,7 +32,7 @@ pub struct LiveGame {
 
 impl LiveGame {
     /// A game just created (its moves already played in `game`).
-    pub fn new(record: GameRecord, game: AnyGame, online: Option<OnlineRecord>) -> LiveGame {
+    pub fn new(record: GameRecord, game: VariantGame, online: Option<OnlineRecord>) -> LiveGame {
         LiveGame {
             history: History::new(game.history()),
             record,
@@ -43,7 +45,7 @@ impl LiveGame {
     /// A stored game, its moves replayed.
     pub fn revive(stored: StoredGame) -> Result<LiveGame, AppError> {
         let moves: Vec<String> = stored.moves.into_iter().map(|m| m.uci).collect();
-        let game = AnyGame::replay(stored.record.variant, &stored.record.start_fen, &moves)?;
+        let game = replay_game(stored.record.variant, &stored.record.start_fen, &moves)?;
         Ok(LiveGame::new(stored.record, game, stored.online))
     }
 
@@ -55,7 +57,7 @@ impl LiveGame {
         &self.record
     }
 
-    pub fn game(&self) -> &AnyGame {
+    pub fn game(&self) -> &VariantGame {
         &self.game
     }
 

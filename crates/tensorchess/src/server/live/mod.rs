@@ -274,7 +274,9 @@ impl LiveGames {
                 .await
             {
                 Ok(()) => break,
-                Err(StoreError::Stale { ref id, .. }) if rated_end && id != lg.id() && tries < 3 => {
+                Err(StoreError::Stale { ref id, .. })
+                    if rated_end && id != lg.id() && tries < 3 =>
+                {
                     tries += 1;
                 }
                 Err(e) => return Err(stale_is_conflict(e)),
@@ -327,12 +329,8 @@ impl LiveGames {
                 .find(|(v, _)| *v == variant)
                 .map(|(_, r)| r);
         }
-        let (writes, diffs) = crate::server::players::ratings::after_game(
-            variant,
-            [&white, &black],
-            before,
-            score,
-        );
+        let (writes, diffs) =
+            crate::server::players::ratings::after_game(variant, [&white, &black], before, score);
         edit.record.rating_diffs = diffs.map(Some);
         staged.update.online = Some(edit.record.clone());
         staged.update.ratings = writes;

@@ -2,9 +2,9 @@
 //! committed like a person's), hints, evaluations and draw answers.
 
 use super::{move_change, LocalGames};
-use crate::server::anygame::AnyGame;
 use crate::server::engine_player::{accepts_draw, SearchRequest};
 use crate::server::error::AppError;
+use crate::server::game_views::VariantGame;
 use crate::server::live::{LiveGame, SharedGame};
 use crate::server::players::Me;
 use crate::server::store::GameMode;
@@ -80,21 +80,25 @@ impl LocalGames {
     /// and what it says.
     pub(super) async fn engine_answers_draw(
         &self,
-        game: AnyGame,
+        game: VariantGame,
         engine_color: Color,
         me: &Me,
     ) -> Result<(bool, &'static str), AppError> {
         let ply = game.ply();
         let out = self
             .engine
-            .advise(&me.id, self.live.now(), SearchRequest {
-                game: game.clone(),
-                ply,
-                level: None,
-                movetime: DRAW_TIME,
-                seed: 0,
-                stop: Arc::new(AtomicBool::new(false)),
-            })
+            .advise(
+                &me.id,
+                self.live.now(),
+                SearchRequest {
+                    game: game.clone(),
+                    ply,
+                    level: None,
+                    movetime: DRAW_TIME,
+                    seed: 0,
+                    stop: Arc::new(AtomicBool::new(false)),
+                },
+            )
             .await?;
         let engine_score = if game.turn() == engine_color {
             out.score
@@ -152,7 +156,7 @@ impl LocalGames {
 
     async fn analyse(
         &self,
-        game: AnyGame,
+        game: VariantGame,
         ply: Option<usize>,
         time: Duration,
         me: &Me,
@@ -160,14 +164,18 @@ impl LocalGames {
         let ply = ply.unwrap_or(game.ply());
         let out = self
             .engine
-            .advise(&me.id, self.live.now(), SearchRequest {
-                game,
-                ply,
-                level: None,
-                movetime: time,
-                seed: 0,
-                stop: Arc::new(AtomicBool::new(false)),
-            })
+            .advise(
+                &me.id,
+                self.live.now(),
+                SearchRequest {
+                    game,
+                    ply,
+                    level: None,
+                    movetime: time,
+                    seed: 0,
+                    stop: Arc::new(AtomicBool::new(false)),
+                },
+            )
             .await?;
         Ok(AnalysisView {
             ply,

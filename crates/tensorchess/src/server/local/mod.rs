@@ -1,13 +1,13 @@
 //! The local-game service: games against the engine and games of two
 //! people on one device. Creating them (from the start, a FEN or a PGN),
 //! moves, takebacks, resignation, draw offers, and the engine's moves,
-//! hints and evaluations ([`engine`]).
+//! hints and evaluations (`engine`).
 
 mod engine;
 
-use super::anygame::AnyGame;
 use super::engine_player::EnginePlayer;
 use super::error::AppError;
+use super::game_views::{import_pgn, new_game, GameViews};
 use super::ids::new_id;
 use super::live::{now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame};
 use super::players::Me;
@@ -74,17 +74,17 @@ impl LocalGames {
             }
         };
         let variant = match req.variant.as_deref() {
-            Some(v) => Some(super::anygame::parse_variant(v)?),
+            Some(v) => Some(super::game_views::parse_variant(v)?),
             None => None,
         };
         let (game, tags, imported_result) = match (&req.pgn, &req.fen) {
             (Some(_), Some(_)) => return Err(AppError::bad("Give a FEN or a PGN, not both")),
             (Some(pgn), None) => {
-                let imported = AnyGame::from_pgn(pgn, variant)?;
+                let imported = import_pgn(pgn, variant)?;
                 (imported.game, imported.tags, Some(imported.result))
             }
             (None, fen) => (
-                AnyGame::new(variant.unwrap_or(VariantKind::Tensor), fen.as_deref())?,
+                new_game(variant.unwrap_or(VariantKind::Tensor), fen.as_deref())?,
                 Vec::new(),
                 None,
             ),
@@ -228,7 +228,7 @@ impl LocalGames {
                 "It is the engine's turn: wait for its move".into(),
             ));
         }
-        let m = lg.game().parse_move(text)?;
+        let m = lg.game().parse_player_move(text)?;
         self.live
             .commit_then(lg, move_change(m), |lg| self.start_engine(arc, lg))
             .await?;

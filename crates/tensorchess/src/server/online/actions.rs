@@ -3,15 +3,15 @@
 //! the seat and the game's state, then committed in one step.
 
 use super::seats::seat_of;
-use crate::server::players::Me;
 use super::{refused, OnlineGames};
-use crate::server::anygame::{color_title, AnyGame};
 use crate::server::error::AppError;
+use crate::server::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::server::ids::new_id;
 use crate::server::live::{
     now_ms, Change, EndingEdit, LiveGame, MovesEdit, Offer, Offered, OnlineEdit, OnlineState,
     SharedGame,
 };
+use crate::server::players::Me;
 use crate::server::requests::OnlineAction;
 use crate::server::store::{Ending, GameRecord, OnlineRecord, StoredGame};
 use std::sync::Arc;
@@ -56,7 +56,7 @@ fn record_change(event: &'static str, lg: &LiveGame, record: OnlineRecord) -> Ch
 
 /// How the game ends when `loser` has run out of time: a loss, unless the
 /// opponent has nothing that could mate.
-pub(super) fn flag_ending(game: &AnyGame, loser: Color) -> Ending {
+pub(super) fn flag_ending(game: &VariantGame, loser: Color) -> Ending {
     let winner = !loser;
     Ending::Outcome(if game.has_mating_material(winner) {
         Outcome::Decisive {
@@ -217,7 +217,7 @@ impl OnlineGames {
                 "Your time ran out before the move arrived: the game is over",
             ));
         }
-        let m = lg.game().parse_move(text)?;
+        let m = lg.game().parse_player_move(text)?;
         let mut record = o.record().clone();
         if let (Some(clock), Some(left)) = (record.clock, o.remaining(turn, turn, now)) {
             if o.turn_origin.is_some() {
@@ -341,7 +341,7 @@ impl OnlineGames {
     /// the same players' tokens. Returns its id.
     async fn create_rematch(self: &Arc<Self>, lg: &mut LiveGame) -> Result<String, AppError> {
         let o = lg.online().expect("online");
-        let game = AnyGame::new(lg.record().variant, Some(&lg.record().start_fen))?;
+        let game = new_game(lg.record().variant, Some(&lg.record().start_fen))?;
         let base = o.record().clock.map_or(0, |c| c.base_ms);
         let online = OnlineRecord {
             white_player: o.record().black_player.clone(),

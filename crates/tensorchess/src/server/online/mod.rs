@@ -1,6 +1,6 @@
 //! The online service: games of two people on their own devices. Creating
 //! one, taking the free seat ([`seats`]), the players' actions
-//! ([`actions`]), and the clocks' timers ([`timer`]).
+//! (`actions`), and the clocks' timers (`timer`).
 //!
 //! Rules of play decided here (see `docs/online.md`):
 //! - Moves are accepted once both seats are taken.
@@ -25,8 +25,8 @@ pub use seats::Cookies;
 
 use super::players::Me;
 
-use super::anygame::{parse_variant, AnyGame};
 use super::error::AppError;
+use super::game_views::{new_game, parse_variant};
 use super::ids::new_id;
 use super::live::{
     now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, OnlineState, SharedGame,
@@ -111,7 +111,7 @@ impl OnlineGames {
         rated: Option<[i32; 2]>,
         from_seek: Option<&str>,
     ) -> Result<SharedGame, AppError> {
-        let game = AnyGame::new(kind, None)?;
+        let game = new_game(kind, None)?;
         let base = clock.map_or(0, |c| c.base_ms);
         let [white_player, black_player] = players;
         let online = OnlineRecord {
@@ -211,9 +211,7 @@ impl OnlineGames {
             Color::White => ([Some(me.id.clone()), None], [my_name, "Black".into()]),
             Color::Black => ([None, Some(me.id.clone())], ["White".into(), my_name]),
         };
-        let arc = self
-            .start(kind, clock, players, names, None, None)
-            .await?;
+        let arc = self.start(kind, clock, players, names, None, None).await?;
         let lg = arc.lock().await;
         Ok(self.view_for(&lg, me))
     }

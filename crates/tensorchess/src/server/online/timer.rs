@@ -18,7 +18,8 @@ impl OnlineGames {
         over: bool,
         now: i64,
     ) -> Option<i64> {
-        let seated = record.white_seat.is_some() && record.black_seat.is_some();
+        let seated = OnlineState::taken(record, tensorchess_rules::Color::White)
+            && OnlineState::taken(record, tensorchess_rules::Color::Black);
         let applies = !over && plies < 2 && record.clock.is_some() && seated;
         applies.then_some(now + self.live.config().first_move_wait_ms)
     }

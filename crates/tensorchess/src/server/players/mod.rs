@@ -1,5 +1,5 @@
-//! Players: who asks ([`identity`]), their names, optional accounts
-//! (user name and an Argon2id-hashed [`password`]), sessions, and their
+//! Players: who asks (`identity`), their names, optional accounts
+//! (user name and an Argon2id-hashed password), sessions, and their
 //! Glicko-2 ratings ([`glicko2`], [`ratings`]).
 
 pub mod glicko2;
@@ -181,12 +181,16 @@ impl Players {
 
     /// A player's record (a guest who stored nothing has a default one).
     pub async fn record(&self, id: &str) -> Result<PlayerRecord, AppError> {
-        Ok(self.store.player(id).await?.unwrap_or_else(|| PlayerRecord {
-            id: id.to_string(),
-            name: guest_name(id),
-            created_at: self.clock.now_ms(),
-            account: None,
-        }))
+        Ok(self
+            .store
+            .player(id)
+            .await?
+            .unwrap_or_else(|| PlayerRecord {
+                id: id.to_string(),
+                name: guest_name(id),
+                created_at: self.clock.now_ms(),
+                account: None,
+            }))
     }
 
     /// The name others see.
@@ -196,7 +200,11 @@ impl Players {
 
     /// Whether the player has an account.
     pub async fn has_account(&self, id: &str) -> Result<bool, AppError> {
-        Ok(self.store.player(id).await?.is_some_and(|p| p.account.is_some()))
+        Ok(self
+            .store
+            .player(id)
+            .await?
+            .is_some_and(|p| p.account.is_some()))
     }
 
     /// Stores a guest (with their session) so that something can be kept

@@ -160,7 +160,10 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     let loaded = store.load_game("o1").await.unwrap().unwrap();
     assert_eq!(loaded.online, Some(online));
     assert_eq!(loaded.moves, vec![first]);
-    assert_eq!((loaded.record.white.as_str(), loaded.record.black.as_str()), ("Alice", "Bob"));
+    assert_eq!(
+        (loaded.record.white.as_str(), loaded.record.black.as_str()),
+        ("Alice", "Bob")
+    );
     assert_eq!(store.running_online_games().await.unwrap(), vec!["o1"]);
 
     // The list shows online games only to their players, local ones only
@@ -169,7 +172,10 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     local.owner = Some("bob".into());
     store.create_game(&self::game(local)).await.unwrap();
     let ids = |l: Vec<GameSummary>| l.into_iter().map(|s| s.record.id).collect::<Vec<_>>();
-    assert_eq!(ids(store.list_games(&list("alice")).await.unwrap()), vec!["o1"]);
+    assert_eq!(
+        ids(store.list_games(&list("alice")).await.unwrap()),
+        vec!["o1"]
+    );
     assert_eq!(ids(store.list_games(&list("bob")).await.unwrap()).len(), 2);
     assert!(store.list_games(&list("carol")).await.unwrap().is_empty());
 
@@ -325,8 +331,14 @@ fn player(id: &str) -> PlayerRecord {
 /// (written only over the rating read).
 pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
     assert!(store.player("ann").await.unwrap().is_none());
-    store.start_session("h1", &player("ann"), None).await.unwrap();
-    assert_eq!(store.session_player("h1").await.unwrap().as_deref(), Some("ann"));
+    store
+        .start_session("h1", &player("ann"), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.session_player("h1").await.unwrap().as_deref(),
+        Some("ann")
+    );
     let mut ann = store.player("ann").await.unwrap().unwrap();
     assert_eq!(ann.name, "Player ann");
     ann.name = "Ann Ї".into();
@@ -335,7 +347,10 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
     // A new session replaces the old one, together.
     store.start_session("h2", &ann, Some("h1")).await.unwrap();
     assert!(store.session_player("h1").await.unwrap().is_none());
-    assert_eq!(store.session_player("h2").await.unwrap().as_deref(), Some("ann"));
+    assert_eq!(
+        store.session_player("h2").await.unwrap().as_deref(),
+        Some("ann")
+    );
     store.end_session("h2").await.unwrap();
     assert!(store.session_player("h2").await.unwrap().is_none());
 
@@ -347,7 +362,16 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
     };
     store.create_account(&account).await.unwrap();
     assert_eq!(store.account("ann_1").await.unwrap(), Some(account.clone()));
-    assert_eq!(store.player("ann").await.unwrap().unwrap().account.as_deref(), Some("Ann_1"));
+    assert_eq!(
+        store
+            .player("ann")
+            .await
+            .unwrap()
+            .unwrap()
+            .account
+            .as_deref(),
+        Some("Ann_1")
+    );
     store.save_player(&player("ann2")).await.unwrap();
     let taken = store
         .create_account(&AccountRecord {
@@ -375,18 +399,30 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
     store.create_game(&game(record("rated"))).await.unwrap();
     let mut up = update(2);
     up.ratings = vec![write(None, r(1520.0, 1))];
-    store.commit("rated", &MovesChange::Keep, &up).await.unwrap();
+    store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap();
     let mut up = update(3);
     up.ratings = vec![write(None, r(1540.0, 2))];
-    let stale = store.commit("rated", &MovesChange::Keep, &up).await.unwrap_err();
+    let stale = store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap_err();
     assert!(matches!(stale, StoreError::Stale { .. }), "{stale}");
     up.ratings = vec![write(Some(r(1520.0, 1)), r(1540.0, 2))];
-    store.commit("rated", &MovesChange::Keep, &up).await.unwrap();
+    store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap();
     assert_eq!(
         store.ratings("ann").await.unwrap(),
         vec![(VariantKind::Tensor, r(1540.0, 2))]
     );
-    assert_eq!(store.load_game("rated").await.unwrap().unwrap().record.rev, 3);
+    assert_eq!(
+        store.load_game("rated").await.unwrap().unwrap().record.rev,
+        3
+    );
 }
 
 /// Seeks: listed while open, removed by their player, lapsing, and
@@ -408,9 +444,15 @@ pub async fn seeks_are_accepted_once(store: &dyn GameStore) {
     store.create_seek(&seek("s1", "ann", 1_000)).await.unwrap();
     store.create_seek(&seek("s2", "bob", 2_000)).await.unwrap();
     store.create_seek(&seek("s3", "bob", 3_000)).await.unwrap();
-    assert_eq!(store.open_seeks(0).await.unwrap()[0], seek("s1", "ann", 1_000));
+    assert_eq!(
+        store.open_seeks(0).await.unwrap()[0],
+        seek("s1", "ann", 1_000)
+    );
     assert_eq!(store.open_seeks(1_500).await.unwrap().len(), 2);
-    assert!(!store.delete_seek("s2", Some("ann")).await.unwrap(), "not hers");
+    assert!(
+        !store.delete_seek("s2", Some("ann")).await.unwrap(),
+        "not hers"
+    );
     assert!(store.delete_seek("s2", Some("bob")).await.unwrap());
     assert_eq!(store.delete_lapsed_seeks(1_500).await.unwrap(), 1);
     let g = online_game("from-seek");
@@ -439,7 +481,10 @@ pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
     moved.sort();
     assert_eq!(moved, ["guest-local", "guest-online"]);
     let l = store.load_game("guest-local").await.unwrap().unwrap();
-    assert_eq!((l.record.owner.as_deref(), l.record.rev), (Some("member"), 2));
+    assert_eq!(
+        (l.record.owner.as_deref(), l.record.rev),
+        (Some("member"), 2)
+    );
     let o = store.load_game("guest-online").await.unwrap().unwrap();
     assert_eq!(o.online.unwrap().white_player.as_deref(), Some("member"));
 }

@@ -2,9 +2,7 @@
 //! statements, each a function of a connection (run by the writer thread or
 //! on the read connection).
 
-use super::super::columns::{
-    color_text, ending_columns, parse_color, parse_ending, parse_variant,
-};
+use super::super::columns::{color_text, ending_columns, parse_color, parse_ending, parse_variant};
 use super::super::{
     ClockSettings, GameListQuery, GameMode, GameRecord, GameSummary, GameUpdate, MovesChange,
     OnlineRecord, RatingWrite, StoreError, StoredGame, StoredMove,

@@ -15,9 +15,9 @@ use super::{
 };
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
-use tensorchess_rules::VariantKind;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
+use tensorchess_rules::VariantKind;
 
 /// Schema migrations, applied in order; `PRAGMA user_version` counts those
 /// done. Append new ones; never edit one that has shipped.
@@ -131,7 +131,8 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
 impl GameStore for SqliteStore {
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
         let game = game.clone();
-        self.write(move |conn| games::insert_game(conn, &game)).await
+        self.write(move |conn| games::insert_game(conn, &game))
+            .await
     }
 
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {

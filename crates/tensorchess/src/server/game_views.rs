@@ -1,5 +1,6 @@
-//! A game of any of the three variants, chosen at run time, and the views
-//! of its positions and moves that pages receive.
+//! The views of a game's positions and moves that pages receive, for a
+//! game of any of the three variants chosen at run time (the rules'
+//! [`VariantGame`]), and the limits on what a page may import.
 
 use super::error::{reason_args, AppError};
 use super::store::columns::reason_text;
@@ -10,36 +11,25 @@ use super::views::{
 };
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
-use tensorchess_rules::pgn::{parse_pgn, replay, write_pgn};
+use tensorchess_rules::pgn::parse_pgn;
 use tensorchess_rules::uci::ParseMoveError;
 use tensorchess_rules::IllegalReason;
+pub use tensorchess_rules::VariantGame;
 use tensorchess_rules::{
-    san, Chess, Chessence, Color, EndReason, Game, Move, MoveKind, Outcome, Position, Square,
-    Tensor, Variant, VariantKind,
+    san, with_game, with_variant, Color, EndReason, Game, Move, MoveKind, Outcome, Position,
+    Square, Variant, VariantKind,
 };
 
-/// A game of Tensor Chess, chess or Chessence.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    Tensor(Game<Tensor>),
-    Chess(Game<Chess>),
-    Chessence(Game<Chessence>),
-}
-
-/// Runs `$body` with `$g` bound to the concrete `Game<V>`.
-macro_rules! with_game {
-    ($game:expr, $g:ident => $body:expr) => {
-        match $game {
-            AnyGame::Tensor($g) => $body,
-            AnyGame::Chess($g) => $body,
-            AnyGame::Chessence($g) => $body,
-        }
-    };
-}
+/// The largest PGN a page may import.
+pub const MAX_PGN_BYTES: usize = 64 * 1024;
+/// The most moves (plies) an imported game may have.
+pub const MAX_PGN_PLIES: usize = 2000;
+/// The longest PGN tag value kept.
+pub const MAX_PGN_TAG: usize = 256;
 
 /// A game imported from PGN: the moves, its tags, and its result token.
 pub struct ImportedGame {
-    pub game: AnyGame,
+    pub game: VariantGame,
     pub tags: Vec<(String, String)>,
     pub result: String,
 }
@@ -49,7 +39,7 @@ pub fn parse_variant(name: &str) -> Result<VariantKind, AppError> {
         .map_err(|e| AppError::BadRequest(capital(&e.to_string())))
 }
 
-fn new_game<V: Variant>(fen: Option<&str>) -> Result<Game<V>, AppError> {
+fn game_from<V: Variant>(fen: Option<&str>) -> Result<Game<V>, AppError> {
     let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
         Some(fen) => Position::<V>::from_fen(fen)
             .map_err(|e| AppError::BadRequest(capital(&e.to_string())))?,
@@ -285,7 +275,7 @@ fn position_view<V: Variant>(
 /// Whether `text` is a legal move in `fen` (default: the start), and if
 /// not, why: for a page to explain a try without sending it to a game.
 pub fn explain<V: Variant>(fen: Option<&str>, text: &str) -> Result<ExplainView, AppError> {
-    let game = new_game::<V>(fen)?;
+    let game = game_from::<V>(fen)?;
     let pos = game.position();
     Ok(match parse_move_in(pos, text) {
         Ok(m) => ExplainView {
@@ -318,7 +308,7 @@ pub fn standalone<V: Variant>(
     fen: Option<&str>,
     mv: Option<&str>,
 ) -> Result<(Option<MoveView>, PositionView), AppError> {
-    let game = new_game::<V>(fen)?;
+    let game = game_from::<V>(fen)?;
     let mut pos = *game.position();
     let mut played = None;
     if let Some(text) = mv {
@@ -366,106 +356,137 @@ fn search_game<V: Evaluate, H: SearchHandler>(
     (result, view)
 }
 
+/// Plays a PGN's moves from its start, stopping where the rules end the
+/// game (mate, stalemate, repetition, 100 plies): an imported game goes no
+/// further than the rules let it.
 fn import<V: Variant>(pgn: &tensorchess_rules::pgn::PgnGame) -> Result<Game<V>, AppError> {
-    replay::<V>(pgn).map_err(|e| AppError::BadRequest(format!("PGN: {}", e)))
+    let bad = |e: String| AppError::BadRequest(format!("PGN: {e}"));
+    let start = match pgn.tag("FEN") {
+        Some(fen) => Position::<V>::from_fen(fen).map_err(|e| bad(e.to_string()))?,
+        None => Position::new(),
+    };
+    let mut game = Game::from_position(start);
+    for (i, text) in pgn.moves.iter().enumerate() {
+        if game.outcome().is_some() {
+            break;
+        }
+        let m = san::parse_any(game.position(), text)
+            .map_err(|e| bad(format!("move {} ({text}): {e}", i / 2 + 1)))?;
+        game.push(m);
+    }
+    Ok(game)
 }
 
-impl AnyGame {
-    /// A new game from the start or from `fen`.
-    pub fn new(kind: VariantKind, fen: Option<&str>) -> Result<AnyGame, AppError> {
-        Ok(match kind {
-            VariantKind::Tensor => AnyGame::Tensor(new_game(fen)?),
-            VariantKind::Chess => AnyGame::Chess(new_game(fen)?),
-            VariantKind::Chessence => AnyGame::Chessence(new_game(fen)?),
-        })
-    }
+/// A new game from the start or from `fen`.
+pub fn new_game(kind: VariantKind, fen: Option<&str>) -> Result<VariantGame, AppError> {
+    Ok(with_variant!(kind, V => VariantGame::from(game_from::<V>(fen)?)))
+}
 
-    /// Reads the first game of a PGN; `fallback` is the game when it has no `Variant` tag.
-    pub fn from_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
-        let games = parse_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
-        let Some(pgn) = games.into_iter().next() else {
-            return Err(AppError::bad("The PGN holds no game"));
-        };
-        if let Some(bad) = pgn.moves.iter().find(|t| !t.is_ascii() || t.len() > 32) {
-            return Err(AppError::BadRequest(format!(
-                "PGN: '{}' is not a move",
-                bad.chars().take(32).collect::<String>()
-            )));
-        }
-        let kind = match pgn.tag("Variant") {
-            Some(_) => pgn
-                .variant()
-                .map_err(|e| AppError::BadRequest(capital(&e.to_string())))?,
-            None => fallback.unwrap_or(VariantKind::Chess),
-        };
-        // The rules library is trusted not to panic, but a PGN is arbitrary
-        // input: a panic here must answer 400, not take a worker down.
-        let game = std::panic::catch_unwind(|| -> Result<AnyGame, AppError> {
-            Ok(match kind {
-                VariantKind::Tensor => AnyGame::Tensor(import(&pgn)?),
-                VariantKind::Chess => AnyGame::Chess(import(&pgn)?),
-                VariantKind::Chessence => AnyGame::Chessence(import(&pgn)?),
-            })
-        })
-        .map_err(|_| AppError::bad("PGN: the moves could not be read"))??;
-        Ok(ImportedGame {
-            game,
-            tags: pgn.tags,
-            result: pgn.result,
-        })
+/// Reads the first game of a PGN (at most [`MAX_PGN_BYTES`], tags of at
+/// most [`MAX_PGN_TAG`] characters, [`MAX_PGN_PLIES`] moves); `fallback`
+/// is the game when it has no `Variant` tag.
+pub fn import_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
+    if text.len() > MAX_PGN_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "A PGN may hold at most {} KiB",
+            MAX_PGN_BYTES / 1024
+        )));
     }
-
-    /// Replays stored move strings.
-    pub fn replay(
-        kind: VariantKind,
-        start_fen: &str,
-        moves: &[String],
-    ) -> Result<AnyGame, AppError> {
-        let mut game = AnyGame::new(kind, Some(start_fen))?;
-        for (i, text) in moves.iter().enumerate() {
-            let m = game.parse_move(text).map_err(|e| {
-                AppError::Internal(format!(
-                    "stored move {} ({text}) does not replay: {e}",
-                    i + 1
-                ))
-            })?;
-            game.push(m);
-        }
-        Ok(game)
+    let games = parse_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
+    let Some(pgn) = games.into_iter().next() else {
+        return Err(AppError::bad("The PGN holds no game"));
+    };
+    if let Some((name, _)) = pgn
+        .tags
+        .iter()
+        .find(|(k, v)| k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
+    {
+        return Err(AppError::bad(format!(
+            "PGN: the tag '{}' is longer than {MAX_PGN_TAG} characters",
+            name.chars().take(32).collect::<String>()
+        )));
     }
-
-    pub fn kind(&self) -> VariantKind {
-        match self {
-            AnyGame::Tensor(_) => VariantKind::Tensor,
-            AnyGame::Chess(_) => VariantKind::Chess,
-            AnyGame::Chessence(_) => VariantKind::Chessence,
-        }
+    if pgn.moves.len() > MAX_PGN_PLIES {
+        return Err(AppError::bad(format!(
+            "PGN: a game may have at most {MAX_PGN_PLIES} moves (plies)"
+        )));
     }
-
-    /// Moves played.
-    pub fn ply(&self) -> usize {
-        with_game!(self, g => g.moves().len())
+    if let Some(bad) = pgn.moves.iter().find(|t| !t.is_ascii() || t.len() > 32) {
+        return Err(AppError::BadRequest(format!(
+            "PGN: '{}' is not a move",
+            bad.chars().take(32).collect::<String>()
+        )));
     }
+    let kind = match pgn.tag("Variant") {
+        Some(_) => pgn
+            .variant()
+            .map_err(|e| AppError::BadRequest(capital(&e.to_string())))?,
+        None => fallback.unwrap_or(VariantKind::Chess),
+    };
+    // The rules library is trusted not to panic, but a PGN is arbitrary
+    // input: a panic here must answer 400, not take a worker down.
+    let game = std::panic::catch_unwind(|| -> Result<VariantGame, AppError> {
+        Ok(with_variant!(kind, V => VariantGame::from(import::<V>(&pgn)?)))
+    })
+    .map_err(|_| AppError::bad("PGN: the moves could not be read"))??;
+    Ok(ImportedGame {
+        game,
+        tags: pgn.tags,
+        result: pgn.result,
+    })
+}
 
-    pub fn start_fen(&self) -> String {
-        with_game!(self, g => g.start().fen())
+/// Replays stored move strings.
+pub fn replay_game(
+    kind: VariantKind,
+    start_fen: &str,
+    moves: &[String],
+) -> Result<VariantGame, AppError> {
+    let mut game = new_game(kind, Some(start_fen))?;
+    for (i, text) in moves.iter().enumerate() {
+        let m = game.parse_player_move(text).map_err(|e| {
+            AppError::Internal(format!(
+                "stored move {} ({text}) does not replay: {e}",
+                i + 1
+            ))
+        })?;
+        game.push(m);
     }
+    Ok(game)
+}
 
-    pub fn fen(&self) -> String {
-        with_game!(self, g => g.position().fen())
-    }
-
-    pub fn turn(&self) -> Color {
-        with_game!(self, g => g.position().turn())
-    }
-
+/// What the server asks of a game, besides what the rules' [`VariantGame`]
+/// answers: moves read with the server's errors, and the views pages get.
+pub trait GameViews {
     /// Finds the legal move `text` names (a move string or SAN).
-    pub fn parse_move(&self, text: &str) -> Result<Move, AppError> {
+    fn parse_player_move(&self, text: &str) -> Result<Move, AppError>;
+    /// Plays a legal move and returns its history entry.
+    fn push_entry(&mut self, m: Move) -> HistoryEntry;
+    /// Every move's history entry.
+    fn history(&self) -> Vec<HistoryEntry>;
+    /// The current position; `ended`: the game is over (no moves offered).
+    fn position_view(&self, ended: bool) -> PositionView;
+    /// Searches the position after `ply` moves.
+    fn search_at<H: SearchHandler>(
+        &self,
+        ply: usize,
+        engine: &mut Engine,
+        limits: &Limits,
+        handler: &mut H,
+    ) -> (SearchResult, Option<MoveView>);
+    /// The side to move after `ply` moves.
+    fn turn_at(&self, ply: usize) -> Color;
+    /// Whether `c` still has pieces that could mate (a flag against a side
+    /// without them is a draw).
+    fn has_mating_material(&self, c: Color) -> bool;
+}
+
+impl GameViews for VariantGame {
+    fn parse_player_move(&self, text: &str) -> Result<Move, AppError> {
         with_game!(self, g => parse_move_in(g.position(), text))
     }
 
-    /// Plays a legal move and returns its history entry.
-    pub fn push(&mut self, m: Move) -> HistoryEntry {
+    fn push_entry(&mut self, m: Move) -> HistoryEntry {
         with_game!(self, g => {
             let entry = history_entry(g.position(), m, g.moves().len());
             g.push(m);
@@ -473,12 +494,7 @@ impl AnyGame {
         })
     }
 
-    pub fn pop(&mut self) -> Option<Move> {
-        with_game!(self, g => g.pop())
-    }
-
-    /// Every move's history entry.
-    pub fn history(&self) -> Vec<HistoryEntry> {
+    fn history(&self) -> Vec<HistoryEntry> {
         with_game!(self, g => g
             .moves()
             .iter()
@@ -487,23 +503,11 @@ impl AnyGame {
             .collect())
     }
 
-    /// The end by the rules (mate, stalemate, repetition, ...).
-    pub fn outcome(&self) -> Option<Outcome> {
-        with_game!(self, g => g.outcome())
+    fn position_view(&self, ended: bool) -> PositionView {
+        with_game!(self, g => position_view(g.position(), g.outcome(), !ended))
     }
 
-    /// The current position; `outcome` is the game's end, if it has one.
-    pub fn position_view(&self, ended: bool) -> PositionView {
-        with_game!(self, g => position_view(g.position(), self.outcome(), !ended))
-    }
-
-    /// The game as PGN.
-    pub fn pgn(&self, tags: &[(String, String)], outcome: Option<Outcome>) -> String {
-        with_game!(self, g => write_pgn(g, tags, outcome))
-    }
-
-    /// Searches the position after `ply` moves.
-    pub fn search<H: SearchHandler>(
+    fn search_at<H: SearchHandler>(
         &self,
         ply: usize,
         engine: &mut Engine,
@@ -513,33 +517,19 @@ impl AnyGame {
         with_game!(self, g => search_game(g, ply, engine, limits, handler))
     }
 
-    /// The side to move after `ply` moves.
-    pub fn turn_at(&self, ply: usize) -> Color {
+    fn turn_at(&self, ply: usize) -> Color {
         with_game!(self, g => g.positions()[ply.min(g.moves().len())].turn())
     }
 
-    /// Whether `c` still has pieces that could mate: anything but the king
-    /// and beasts, on the board or in hand. (A flag against a side without
-    /// them is a draw.)
-    pub fn has_mating_material(&self, c: Color) -> bool {
-        let fen = self.fen();
-        let board = fen.split_whitespace().next().unwrap_or("");
-        board.chars().any(|ch| {
-            ch.is_ascii_alphabetic()
-                && (ch.is_ascii_uppercase() == (c == Color::White))
-                && !matches!(ch.to_ascii_lowercase(), 'k' | 't')
-        })
-    }
-
-    /// The move string of a move legal now.
-    pub fn move_string(&self, m: Move) -> String {
-        with_game!(self, g => g.position().move_string(m))
+    fn has_mating_material(&self, c: Color) -> bool {
+        with_game!(self, g => g.position().has_mating_material(c))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tensorchess_rules::Tensor;
 
     #[test]
     fn moves_carry_their_kind_path_and_castling_rook() {
@@ -554,32 +544,32 @@ mod tests {
 
     #[test]
     fn illegal_and_malformed_moves_are_told_apart() {
-        let game = AnyGame::new(VariantKind::Tensor, None).unwrap();
+        let game = new_game(VariantKind::Tensor, None).unwrap();
         assert!(matches!(
-            game.parse_move("e2e5"),
+            game.parse_player_move("e2e5"),
             Err(AppError::IllegalMove { .. })
         ));
         assert!(matches!(
-            game.parse_move("zz"),
+            game.parse_player_move("zz"),
             Err(AppError::BadRequest(_))
         ));
         assert!(matches!(
-            game.parse_move("Þ6"),
+            game.parse_player_move("Þ6"),
             Err(AppError::BadRequest(_))
         ));
-        assert!(game.parse_move("Nd3").is_ok());
+        assert!(game.parse_player_move("Nd3").is_ok());
     }
 
     #[test]
     fn mating_material_ignores_kings_and_beasts() {
-        let game = AnyGame::new(
+        let game = new_game(
             VariantKind::Tensor,
             Some("k9/10/10/10/10/10/10/TK6Tq w - - 0 1"),
         )
         .unwrap();
         assert!(!game.has_mating_material(Color::White));
         assert!(game.has_mating_material(Color::Black));
-        let game = AnyGame::new(
+        let game = new_game(
             VariantKind::Chessence,
             Some("km4/5*/4*1/2*3/1*2*1/3*2/1*4/*5/5K[M] w - - 0 1"),
         )
@@ -589,10 +579,10 @@ mod tests {
 
     #[test]
     fn pgn_import_reads_the_variant_and_rejects_junk() {
-        let imported = AnyGame::from_pgn("[Variant \"Tensor\"]\n\n1. e4 e5 *", None).unwrap();
+        let imported = import_pgn("[Variant \"Tensor\"]\n\n1. e4 e5 *", None).unwrap();
         assert_eq!(imported.game.kind(), VariantKind::Tensor);
         assert_eq!(imported.game.ply(), 2);
-        assert!(AnyGame::from_pgn("1. e4 Þ6 *", None).is_err());
-        assert!(AnyGame::from_pgn("1. e4 e9 *", None).is_err());
+        assert!(import_pgn("1. e4 Þ6 *", None).is_err());
+        assert!(import_pgn("1. e4 e9 *", None).is_err());
     }
 }

@@ -1,0 +1,166 @@
+//! What the API tests share: a server over a temporary SQLite file, driven
+//! through the router (`oneshot`) by a client that keeps its identity cookie.
+
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tensorchess::server::{app, AppState};
+use tower::ServiceExt;
+
+pub struct TestApp {
+    pub state: AppState,
+    pub router: Router,
+    pub db: PathBuf,
+    _dir: Arc<tempfile::TempDir>,
+    /// The identity cookie (`tcid=...`) this client got, sent on each request.
+    pub cookie: Arc<Mutex<Option<String>>>,
+}
+
+impl TestApp {
+    pub fn new() -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.sqlite3");
+        let state = AppState::open(&db).unwrap();
+        TestApp {
+            router: app(state.clone()),
+            state,
+            db,
+            _dir: Arc::new(dir),
+            cookie: Arc::default(),
+        }
+    }
+
+    /// The identity cookie, `tcid=...` (after a first request).
+    pub fn identity(&self) -> String {
+        self.cookie.lock().unwrap().clone().expect("an identity")
+    }
+
+    /// Sends a request with a method and JSON body.
+    pub async fn call(&self, method: Method, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let b = Request::builder().method(method).uri(uri);
+        let req = match body {
+            Some(v) => b
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(v.to_string()))
+                .unwrap(),
+            None => b.body(Body::empty()).unwrap(),
+        };
+        self.send(req).await
+    }
+
+    /// Another person on the same server (a browser of their own).
+    pub fn stranger(&self) -> TestApp {
+        TestApp {
+            router: self.router.clone(),
+            state: self.state.clone(),
+            db: self.db.clone(),
+            _dir: self._dir.clone(),
+            cookie: Arc::default(),
+        }
+    }
+
+    /// The same database, opened by a fresh server (a restart).
+    pub fn restart(&self) -> TestApp {
+        self.state.shutdown();
+        let state = AppState::open(&self.db).unwrap();
+        TestApp {
+            router: app(state.clone()),
+            state,
+            db: self.db.clone(),
+            _dir: self._dir.clone(),
+            cookie: self.cookie.clone(),
+        }
+    }
+
+    pub async fn send(&self, mut req: Request<Body>) -> (StatusCode, Value) {
+        if let Some(c) = self.cookie.lock().unwrap().clone() {
+            req.headers_mut().insert(header::COOKIE, c.parse().unwrap());
+        }
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        for v in res.headers().get_all(header::SET_COOKIE) {
+            let v = v.to_str().unwrap();
+            if v.starts_with("tcid=") {
+                *self.cookie.lock().unwrap() = v.split(';').next().map(str::to_string);
+            }
+        }
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+        (status, value)
+    }
+
+    /// Sends a request as this client (with its identity cookie) and
+    /// returns the whole answer.
+    pub async fn response(&self, mut req: Request<Body>) -> axum::response::Response {
+        if let Some(c) = self.cookie.lock().unwrap().clone() {
+            req.headers_mut().insert(header::COOKIE, c.parse().unwrap());
+        }
+        self.router.clone().oneshot(req).await.unwrap()
+    }
+
+    pub async fn get(&self, uri: &str) -> (StatusCode, Value) {
+        self.send(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    pub async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.send(
+            Request::builder()
+                .method(Method::POST)
+                .uri(uri)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn post_raw(&self, uri: &str, content_type: &str, body: &str) -> (StatusCode, Value) {
+        self.send(
+            Request::builder()
+                .method(Method::POST)
+                .uri(uri)
+                .header(header::CONTENT_TYPE, content_type)
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, game) = self.post("/api/games", body).await;
+        assert_eq!(status, StatusCode::CREATED, "{game}");
+        game
+    }
+
+    pub async fn play(&self, id: &str, mv: &str) -> (StatusCode, Value) {
+        self.post(&format!("/api/games/{id}/moves"), json!({ "move": mv }))
+            .await
+    }
+
+    /// Polls the game until `done` holds (the engine moves in the background).
+    pub async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let (status, game) = self.get(&format!("/api/games/{id}")).await;
+            assert_eq!(status, StatusCode::OK);
+            if done(&game) {
+                return game;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {what}: {game}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
