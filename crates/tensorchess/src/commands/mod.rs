@@ -5,6 +5,8 @@ pub mod fen;
 pub mod matches;
 pub mod moves;
 pub mod perft;
+pub mod puzzles;
+pub mod review;
 pub mod selfplay;
 pub mod serve;
 pub mod tune;
