@@ -1,8 +1,10 @@
 //! `tensorchess puzzles`: mine puzzles from engine games (PGN, e.g. from
-//! `tensorchess selfplay --pgn`) into a lichess-style puzzle CSV file.
+//! `tensorchess selfplay --pgn`) into a lichess-style puzzle CSV file, or
+//! recheck a puzzle file with deeper searches.
 
 use crate::cli::CliError;
-use crate::puzzles::{self, MineSettings, Puzzle};
+use crate::puzzles::{self, MineInput, MineSettings, Puzzle};
+use crate::review::Score;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
@@ -11,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{dispatch, ForGame};
 use tensorchess_rules::pgn::{parse_pgn, replay, PgnGame, MAX_PGN_LEN};
-use tensorchess_rules::{Game, VariantKind};
+use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
 pub struct PuzzlesArgs {
@@ -19,9 +21,14 @@ pub struct PuzzlesArgs {
     #[arg(long)]
     pub variant: Option<VariantKind>,
     /// PGN file of games to mine (repeatable); games of another variant are skipped.
-    #[arg(long = "games", required = true)]
+    #[arg(long = "games", required_unless_present = "recheck")]
     pub games: Vec<String>,
-    /// Puzzle CSV file; puzzles are appended (its header is written when it is new).
+    /// Instead of mining: keep the puzzles of this file whose moves replay,
+    /// whose themes hold and whose first solver move is still the only good
+    /// one at `--nodes`, and write them to `--out` (replaced).
+    #[arg(long, conflicts_with = "games")]
+    pub recheck: Option<String>,
+    /// Puzzle CSV file; mined puzzles are appended (its header is written when it is new).
     #[arg(long)]
     pub out: String,
     /// Nodes per search while finding a solution (MultiPV 2).
@@ -44,8 +51,11 @@ pub struct PuzzlesArgs {
     pub threads: usize,
 }
 
-/// Reads every game of the PGN files, each with its source name (`FILE#N`).
-fn read_games(paths: &[String]) -> Result<Vec<(String, PgnGame)>, CliError> {
+/// A game read: its source name (`FILE#N`), the game, and its `[%eval]`s.
+type ReadGame = (String, PgnGame, Vec<Option<Score>>);
+
+/// Reads every game of the PGN files.
+fn read_games(paths: &[String]) -> Result<Vec<ReadGame>, CliError> {
     let mut out = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path)
@@ -55,28 +65,33 @@ fn read_games(paths: &[String]) -> Result<Vec<(String, PgnGame)>, CliError> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.clone());
         let mut games = Vec::new();
-        // The PGN reader takes at most 4 MiB at once: read big files game by game.
-        for chunk in split_games(&text) {
-            if chunk.len() > MAX_PGN_LEN {
+        for piece in split_games(&text) {
+            if piece.len() > MAX_PGN_LEN {
                 return Err(CliError(format!("{path}: a game is larger than 4 MiB")));
             }
-            games.extend(parse_pgn(chunk).map_err(|e| CliError(format!("{path}: {e}")))?);
+            let parsed = parse_pgn(piece).map_err(|e| CliError(format!("{path}: {e}")))?;
+            // The evaluations are read where a piece is one game.
+            let evals = if parsed.len() == 1 {
+                puzzles::move_evals(piece)
+            } else {
+                Vec::new()
+            };
+            games.extend(parsed.into_iter().map(|g| (g, evals.clone())));
         }
-        for (i, g) in games.into_iter().enumerate() {
-            out.push((format!("{name}#{}", i + 1), g));
+        for (i, (g, evals)) in games.into_iter().enumerate() {
+            out.push((format!("{name}#{}", i + 1), g, evals));
         }
     }
     Ok(out)
 }
 
-/// Cuts PGN text into pieces of whole games, cut before an `[Event` tag
-/// once a piece passes half the reader's limit.
+/// Cuts PGN text into games at each `[Event` tag.
 fn split_games(text: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut start = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        if line.starts_with("[Event ") && offset - start > MAX_PGN_LEN / 2 {
+        if line.starts_with("[Event ") && !text[start..offset].trim().is_empty() {
             pieces.push(&text[start..offset]);
             start = offset;
         }
@@ -88,7 +103,7 @@ fn split_games(text: &str) -> Vec<&str> {
 
 struct Run<'a> {
     args: &'a PuzzlesArgs,
-    games: Vec<(String, PgnGame)>,
+    games: Vec<ReadGame>,
     kind: VariantKind,
 }
 
@@ -96,9 +111,9 @@ impl ForGame for Run<'_> {
     type Output = Result<(), CliError>;
     fn run<V: Evaluate>(self) -> Self::Output {
         let a = self.args;
-        let mut games: Vec<(String, Game<V>)> = Vec::new();
+        let mut games: Vec<MineInput<V>> = Vec::new();
         let mut skipped = 0;
-        for (source, pgn) in &self.games {
+        for (source, pgn, evals) in &self.games {
             let kind = match pgn.tag("Variant") {
                 Some(_) => pgn
                     .variant()
@@ -110,7 +125,11 @@ impl ForGame for Run<'_> {
                 continue;
             }
             let game = replay::<V>(pgn).map_err(|e| CliError(format!("{source}: {e}")))?;
-            games.push((source.clone(), game));
+            games.push(MineInput {
+                source: source.clone(),
+                game,
+                evals: evals.clone(),
+            });
         }
         if skipped > 0 {
             eprintln!("skipped {skipped} games that are not {}", self.kind.title());
@@ -178,12 +197,72 @@ impl ForGame for Run<'_> {
     }
 }
 
+struct Recheck<'a> {
+    args: &'a PuzzlesArgs,
+    puzzles: Vec<Puzzle>,
+}
+
+impl ForGame for Recheck<'_> {
+    type Output = Result<(), CliError>;
+    fn run<V: Evaluate>(self) -> Self::Output {
+        let a = self.args;
+        let threads = a.threads.max(1);
+        let chunk = self.puzzles.len().div_ceil(threads).max(1);
+        let kept: Vec<Vec<Puzzle>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .puzzles
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .filter(|p| {
+                                let r = puzzles::check_puzzle::<V>(p).and_then(|_| {
+                                    puzzles::recheck_first_move::<V>(p, a.nodes, a.gap)
+                                });
+                                match r {
+                                    Ok(()) => true,
+                                    Err(e) => {
+                                        eprintln!("dropped {e}");
+                                        false
+                                    }
+                                }
+                            })
+                            .cloned()
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        let kept: Vec<Puzzle> = kept.into_iter().flatten().collect();
+        std::fs::write(&a.out, puzzles::write_csv(&kept))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", a.out)))?;
+        eprintln!(
+            "kept {} of {} puzzles in {}",
+            kept.len(),
+            self.puzzles.len(),
+            a.out
+        );
+        Ok(())
+    }
+}
+
 pub fn run(args: &PuzzlesArgs) -> Result<(), CliError> {
+    if let Some(path) = &args.recheck {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("cannot read {path}: {e}")))?;
+        let puzzles = puzzles::read_csv(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
+        let kind = args.variant.unwrap_or_default();
+        return dispatch(kind, Recheck { args, puzzles });
+    }
     let games = read_games(&args.games)?;
     let kind = match args.variant {
         Some(k) => k,
         None => match games.first() {
-            Some((source, g)) => match g.tag("Variant") {
+            Some((source, g, _)) => match g.tag("Variant") {
                 Some(_) => g
                     .variant()
                     .map_err(|e| CliError(format!("{source}: {e}")))?,
@@ -200,8 +279,12 @@ mod tests {
     use super::split_games;
 
     #[test]
-    fn small_files_are_one_piece() {
+    fn files_are_cut_into_games() {
         let text = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
-        assert_eq!(split_games(text), vec![text]);
+        assert_eq!(
+            split_games(text),
+            vec!["[Event \"a\"]\n\n1. e4 *\n\n", "[Event \"b\"]\n\n1. d4 *\n"]
+        );
+        assert_eq!(split_games("1. e4 *"), vec!["1. e4 *"]);
     }
 }

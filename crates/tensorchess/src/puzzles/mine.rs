@@ -2,7 +2,8 @@
 //! (`generator/generator.py`, version 49, and `generator/util.py`, read
 //! and written anew):
 //!
-//! 1. Every position of the game is evaluated (a quick scan). A position
+//! 1. Every position of the game has a score: the game's own (its `[%eval]`
+//!    comments), else a quick search. A position
 //!    right after the opponent's move is a candidate when the side to move
 //!    (the solver) is not already up in material and either has a forced
 //!    mate (in at most 15 moves) or its winning chances jumped by more than
@@ -19,6 +20,8 @@
 //!    end with a solver move that had an alternative. Advantage puzzles of
 //!    one move are dropped, and the solution must win material (two pawns
 //!    or more) or end in mate.
+//!    The position after the opponent's move is searched again at the
+//!    solution's depth and must still pass step 1.
 //! 3. The first solver move is checked again with a deeper search.
 
 use super::csv::Puzzle;
@@ -146,10 +149,12 @@ struct Solution {
     last: Pair,
 }
 
+/// `first` is the search of the game's position, already made.
 fn cook_mate<V: Evaluate>(
     engine: &mut Engine,
     game: &Game<V>,
     s: &MineSettings,
+    mut first: Option<Pair>,
 ) -> Option<Solution> {
     let winner = game.position().turn();
     let mut g = game.clone();
@@ -167,7 +172,10 @@ fn cook_mate<V: Evaluate>(
             return None;
         }
         let mv = if g.position().turn() == winner {
-            let pair = analyse(engine, &g, s.nodes, 2)?;
+            let pair = match first.take() {
+                Some(p) => p,
+                None => analyse(engine, &g, s.nodes, 2)?,
+            };
             mating(pair.best.score)?;
             // On the last move of a longer mate any mate in one will do
             // (lichess-puzzler accepts several there too).
@@ -185,10 +193,12 @@ fn cook_mate<V: Evaluate>(
     }
 }
 
+/// `first` is the search of the game's position, already made.
 fn cook_advantage<V: Evaluate>(
     engine: &mut Engine,
     game: &Game<V>,
     s: &MineSettings,
+    mut first: Option<Pair>,
 ) -> Option<Solution> {
     let winner = game.position().turn();
     let mut g = game.clone();
@@ -203,7 +213,7 @@ fn cook_advantage<V: Evaluate>(
         if line.len() >= s.max_plies {
             return None;
         }
-        let Some(pair) = analyse(engine, &g, s.nodes, 2) else {
+        let Some(pair) = first.take().or_else(|| analyse(engine, &g, s.nodes, 2)) else {
             break;
         };
         let turn = g.position().turn();
@@ -343,19 +353,30 @@ fn make_puzzle<V: Evaluate>(game: &Game<V>, k: usize, sol: &Solution, url: Strin
 
 /// Mines the puzzles of one game. `source` names the game in each
 /// puzzle's `GameUrl` (`SOURCE:PLY`, the ply of the opponent's move).
+/// `evals[i]` is the game's own evaluation after move `i` (White's view,
+/// from its `[%eval]` comments); positions without one are searched
+/// briefly (`scan_nodes`).
 pub fn mine_game<V: Evaluate>(
     engine: &mut Engine,
     game: &Game<V>,
     s: &MineSettings,
     source: &str,
+    evals: &[Option<Score>],
 ) -> Vec<Puzzle> {
     engine.new_game();
     let n = game.moves().len();
-    // Scan: each position's score, side to move's view.
+    // Each position's score, side to move's view.
     let mut scan: Vec<Option<Score>> = Vec::with_capacity(n + 1);
     let mut g = Game::from_position(*game.start());
     for i in 0..=n {
-        scan.push(analyse(engine, &g, s.scan_nodes, 1).map(|p| p.best.score));
+        let turn = g.position().turn();
+        let known = i
+            .checked_sub(1)
+            .and_then(|j| evals.get(j).copied().flatten());
+        scan.push(match known {
+            Some(w) => Some(pov(w, Color::White, turn)),
+            None => analyse(engine, &g, s.scan_nodes, 1).map(|p| p.best.score),
+        });
         if i < n {
             g.push(game.moves()[i]);
         }
@@ -377,26 +398,22 @@ pub fn mine_game<V: Evaluate>(
             continue;
         };
         let prev = before.flip();
-        if !candidate(score, prev, material_diff(&pos, winner)) {
+        let material = material_diff(&pos, winner);
+        if !candidate(score, prev, material) {
             continue;
         }
-        // Check the scan's jump with searches as deep as the solution's.
-        let mut before_game = prefix.clone();
-        before_game.pop();
-        let Some(prev) = analyse(engine, &before_game, s.nodes, 1).map(|p| p.best.score.flip())
-        else {
+        // The position once more, as deep as the solution's searches.
+        let Some(first) = analyse(engine, &prefix, s.nodes, 2) else {
             continue;
         };
-        let Some(now) = analyse(engine, &prefix, s.nodes, 1).map(|p| p.best.score) else {
-            continue;
-        };
-        if !candidate(now, prev, material_diff(&pos, winner)) {
+        let now = first.best.score;
+        if !candidate(now, prev, material) {
             continue;
         }
         let sol = if mating(now).is_some_and(|m| m <= 15) {
-            cook_mate(engine, &prefix, s)
+            cook_mate(engine, &prefix, s, Some(first))
         } else {
-            cook_advantage(engine, &prefix, s)
+            cook_advantage(engine, &prefix, s, Some(first))
         };
         let Some(sol) = sol else { continue };
         // The first solver move, once more and deeper.
@@ -487,7 +504,7 @@ mod tests {
             verify_nodes: 60_000,
             ..MineSettings::default()
         };
-        let found = mine_game(&mut engine, &game, &s, "test");
+        let found = mine_game(&mut engine, &game, &s, "test", &[]);
         assert_eq!(found.len(), 1, "{found:?}");
         let p = &found[0];
         assert_eq!(p.fen, start.fen());

@@ -5,15 +5,20 @@
 //!   [`mine`]'s documentation), [`mine_games`] runs it over many games on
 //!   several threads;
 //! - [`Puzzle`], [`read_csv`] and [`write_csv`] are the file format;
+//! - [`check_puzzle`] and [`recheck_first_move`] check a record;
 //! - [`shipped`] gives the puzzle files built into the binary.
 //!
 //! `docs/puzzles.md` has the recipe of the shipped files.
 
+pub mod check;
 mod csv;
+mod evals;
 pub mod mine;
 pub mod themes;
 
+pub use check::{check_puzzle, recheck_first_move, replay_puzzle};
 pub use csv::{read_csv, write_csv, Puzzle, PuzzleCsvError, HEADER};
+pub use evals::move_evals;
 pub use mine::{estimate_rating, mine_game, puzzle_id, MineSettings, INITIAL_DEVIATION};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -40,6 +45,15 @@ pub fn shipped(kind: VariantKind) -> Vec<Puzzle> {
         .unwrap_or_default()
 }
 
+/// A game to mine: its name in the puzzles' `GameUrl`, the game, and its
+/// own evaluation after each move (White's view; see [`mine_game`]).
+#[derive(Clone, Debug)]
+pub struct MineInput<V: Evaluate> {
+    pub source: String,
+    pub game: Game<V>,
+    pub evals: Vec<Option<crate::review::Score>>,
+}
+
 /// Progress of [`mine_games`]: games done, games in all, puzzles found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MineProgress {
@@ -48,13 +62,12 @@ pub struct MineProgress {
     pub puzzles: usize,
 }
 
-/// Mines many games on `threads` threads (one engine each). `games` pairs
-/// each game with its source name. `on_game` is called as each game is
+/// Mines many games on `threads` threads (one engine each). `on_game` is called as each game is
 /// done, in the order they finish, with that game's puzzles; setting
 /// `stop` ends the run after the games in progress. Returns every puzzle,
 /// in the order of the games.
 pub fn mine_games<V: Evaluate>(
-    games: &[(String, Game<V>)],
+    games: &[MineInput<V>],
     settings: &MineSettings,
     threads: usize,
     stop: &AtomicBool,
@@ -77,10 +90,16 @@ pub fn mine_games<V: Evaluate>(
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((source, game)) = games.get(i) else {
+                    let Some(input) = games.get(i) else {
                         break;
                     };
-                    let found = mine_game(&mut engine, game, settings, source);
+                    let found = mine_game(
+                        &mut engine,
+                        &input.game,
+                        settings,
+                        &input.source,
+                        &input.evals,
+                    );
                     if tx.send((i, found)).is_err() {
                         break;
                     }

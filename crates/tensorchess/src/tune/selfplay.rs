@@ -2,6 +2,7 @@
 //! (the score is the search's, in centipawns from White's view), and, when
 //! asked, the games themselves as PGN (the puzzle miner reads them).
 
+use crate::review::Score;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -35,13 +36,15 @@ fn is_quiet<V: Evaluate>(pos: &Position<V>, m: tensorchess_rules::Move) -> bool 
     }
 }
 
-/// A game played: the quiet positions seen (`FEN;score`), the result, and
-/// the game with how it ended.
+/// A game played: the quiet positions seen (`FEN;score`), the result, the
+/// game with how it ended, and the search's score of each position
+/// (White's view; none for the random opening's positions and the last).
 struct Played<V: Evaluate> {
     fens: Vec<String>,
     result: &'static str,
     game: Game<V>,
     outcome: Outcome,
+    evals: Vec<Option<Score>>,
 }
 
 /// Plays one game.
@@ -61,6 +64,7 @@ fn play_game<V: Evaluate>(
         game.push(m);
     }
     let mut fens = Vec::new();
+    let mut evals = vec![None; game.positions().len() - 1];
     let mut decided_plies = 0;
     let mut last_sign = 0;
     // Adjudications are written as a resignation or an agreed draw.
@@ -87,6 +91,11 @@ fn play_game<V: Evaluate>(
             Color::White => r.score.0,
             Color::Black => -r.score.0,
         };
+        let score = Score::from_eval(r.score);
+        evals.push(Some(match pos.turn() {
+            Color::White => score,
+            Color::Black => score.flip(),
+        }));
         if !pos.is_check()
             && !r.score.is_mate()
             && white_score.abs() < 2000
@@ -118,12 +127,60 @@ fn play_game<V: Evaluate>(
         }
         game.push(r.best);
     };
+    evals.truncate(game.positions().len());
     Played {
         fens,
         result: outcome.result_str(),
         game,
         outcome,
+        evals,
     }
+}
+
+/// The game as PGN with each move followed by `{ [%eval X] }`, the search's
+/// score of the position it leads to (White's view), where there is one.
+fn pgn_with_evals<V: Evaluate>(
+    game: &Game<V>,
+    tags: &[(String, String)],
+    outcome: Outcome,
+    evals: &[Option<Score>],
+) -> String {
+    let plain = write_pgn(game, tags, Some(outcome));
+    let header = plain.split_once("\n\n").map_or("", |(h, _)| h);
+    let mut out = format!("{header}\n\n");
+    let mut line = String::new();
+    let mut push = |tok: &str, out: &mut String| {
+        if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(tok);
+    };
+    let mut after_comment = true;
+    for (i, &m) in game.moves().iter().enumerate() {
+        let pos = &game.positions()[i];
+        match pos.turn() {
+            Color::White => push(&format!("{}.", pos.fullmoves()), &mut out),
+            Color::Black if after_comment => push(&format!("{}...", pos.fullmoves()), &mut out),
+            Color::Black => {}
+        }
+        push(&tensorchess_rules::san::san(pos, m), &mut out);
+        after_comment = false;
+        if let Some(e) = evals.get(i + 1).copied().flatten() {
+            push("{", &mut out);
+            push(&format!("[%eval {}]", e.pgn()), &mut out);
+            push("}", &mut out);
+            after_comment = true;
+        }
+    }
+    push(outcome.result_str(), &mut out);
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// Plays `cfg.games` games on `cfg.threads` threads and writes `FEN;result` lines.
@@ -132,8 +189,8 @@ pub fn run<V: Evaluate>(cfg: &SelfplayConfig, out: &mut dyn Write) -> std::io::R
 }
 
 /// As [`run`], and writes each game to `pgn` as it finishes (PGN with the
-/// `Variant` tag; `Round` is the game's number, which with the seed
-/// identifies it).
+/// `Variant` tag and the search's `[%eval]` after each move; `Round` is
+/// the game's number, which with the seed identifies it).
 pub fn run_with_pgn<V: Evaluate>(
     cfg: &SelfplayConfig,
     out: &mut dyn Write,
@@ -180,6 +237,7 @@ pub fn run_with_pgn<V: Evaluate>(
                 result,
                 game,
                 outcome,
+                evals,
             } = played;
             if let Some(w) = pgn.as_mut() {
                 let name = format!("tensorchess {} nodes", cfg.nodes);
@@ -192,7 +250,7 @@ pub fn run_with_pgn<V: Evaluate>(
                     ("Termination", outcome.reason().describe().to_string()),
                 ]
                 .map(|(k, v)| (k.to_string(), v));
-                w.write_all(write_pgn(&game, &tags, Some(outcome)).as_bytes())?;
+                w.write_all(pgn_with_evals(&game, &tags, outcome, &evals).as_bytes())?;
                 w.write_all(b"\n")?;
             }
             for f in &fens {
