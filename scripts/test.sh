@@ -16,6 +16,9 @@ cargo test --workspace --release
 echo "== Full perft suites (every vector, up to 200 million nodes)"
 PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft
 
+echo "== Page: type check (tsc --noEmit) and unit tests (tap machine, catalogues)"
+(cd tests/browser && npm ci --no-audit --no-fund && npx tsc -p tsconfig.json --noEmit && node --test unit/)
+
 echo "== Browser tests (Playwright driving Chromium)"
 cargo build --release -p tensorchess
 bash tests/browser/run.sh

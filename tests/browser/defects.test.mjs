@@ -124,6 +124,10 @@ test('(3) a bad game link leaves no playable board behind', async () => {
 test('(4) at 1280 px the Rules page boards stay inside their cards', async () => {
   const b = await openBrowser();
   const page = b.page;
+  // And the page loads without an error in the console (it used to ask for
+  // an impossible position: a 400 on every load).
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   try {
     await page.goto(`${server.url}/rules.html`);
     await page.waitForFunction(() => document.body.dataset.ready === '1');
@@ -138,6 +142,8 @@ test('(4) at 1280 px the Rules page boards stay inside their cards', async () =>
     assert.deepEqual(overflow, [], 'boards sticking out of their cards (or squashed)');
     await page.locator('#chessence-board').scrollIntoViewIfNeeded();
     await shot(page, 'rules-chessence-desktop');
+    await page.waitForFunction(() => document.body.dataset.loaded === '1');
+    assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
   }

@@ -69,9 +69,9 @@ test('ricochet in two taps, animated along its path through the beast', async ()
   await waitForPly(page, 1);
   await page.waitForTimeout(200);
   const track = await page.evaluate(() => window.__track);
-  // a4's corner in board units (margin 30, squares 100, White at the bottom): x=30, y=400.
-  const nearA4 = track.some(([x, y]) => Math.abs(x - 30) < 12 && Math.abs(y - 400) < 12);
-  const straight = track.some(([x, y]) => x > 150 && y > 450); // would cut the corner a1→f4
+  // a4's corner in board units (margin 44, squares 100, White at the bottom): x=44, y=400.
+  const nearA4 = track.some(([x, y]) => Math.abs(x - 44) < 12 && Math.abs(y - 400) < 12);
+  const straight = track.some(([x, y]) => x > 164 && y > 450); // would cut the corner a1→f4
   assert.ok(nearA4, 'the rook passes through the beast on a4');
   assert.ok(!straight, 'the rook does not slide straight from a1 to f4');
   assert.equal(await pieceAt(page, 'f4'), 'R');
@@ -104,18 +104,33 @@ test('castling: king, double arrow on the rook, yellow king outlines, then the o
   assert.equal(await pieceAt(page, 'g8'), 'r');
 });
 
-test('an illegal attempt flashes "Illegal move" with the server\'s reason', async () => {
+test('an illegal try is explained, never sent to the game: "Illegal move" and why, off the board', async () => {
   await newGame(page, { mode: 'engine', level: 1, text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
-  // The king may not step next to the other king: f7 is not offered, but tapping it asks the server.
+  // Does this server explain tries (POST /api/explain)? Older ones do not:
+  // the page then says it in general words.
+  const explains = (await fetch(`${server.url}/api/explain`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'tensor', move: 'e2e4' }),
+  })).status === 200;
+  const posted = [];
+  page.on('request', (r) => { if (/\/moves$|\/act$/.test(r.url())) posted.push(r.url()); });
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  // The king may not step next to the other king: f7 is not offered.
   await tap(page, 'f6');
   assert.equal(await page.$('#board .mark-dest[data-square="f7"]'), null);
   await tap(page, 'f7');
   const text = await toastText(page);
   assert.match(text, /Illegal move/);
-  assert.match(text, /your king would be in check/);
+  assert.match(text, explains ? /your king would be in check/i : /cannot go to f7/);
   await shot(page, 'illegal-move-desktop');
   assert.equal(await pieceAt(page, 'f6'), 'K', 'nothing moved');
-  // A drag to a square the rook cannot reach is posted as well.
+  // The message is in the panel: it covers no square of the board (rank 8 included).
+  const toast = await page.$eval('#toast', (e) => e.getBoundingClientRect().toJSON());
+  const boardBox = await page.$eval('#board svg.board-svg', (e) => e.getBoundingClientRect().toJSON());
+  const overlaps = toast.left < boardBox.right && toast.right > boardBox.left && toast.top < boardBox.bottom && toast.bottom > boardBox.top;
+  assert.ok(!overlaps, `the notice ${JSON.stringify(toast)} lies over the board ${JSON.stringify(boardBox)}`);
+  // A drag to a square the rook cannot reach is explained as well.
   const from = await page.$(sq('a1'));
   const to = await page.$(sq('b2'));
   const a = await from.boundingBox();
@@ -125,9 +140,36 @@ test('an illegal attempt flashes "Illegal move" with the server\'s reason', asyn
   await page.mouse.move(a.x + a.width / 2 + 20, a.y + a.height / 2 - 20, { steps: 4 });
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
   await page.mouse.up();
-  await page.waitForFunction(() => document.querySelector('#toast').textContent.includes('cannot move that way'));
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#toast').textContent),
+    explains ? 'rook on a1 cannot move that way' : 'cannot go to b2');
   assert.equal(await pieceAt(page, 'a1'), 'R', 'the rook went back');
   assert.equal((await game(page)).moves.length, 0);
+  assert.deepEqual(posted, [], 'no illegal move was sent to the game');
+  if (explains) assert.deepEqual(consoleErrors, [], 'nothing in the console');
+});
+
+test('a server without /api/explain: the page says it in general words, and asks once only', async () => {
+  const p = await browser.context.newPage();
+  p.errors = [];
+  p.on('pageerror', (e) => p.errors.push(e.message));
+  let asked = 0;
+  await p.route('**/api/explain', (route) => { asked++; return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"No such API endpoint","kind":"not_found"}' }); });
+  try {
+    await p.goto(server.url);
+    await waitForGame(p);
+    await newGame(p, { mode: 'local', text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
+    await tap(p, 'f6');
+    await tap(p, 'f7');
+    assert.match(await toastText(p), /Illegal move.*The piece on f6 cannot go to f7/);
+    await tap(p, 'a1');
+    await tap(p, 'b2');
+    await p.waitForFunction(() => /cannot go to b2/.test(document.querySelector('#toast').textContent));
+    assert.equal(asked, 1, 'asked once, then not again');
+    assert.equal((await game(p)).moves.length, 0);
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await p.close();
+  }
 });
 
 test('checkmate from an imported mate in one: red glow and the banner', async () => {
@@ -146,6 +188,8 @@ test('checkmate from an imported mate in one: red glow and the banner', async ()
   assert.equal(await page.textContent('#banner .banner-text'), 'White wins');
   await page.waitForSelector('#board .check-glow[data-square="f8"]');
   assert.match(await page.textContent('#moves'), /Ra8#/);
+  // A finished game is not reopened by a takeback: none is offered.
+  assert.ok(await page.$eval('#btn-takeback', (e) => e.disabled || e.offsetParent === null), 'no Take back after the end');
   await shot(page, 'checkmate-banner-desktop');
   // The board stays visible under the banner on request, and the game can be exported.
   await page.click('#banner-close');

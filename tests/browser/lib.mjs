@@ -81,18 +81,21 @@ export class Server {
 }
 
 // Debian's Chromium with a fresh profile.
-export async function openBrowser({ viewport = DESKTOP, mobile = false } = {}) {
+// `locale` is the browser's language (navigator.languages), English by default.
+export async function openBrowser({ viewport = DESKTOP, mobile = false, locale = 'en-GB' } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     viewport,
+    locale,
     isMobile: mobile,
     hasTouch: mobile,
     deviceScaleFactor: mobile ? 2 : 1,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--lang=${locale}`,
     ],
   });
   const page = context.pages()[0] || (await context.newPage());
@@ -115,7 +118,7 @@ export async function launchBrowser({ viewport = DESKTOP } = {}) {
     ],
   });
   const person = async (opts = {}) => {
-    const context = await browser.newContext({ viewport: opts.viewport || viewport });
+    const context = await browser.newContext({ viewport: opts.viewport || viewport, locale: 'en-GB' });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));

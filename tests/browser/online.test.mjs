@@ -145,6 +145,17 @@ test('two friends play through the invite link while a third watches', async () 
   await play(b2, 'd7', 'd5', 4, [a, c]);
   await shot(b2, 'online-bob-back');
 
+  // A premove: Bob queues h7–h6 while Alice is to move; it is played the
+  // moment her move arrives.
+  await tap(b2, 'h7');
+  await tap(b2, 'h6');
+  await b2.waitForSelector('#board .premove[data-square="h6"]');
+  await tap(a, 'c2');
+  await a.waitForSelector('#board .mark-dest[data-square="c3"]');
+  await tap(a, 'c3');
+  for (const p of [a, b2, c]) await waitForPly(p, 6);
+  assert.equal((await serverGame(a)).moves[5].uci, 'h7h6', 'the premove was played');
+
   // Alice offers a draw; Bob declines.
   await a.click('#btn-draw');
   await b2.waitForSelector('#offer:not(.hidden)');
@@ -165,7 +176,7 @@ test('two friends play through the invite link while a third watches', async () 
   await shot(c, 'online-carol-end');
   const g = await serverGame(a);
   assert.equal(g.end.result, '1-0');
-  assert.equal(g.moves.length, 4);
+  assert.equal(g.moves.length, 6);
 
   // A rematch: Bob asks, Alice accepts, both go to the new game with the
   // colours swapped; Carol gets a link to watch it.

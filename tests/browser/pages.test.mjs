@@ -212,3 +212,41 @@ test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete
     await b.close();
   }
 });
+
+test('the rules page: check, mate, stalemate, en passant and the draws, played on their boards', async () => {
+  const b = await openBrowser();
+  const page = b.page;
+  try {
+    await page.goto(`${server.url}/rules.html`);
+    await page.waitForFunction(() => document.body.dataset.loaded === '1');
+    const at = (id, s) => `#${id} .mini rect.sq[data-square="${s}"]`;
+    const status = (id) => page.textContent(`#${id} .mini-status`);
+    const play = async (id, from, to) => {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await page.click(at(id, from));
+      await page.click(at(id, to));
+      await page.waitForFunction((i) => document.querySelector(`#${i} .mini-status`).textContent.length > 0, id);
+    };
+    // In check: only the moves that end it are offered.
+    await page.locator('#check').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#check .check-glow[data-square="f8"]');
+    await page.click(at('check', 'g6'));
+    const beast = await page.$$eval('#check .mark-dest', (e) => e.map((x) => x.dataset.square).sort());
+    assert.deepEqual(beast, ['f5', 'f6', 'f7'], 'the beast may only step into the rook\'s line');
+    await play('checkmate', 'a1', 'a8');
+    assert.match(await status('checkmate'), /Ra8# .* — Checkmate: White wins/);
+    await play('stalemate', 'c1', 'c7');
+    assert.match(await status('stalemate'), /Stalemate: Draw/);
+    await play('en-passant', 'd5', 'e6');
+    assert.match(await status('en-passant'), /dxe6/);
+    await page.waitForSelector('#en-passant .mini use.piece[data-square="e5"]', { state: 'detached' });
+    await play('draw-hundred', 'c2', 'c3');
+    assert.match(await status('draw-hundred'), /Draw: 100 plies/);
+    await play('draw-dead', 'e4', 'e5');
+    assert.match(await status('draw-dead'), /Draw: neither side can checkmate/);
+    await shot(page, 'rules-draw-dead-desktop');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});

@@ -944,7 +944,7 @@ async fn random_games_through_the_api() {
             assert_eq!(status, StatusCode::OK, "{variant} {m}: {after}");
             assert_eq!(after["moves"][ply]["san"], m["san"]);
             assert_eq!(after["moves"][ply]["path"], m["path"]);
-            if ply % 10 == 9 {
+            if ply % 10 == 9 && after["end"].is_null() {
                 let (status, back) = t
                     .post(&format!("/api/games/{id}/takeback"), json!({}))
                     .await;

@@ -1,6 +1,52 @@
-// Talking to the server: JSON requests and the live-update WebSocket.
+// @ts-check
+// Talking to the server: JSON requests and the live-update WebSocket. The
+// types below are the server's views (crates/tensorchess/src/server/views.rs).
+
+/** @typedef {import('./board/types.js').Color} Color */
+/** @typedef {import('./board/types.js').LegalMove} LegalMove */
+/** @typedef {import('./board/types.js').Path} Path */
+/** @typedef {import('./board/types.js').Geometry} Geometry */
+/** @typedef {import('./board/types.js').Hands} Hands */
+
+/** @typedef {{ result: string, reason: string, winner: Color | null, title: string, text: string }} EndView */
+/** @typedef {{ hands: boolean, beasts: boolean, castling: boolean, king_moves: boolean }} RulesView */
+/**
+ * @typedef {{ variant: string, fen: string, turn: Color, check: string | null, hands: Hands,
+ *   geometry: Geometry, rules: RulesView, legal: LegalMove[], outcome: EndView | null }} PositionView
+ */
+/** @typedef {{ ply: number, uci: string, san: string, color: Color, fen: string, check: string | null, path: Path }} HistoryEntry */
+/** @typedef {{ taken: boolean, connected: boolean }} SeatView */
+/**
+ * @typedef {{ base_ms: number, increment_ms: number, white_ms: number, black_ms: number,
+ *   running: Color | null, first_move_ms: number | null }} ClockView
+ */
+/**
+ * @typedef {{ white: SeatView, black: SeatView, clock: ClockView | null, draw_offer: Color | null,
+ *   rematch_offer: Color | null, rematch_of: string | null, rematch_id: string | null, can_abort: boolean }} OnlineView
+ */
+/**
+ * @typedef {{ id: string, variant: string, variant_title: string, mode: 'engine' | 'local' | 'online',
+ *   human_color: Color | null, level: number | null, level_name: string | null, white: string, black: string,
+ *   rev: number, start_fen: string, position: PositionView, moves: HistoryEntry[], end: EndView | null,
+ *   engine_thinking: boolean, created_at: number, updated_at: number, online: OnlineView | null,
+ *   you: Color | null, moves_from: number, moves_before: string | null }} GameView
+ */
+/**
+ * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
+ *   level: number | null, white: string, black: string, result: string, end_reason: string | null,
+ *   finished: boolean, move_count: number, created_at: number, updated_at: number }} GameSummary
+ */
+/** @typedef {{ cp: number | null, mate: number | null, depth: number }} Score */
+/** @typedef {{ ply: number, best: LegalMove | null, score: Score }} Analysis */
+/** @typedef {{ played: LegalMove | null, position: PositionView }} Played */
+/** @typedef {{ legal: boolean, uci?: string, reason?: string, code?: string, args?: Record<string, string> }} Explanation */
+/**
+ * @typedef {{ version: string, levels: { level: number, name: string }[],
+ *   variants: { name: string, title: string, start_fen: string, rules: RulesView }[] }} Info
+ */
 
 export class ApiError extends Error {
+  /** @param {number} status @param {{ error?: string, kind?: string, reason?: string } | null} body */
   constructor(status, body) {
     super((body && body.error) || `HTTP ${status}`);
     this.status = status;
@@ -9,7 +55,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -27,24 +78,60 @@ async function request(method, path, body) {
   return data;
 }
 
+const enc = encodeURIComponent;
+// The server answers /api/explain once it has it; until then (404) the page
+// says something general instead, and stops asking.
+let explainMissing = false;
+
 export const api = {
+  /** @returns {Promise<Info>} */
   info: () => request('GET', '/api/info'),
+  /** @returns {Promise<GameSummary[]>} */
   games: () => request('GET', '/api/games'),
-  game: (id) => request('GET', `/api/games/${encodeURIComponent(id)}`),
+  /** @param {string} id @returns {Promise<GameView>} */
+  game: (id) => request('GET', `/api/games/${enc(id)}`),
+  /** @param {object} body @returns {Promise<GameView>} */
   create: (body) => request('POST', '/api/games', body),
-  remove: (id) => request('DELETE', `/api/games/${encodeURIComponent(id)}`),
-  move: (id, move, ply) => request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply }),
-  takeback: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/takeback`),
-  resign: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`),
-  draw: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`),
-  hint: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/hint`),
-  evaluate: (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/eval?ply=${ply}`),
-  pgn: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/pgn`),
+  /** @param {string} id */
+  remove: (id) => request('DELETE', `/api/games/${enc(id)}`),
+  /** @param {string} id @param {string} move @param {number} ply @returns {Promise<GameView>} */
+  move: (id, move, ply) => request('POST', `/api/games/${enc(id)}/moves`, { move, ply }),
+  /** @param {string} id @returns {Promise<GameView>} */
+  takeback: (id) => request('POST', `/api/games/${enc(id)}/takeback`),
+  /** @param {string} id @returns {Promise<GameView>} */
+  resign: (id) => request('POST', `/api/games/${enc(id)}/resign`),
+  /** @param {string} id @returns {Promise<{ accepted: boolean, message: string, game: GameView }>} */
+  draw: (id) => request('POST', `/api/games/${enc(id)}/draw`),
+  /** @param {string} id @returns {Promise<Analysis>} */
+  hint: (id) => request('POST', `/api/games/${enc(id)}/hint`),
+  /** @param {string} id @param {number} ply @returns {Promise<Analysis>} */
+  evaluate: (id, ply) => request('GET', `/api/games/${enc(id)}/eval?ply=${ply}`),
+  /** @param {string} id @returns {Promise<string>} */
+  pgn: (id) => request('GET', `/api/games/${enc(id)}/pgn`),
+  /** @param {string} variant @param {string} fen @param {string} [move] @returns {Promise<Played>} */
   position: (variant, fen, move) => request('POST', '/api/position', { variant, fen, move }),
+  /**
+   * Why a move is not legal (or that it is), without playing it; null when
+   * the server cannot say (an older server without the endpoint, no network).
+   * @param {string} variant @param {string} fen @param {string} move
+   * @returns {Promise<Explanation | null>}
+   */
+  explain: async (variant, fen, move) => {
+    if (explainMissing) return null;
+    try {
+      return await request('POST', '/api/explain', { variant, fen, move });
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) explainMissing = true;
+      return null;
+    }
+  },
   // Online play: the seat is a cookie the server sets (HttpOnly: never seen here).
+  /** @param {object} body @returns {Promise<GameView>} */
   online: (body) => request('POST', '/api/online', body),
-  join: (id) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, {}),
-  act: (id, action) => request('POST', `/api/games/${encodeURIComponent(id)}/act`, action),
+  /** @param {string} id @returns {Promise<GameView>} */
+  join: (id) => request('POST', `/api/games/${enc(id)}/join`, {}),
+  /** @param {string} id @param {object} action @returns {Promise<GameView>} */
+  act: (id, action) => request('POST', `/api/games/${enc(id)}/act`, action),
 };
 
 // One WebSocket, resubscribing after every reconnection (the server sends a
@@ -54,12 +141,21 @@ export const api = {
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 40000;
 
+/** @typedef {{ type: string, [key: string]: any }} ServerMessage */
+
 export class Live {
+  /** @param {(msg: ServerMessage) => void} onEvent @param {(up: boolean) => void} onStatus */
   constructor(onEvent, onStatus) {
     this.onEvent = onEvent;
     this.onStatus = onStatus;
+    /** @type {Set<string>} */
     this.topics = new Set();
     this.delay = 300;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.heard = Date.now();
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retry = undefined;
     this.connect();
     setInterval(() => this.keepAlive(), PING_EVERY);
     window.addEventListener('online', () => {
@@ -118,11 +214,12 @@ export class Live {
     this.connect();
   }
 
+  /** @param {object} msg */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
-  // Follows one topic (or none, with null).
+  /** Follows one topic (or none, with null). @param {string | null} topic */
   follow(topic) {
     for (const t of this.topics) if (t !== topic) this.send({ type: 'unsubscribe', topic: t });
     this.topics = new Set(topic ? [topic] : []);

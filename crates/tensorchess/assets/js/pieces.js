@@ -1,12 +1,43 @@
+// @ts-check
 // The piece set, drawn for this project: SVG symbols on a 100×100 grid.
 // Letters are FEN letters: K Q R B N P, T the Tensor Beast, M the Chessence man.
+// The same shapes come in a few colourings (piece themes).
 
-const WHITE = { fill: '#fbf8ef', stroke: '#1b1b1b', detail: '#1b1b1b', accent: '#0f9c93', eye: '#ffffff' };
-const BLACK = { fill: '#2b2b2e', stroke: '#050505', detail: '#e9e6dc', accent: '#19c2b5', eye: '#f5e663' };
+import * as settings from './settings.js';
 
+/** @typedef {{ fill: string, stroke: string, detail: string, accent: string, eye: string }} Colors */
+
+/** @type {Record<string, { white: Colors, black: Colors }>} */
+export const PIECE_THEMES = {
+  classic: {
+    white: { fill: '#fbf8ef', stroke: '#1b1b1b', detail: '#1b1b1b', accent: '#0f9c93', eye: '#ffffff' },
+    black: { fill: '#2b2b2e', stroke: '#050505', detail: '#e9e6dc', accent: '#19c2b5', eye: '#f5e663' },
+  },
+  // Stronger contrast: pure white and black, bright accents.
+  contrast: {
+    white: { fill: '#ffffff', stroke: '#000000', detail: '#000000', accent: '#006b65', eye: '#ffffff' },
+    black: { fill: '#000000', stroke: '#000000', detail: '#ffffff', accent: '#00e0cf', eye: '#ffe600' },
+  },
+  // Warm ivory and deep red-brown, like a turned wooden set.
+  wood: {
+    white: { fill: '#f3e3c3', stroke: '#3b2412', detail: '#3b2412', accent: '#b5541c', eye: '#fff8e8' },
+    black: { fill: '#5a2c17', stroke: '#1e0d05', detail: '#f3e3c3', accent: '#f09a3e', eye: '#ffd34d' },
+  },
+};
+
+// The player's choice, from the start: boards draw their pieces when made.
+let theme = PIECE_THEMES[settings.get('pieceTheme')] || PIECE_THEMES.classic;
+
+/** Chooses the colouring used by pieceDefs and pieceSvg. @param {string} name */
+export function setPieceTheme(name) {
+  theme = PIECE_THEMES[name] || PIECE_THEMES.classic;
+}
+
+/** @param {Colors} c */
 const base = (c) =>
   `<path d="M22 88 Q22 77 33 74 L67 74 Q78 77 78 88 Z" fill="${c.fill}" stroke="${c.stroke}" stroke-width="3.5" stroke-linejoin="round"/>`;
 
+/** @type {Record<string, (c: Colors) => string>} */
 const SHAPES = {
   P: (c) => `
     <circle cx="50" cy="28" r="13" fill="${c.fill}" stroke="${c.stroke}" stroke-width="3.5"/>
@@ -59,33 +90,39 @@ const SHAPES = {
     <circle cx="50" cy="52" r="7" fill="${c.detail}"/>`,
 };
 
-export const ROLE_NAMES = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn', T: 'beast', M: 'man' };
+const isWhite = (/** @type {string} */ letter) => letter === letter.toUpperCase();
 
-const isWhite = (letter) => letter === letter.toUpperCase();
-
+/** The id of a piece's <symbol>. @param {string} letter */
 export function symbolId(letter) {
   return `piece-${isWhite(letter) ? 'w' : 'b'}${letter.toUpperCase()}`;
 }
 
-// <defs> content: every piece of both colours, a king drawn as a yellow
-// outline (castling targets) and a small beast sign (propel targets).
+/**
+ * <defs> content: every piece of both colours, a king drawn as a yellow
+ * outline (castling targets) and a small beast sign (propel targets).
+ */
 export function pieceDefs() {
   let out = '';
   for (const role of Object.keys(SHAPES)) {
-    out += `<symbol id="piece-w${role}" viewBox="0 0 100 100">${SHAPES[role](WHITE)}</symbol>`;
-    out += `<symbol id="piece-b${role}" viewBox="0 0 100 100">${SHAPES[role](BLACK)}</symbol>`;
+    out += `<symbol id="piece-w${role}" viewBox="0 0 100 100">${SHAPES[role](theme.white)}</symbol>`;
+    out += `<symbol id="piece-b${role}" viewBox="0 0 100 100">${SHAPES[role](theme.black)}</symbol>`;
   }
   const halo = { fill: 'none', stroke: 'rgba(60,40,0,0.55)', detail: 'none', accent: 'none', eye: 'none' };
   const outline = { fill: 'rgba(255,214,0,0.3)', stroke: '#ffd400', detail: '#ffd400', accent: '#ffd400', eye: 'none' };
   out += `<symbol id="king-outline" viewBox="0 0 100 100"><g stroke-width="8">${SHAPES.K(halo).replace(/stroke-width="[\d.]+"/g, '')}</g>${SHAPES.K(outline)}</symbol>`;
-  out += `<symbol id="beast-sign" viewBox="0 0 100 100">${SHAPES.T({ ...WHITE, fill: '#e9fff6', accent: '#0b7d74' })}</symbol>`;
+  out += `<symbol id="beast-sign" viewBox="0 0 100 100">${SHAPES.T({ ...PIECE_THEMES.classic.white, fill: '#e9fff6', accent: '#0b7d74' })}</symbol>`;
   return out;
 }
 
-// A standalone <svg> of one piece (choosers, reserves, buttons).
-export function pieceSvg(letter, size = 48) {
-  const c = isWhite(letter) ? WHITE : BLACK;
+/**
+ * A standalone <svg> of one piece (choosers, reserves, the legend); with a
+ * label it is an image of that name, else decoration.
+ * @param {string} letter @param {number} [size] @param {string} [label]
+ */
+export function pieceSvg(letter, size = 48, label = '') {
+  const c = isWhite(letter) ? theme.white : theme.black;
   const shape = SHAPES[letter.toUpperCase()];
   if (!shape) return '';
-  return `<svg class="piece-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-label="${ROLE_NAMES[letter.toUpperCase()]}">${shape(c)}</svg>`;
+  const a11y = label ? `role="img" aria-label="${label.replace(/"/g, '')}"` : 'aria-hidden="true"';
+  return `<svg class="piece-icon" width="${size}" height="${size}" viewBox="0 0 100 100" ${a11y}>${shape(c)}</svg>`;
 }

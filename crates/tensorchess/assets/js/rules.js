@@ -1,76 +1,127 @@
-// The rules page: one live mini-board per rule. Moves and their paths come
-// from the server (/api/position), for the pieces of either side.
+// @ts-check
+// The Rules page: one live mini-board per rule. Moves and their paths come
+// from the server (POST /api/position), for the pieces of either side; an
+// illegal try is explained (POST /api/explain), never played. The texts of
+// the rules are in rules/diagrams.json, one version per language.
 
 import { api } from './api.js';
 import { Board } from './board.js';
 import { withOtherTurn, turnOf, placement } from './fen.js';
+import { t, lang, applyI18n, onLangChange, illegalReason, endText, serverError } from './i18n.js';
+import { setupHeader } from './ui/header.js';
+import { announce } from './ui/notice.js';
 
-const colorOfLetter = (l) => (l === l.toUpperCase() ? 'white' : 'black');
+/** @typedef {import('./board/types.js').Color} Color */
+/** @typedef {import('./board/types.js').LegalMove} LegalMove */
+/** @typedef {import('./board/types.js').Path} Path */
+/** @typedef {import('./board/tap.js').Selection} Selection */
+/** @typedef {{ title: string, text: string, tryit: string }} DiagramText */
+/**
+ * @typedef {{ id: string, game: string, section: string, fen: string, expect: string[], absent: string[],
+ *   en: DiagramText, uk?: DiagramText }} Diagram
+ */
+
+const colorOfLetter = (/** @type {string} */ l) => (l === l.toUpperCase() ? 'white' : 'black');
+/** The diagram's text in the page's language (English where it has none). @param {Diagram} d */
+const textOf = (d) => d[lang()] || d.en;
 
 class MiniBoard {
+  /** @param {Diagram} diagram @param {HTMLElement} boardEl @param {HTMLElement} statusEl */
   constructor(diagram, boardEl, statusEl) {
     this.d = diagram;
     this.status = statusEl;
-    this.board = new Board(boardEl, { small: true, onMove: (uci, sel) => this.play(uci, sel) });
+    this.fen = diagram.fen;
+    this.board = new Board(boardEl, {
+      small: true,
+      label: t('rules.board_label', { title: textOf(diagram).title }),
+      onMove: (uci, sel) => this.play(uci, sel),
+      onTried: (tried, sel) => this.explain(tried.uci, sel),
+    });
+    /** @type {Map<string, string>} the FEN each side's moves were listed for */
     this.sources = new Map();
+    /** @type {Path | null} */
     this.last = null;
+    this.geometry = this.board.geometry;
   }
 
+  /** @param {string} fen */
   async load(fen) {
     this.fen = fen;
-    const [mine, other] = await Promise.all([
-      api.position(this.d.game, fen),
-      api.position(this.d.game, withOtherTurn(fen)).catch(() => null),
-    ]);
+    const mine = await api.position(this.d.game, fen);
+    // The other side's moves too, from the same placement with the turn
+    // passed. Not when the side to move is in check: with the turn passed,
+    // the side not to move would be in check, an impossible position.
+    const other = mine.position.check ? null : await api.position(this.d.game, withOtherTurn(fen)).catch(() => null);
     const turn = turnOf(fen);
+    /** @type {LegalMove[]} */
     const legal = [];
     this.sources = new Map();
-    for (const [view, color, src] of [[mine, turn, fen], [other, turn === 'white' ? 'black' : 'white', withOtherTurn(fen)]]) {
-      if (!view) continue;
-      for (const m of view.position.legal) {
+    for (const [v, color, src] of /** @type {[typeof mine | null, Color, string][]} */ ([[mine, turn, fen], [other, turn === 'white' ? 'black' : 'white', withOtherTurn(fen)]])) {
+      if (!v) continue;
+      for (const m of v.position.legal) {
         legal.push({ ...m, color });
         this.sources.set(`${color}:${m.uci}`, src);
       }
     }
+    this.geometry = mine.position.geometry;
     this.board.setGeometry(mine.position.geometry);
     this.board.setPosition({
-      fen, variant: this.d.game, legal, check: mine.position.check, hands: mine.position.hands,
+      fen, variant: this.d.game, legal, check: mine.position.check,
+      hands: mine.position.rules.hands ? mine.position.hands : null,
       movable: ['white', 'black'], last: this.last,
     });
-    this.geometry = mine.position.geometry;
   }
 
+  /** @param {string} uci @param {Selection} sel @returns {Color} */
   colorForMove(uci, sel) {
-    if (uci.includes('@')) return sel && sel.color ? sel.color : turnOf(this.fen);
+    if (uci.includes('@')) return sel && sel.mode === 'hand' ? sel.color : turnOf(this.fen);
     const from = uci.match(/^[a-z]\d+/);
     const piece = from && placement(this.fen, this.geometry).get(from[0]);
     return piece ? colorOfLetter(piece) : turnOf(this.fen);
   }
 
+  /** @param {string} uci @param {Selection} sel */
   async play(uci, sel) {
     const color = this.colorForMove(uci, sel);
     const src = this.sources.get(`${color}:${uci}`) || (color === turnOf(this.fen) ? this.fen : withOtherTurn(this.fen));
     try {
       const res = await api.position(this.d.game, src, uci);
-      this.status.className = 'mini-status';
       const played = res.played;
-      const via = played.path.routes.map((r) => r.squares.join('–')).join(', then ');
-      this.status.textContent = `${played.san}  (${via})`;
+      if (!played || !played.path) return false;
+      this.status.className = 'mini-status';
+      const via = played.path.routes.map((r) => r.squares.join('–')).join(t('rules.then'));
+      let text = `${played.san}  (${via})`;
       this.board.busy = true;
       try {
-        await this.board.animate(played.path, played.uci, null);
+        await this.board.animate(played.path, played.uci);
       } finally {
         this.board.busy = false;
       }
       this.last = played.path;
       await this.load(res.position.fen);
-      if (res.position.outcome) this.status.textContent += ` — ${res.position.outcome.title}: ${res.position.outcome.text}`;
+      if (res.position.outcome) {
+        const e = endText(res.position.outcome, this.d.game);
+        text += ` — ${e.title}: ${e.text}`;
+      }
+      this.status.textContent = text;
+      announce(text);
       return true;
     } catch (e) {
       this.status.className = 'mini-status illegal';
-      this.status.textContent = e.kind === 'illegal_move' ? `Illegal move: ${e.reason}` : e.message;
+      this.status.textContent = serverError(/** @type {any} */ (e));
       return false;
     }
+  }
+
+  /** An illegal try: why, from the server (or a general word). @param {string} uci @param {Selection} sel */
+  async explain(uci, sel) {
+    const color = this.colorForMove(uci, sel);
+    const fen = color === turnOf(this.fen) ? this.fen : withOtherTurn(this.fen);
+    const why = await api.explain(this.d.game, fen, uci);
+    if (why && why.legal) return;
+    this.status.className = 'mini-status illegal';
+    this.status.textContent = `${t('notice.illegal')}: ${why ? illegalReason(why) : t('illegal.generic')}`;
+    announce(this.status.textContent);
   }
 
   reset() {
@@ -81,39 +132,68 @@ class MiniBoard {
   }
 }
 
-async function main() {
-  const diagrams = await (await fetch('/rules/diagrams.json')).json();
-  const toc = document.getElementById('toc');
-  const root = document.getElementById('rules');
-  let lastGame = null;
+/** @param {Diagram[]} diagrams @param {Map<string, MiniBoard>} minis */
+function renderTexts(diagrams, minis) {
+  const toc = /** @type {HTMLElement} */ (document.getElementById('toc'));
+  toc.innerHTML = '';
   for (const d of diagrams) {
-    if (d.game !== lastGame) {
-      const h = document.createElement('h2');
-      h.textContent = d.game === 'chessence' ? 'Chessence' : 'Tensor Chess';
-      root.appendChild(h);
-      lastGame = d.game;
-    }
+    const tx = textOf(d);
     const li = document.createElement('li');
-    li.innerHTML = `<a href="#${d.id}"></a>`;
-    li.firstChild.textContent = d.title;
+    const a = document.createElement('a');
+    a.href = `#${d.id}`;
+    a.textContent = tx.title;
+    li.appendChild(a);
     toc.appendChild(li);
+    const section = /** @type {HTMLElement} */ (document.getElementById(d.id));
+    /** @type {HTMLElement} */ (section.querySelector('h3')).textContent = tx.title;
+    /** @type {HTMLElement} */ (section.querySelector('.rule-body')).innerHTML = tx.text;
+    /** @type {HTMLElement} */ (section.querySelector('.try')).textContent = tx.tryit;
+    /** @type {HTMLElement} */ (section.querySelector('.reset')).textContent = t('rules.reset');
+    const mini = minis.get(d.id);
+    if (mini) mini.board.svg.setAttribute('aria-label', t('rules.board_label', { title: tx.title }));
+  }
+  for (const h of document.querySelectorAll('#rules h2[data-section]')) h.textContent = t(`rules.section.${/** @type {HTMLElement} */ (h).dataset.section}`);
+}
 
+async function main() {
+  applyI18n(document);
+  const minis = new Map();
+  setupHeader({ onTheme: () => { for (const m of minis.values()) { m.board.refreshDefs(); m.board.render(); } } });
+  /** @type {Diagram[]} */
+  const diagrams = await (await fetch('/rules/diagrams.json')).json();
+  const root = /** @type {HTMLElement} */ (document.getElementById('rules'));
+  let lastSection = null;
+  const loads = [];
+  for (const d of diagrams) {
+    if (d.section !== lastSection) {
+      const h = document.createElement('h2');
+      h.dataset.section = d.section;
+      root.appendChild(h);
+      lastSection = d.section;
+    }
     const section = document.createElement('section');
     section.className = 'rule';
     section.id = d.id;
-    section.innerHTML = `<div class="rule-text"><h3></h3>${d.text}<p class="try"></p></div>
-      <div class="rule-board"><div class="mini"></div><div class="mini-status"></div>
-      <div class="rule-controls"><button type="button" class="reset">Reset</button></div></div>`;
-    section.querySelector('h3').textContent = d.title;
-    section.querySelector('.try').textContent = d.tryit;
+    section.setAttribute('aria-labelledby', `${d.id}-title`);
+    section.innerHTML = `<div class="rule-text"><h3 id="${d.id}-title"></h3><div class="rule-body"></div><p class="try"></p></div>
+      <div class="rule-board"><div class="mini"></div><div class="mini-status" role="status"></div>
+      <div class="rule-controls"><button type="button" class="reset"></button></div></div>`;
     root.appendChild(section);
-    const mini = new MiniBoard(d, section.querySelector('.mini'), section.querySelector('.mini-status'));
-    section.querySelector('.reset').addEventListener('click', () => mini.reset());
-    mini.reset().catch((e) => {
-      section.querySelector('.mini-status').textContent = `Could not load this board: ${e.message}`;
-    });
+    const mini = new MiniBoard(d, /** @type {HTMLElement} */ (section.querySelector('.mini')), /** @type {HTMLElement} */ (section.querySelector('.mini-status')));
+    minis.set(d.id, mini);
+    /** @type {HTMLElement} */ (section.querySelector('.reset')).addEventListener('click', () => mini.reset());
+    loads.push(mini.reset().catch((e) => {
+      /** @type {HTMLElement} */ (section.querySelector('.mini-status')).textContent = t('rules.could_not_load', { message: e.message });
+    }));
   }
+  renderTexts(diagrams, minis);
+  onLangChange(() => {
+    renderTexts(diagrams, minis);
+    for (const m of minis.values()) m.board.render();
+  });
   document.body.dataset.ready = '1';
+  await Promise.all(loads);
+  document.body.dataset.loaded = '1';
 }
 
 main();

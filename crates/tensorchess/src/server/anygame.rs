@@ -2,6 +2,7 @@
 //! of its positions and moves that pages receive.
 
 use super::error::{reason_args, AppError};
+use super::store::columns::reason_text;
 use super::views::ExplainView;
 use super::views::{
     EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RouteView,
@@ -181,21 +182,6 @@ pub fn move_view<V: Variant>(pos: &Position<V>, m: Move, legal: &[Move]) -> Move
     }
 }
 
-fn reason_name(r: EndReason) -> &'static str {
-    match r {
-        EndReason::Checkmate => "checkmate",
-        EndReason::NoLegalMoves => "no_legal_moves",
-        EndReason::Stalemate => "stalemate",
-        EndReason::Repetition => "repetition",
-        EndReason::HundredPlies => "hundred_plies",
-        EndReason::DeadMaterial => "dead_material",
-        EndReason::Resignation => "resignation",
-        EndReason::Timeout => "timeout",
-        EndReason::Agreement => "agreement",
-        EndReason::Abandoned => "abandoned",
-    }
-}
-
 pub(crate) fn color_title(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -238,49 +224,28 @@ pub fn end_view(kind: VariantKind, outcome: Outcome) -> EndView {
     };
     EndView {
         result: outcome.result_str().to_string(),
-        reason: reason_name(reason).to_string(),
+        reason: reason_text(reason).to_string(),
         winner: winner.map(Color::name),
         title,
         text,
     }
 }
 
-/// The banner for a result read from a PGN that the rules do not explain.
-pub fn imported_end_view(result: &str) -> Option<EndView> {
-    let (winner, text) = match result {
-        "1-0" => (Some("white"), "White won"),
-        "0-1" => (Some("black"), "Black won"),
-        "1/2-1/2" => (None, "Drawn"),
-        _ => return None,
+/// The banner for a result read from a PGN that the rules do not explain
+/// (`None`: a draw).
+pub fn imported_end_view(winner: Option<Color>) -> EndView {
+    let (result, text) = match winner {
+        Some(Color::White) => ("1-0", "White won"),
+        Some(Color::Black) => ("0-1", "Black won"),
+        None => ("1/2-1/2", "Drawn"),
     };
-    Some(EndView {
+    EndView {
         result: result.to_string(),
         reason: "imported".to_string(),
-        winner,
+        winner: winner.map(Color::name),
         title: "Game over".to_string(),
         text: text.to_string(),
-    })
-}
-
-/// Parses a stored end reason.
-pub fn parse_reason(s: &str) -> Option<EndReason> {
-    Some(match s {
-        "checkmate" => EndReason::Checkmate,
-        "no_legal_moves" => EndReason::NoLegalMoves,
-        "stalemate" => EndReason::Stalemate,
-        "repetition" => EndReason::Repetition,
-        "hundred_plies" => EndReason::HundredPlies,
-        "dead_material" => EndReason::DeadMaterial,
-        "resignation" => EndReason::Resignation,
-        "timeout" => EndReason::Timeout,
-        "agreement" => EndReason::Agreement,
-        "abandoned" => EndReason::Abandoned,
-        _ => return None,
-    })
-}
-
-pub fn reason_str(r: EndReason) -> &'static str {
-    reason_name(r)
+    }
 }
 
 fn position_view<V: Variant>(
@@ -553,6 +518,19 @@ impl AnyGame {
         with_game!(self, g => g.positions()[ply.min(g.moves().len())].turn())
     }
 
+    /// Whether `c` still has pieces that could mate: anything but the king
+    /// and beasts, on the board or in hand. (A flag against a side without
+    /// them is a draw.)
+    pub fn has_mating_material(&self, c: Color) -> bool {
+        let fen = self.fen();
+        let board = fen.split_whitespace().next().unwrap_or("");
+        board.chars().any(|ch| {
+            ch.is_ascii_alphabetic()
+                && (ch.is_ascii_uppercase() == (c == Color::White))
+                && !matches!(ch.to_ascii_lowercase(), 'k' | 't')
+        })
+    }
+
     /// The move string of a move legal now.
     pub fn move_string(&self, m: Move) -> String {
         with_game!(self, g => g.position().move_string(m))
@@ -590,6 +568,23 @@ mod tests {
             Err(AppError::BadRequest(_))
         ));
         assert!(game.parse_move("Nd3").is_ok());
+    }
+
+    #[test]
+    fn mating_material_ignores_kings_and_beasts() {
+        let game = AnyGame::new(
+            VariantKind::Tensor,
+            Some("k9/10/10/10/10/10/10/TK6Tq w - - 0 1"),
+        )
+        .unwrap();
+        assert!(!game.has_mating_material(Color::White));
+        assert!(game.has_mating_material(Color::Black));
+        let game = AnyGame::new(
+            VariantKind::Chessence,
+            Some("km4/5*/4*1/2*3/1*2*1/3*2/1*4/*5/5K[M] w - - 0 1"),
+        )
+        .unwrap();
+        assert!(game.has_mating_material(Color::White));
     }
 
     #[test]

@@ -3,12 +3,13 @@
 
 use super::anygame::{explain as explain_move, parse_variant, rules_view, standalone};
 use super::error::{ApiJson, ApiPath, ApiQuery, AppError};
-use super::online::{seat_cookie, via_https, Cookies};
-use super::online_games::Acted;
+use super::online::seats::{seat_cookie, via_https};
+use super::online::{Acted, Cookies};
 use super::requests::{
     EvalQuery, ExplainRequest, JoinRequest, ListQuery, MoveRequest, NewGameRequest,
     NewOnlineRequest, OnlineAction, PositionRequest,
 };
+use super::store::GameMode;
 use super::views::{
     AnalysisView, DrawAnswerView, ExplainView, GameSummaryView, GameView, InfoView, LevelInfo,
     PlayedView, VariantInfo,
@@ -87,7 +88,7 @@ pub async fn create_online(
     request: HeaderMap,
     ApiJson(req): ApiJson<NewOnlineRequest>,
 ) -> Result<(StatusCode, HeaderMap, Json<GameView>), AppError> {
-    let (view, token) = state.games.create_online(req).await?;
+    let (view, token) = state.games.online.create(req).await?;
     let headers = seat_headers(&view.id, Some(token), &request);
     Ok((StatusCode::CREATED, headers, Json(view)))
 }
@@ -100,7 +101,8 @@ pub async fn join(
     ApiPath(id): ApiPath<String>,
     ApiJson(JoinRequest {}): ApiJson<JoinRequest>,
 ) -> Result<(HeaderMap, Json<GameView>), AppError> {
-    let (view, token) = state.games.join(&id, &cookies).await?;
+    let arc = state.games.get(&id).await?;
+    let (view, token) = state.games.online.join(&arc, &cookies).await?;
     Ok((seat_headers(&id, token, &request), Json(view)))
 }
 
@@ -112,16 +114,21 @@ pub async fn act(
     ApiPath(id): ApiPath<String>,
     ApiJson(action): ApiJson<OnlineAction>,
 ) -> ApiResult<GameView> {
-    let Acted { .. } = state.games.act(&id, &cookies, action).await?;
-    let (view, _) = state.games.view_for(&id, &cookies).await?;
-    Ok(Json(view))
+    let arc = state.games.get(&id).await?;
+    let mut lg = arc.lock().await;
+    let Acted { .. } = state
+        .games
+        .online
+        .act(&arc, &mut lg, &cookies, action)
+        .await?;
+    Ok(Json(state.games.online.view_for(&lg, &cookies)))
 }
 
 pub async fn create_game(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<NewGameRequest>,
 ) -> Result<(StatusCode, Json<GameView>), AppError> {
-    let view = state.games.create(req).await?;
+    let view = state.games.local.create(req).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -131,7 +138,9 @@ pub async fn get_game(
     request: HeaderMap,
     ApiPath(id): ApiPath<String>,
 ) -> Result<(HeaderMap, Json<GameView>), AppError> {
-    let (view, token) = state.games.view_for(&id, &cookies).await?;
+    let arc = state.games.get(&id).await?;
+    let lg = arc.lock().await;
+    let (view, token) = state.games.online.view_and_inherited_seat(&lg, &cookies);
     Ok((seat_headers(&id, token, &request), Json(view)))
 }
 
@@ -139,46 +148,95 @@ pub async fn delete_game(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
-    state.games.delete(&id).await?;
+    let arc = state.games.get(&id).await?;
+    state.games.local.delete(Some(arc), &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// A person's move (in an online game: the move of the seat `cookies` hold).
 pub async fn play_move(
     State(state): State<AppState>,
     cookies: Cookies,
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<GameView> {
-    Ok(Json(state.games.play(&id, req, &cookies).await?))
+    let arc = state.games.get(&id).await?;
+    let mut lg = arc.lock().await;
+    if lg.mode() == GameMode::Online {
+        let Some(ply) = req.ply else {
+            return Err(AppError::bad(
+                "A move in an online game must say at which ply it is played (\"ply\")",
+            ));
+        };
+        let action = OnlineAction::Move { mv: req.mv, ply };
+        let online = &state.games.online;
+        online.act(&arc, &mut lg, &cookies, action).await?;
+        return Ok(Json(online.view_for(&lg, &cookies)));
+    }
+    Ok(Json(
+        state
+            .games
+            .local
+            .play(&arc, &mut lg, &req.mv, req.ply)
+            .await?,
+    ))
+}
+
+/// Refuses what only local games allow.
+fn local_only(mode: GameMode, message: &'static str) -> Result<(), AppError> {
+    if mode == GameMode::Online {
+        return Err(AppError::refused("not_allowed", message));
+    }
+    Ok(())
 }
 
 pub async fn takeback(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<GameView> {
-    Ok(Json(state.games.takeback(&id).await?))
+    let arc = state.games.get(&id).await?;
+    let mut lg = arc.lock().await;
+    local_only(lg.mode(), "There are no takebacks in online games")?;
+    Ok(Json(state.games.local.takeback(&arc, &mut lg).await?))
 }
 
+/// The person resigns (two players on one device: the side to move
+/// resigns; online: the seat `cookies` hold).
 pub async fn resign(
     State(state): State<AppState>,
     cookies: Cookies,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<GameView> {
-    Ok(Json(state.games.resign(&id, &cookies).await?))
+    let arc = state.games.get(&id).await?;
+    let mut lg = arc.lock().await;
+    if lg.mode() == GameMode::Online {
+        let online = &state.games.online;
+        online
+            .act(&arc, &mut lg, &cookies, OnlineAction::Resign)
+            .await?;
+        return Ok(Json(online.view_for(&lg, &cookies)));
+    }
+    Ok(Json(state.games.local.resign(&mut lg).await?))
 }
 
 pub async fn offer_draw(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<DrawAnswerView> {
-    Ok(Json(state.games.offer_draw(&id).await?))
+    let arc = state.games.get(&id).await?;
+    local_only(
+        arc.lock().await.mode(),
+        "In an online game, offer a draw with the offer_draw action",
+    )?;
+    Ok(Json(state.games.local.offer_draw(&arc).await?))
 }
 
 pub async fn hint(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<AnalysisView> {
-    Ok(Json(state.games.hint(&id).await?))
+    let arc = state.games.get(&id).await?;
+    Ok(Json(state.games.local.hint(&arc).await?))
 }
 
 pub async fn evaluate(
@@ -186,14 +244,16 @@ pub async fn evaluate(
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<EvalQuery>,
 ) -> ApiResult<AnalysisView> {
-    Ok(Json(state.games.evaluate(&id, q.ply).await?))
+    let arc = state.games.get(&id).await?;
+    Ok(Json(state.games.local.evaluate(&arc, q.ply).await?))
 }
 
 pub async fn pgn(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let text = state.games.pgn(&id).await?;
+    let arc = state.games.get(&id).await?;
+    let text = arc.lock().await.pgn();
     let disposition = format!("attachment; filename=\"tensorchess-{id}.pgn\"");
     Ok((
         [

@@ -118,7 +118,11 @@ mod tests {
         walk(&base, &base, &mut files);
         for f in &files {
             let a = find(f).unwrap_or_else(|| panic!("assets/{f} is not embedded"));
-            assert_eq!(a.body, std::fs::read(base.join(f)).unwrap().as_slice());
+            let on_disk = std::fs::read(base.join(f)).unwrap();
+            assert!(
+                a.body == on_disk.as_slice(),
+                "assets/{f} differs from its embedded copy"
+            );
         }
         assert_eq!(files.len(), ASSETS.len());
         assert_eq!(find("/").map(|a| a.mime), Some(HTML));

@@ -22,13 +22,17 @@ pub mod anygame;
 pub mod api;
 pub mod assets;
 pub mod clock;
+pub mod config;
 pub mod engine_player;
 pub mod error;
 pub mod games;
 pub mod hub;
+pub mod ids;
+pub mod live;
+pub mod local;
 pub mod mime;
 pub mod online;
-pub mod online_games;
+pub mod presence;
 pub mod ratelimit;
 pub mod requests;
 pub mod store;
@@ -43,9 +47,10 @@ use axum::response::IntoResponse;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+pub use config::ServerConfig;
 use engine_player::EnginePlayer;
 use error::AppError;
-use games::{Games, ServerConfig};
+use games::Games;
 use hub::Hub;
 use ratelimit::ClientLimiter;
 use std::future::Future;
@@ -77,7 +82,7 @@ impl AppState {
     /// heartbeat, resuming online clocks, evicting idle games).
     pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
         let writes = Arc::new(ClientLimiter::new(config.write_limit));
-        let games = Arc::new(Games::with_config(
+        let games = Arc::new(Games::new(
             store,
             Arc::new(Hub::new()),
             Arc::new(EnginePlayer::new()),

@@ -16,8 +16,9 @@
 //! [`RateLimit`]: super::ratelimit::RateLimit
 
 use super::error::AppError;
-use super::games::{valid_id, Games};
-use super::online::{Cookies, PresenceGuard};
+use super::ids::valid_id;
+use super::online::{Cookies, OnlineGames};
+use super::presence::PresenceGuard;
 use super::ratelimit::TokenBucket;
 use super::requests::ClientMessage;
 use super::views::ServerEvent;
@@ -96,7 +97,7 @@ struct Conn {
 async fn connection(socket: WebSocket, state: AppState, cookies: Cookies) {
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = mpsc::channel::<Message>(64);
-    let clock = state.games.clock().clone();
+    let clock = state.games.config().clock.clone();
     let mut conn = Conn {
         cookies,
         bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
@@ -173,7 +174,7 @@ async fn handle_text(
         ));
     }
     let msg: Result<ClientMessage, _> = serde_json::from_str(t);
-    if !conn.bucket.take(state.games.clock().now_ms()) {
+    if !conn.bucket.take(state.games.config().clock.now_ms()) {
         let message = format!(
             "Too many messages: slow down (try again in {} ms)",
             conn.bucket.retry_after_ms()
@@ -198,7 +199,7 @@ async fn handle_text(
     let msg = match msg.action() {
         Ok((game, req, action)) => {
             let name = action.name();
-            return Some(match state.games.act(&game, &conn.cookies, action).await {
+            return Some(match act(state, &game, &conn.cookies, action).await {
                 Ok(done) => ServerEvent::Ack {
                     req,
                     game,
@@ -223,6 +224,18 @@ async fn handle_text(
         ClientMessage::Subscribe { topic } => subscribe(topic, state, out, conn).await,
         _ => error("Unknown message".into()),
     }
+}
+
+/// A player's action on game `id`.
+async fn act(
+    state: &AppState,
+    id: &str,
+    cookies: &Cookies,
+    action: super::requests::OnlineAction,
+) -> Result<super::online::Acted, AppError> {
+    let arc = state.games.get(id).await?;
+    let mut lg = arc.lock().await;
+    state.games.online.act(&arc, &mut lg, cookies, action).await
 }
 
 fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
@@ -262,13 +275,16 @@ async fn subscribe(
     }
     // Subscribe before taking the snapshot, so no change falls in between.
     let rx = state.games.hub().subscribe(&topic);
-    let seat = match state.games.seat(id, &conn.cookies).await {
-        Ok(s) => s,
+    let arc = match state.games.get(id).await {
+        Ok(arc) => arc,
         Err(e) => return error(e.to_string()),
     };
-    let game = match state.games.view(id).await {
-        Ok(g) => g,
-        Err(e) => return error(e.to_string()),
+    let (seat, game) = {
+        let lg = arc.lock().await;
+        (
+            OnlineGames::seat(&lg, &conn.cookies),
+            state.games.live.view(&lg),
+        )
     };
     let snapshot = ServerEvent::Game {
         topic: topic.clone(),
@@ -277,7 +293,7 @@ async fn subscribe(
     };
     let out = out.clone();
     let forward_topic = topic.clone();
-    let presence = state.games.presence.clone();
+    let presence = state.games.live.presence().clone();
     let id = id.to_string();
     let task = tokio::spawn(async move {
         if out
@@ -318,9 +334,4 @@ async fn forward(
             break;
         }
     }
-}
-
-/// The topic of a game's updates.
-pub fn game_topic(id: &str) -> String {
-    Games::topic(id)
 }

@@ -1,0 +1,199 @@
+// @ts-check
+// The game page's dialogs: a new game (against the engine, on this device,
+// or online through a link; from a FEN or a PGN), the saved games, and
+// FEN/PGN export.
+
+import { api } from '../api.js';
+import { state, shownPly, positionFor } from './state.js';
+import { t, serverError, onLangChange } from '../i18n.js';
+import { toast } from '../ui/notice.js';
+
+/** @typedef {import('../api.js').GameView} GameView */
+/** @typedef {import('../api.js').Live} Live */
+
+const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+const form = () => /** @type {HTMLFormElement & Record<string, any>} */ ($('#form-new'));
+
+/** Opens the New game dialog (`mode`: the opponent to preselect). @param {GameView | null} game @param {string} [mode] */
+export function openNewGame(game, mode) {
+  const f = form();
+  $('#new-error').classList.add('hidden');
+  if (game) f.variant.value = game.variant;
+  if (mode) /** @type {HTMLInputElement} */ (f.querySelector(`input[name=mode][value=${mode}]`)).checked = true;
+  syncNewForm();
+  /** @type {HTMLDialogElement} */ ($('#dlg-new')).showModal();
+}
+
+function syncNewForm() {
+  const f = form();
+  const mode = /** @type {HTMLInputElement} */ (f.querySelector('input[name=mode]:checked')).value;
+  /** @param {string} sel @param {boolean} hidden */
+  const hide = (sel, hidden) => /** @type {HTMLElement} */ (f.querySelector(sel)).classList.toggle('hidden', hidden);
+  hide('.engine-only', mode !== 'engine');
+  hide('.color-choice', mode === 'local');
+  hide('.online-only', mode !== 'online');
+  hide('.import-only', mode === 'online');
+  hide('.clock-custom', f.clock.value !== 'custom');
+  $('#btn-start').textContent = mode === 'online' ? t('new.create_link') : t('new.start');
+}
+
+/** @param {HTMLFormElement & Record<string, any>} f */
+function clockRequest(f) {
+  const v = f.clock.value;
+  if (v === 'none') return null;
+  if (v === 'custom') {
+    return {
+      base_seconds: Math.round(parseFloat(f.base_minutes.value || '0') * 60),
+      increment_seconds: parseInt(f.increment_seconds.value || '0', 10),
+    };
+  }
+  const [base, inc] = v.split('+').map((/** @type {string} */ x) => parseInt(x, 10));
+  return { base_seconds: base, increment_seconds: inc };
+}
+
+/** The engine's levels in the dialog's list (again once /api/info has answered). */
+export function fillLevels() {
+  const sel = /** @type {HTMLSelectElement} */ (form().level);
+  const chosen = sel.value || '3';
+  sel.innerHTML = '';
+  for (const l of state.info ? state.info.levels : []) {
+    sel.add(new Option(`${l.level} — ${t(`level.${l.level}`)}`, String(l.level), false, String(l.level) === chosen));
+  }
+}
+
+/** @param {string} text */
+function showFormError(text) {
+  const err = $('#new-error');
+  err.textContent = text;
+  err.classList.remove('hidden');
+}
+
+/**
+ * @param {{ live: Live, openGame: (id: string) => void }} deps
+ */
+export function setupDialogs({ live, openGame }) {
+  const f = form();
+  $('#btn-new').addEventListener('click', () => openNewGame(state.game));
+  $('#btn-friend').addEventListener('click', () => openNewGame(state.game, 'online'));
+  for (const r of f.querySelectorAll('input[name=mode]')) r.addEventListener('change', syncNewForm);
+  f.clock.addEventListener('change', syncNewForm);
+  fillLevels();
+  onLangChange(() => { fillLevels(); syncNewForm(); });
+
+  f.addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
+    const submitter = /** @type {HTMLButtonElement | null} */ (e.submitter);
+    if (!submitter || submitter.value !== 'start') return; // Cancel closes the dialog
+    e.preventDefault();
+    $('#new-error').classList.add('hidden');
+    const mode = /** @type {HTMLInputElement} */ (f.querySelector('input[name=mode]:checked')).value;
+    if (mode === 'online') {
+      try {
+        const v = await api.online({ variant: f.variant.value, color: f.color.value, clock: clockRequest(f) });
+        /** @type {HTMLDialogElement} */ ($('#dlg-new')).close();
+        state.orientation = null;
+        state.seatFixes = 0;
+        live.reconnect(); // the new socket carries the seat's cookie
+        openGame(v.id);
+      } catch (ex) {
+        showFormError(serverError(/** @type {any} */ (ex)));
+      }
+      return;
+    }
+    /** @type {Record<string, unknown>} */
+    const body = { variant: f.variant.value, mode, level: parseInt(f.level.value, 10), color: f.color.value };
+    const text = f.import.value.trim();
+    if (text) {
+      if (text.startsWith('[') || text.includes('.')) body.pgn = text;
+      else body.fen = text;
+    }
+    try {
+      const v = await api.create(body);
+      /** @type {HTMLDialogElement} */ ($('#dlg-new')).close();
+      f.import.value = '';
+      state.orientation = null;
+      openGame(v.id);
+    } catch (ex) {
+      showFormError(serverError(/** @type {any} */ (ex)));
+    }
+  });
+
+  $('#btn-games').addEventListener('click', () => openGames(openGame));
+  $('#games-close').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('#dlg-games')).close());
+
+  $('#btn-export').addEventListener('click', async () => {
+    const g = state.game;
+    if (!g) return;
+    const pgn = /** @type {HTMLTextAreaElement} */ ($('#export-pgn'));
+    /** @type {HTMLTextAreaElement} */ ($('#export-fen')).value = positionFor(g, shownPly(g)).fen;
+    pgn.value = t('common.loading');
+    /** @type {HTMLAnchorElement} */ ($('#download-pgn')).href = `/api/games/${g.id}/pgn`;
+    /** @type {HTMLDialogElement} */ ($('#dlg-export')).showModal();
+    try {
+      pgn.value = await api.pgn(g.id);
+    } catch (e) {
+      pgn.value = serverError(/** @type {any} */ (e));
+    }
+  });
+  $('#export-close').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('#dlg-export')).close());
+  for (const [button, field] of [['#copy-fen', '#export-fen'], ['#copy-pgn', '#export-pgn']]) {
+    $(button).addEventListener('click', async () => {
+      const area = /** @type {HTMLTextAreaElement} */ ($(field));
+      try {
+        await navigator.clipboard.writeText(area.value);
+        toast(t('notice.copied'));
+      } catch (_) {
+        area.select();
+        document.execCommand('copy');
+      }
+    });
+  }
+}
+
+/** The saved games, each to resume (or replay) or delete. @param {(id: string) => void} openGame */
+async function openGames(openGame) {
+  const d = /** @type {HTMLDialogElement} */ ($('#dlg-games'));
+  const list = $('#games-list');
+  list.textContent = t('common.loading');
+  d.showModal();
+  try {
+    const games = await api.games();
+    list.innerHTML = '';
+    if (!games.length) list.textContent = t('games.none');
+    for (const g of games) {
+      const row = document.createElement('div');
+      row.className = 'game-row';
+      row.dataset.id = g.id;
+      const opp = g.mode === 'engine'
+        ? t('games.engine', { level: g.level ?? '', color: g.human_color ? t(`games.you_play_${g.human_color}`) : '' })
+        : g.mode === 'online' ? t('games.online') : t('games.local');
+      const reason = g.end_reason ? ` (${t(`games.reason.${g.end_reason}`)})` : '';
+      const st = g.finished ? `${g.result}${reason}` : t('games.in_progress');
+      const when = new Date(g.updated_at).toLocaleString(document.documentElement.lang);
+      row.innerHTML = '<div class="game-row-main"><b></b> · <span class="opp"></span><br><span class="muted"></span></div>';
+      /** @type {HTMLElement} */ (row.querySelector('b')).textContent = t(`game.${g.variant}`);
+      /** @type {HTMLElement} */ (row.querySelector('.opp')).textContent = opp;
+      /** @type {HTMLElement} */ (row.querySelector('.muted')).textContent = `${st} · ${t('games.moves', { n: g.move_count })} · ${when}`;
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.textContent = g.finished ? t('games.replay') : t('games.resume');
+      open.className = 'primary open-game';
+      open.addEventListener('click', () => { d.close(); openGame(g.id); });
+      const del = document.createElement('button');
+      del.type = 'button';
+      del.textContent = t('games.delete');
+      del.setAttribute('aria-label', `${t('games.delete')}: ${t(`game.${g.variant}`)}, ${when}`);
+      del.addEventListener('click', async () => {
+        try {
+          await api.remove(g.id);
+          row.remove();
+        } catch (e) {
+          toast(t('notice.not_done'), serverError(/** @type {any} */ (e)), 'error');
+        }
+      });
+      row.append(open, del);
+      list.appendChild(row);
+    }
+  } catch (e) {
+    list.textContent = serverError(/** @type {any} */ (e));
+  }
+}

@@ -1,0 +1,39 @@
+// @ts-check
+// The Move box: a move typed as a move string (RULES 4.2: e2e4, c1e3>g5,
+// b1d3xc2, M@c2, c7c8t) or in SAN, played on Enter; the legal moves are
+// offered as you type (a datalist of SAN with the move string beside it).
+
+import { state, canMove } from './state.js';
+
+/**
+ * @param {{ typedMove: (text: string) => Promise<boolean | undefined> }} deps
+ */
+export function setupMoveInput({ typedMove }) {
+  const input = /** @type {HTMLInputElement} */ (document.querySelector('#move-input'));
+  const list = /** @type {HTMLDataListElement} */ (document.querySelector('#move-options'));
+  let filledFor = '';
+  // The options are made when the box is used, for the position shown then.
+  const fill = () => {
+    const g = state.game;
+    const key = g ? `${g.id}:${g.rev}:${canMove(g)}` : '';
+    if (key === filledFor) return;
+    filledFor = key;
+    list.innerHTML = '';
+    if (!g || !canMove(g)) return;
+    for (const m of g.position.legal) {
+      const o = document.createElement('option');
+      o.value = m.san || m.uci;
+      o.label = m.uci;
+      list.appendChild(o);
+    }
+  };
+  input.addEventListener('focus', fill);
+  input.addEventListener('input', fill);
+  input.addEventListener('keydown', async (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (await typedMove(text)) input.value = '';
+  });
+}

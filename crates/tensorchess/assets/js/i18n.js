@@ -1,0 +1,191 @@
+// @ts-check
+// The page's languages: one catalogue of strings per language
+// (i18n/en.js, i18n/uk.js), the browser's language by default, the
+// player's choice remembered.
+//
+// Strings are looked up by key; `{name}` in a string is replaced by the
+// argument of that name. Static HTML carries its keys in attributes:
+// data-i18n (text), data-i18n-html (markup from the catalogue itself) and
+// data-i18n-attr="aria-label:key;title:key".
+
+import en from './i18n/en.js';
+import uk from './i18n/uk.js';
+
+/** @typedef {'en' | 'uk'} Lang */
+/** @typedef {Record<string, string | number | null | undefined>} Args */
+
+/** @type {Record<Lang, Record<string, string>>} */
+export const CATALOGUES = { en, uk };
+export const LANGS = /** @type {Lang[]} */ (Object.keys(CATALOGUES));
+const STORE_KEY = 'tensorchess.lang';
+
+/** @type {Lang} */
+let current = detect();
+/** @type {Set<() => void>} */
+const listeners = new Set();
+
+/** The language saved by the player, else the first of the browser's we have. @returns {Lang} */
+function detect() {
+  let saved = null;
+  try { saved = localStorage.getItem(STORE_KEY); } catch (_) { /* storage off */ }
+  if (saved && saved in CATALOGUES) return /** @type {Lang} */ (saved);
+  const wanted = typeof navigator !== 'undefined' ? (navigator.languages || [navigator.language]) : [];
+  for (const tag of wanted) {
+    const base = String(tag || '').toLowerCase().split('-')[0];
+    if (base in CATALOGUES) return /** @type {Lang} */ (base);
+  }
+  return 'en';
+}
+
+export const lang = () => current;
+
+/**
+ * The string for `key` in the current language (English if missing there,
+ * the key itself if missing everywhere), with `{name}` filled from `args`.
+ * @param {string} key @param {Args} [args]
+ */
+export function t(key, args) {
+  const text = CATALOGUES[current][key] ?? en[key] ?? key;
+  return args ? fill(text, args) : text;
+}
+
+/** Whether the catalogues know `key`. @param {string} key */
+export const has = (key) => key in en;
+
+/** @param {string} text @param {Args} args */
+export function fill(text, args) {
+  return text.replace(/\{(\w+)\}/g, (m, name) => (args[name] === undefined || args[name] === null ? m : String(args[name])));
+}
+
+/** @param {Lang} next */
+export function setLang(next) {
+  if (!(next in CATALOGUES) || next === current) return;
+  current = next;
+  try { localStorage.setItem(STORE_KEY, next); } catch (_) { /* storage off */ }
+  applyI18n(document);
+  for (const f of listeners) f();
+}
+
+/** Calls `f` after every change of language. @param {() => void} f */
+export function onLangChange(f) {
+  listeners.add(f);
+}
+
+/**
+ * Fills the static strings under `root` from their data-i18n attributes.
+ * @param {Document | Element} root
+ */
+export function applyI18n(root) {
+  if (root instanceof Document) {
+    root.documentElement.lang = current;
+    const title = root.querySelector('title[data-i18n]');
+    if (title) root.title = t(title.getAttribute('data-i18n') || '');
+  }
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n') || '');
+  for (const el of root.querySelectorAll('[data-i18n-html]')) el.innerHTML = t(el.getAttribute('data-i18n-html') || '');
+  for (const el of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of (el.getAttribute('data-i18n-attr') || '').split(';')) {
+      const [attr, key] = pair.split(':').map((x) => x.trim());
+      if (attr && key) el.setAttribute(attr, t(key));
+    }
+  }
+}
+
+// ---- words the server sends --------------------------------------------------
+
+/** A colour's name, capitalised ("White"). @param {string} color */
+export const colorName = (color) => t(color === 'black' ? 'color.black' : 'color.white');
+
+/**
+ * A colour's name in the forms sentences need (Ukrainian declines it:
+ * "Білі", "хід білих", "грати білими"): `{color}`, `{color_gen}`, `{color_ins}`.
+ * @param {string} color
+ */
+export function colorArgs(color) {
+  const c = color === 'black' ? 'black' : 'white';
+  return { color: t(`color.${c}`), color_gen: t(`color.${c}.gen`), color_ins: t(`color.${c}.ins`) };
+}
+
+/** A piece with its colour ("white beast"), from its FEN letter. @param {string} letter */
+export function pieceName(letter) {
+  const c = letter === letter.toUpperCase() ? 'white' : 'black';
+  const byLetter = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn', t: 'beast', m: 'man' };
+  return t(`piece.${c}.${byLetter[/** @type {keyof byLetter} */ (letter.toLowerCase())]}`);
+}
+
+/** A piece kind's name ("knight") from its English name or FEN letter. @param {string} role */
+export function roleName(role) {
+  const byLetter = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn', t: 'beast', m: 'man' };
+  const name = role.length === 1 ? byLetter[/** @type {keyof byLetter} */ (role.toLowerCase())] : role;
+  return t(`role.${name}`);
+}
+
+/**
+ * An illegal move's reason, from the server's `code` and `args` (POST
+ * /api/explain); the server's English sentence when the code is unknown.
+ * @param {{ code?: string | null, args?: Record<string, string> | null, reason?: string | null }} why
+ */
+export function illegalReason(why) {
+  const key = `illegal.${why.code}`;
+  if (!why.code || !has(key)) return why.reason || t('illegal.generic');
+  /** @type {Args} */
+  const args = { ...(why.args || {}) };
+  if (args.role) {
+    // How a beast propelled by this piece moves (the reason names the beast's move).
+    if (has(`propel_like.${args.role}`)) args.how = t(`propel_like.${args.role}`);
+    args.role = roleName(String(args.role));
+    args.Role = args.role.charAt(0).toUpperCase() + args.role.slice(1);
+  }
+  if (args.turn) {
+    const c = colorArgs(String(args.turn));
+    args.turn = c.color;
+    args.turn_gen = c.color_gen;
+  }
+  if (args.game) args.game = t(`game.${args.game}`);
+  return t(key, args);
+}
+
+/**
+ * A game's end, as the banner says it: by the end's `reason` and `winner`,
+ * the server's English title and text when the reason is unknown.
+ * @param {{ reason: string, winner?: string | null, title: string, text: string, result?: string }} end
+ * @param {string} [variant]
+ * @returns {{ title: string, text: string }}
+ */
+export function endText(end, variant) {
+  const w = end.winner ? colorArgs(end.winner) : colorArgs('white');
+  const l = end.winner ? colorArgs(end.winner === 'white' ? 'black' : 'white') : colorArgs('black');
+  const wins = t('end.wins', w);
+  switch (end.reason) {
+    case 'checkmate': return end.winner ? { title: t('end.checkmate'), text: wins } : server(end);
+    case 'no_legal_moves': return { title: t('end.no_legal_moves'), text: t('end.cannot_move', { wins, loser: l.color }) };
+    case 'resignation': return { title: t('end.resigns', l), text: wins };
+    case 'timeout': return end.winner ? { title: t('end.timeout', l), text: wins } : { title: t('end.draw'), text: t('end.timeout_draw') };
+    case 'abandoned': return { title: t('end.abandoned'), text: wins };
+    case 'stalemate': return end.winner ? server(end) : { title: t('end.stalemate'), text: t('end.draw') };
+    case 'repetition': return { title: t('end.draw'), text: t('end.repetition') };
+    case 'hundred_plies': return { title: t('end.draw'), text: t(variant === 'chessence' ? 'end.hundred_plies_drops' : 'end.hundred_plies') };
+    case 'dead_material': return { title: t('end.draw'), text: t('end.dead_material') };
+    case 'agreement': return { title: t('end.draw'), text: t('end.agreement') };
+    case 'aborted': {
+      // The server says who did not move only in its English text.
+      const noShow = /did not make/.test(end.text) ? colorArgs(/^Black/.test(end.text) ? 'black' : 'white') : null;
+      return { title: t('end.aborted'), text: noShow ? t('end.no_show', noShow) : t('end.aborted_text') };
+    }
+    case 'imported': return { title: t('end.game_over'), text: end.result === '1/2-1/2' ? t('end.drawn') : t('end.won', w) };
+    default: return server(end);
+  }
+}
+
+/** @param {{ title: string, text: string }} end */
+const server = (end) => ({ title: end.title, text: end.text });
+
+/**
+ * A refusal or an error from the server, by its `kind`; its own message
+ * when the kind has no translation.
+ * @param {{ kind?: string | null, message?: string }} err
+ */
+export function serverError(err) {
+  const key = `error.${err.kind}`;
+  return err.kind && has(key) ? t(key) : (err.message || t('error.unknown'));
+}

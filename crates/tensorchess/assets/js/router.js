@@ -1,0 +1,51 @@
+// @ts-check
+// Hash routes (`#/game/ID`, and more pages to come: a lobby, a player's
+// profile, an analysis board, puzzles): each route a pattern and a page;
+// the first that matches the address runs, on load and on every change.
+// Each page owns an element of index.html (`<main data-page="NAME">`),
+// shown while it is the current page; a page that is left gets its
+// `leave` called, so it can stop what it runs.
+//
+// A new page: its <main data-page="NAME"> in index.html, a module with
+// `enter(params)` (and `leave()`), and a route in app.js.
+
+/**
+ * @typedef {{ name: string, enter: (params: string[]) => void | Promise<void>, leave?: () => void }} Page
+ * @typedef {{ pattern: RegExp, page: Page }} Route
+ */
+
+export class Router {
+  /** @param {Route[]} routes @param {Page} fallback for an address no route matches */
+  constructor(routes, fallback) {
+    this.routes = routes;
+    this.fallback = fallback;
+    /** @type {Page | null} */
+    this.current = null;
+    window.addEventListener('hashchange', () => this.run());
+  }
+
+  run() {
+    const hash = location.hash || '#/';
+    for (const r of this.routes) {
+      const m = hash.match(r.pattern);
+      if (m) return this.show(r.page, m.slice(1));
+    }
+    return this.show(this.fallback, []);
+  }
+
+  /** @param {Page} page @param {string[]} params */
+  show(page, params) {
+    if (this.current && this.current !== page && this.current.leave) this.current.leave();
+    this.current = page;
+    for (const root of document.querySelectorAll('[data-page]')) {
+      root.classList.toggle('hidden', /** @type {HTMLElement} */ (root).dataset.page !== page.name);
+    }
+    document.body.dataset.page = page.name;
+    return page.enter(params);
+  }
+
+  /** @param {string} hash */
+  static go(hash) {
+    location.hash = hash;
+  }
+}

@@ -1,0 +1,44 @@
+//! The server's timings and limits, with the clock they are read on.
+
+use super::clock::{Clock, SystemClock};
+use super::ratelimit::RateLimit;
+use std::sync::Arc;
+
+/// Timings and limits of the server, with the clock they are read on.
+#[derive(Clone)]
+pub struct ServerConfig {
+    pub clock: Arc<dyn Clock>,
+    /// A finished game nobody watches leaves memory after this long.
+    pub evict_finished_after_ms: i64,
+    /// A game in progress nobody touches or watches leaves memory after this
+    /// long (a game whose clock runs, or whose engine thinks, stays).
+    pub evict_idle_after_ms: i64,
+    /// How often idle games are looked for.
+    pub sweep_every_ms: i64,
+    /// How often the server notes in the database that it is still up.
+    pub heartbeat_every_ms: i64,
+    /// Messages per WebSocket connection.
+    pub rate_limit: RateLimit,
+    /// API requests that change something (POST, DELETE) per client
+    /// address; loopback clients are not limited.
+    pub write_limit: RateLimit,
+    /// In an online game with a clock, the side to move has this long to
+    /// make its first move (counted from the second seat being taken, or
+    /// from White's first move); then the game is aborted.
+    pub first_move_wait_ms: i64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            clock: Arc::new(SystemClock),
+            evict_finished_after_ms: 60_000,
+            evict_idle_after_ms: 10 * 60_000,
+            sweep_every_ms: 15_000,
+            heartbeat_every_ms: 5_000,
+            rate_limit: RateLimit::default(),
+            write_limit: RateLimit::WRITES,
+            first_move_wait_ms: 60_000,
+        }
+    }
+}

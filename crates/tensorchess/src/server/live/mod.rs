@@ -1,0 +1,371 @@
+//! Games being played: loaded from the store on first use, changed one
+//! request at a time, every change stored before it is made in memory and
+//! announced ([`LiveGames::commit`]). The local-game and online services
+//! (`server::local`, `server::online`) are built on this.
+
+mod commit;
+mod game;
+mod offer;
+mod online;
+
+pub use commit::{Change, EndingEdit, MovesEdit, OnlineEdit};
+pub use game::{date_string, LiveGame};
+pub use offer::{Offer, Offered};
+pub use online::OnlineState;
+
+use super::config::ServerConfig;
+use super::error::AppError;
+use super::hub::Hub;
+use super::ids::{game_topic, valid_id};
+use super::presence::Presence;
+use super::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
+use super::views::{GameView, History, ServerEvent};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::{watch, OnceCell};
+
+/// A game in memory, shared by the requests and tasks working on it (one at
+/// a time: the lock is held for a whole change).
+pub type SharedGame = Arc<tokio::sync::Mutex<LiveGame>>;
+
+/// Milliseconds since the Unix epoch (for `updated_at`, which pages show).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A game in memory, with when it was last asked for.
+struct LiveEntry {
+    game: SharedGame,
+    touched: i64,
+}
+
+/// The games in memory, over the store.
+pub struct LiveGames {
+    store: Arc<dyn GameStore>,
+    hub: Arc<Hub>,
+    presence: Arc<Presence>,
+    config: ServerConfig,
+    live: Mutex<HashMap<String, LiveEntry>>,
+    /// When this server started, on its clock.
+    boot_ms: i64,
+    /// This run's id in the store's list of runs (registered on first need).
+    run: OnceCell<i64>,
+    stopping: watch::Sender<bool>,
+}
+
+impl LiveGames {
+    pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>, config: ServerConfig) -> LiveGames {
+        LiveGames {
+            store,
+            presence: Arc::new(Presence::new(hub.clone())),
+            hub,
+            boot_ms: config.clock.now_ms(),
+            config,
+            live: Mutex::new(HashMap::new()),
+            run: OnceCell::new(),
+            stopping: watch::channel(false).0,
+        }
+    }
+
+    pub fn store(&self) -> &Arc<dyn GameStore> {
+        &self.store
+    }
+
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    pub fn presence(&self) -> &Arc<Presence> {
+        &self.presence
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// Now on the server's clock.
+    pub fn now(&self) -> i64 {
+        self.config.clock.now_ms()
+    }
+
+    /// Stops background work (server shutdown).
+    pub fn shutdown(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
+    /// Resolves when the server stops.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// This run's id, registering the run in the store the first time.
+    pub async fn run_id(&self) -> Result<i64, AppError> {
+        let id = self
+            .run
+            .get_or_try_init(|| self.store.start_run(self.boot_ms))
+            .await?;
+        Ok(*id)
+    }
+
+    /// Notes in the store that this server is up now (the clocks of online
+    /// games count the time between a run's start and its last heartbeat).
+    pub async fn heartbeat(&self) -> Result<(), AppError> {
+        let run = self.run_id().await?;
+        self.store.heartbeat(run, self.now()).await?;
+        Ok(())
+    }
+
+    /// Games held in memory now.
+    pub fn count(&self) -> usize {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// The state a page shows.
+    pub fn view(&self, lg: &LiveGame) -> GameView {
+        lg.view(self.now(), self.presence.connected(lg.id()))
+    }
+
+    /// Drops from memory the games nobody uses: finished ones after a
+    /// short while, others after a long idle time. A game stays while a
+    /// request, an engine search or a running clock holds it, or while a
+    /// WebSocket watches it. Returns how many left.
+    pub fn sweep(&self) -> usize {
+        let now = self.now();
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let before = live.len();
+        live.retain(|id, entry| {
+            // Only the map holds it: nobody can be using it, and nobody can
+            // take it without the map's lock, which is held here.
+            if Arc::strong_count(&entry.game) > 1 {
+                return true;
+            }
+            if self.hub.subscriber_count(&game_topic(id)) > 0 {
+                return true;
+            }
+            let Ok(lg) = entry.game.try_lock() else {
+                return true;
+            };
+            let limit = if lg.is_over() {
+                self.config.evict_finished_after_ms
+            } else {
+                self.config.evict_idle_after_ms
+            };
+            now - entry.touched < limit
+        });
+        let gone = before - live.len();
+        drop(live);
+        self.hub.topic_count(); // forgets topics nobody follows
+        gone
+    }
+
+    /// Puts a new game in memory.
+    pub fn insert(&self, lg: LiveGame) -> SharedGame {
+        let id = lg.id().to_string();
+        let arc = Arc::new(tokio::sync::Mutex::new(lg));
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).insert(
+            id,
+            LiveEntry {
+                game: arc.clone(),
+                touched: self.now(),
+            },
+        );
+        arc
+    }
+
+    /// Forgets a game held in memory (it was deleted); returns it if it was there.
+    pub fn remove(&self, id: &str) -> Option<SharedGame> {
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id)
+            .map(|e| e.game)
+    }
+
+    /// The game, loaded from the store if it is not in memory; `true` with
+    /// it when it was loaded now (then the services resume what ran for it:
+    /// the engine's search, an online game's timer). An online game's clock
+    /// picks up where it was.
+    pub async fn get(&self, id: &str) -> Result<(SharedGame, bool), AppError> {
+        let not_found = || AppError::NotFound(format!("There is no game {id}"));
+        if !valid_id(id) {
+            return Err(not_found());
+        }
+        let now = self.now();
+        if let Some(e) = self
+            .live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(id)
+        {
+            e.touched = now;
+            return Ok((e.game.clone(), false));
+        }
+        let stored = self.store.load_game(id).await?.ok_or_else(not_found)?;
+        // A clock that was running when an earlier server stopped: count
+        // only the time that server (and any since) was up.
+        let mut origin = None;
+        if let Some(started) = stored.online.as_ref().and_then(|o| o.turn_started_at) {
+            origin = Some(if started >= self.boot_ms {
+                started
+            } else {
+                let run = self.run_id().await?;
+                let runs = self.store.runs_since(started).await?;
+                self.boot_ms.max(started) - time_in_runs(started, &runs, run)
+            });
+        }
+        let mut lg = LiveGame::revive(stored)?;
+        let over = lg.is_over();
+        if let Some(o) = lg.online_mut() {
+            o.turn_origin = if over { None } else { origin };
+        }
+        let mut fresh = false;
+        let arc = {
+            let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+            live.entry(id.to_string())
+                .or_insert_with(|| {
+                    fresh = true;
+                    LiveEntry {
+                        game: Arc::new(tokio::sync::Mutex::new(lg)),
+                        touched: now,
+                    }
+                })
+                .game
+                .clone()
+        };
+        Ok((arc, fresh))
+    }
+
+    /// Commits a change: stores it (the game's next revision), makes it in
+    /// memory, and announces it. Nothing changes if it cannot be stored.
+    pub async fn commit(&self, lg: &mut LiveGame, change: Change) -> Result<(), AppError> {
+        self.commit_then(lg, change, |_| {}).await
+    }
+
+    /// [`LiveGames::commit`], starting what runs after the change (the
+    /// engine's search, a flag timer) before it is announced, so that the
+    /// announcement shows it.
+    pub async fn commit_then(
+        &self,
+        lg: &mut LiveGame,
+        change: Change,
+        then: impl FnOnce(&mut LiveGame),
+    ) -> Result<(), AppError> {
+        let staged = lg.stage(change, now_ms());
+        let event = staged.event;
+        self.store
+            .commit(lg.id(), &staged.stored_moves, &staged.update)
+            .await
+            .map_err(stale_is_conflict)?;
+        lg.apply(staged);
+        then(lg);
+        self.publish(lg, event);
+        Ok(())
+    }
+
+    /// [`LiveGames::commit`] of a change that creates another game in the
+    /// same transaction (a rematch, stored with the game it follows).
+    pub async fn commit_creating(
+        &self,
+        lg: &mut LiveGame,
+        change: Change,
+        new_game: &StoredGame,
+    ) -> Result<(), AppError> {
+        let staged = lg.stage(change, now_ms());
+        let event = staged.event;
+        self.store
+            .create_rematch(new_game, lg.id(), &staged.update)
+            .await
+            .map_err(stale_is_conflict)?;
+        lg.apply(staged);
+        self.publish(lg, event);
+        Ok(())
+    }
+
+    /// Announces the game's state to its subscribers after `event`.
+    pub fn publish(&self, lg: &LiveGame, event: &'static str) {
+        let topic = game_topic(lg.id());
+        if self.hub.subscriber_count(&topic) == 0 {
+            return;
+        }
+        // Online games send only what changed in the move list: the move
+        // just played, or none (pages keep the moves they have).
+        let mut game = self.view(lg);
+        if lg.mode() == GameMode::Online {
+            let history = lg.history();
+            let ply = history.len();
+            let from = if event == "move" {
+                ply.saturating_sub(1)
+            } else {
+                ply
+            };
+            game.moves = History::new(history[from..].to_vec());
+            game.moves_from = from;
+            game.moves_before = from.checked_sub(1).map(|i| history[i].uci.clone());
+        }
+        self.hub.publish(
+            &topic,
+            &ServerEvent::Game {
+                topic: topic.clone(),
+                event,
+                game: Box::new(game),
+            },
+        );
+    }
+}
+
+/// A write that found the game moved on: the page should reload it.
+fn stale_is_conflict(e: StoreError) -> AppError {
+    match e {
+        StoreError::Stale { .. } => {
+            AppError::Conflict("The game changed meanwhile: reload it and try again".into())
+        }
+        other => other.into(),
+    }
+}
+
+/// How much of the time since `turn_started` counted on earlier runs of
+/// the server: the parts of `runs` (other than the current one) after the
+/// turn began. The downtime between runs is not counted.
+pub fn time_in_runs(turn_started: i64, runs: &[RunRecord], current: i64) -> i64 {
+    runs.iter()
+        .filter(|r| r.id != current)
+        .map(|r| (r.last_seen_ms - r.boot_ms.max(turn_started)).max(0))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_time_while_a_server_ran_counts() {
+        let runs = [
+            RunRecord {
+                id: 1,
+                boot_ms: 0,
+                last_seen_ms: 10_000,
+            },
+            RunRecord {
+                id: 2,
+                boot_ms: 50_000,
+                last_seen_ms: 53_000,
+            },
+            RunRecord {
+                id: 3,
+                boot_ms: 90_000,
+                last_seen_ms: 90_000,
+            },
+        ];
+        // The turn began at 4 s in run 1: 6 s there, 3 s in run 2, and the
+        // current run (3) is not counted here.
+        assert_eq!(time_in_runs(4_000, &runs, 3), 9_000);
+        assert_eq!(time_in_runs(52_000, &runs, 3), 1_000);
+    }
+}

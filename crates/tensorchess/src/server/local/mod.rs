@@ -1,0 +1,343 @@
+//! The local-game service: games against the engine and games of two
+//! people on one device. Creating them (from the start, a FEN or a PGN),
+//! moves, takebacks, resignation, draw offers, and the engine's moves,
+//! hints and evaluations ([`engine`]).
+
+mod engine;
+
+use super::anygame::AnyGame;
+use super::engine_player::EnginePlayer;
+use super::error::AppError;
+use super::ids::new_id;
+use super::live::{now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame};
+use super::requests::NewGameRequest;
+use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
+use super::views::{DrawAnswerView, GameView};
+use rand::Rng;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use tensorchess_engine::Level;
+use tensorchess_rules::{Color, EndReason, Outcome, VariantKind};
+
+/// The default level against the engine.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// The service behind engine and same-device games.
+pub struct LocalGames {
+    live: Arc<LiveGames>,
+    engine: Arc<EnginePlayer>,
+    next_search: AtomicU64,
+}
+
+fn game_over() -> AppError {
+    AppError::Conflict("The game is over".into())
+}
+
+impl LocalGames {
+    pub fn new(live: Arc<LiveGames>, engine: Arc<EnginePlayer>) -> LocalGames {
+        LocalGames {
+            live,
+            engine,
+            next_search: AtomicU64::new(1),
+        }
+    }
+
+    pub fn engine(&self) -> &Arc<EnginePlayer> {
+        &self.engine
+    }
+
+    /// Resumes what runs for a game just loaded: the engine's search when
+    /// it was to move (the server stopped while it thought).
+    pub fn resume(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
+        self.start_engine(arc, lg);
+    }
+
+    /// Creates a game, stores it, and starts the engine if it moves first.
+    pub async fn create(self: &Arc<Self>, req: NewGameRequest) -> Result<GameView, AppError> {
+        let mode = match req.mode.as_deref().unwrap_or("engine") {
+            "engine" => GameMode::Engine,
+            "local" => GameMode::Local,
+            "online" => {
+                return Err(AppError::bad(
+                    "Online games are created with POST /api/online",
+                ))
+            }
+            other => {
+                return Err(AppError::bad(format!(
+                    "Unknown mode '{other}': expected engine or local"
+                )))
+            }
+        };
+        let variant = match req.variant.as_deref() {
+            Some(v) => Some(super::anygame::parse_variant(v)?),
+            None => None,
+        };
+        let (game, tags, imported_result) = match (&req.pgn, &req.fen) {
+            (Some(_), Some(_)) => return Err(AppError::bad("Give a FEN or a PGN, not both")),
+            (Some(pgn), None) => {
+                let imported = AnyGame::from_pgn(pgn, variant)?;
+                (imported.game, imported.tags, Some(imported.result))
+            }
+            (None, fen) => (
+                AnyGame::new(variant.unwrap_or(VariantKind::Tensor), fen.as_deref())?,
+                Vec::new(),
+                None,
+            ),
+        };
+        let (human_color, level) = match mode {
+            GameMode::Engine => {
+                let color = match req.color.as_deref().unwrap_or("white") {
+                    "white" => Color::White,
+                    "black" => Color::Black,
+                    "random" => {
+                        if rand::rng().random_bool(0.5) {
+                            Color::White
+                        } else {
+                            Color::Black
+                        }
+                    }
+                    other => {
+                        return Err(AppError::bad(format!(
+                            "Unknown colour '{other}': expected white, black or random"
+                        )))
+                    }
+                };
+                let n = req.level.unwrap_or(DEFAULT_LEVEL);
+                let level = Level::new(n).ok_or_else(|| {
+                    AppError::bad(format!(
+                        "Level {n} does not exist: choose {} to {}",
+                        Level::MIN,
+                        Level::MAX
+                    ))
+                })?;
+                (Some(color), Some(level))
+            }
+            GameMode::Local | GameMode::Online => (None, None),
+        };
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|(k, v)| k == name && !v.is_empty() && v != "?")
+                .map(|(_, v)| v.clone())
+        };
+        let engine_name = level.map(|l| format!("Engine (level {}: {})", l.number(), l.name()));
+        let (white, black) = match (human_color, &engine_name) {
+            (Some(Color::White), Some(e)) => ("You".to_string(), e.clone()),
+            (Some(Color::Black), Some(e)) => (e.clone(), "You".to_string()),
+            _ => (
+                tag("White").unwrap_or_else(|| "White".into()),
+                tag("Black").unwrap_or_else(|| "Black".into()),
+            ),
+        };
+        let ending = game.outcome().map(Ending::Outcome).or_else(|| {
+            imported_result.and_then(|r| match r.as_str() {
+                "1-0" => Some(Ending::Imported {
+                    winner: Some(Color::White),
+                }),
+                "0-1" => Some(Ending::Imported {
+                    winner: Some(Color::Black),
+                }),
+                "1/2-1/2" => Some(Ending::Imported { winner: None }),
+                _ => None,
+            })
+        });
+        let now = now_ms();
+        let record = GameRecord {
+            id: new_id(),
+            variant: game.kind(),
+            start_fen: game.start_fen(),
+            mode,
+            human_color,
+            level: level.map(|l| l.number()),
+            white,
+            black,
+            ending,
+            rev: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let lg = LiveGame::new(record, game, None);
+        let stored = StoredGame {
+            record: lg.record().clone(),
+            moves: lg
+                .history()
+                .iter()
+                .map(|h| StoredMove {
+                    ply: h.ply,
+                    uci: h.uci.clone(),
+                    san: h.san.clone(),
+                })
+                .collect(),
+            online: None,
+        };
+        self.live.store().create_game(&stored).await?;
+        let arc = self.live.insert(lg);
+        let mut lg = arc.lock().await;
+        self.start_engine(&arc, &mut lg);
+        Ok(self.live.view(&lg))
+    }
+
+    /// Deletes a game of this device (online games are kept).
+    pub async fn delete(&self, arc: Option<SharedGame>, id: &str) -> Result<(), AppError> {
+        if let Some(arc) = arc {
+            let mut lg = arc.lock().await;
+            if lg.mode() == GameMode::Online {
+                return Err(AppError::Conflict(
+                    "Online games are kept: both players and their spectators may come back to them"
+                        .into(),
+                ));
+            }
+            lg.stop_search();
+        }
+        self.live.remove(id);
+        if self.live.store().delete_game(id).await? {
+            Ok(())
+        } else {
+            Err(AppError::NotFound(format!("There is no game {id}")))
+        }
+    }
+
+    /// Plays a person's move.
+    pub async fn play(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        text: &str,
+        ply: Option<usize>,
+    ) -> Result<GameView, AppError> {
+        if lg.is_over() {
+            return Err(game_over());
+        }
+        if let Some(ply) = ply {
+            if ply != lg.ply() {
+                return Err(AppError::Conflict(format!(
+                    "The game has moved on (move {} was expected, the game is at {}): reload it",
+                    ply,
+                    lg.ply()
+                )));
+            }
+        }
+        if lg.engine_to_move() {
+            return Err(AppError::Conflict(
+                "It is the engine's turn: wait for its move".into(),
+            ));
+        }
+        let m = lg.game().parse_move(text)?;
+        self.live
+            .commit_then(lg, move_change(m), |lg| self.start_engine(arc, lg))
+            .await?;
+        Ok(self.live.view(lg))
+    }
+
+    /// Takes back the last move (against the engine: the person's last move
+    /// and the engine's answer). A finished game stays finished.
+    pub async fn takeback(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+    ) -> Result<GameView, AppError> {
+        if lg.is_over() {
+            return Err(game_over());
+        }
+        let count = match lg.human_color() {
+            Some(human) if lg.mode() == GameMode::Engine && lg.turn() == human => 2,
+            _ => 1,
+        };
+        if lg.ply() < count {
+            return Err(AppError::Conflict(
+                "There is no move of yours to take back".into(),
+            ));
+        }
+        lg.stop_search();
+        let change = Change {
+            event: "takeback",
+            moves: MovesEdit::TakeBack(count),
+            ending: EndingEdit::ByRules,
+            online: None,
+        };
+        self.live
+            .commit_then(lg, change, |lg| self.start_engine(arc, lg))
+            .await?;
+        Ok(self.live.view(lg))
+    }
+
+    /// The person resigns (two players on one device: the side to move
+    /// resigns).
+    pub async fn resign(&self, lg: &mut LiveGame) -> Result<GameView, AppError> {
+        if lg.is_over() {
+            return Err(game_over());
+        }
+        let loser = match (lg.mode(), lg.human_color()) {
+            (GameMode::Engine, Some(c)) => c,
+            _ => lg.turn(),
+        };
+        let outcome = Outcome::Decisive {
+            winner: !loser,
+            reason: EndReason::Resignation,
+        };
+        self.live
+            .commit(lg, Change::end("resign", Ending::Outcome(outcome)))
+            .await?;
+        Ok(self.live.view(lg))
+    }
+
+    /// A draw offer: the engine decides by its evaluation; on one device,
+    /// the players have already agreed.
+    pub async fn offer_draw(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+    ) -> Result<DrawAnswerView, AppError> {
+        let (game, rev, engine_color) = {
+            let lg = arc.lock().await;
+            if lg.is_over() {
+                return Err(game_over());
+            }
+            let engine_color = match lg.mode() {
+                GameMode::Engine => lg.human_color().map(|c| !c),
+                GameMode::Local | GameMode::Online => None,
+            };
+            (lg.game().clone(), lg.rev(), engine_color)
+        };
+        let mut message = "Draw agreed.".to_string();
+        if let Some(engine_color) = engine_color {
+            let (accepted, says) = self.engine_answers_draw(game, engine_color).await?;
+            message = says.to_string();
+            if !accepted {
+                let lg = arc.lock().await;
+                return Ok(DrawAnswerView {
+                    accepted: false,
+                    message,
+                    game: self.live.view(&lg),
+                });
+            }
+        }
+        let mut lg = arc.lock().await;
+        if lg.rev() != rev || lg.is_over() {
+            return Ok(DrawAnswerView {
+                accepted: false,
+                message: "The game moved on before the offer was answered.".into(),
+                game: self.live.view(&lg),
+            });
+        }
+        let draw = Outcome::Draw {
+            reason: EndReason::Agreement,
+        };
+        self.live
+            .commit(&mut lg, Change::end("draw", Ending::Outcome(draw)))
+            .await?;
+        Ok(DrawAnswerView {
+            accepted: true,
+            message,
+            game: self.live.view(&lg),
+        })
+    }
+}
+
+/// A move, with the end the rules give it.
+pub fn move_change(m: tensorchess_rules::Move) -> Change {
+    Change {
+        event: "move",
+        moves: MovesEdit::Play(m),
+        ending: EndingEdit::ByRules,
+        online: None,
+    }
+}

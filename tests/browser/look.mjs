@@ -1,0 +1,27 @@
+// A look at the pages (not a test): screenshots at desktop and phone size,
+// in both languages, into screenshots/look-*.png. Usage: node look.mjs URL
+import { openBrowser, shot, DESKTOP, PHONE } from './lib.mjs';
+
+const url = process.argv[2];
+const which = process.argv[3] || 'all';
+for (const [vp, mobile, size] of [[DESKTOP, false, 'desktop'], [PHONE, true, 'phone']]) {
+  for (const lang of ['en', 'uk']) {
+    const b = await openBrowser({ viewport: vp, mobile });
+    const page = b.page;
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') console.log(size, lang, m.type(), m.text()); });
+    await page.addInitScript((l) => localStorage.setItem('tensorchess.lang', l), lang);
+    if (which === 'all' || which === 'game') {
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.game);
+      await page.waitForTimeout(500);
+      await shot(page, `look-game-${size}-${lang}`);
+    }
+    if (which === 'all' || which === 'rules') {
+      await page.goto(`${url}/rules.html`);
+      await page.waitForFunction(() => document.body.dataset.loaded === '1');
+      await shot(page, `look-rules-${size}-${lang}`);
+    }
+    console.log(size, lang, page.errors);
+    await b.close();
+  }
+}
