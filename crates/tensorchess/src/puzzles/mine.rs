@@ -320,7 +320,11 @@ fn make_puzzle<V: Evaluate>(game: &Game<V>, k: usize, sol: &Solution, url: Strin
         pos = pos.play(m);
     }
     let winner = positions[1].turn();
-    let final_cp = pov(sol.last.best.score, winner, winner).cp();
+    // A line that stops short of a mate it could force is crushing.
+    let final_cp = match pov(sol.last.best.score, winner, winner) {
+        Score::Cp(c) => Some(c),
+        Score::Mate(m) => Some(if m > 0 { 10_000 } else { -10_000 }),
+    };
     let themes = themes::themes(&Line {
         positions: &positions,
         moves: &moves,
