@@ -1,6 +1,36 @@
+//! Thinks about each game's start position for a while (`think [SECONDS]`,
+//! default 3), printing each iteration: a quick look at the search.
 use std::time::Duration;
-use tensorchess_engine::{Engine, FlagHandler, Limits};
-use tensorchess_rules::{Chess, Chessence, Game, Tensor};
+use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::{Engine, Limits, SearchHandler, SearchInfo};
+use tensorchess_rules::{with_variant, Game, VariantKind};
+
+/// Prints each iteration's line in the game's move strings.
+struct Print<'a, V: Evaluate>(&'a Game<V>);
+
+impl<V: Evaluate> SearchHandler for Print<'_, V> {
+    fn on_info(&mut self, i: &SearchInfo) {
+        let pv: Vec<String> =
+            i.pv.iter()
+                .map(|m| self.0.position().move_string(*m))
+                .collect();
+        println!(
+            "depth {} seldepth {} score {} nodes {} nps {} pv {}",
+            i.depth,
+            i.seldepth,
+            i.score,
+            i.nodes,
+            i.nps(),
+            pv.join(" ")
+        );
+    }
+}
+
+fn think<V: Evaluate>(engine: &mut Engine, time: Duration) {
+    let game = Game::<V>::new();
+    let r = engine.search(game.positions(), &Limits::movetime(time), &mut Print(&game));
+    println!("bestmove {}", game.position().move_string(r.best));
+}
 
 fn main() {
     let secs: u64 = std::env::args()
@@ -8,37 +38,11 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     let mut engine = Engine::default();
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    macro_rules! go {
-        ($v:ty) => {{
-            let game = Game::<$v>::new();
-            let mut h = FlagHandler {
-                stop: stop.clone(),
-                on_info: |i: &tensorchess_engine::SearchInfo| {
-                    let pv: Vec<String> =
-                        i.pv.iter()
-                            .map(|m| game.position().move_string(*m))
-                            .collect();
-                    println!(
-                        "depth {} seldepth {} score {} nodes {} nps {} pv {}",
-                        i.depth,
-                        i.seldepth,
-                        i.score,
-                        i.nodes,
-                        i.nps(),
-                        pv.join(" ")
-                    );
-                },
-            };
-            let r = engine.search(
-                game.positions(),
-                &Limits::movetime(Duration::from_secs(secs)),
-                &mut h,
-            );
-            println!("bestmove {}", game.position().move_string(r.best));
-        }};
+    for kind in [
+        VariantKind::Chess,
+        VariantKind::Tensor,
+        VariantKind::Chessence,
+    ] {
+        with_variant!(kind, V => think::<V>(&mut engine, Duration::from_secs(secs)));
     }
-    go!(Chess);
-    go!(Tensor);
-    go!(Chessence);
 }

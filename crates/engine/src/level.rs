@@ -14,7 +14,9 @@ pub struct Level(u8);
 /// What a level allows the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct LevelSettings {
+    /// The deepest iteration (`None`: no limit).
     pub max_depth: Option<u32>,
+    /// The most nodes per search (`None`: no limit).
     pub max_nodes: Option<u64>,
     /// Half-width of the evaluation noise in centipawns.
     pub noise: i32,
@@ -23,18 +25,24 @@ pub struct LevelSettings {
 }
 
 impl Level {
+    /// The weakest level's number.
     pub const MIN: u8 = 1;
+    /// The strongest level's number.
     pub const MAX: u8 = 6;
+    /// Full strength.
     pub const FULL: Level = Level(6);
 
+    /// The level numbered `n`, if there is one.
     pub fn new(n: u8) -> Option<Level> {
         (Self::MIN..=Self::MAX).contains(&n).then_some(Level(n))
     }
 
+    /// The level's number (1..=6).
     pub fn number(self) -> u8 {
         self.0
     }
 
+    /// The level's name for people (`Club player`).
     pub fn name(self) -> &'static str {
         match self.0 {
             1 => "Beginner",
@@ -46,6 +54,7 @@ impl Level {
         }
     }
 
+    /// What the level allows the search.
     pub fn settings(self) -> LevelSettings {
         let ms = Duration::from_millis;
         // Each level searches several times the nodes of the one below and

@@ -20,12 +20,14 @@
 //! ```
 
 pub mod eval;
+mod features;
 pub mod level;
 mod limits;
 mod score;
 mod search;
 mod tt;
 
+pub use features::{Feature, Features, UnknownFeature};
 pub use level::{Level, LevelSettings};
 pub use limits::Limits;
 pub use score::Eval;
@@ -38,49 +40,29 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_rules::{Move, Position};
 
-/// A computation generic over a game the engine can play.
-pub trait ForGame {
-    type Output;
-    fn run<V: Evaluate>(self) -> Self::Output;
-}
-
-/// Runs `f` for the game `kind` chosen at run time.
-///
-/// ```
-/// use tensorchess_engine::{dispatch, eval::Evaluate, ForGame};
-/// use tensorchess_rules::VariantKind;
-/// struct Terms;
-/// impl ForGame for Terms {
-///     type Output = usize;
-///     fn run<V: Evaluate>(self) -> usize { V::LAYOUT.len() }
-/// }
-/// assert!(dispatch(VariantKind::Tensor, Terms) > dispatch(VariantKind::Chessence, Terms));
-/// ```
-pub fn dispatch<F: ForGame>(kind: tensorchess_rules::VariantKind, f: F) -> F::Output {
-    use tensorchess_rules::{Chess, Chessence, Tensor, VariantKind};
-    match kind {
-        VariantKind::Tensor => f.run::<Tensor>(),
-        VariantKind::Chess => f.run::<Chess>(),
-        VariantKind::Chessence => f.run::<Chessence>(),
-    }
-}
-
 /// Progress of a search, after each completed iteration (one per MultiPV line).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
+    /// The depth of the iteration.
     pub depth: u32,
+    /// The deepest ply reached, quiescence included.
     pub seldepth: u32,
     /// 1-based line number with MultiPV.
     pub multipv: u32,
+    /// The line's score, from the side to move's view.
     pub score: Eval,
+    /// Nodes searched so far, by all threads.
     pub nodes: u64,
+    /// Time since the search began.
     pub time: Duration,
+    /// The line.
     pub pv: Vec<Move>,
     /// Permille of the hash table in use.
     pub hashfull: u32,
 }
 
 impl SearchInfo {
+    /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
     }
@@ -102,7 +84,9 @@ impl SearchHandler for NoHandler {}
 
 /// A handler that stops when a shared flag is set, and forwards progress to a closure.
 pub struct FlagHandler<F: FnMut(&SearchInfo)> {
+    /// Set to stop the search.
     pub stop: Arc<AtomicBool>,
+    /// Called after each iteration.
     pub on_info: F,
 }
 
@@ -120,189 +104,34 @@ impl<F: FnMut(&SearchInfo)> SearchHandler for FlagHandler<F> {
 pub struct SearchResult {
     /// Always a legal move when the position has one; [`Move::NULL`] otherwise.
     pub best: Move,
+    /// The move expected in reply, if the line has one.
     pub ponder: Option<Move>,
+    /// The score of the best move, from the side to move's view.
     pub score: Eval,
+    /// The depth of the last iteration that counted.
     pub depth: u32,
+    /// Nodes searched, by all threads.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The principal variation, the best move first.
     pub pv: Vec<Move>,
     /// All lines with MultiPV, best first.
     pub lines: Vec<(Vec<Move>, Eval)>,
 }
 
-/// Search features that can be switched off, to measure what each is worth.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Features {
-    pub null_move: bool,
-    pub late_move_reductions: bool,
-    pub late_move_pruning: bool,
-    pub futility: bool,
-    pub reverse_futility: bool,
-    pub aspiration: bool,
-    pub check_extension: bool,
-    pub killers: bool,
-    pub history: bool,
-    pub delta_pruning: bool,
-    pub iir: bool,
-    pub bad_capture_pruning: bool,
-    /// Time on a clock planned for 20 moves and scaled by how settled the
-    /// best move is; off: planned for 30 moves, not scaled.
-    pub adaptive_time: bool,
-    /// Quiet moves ordered by how they fared after the previous two moves.
-    pub continuation_history: bool,
-    /// Late-move reductions lessened or deepened by a quiet move's history.
-    pub history_reductions: bool,
-    /// Quiescence search probes and stores the transposition table.
-    pub qsearch_tt: bool,
-    /// A hash move much better than every other move is searched deeper.
-    pub singular_extension: bool,
-    /// Move-ordering history is kept from one move of a game to the next.
-    pub history_between_moves: bool,
-    /// Captures of equal victims ordered by how they fared before.
-    pub capture_history: bool,
-    /// Pruning decisions use the hash score where it bounds the static eval.
-    pub tt_eval: bool,
-    /// Quiet moves with a very bad history are skipped near the leaves.
-    pub history_pruning: bool,
-    /// Features switched on by [`Features::force`] (bits by `NAMES` index):
-    /// on even where the game switches them off.
-    forced: u32,
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features {
-            null_move: true,
-            late_move_reductions: true,
-            late_move_pruning: true,
-            futility: true,
-            reverse_futility: true,
-            aspiration: true,
-            check_extension: true,
-            killers: true,
-            history: true,
-            delta_pruning: true,
-            iir: true,
-            bad_capture_pruning: true,
-            adaptive_time: true,
-            continuation_history: true,
-            history_reductions: true,
-            qsearch_tt: true,
-            singular_extension: true,
-            history_between_moves: true,
-            capture_history: true,
-            tt_eval: true,
-            history_pruning: true,
-            forced: 0,
-        }
-    }
-}
-
-impl Features {
-    /// Names accepted by [`Features::set`].
-    pub const NAMES: [&'static str; 21] = [
-        "null_move",
-        "late_move_reductions",
-        "late_move_pruning",
-        "futility",
-        "reverse_futility",
-        "aspiration",
-        "check_extension",
-        "killers",
-        "history",
-        "delta_pruning",
-        "iir",
-        "bad_capture_pruning",
-        "adaptive_time",
-        "continuation_history",
-        "history_reductions",
-        "qsearch_tt",
-        "singular_extension",
-        "history_between_moves",
-        "capture_history",
-        "tt_eval",
-        "history_pruning",
-    ];
-
-    /// Switches a feature by name; false if there is no such feature.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let slot = match name {
-            "null_move" => &mut self.null_move,
-            "late_move_reductions" => &mut self.late_move_reductions,
-            "late_move_pruning" => &mut self.late_move_pruning,
-            "futility" => &mut self.futility,
-            "reverse_futility" => &mut self.reverse_futility,
-            "aspiration" => &mut self.aspiration,
-            "check_extension" => &mut self.check_extension,
-            "killers" => &mut self.killers,
-            "history" => &mut self.history,
-            "delta_pruning" => &mut self.delta_pruning,
-            "iir" => &mut self.iir,
-            "bad_capture_pruning" => &mut self.bad_capture_pruning,
-            "adaptive_time" => &mut self.adaptive_time,
-            "continuation_history" => &mut self.continuation_history,
-            "history_reductions" => &mut self.history_reductions,
-            "qsearch_tt" => &mut self.qsearch_tt,
-            "singular_extension" => &mut self.singular_extension,
-            "history_between_moves" => &mut self.history_between_moves,
-            "capture_history" => &mut self.capture_history,
-            "tt_eval" => &mut self.tt_eval,
-            "history_pruning" => &mut self.history_pruning,
-            _ => return false,
-        };
-        *slot = on;
-        true
-    }
-
-    /// Switches a feature on even in a game whose defaults switch it off
-    /// (`Evaluate::FEATURES_OFF`), to measure it there; false if there is
-    /// no such feature.
-    ///
-    /// ```
-    /// use tensorchess_engine::Features;
-    /// let mut f = Features::default();
-    /// assert!(f.force("tt_eval"));
-    /// assert!(f.is_forced("tt_eval") && !f.is_forced("iir"));
-    /// assert!(!f.force("no_such_feature"));
-    /// ```
-    pub fn force(&mut self, name: &str) -> bool {
-        match Self::NAMES.iter().position(|n| *n == name) {
-            Some(i) if self.set(name, true) => {
-                self.forced |= 1 << i;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether [`Features::force`] switched this feature on.
-    pub fn is_forced(&self, name: &str) -> bool {
-        Self::NAMES
-            .iter()
-            .position(|n| *n == name)
-            .is_some_and(|i| self.forced & (1 << i) != 0)
-    }
-
-    /// These features with the game's defaults applied: what `V` switches
-    /// off is off unless forced on.
-    pub fn for_game<V: Evaluate>(mut self) -> Features {
-        for name in V::FEATURES_OFF {
-            if !self.is_forced(name) {
-                self.set(name, false);
-            }
-        }
-        self
-    }
-}
-
 /// Engine settings (the UCI options).
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Lines searched and reported (MultiPV).
     pub multipv: usize,
     /// A playing level for people; `None` is full strength.
     pub level: Option<Level>,
+    /// Search features switched on (before the game's own defaults).
     pub features: Features,
     /// Seed of a weak level's noise (varies games).
     pub seed: u64,
@@ -329,6 +158,7 @@ pub struct Engine {
     tt: TranspositionTable,
     /// Move statistics of each search thread, kept between searches.
     stats: Vec<MoveStats>,
+    /// The settings of the next searches.
     pub options: Options,
 }
 
@@ -339,6 +169,7 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine with these settings and an empty table.
     pub fn new(options: Options) -> Engine {
         Engine {
             tt: TranspositionTable::new(options.hash_mb),
@@ -408,7 +239,12 @@ impl Engine {
             tt: &self.tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            deadline: limits::Deadline::new(&limits, root.turn(), start, features.adaptive_time),
+            deadline: limits::Deadline::new(
+                &limits,
+                root.turn(),
+                start,
+                features.is_on(Feature::AdaptiveTime),
+            ),
             node_limit: limits.nodes,
             weights,
             features,

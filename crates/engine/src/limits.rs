@@ -6,13 +6,17 @@ use tensorchess_rules::Color;
 /// Search limits, as UCI's `go` gives them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// Deepest iteration.
     pub depth: Option<u32>,
+    /// Most nodes, counted over all threads.
     pub nodes: Option<u64>,
+    /// Time for this move.
     pub movetime: Option<Duration>,
     /// Remaining clock time of White and Black.
     pub time: [Option<Duration>; 2],
     /// Increments of White and Black.
     pub inc: [Option<Duration>; 2],
+    /// Moves to the next time control.
     pub movestogo: Option<u32>,
     /// Search until stopped.
     pub infinite: bool,
@@ -23,6 +27,7 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Search to depth `d`.
     pub fn depth(d: u32) -> Limits {
         Limits {
             depth: Some(d),
@@ -30,6 +35,7 @@ impl Limits {
         }
     }
 
+    /// Search for `t`.
     pub fn movetime(t: Duration) -> Limits {
         Limits {
             movetime: Some(t),
@@ -37,6 +43,7 @@ impl Limits {
         }
     }
 
+    /// Search `n` nodes.
     pub fn nodes(n: u64) -> Limits {
         Limits {
             nodes: Some(n),

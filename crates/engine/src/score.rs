@@ -15,8 +15,11 @@ use std::fmt;
 pub struct Eval(pub i32);
 
 impl Eval {
+    /// A draw, or an even position.
     pub const DRAW: Eval = Eval(0);
+    /// Mate on the board (mate scores count down from it by the plies to mate).
     pub const MATE: Eval = Eval(32_000);
+    /// A bound beyond every score.
     pub const INFINITE: Eval = Eval(32_001);
     /// Scores beyond this are mates.
     pub const MATE_BOUND: i32 = 32_000 - 1_000;
@@ -31,6 +34,7 @@ impl Eval {
         Eval(-Self::MATE.0 + ply)
     }
 
+    /// Whether the score is a mate, for either side.
     pub const fn is_mate(self) -> bool {
         self.0.abs() > Self::MATE_BOUND
     }

@@ -39,6 +39,7 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// The transposition table: search results by position hash, shared by every thread of a search.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     generation: AtomicU8,
@@ -80,10 +81,12 @@ impl TranspositionTable {
         })
     }
 
+    /// The size in MiB.
     pub fn size_mb(&self) -> usize {
         (self.slots.len() * SLOT_BYTES) >> 20
     }
 
+    /// Empties every slot.
     pub fn clear(&self) {
         for s in &self.slots {
             s.check.store(0, Ordering::Relaxed);
@@ -121,6 +124,7 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The entry stored for `key`, if its slot holds one.
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let slot = self.slot(key)?;
         let data = slot.data.load(Ordering::Relaxed);
@@ -131,6 +135,7 @@ impl TranspositionTable {
         Some(unpack(data))
     }
 
+    /// Stores a result for `key`, unless the slot holds a deeper entry of this search for another position.
     pub fn store(&self, key: u64, mv: Move, score: i16, depth: i32, bound: Bound) {
         let Some(slot) = self.slot(key) else { return };
         let gen = self.generation.load(Ordering::Relaxed);

@@ -250,15 +250,14 @@ fn an_impossible_hash_size_falls_back() {
 
 #[test]
 fn with_any_one_feature_off_the_search_still_finds_the_mate_and_plays_legally() {
-    use tensorchess_engine::Features;
+    use tensorchess_engine::{Feature, Features};
     // Mate in two (doubled rooks), searched deep enough for every feature
     // (singular extensions start at depth 8) to take part.
     let fen = "3r2k1/5ppp/1q6/8/8/8/3R1PPP/3R2K1 w - - 0 1";
     let mate = Position::<Chess>::from_fen(fen).unwrap();
     let middlegame = Position::<Tensor>::new();
-    for name in Features::NAMES {
-        let mut features = Features::default();
-        assert!(features.set(name, false), "{name}");
+    for name in Feature::ALL {
+        let features = Features::default().with(name, false);
         let options = || Options {
             features,
             ..Options::default()
@@ -295,7 +294,7 @@ fn a_new_game_forgets_what_earlier_searches_learnt() {
 
 #[test]
 fn a_game_switches_its_features_off_unless_they_are_forced_on() {
-    use tensorchess_engine::Features;
+    use tensorchess_engine::{Feature, Features};
     let nodes = |features: Features| {
         let options = Options {
             features,
@@ -312,16 +311,20 @@ fn a_game_switches_its_features_off_unless_they_are_forced_on() {
     // switching it off changes nothing, forcing it on changes the search.
     let default = nodes(Features::default());
     let mut off = Features::default();
-    off.set("tt_eval", false);
+    off.set(Feature::TtEval, false);
     assert_eq!(nodes(off), default);
     let mut forced = Features::default();
-    assert!(forced.force("tt_eval"));
+    forced.force(Feature::TtEval);
     assert_ne!(
         nodes(forced),
         default,
         "forcing tt_eval on did not reach the search"
     );
-    assert!(!Features::default().for_game::<Tensor>().tt_eval);
-    assert!(forced.for_game::<Tensor>().tt_eval);
-    assert!(Features::default().for_game::<Chess>().tt_eval);
+    assert!(!Features::default()
+        .for_game::<Tensor>()
+        .is_on(Feature::TtEval));
+    assert!(forced.for_game::<Tensor>().is_on(Feature::TtEval));
+    assert!(Features::default()
+        .for_game::<Chess>()
+        .is_on(Feature::TtEval));
 }

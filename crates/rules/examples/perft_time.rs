@@ -1,3 +1,5 @@
+//! Perft speed of each game's start position (chess to depth 6, the others
+//! to 5), in million nodes per second.
 use std::time::Instant;
 use tensorchess_rules::{perft, Chess, Chessence, Position, Tensor};
 fn main() {

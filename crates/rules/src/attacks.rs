@@ -7,13 +7,18 @@
 
 use crate::{Bitboard, Geometry, Square, Word};
 
+/// Line index of files.
 pub const FILE_LINE: usize = 0;
+/// Line index of ranks.
 pub const RANK_LINE: usize = 1;
+/// Line index of diagonals (the a1–h8 direction).
 pub const DIAG_LINE: usize = 2;
+/// Line index of anti-diagonals (the a8–h1 direction).
 pub const ANTI_LINE: usize = 3;
 
 /// Orthogonal lines (file, rank) and diagonal lines.
 pub const ORTHO_LINES: [usize; 2] = [FILE_LINE, RANK_LINE];
+/// Diagonal lines (diagonal, anti-diagonal).
 pub const DIAG_LINES: [usize; 2] = [DIAG_LINE, ANTI_LINE];
 
 /// The line at a right angle within the same family (file ↔ rank, diagonal ↔ anti-diagonal).
@@ -33,24 +38,33 @@ pub const DIRS: [(i32, i32); 8] = [
     (-1, 1),  // NW
     (1, -1),  // SE
 ];
+/// Directions along files and ranks: N, S, E, W.
 pub const ORTHO_DIRS: [usize; 4] = [0, 1, 2, 3];
+/// Diagonal directions: NE, SW, NW, SE.
 pub const DIAG_DIRS: [usize; 4] = [4, 5, 6, 7];
 
 /// Precomputed attack masks for one geometry.
 #[derive(Debug)]
 pub struct Tables<W> {
+    /// The board these tables are for.
     pub geometry: Geometry,
     /// All existing squares.
     pub board: W,
+    /// Squares of each file.
     pub files: [W; 16],
+    /// Squares of each rank.
     pub ranks: [W; 16],
+    /// Knight attacks from each square.
     pub knight: [W; 128],
+    /// King attacks from each square.
     pub king: [W; 128],
     /// Squares a pawn of each colour on a square attacks.
     pub pawn: [[W; 128]; 2],
     /// Per line: the squares below (`lower`) and above (`upper`) a square, up to an edge or hole.
     pub lower: [[W; 128]; 4],
+    /// Per line: the squares above a square, up to an edge or hole.
     pub upper: [[W; 128]; 4],
+    /// Per line: the whole line through a square, without the square.
     pub line_ex: [[W; 128]; 4],
     /// Squares from which one step in a direction lands on an existing square.
     pub step_from: [W; 8],
@@ -221,21 +235,25 @@ pub const fn narrow(t: Tables<u128>) -> Tables<u64> {
 }
 
 impl<W: Word> Tables<W> {
+    /// All existing squares.
     #[inline(always)]
     pub fn board(&self) -> Bitboard<W> {
         Bitboard(self.board)
     }
 
+    /// Squares a knight on `sq` attacks.
     #[inline(always)]
     pub fn knight(&self, sq: Square) -> Bitboard<W> {
         Bitboard(self.knight[sq.index()])
     }
 
+    /// Squares a king on `sq` attacks.
     #[inline(always)]
     pub fn king(&self, sq: Square) -> Bitboard<W> {
         Bitboard(self.king[sq.index()])
     }
 
+    /// Squares a pawn of `color` on `sq` attacks.
     #[inline(always)]
     pub fn pawn(&self, color: crate::Color, sq: Square) -> Bitboard<W> {
         Bitboard(self.pawn[color.index()][sq.index()])
@@ -274,11 +292,13 @@ impl<W: Word> Tables<W> {
         Bitboard(self.line_ex[line][i] & odiff)
     }
 
+    /// Squares a rook on `sq` reaches, up to and including the first blockers.
     #[inline(always)]
     pub fn rook_attacks(&self, sq: Square, blockers: Bitboard<W>) -> Bitboard<W> {
         self.line_attacks(FILE_LINE, sq, blockers) | self.line_attacks(RANK_LINE, sq, blockers)
     }
 
+    /// Squares a bishop on `sq` reaches, up to and including the first blockers.
     #[inline(always)]
     pub fn bishop_attacks(&self, sq: Square, blockers: Bitboard<W>) -> Bitboard<W> {
         self.line_attacks(DIAG_LINE, sq, blockers) | self.line_attacks(ANTI_LINE, sq, blockers)
@@ -312,8 +332,11 @@ impl<W: Word> Tables<W> {
     }
 }
 
+/// The tables of orthodox chess.
 pub static CHESS_TABLES: Tables<u64> = narrow(build(Geometry::CHESS));
+/// The tables of Tensor Chess.
 pub static TENSOR_TABLES: Tables<u128> = build(Geometry::TENSOR);
+/// The tables of Chessence.
 pub static CHESSENCE_TABLES: Tables<u64> = narrow(build(Geometry::CHESSENCE));
 
 #[cfg(test)]

@@ -29,17 +29,27 @@ pub trait Word:
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
+    /// No bit set.
     const ZERO: Self;
+    /// The lowest bit set.
     const ONE: Self;
+    /// Width in bits.
     const BITS: u32;
+    /// Bits set.
     fn count_ones(self) -> u32;
+    /// Zero bits below the lowest set bit.
     fn trailing_zeros(self) -> u32;
+    /// Zero bits above the highest set bit.
     fn leading_zeros(self) -> u32;
+    /// Subtraction modulo 2^BITS.
     fn wrapping_sub(self, rhs: Self) -> Self;
+    /// Addition modulo 2^BITS.
     fn wrapping_add(self, rhs: Self) -> Self;
+    /// Negation modulo 2^BITS.
     fn wrapping_neg(self) -> Self;
     /// Truncating conversion from the widest word, for tables built as `u128`.
     fn from_u128(x: u128) -> Self;
+    /// Widening conversion to `u128`.
     fn to_u128(self) -> u128;
 }
 
@@ -102,33 +112,40 @@ impl_word!(u128);
 pub struct Bitboard<W: Word>(pub W);
 
 impl<W: Word> Bitboard<W> {
+    /// No square.
     pub const EMPTY: Bitboard<W> = Bitboard(W::ZERO);
 
+    /// The set of one square.
     #[inline(always)]
     pub fn from_square(sq: Square) -> Self {
         Bitboard(W::ONE << sq.index() as u32)
     }
 
+    /// The squares of a `u128` bit set (truncated to the word).
     #[inline(always)]
     pub fn from_u128(x: u128) -> Self {
         Bitboard(W::from_u128(x))
     }
 
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub fn contains(self, sq: Square) -> bool {
         (self.0 >> sq.index() as u32) & W::ONE != W::ZERO
     }
 
+    /// Whether the set has no square.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
         self.0 == W::ZERO
     }
 
+    /// Whether the set has a square.
     #[inline(always)]
     pub fn any(self) -> bool {
         self.0 != W::ZERO
     }
 
+    /// How many squares the set has.
     #[inline(always)]
     pub fn count(self) -> u32 {
         self.0.count_ones()
@@ -140,26 +157,31 @@ impl<W: Word> Bitboard<W> {
         (self.0 & self.0.wrapping_sub(W::ONE)) != W::ZERO
     }
 
+    /// The set with `sq` added.
     #[inline(always)]
     pub fn with(self, sq: Square) -> Self {
         Bitboard(self.0 | W::ONE << sq.index() as u32)
     }
 
+    /// The set without `sq`.
     #[inline(always)]
     pub fn without(self, sq: Square) -> Self {
         Bitboard(self.0 & !(W::ONE << sq.index() as u32))
     }
 
+    /// Adds `sq` if it is missing, removes it if present.
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
         self.0 = self.0 ^ (W::ONE << sq.index() as u32);
     }
 
+    /// Adds `sq`.
     #[inline(always)]
     pub fn add(&mut self, sq: Square) {
         self.0 = self.0 | (W::ONE << sq.index() as u32);
     }
 
+    /// Removes `sq`.
     #[inline(always)]
     pub fn discard(&mut self, sq: Square) {
         self.0 = self.0 & !(W::ONE << sq.index() as u32);
@@ -207,11 +229,13 @@ impl<W: Word> Bitboard<W> {
         }
     }
 
+    /// Whether every square of the set is in `other`.
     #[inline(always)]
     pub fn is_subset(self, other: Self) -> bool {
         self.0 & !other.0 == W::ZERO
     }
 
+    /// Whether the two sets share a square.
     #[inline(always)]
     pub fn intersects(self, other: Self) -> bool {
         self.0 & other.0 != W::ZERO

@@ -11,12 +11,20 @@ use std::ops::Not;
 /// assert_eq!(Color::Black.char(), 'b');
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Color {
+    /// The side that moves first.
     White = 0,
+    /// The side that moves second.
     Black = 1,
 }
 
 impl Color {
+    /// Both sides, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
     /// 0 for White, 1 for Black: an index into per-side arrays.
@@ -33,6 +41,7 @@ impl Color {
         }
     }
 
+    /// The side a FEN letter (`w`, `b`) names.
     pub fn from_char(c: char) -> Option<Color> {
         match c {
             'w' => Some(Color::White),
@@ -50,6 +59,7 @@ impl Color {
         }
     }
 
+    /// The name in lower case: `white` or `black`.
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",

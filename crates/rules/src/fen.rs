@@ -1,18 +1,28 @@
 //! FEN (RULES 4.1): Fairy-Stockfish conventions, `*` for missing squares,
 //! `[...]` for pieces in hand.
 
-use crate::{Bitboard, CastlingRights, Color, File, Piece, Position, Rank, Role, Square, Variant};
+use crate::{
+    Bitboard, CastlingRights, CastlingSide, Color, File, Piece, Position, Rank, Role, Square,
+    Variant,
+};
 use std::fmt;
 
 /// The part of a FEN that is wrong.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FenField {
+    /// The piece placement.
     Board,
+    /// The pieces in hand (`[MMm]`, Chessence).
     Pocket,
+    /// The side to move.
     Turn,
+    /// The castling rights.
     Castling,
+    /// The en-passant square.
     EnPassant,
+    /// Plies since the last capture or pawn move.
     HalfmoveClock,
+    /// The move number.
     Fullmoves,
     /// The fields parse, but the position cannot occur (missing king, side not to move in check…).
     Position,
@@ -44,7 +54,9 @@ impl fmt::Display for FenField {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid FEN {field}: {reason}")]
 pub struct ParseFenError {
+    /// The field that is wrong.
     pub field: FenField,
+    /// What is wrong with it.
     pub reason: String,
 }
 
@@ -226,17 +238,16 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
     let mut rights = CastlingRights::NONE;
     if castling_field != "-" {
         for c in castling_field.chars() {
-            let (color, side) = match c {
-                'K' => (Color::White, 0),
-                'Q' => (Color::White, 1),
-                'k' => (Color::Black, 0),
-                'q' => (Color::Black, 1),
-                _ => {
-                    return err(
-                        FenField::Castling,
-                        format!("'{c}', expected '-' or letters from KQkq"),
-                    )
-                }
+            let Some(side) = CastlingSide::from_char(c) else {
+                return err(
+                    FenField::Castling,
+                    format!("'{c}', expected '-' or letters from KQkq"),
+                );
+            };
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
             };
             if V::CASTLING.is_none() {
                 return err(
@@ -254,8 +265,8 @@ pub(crate) fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, ParseFenEr
             let king_home = g.square(File(rule.king_file), rank);
             let king_ok =
                 king_home.and_then(|s| pos.piece_at(s)) == Some(Piece::new(color, Role::King));
-            for side in 0..2u8 {
-                let rook_home = g.square(File(rule.rook_files[side as usize]), rank);
+            for side in CastlingSide::ALL {
+                let rook_home = g.square(File(rule.rook_file(side)), rank);
                 let rook_ok =
                     rook_home.and_then(|s| pos.piece_at(s)) == Some(Piece::new(color, Role::Rook));
                 if !(king_ok && rook_ok) {
@@ -400,17 +411,14 @@ pub(crate) fn write_fen<V: Variant>(pos: &Position<V>) -> String {
     s.push(pos.turn.char());
     s.push(' ');
     let rights = pos.castling;
-    if rights.0 == 0 {
+    if rights.is_empty() {
         s.push('-');
     } else {
-        for (c, side, ch) in [
-            (Color::White, 0, 'K'),
-            (Color::White, 1, 'Q'),
-            (Color::Black, 0, 'k'),
-            (Color::Black, 1, 'q'),
-        ] {
-            if rights.has(c, side) {
-                s.push(ch);
+        for c in Color::ALL {
+            for side in CastlingSide::ALL {
+                if rights.has(c, side) {
+                    s.push(side.char(c));
+                }
             }
         }
     }
@@ -434,6 +442,30 @@ impl<V: Variant> Position<V> {
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position<V>, ParseFenError> {
         parse_fen(fen)
+    }
+
+    /// Reads a FEN, or an EPD line (board, side, castling and en passant,
+    /// then operations, which are ignored), which is given the clocks `0 1`.
+    /// A text that is neither gives the FEN's error.
+    ///
+    /// ```
+    /// use tensorchess_rules::{Chess, Position};
+    /// let epd = "4k3/8/8/8/8/8/8/4K3 w - - bm Ke2; id \"bare\";";
+    /// let pos = Position::<Chess>::from_fen_or_epd(epd).unwrap();
+    /// assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    /// assert!(Position::<Chess>::from_fen_or_epd("4k3/8 w - -").is_err());
+    /// ```
+    pub fn from_fen_or_epd(text: &str) -> Result<Position<V>, ParseFenError> {
+        let text = text.trim();
+        Self::from_fen(text).or_else(|e| {
+            let fields: Vec<&str> = text.split_whitespace().collect();
+            if fields.len() >= 4 {
+                if let Ok(p) = Self::from_fen(&format!("{} 0 1", fields[..4].join(" "))) {
+                    return Ok(p);
+                }
+            }
+            Err(e)
+        })
     }
 
     /// Writes the FEN; the en-passant square appears only when a capture there is legal.

@@ -29,10 +29,12 @@ impl<V: Variant> Default for Game<V> {
 }
 
 impl<V: Variant> Game<V> {
+    /// A game from the start position.
     pub fn new() -> Self {
         Self::from_position(Position::new())
     }
 
+    /// A game from `start`.
     pub fn from_position(start: Position<V>) -> Self {
         Game {
             start,
@@ -41,14 +43,17 @@ impl<V: Variant> Game<V> {
         }
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position<V> {
         &self.start
     }
 
+    /// The current position.
     pub fn position(&self) -> &Position<V> {
         self.positions.last().unwrap_or(&self.start)
     }
 
+    /// The moves played, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }

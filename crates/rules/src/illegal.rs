@@ -22,21 +22,39 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IllegalReason {
     /// The game has no drops.
-    NoDrops { game: VariantKind },
+    NoDrops {
+        /// The game being played.
+        game: VariantKind,
+    },
     /// Only this role can be dropped.
-    WrongDropRole { role: Role },
+    WrongDropRole {
+        /// The only role that can be dropped.
+        role: Role,
+    },
     /// The mover has nothing in reserve.
     EmptyHand,
     /// Not one of the mover's drop squares.
-    NotDropSquare { square: String },
+    NotDropSquare {
+        /// The square concerned, by name.
+        square: String,
+    },
     /// The square is occupied.
-    Occupied { square: String },
+    Occupied {
+        /// The square concerned, by name.
+        square: String,
+    },
     /// No piece stands on the starting square.
-    NoPiece { square: String },
+    NoPiece {
+        /// The square concerned, by name.
+        square: String,
+    },
     /// The piece belongs to the side not to move.
     NotYours {
+        /// The role of the piece concerned.
         role: Role,
+        /// The square it stands on, by name.
         square: String,
+        /// The side to move.
         turn: Color,
     },
     /// Castling out of check.
@@ -48,40 +66,86 @@ pub enum IllegalReason {
     /// The move would leave the mover's king attacked.
     KingWouldBeInCheck,
     /// Kings never move in this game.
-    KingsNeverMove { game: VariantKind },
+    KingsNeverMove {
+        /// The game being played.
+        game: VariantKind,
+    },
     /// A Chessence man without the power to reach the square.
-    ManHasNoPower { from: String, to: String },
+    ManHasNoPower {
+        /// The square the man starts from, by name.
+        from: String,
+        /// The square it would end on, by name.
+        to: String,
+    },
     /// A beast's step or hop chain cannot reach the square.
-    BeastCannotReach { from: String, to: String },
+    BeastCannotReach {
+        /// The square the beast starts from, by name.
+        from: String,
+        /// The square it would end on, by name.
+        to: String,
+    },
     /// A move string names a beast capture (`x`) but the piece is no beast.
-    OnlyBeastsCaptureBeasts { role: Role, from: String },
+    OnlyBeastsCaptureBeasts {
+        /// The role of the piece concerned.
+        role: Role,
+        /// The square the piece starts from, by name.
+        from: String,
+    },
     /// The square named after `x` holds no enemy beast.
-    NoEnemyBeast { square: String },
+    NoEnemyBeast {
+        /// The square named after `x`.
+        square: String,
+    },
     /// No hop chain of the beast ends on `to` with its last hop over the
     /// enemy beast on `captured`.
     BeastCannotCapture {
+        /// The square the beast starts from, by name.
         from: String,
+        /// The square it would end on, by name.
         to: String,
+        /// The square of the enemy beast to capture, by name.
         captured: String,
     },
     /// Only beasts capture beasts (by hopping over them).
-    CannotCaptureBeast { role: Role, square: String },
+    CannotCaptureBeast {
+        /// The role of the piece concerned.
+        role: Role,
+        /// The square of the beast, by name.
+        square: String,
+    },
     /// A piece stops on its own beast only to propel it.
-    StopsOnOwnBeast { role: Role, square: String },
+    StopsOnOwnBeast {
+        /// The role of the piece concerned.
+        role: Role,
+        /// The square of the beast, by name.
+        square: String,
+    },
     /// Kings and beasts never propel.
-    CannotPropel { role: Role },
+    CannotPropel {
+        /// The role of the piece concerned.
+        role: Role,
+    },
     /// The square the piece would propel from holds no beast of its side.
-    NoBeastToPropel { square: String },
+    NoBeastToPropel {
+        /// The square the piece would stop on, by name.
+        square: String,
+    },
     /// The piece cannot reach the beast it would propel.
     CannotReachBeast {
+        /// The role of the piece concerned.
         role: Role,
+        /// The square the piece starts from, by name.
         from: String,
+        /// The square of the beast, by name.
         beast: String,
     },
     /// The beast cannot be propelled to that square by this piece.
     BadPropelSquare {
+        /// The role of the piece concerned.
         role: Role,
+        /// The square of the beast, by name.
         beast: String,
+        /// The square the beast would go to, by name.
         to: String,
     },
     /// A promotion piece given for a move that is no promotion.
@@ -89,21 +153,48 @@ pub enum IllegalReason {
     /// A pawn reaching the last rank must say what it becomes.
     PromotionNeedsPiece,
     /// The game does not allow promotion to this role.
-    CannotPromoteTo { role: Role },
+    CannotPromoteTo {
+        /// The role asked for.
+        role: Role,
+    },
     /// Castling is written as the king's move in this game (e.g. `Kh1`).
-    CastlingWrittenAsKingMove { game: VariantKind },
+    CastlingWrittenAsKingMove {
+        /// The game being played.
+        game: VariantKind,
+    },
     /// No castling is possible here.
     NoCastling,
     /// A SAN that no legal move matches.
-    NoSuchMove { role: Role, to: String },
+    NoSuchMove {
+        /// The role the SAN names.
+        role: Role,
+        /// The destination the SAN names.
+        to: String,
+    },
     /// A SAN drop that no legal drop matches.
-    NoSuchDrop { role: Role, to: String },
+    NoSuchDrop {
+        /// The role the SAN names.
+        role: Role,
+        /// The destination the SAN names.
+        to: String,
+    },
     /// The side to move has no piece of that kind.
-    NoPieceOfRole { role: Role },
+    NoPieceOfRole {
+        /// The role the SAN names.
+        role: Role,
+    },
     /// A SAN that several legal moves match.
-    Ambiguous { options: String },
+    Ambiguous {
+        /// The moves the SAN could mean.
+        options: String,
+    },
     /// Any other move the piece cannot make.
-    CannotMoveThatWay { role: Role, from: String },
+    CannotMoveThatWay {
+        /// The role of the piece concerned.
+        role: Role,
+        /// The square the piece starts from, by name.
+        from: String,
+    },
 }
 
 impl IllegalReason {

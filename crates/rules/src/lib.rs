@@ -13,7 +13,6 @@
 //! assert_eq!(after.fen(), "rtnbqkbntr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RTNBQKBNTR b KQkq - 0 1");
 //! ```
 
-pub mod any;
 pub mod attacks;
 mod bitboard;
 mod color;
@@ -32,6 +31,7 @@ pub mod san;
 mod square;
 pub mod uci;
 mod variant;
+mod variant_game;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Word};
@@ -48,5 +48,7 @@ pub use position::{CastlingRights, MenPowers, Position};
 pub use role::{Piece, Role};
 pub use square::{File, Geometry, Rank, Square, SquareName};
 pub use variant::{
-    CastlingOption, CastlingRule, Chess, Chessence, ParseVariantError, Tensor, Variant, VariantKind,
+    CastlingOption, CastlingRule, CastlingSide, Chess, Chessence, ParseVariantError, Tensor,
+    Variant, VariantKind,
 };
+pub use variant_game::VariantGame;

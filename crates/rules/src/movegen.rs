@@ -217,8 +217,8 @@ impl<'a, V: Variant> Gen<'a, V> {
         let t = self.t;
         let pos = self.pos;
         let (orth, diag) = if V::MEN {
-            let (r, b, _) = pos.men_powers(self.them);
-            (r, b)
+            let powers = pos.men_powers(self.them);
+            (powers.rook, powers.bishop)
         } else {
             let enemy = pos.by_color(self.them);
             let queens = pos.by_role(Role::Queen);
@@ -567,16 +567,16 @@ impl<'a, V: Variant> Gen<'a, V> {
 
     fn men<S: Sink<V::Word>>(&self, sink: &mut S) {
         let t = self.t;
-        let (rook_men, bishop_men, knight_men) = self.pos.men_powers(self.us);
+        let powers = self.pos.men_powers(self.us);
         for from in self.pos.pieces(self.us, Role::Man) {
             let mut targets = Bitboard::EMPTY;
-            if rook_men.contains(from) {
+            if powers.rook.contains(from) {
                 targets |= t.rook_attacks(from, self.occ);
             }
-            if bishop_men.contains(from) {
+            if powers.bishop.contains(from) {
                 targets |= t.bishop_attacks(from, self.occ);
             }
-            if knight_men.contains(from) {
+            if powers.knight.contains(from) {
                 targets |= t.knight(from);
             }
             self.emit_targets(sink, from, targets & self.land);
@@ -626,7 +626,7 @@ impl<'a, V: Variant> Gen<'a, V> {
                 continue;
             }
             let (Some(rook_sq), Some(king_to), Some(rook_to)) = (
-                g.square(File(rule.rook_files[opt.side as usize]), rank),
+                g.square(File(rule.rook_file(opt.side)), rank),
                 g.square(File(opt.king_to), rank),
                 g.square(File(opt.rook_to), rank),
             ) else {

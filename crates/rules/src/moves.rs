@@ -12,6 +12,7 @@ pub enum MoveKind {
     Normal,
     /// A pawn reaching the last rank and turning into [`Move::promotion`].
     Promotion,
+    /// A pawn taking a pawn that just made a double step, by passing it.
     EnPassant,
     /// The king's move of a castling; the rook follows from the game's rules.
     Castle,
@@ -48,21 +49,25 @@ impl Move {
         )
     }
 
+    /// A move of one piece from `from` to `to`.
     #[inline(always)]
     pub const fn normal(from: Square, to: Square) -> Move {
         Move::pack(from, to, Square::new(0), 0, 0)
     }
 
+    /// A pawn's move to the last rank, becoming `role`.
     #[inline(always)]
     pub const fn promotion(from: Square, to: Square, role: Role) -> Move {
         Move::pack(from, to, Square::new(0), 1, role as u32)
     }
 
+    /// An en-passant capture by the pawn on `from`, landing on `to`.
     #[inline(always)]
     pub const fn en_passant(from: Square, to: Square) -> Move {
         Move::pack(from, to, Square::new(0), 2, 0)
     }
 
+    /// Castling, written as the king's move.
     #[inline(always)]
     pub const fn castle(king: Square, king_to: Square) -> Move {
         Move::pack(king, king_to, Square::new(0), 3, 0)
@@ -74,21 +79,25 @@ impl Move {
         Move::pack(from, beast, beast_to, 4, 0)
     }
 
+    /// A beast on `from` hopping to `to`, its last hop over the enemy beast on `captured`.
     #[inline(always)]
     pub const fn beast_capture(from: Square, to: Square, captured: Square) -> Move {
         Move::pack(from, to, captured, 5, 0)
     }
 
+    /// A piece of `role` from the hand dropped on `to`.
     #[inline(always)]
     pub const fn drop(role: Role, to: Square) -> Move {
         Move::pack(to, to, Square::new(0), 6, role as u32)
     }
 
+    /// The square the move starts from (the destination, for a drop).
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::new((self.0 & 127) as u8)
     }
 
+    /// The square the moving piece ends on.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::new((self.0 >> 7 & 127) as u8)
@@ -100,6 +109,7 @@ impl Move {
         Square::new((self.0 >> 14 & 127) as u8)
     }
 
+    /// What kind of move this is.
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> KIND_SHIFT & 7 {
@@ -113,6 +123,7 @@ impl Move {
         }
     }
 
+    /// The role a promotion makes.
     #[inline(always)]
     pub const fn promotion_role(self) -> Option<Role> {
         match self.kind() {
@@ -121,6 +132,7 @@ impl Move {
         }
     }
 
+    /// The role a drop puts down.
     #[inline(always)]
     pub const fn drop_role(self) -> Option<Role> {
         match self.kind() {
@@ -147,6 +159,7 @@ impl Move {
         }
     }
 
+    /// Whether this is [`Move::NULL`].
     #[inline(always)]
     pub const fn is_null(self) -> bool {
         self.0 == 0
@@ -158,6 +171,7 @@ impl Move {
         self.0
     }
 
+    /// The move of a packed form from [`Move::to_u32`].
     #[inline(always)]
     pub const fn from_u32(x: u32) -> Move {
         Move(x)

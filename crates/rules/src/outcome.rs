@@ -5,23 +5,36 @@ use std::fmt;
 
 /// Why a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum EndReason {
+    /// The side to move is in check and has no legal move.
     Checkmate,
     /// Chessence: the side to move has no legal move and is not in check; it loses.
     NoLegalMoves,
+    /// The side to move has no legal move and is not in check; a draw.
     Stalemate,
+    /// The same position for the third time.
     Repetition,
     /// 100 plies without capture or pawn move (or, in Chessence, capture or drop).
     HundredPlies,
     /// Neither side can ever give mate.
     DeadMaterial,
+    /// A player resigned.
     Resignation,
+    /// A player ran out of time.
     Timeout,
+    /// The players agreed to a draw.
     Agreement,
+    /// A player left the game.
     Abandoned,
 }
 
 impl EndReason {
+    /// The reason in English, lower case (`threefold repetition`).
     pub const fn describe(self) -> &'static str {
         match self {
             EndReason::Checkmate => "checkmate",
@@ -45,13 +58,33 @@ impl fmt::Display for EndReason {
 }
 
 /// The result of a finished game.
+///
+/// With the `serde` feature it reads and writes as
+/// `{"winner": "white", "reason": "checkmate"}`, `winner` being `null` for
+/// a draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "OutcomeFields", from = "OutcomeFields")
+)]
 pub enum Outcome {
-    Decisive { winner: Color, reason: EndReason },
-    Draw { reason: EndReason },
+    /// One side won.
+    Decisive {
+        /// The side that won.
+        winner: Color,
+        /// How the game ended.
+        reason: EndReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// How the game ended.
+        reason: EndReason,
+    },
 }
 
 impl Outcome {
+    /// The side that won, if one did.
     pub fn winner(self) -> Option<Color> {
         match self {
             Outcome::Decisive { winner, .. } => Some(winner),
@@ -59,6 +92,7 @@ impl Outcome {
         }
     }
 
+    /// How the game ended.
     pub fn reason(self) -> EndReason {
         match self {
             Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
@@ -77,6 +111,37 @@ impl Outcome {
                 ..
             } => "0-1",
             Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+}
+
+/// How an [`Outcome`] is serialized: the winner, if any, and the reason.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct OutcomeFields {
+    winner: Option<Color>,
+    reason: EndReason,
+}
+
+#[cfg(feature = "serde")]
+impl From<Outcome> for OutcomeFields {
+    fn from(o: Outcome) -> Self {
+        OutcomeFields {
+            winner: o.winner(),
+            reason: o.reason(),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<OutcomeFields> for Outcome {
+    fn from(f: OutcomeFields) -> Self {
+        match f.winner {
+            Some(winner) => Outcome::Decisive {
+                winner,
+                reason: f.reason,
+            },
+            None => Outcome::Draw { reason: f.reason },
         }
     }
 }
@@ -134,6 +199,24 @@ impl<V: Variant> Position<V> {
             });
         }
         None
+    }
+
+    /// Whether `color` has anything but its king and beasts, on the board or
+    /// in hand. A side without it can never mate, so a flag against it is
+    /// a draw rather than a loss.
+    ///
+    /// ```
+    /// use tensorchess_rules::{Chessence, Color, Position, Tensor};
+    /// let pos = Position::<Tensor>::from_fen("k9/10/10/10/10/10/10/TK6Tq w - - 0 1").unwrap();
+    /// assert!(!pos.has_mating_material(Color::White)); // a king and beasts
+    /// assert!(pos.has_mating_material(Color::Black)); // a queen
+    /// let fen = "k5/5*/4*1/2*3/1*2*1/3*2/1*4/*5/5K[M] w - - 0 1";
+    /// let reserve = Position::<Chessence>::from_fen(fen).unwrap();
+    /// assert!(reserve.has_mating_material(Color::White)); // a man in hand
+    /// ```
+    pub fn has_mating_material(&self, color: Color) -> bool {
+        let helpers = self.by_color(color) - self.by_role(Role::King) - self.by_role(Role::Beast);
+        helpers.any() || self.hand(color) > 0
     }
 
     /// Neither side can ever give mate: in Tensor Chess, no pawn, knight, bishop,

@@ -7,7 +7,9 @@ use crate::{Bitboard, Move, MoveKind, Piece, Position, Role, Square, Variant};
 /// One piece's route: `squares[0]` is where it starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Route {
+    /// The piece that moves.
     pub piece: Piece,
+    /// The squares it passes through, start first, end last.
     pub squares: Vec<Square>,
 }
 
@@ -15,7 +17,9 @@ pub struct Route {
 /// square of a piece it removes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MovePath {
+    /// The pieces that move, in order.
     pub routes: Vec<Route>,
+    /// The square of a piece the move removes, if it removes one.
     pub captured: Option<Square>,
 }
 

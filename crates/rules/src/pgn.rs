@@ -7,6 +7,7 @@ use crate::{Game, Outcome, ParseFenError, Position, Variant, VariantKind};
 /// A PGN game as text: tags and move tokens, not yet checked against the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {
+    /// Tag pairs (name, value), in order.
     pub tags: Vec<(String, String)>,
     /// Move tokens (SAN or move strings) of the main line.
     pub moves: Vec<String>,
@@ -15,6 +16,7 @@ pub struct PgnGame {
 }
 
 impl PgnGame {
+    /// The value of the tag `name` (any case), if the game has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -36,18 +38,26 @@ impl PgnGame {
 /// Why a PGN could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PgnError {
+    /// The text is not PGN: what went wrong where.
     #[error("PGN syntax error: {0}")]
     Syntax(String),
+    /// The `Variant` tag names no game of ours.
     #[error("unknown variant '{0}' in the PGN")]
     Variant(String),
+    /// The `FEN` tag cannot be read.
     #[error("the PGN's FEN tag: {0}")]
     Fen(#[from] ParseFenError),
+    /// A move cannot be played.
     #[error("move {number} ({token}): {reason}")]
     Move {
+        /// Its move number (`12.` or `12...`).
         number: String,
+        /// The move as written.
         token: String,
+        /// Why it cannot be played.
         reason: String,
     },
+    /// The text holds no game.
     #[error("the PGN holds no game")]
     Empty,
 }

@@ -2,37 +2,98 @@
 
 use crate::attacks::{perpendicular, Tables, DIAG_DIRS, ORTHO_DIRS};
 use crate::zobrist::KEYS;
-use crate::{Bitboard, Color, Move, MoveKind, Piece, Rank, Role, Square, Variant};
+use crate::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Rank, Role, Square, Variant};
 use std::marker::PhantomData;
 
-/// Men of one side with rook, bishop and knight powers (Chessence).
-pub type MenPowers<W> = (Bitboard<W>, Bitboard<W>, Bitboard<W>);
+/// Men of one side with the powers their neighbours lend them (Chessence):
+/// a man beside a friendly man moves as a rook, one diagonally beside a
+/// friendly man as a bishop, one a knight's move away from one as a knight.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MenPowers<W: crate::Word> {
+    /// Men with a friendly man orthogonally next to them.
+    pub rook: Bitboard<W>,
+    /// Men with a friendly man diagonally next to them.
+    pub bishop: Bitboard<W>,
+    /// Men with a friendly man a knight's move away.
+    pub knight: Bitboard<W>,
+}
 
-/// Castling rights: bit `color * 2 + side` (side 0 = toward the last file, `K`; 1 = toward `a`, `Q`).
+/// Castling rights: which sides each colour may still castle to.
+///
+/// ```
+/// use tensorchess_rules::{CastlingRights, CastlingSide, Color};
+/// let rights = CastlingRights::NONE.with(Color::White, CastlingSide::KingSide);
+/// assert!(rights.has(Color::White, CastlingSide::KingSide));
+/// assert!(!rights.has(Color::Black, CastlingSide::KingSide));
+/// assert!(rights.without_color(Color::White).is_empty());
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CastlingRights(pub u8);
+pub struct CastlingRights(u8);
 
 impl CastlingRights {
+    /// No right at all.
     pub const NONE: CastlingRights = CastlingRights(0);
+    /// Every right of both colours.
+    pub const ALL: CastlingRights = CastlingRights(0b1111);
 
-    #[inline]
-    pub fn has(self, color: Color, side: u8) -> bool {
-        self.0 >> (color.index() * 2 + side as usize) & 1 == 1
+    /// Bit `color * 2 + side`.
+    #[inline(always)]
+    const fn bit(color: Color, side: CastlingSide) -> u8 {
+        1 << (color.index() * 2 + side.index())
     }
 
+    /// Whether `color` may still castle to `side`.
     #[inline]
-    pub fn without(self, color: Color, side: u8) -> CastlingRights {
-        CastlingRights(self.0 & !(1 << (color.index() * 2 + side as usize)))
+    pub fn has(self, color: Color, side: CastlingSide) -> bool {
+        self.0 & Self::bit(color, side) != 0
     }
 
+    /// These rights without `color`'s castling to `side`.
     #[inline]
-    pub fn with(self, color: Color, side: u8) -> CastlingRights {
-        CastlingRights(self.0 | 1 << (color.index() * 2 + side as usize))
+    pub fn without(self, color: Color, side: CastlingSide) -> CastlingRights {
+        CastlingRights(self.0 & !Self::bit(color, side))
     }
 
+    /// These rights with `color`'s castling to `side`.
+    #[inline]
+    pub fn with(self, color: Color, side: CastlingSide) -> CastlingRights {
+        CastlingRights(self.0 | Self::bit(color, side))
+    }
+
+    /// These rights without any of `color`'s.
     #[inline]
     pub fn without_color(self, color: Color) -> CastlingRights {
         CastlingRights(self.0 & !(3 << (color.index() * 2)))
+    }
+
+    /// Whether no right is left.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The rights in either set.
+    #[inline]
+    pub fn union(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 | other.0)
+    }
+
+    /// The rights in both sets.
+    #[inline]
+    pub fn intersection(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & other.0)
+    }
+
+    /// These rights without those of `other`.
+    #[inline]
+    pub fn difference(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & !other.0)
+    }
+
+    /// 0..16, for tables keyed by the rights (Zobrist keys).
+    #[inline(always)]
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize
     }
 }
 
@@ -95,31 +156,37 @@ impl<V: Variant> Position<V> {
 
     // ---- queries -------------------------------------------------------
 
+    /// The side to move.
     #[inline(always)]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
+    /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.mailbox.as_ref().get(sq.index()).copied().flatten()
     }
 
+    /// Squares holding a piece.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard<V::Word> {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// Squares holding a piece of `c`.
     #[inline(always)]
     pub fn by_color(&self, c: Color) -> Bitboard<V::Word> {
         self.by_color[c.index()]
     }
 
+    /// Squares holding a piece of role `r`, of either side.
     #[inline(always)]
     pub fn by_role(&self, r: Role) -> Bitboard<V::Word> {
         self.by_role[r.index()]
     }
 
+    /// Squares holding a piece of `c` and role `r`.
     #[inline(always)]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard<V::Word> {
         self.by_color[c.index()] & self.by_role[r.index()]
@@ -131,11 +198,13 @@ impl<V: Variant> Position<V> {
         Self::t().board() - self.occupied()
     }
 
+    /// The square of `c`'s king, if it has one.
     #[inline(always)]
     pub fn king_of(&self, c: Color) -> Option<Square> {
         self.pieces(c, Role::King).first()
     }
 
+    /// Who may still castle where.
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
     }
@@ -155,6 +224,7 @@ impl<V: Variant> Position<V> {
         self.halfmoves
     }
 
+    /// The move number (1 at the start, raised after each Black move).
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
@@ -176,7 +246,7 @@ impl<V: Variant> Position<V> {
         if self.turn == Color::Black {
             h ^= KEYS.black_to_move;
         }
-        h ^= KEYS.castling[self.castling.0 as usize];
+        h ^= KEYS.castling[self.castling.index()];
         if let Some(ep) = self.ep_square {
             h ^= KEYS.ep_file[V::GEOMETRY.file_of(ep).0 as usize];
         }
@@ -242,7 +312,11 @@ impl<V: Variant> Position<V> {
         for m in men {
             knight |= t.knight(m);
         }
-        (men & ortho, men & diag, men & knight)
+        MenPowers {
+            rook: men & ortho,
+            bishop: men & diag,
+            knight: men & knight,
+        }
     }
 
     /// Whether side `by` attacks `sq` (could capture a king standing there), with
@@ -252,9 +326,9 @@ impl<V: Variant> Position<V> {
         let theirs = self.by_color[by.index()] & occ;
         let not_sq = !Bitboard::from_square(sq);
         if V::MEN {
-            let (rook_men, bishop_men, knight_men) = self.men_powers(by);
+            let powers = self.men_powers(by);
             let (rook_men, bishop_men, knight_men) =
-                (rook_men & occ, bishop_men & occ, knight_men & occ);
+                (powers.rook & occ, powers.bishop & occ, powers.knight & occ);
             return (t.knight(sq) & knight_men).any()
                 || (rook_men.any() && (t.rook_attacks(sq, occ) & rook_men).any())
                 || (bishop_men.any() && (t.bishop_attacks(sq, occ) & bishop_men).any());
@@ -373,7 +447,7 @@ impl<V: Variant> Position<V> {
     }
 
     pub(crate) fn set_castling(&mut self, rights: CastlingRights) {
-        self.hash ^= KEYS.castling[self.castling.0 as usize] ^ KEYS.castling[rights.0 as usize];
+        self.hash ^= KEYS.castling[self.castling.index()] ^ KEYS.castling[rights.index()];
         self.castling = rights;
     }
 
@@ -407,11 +481,8 @@ impl<V: Variant> Position<V> {
                 continue;
             }
             let file = g.file_of(sq).0;
-            if file == rule.king_file {
-                lost = lost.with(c, 0).with(c, 1);
-            }
-            for side in 0..2u8 {
-                if file == rule.rook_files[side as usize] {
+            for side in CastlingSide::ALL {
+                if file == rule.king_file || file == rule.rook_file(side) {
                     lost = lost.with(c, side);
                 }
             }
@@ -427,7 +498,7 @@ impl<V: Variant> Position<V> {
         let file = g.file_of(king_to).0;
         let opt = rule.options.iter().find(|o| o.king_to == file)?;
         Some((
-            g.square(crate::File(rule.rook_files[opt.side as usize]), rank)?,
+            g.square(crate::File(rule.rook_file(opt.side)), rank)?,
             g.square(crate::File(opt.rook_to), rank)?,
         ))
     }
@@ -555,10 +626,10 @@ impl<V: Variant> Position<V> {
         self.turn = !us;
         if FULL {
             self.hash ^= KEYS.black_to_move;
-            if V::CASTLING.is_some() && self.castling.0 != 0 {
-                let lost = Self::rights_touching(from).0 | Self::rights_touching(to).0;
-                if lost & self.castling.0 != 0 {
-                    self.set_castling(CastlingRights(self.castling.0 & !lost));
+            if V::CASTLING.is_some() && !self.castling.is_empty() {
+                let lost = Self::rights_touching(from).union(Self::rights_touching(to));
+                if !lost.intersection(self.castling).is_empty() {
+                    self.set_castling(self.castling.difference(lost));
                 }
             }
             self.halfmoves = if reset_clock {

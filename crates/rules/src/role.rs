@@ -12,19 +12,33 @@ use std::num::NonZeroU8;
 /// assert_eq!(Role::Beast.upper_char(), 'T');
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 #[repr(u8)]
 pub enum Role {
+    /// A pawn (`P`).
     Pawn = 0,
+    /// A knight (`N`).
     Knight = 1,
+    /// A bishop (`B`).
     Bishop = 2,
+    /// A rook (`R`).
     Rook = 3,
+    /// A queen (`Q`).
     Queen = 4,
+    /// A king (`K`).
     King = 5,
+    /// The Tensor Beast (`T`).
     Beast = 6,
+    /// The Chessence man (`M`).
     Man = 7,
 }
 
 impl Role {
+    /// Every role, in index order.
     pub const ALL: [Role; 8] = [
         Role::Pawn,
         Role::Knight,
@@ -36,6 +50,7 @@ impl Role {
         Role::Man,
     ];
 
+    /// 0..8: an index into per-role arrays.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -89,6 +104,7 @@ impl Role {
         }
     }
 
+    /// The name in lower case (`pawn`, `beast`, `man`).
     pub const fn name(self) -> &'static str {
         match self {
             Role::Pawn => "pawn",
@@ -115,6 +131,7 @@ impl Role {
 pub struct Piece(NonZeroU8);
 
 impl Piece {
+    /// The piece of `role` and `color`.
     #[inline]
     pub const fn new(color: Color, role: Role) -> Piece {
         // 1 + color * 8 + role is never zero.
@@ -124,6 +141,7 @@ impl Piece {
         }
     }
 
+    /// The side the piece belongs to.
     #[inline]
     pub const fn color(self) -> Color {
         if self.0.get() > 8 {
@@ -133,6 +151,7 @@ impl Piece {
         }
     }
 
+    /// What kind of piece it is.
     #[inline]
     pub const fn role(self) -> Role {
         Role::from_index((self.0.get() - 1) & 7)
@@ -152,6 +171,7 @@ impl Piece {
         }
     }
 
+    /// The piece a FEN letter names (upper case for White).
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
         let color = if c.is_ascii_uppercase() {

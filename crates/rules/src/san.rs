@@ -3,15 +3,20 @@
 //! move `Kh1`, and drops `M@c2`.
 
 use crate::uci::{parse_move_text, take_square};
-use crate::{File, IllegalReason, Move, MoveKind, Position, Rank, Role, Square, Variant};
+use crate::{
+    CastlingSide, File, IllegalReason, Move, MoveKind, Position, Rank, Role, Square, Variant,
+};
 
 /// A SAN that names no legal move, or more than one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SanError {
+    /// Not SAN (the text, shortened).
     #[error("'{0}' is not a move in algebraic notation")]
     Syntax(String),
+    /// SAN that names no legal move: the text and why.
     #[error("illegal move {0}: {1}")]
     Illegal(String, IllegalReason),
+    /// SAN that names several legal moves: the text and the moves it could mean.
     #[error("ambiguous move {0}: it could mean {1}")]
     Ambiguous(String, String),
 }
@@ -27,8 +32,8 @@ struct SanParts {
     propel_to: Option<Square>,
     captured_beast: Option<Square>,
     drop: bool,
-    /// `O-O` (0) or `O-O-O` (1).
-    castle_side: Option<u8>,
+    /// `O-O` (king side) or `O-O-O` (queen side).
+    castle_side: Option<CastlingSide>,
 }
 
 /// The key two moves share when SAN must tell their pieces apart.
@@ -150,11 +155,11 @@ fn parse_parts<V: Variant>(text: &str) -> Option<SanParts> {
     let mut p = SanParts::default();
     match s {
         "O-O" | "0-0" => {
-            p.castle_side = Some(0);
+            p.castle_side = Some(CastlingSide::KingSide);
             return Some(p);
         }
         "O-O-O" | "0-0-0" => {
-            p.castle_side = Some(1);
+            p.castle_side = Some(CastlingSide::QueenSide);
             return Some(p);
         }
         _ => {}
@@ -276,7 +281,7 @@ pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanE
             .copied()
             .filter(|m| {
                 m.kind() == MoveKind::Castle
-                    && (g.file_of(m.to()) > g.file_of(m.from())) == (side == 0)
+                    && (g.file_of(m.to()) > g.file_of(m.from())) == (side == CastlingSide::KingSide)
             })
             .collect();
         return match found.as_slice() {

@@ -18,11 +18,13 @@ impl Square {
         Square(index)
     }
 
+    /// 0..128: an index into per-square arrays.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The bit index as a byte.
     #[inline]
     pub const fn raw(self) -> u8 {
         self.0
@@ -34,9 +36,11 @@ impl Square {
 pub struct File(pub u8);
 
 impl File {
+    /// The file's letter (`a` for file 0).
     pub const fn char(self) -> char {
         (b'a' + self.0) as char
     }
+    /// The file a letter names.
     pub fn from_char(c: char) -> Option<File> {
         if c.is_ascii_lowercase() && c <= 'p' {
             Some(File(c as u8 - b'a'))
@@ -63,18 +67,22 @@ pub struct Rank(pub u8);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
+    /// Files, at most 16.
     pub files: u8,
+    /// Ranks, at most 16.
     pub ranks: u8,
     /// Bit set of squares that do not exist (Chessence).
     pub holes: u128,
 }
 
 impl Geometry {
+    /// Orthodox chess: 8×8.
     pub const CHESS: Geometry = Geometry {
         files: 8,
         ranks: 8,
         holes: 0,
     };
+    /// Tensor Chess: 10×8.
     pub const TENSOR: Geometry = Geometry {
         files: 10,
         ranks: 8,
@@ -100,11 +108,13 @@ impl Geometry {
         self.files as usize * self.ranks as usize
     }
 
+    /// The file of a square.
     #[inline]
     pub const fn file_of(&self, sq: Square) -> File {
         File(sq.0 % self.files)
     }
 
+    /// The rank of a square.
     #[inline]
     pub const fn rank_of(&self, sq: Square) -> Rank {
         Rank(sq.0 / self.files)
@@ -161,7 +171,9 @@ impl Geometry {
 /// The printed name of a square (`e4`), made by [`Geometry::square_name`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SquareName {
+    /// The file.
     pub file: File,
+    /// The rank.
     pub rank: Rank,
 }
 

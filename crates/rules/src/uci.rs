@@ -16,20 +16,36 @@ use std::fmt;
 pub enum ParseMoveError {
     /// Not a move string of this board.
     #[error("'{text}' is not a move: {reason}")]
-    Syntax { text: String, reason: String },
+    Syntax {
+        /// The text as given.
+        text: String,
+        /// Why it is not a move, or not a legal one.
+        reason: String,
+    },
     /// A well-formed move that the rules forbid here.
     #[error("illegal move {text}: {reason}")]
-    Illegal { text: String, reason: IllegalReason },
+    Illegal {
+        /// The text as given.
+        text: String,
+        /// Why it is not a move, or not a legal one.
+        reason: IllegalReason,
+    },
 }
 
 /// A move string read without looking at a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MoveText {
+    /// The square the piece starts from (the destination, for a drop).
     pub from: Square,
+    /// The square it ends on.
     pub to: Square,
+    /// The role a promotion asks for.
     pub promotion: Option<Role>,
+    /// The square a propelled beast goes to (`c1e3>g5`).
     pub propel_to: Option<Square>,
+    /// The square of the enemy beast a beast capture removes (`b1d3xc2`).
     pub captured_beast: Option<Square>,
+    /// The role dropped (`M@c2`).
     pub drop: Option<Role>,
 }
 

@@ -7,27 +7,84 @@
 //! does: beasts (Tensor Chess) and men and drops (Chessence).
 
 use crate::attacks::{Tables, CHESSENCE_TABLES, CHESS_TABLES, TENSOR_TABLES};
-use crate::{Geometry, Piece, Role, Word};
+use crate::{Color, Geometry, Piece, Role, Word};
 use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
+/// The side of the board a castling goes to.
+///
+/// ```
+/// use tensorchess_rules::CastlingSide;
+/// assert_eq!(CastlingSide::KingSide.index(), 0);
+/// assert_eq!(CastlingSide::from_char('q'), Some(CastlingSide::QueenSide));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CastlingSide {
+    /// Toward the last file (`K`/`k` in a FEN, `O-O` in SAN).
+    KingSide = 0,
+    /// Toward the a-file (`Q`/`q` in a FEN, `O-O-O` in SAN).
+    QueenSide = 1,
+}
+
+impl CastlingSide {
+    /// Both sides, king side first (the order of a FEN's `KQkq`).
+    pub const ALL: [CastlingSide; 2] = [CastlingSide::KingSide, CastlingSide::QueenSide];
+
+    /// 0 for the king side, 1 for the queen side: an index into per-side arrays.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The FEN letter of this side for White (upper case) or Black.
+    pub const fn char(self, color: Color) -> char {
+        match (self, color) {
+            (CastlingSide::KingSide, Color::White) => 'K',
+            (CastlingSide::QueenSide, Color::White) => 'Q',
+            (CastlingSide::KingSide, Color::Black) => 'k',
+            (CastlingSide::QueenSide, Color::Black) => 'q',
+        }
+    }
+
+    /// The side a FEN castling letter names, of either case.
+    pub fn from_char(c: char) -> Option<CastlingSide> {
+        match c.to_ascii_lowercase() {
+            'k' => Some(CastlingSide::KingSide),
+            'q' => Some(CastlingSide::QueenSide),
+            _ => None,
+        }
+    }
+}
+
 /// One castling of a side: the files the king and rook end on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct CastlingOption {
-    /// 0 = toward the last file (`K`/`k`), 1 = toward the a-file (`Q`/`q`).
-    pub side: u8,
+    /// Which rook castles (and so which right it needs).
+    pub side: CastlingSide,
+    /// The file the king ends on.
     pub king_to: u8,
+    /// The file the rook ends on.
     pub rook_to: u8,
 }
 
 /// Where kings and rooks start, and the castlings they may make.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct CastlingRule {
+    /// The king's starting file.
     pub king_file: u8,
-    /// Rook files by side: `[last file, a-file]`.
+    /// Rook files by side (index [`CastlingSide::index`]): `[last file, a-file]`.
     pub rook_files: [u8; 2],
+    /// Every castling the game allows, each side's in order.
     pub options: &'static [CastlingOption],
+}
+
+impl CastlingRule {
+    /// The starting file of the rook that castles to `side`.
+    #[inline]
+    pub const fn rook_file(&self, side: CastlingSide) -> u8 {
+        self.rook_files[side.index()]
+    }
 }
 
 /// A game's rules and board.
@@ -45,9 +102,13 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
         + Send
         + Sync;
 
+    /// The game, as a value.
     const KIND: VariantKind;
+    /// The board's size and holes.
     const GEOMETRY: Geometry;
+    /// A mailbox with no piece.
     const EMPTY_MAILBOX: Self::Mailbox;
+    /// The start position's FEN.
     const START_FEN: &'static str;
 
     /// Piece letters allowed on the board.
@@ -61,17 +122,18 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
     ];
     /// What a pawn may promote to.
     const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    /// Where kings and rooks start and how they castle (`None`: no castling).
     const CASTLING: Option<CastlingRule> = Some(CastlingRule {
         king_file: 4,
         rook_files: [7, 0],
         options: &[
             CastlingOption {
-                side: 0,
+                side: CastlingSide::KingSide,
                 king_to: 6,
                 rook_to: 5,
             },
             CastlingOption {
-                side: 1,
+                side: CastlingSide::QueenSide,
                 king_to: 2,
                 rook_to: 3,
             },
@@ -89,12 +151,14 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
     const DROP_SQUARES: [u128; 2] = [0, 0];
     /// The role that can be held in hand.
     const DROP_ROLE: Role = Role::Man;
+    /// Kings move (in Chessence they never do).
     const KING_MOVES: bool = true;
     /// A side with no legal move loses (else: checkmate wins, stalemate draws).
     const NO_MOVE_LOSES: bool = false;
     /// Draw when neither side can ever mate (orthodox and Tensor rules).
     const DEAD_MATERIAL_DRAW: bool = true;
 
+    /// The game's attack tables.
     fn tables() -> &'static Tables<Self::Word>;
 }
 
@@ -152,22 +216,22 @@ impl Variant for Tensor {
         rook_files: [9, 0],
         options: &[
             CastlingOption {
-                side: 0,
+                side: CastlingSide::KingSide,
                 king_to: 7,
                 rook_to: 6,
             },
             CastlingOption {
-                side: 0,
+                side: CastlingSide::KingSide,
                 king_to: 8,
                 rook_to: 7,
             },
             CastlingOption {
-                side: 1,
+                side: CastlingSide::QueenSide,
                 king_to: 2,
                 rook_to: 3,
             },
             CastlingOption {
-                side: 1,
+                side: CastlingSide::QueenSide,
                 king_to: 1,
                 rook_to: 2,
             },
@@ -228,14 +292,23 @@ impl Variant for Chessence {
 /// assert!("xiangqi".parse::<VariantKind>().is_err());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum VariantKind {
+    /// Tensor Chess: 10×8, with Tensor Beasts.
     #[default]
     Tensor,
+    /// Orthodox chess.
     Chess,
+    /// Chessence: 6×9 with holes, fixed kings, men and drops.
     Chessence,
 }
 
 impl VariantKind {
+    /// The three games, in menu order.
     pub const ALL: [VariantKind; 3] = [
         VariantKind::Tensor,
         VariantKind::Chess,
@@ -269,6 +342,7 @@ impl VariantKind {
         }
     }
 
+    /// The start position's FEN.
     pub const fn start_fen(self) -> &'static str {
         match self {
             VariantKind::Tensor => Tensor::START_FEN,
@@ -277,6 +351,7 @@ impl VariantKind {
         }
     }
 
+    /// The board's size and holes.
     pub const fn geometry(self) -> Geometry {
         match self {
             VariantKind::Tensor => Geometry::TENSOR,

@@ -1,9 +1,8 @@
 //! Command-line interface. Bad input exits with status 2 and one line on stderr.
 
-use crate::commands;
-use clap::{Args, Parser, Subcommand};
+use crate::commands::{self, error::CliError};
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use tensorchess_rules::VariantKind;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -25,11 +24,11 @@ pub enum Command {
     /// Start the web app (the default).
     Serve(commands::serve::ServeArgs),
     /// Count the leaves of the legal move tree.
-    Perft(PerftArgs),
+    Perft(commands::perft::PerftArgs),
     /// List the legal moves of a position, sorted.
-    Moves(MovesArgs),
+    Moves(commands::moves::MovesArgs),
     /// Play moves from a position and print the resulting FEN.
-    Fen(FenArgs),
+    Fen(commands::fen::FenArgs),
     /// Speak the UCI protocol on standard input and output.
     Uci,
     /// Search fixed positions to a fixed depth: a node-count signature and speed.
@@ -44,64 +43,6 @@ pub enum Command {
     Review(commands::review::ReviewArgs),
     /// Mine puzzles from engine games into a puzzle CSV file.
     Puzzles(commands::puzzles::PuzzlesArgs),
-}
-
-/// The game and the position to start from.
-#[derive(Args, Debug, Clone)]
-pub struct PositionArgs {
-    /// Game: tensor, chess or chessence.
-    #[arg(long, default_value = "tensor")]
-    pub variant: String,
-    /// Start from this FEN instead of the game's start position.
-    #[arg(long)]
-    pub fen: Option<String>,
-}
-
-impl PositionArgs {
-    pub fn variant(&self) -> Result<VariantKind, CliError> {
-        self.variant
-            .parse()
-            .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))
-    }
-}
-
-#[derive(Args, Debug)]
-pub struct PerftArgs {
-    #[command(flatten)]
-    pub position: PositionArgs,
-    /// Print the node count below each legal move.
-    #[arg(long)]
-    pub divide: bool,
-    pub depth: u32,
-}
-
-#[derive(Args, Debug)]
-pub struct MovesArgs {
-    #[command(flatten)]
-    pub position: PositionArgs,
-    /// Print SAN instead of move strings.
-    #[arg(long)]
-    pub san: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct FenArgs {
-    #[command(flatten)]
-    pub position: PositionArgs,
-    /// Moves to play, as move strings or SAN.
-    #[arg(allow_hyphen_values = true)]
-    pub moves: Vec<String>,
-}
-
-/// A user error: printed as one line, exit status 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct CliError(pub String);
-
-impl CliError {
-    pub fn new(msg: impl Into<String>) -> Self {
-        CliError(msg.into())
-    }
 }
 
 pub fn main() -> ExitCode {

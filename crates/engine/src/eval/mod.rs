@@ -10,8 +10,9 @@ mod terms;
 mod tuned;
 pub mod weights;
 
-pub use terms::{term_name, Layout};
+pub use terms::{term_name, Layout, Misc};
 
+use crate::Feature;
 use tensorchess_rules::{Chess, Chessence, Color, Position, Role, Tensor, Variant};
 
 /// Receives the terms of a position.
@@ -29,6 +30,7 @@ pub trait Evaluate: Variant {
     const LAYOUT: Layout;
     /// Material of each role counted for the game phase, and the start total.
     const PHASE_WEIGHTS: [i32; 8];
+    /// The phase count of the start position (the middlegame's full weight).
     const PHASE_TOTAL: i32;
     /// Null-move pruning is sound enough here (zugzwang is rare).
     const NULL_MOVE: bool = true;
@@ -36,8 +38,8 @@ pub trait Evaluate: Variant {
     /// multiple of the usual count (0: no late-move pruning).
     const LATE_MOVE_PRUNING_SCALE: i32 = 1;
     /// Search features switched off in this game because matches did not
-    /// show them gaining here (docs/strength.md); names of `Features::NAMES`.
-    const FEATURES_OFF: &'static [&'static str] = &[];
+    /// show them gaining here (docs/strength.md).
+    const FEATURES_OFF: &'static [Feature] = &[];
 
     /// The default (tuned) weights.
     fn default_weights() -> &'static Weights;
@@ -59,15 +61,15 @@ impl Evaluate for Chess {
 
 /// Search features (rounds 2 and 3 of docs/strength.md) that matches showed
 /// gaining in orthodox chess only; the other games switch them off.
-const CHESS_ONLY_FEATURES: [&str; 8] = [
-    "continuation_history",
-    "history_reductions",
-    "qsearch_tt",
-    "singular_extension",
-    "history_between_moves",
-    "capture_history",
-    "tt_eval",
-    "history_pruning",
+const CHESS_ONLY_FEATURES: [Feature; 8] = [
+    Feature::ContinuationHistory,
+    Feature::HistoryReductions,
+    Feature::QsearchTt,
+    Feature::SingularExtension,
+    Feature::HistoryBetweenMoves,
+    Feature::CaptureHistory,
+    Feature::TtEval,
+    Feature::HistoryPruning,
 ];
 
 impl Evaluate for Tensor {
@@ -79,7 +81,7 @@ impl Evaluate for Tensor {
     const LATE_MOVE_PRUNING_SCALE: i32 = 3;
     // Round 2 together scored -17 +/- 44 Elo here (200 games); round 3 is
     // not measured here yet.
-    const FEATURES_OFF: &'static [&'static str] = &CHESS_ONLY_FEATURES;
+    const FEATURES_OFF: &'static [Feature] = &CHESS_ONLY_FEATURES;
     fn default_weights() -> &'static Weights {
         &weights::TENSOR
     }
@@ -94,7 +96,7 @@ impl Evaluate for Chessence {
     // Self-play here ends in repetition draws (98-99% at 2 s + 0.02 s), so
     // matches could not show these gaining: +2 -2 =196 for round 2 on,
     // +1 -1 =198 for round 3 on (docs/strength.md).
-    const FEATURES_OFF: &'static [&'static str] = &CHESS_ONLY_FEATURES;
+    const FEATURES_OFF: &'static [Feature] = &CHESS_ONLY_FEATURES;
     fn default_weights() -> &'static Weights {
         &weights::CHESSENCE
     }

@@ -8,7 +8,9 @@ use tensorchess_rules::{Bitboard, Color, Position, Role, Square, Variant, Word};
 /// (files mirrored), mobility, then the named terms of [`Misc`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Files of the board.
     pub files: usize,
+    /// Ranks of the board.
     pub ranks: usize,
 }
 
@@ -16,22 +18,35 @@ pub struct Layout {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[repr(usize)]
 pub enum Misc {
+    /// The side to move.
     Tempo = 0,
+    /// Two bishops or more.
     BishopPair,
+    /// Rooks on a file without pawns.
     RookOpenFile,
+    /// Rooks on a file without pawns of their own side.
     RookSemiOpenFile,
+    /// Pawns with another of their side ahead on the file.
     DoubledPawn,
+    /// Pawns with no pawn of their side on the files beside them.
     IsolatedPawn,
+    /// Pawns defended by a pawn or standing beside one.
     ConnectedPawn,
+    /// Pawns in front of their king.
     PawnShield,
+    /// Attacks on the squares around the enemy king.
     KingZoneAttacks,
+    /// A king on a file without pawns of its side.
     KingOpenFile,
     /// Pieces that can reach one of their own beasts (ricochet and propel power).
     BeastLinked,
     /// Beasts in the opponent's half.
     BeastAdvanced,
+    /// Men with a rook's power.
     MenRookPower,
+    /// Men with a bishop's power.
     MenBishopPower,
+    /// Men with a knight's power.
     MenKnightPower,
     /// Men with no power at all.
     MenIdle,
@@ -84,30 +99,39 @@ const MISC_NAMES: [&str; 24] = [
 ];
 
 impl Layout {
+    /// The layout of a board of `files` × `ranks`.
     pub const fn new(files: usize, ranks: usize) -> Layout {
         Layout { files, ranks }
     }
+    /// The first material term (one per role, in role order).
     pub const MATERIAL: usize = 0;
+    /// Files of a piece-square table: the board's left half, mirrored.
     pub const fn half_files(&self) -> usize {
         self.files.div_ceil(2)
     }
+    /// Squares of one piece-square table.
     pub const fn pst_squares(&self) -> usize {
         self.half_files() * self.ranks
     }
+    /// The first piece-square term.
     pub const fn pst_base(&self) -> usize {
         8
     }
+    /// The piece-square term of `role` on table square `index`.
     #[inline(always)]
     pub const fn pst(&self, role: Role, index: usize) -> usize {
         8 + role as usize * self.pst_squares() + index
     }
+    /// The mobility term of `role`.
     pub const fn mobility(&self, role: Role) -> usize {
         8 + 8 * self.pst_squares() + role as usize
     }
+    /// The named term `m`.
     #[inline(always)]
     pub const fn misc(&self, m: Misc) -> usize {
         8 + 8 * self.pst_squares() + 8 + m as usize
     }
+    /// The passed-pawn term of `rank`, counted from the owner's side (the last one from rank 9 on).
     pub const fn passed(&self, rank: usize) -> usize {
         self.misc(Misc::PassedPawn) + if rank < 10 { rank } else { 9 }
     }
@@ -115,6 +139,7 @@ impl Layout {
     pub const fn len(&self) -> usize {
         8 + 8 * self.pst_squares() + 8 + MISC_COUNT
     }
+    /// Never: every layout has terms.
     pub const fn is_empty(&self) -> bool {
         false
     }
@@ -357,18 +382,18 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
         }
 
         if V::MEN {
-            let (rook_men, bishop_men, knight_men) = pos.men_powers(c);
+            let powers = pos.men_powers(c);
             let men = pos.pieces(c, Role::Man);
             let mut mob = 0i32;
             for sq in men {
                 let mut a = Bitboard::EMPTY;
-                if rook_men.contains(sq) {
+                if powers.rook.contains(sq) {
                     a |= t.rook_attacks(sq, occ);
                 }
-                if bishop_men.contains(sq) {
+                if powers.bishop.contains(sq) {
                     a |= t.bishop_attacks(sq, occ);
                 }
-                if knight_men.contains(sq) {
+                if powers.knight.contains(sq) {
                     a |= t.knight(sq);
                 }
                 mob += (a & land).count() as i32;
@@ -377,10 +402,16 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
                 attacked[us] |= a;
             }
             acc.add(l.mobility(Role::Man), s * mob);
-            acc.add(l.misc(Misc::MenRookPower), s * rook_men.count() as i32);
-            acc.add(l.misc(Misc::MenBishopPower), s * bishop_men.count() as i32);
-            acc.add(l.misc(Misc::MenKnightPower), s * knight_men.count() as i32);
-            let idle = men - rook_men - bishop_men - knight_men;
+            acc.add(l.misc(Misc::MenRookPower), s * powers.rook.count() as i32);
+            acc.add(
+                l.misc(Misc::MenBishopPower),
+                s * powers.bishop.count() as i32,
+            );
+            acc.add(
+                l.misc(Misc::MenKnightPower),
+                s * powers.knight.count() as i32,
+            );
+            let idle = men - powers.rook - powers.bishop - powers.knight;
             acc.add(l.misc(Misc::MenIdle), s * idle.count() as i32);
             acc.add(l.misc(Misc::MenNearKing), s * (men & zone).count() as i32);
         }

@@ -2,7 +2,7 @@
 //!
 //! The starting values are conventional (material after PeSTO by Ronald
 //! Friederich; simple centralisation tables); `tensorchess tune` refits them
-//! to game results and its output replaces the tables in `tuned_*.rs`.
+//! to game results and its output replaces the tables in `eval/tuned/*.rs`.
 
 use super::terms::{Layout, Misc};
 use tensorchess_rules::Role;
@@ -87,8 +87,11 @@ pub const fn initial<const N: usize>(l: Layout, beast: [i32; 2], man: [i32; 2]) 
     w
 }
 
+/// Terms of orthodox chess.
 pub const CHESS_LEN: usize = Layout::new(8, 8).len();
+/// Terms of Tensor Chess.
 pub const TENSOR_LEN: usize = Layout::new(10, 8).len();
+/// Terms of Chessence.
 pub const CHESSENCE_LEN: usize = Layout::new(6, 9).len();
 
 /// Orthodox chess: tuned (material, mobility and named terms, threats and

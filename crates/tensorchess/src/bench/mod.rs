@@ -7,12 +7,11 @@ mod positions;
 
 pub use positions::{CHESS, CHESSENCE, TENSOR};
 
-use crate::uci::{dispatch_engine, parse_fen, ForEngine};
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
 use tensorchess_rules::uci::move_string;
-use tensorchess_rules::VariantKind;
+use tensorchess_rules::{with_variant, Position, VariantKind};
 
 /// The shipped bench positions of a game.
 pub fn positions(kind: VariantKind) -> &'static [&'static str] {
@@ -63,50 +62,45 @@ impl BenchTotals {
     }
 }
 
-struct Bench<'a, F: FnMut(&BenchRow)> {
+fn bench<V: Evaluate>(
+    fens: &[&str],
     depth: u32,
-    fens: &'a [&'a str],
-    on_row: F,
-}
-
-impl<F: FnMut(&BenchRow)> ForEngine for Bench<'_, F> {
-    type Output = Result<BenchTotals, String>;
-    fn run<V: Evaluate>(mut self) -> Self::Output {
-        let mut engine = Engine::new(Options {
-            hash_mb: BENCH_HASH_MB,
-            threads: 1,
-            ..Options::default()
-        });
-        let mut totals = BenchTotals::default();
-        for (i, fen) in self.fens.iter().enumerate() {
-            let pos = parse_fen::<V>(fen)
-                .map_err(|e| format!("bench position {} of {}: {e}", i + 1, V::KIND))?;
-            // A fresh table for each position keeps every count independent.
-            engine.new_game();
-            let started = Instant::now();
-            let r = engine.search(&[pos], &Limits::depth(self.depth), &mut NoHandler);
-            let time = started.elapsed();
-            let row = BenchRow {
-                variant: V::KIND,
-                index: i + 1,
-                fen: fen.to_string(),
-                depth: r.depth,
-                nodes: r.nodes,
-                time,
-                best: if r.best.is_null() {
-                    "(none)".into()
-                } else {
-                    move_string::<V>(r.best)
-                },
-                score: r.score.to_string(),
-            };
-            (self.on_row)(&row);
-            totals.nodes += r.nodes;
-            totals.time += time;
-            totals.rows.push(row);
-        }
-        Ok(totals)
+    mut on_row: impl FnMut(&BenchRow),
+) -> Result<BenchTotals, String> {
+    let mut engine = Engine::new(Options {
+        hash_mb: BENCH_HASH_MB,
+        threads: 1,
+        ..Options::default()
+    });
+    let mut totals = BenchTotals::default();
+    for (i, fen) in fens.iter().enumerate() {
+        let pos = Position::<V>::from_fen_or_epd(fen)
+            .map_err(|e| format!("bench position {} of {}: {e}", i + 1, V::KIND))?;
+        // A fresh table for each position keeps every count independent.
+        engine.new_game();
+        let started = Instant::now();
+        let r = engine.search(&[pos], &Limits::depth(depth), &mut NoHandler);
+        let time = started.elapsed();
+        let row = BenchRow {
+            variant: V::KIND,
+            index: i + 1,
+            fen: fen.to_string(),
+            depth: r.depth,
+            nodes: r.nodes,
+            time,
+            best: if r.best.is_null() {
+                "(none)".into()
+            } else {
+                move_string::<V>(r.best)
+            },
+            score: r.score.to_string(),
+        };
+        on_row(&row);
+        totals.nodes += r.nodes;
+        totals.time += time;
+        totals.rows.push(row);
     }
+    Ok(totals)
 }
 
 /// Searches `fens` (positions of game `kind`) to `depth`, calling `on_row` after each.
@@ -116,12 +110,5 @@ pub fn run_bench(
     depth: u32,
     on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchTotals, String> {
-    dispatch_engine(
-        kind,
-        Bench {
-            depth,
-            fens,
-            on_row,
-        },
-    )
+    with_variant!(kind, V => bench::<V>(fens, depth, on_row))
 }

@@ -1,16 +1,17 @@
 //! `tensorchess bench`: fixed positions to a fixed depth; nodes and nodes per second.
 
+use super::error::CliError;
+use super::game_args::VariantParser;
 use crate::bench::{default_depth, positions, run_bench, BenchTotals};
-use crate::cli::CliError;
 use clap::Args;
 use std::io::Write;
 use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Game: tensor, chess or chessence (default: all three).
-    #[arg(long)]
-    pub variant: Option<String>,
+    /// The game (default: all three).
+    #[arg(long, value_parser = VariantParser)]
+    pub variant: Option<VariantKind>,
     /// Search depth (default: each game's own, fixed depth).
     #[arg(long)]
     pub depth: Option<u32>,
@@ -20,10 +21,8 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
-    let kinds: Vec<VariantKind> = match &args.variant {
-        Some(v) => vec![v
-            .parse()
-            .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))?],
+    let kinds: Vec<VariantKind> = match args.variant {
+        Some(v) => vec![v],
         None => VariantKind::ALL.to_vec(),
     };
     if args.depth == Some(0) {

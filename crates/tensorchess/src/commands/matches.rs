@@ -1,6 +1,7 @@
 //! `tensorchess match`: engine matches in any of the three games.
 
-use crate::cli::CliError;
+use super::error::CliError;
+use super::game_args::VariantParser;
 use crate::matches::openings::{builtin, generate, OpeningRecipe, SCORE_DEPTH};
 use crate::matches::{
     run_match, Adjudication, Budget, DrawRule, EngineSpec, MatchConfig, ResignRule, Sprt,
@@ -38,9 +39,9 @@ impl Args for MatchArgs {
 
 #[derive(Args, Debug)]
 pub struct MatchOptions {
-    /// Game: tensor, chess or chessence.
-    #[arg(long, default_value = "tensor")]
-    pub variant: String,
+    /// The game.
+    #[arg(long, default_value = "tensor", value_parser = VariantParser)]
+    pub variant: VariantKind,
     /// An engine, given twice (the score is the first one's). In-process:
     /// e.g. `level=3`, `no=null_move`, `material2`, `weights=FILE`;
     /// a UCI engine: `cmd=/usr/games/stockfish,option.UCI_Elo=2000`.
@@ -121,12 +122,6 @@ pub struct MatchOptions {
     /// Openings: random seed.
     #[arg(long)]
     pub seed: Option<u64>,
-}
-
-fn variant(args: &MatchOptions) -> Result<VariantKind, CliError> {
-    args.variant
-        .parse()
-        .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))
 }
 
 fn make_openings(args: &MatchOptions, kind: VariantKind, count: usize) -> Result<(), CliError> {
@@ -213,7 +208,7 @@ fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
 
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let args: &MatchOptions = &args.0;
-    let kind = variant(args)?;
+    let kind = args.variant;
     if let Some(n) = args.make_openings {
         return make_openings(args, kind, n.max(1));
     }

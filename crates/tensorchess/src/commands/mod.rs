@@ -1,7 +1,9 @@
-//! One module per subcommand.
+//! One module per subcommand, each with its arguments (`*Args`) and `run`.
 
 pub mod bench;
+pub mod error;
 pub mod fen;
+pub mod game_args;
 pub mod matches;
 pub mod moves;
 pub mod perft;
@@ -11,14 +13,3 @@ pub mod selfplay;
 pub mod serve;
 pub mod tune;
 pub mod uci;
-
-use crate::cli::{CliError, PositionArgs};
-use tensorchess_rules::{Position, Variant};
-
-/// The position named by `--fen`, or the game's start.
-pub fn start_position<V: Variant>(args: &PositionArgs) -> Result<Position<V>, CliError> {
-    match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string())),
-        None => Ok(Position::new()),
-    }
-}

@@ -2,7 +2,8 @@
 //! `tensorchess selfplay --pgn`) into a lichess-style puzzle CSV file, or
 //! recheck a puzzle file with deeper searches.
 
-use crate::cli::CliError;
+use super::error::CliError;
+use super::game_args::VariantParser;
 use crate::puzzles::{self, MineInput, MineSettings, Puzzle};
 use crate::review::Score;
 use clap::Args;
@@ -11,14 +12,13 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use tensorchess_engine::eval::Evaluate;
-use tensorchess_engine::{dispatch, ForGame};
 use tensorchess_rules::pgn::{parse_pgn, replay, PgnGame, MAX_PGN_LEN};
-use tensorchess_rules::VariantKind;
+use tensorchess_rules::{with_variant, VariantKind};
 
 #[derive(Args, Debug)]
 pub struct PuzzlesArgs {
     /// Game: tensor, chess or chessence (default: the first game's Variant tag).
-    #[arg(long)]
+    #[arg(long, value_parser = VariantParser)]
     pub variant: Option<VariantKind>,
     /// PGN file of games to mine (repeatable); games of another variant are skipped.
     #[arg(long = "games", required_unless_present = "recheck")]
@@ -107,9 +107,8 @@ struct Run<'a> {
     kind: VariantKind,
 }
 
-impl ForGame for Run<'_> {
-    type Output = Result<(), CliError>;
-    fn run<V: Evaluate>(self) -> Self::Output {
+impl Run<'_> {
+    fn run<V: Evaluate>(self) -> Result<(), CliError> {
         let a = self.args;
         let mut games: Vec<MineInput<V>> = Vec::new();
         let mut skipped = 0;
@@ -202,9 +201,8 @@ struct Recheck<'a> {
     puzzles: Vec<Puzzle>,
 }
 
-impl ForGame for Recheck<'_> {
-    type Output = Result<(), CliError>;
-    fn run<V: Evaluate>(self) -> Self::Output {
+impl Recheck<'_> {
+    fn run<V: Evaluate>(self) -> Result<(), CliError> {
         let a = self.args;
         let threads = a.threads.max(1);
         let chunk = self.puzzles.len().div_ceil(threads).max(1);
@@ -256,7 +254,8 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), CliError> {
             .map_err(|e| CliError(format!("cannot read {path}: {e}")))?;
         let puzzles = puzzles::read_csv(&text).map_err(|e| CliError(format!("{path}: {e}")))?;
         let kind = args.variant.unwrap_or_default();
-        return dispatch(kind, Recheck { args, puzzles });
+        let job = Recheck { args, puzzles };
+        return with_variant!(kind, V => job.run::<V>());
     }
     let games = read_games(&args.games)?;
     let kind = match args.variant {
@@ -271,7 +270,8 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), CliError> {
             None => return Err(CliError("the PGN files hold no game".into())),
         },
     };
-    dispatch(kind, Run { args, games, kind })
+    let job = Run { args, games, kind };
+    with_variant!(kind, V => job.run::<V>())
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! `tensorchess review`: a game's review as annotated PGN on standard output.
 
-use crate::cli::CliError;
+use super::error::CliError;
+use super::game_args::VariantParser;
 use crate::review::{review_any_game, Budget, ReviewSettings};
 use crate::server::anygame::AnyGame;
 use clap::Args;
@@ -12,7 +13,7 @@ use tensorchess_rules::VariantKind;
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
     /// Game of a PGN without a Variant tag: tensor, chess or chessence (default chess).
-    #[arg(long)]
+    #[arg(long, value_parser = VariantParser)]
     pub variant: Option<VariantKind>,
     /// Nodes searched per position (default 200000).
     #[arg(long, conflicts_with = "movetime")]

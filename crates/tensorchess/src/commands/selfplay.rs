@@ -1,19 +1,19 @@
 //! `tensorchess selfplay`: engine games that produce tuning data.
 
-use crate::cli::CliError;
+use super::error::CliError;
+use super::game_args::VariantParser;
 use crate::tune::selfplay::{self, SelfplayConfig};
 use crate::uci::settings::parse_weights;
 use clap::Args;
 use std::sync::Arc;
 use tensorchess_engine::eval::Evaluate;
-use tensorchess_engine::{dispatch, ForGame};
-use tensorchess_rules::VariantKind;
+use tensorchess_rules::{with_variant, VariantKind};
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Game: tensor, chess or chessence.
-    #[arg(long, default_value = "tensor")]
-    pub variant: String,
+    /// The game.
+    #[arg(long, default_value = "tensor", value_parser = VariantParser)]
+    pub variant: VariantKind,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
@@ -36,15 +36,6 @@ pub struct SelfplayArgs {
     /// Also append each game to this PGN file (with its Variant tag).
     #[arg(long)]
     pub pgn: Option<String>,
-}
-
-struct Run<'a>(&'a SelfplayArgs);
-
-impl ForGame for Run<'_> {
-    type Output = Result<(), CliError>;
-    fn run<V: Evaluate>(self) -> Self::Output {
-        go::<V>(self.0)
-    }
 }
 
 /// Weights from a weights file (the format of `docs/uci.md`), if one is given.
@@ -99,9 +90,5 @@ fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
 }
 
 pub fn run(args: &SelfplayArgs) -> Result<(), CliError> {
-    let kind: VariantKind = args
-        .variant
-        .parse()
-        .map_err(|e: tensorchess_rules::ParseVariantError| CliError(e.to_string()))?;
-    dispatch(kind, Run(args))
+    with_variant!(args.variant, V => go::<V>(args))
 }

@@ -1,6 +1,6 @@
 //! `tensorchess serve` (the default command): the web app.
 
-use crate::cli::CliError;
+use super::error::CliError;
 use crate::server::{self, AppState};
 use clap::Args;
 use std::path::PathBuf;
@@ -16,6 +16,10 @@ pub struct ServeArgs {
     /// The SQLite file games are kept in (created on first run).
     #[arg(long, default_value = "tensorchess.sqlite3")]
     pub db: PathBuf,
+    /// A host name the server answers for (repeatable), besides the
+    /// loopback names and `--host`: the name players use to reach it.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServeArgs {
@@ -24,6 +28,7 @@ impl Default for ServeArgs {
             host: "127.0.0.1".into(),
             port: 8080,
             db: PathBuf::from("tensorchess.sqlite3"),
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -44,7 +49,17 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
 }
 
 async fn serve(args: &ServeArgs) -> Result<(), CliError> {
-    let state = AppState::open(&args.db).map_err(|e| {
+    let mut allowed = server::limits::default_hosts(&args.host);
+    allowed.extend(
+        args.allowed_hosts
+            .iter()
+            .map(|h| server::limits::host_name(h)),
+    );
+    let config = server::ServerConfig {
+        allowed_hosts: allowed,
+        ..server::ServerConfig::default()
+    };
+    let state = AppState::open_with(&args.db, config).map_err(|e| {
         CliError::new(format!(
             "cannot open the database {}: {e}",
             args.db.display()

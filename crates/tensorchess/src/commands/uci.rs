@@ -1,6 +1,6 @@
 //! `tensorchess uci`: the UCI protocol on stdin/stdout.
 
-use crate::cli::CliError;
+use super::error::CliError;
 use crate::uci::{run_loop, Output};
 
 pub fn run() -> Result<(), CliError> {

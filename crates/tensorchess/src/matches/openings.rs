@@ -10,7 +10,6 @@
 //! centipawns; skip duplicates; repeat until `N` are kept. A seeded
 //! generator makes a set reproducible.
 
-use crate::uci::{dispatch_engine, parse_fen, ForEngine};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -18,7 +17,7 @@ use std::collections::HashSet;
 use std::ops::RangeInclusive;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
-use tensorchess_rules::{Position, VariantKind};
+use tensorchess_rules::{with_variant, Position, VariantKind};
 
 /// The shipped opening set of a game, one FEN a line.
 pub fn builtin(kind: VariantKind) -> &'static str {
@@ -38,7 +37,8 @@ pub fn parse_openings<V: Evaluate>(text: &str) -> Result<Vec<Position<V>>, Strin
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos = parse_fen::<V>(line).map_err(|e| format!("opening line {}: {e}", n + 1))?;
+        let pos = Position::<V>::from_fen_or_epd(line)
+            .map_err(|e| format!("opening line {}: {e}", n + 1))?;
         if pos.outcome().is_some() {
             return Err(format!("opening line {}: the game is already over", n + 1));
         }
@@ -93,81 +93,78 @@ pub struct Generated {
     pub moves: Vec<String>,
 }
 
-struct Generate<'a, F: FnMut(&Generated)>(&'a OpeningRecipe, F);
-
-impl<F: FnMut(&Generated)> ForEngine for Generate<'_, F> {
-    type Output = Vec<Generated>;
-    fn run<V: Evaluate>(self) -> Vec<Generated> {
-        let Generate(recipe, mut on_found) = self;
-        let mut rng = StdRng::seed_from_u64(recipe.seed);
-        let mut engine = Engine::new(Options {
-            hash_mb: 16,
-            ..Options::default()
-        });
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        let mut attempts = 0usize;
-        while out.len() < recipe.count && attempts < recipe.count * 10_000 {
-            attempts += 1;
-            let plies = rng.random_range(recipe.plies.clone());
-            let mut pos = Position::<V>::new();
-            let mut moves = Vec::new();
-            let mut dead = false;
-            for _ in 0..plies {
-                let mut legal = pos.legal_moves().to_vec();
-                if let (Some(slack), false) = (recipe.slack, legal.is_empty()) {
-                    // Score every move and keep the near-best.
-                    engine.new_game();
-                    engine.options.multipv = legal.len();
-                    let r = engine.search(&[pos], &Limits::depth(SCORE_DEPTH), &mut NoHandler);
-                    engine.options.multipv = 1;
-                    if let Some(best) = r.lines.first().map(|l| l.1 .0) {
-                        legal = r
-                            .lines
-                            .iter()
-                            .filter(|(pv, s)| !pv.is_empty() && s.0 >= best - slack)
-                            .map(|(pv, _)| pv[0])
-                            .collect();
-                        // The search's order depends on scores: sort for reproducibility.
-                        legal.sort_by_key(|m| m.to_u32());
-                    }
+fn generate_for<V: Evaluate>(
+    recipe: &OpeningRecipe,
+    mut on_found: impl FnMut(&Generated),
+) -> Vec<Generated> {
+    let mut rng = StdRng::seed_from_u64(recipe.seed);
+    let mut engine = Engine::new(Options {
+        hash_mb: 16,
+        ..Options::default()
+    });
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut attempts = 0usize;
+    while out.len() < recipe.count && attempts < recipe.count * 10_000 {
+        attempts += 1;
+        let plies = rng.random_range(recipe.plies.clone());
+        let mut pos = Position::<V>::new();
+        let mut moves = Vec::new();
+        let mut dead = false;
+        for _ in 0..plies {
+            let mut legal = pos.legal_moves().to_vec();
+            if let (Some(slack), false) = (recipe.slack, legal.is_empty()) {
+                // Score every move and keep the near-best.
+                engine.new_game();
+                engine.options.multipv = legal.len();
+                let r = engine.search(&[pos], &Limits::depth(SCORE_DEPTH), &mut NoHandler);
+                engine.options.multipv = 1;
+                if let Some(best) = r.lines.first().map(|l| l.1 .0) {
+                    legal = r
+                        .lines
+                        .iter()
+                        .filter(|(pv, s)| !pv.is_empty() && s.0 >= best - slack)
+                        .map(|(pv, _)| pv[0])
+                        .collect();
+                    // The search's order depends on scores: sort for reproducibility.
+                    legal.sort_by_key(|m| m.to_u32());
                 }
-                let Some(&m) = legal.choose(&mut rng) else {
-                    dead = true;
-                    break;
-                };
-                moves.push(pos.move_string(m));
-                pos = pos.play(m);
             }
-            if dead || pos.outcome().is_some() || pos.is_check() {
-                continue;
-            }
-            // Duplicates compare the position, not the move counters.
-            let key = pos
-                .fen()
-                .split_whitespace()
-                .take(4)
-                .collect::<Vec<_>>()
-                .join(" ");
-            if seen.contains(&key) {
-                continue;
-            }
-            engine.new_game();
-            let r = engine.search(&[pos], &Limits::depth(recipe.depth), &mut NoHandler);
-            if r.score.is_mate() || r.score.0.abs() > recipe.balance {
-                continue;
-            }
-            seen.insert(key);
-            let g = Generated {
-                fen: pos.fen(),
-                score: r.score.0,
-                moves,
+            let Some(&m) = legal.choose(&mut rng) else {
+                dead = true;
+                break;
             };
-            on_found(&g);
-            out.push(g);
+            moves.push(pos.move_string(m));
+            pos = pos.play(m);
         }
-        out
+        if dead || pos.outcome().is_some() || pos.is_check() {
+            continue;
+        }
+        // Duplicates compare the position, not the move counters.
+        let key = pos
+            .fen()
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if seen.contains(&key) {
+            continue;
+        }
+        engine.new_game();
+        let r = engine.search(&[pos], &Limits::depth(recipe.depth), &mut NoHandler);
+        if r.score.is_mate() || r.score.0.abs() > recipe.balance {
+            continue;
+        }
+        seen.insert(key);
+        let g = Generated {
+            fen: pos.fen(),
+            score: r.score.0,
+            moves,
+        };
+        on_found(&g);
+        out.push(g);
     }
+    out
 }
 
 /// Makes a set of balanced openings; `on_found` sees each as it is kept.
@@ -176,7 +173,7 @@ pub fn generate(
     recipe: &OpeningRecipe,
     on_found: impl FnMut(&Generated),
 ) -> Vec<Generated> {
-    dispatch_engine(kind, Generate(recipe, on_found))
+    with_variant!(kind, V => generate_for::<V>(recipe, on_found))
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ use super::openings::parse_openings;
 use super::player::Player;
 use super::spec::EngineSpec;
 use super::stats::{Sprt, SprtState, Tally};
-use crate::uci::{dispatch_engine, ForEngine};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -18,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_rules::pgn::write_pgn;
-use tensorchess_rules::{Color, VariantKind};
+use tensorchess_rules::{with_variant, Color, VariantKind};
 
 /// A match to play.
 #[derive(Clone, Debug)]
@@ -210,18 +209,9 @@ enum Message {
     Failed(String),
 }
 
-struct RunMatch<'a>(&'a MatchConfig);
-
-impl ForEngine for RunMatch<'_> {
-    type Output = Result<MatchReport, String>;
-    fn run<V: Evaluate>(self) -> Self::Output {
-        run_generic::<V>(self.0)
-    }
-}
-
 /// Plays the match and returns its report.
 pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
-    dispatch_engine(cfg.variant, RunMatch(cfg))
+    with_variant!(cfg.variant, V => run_generic::<V>(cfg))
 }
 
 fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {

@@ -17,7 +17,7 @@ use super::budget::{Budget, TimeControl};
 use crate::uci::options::{self, Change};
 use crate::uci::{EngineSettings, WeightsSource};
 use std::time::Duration;
-use tensorchess_engine::{Features, Level};
+use tensorchess_engine::{Feature, Features, Level};
 
 /// How to run one side of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,12 +114,14 @@ impl EngineSpec {
                 }
                 "no" => {
                     internal_only.push("no");
-                    if !settings.features.set(value, false) {
+                    let Ok(feature) = value.parse::<Feature>() else {
+                        let names: Vec<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
                         return Err(err(format!(
                             "no such feature '{value}' (features: {})",
-                            Features::NAMES.join(", ")
+                            names.join(", ")
                         )));
-                    }
+                    };
+                    settings.features.set(feature, false);
                 }
                 "weights" => {
                     internal_only.push("weights");
@@ -154,13 +156,13 @@ impl EngineSpec {
                         };
                         // `on` also overrides a game's own defaults, to measure
                         // a feature where the game switches it off.
-                        let known = if on {
-                            settings.features.force(feature)
-                        } else {
-                            settings.features.set(feature, false)
-                        };
-                        if !known {
+                        let Ok(feature) = feature.parse::<Feature>() else {
                             return Err(err(format!("no such feature '{feature}'")));
+                        };
+                        if on {
+                            settings.features.force(feature);
+                        } else {
+                            settings.features.set(feature, false);
                         }
                     } else {
                         return Err(err(format!("unknown key '{key}'")));
@@ -219,8 +221,8 @@ impl EngineSpec {
                     n.push_str(&format!("-L{}", l.number()));
                 }
                 let d = Features::default();
-                for f in Features::NAMES {
-                    let (default, here) = (feature_on(d, f), feature_on(s.features, f));
+                for f in Feature::ALL {
+                    let (default, here) = (d.is_on(f), s.features.is_on(f));
                     if default != here || s.features.is_forced(f) {
                         n.push_str(&format!("{}{f}", if here { "+" } else { "-" }));
                     }
@@ -238,13 +240,6 @@ impl EngineSpec {
     }
 }
 
-/// Whether a feature is on (switching it on changes nothing).
-pub fn feature_on(features: Features, name: &str) -> bool {
-    let mut f = features;
-    f.set(name, true);
-    f == features
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,7 +252,8 @@ mod tests {
         };
         assert_eq!(set.level().map(|l| l.number()), Some(3));
         assert_eq!(set.hash_mb, 32);
-        assert!(!set.features.null_move && !set.features.futility && set.features.killers);
+        let on = |f| set.features.is_on(f);
+        assert!(!on(Feature::NullMove) && !on(Feature::Futility) && on(Feature::Killers));
         assert_eq!(s.default_name(), "tensorchess-L3-null_move-futility");
         assert_eq!(s.budget, None);
 
@@ -265,7 +261,7 @@ mod tests {
         let EngineKind::Internal(set) = &forced.kind else {
             panic!()
         };
-        assert!(set.features.is_forced("tt_eval") && !set.features.iir);
+        assert!(set.features.is_forced(Feature::TtEval) && !set.features.is_on(Feature::Iir));
         assert_eq!(forced.default_name(), "tensorchess-iir+tt_eval");
 
         let m = EngineSpec::parse("material2").unwrap();

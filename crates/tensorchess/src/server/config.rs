@@ -26,6 +26,8 @@ pub struct ServerConfig {
     /// make its first move (counted from the second seat being taken, or
     /// from White's first move); then the game is aborted.
     pub first_move_wait_ms: i64,
+    /// The `Host` names served (lower case, without port); empty: any.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServerConfig {
@@ -39,6 +41,7 @@ impl Default for ServerConfig {
             rate_limit: RateLimit::default(),
             write_limit: RateLimit::WRITES,
             first_move_wait_ms: 60_000,
+            allowed_hosts: Vec::new(),
         }
     }
 }

@@ -1,9 +1,15 @@
 //! The engine as a player and adviser: searches run on blocking threads,
 //! off the async runtime, each stoppable by its own flag and by server
-//! shutdown. Engines (and their hash tables) are pooled and reused.
+//! shutdown. Engines (and their hash tables) are pooled and reused. Every
+//! search takes a slot of the server's [`SearchBudget`] (fair between
+//! players, capped at about the number of cores, so memory stays bounded
+//! too); advice (hints, evaluations, draw answers) is also limited per
+//! player, and refused with 429 or 503 rather than queued without end.
 
 use super::anygame::AnyGame;
+use super::budget::{Refusal, SearchBudget, Slot};
 use super::error::AppError;
+use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::views::{MoveView, ScoreView};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,12 +61,21 @@ impl SearchHandler for StopHandler {
     }
 }
 
+/// Advisory searches per player: a burst for a page that asks for the
+/// evaluation after each of a few quick moves, then one a second.
+pub const ADVICE_PER_PLAYER: RateLimit = RateLimit {
+    burst: 20,
+    per_second: 1.0,
+};
+
 /// Runs engine searches for the server.
 pub struct EnginePlayer {
     idle: Mutex<Vec<Engine>>,
     shutdown: Arc<AtomicBool>,
-    /// Bounds the advisory searches (hints, evaluation, draw offers) run at once.
-    advisers: tokio::sync::Semaphore,
+    /// Slots for every search, handed out fairly between players.
+    budget: Arc<SearchBudget>,
+    /// Hints and evaluations per player.
+    advice: KeyedLimiter<String>,
     /// Search threads for the engine's own moves at full strength: two
     /// threads gained 127 Elo over one on two cores (docs/strength.md).
     full_strength_threads: usize,
@@ -78,7 +93,8 @@ impl EnginePlayer {
         EnginePlayer {
             idle: Mutex::new(Vec::new()),
             shutdown: Arc::new(AtomicBool::new(false)),
-            advisers: tokio::sync::Semaphore::new(cpus.max(2)),
+            budget: SearchBudget::new(cpus),
+            advice: KeyedLimiter::new(ADVICE_PER_PLAYER),
             full_strength_threads: cpus.clamp(1, 4),
         }
     }
@@ -92,22 +108,54 @@ impl EnginePlayer {
         self.shutdown.load(Ordering::SeqCst)
     }
 
-    /// A search for the engine's own move.
-    pub async fn play(&self, req: SearchRequest) -> Result<SearchOutcome, AppError> {
-        // Weaker levels stop at node limits, where more threads add nothing.
+    /// The budget every search takes a slot of.
+    pub fn budget(&self) -> &Arc<SearchBudget> {
+        &self.budget
+    }
+
+    /// A search for the engine's own move in `player`'s game: it waits
+    /// its turn, however long the queue.
+    pub async fn play(&self, player: &str, req: SearchRequest) -> Result<SearchOutcome, AppError> {
+        let _slot = self.slot(player, false).await?;
+        // Weaker levels stop at node limits, where more threads add nothing;
+        // full strength uses more threads only when the server is quiet.
         let full = req.level.is_none_or(|l| l == Level::FULL);
-        let threads = if full { self.full_strength_threads } else { 1 };
+        let (running, waiting) = self.budget.load();
+        let quiet = running <= 1 && waiting == 0;
+        let threads = if full && quiet {
+            self.full_strength_threads
+        } else {
+            1
+        };
         self.run(req, threads).await
     }
 
-    /// An advisory search (hint, evaluation bar, draw offer), with bounded concurrency.
-    pub async fn advise(&self, req: SearchRequest) -> Result<SearchOutcome, AppError> {
-        let _permit = self
-            .advisers
-            .acquire()
-            .await
-            .map_err(|_| AppError::Unavailable("The server is shutting down".into()))?;
+    /// An advisory search (hint, evaluation bar, draw offer) for `player`,
+    /// at `now_ms`: limited per player, and refused when the server is busy.
+    pub async fn advise(
+        &self,
+        player: &str,
+        now_ms: i64,
+        req: SearchRequest,
+    ) -> Result<SearchOutcome, AppError> {
+        self.advice
+            .take(&player.to_string(), now_ms)
+            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+        let _slot = self.slot(player, true).await?;
         self.run(req, 1).await
+    }
+
+    async fn slot(&self, player: &str, advice: bool) -> Result<Slot, AppError> {
+        if self.is_shut_down() {
+            return Err(AppError::Unavailable("The server is shutting down".into()));
+        }
+        self.budget
+            .slot(player, advice)
+            .await
+            .map_err(|refusal| match refusal {
+                Refusal::Overloaded => AppError::Overloaded { retry_ms: 5_000 },
+                Refusal::TooManyOfYours => AppError::TooManyRequests { retry_ms: 2_000 },
+            })
     }
 
     async fn run(&self, req: SearchRequest, threads: usize) -> Result<SearchOutcome, AppError> {
@@ -218,28 +266,34 @@ mod tests {
         let game = AnyGame::new(VariantKind::Tensor, None).unwrap();
         let stop = Arc::new(AtomicBool::new(true));
         let out = player
-            .play(SearchRequest {
-                game: game.clone(),
-                ply: 0,
-                level: Level::new(3),
-                movetime: Duration::from_secs(30),
-                seed: 1,
-                stop,
-            })
+            .play(
+                "p",
+                SearchRequest {
+                    game: game.clone(),
+                    ply: 0,
+                    level: Level::new(3),
+                    movetime: Duration::from_secs(30),
+                    seed: 1,
+                    stop,
+                },
+            )
             .await
             .unwrap();
         assert!(out.stopped);
         assert!(game.parse_move(&game.move_string(out.best)).is_ok());
         player.shutdown();
         let refused = player
-            .play(SearchRequest {
-                game,
-                ply: 0,
-                level: None,
-                movetime: Duration::from_millis(10),
-                seed: 1,
-                stop: Arc::new(AtomicBool::new(false)),
-            })
+            .play(
+                "p",
+                SearchRequest {
+                    game,
+                    ply: 0,
+                    level: None,
+                    movetime: Duration::from_millis(10),
+                    seed: 1,
+                    stop: Arc::new(AtomicBool::new(false)),
+                },
+            )
             .await;
         assert!(matches!(refused, Err(AppError::Unavailable(_))));
     }

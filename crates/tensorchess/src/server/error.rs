@@ -18,8 +18,16 @@ pub enum AppError {
     /// Malformed input: JSON, FEN, PGN, a move that is not a move string.
     #[error("{0}")]
     BadRequest(String),
+    /// Wrong credentials.
+    #[error("{0}")]
+    Unauthorized(String),
     #[error("{0}")]
     NotFound(String),
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// A `Host` this server does not serve.
+    #[error("{0}")]
+    MisdirectedHost(String),
     /// The request does not fit the game's state (not your turn, game over, stale).
     #[error("{0}")]
     Conflict(String),
@@ -41,6 +49,9 @@ pub enum AppError {
     /// The server is shutting down.
     #[error("{0}")]
     Unavailable(String),
+    /// The server has too much to do: try again after `retry_ms`.
+    #[error("The server is busy: try again in {} s", retry_ms.div_ceil(1000))]
+    Overloaded { retry_ms: u64 },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -60,7 +71,10 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            AppError::MisdirectedHost(_) => StatusCode::MISDIRECTED_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Refused {
@@ -71,7 +85,9 @@ impl AppError {
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable(_) | AppError::Overloaded { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -79,7 +95,10 @@ impl AppError {
     pub fn kind(&self) -> &'static str {
         match self {
             AppError::BadRequest(_) => "bad_request",
+            AppError::Unauthorized(_) => "unauthorized",
             AppError::NotFound(_) => "not_found",
+            AppError::MethodNotAllowed(_) => "method_not_allowed",
+            AppError::MisdirectedHost(_) => "misdirected_host",
             AppError::Conflict(_) => "conflict",
             AppError::IllegalMove { .. } => "illegal_move",
             AppError::Refused { kind, .. } => kind,
@@ -87,6 +106,7 @@ impl AppError {
             AppError::UnsupportedMediaType(_) => "unsupported_media_type",
             AppError::TooManyRequests { .. } => "rate_limited",
             AppError::Unavailable(_) => "unavailable",
+            AppError::Overloaded { .. } => "overloaded",
             AppError::Internal(_) => "internal",
         }
     }
@@ -124,7 +144,9 @@ impl IntoResponse for AppError {
             _ => None,
         };
         let retry_after = match &self {
-            AppError::TooManyRequests { retry_ms } => Some(retry_ms.div_ceil(1000).to_string()),
+            AppError::TooManyRequests { retry_ms } | AppError::Overloaded { retry_ms } => {
+                Some(retry_ms.div_ceil(1000).to_string())
+            }
             _ => None,
         };
         let body = ErrorBody {

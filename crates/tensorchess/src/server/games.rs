@@ -7,10 +7,12 @@ use super::engine_player::EnginePlayer;
 use super::error::AppError;
 use super::hub::Hub;
 use super::live::{LiveGames, SharedGame};
+use super::lobby::Lobby;
 use super::local::LocalGames;
-use super::online::{Cookies, OnlineGames};
-use super::store::{GameMode, GameStore, GameSummary};
-use super::views::GameSummaryView;
+use super::online::OnlineGames;
+use super::players::Me;
+use super::store::{GameListQuery, GameMode, GameStore, GameSummary};
+use super::views::{GameListView, GameSummaryView};
 use std::sync::Arc;
 
 /// Every game service, together.
@@ -68,19 +70,61 @@ impl Games {
         Ok(arc)
     }
 
-    /// Saved games: engine and local games, and the online games `cookies`
-    /// hold a seat cookie of.
+    /// The game, if `me` may see it: an online game is seen by everyone
+    /// (spectators), a local game only by the player who made it; to
+    /// anyone else it does not exist. A local game stored before players
+    /// existed belongs to whoever opens it first from this computer.
+    pub async fn get_for(&self, id: &str, me: &Me) -> Result<SharedGame, AppError> {
+        let arc = self.get(id).await?;
+        let owner = {
+            let lg = arc.lock().await;
+            if lg.mode() == GameMode::Online {
+                return Ok(arc.clone());
+            }
+            lg.record().owner.clone()
+        };
+        match owner {
+            Some(owner) if owner == me.id => Ok(arc),
+            None if me.loopback => {
+                let mut lg = arc.lock().await;
+                self.live.adopt(&mut lg, &me.id).await?;
+                drop(lg);
+                Ok(arc)
+            }
+            _ => Err(AppError::NotFound(format!("There is no game {id}"))),
+        }
+    }
+
+    /// A page of `me`'s games, newest first: the local games they made and
+    /// the online games they sit in; and the cursor of the next page.
     pub async fn list(
         &self,
+        me: &Me,
         limit: usize,
-        cookies: &Cookies,
-    ) -> Result<Vec<GameSummaryView>, AppError> {
-        let rows = self
-            .live
-            .store()
-            .list_games(limit, &cookies.seat_games())
-            .await?;
-        Ok(rows.into_iter().map(summary_view).collect())
+        cursor: Option<&str>,
+    ) -> Result<GameListView, AppError> {
+        let before = match cursor {
+            None => None,
+            Some(c) => Some(parse_cursor(c).ok_or_else(|| {
+                AppError::bad("Unknown cursor: use the `next` of an earlier answer")
+            })?),
+        };
+        let query = GameListQuery {
+            player: me.id.clone(),
+            limit: limit + 1,
+            before,
+            unowned: me.loopback,
+        };
+        let mut rows = self.live.store().list_games(&query).await?;
+        let next = (rows.len() > limit).then(|| {
+            rows.truncate(limit);
+            let last = &rows[limit - 1].record;
+            format!("{}.{}", last.updated_at, last.id)
+        });
+        Ok(GameListView {
+            games: rows.into_iter().map(summary_view).collect(),
+            next,
+        })
     }
 
     /// Games held in memory now.
@@ -107,7 +151,8 @@ impl Games {
     /// Starts the server's background work: the run's registration and
     /// heartbeat, resuming running clocks, and evicting idle games. It stops
     /// with [`Games::shutdown`].
-    pub fn spawn_background(&self) {
+    pub fn spawn_background(&self, lobby: Arc<Lobby>) {
+        let lobby = Arc::downgrade(&lobby);
         let live = Arc::downgrade(&self.live);
         // Weak references: a server whose state is dropped (killed, in
         // tests) leaves nothing running.
@@ -147,6 +192,9 @@ impl Games {
                         tracing::debug!("{gone} idle games left memory");
                         give_back_memory();
                     }
+                    if let Some(lobby) = lobby.upgrade() {
+                        lobby.sweep().await;
+                    }
                     next_sweep = now + sweep_every;
                 }
             }
@@ -154,7 +202,17 @@ impl Games {
     }
 }
 
-fn summary_view(s: GameSummary) -> GameSummaryView {
+/// A list cursor: `UPDATED_AT.ID` of the last game of the page before.
+fn parse_cursor(c: &str) -> Option<(i64, String)> {
+    let (at, id) = c.split_once('.')?;
+    if !super::ids::valid_id(id) {
+        return None;
+    }
+    Some((at.parse().ok()?, id.to_string()))
+}
+
+/// A line of a games list.
+pub fn summary_view(s: GameSummary) -> GameSummaryView {
     let r = s.record;
     let (result, end_reason) = super::store::columns::ending_columns(r.ending);
     GameSummaryView {
@@ -170,6 +228,7 @@ fn summary_view(s: GameSummary) -> GameSummaryView {
         result: result.to_string(),
         end_reason,
         move_count: s.move_count,
+        moves: s.move_count.div_ceil(2),
         created_at: r.created_at,
         updated_at: r.updated_at,
     }

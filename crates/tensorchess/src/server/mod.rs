@@ -1,26 +1,13 @@
 //! The web app's server: a JSON API, a WebSocket for live updates, and the
 //! page's files, embedded. Games are kept by a [`GameStore`] (SQLite here).
-//!
-//! | route | what |
-//! |---|---|
-//! | `GET /api/info` | games and levels on offer |
-//! | `GET /api/games`, `POST /api/games` | saved games; a new game (start, FEN or PGN) |
-//! | `GET/DELETE /api/games/{id}` | a game's whole state |
-//! | `POST /api/games/{id}/moves` | `{"move": "c1e3>g5", "ply": 4}` |
-//! | `POST /api/games/{id}/{takeback,resign,draw,hint}` | |
-//! | `GET /api/games/{id}/eval?ply=N`, `GET /api/games/{id}/pgn` | |
-//! | `POST /api/position` | legal moves of any position, optionally after a move |
-//! | `POST /api/explain` | `{"variant","fen","move"}`: whether the move is legal, and if not why (`reason`, `code`, `args`) |
-//! | `POST /api/online` | a game against a friend: `{"variant","color","clock":{"base_seconds","increment_seconds"}}`; sets the creator's seat cookie |
-//! | `POST /api/games/{id}/join` | takes the free seat of an online game (sets the seat cookie) |
-//! | `POST /api/games/{id}/act` | an online action: `{"type":"move","move":"e2e4","ply":0}`, `resign`, `offer_draw`, `accept_draw`, `decline_draw`, `abort`, `rematch`, `decline_rematch` |
-//! | `GET /api/ws` | WebSocket: `{"type":"subscribe","topic":"game:ID"}`, and the online actions with `"game"` and `"req"` |
-//!
-//! Online play is described in `docs/online.md`.
+//! The routes are listed in `api::routes` and described, with the limits
+//! that keep a public server usable, in `docs/server.md`; online play in
+//! `docs/online.md`.
 
 pub mod anygame;
 pub mod api;
 pub mod assets;
+pub mod budget;
 pub mod clock;
 pub mod config;
 pub mod engine_player;
@@ -28,10 +15,13 @@ pub mod error;
 pub mod games;
 pub mod hub;
 pub mod ids;
+pub mod limits;
 pub mod live;
+pub mod lobby;
 pub mod local;
 pub mod mime;
 pub mod online;
+pub mod players;
 pub mod presence;
 pub mod ratelimit;
 pub mod requests;
@@ -45,13 +35,14 @@ use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::IntoResponse;
 use axum::response::Response;
-use axum::routing::{get, post};
 use axum::Router;
 pub use config::ServerConfig;
 use engine_player::EnginePlayer;
 use error::AppError;
 use games::Games;
 use hub::Hub;
+use lobby::Lobby;
+use players::Players;
 use ratelimit::ClientLimiter;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -67,6 +58,8 @@ pub const MAX_BODY: usize = 1 << 20;
 #[derive(Clone)]
 pub struct AppState {
     pub games: Arc<Games>,
+    pub players: Arc<Players>,
+    pub lobby: Arc<Lobby>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     shutdown: Arc<watch::Sender<bool>>,
@@ -82,17 +75,25 @@ impl AppState {
     /// heartbeat, resuming online clocks, evicting idle games).
     pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
         let writes = Arc::new(ClientLimiter::new(config.write_limit));
+        let players = Arc::new(Players::new(store.clone(), config.clock.clone()));
         let games = Arc::new(Games::new(
             store,
             Arc::new(Hub::new()),
             Arc::new(EnginePlayer::new()),
             config,
         ));
+        let lobby = Arc::new(Lobby::new(
+            games.live.clone(),
+            games.online.clone(),
+            players.clone(),
+        ));
         if tokio::runtime::Handle::try_current().is_ok() {
-            games.spawn_background();
+            games.spawn_background(lobby.clone());
         }
         AppState {
             games,
+            players,
+            lobby,
             writes,
             shutdown: Arc::new(watch::channel(false).0),
         }
@@ -132,30 +133,14 @@ impl AppState {
     }
 }
 
-/// The router: API, WebSocket and page.
+/// The router: API, WebSocket and page. Every answer names the player
+/// asking (setting a new identity cookie when there was none), and comes
+/// only for an allowed `Host`.
 pub fn app(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/info", get(api::info))
-        .route("/games", get(api::list_games).post(api::create_game))
-        .route("/games/{id}", get(api::get_game).delete(api::delete_game))
-        .route("/games/{id}/moves", post(api::play_move))
-        .route("/games/{id}/takeback", post(api::takeback))
-        .route("/games/{id}/resign", post(api::resign))
-        .route("/games/{id}/draw", post(api::offer_draw))
-        .route("/games/{id}/hint", post(api::hint))
-        .route("/games/{id}/eval", get(api::evaluate))
-        .route("/games/{id}/pgn", get(api::pgn))
-        .route("/games/{id}/join", post(api::join))
-        .route("/games/{id}/act", post(api::act))
-        .route("/online", post(api::create_online))
-        .route("/position", post(api::position))
-        .route("/explain", post(api::explain))
-        .route("/ws", get(ws::handler))
-        .fallback(api::not_found)
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            limit_writes,
-        ));
+    let api = api::routes().layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        limit_writes,
+    ));
     // The page's files go out compressed (gzip or brotli, as the browser
     // accepts); API answers are small and many, and are sent as they are.
     let page = Router::new()
@@ -164,6 +149,14 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api", api)
         .fallback_service(page)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            players::identity::identify,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limits::allowed_host,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {

@@ -17,6 +17,8 @@ fn idx(c: Color) -> usize {
 pub struct Presence {
     hub: Arc<Hub>,
     counts: Mutex<HashMap<String, [u32; 2]>>,
+    /// Open connections by player.
+    players: Mutex<HashMap<String, u32>>,
 }
 
 impl Presence {
@@ -24,6 +26,45 @@ impl Presence {
         Presence {
             hub,
             counts: Mutex::new(HashMap::new()),
+            players: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Counts a connection of `player` until [`PlayerHere::leave`].
+    pub fn player_here(self: &Arc<Self>, player: &str) -> PlayerHere {
+        *self
+            .players
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(player.to_string())
+            .or_insert(0) += 1;
+        PlayerHere {
+            presence: self.clone(),
+            player: player.to_string(),
+            left: false,
+        }
+    }
+
+    /// Whether `player` has a connection open.
+    pub fn is_here(&self, player: &str) -> bool {
+        self.players
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(player)
+    }
+
+    /// Counts a connection out; true when it was the player's last.
+    fn player_gone(&self, player: &str) -> bool {
+        let mut players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(n) = players.get_mut(player) else {
+            return false;
+        };
+        *n -= 1;
+        if *n == 0 {
+            players.remove(player);
+            true
+        } else {
+            false
         }
     }
 
@@ -100,5 +141,28 @@ pub struct PresenceGuard {
 impl Drop for PresenceGuard {
     fn drop(&mut self) {
         self.presence.leave(&self.id, self.seat);
+    }
+}
+
+/// A player's open connection.
+pub struct PlayerHere {
+    presence: Arc<Presence>,
+    player: String,
+    left: bool,
+}
+
+impl PlayerHere {
+    /// The connection closed; true when it was the player's last.
+    pub fn leave(mut self) -> bool {
+        self.left = true;
+        self.presence.player_gone(&self.player)
+    }
+}
+
+impl Drop for PlayerHere {
+    fn drop(&mut self) {
+        if !self.left {
+            self.presence.player_gone(&self.player);
+        }
     }
 }

@@ -74,17 +74,25 @@ impl TokenBucket {
     }
 }
 
-/// One token bucket per client address, for requests that change
-/// something (a new game writes a row). Loopback clients (the player at
-/// this computer, the load tool) are not limited.
-pub struct ClientLimiter {
+/// One token bucket per key (a client address, a player, a user name).
+/// Buckets idle long enough to be full again are forgotten, so the map
+/// stays small whatever the number of keys.
+pub struct KeyedLimiter<K> {
     limit: RateLimit,
-    buckets: Mutex<HashMap<IpAddr, TokenBucket>>,
+    buckets: Mutex<HashMap<K, TokenBucket>>,
 }
 
-impl ClientLimiter {
+impl<K: std::hash::Hash + Eq + Clone> KeyedLimiter<K> {
     /// Buckets kept before idle ones are dropped.
-    const PRUNE_AT: usize = 4096;
+    pub(crate) const PRUNE_AT: usize = 4096;
+
+    pub fn new(limit: RateLimit) -> KeyedLimiter<K> {
+        KeyedLimiter {
+            limit,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
     /// A bucket untouched this long is full again, so it can go.
     fn idle_ms(&self) -> i64 {
         if self.limit.per_second <= 0.0 {
@@ -94,25 +102,15 @@ impl ClientLimiter {
         }
     }
 
-    pub fn new(limit: RateLimit) -> ClientLimiter {
-        ClientLimiter {
-            limit,
-            buckets: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Takes a token for `client`; `Err(ms)` says how long until the next.
-    pub fn take(&self, client: IpAddr, now_ms: i64) -> Result<(), u64> {
-        if client.is_loopback() {
-            return Ok(());
-        }
+    /// Takes a token for `key`; `Err(ms)` says how long until the next.
+    pub fn take(&self, key: &K, now_ms: i64) -> Result<(), u64> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() >= Self::PRUNE_AT {
             let idle = self.idle_ms();
             buckets.retain(|_, b| now_ms.saturating_sub(b.last_ms) < idle);
         }
         let bucket = buckets
-            .entry(client)
+            .entry(key.clone())
             .or_insert_with(|| TokenBucket::new(self.limit, now_ms));
         if bucket.take(now_ms) {
             Ok(())
@@ -121,9 +119,33 @@ impl ClientLimiter {
         }
     }
 
-    /// Clients being tracked.
+    /// Keys being tracked.
     pub fn tracked(&self) -> usize {
         self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// One token bucket per client address, for requests that change
+/// something (a new game writes a row). Loopback clients (the player at
+/// this computer, the load tool) are not limited.
+pub struct ClientLimiter(KeyedLimiter<IpAddr>);
+
+impl ClientLimiter {
+    pub fn new(limit: RateLimit) -> ClientLimiter {
+        ClientLimiter(KeyedLimiter::new(limit))
+    }
+
+    /// Takes a token for `client`; `Err(ms)` says how long until the next.
+    pub fn take(&self, client: IpAddr, now_ms: i64) -> Result<(), u64> {
+        if client.is_loopback() {
+            return Ok(());
+        }
+        self.0.take(&client, now_ms)
+    }
+
+    /// Clients being tracked.
+    pub fn tracked(&self) -> usize {
+        self.0.tracked()
     }
 }
 
@@ -176,11 +198,11 @@ mod tests {
             burst: 2,
             per_second: 1.0,
         });
-        for i in 0..ClientLimiter::PRUNE_AT as u32 {
+        for i in 0..KeyedLimiter::<IpAddr>::PRUNE_AT as u32 {
             let ip = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + i));
             assert_eq!(limiter.take(ip, 0), Ok(()));
         }
-        assert_eq!(limiter.tracked(), ClientLimiter::PRUNE_AT);
+        assert_eq!(limiter.tracked(), KeyedLimiter::<IpAddr>::PRUNE_AT);
         // Two seconds on, every bucket is full again: all are dropped.
         assert_eq!(limiter.take("203.0.113.9".parse().unwrap(), 2000), Ok(()));
         assert_eq!(limiter.tracked(), 1);

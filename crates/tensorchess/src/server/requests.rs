@@ -19,6 +19,21 @@ pub struct NewGameRequest {
     pub pgn: Option<String>,
 }
 
+/// `POST /api/account/register` and `/login`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct AccountRequest {
+    pub username: String,
+    pub password: String,
+}
+
+/// `PATCH /api/me`: a new display name.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RenameRequest {
+    pub name: String,
+}
+
 /// `POST /api/games/{id}/moves`.
 #[derive(Deserialize, Debug, Clone)]
 pub struct MoveRequest {
@@ -58,12 +73,6 @@ pub struct EvalQuery {
     pub ply: Option<usize>,
 }
 
-/// `GET /api/games?limit=N`.
-#[derive(Deserialize, Debug, Clone, Default)]
-pub struct ListQuery {
-    pub limit: Option<usize>,
-}
-
 /// `POST /api/online`: a game against a friend, who joins through a link.
 #[derive(Deserialize, Debug, Default, Clone)]
 #[serde(deny_unknown_fields)]
@@ -74,6 +83,37 @@ pub struct NewOnlineRequest {
     pub color: Option<String>,
     /// The time control; absent or `null`: no clock.
     pub clock: Option<ClockRequest>,
+}
+
+/// `POST /api/seeks`: an open invitation to play, in the lobby.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SeekRequest {
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: String,
+    /// The time control; `null`: no clock.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+    /// Changes both players' ratings (both need an account).
+    #[serde(default)]
+    pub rated: bool,
+    /// The creator's colour: `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// `POST /api/seeks/{id}/accept`: an empty JSON object.
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptRequest {}
+
+/// `GET /api/games?limit=N&cursor=C`.
+#[derive(Deserialize, Debug, Clone, Default)]
+pub struct GamesQuery {
+    /// At most 100 (default 50).
+    pub limit: Option<usize>,
+    /// The `next` of the page before.
+    pub cursor: Option<String>,
 }
 
 /// `POST /api/games/{id}/join`: an empty JSON object. (A JSON body cannot

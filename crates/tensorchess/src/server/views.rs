@@ -263,9 +263,20 @@ pub struct GameSummaryView {
     pub result: String,
     pub end_reason: Option<String>,
     pub finished: bool,
+    /// Half-moves (plies) played.
     pub move_count: usize,
+    /// Moves, as players count them (a move of each side is one).
+    pub moves: usize,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+/// `GET /api/games`: a page of the asker's games, newest first.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameListView {
+    pub games: Vec<GameSummaryView>,
+    /// Pass as `cursor` for the next page; `null` on the last one.
+    pub next: Option<String>,
 }
 
 /// An engine score from White's point of view.
@@ -317,6 +328,81 @@ pub struct LevelInfo {
     pub name: &'static str,
 }
 
+/// A rating as pages see it.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct RatingView {
+    pub rating: f64,
+    pub rd: f64,
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: u32,
+}
+
+/// A player's rating in each game.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct RatingsView {
+    pub tensor: RatingView,
+    pub chess: RatingView,
+    pub chessence: RatingView,
+}
+
+/// `GET /api/me`: the player asking.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct MeView {
+    pub id: String,
+    pub name: String,
+    /// The account's user name; `null` for a guest.
+    pub account: Option<String>,
+    pub ratings: RatingsView,
+}
+
+/// `GET /api/players/{username}`: a player's public profile.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ProfileView {
+    pub id: String,
+    pub name: String,
+    pub username: String,
+    pub created_at: i64,
+    pub ratings: RatingsView,
+    /// Recent finished online games, newest first.
+    pub games: Vec<GameSummaryView>,
+}
+
+/// A time control, as requests write it.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockSpecView {
+    pub base_seconds: i64,
+    pub increment_seconds: i64,
+}
+
+/// Who posted a seek.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct SeekPlayerView {
+    pub id: String,
+    pub name: String,
+    pub account: Option<String>,
+    /// Their rating in the seek's game (rounded).
+    pub rating: i32,
+    /// The rating is still uncertain (a large deviation).
+    pub provisional: bool,
+}
+
+/// An open seek of the lobby.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct SeekView {
+    pub id: String,
+    pub variant: &'static str,
+    pub variant_title: &'static str,
+    /// `null`: no clock.
+    pub clock: Option<ClockSpecView>,
+    pub rated: bool,
+    /// The colour the creator plays: `white`, `black` or `random`.
+    pub color: &'static str,
+    pub player: SeekPlayerView,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
 /// What the server offers.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct InfoView {
@@ -354,6 +440,18 @@ pub enum ServerEvent {
     /// Updates were missed (a slow connection): fetch the state again.
     Resync {
         topic: String,
+    },
+    /// The lobby's open seeks (on subscription, and whenever they change).
+    Lobby {
+        topic: String,
+        seeks: Vec<SeekView>,
+    },
+    /// A seek was accepted: it became `game`, played by `players` (White's first).
+    Paired {
+        topic: String,
+        seek: String,
+        game: String,
+        players: [String; 2],
     },
     /// Which players of an online game are connected (sent when it changes).
     Presence {

@@ -8,16 +8,20 @@
 //! token bucket, [`RateLimit`]); messages beyond it are answered with an
 //! error of kind `rate_limited` and dropped.
 //!
-//! The seat a connection plays comes from the cookies of its upgrade request
-//! (see [`super::online`]); a cross-site page cannot open the socket (the
-//! `Origin` must be this server).
+//! The player a connection speaks for comes from the identity cookie of its
+//! upgrade request (see [`super::players`]); a cross-site page cannot open
+//! the socket (the `Origin` must be this server). Topics: `game:ID` and
+//! `lobby` (the open seeks). While a player has a connection open, their
+//! seeks stay; when their last one closes, the seeks go.
 //!
 //! [`Hub`]: super::hub::Hub
 //! [`RateLimit`]: super::ratelimit::RateLimit
 
 use super::error::AppError;
 use super::ids::valid_id;
-use super::online::{Cookies, OnlineGames};
+use super::lobby::LOBBY_TOPIC;
+use super::online::OnlineGames;
+use super::players::Me;
 use super::presence::PresenceGuard;
 use super::ratelimit::TokenBucket;
 use super::requests::ClientMessage;
@@ -33,10 +37,12 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
-/// Largest client message handled; larger ones get an error answer.
+/// Largest client message read: a larger one is refused by the protocol
+/// layer before it is read whole (the connection closes with "message too
+/// big").
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
-/// Largest frame read at all (beyond it the protocol layer closes the connection).
-const MAX_FRAME: usize = 1 << 20;
+/// Largest frame read.
+const MAX_FRAME: usize = MAX_CLIENT_MESSAGE;
 /// Bytes read from a socket at a time.
 const READ_BUFFER: usize = 8 * 1024;
 /// Topics one connection may follow.
@@ -49,7 +55,7 @@ const IDLE_LIMIT: Duration = Duration::from_secs(45);
 pub async fn handler(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
-    cookies: Cookies,
+    me: Me,
     State(state): State<AppState>,
 ) -> Response {
     if !same_origin(&headers) {
@@ -65,7 +71,7 @@ pub async fn handler(
         .max_frame_size(MAX_FRAME)
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| connection(socket, state, cookies))
+        .on_upgrade(move |socket| connection(socket, state, me))
 }
 
 /// A browser names the page's origin; it must be this host. (Clients that
@@ -89,17 +95,19 @@ fn text(event: &ServerEvent) -> Message {
 
 /// What one connection keeps.
 struct Conn {
-    cookies: Cookies,
+    me: Me,
     bucket: TokenBucket,
     subscriptions: HashMap<String, JoinHandle<()>>,
 }
 
-async fn connection(socket: WebSocket, state: AppState, cookies: Cookies) {
+async fn connection(socket: WebSocket, state: AppState, me: Me) {
+    // The player counts as here while this connection lasts.
+    let here = state.games.live.presence().player_here(&me.id);
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = mpsc::channel::<Message>(64);
     let clock = state.games.config().clock.clone();
     let mut conn = Conn {
-        cookies,
+        me,
         bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
         subscriptions: HashMap::new(),
     };
@@ -155,6 +163,9 @@ async fn connection(socket: WebSocket, state: AppState, cookies: Cookies) {
     for (_, task) in conn.subscriptions {
         task.abort();
     }
+    if here.leave() {
+        state.lobby.player_left(&conn.me.id).await;
+    }
 }
 
 fn error(message: String) -> Option<ServerEvent> {
@@ -199,7 +210,7 @@ async fn handle_text(
     let msg = match msg.action() {
         Ok((game, req, action)) => {
             let name = action.name();
-            return Some(match act(state, &game, &conn.cookies, action).await {
+            return Some(match act(state, &game, &conn.me, action).await {
                 Ok(done) => ServerEvent::Ack {
                     req,
                     game,
@@ -230,12 +241,12 @@ async fn handle_text(
 async fn act(
     state: &AppState,
     id: &str,
-    cookies: &Cookies,
+    me: &Me,
     action: super::requests::OnlineAction,
 ) -> Result<super::online::Acted, AppError> {
-    let arc = state.games.get(id).await?;
+    let arc = state.games.get_for(id, me).await?;
     let mut lg = arc.lock().await;
-    state.games.online.act(&arc, &mut lg, cookies, action).await
+    state.games.online.act(&arc, &mut lg, me, action).await
 }
 
 fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
@@ -262,12 +273,13 @@ async fn subscribe(
     out: &mpsc::Sender<Message>,
     conn: &mut Conn,
 ) -> Option<ServerEvent> {
-    let Some(id) = topic.strip_prefix("game:").filter(|id| valid_id(id)) else {
+    let game_id = topic.strip_prefix("game:").filter(|id| valid_id(id));
+    if game_id.is_none() && topic != LOBBY_TOPIC {
         return error(format!(
             "Unknown topic '{}'",
             topic.chars().take(64).collect::<String>()
         ));
-    };
+    }
     if !conn.subscriptions.contains_key(&topic) && conn.subscriptions.len() >= MAX_SUBSCRIPTIONS {
         return error(format!(
             "At most {MAX_SUBSCRIPTIONS} subscriptions per connection"
@@ -275,26 +287,29 @@ async fn subscribe(
     }
     // Subscribe before taking the snapshot, so no change falls in between.
     let rx = state.games.hub().subscribe(&topic);
-    let arc = match state.games.get(id).await {
-        Ok(arc) => arc,
-        Err(e) => return error(e.to_string()),
-    };
-    let (seat, game) = {
-        let lg = arc.lock().await;
-        (
-            OnlineGames::seat(&lg, &conn.cookies),
-            state.games.live.view(&lg),
-        )
-    };
-    let snapshot = ServerEvent::Game {
-        topic: topic.clone(),
-        event: "snapshot",
-        game: Box::new(game),
+    let (seat, snapshot) = match game_id {
+        None => match state.lobby.snapshot().await {
+            Ok(event) => (None, event),
+            Err(e) => return error(e.to_string()),
+        },
+        Some(id) => {
+            let arc = match state.games.get_for(id, &conn.me).await {
+                Ok(arc) => arc,
+                Err(e) => return error(e.to_string()),
+            };
+            let lg = arc.lock().await;
+            let snapshot = ServerEvent::Game {
+                topic: topic.clone(),
+                event: "snapshot",
+                game: Box::new(state.games.live.view(&lg)),
+            };
+            (OnlineGames::seat(&lg, &conn.me), snapshot)
+        }
     };
     let out = out.clone();
     let forward_topic = topic.clone();
     let presence = state.games.live.presence().clone();
-    let id = id.to_string();
+    let id = game_id.map(str::to_string);
     let task = tokio::spawn(async move {
         if out
             .send(text(&ServerEvent::Subscribed {
@@ -307,8 +322,11 @@ async fn subscribe(
         {
             return;
         }
-        // A player counts as connected while this subscription lasts.
-        let _here: Option<PresenceGuard> = seat.map(|c| presence.enter(&id, c));
+        // A player counts as connected to their game while this lasts.
+        let _here: Option<PresenceGuard> = match (seat, id) {
+            (Some(c), Some(id)) => Some(presence.enter(&id, c)),
+            _ => None,
+        };
         forward(rx, out, forward_topic).await;
     });
     if let Some(old) = conn.subscriptions.insert(topic, task) {

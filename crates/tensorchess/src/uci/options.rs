@@ -2,7 +2,7 @@
 
 use super::settings::{EngineSettings, WeightsSource, ELO_MAX, ELO_MIN};
 use std::time::Duration;
-use tensorchess_engine::{Features, Level};
+use tensorchess_engine::{Feature, Level};
 use tensorchess_rules::VariantKind;
 
 pub const HASH_MAX: usize = 65_536;
@@ -53,16 +53,10 @@ pub fn option_lines(defaults: &EngineSettings) -> Vec<String> {
         ),
         "option name EvalFile type string default <default>".to_string(),
     ];
-    for name in Features::NAMES {
-        let mut f = defaults.features;
-        // Read the default through `set`'s inverse: switch it and compare.
-        let on = {
-            let before = f;
-            f.set(name, false);
-            f != before
-        };
+    for feature in Feature::ALL {
         lines.push(format!(
-            "option name Feature {name} type check default {on}"
+            "option name Feature {feature} type check default {}",
+            defaults.features.is_on(feature)
         ));
     }
     lines
@@ -175,7 +169,8 @@ pub fn apply(
         _ => {
             if let Some(feature) = key.strip_prefix("feature ") {
                 let on = parse_bool(name, value)?;
-                if settings.features.set(feature.trim(), on) {
+                if let Ok(feature) = feature.trim().parse::<Feature>() {
+                    settings.features.set(feature, on);
                     return Ok(Change::Settings);
                 }
             }
@@ -219,7 +214,7 @@ mod tests {
             apply(&mut s, "Feature null_move", Some("false")),
             Ok(Change::Settings)
         );
-        assert!(!s.features.null_move);
+        assert!(!s.features.is_on(Feature::NullMove));
         assert!(apply(&mut s, "Feature warp_drive", Some("false")).is_err());
         assert!(apply(&mut s, "Frobnicate", Some("1")).is_err());
         assert_eq!(apply(&mut s, "Clear Hash", None), Ok(Change::ClearHash));
@@ -228,10 +223,10 @@ mod tests {
     #[test]
     fn every_feature_is_offered_with_its_default() {
         let lines = option_lines(&EngineSettings::default());
-        for name in Features::NAMES {
+        for feature in Feature::ALL {
             assert!(lines
                 .iter()
-                .any(|l| l == &format!("option name Feature {name} type check default true")));
+                .any(|l| l == &format!("option name Feature {feature} type check default true")));
         }
     }
 }

@@ -18,6 +18,8 @@ pub struct Change {
     pub ending: EndingEdit,
     /// An online game's new record and clock state.
     pub online: Option<OnlineEdit>,
+    /// New names of the players, White's first (a seat was taken).
+    pub names: Option<[String; 2]>,
 }
 
 /// What a change does to the moves.
@@ -67,6 +69,7 @@ impl Change {
             moves: MovesEdit::Keep,
             ending: EndingEdit::To(ending),
             online: None,
+            names: None,
         }
     }
 }
@@ -115,6 +118,8 @@ impl LiveGame {
             ending,
             updated_at: now_ms.max(self.record().updated_at),
             online: online.as_ref().map(|o| o.record.clone()),
+            names: change.names,
+            ratings: Vec::new(),
         };
         Staged {
             event: change.event,

@@ -139,6 +139,12 @@ impl LiveGame {
         }
     }
 
+    /// The game now belongs to `player` (it belonged to nobody: see
+    /// [`LiveGames::adopt`](super::LiveGames::adopt)).
+    pub(super) fn set_owner(&mut self, player: &str) {
+        self.record.owner = Some(player.to_string());
+    }
+
     /// Makes a staged change the game's state (it has been stored).
     pub(super) fn apply(&mut self, staged: Staged) {
         let Staged {
@@ -156,6 +162,10 @@ impl LiveGame {
         }
         if update.ending.is_some() {
             self.stop_search();
+        }
+        if let Some([white, black]) = update.names {
+            self.record.white = white;
+            self.record.black = black;
         }
         self.record.rev = update.rev;
         self.record.ending = update.ending;

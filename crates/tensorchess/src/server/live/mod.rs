@@ -4,6 +4,7 @@
 //! (`server::local`, `server::online`) are built on this.
 
 mod commit;
+use commit::Staged;
 mod game;
 mod offer;
 mod online;
@@ -257,15 +258,82 @@ impl LiveGames {
         change: Change,
         then: impl FnOnce(&mut LiveGame),
     ) -> Result<(), AppError> {
-        let staged = lg.stage(change, now_ms());
+        let mut staged = lg.stage(change, now_ms());
         let event = staged.event;
-        self.store
-            .commit(lg.id(), &staged.stored_moves, &staged.update)
-            .await
-            .map_err(stale_is_conflict)?;
+        let rated_end = lg.record().rated && !lg.is_over() && staged.update.ending.is_some();
+        // A rated result changes both ratings in the same transaction; a
+        // rating another game changed meanwhile is read again.
+        let mut tries = 0;
+        loop {
+            if rated_end {
+                self.rate(lg, &mut staged).await?;
+            }
+            match self
+                .store
+                .commit(lg.id(), &staged.stored_moves, &staged.update)
+                .await
+            {
+                Ok(()) => break,
+                Err(StoreError::Stale { ref id, .. })
+                    if rated_end && id != lg.id() && tries < 3 =>
+                {
+                    tries += 1;
+                }
+                Err(e) => return Err(stale_is_conflict(e)),
+            }
+        }
         lg.apply(staged);
         then(lg);
         self.publish(lg, event);
+        Ok(())
+    }
+
+    /// A player's rating in a game (the start for a player without one).
+    pub async fn rating_of(
+        &self,
+        player: &str,
+        variant: tensorchess_rules::VariantKind,
+    ) -> Result<crate::server::store::RatingRecord, AppError> {
+        Ok(self
+            .store
+            .ratings(player)
+            .await?
+            .into_iter()
+            .find(|(v, _)| *v == variant)
+            .map_or(crate::server::players::ratings::START, |(_, r)| r))
+    }
+
+    /// Works the players' new ratings into a staged end of a rated game.
+    async fn rate(&self, lg: &LiveGame, staged: &mut Staged) -> Result<(), AppError> {
+        staged.update.ratings.clear();
+        let (Some(ending), Some(edit)) = (staged.update.ending, staged.online.as_mut()) else {
+            return Ok(());
+        };
+        let (Some(white), Some(black)) = (
+            edit.record.white_player.clone(),
+            edit.record.black_player.clone(),
+        ) else {
+            return Ok(());
+        };
+        let Some(score) = crate::server::players::ratings::white_score(ending) else {
+            return Ok(());
+        };
+        let variant = lg.record().variant;
+        let mut before = [None, None];
+        for (slot, player) in before.iter_mut().zip([&white, &black]) {
+            *slot = self
+                .store
+                .ratings(player)
+                .await?
+                .into_iter()
+                .find(|(v, _)| *v == variant)
+                .map(|(_, r)| r);
+        }
+        let (writes, diffs) =
+            crate::server::players::ratings::after_game(variant, [&white, &black], before, score);
+        edit.record.rating_diffs = diffs.map(Some);
+        staged.update.online = Some(edit.record.clone());
+        staged.update.ratings = writes;
         Ok(())
     }
 
@@ -285,6 +353,16 @@ impl LiveGames {
             .map_err(stale_is_conflict)?;
         lg.apply(staged);
         self.publish(lg, event);
+        Ok(())
+    }
+
+    /// Makes `player` the owner of a local game that had none (stored
+    /// before players existed).
+    pub async fn adopt(&self, lg: &mut LiveGame, player: &str) -> Result<(), AppError> {
+        if lg.record().owner.is_none() {
+            self.store.adopt_game(lg.id(), player).await?;
+            lg.set_owner(player);
+        }
         Ok(())
     }
 

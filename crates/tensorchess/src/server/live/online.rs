@@ -27,9 +27,6 @@ pub struct OnlineState {
     /// wakes up finds a different number and does nothing.
     pub(crate) timer_gen: u64,
     timer: Option<AbortHandle>,
-    /// The ply at which each side (white, black) last offered a draw: one
-    /// offer per move, so that offers cannot be spammed.
-    last_draw_offer: [Option<usize>; 2],
 }
 
 impl OnlineState {
@@ -41,7 +38,6 @@ impl OnlineState {
             first_move_deadline: None,
             timer_gen: 0,
             timer: None,
-            last_draw_offer: [None, None],
         }
     }
 
@@ -57,21 +53,37 @@ impl OnlineState {
         }
     }
 
-    pub fn set_seat(record: &mut OnlineRecord, c: Color, hash: String) {
+    /// The player holding `c`'s seat.
+    pub fn player(&self, c: Color) -> Option<&str> {
         match c {
-            Color::White => record.white_seat = Some(hash),
-            Color::Black => record.black_seat = Some(hash),
+            Color::White => self.record.white_player.as_deref(),
+            Color::Black => self.record.black_player.as_deref(),
+        }
+    }
+
+    pub fn set_player(record: &mut OnlineRecord, c: Color, player: String) {
+        match c {
+            Color::White => record.white_player = Some(player),
+            Color::Black => record.black_player = Some(player),
+        }
+    }
+
+    /// Whether `c`'s seat is taken (by a player, or by an old seat cookie).
+    pub fn taken(record: &OnlineRecord, c: Color) -> bool {
+        match c {
+            Color::White => record.white_player.is_some() || record.white_seat.is_some(),
+            Color::Black => record.black_player.is_some() || record.black_seat.is_some(),
         }
     }
 
     pub fn both_seated(&self) -> bool {
-        self.record.white_seat.is_some() && self.record.black_seat.is_some()
+        Self::taken(&self.record, Color::White) && Self::taken(&self.record, Color::Black)
     }
 
     pub fn free_seat(&self) -> Option<Color> {
         [Color::White, Color::Black]
             .into_iter()
-            .find(|c| self.seat_hash(*c).is_none())
+            .find(|c| !Self::taken(&self.record, *c))
     }
 
     pub fn draw_offer(&self) -> Offer {
@@ -154,11 +166,11 @@ impl OnlineState {
         });
         OnlineView {
             white: SeatView {
-                taken: self.record.white_seat.is_some(),
+                taken: Self::taken(&self.record, Color::White),
                 connected: connected[0],
             },
             black: SeatView {
-                taken: self.record.black_seat.is_some(),
+                taken: Self::taken(&self.record, Color::Black),
                 connected: connected[1],
             },
             clock,
@@ -172,11 +184,7 @@ impl OnlineState {
 
     /// The ply at which `c` last offered a draw.
     pub fn draw_offered_at(&self, c: Color) -> Option<usize> {
-        self.last_draw_offer[c.index()]
-    }
-
-    pub fn note_draw_offer(&mut self, c: Color, ply: usize) {
-        self.last_draw_offer[c.index()] = Some(ply);
+        self.record.draw_offer_plies[c.index()]
     }
 
     /// Keeps the flag timer just started (after [`OnlineState::cancel_timer`]

@@ -6,6 +6,7 @@ use crate::server::anygame::AnyGame;
 use crate::server::engine_player::{accepts_draw, SearchRequest};
 use crate::server::error::AppError;
 use crate::server::live::{LiveGame, SharedGame};
+use crate::server::players::Me;
 use crate::server::store::GameMode;
 use crate::server::views::AnalysisView;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,8 +52,9 @@ impl LocalGames {
         };
         let this = self.clone();
         let arc = arc.clone();
+        let player = lg.record().owner.clone().unwrap_or_default();
         tokio::spawn(async move {
-            let found = this.engine.play(req).await;
+            let found = this.engine.play(&player, req).await;
             let mut lg = arc.lock().await;
             if lg.search_id() != Some(search_id) {
                 return; // taken back, resigned or deleted meanwhile
@@ -80,18 +82,23 @@ impl LocalGames {
         &self,
         game: AnyGame,
         engine_color: Color,
+        me: &Me,
     ) -> Result<(bool, &'static str), AppError> {
         let ply = game.ply();
         let out = self
             .engine
-            .advise(SearchRequest {
-                game: game.clone(),
-                ply,
-                level: None,
-                movetime: DRAW_TIME,
-                seed: 0,
-                stop: Arc::new(AtomicBool::new(false)),
-            })
+            .advise(
+                &me.id,
+                self.live.now(),
+                SearchRequest {
+                    game: game.clone(),
+                    ply,
+                    level: None,
+                    movetime: DRAW_TIME,
+                    seed: 0,
+                    stop: Arc::new(AtomicBool::new(false)),
+                },
+            )
             .await?;
         let engine_score = if game.turn() == engine_color {
             out.score
@@ -102,7 +109,7 @@ impl LocalGames {
     }
 
     /// The engine's best move for the side to move now.
-    pub async fn hint(&self, arc: &SharedGame) -> Result<AnalysisView, AppError> {
+    pub async fn hint(&self, arc: &SharedGame, me: &Me) -> Result<AnalysisView, AppError> {
         let game = {
             let lg = arc.lock().await;
             if lg.is_over() {
@@ -116,7 +123,7 @@ impl LocalGames {
             }
             lg.game().clone()
         };
-        self.analyse(game, None, HINT_TIME).await
+        self.analyse(game, None, HINT_TIME, me).await
     }
 
     /// A short evaluation of the position after `ply` moves (default: now).
@@ -124,6 +131,7 @@ impl LocalGames {
         &self,
         arc: &SharedGame,
         ply: Option<usize>,
+        me: &Me,
     ) -> Result<AnalysisView, AppError> {
         let game = {
             let lg = arc.lock().await;
@@ -143,7 +151,7 @@ impl LocalGames {
                 )));
             }
         }
-        self.analyse(game, ply, EVAL_TIME).await
+        self.analyse(game, ply, EVAL_TIME, me).await
     }
 
     async fn analyse(
@@ -151,18 +159,23 @@ impl LocalGames {
         game: AnyGame,
         ply: Option<usize>,
         time: Duration,
+        me: &Me,
     ) -> Result<AnalysisView, AppError> {
         let ply = ply.unwrap_or(game.ply());
         let out = self
             .engine
-            .advise(SearchRequest {
-                game,
-                ply,
-                level: None,
-                movetime: time,
-                seed: 0,
-                stop: Arc::new(AtomicBool::new(false)),
-            })
+            .advise(
+                &me.id,
+                self.live.now(),
+                SearchRequest {
+                    game,
+                    ply,
+                    level: None,
+                    movetime: time,
+                    seed: 0,
+                    stop: Arc::new(AtomicBool::new(false)),
+                },
+            )
             .await?;
         Ok(AnalysisView {
             ply,

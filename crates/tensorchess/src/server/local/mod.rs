@@ -10,6 +10,7 @@ use super::engine_player::EnginePlayer;
 use super::error::AppError;
 use super::ids::new_id;
 use super::live::{now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame};
+use super::players::Me;
 use super::requests::NewGameRequest;
 use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
 use super::views::{DrawAnswerView, GameView};
@@ -53,7 +54,11 @@ impl LocalGames {
     }
 
     /// Creates a game, stores it, and starts the engine if it moves first.
-    pub async fn create(self: &Arc<Self>, req: NewGameRequest) -> Result<GameView, AppError> {
+    pub async fn create(
+        self: &Arc<Self>,
+        req: NewGameRequest,
+        owner: &str,
+    ) -> Result<GameView, AppError> {
         let mode = match req.mode.as_deref().unwrap_or("engine") {
             "engine" => GameMode::Engine,
             "local" => GameMode::Local,
@@ -150,6 +155,8 @@ impl LocalGames {
             level: level.map(|l| l.number()),
             white,
             black,
+            owner: Some(owner.to_string()),
+            rated: false,
             ending,
             rev: 1,
             created_at: now,
@@ -253,6 +260,7 @@ impl LocalGames {
             moves: MovesEdit::TakeBack(count),
             ending: EndingEdit::ByRules,
             online: None,
+            names: None,
         };
         self.live
             .commit_then(lg, change, |lg| self.start_engine(arc, lg))
@@ -285,6 +293,7 @@ impl LocalGames {
     pub async fn offer_draw(
         self: &Arc<Self>,
         arc: &SharedGame,
+        me: &Me,
     ) -> Result<DrawAnswerView, AppError> {
         let (game, rev, engine_color) = {
             let lg = arc.lock().await;
@@ -299,7 +308,7 @@ impl LocalGames {
         };
         let mut message = "Draw agreed.".to_string();
         if let Some(engine_color) = engine_color {
-            let (accepted, says) = self.engine_answers_draw(game, engine_color).await?;
+            let (accepted, says) = self.engine_answers_draw(game, engine_color, me).await?;
             message = says.to_string();
             if !accepted {
                 let lg = arc.lock().await;
@@ -339,5 +348,6 @@ pub fn move_change(m: tensorchess_rules::Move) -> Change {
         moves: MovesEdit::Play(m),
         ending: EndingEdit::ByRules,
         online: None,
+        names: None,
     }
 }

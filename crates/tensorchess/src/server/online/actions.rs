@@ -2,7 +2,7 @@
 //! rematch offers and their answers, abort. Each action is checked against
 //! the seat and the game's state, then committed in one step.
 
-use super::seats::{seat_of, Cookies};
+use super::seats::seat_of;
 use super::{refused, OnlineGames};
 use crate::server::anygame::{color_title, AnyGame};
 use crate::server::error::AppError;
@@ -11,6 +11,7 @@ use crate::server::live::{
     now_ms, Change, EndingEdit, LiveGame, MovesEdit, Offer, Offered, OnlineEdit, OnlineState,
     SharedGame,
 };
+use crate::server::players::Me;
 use crate::server::requests::OnlineAction;
 use crate::server::store::{Ending, GameRecord, OnlineRecord, StoredGame};
 use std::sync::Arc;
@@ -49,6 +50,7 @@ fn record_change(event: &'static str, lg: &LiveGame, record: OnlineRecord) -> Ch
         moves: MovesEdit::Keep,
         ending: EndingEdit::Keep,
         online: Some(keep_clock(lg, record)),
+        names: None,
     }
 }
 
@@ -69,18 +71,18 @@ pub(super) fn flag_ending(game: &AnyGame, loser: Color) -> Ending {
 }
 
 impl OnlineGames {
-    /// Does what a player asks, as the seat `cookies` hold.
+    /// Does what a player asks, as the seat `me` holds.
     pub async fn act(
         self: &Arc<Self>,
         arc: &SharedGame,
         lg: &mut LiveGame,
-        cookies: &Cookies,
+        me: &Me,
         action: OnlineAction,
     ) -> Result<Acted, AppError> {
         let Some(o) = lg.online() else {
             return Err(refused("not_online", "This game is not played online"));
         };
-        let Some(seat) = seat_of(o, lg.id(), cookies).map(|s| s.color) else {
+        let Some(seat) = seat_of(o, lg.id(), me) else {
             return Err(refused(
                 "not_a_player",
                 "You do not hold a seat in this game: you are watching it",
@@ -238,6 +240,7 @@ impl OnlineGames {
                 turn_origin: origin,
                 first_move_deadline: deadline,
             }),
+            names: None,
         };
         self.live
             .commit_then(lg, change, |lg| self.arm_timer(arc, lg))
@@ -270,11 +273,9 @@ impl OnlineGames {
             (Offered::Pending, offer) => {
                 let mut record = o.record().clone();
                 record.draw_offer = offer.0;
+                record.draw_offer_plies[seat.index()] = Some(ply);
                 let change = record_change("draw_offer", lg, record);
                 self.live.commit(lg, change).await?;
-                if let Some(o) = lg.online_mut() {
-                    o.note_draw_offer(seat, ply);
-                }
                 Ok("draw_offer")
             }
         }
@@ -300,6 +301,7 @@ impl OnlineGames {
                 turn_origin: None,
                 first_move_deadline: None,
             }),
+            names: None,
         };
         self.live.commit(lg, change).await
     }
@@ -342,6 +344,8 @@ impl OnlineGames {
         let game = AnyGame::new(lg.record().variant, Some(&lg.record().start_fen))?;
         let base = o.record().clock.map_or(0, |c| c.base_ms);
         let online = OnlineRecord {
+            white_player: o.record().black_player.clone(),
+            black_player: o.record().white_player.clone(),
             white_seat: o.record().black_seat.clone(),
             black_seat: o.record().white_seat.clone(),
             clock: o.record().clock,
@@ -350,6 +354,17 @@ impl OnlineGames {
             rematch_of: Some(lg.id().to_string()),
             ..OnlineRecord::default()
         };
+        // The rematch of a rated game is rated too, from today's ratings.
+        let mut online = online;
+        if lg.record().rated {
+            if let (Some(w), Some(b)) = (online.white_player.clone(), online.black_player.clone()) {
+                let variant = lg.record().variant;
+                online.ratings = [
+                    Some(self.live.rating_of(&w, variant).await?.rating.round() as i32),
+                    Some(self.live.rating_of(&b, variant).await?.rating.round() as i32),
+                ];
+            }
+        }
         let now = now_ms();
         let record = GameRecord {
             id: new_id(),
@@ -357,6 +372,8 @@ impl OnlineGames {
             updated_at: now,
             ending: None,
             rev: 1,
+            white: lg.record().black.clone(),
+            black: lg.record().white.clone(),
             ..lg.record().clone()
         };
         let mut previous = o.record().clone();

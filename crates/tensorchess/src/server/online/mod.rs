@@ -23,6 +23,8 @@ mod timer;
 pub use actions::Acted;
 pub use seats::Cookies;
 
+use super::players::Me;
+
 use super::anygame::{parse_variant, AnyGame};
 use super::error::AppError;
 use super::ids::new_id;
@@ -30,10 +32,10 @@ use super::live::{
     now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, OnlineState, SharedGame,
 };
 use super::requests::NewOnlineRequest;
-use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoredGame};
+use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
 use super::views::GameView;
 use rand::Rng;
-use seats::{new_token, seat_of, token_hash};
+use seats::seat_of;
 use std::sync::Arc;
 use tensorchess_rules::{Color, VariantKind};
 
@@ -73,12 +75,116 @@ impl OnlineGames {
         }
     }
 
-    /// Creates an online game; returns it as its creator sees it, and the
-    /// creator's seat token (for the cookie).
+    /// Parses a time control of a request.
+    pub fn clock_settings(
+        clock: Option<super::requests::ClockRequest>,
+    ) -> Result<Option<ClockSettings>, AppError> {
+        let Some(c) = clock else {
+            return Ok(None);
+        };
+        if c.base_seconds == 0 || c.base_seconds > MAX_BASE_SECONDS {
+            return Err(AppError::bad(format!(
+                "The clock's time must be 1 to {MAX_BASE_SECONDS} seconds"
+            )));
+        }
+        if c.increment_seconds > MAX_INCREMENT_SECONDS {
+            return Err(AppError::bad(format!(
+                "The increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
+            )));
+        }
+        Ok(Some(ClockSettings {
+            base_ms: c.base_seconds as i64 * 1000,
+            increment_ms: c.increment_seconds as i64 * 1000,
+        }))
+    }
+
+    /// A new online game, stored and in memory, with its seats given to
+    /// `players` (White's first; `None`: free) under `names`; `rated` holds
+    /// the players' ratings when it is rated; `from_seek` is the seek it
+    /// comes from (accepted in the same write).
+    pub async fn start(
+        self: &Arc<Self>,
+        kind: VariantKind,
+        clock: Option<ClockSettings>,
+        players: [Option<String>; 2],
+        names: [String; 2],
+        rated: Option<[i32; 2]>,
+        from_seek: Option<&str>,
+    ) -> Result<SharedGame, AppError> {
+        let game = AnyGame::new(kind, None)?;
+        let base = clock.map_or(0, |c| c.base_ms);
+        let [white_player, black_player] = players;
+        let online = OnlineRecord {
+            clock,
+            white_ms: base,
+            black_ms: base,
+            white_player,
+            black_player,
+            ratings: rated.map_or([None, None], |r| r.map(Some)),
+            ..OnlineRecord::default()
+        };
+        let now = now_ms();
+        let [white, black] = names;
+        let record = GameRecord {
+            id: new_id(),
+            variant: kind,
+            start_fen: game.start_fen(),
+            mode: GameMode::Online,
+            human_color: None,
+            level: None,
+            white,
+            black,
+            owner: None,
+            rated: rated.is_some(),
+            ending: None,
+            rev: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let stored = StoredGame {
+            record: record.clone(),
+            moves: Vec::new(),
+            online: Some(online.clone()),
+        };
+        match from_seek {
+            // The seek goes and the game comes in one write: one seek never
+            // makes two games.
+            Some(seek) => self
+                .live
+                .store()
+                .accept_seek(seek, self.live.now(), &stored)
+                .await
+                .map_err(|e| match e {
+                    StoreError::Conflict(_) => AppError::NotFound(
+                        "That seek is no longer open: someone else took it, or it lapsed".into(),
+                    ),
+                    other => other.into(),
+                })?,
+            None => self.live.store().create_game(&stored).await?,
+        }
+        let mut lg = LiveGame::new(record, game, Some(online));
+        let deadline = lg
+            .online()
+            .and_then(|o| self.first_move_wait(o.record(), 0, false, self.live.now()));
+        if let Some(o) = lg.online_mut() {
+            o.first_move_deadline = deadline;
+        }
+        let arc = self.live.insert(lg);
+        {
+            let mut lg = arc.lock().await;
+            self.arm_timer(&arc, &mut lg);
+        }
+        Ok(arc)
+    }
+
+    /// Creates an online game to play a friend, who joins by its link;
+    /// returns it as its creator sees it.
     pub async fn create(
         self: &Arc<Self>,
         req: NewOnlineRequest,
-    ) -> Result<(GameView, String), AppError> {
+        me: &Me,
+        my_name: String,
+    ) -> Result<GameView, AppError> {
         let kind = match req.variant.as_deref() {
             Some(v) => parse_variant(v)?,
             None => VariantKind::Tensor,
@@ -100,110 +206,43 @@ impl OnlineGames {
                 )))
             }
         };
-        let clock = match req.clock {
-            None => None,
-            Some(c) => {
-                if c.base_seconds == 0 || c.base_seconds > MAX_BASE_SECONDS {
-                    return Err(AppError::bad(format!(
-                        "The clock's time must be 1 to {MAX_BASE_SECONDS} seconds"
-                    )));
-                }
-                if c.increment_seconds > MAX_INCREMENT_SECONDS {
-                    return Err(AppError::bad(format!(
-                        "The increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
-                    )));
-                }
-                Some(ClockSettings {
-                    base_ms: c.base_seconds as i64 * 1000,
-                    increment_ms: c.increment_seconds as i64 * 1000,
-                })
-            }
+        let clock = Self::clock_settings(req.clock)?;
+        let (players, names) = match color {
+            Color::White => ([Some(me.id.clone()), None], [my_name, "Black".into()]),
+            Color::Black => ([None, Some(me.id.clone())], ["White".into(), my_name]),
         };
-        let game = AnyGame::new(kind, None)?;
-        let token = new_token();
-        let base = clock.map_or(0, |c| c.base_ms);
-        let mut online = OnlineRecord {
-            clock,
-            white_ms: base,
-            black_ms: base,
-            ..OnlineRecord::default()
-        };
-        OnlineState::set_seat(&mut online, color, token_hash(&token));
-        let now = now_ms();
-        let record = GameRecord {
-            id: new_id(),
-            variant: kind,
-            start_fen: game.start_fen(),
-            mode: GameMode::Online,
-            human_color: None,
-            level: None,
-            white: "White".into(),
-            black: "Black".into(),
-            ending: None,
-            rev: 1,
-            created_at: now,
-            updated_at: now,
-        };
-        self.live
-            .store()
-            .create_game(&StoredGame {
-                record: record.clone(),
-                moves: Vec::new(),
-                online: Some(online.clone()),
-            })
-            .await?;
-        let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
+        let arc = self.start(kind, clock, players, names, None, None).await?;
         let lg = arc.lock().await;
-        let mut view = self.live.view(&lg);
-        view.you = Some(color.name());
-        Ok((view, token))
+        Ok(self.view_for(&lg, me))
     }
 
-    /// The game as the holder of `cookies` sees it (`you` is their seat).
-    pub fn view_for(&self, lg: &LiveGame, cookies: &Cookies) -> GameView {
+    /// The game as `me` sees it (`you` is their seat).
+    pub fn view_for(&self, lg: &LiveGame, me: &Me) -> GameView {
         let mut view = self.live.view(lg);
-        view.you = Self::seat(lg, cookies).map(Color::name);
+        view.you = Self::seat(lg, me).map(Color::name);
         view
     }
 
-    /// The seat `cookies` hold in the game (none for spectators and for
-    /// games that are not online).
-    pub fn seat(lg: &LiveGame, cookies: &Cookies) -> Option<Color> {
-        lg.online()
-            .and_then(|o| seat_of(o, lg.id(), cookies))
-            .map(|s| s.color)
+    /// The seat `me` holds in the game (none for spectators and for games
+    /// that are not online).
+    pub fn seat(lg: &LiveGame, me: &Me) -> Option<Color> {
+        lg.online().and_then(|o| seat_of(o, lg.id(), me))
     }
 
-    /// The game as the holder of `cookies` sees it, and the seat token to
-    /// set as this game's cookie when the seat came from the game it is a
-    /// rematch of.
-    pub fn view_and_inherited_seat(
-        &self,
-        lg: &LiveGame,
-        cookies: &Cookies,
-    ) -> (GameView, Option<String>) {
-        let claim = lg.online().and_then(|o| seat_of(o, lg.id(), cookies));
-        let mut view = self.live.view(lg);
-        view.you = claim.as_ref().map(|c| c.color.name());
-        (view, claim.filter(|c| c.inherited).map(|c| c.token))
-    }
-
-    /// Takes the free seat of an online game. Whoever already holds a seat
-    /// keeps theirs. Returns the game as the new player sees it and the token
-    /// to set as the seat cookie.
+    /// Takes the free seat of an online game for `me` (named `name`).
+    /// Whoever already holds a seat keeps theirs.
     pub async fn join(
         self: &Arc<Self>,
         arc: &SharedGame,
-        cookies: &Cookies,
-    ) -> Result<(GameView, Option<String>), AppError> {
+        me: &Me,
+        name: String,
+    ) -> Result<GameView, AppError> {
         let mut lg = arc.lock().await;
         let Some(o) = lg.online() else {
             return Err(refused("not_online", "This game is not played online"));
         };
-        if let Some(claim) = seat_of(o, lg.id(), cookies) {
-            let mut view = self.live.view(&lg);
-            view.you = Some(claim.color.name());
-            return Ok((view, claim.inherited.then_some(claim.token)));
+        if seat_of(o, lg.id(), me).is_some() {
+            return Ok(self.view_for(&lg, me));
         }
         if lg.is_over() {
             return Err(refused("game_over", "The game is over: you can watch it"));
@@ -214,12 +253,13 @@ impl OnlineGames {
                 "Both seats are taken: you are watching this game",
             ));
         };
-        let token = new_token();
         let mut record = o.record().clone();
-        OnlineState::set_seat(&mut record, color, token_hash(&token));
+        OnlineState::set_player(&mut record, color, me.id.clone());
         let turn_origin = o.turn_origin;
         let now = self.live.now();
         let deadline = self.first_move_wait(&record, lg.ply(), false, now);
+        let mut names = [lg.record().white.clone(), lg.record().black.clone()];
+        names[color.index()] = name;
         let change = Change {
             event: "join",
             moves: MovesEdit::Keep,
@@ -229,12 +269,11 @@ impl OnlineGames {
                 turn_origin,
                 first_move_deadline: deadline,
             }),
+            names: Some(names),
         };
         self.live
             .commit_then(&mut lg, change, |lg| self.arm_timer(arc, lg))
             .await?;
-        let mut view = self.live.view(&lg);
-        view.you = Some(color.name());
-        Ok((view, Some(token)))
+        Ok(self.view_for(&lg, me))
     }
 }

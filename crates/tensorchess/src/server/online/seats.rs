@@ -1,12 +1,13 @@
-//! Seats held by secret tokens in cookies. Creating an online game gives
-//! the creator a seat; the first other person to ask for the free seat gets
-//! it. Each seat is a random 256-bit token (the operating system's CSPRNG)
-//! sent once, in an `HttpOnly; SameSite=Lax` cookie named after the game
-//! (`tcseat_ID`). The server keeps only its SHA-256, so neither the database
-//! nor any view holds a token, and spectators and the opponent never see one.
+//! Seats belong to players: creating an online game gives the creator a
+//! seat; the first other player to ask for the free seat gets it. Games
+//! made before players existed held seats by secret tokens in cookies
+//! (`tcseat_ID`, of which the server kept only the SHA-256): a request
+//! bringing such a cookie still holds that seat. Tokens (random 256-bit,
+//! from the operating system's CSPRNG) and the cookie helpers live here.
 
 use crate::server::ids::valid_id;
 use crate::server::live::OnlineState;
+use crate::server::players::Me;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -15,27 +16,9 @@ use sha2::{Digest, Sha256};
 use std::convert::Infallible;
 use tensorchess_rules::Color;
 
-/// The cookie holding the seat of game `id`.
-pub fn seat_cookie_name(id: &str) -> String {
-    format!("{SEAT_COOKIE_PREFIX}{id}")
-}
-
+/// The prefix of the seat cookies online games used before players
+/// existed (`tcseat_ID`).
 pub const SEAT_COOKIE_PREFIX: &str = "tcseat_";
-
-/// How long a browser keeps a seat cookie (a year: long games are allowed).
-pub const SEAT_COOKIE_MAX_AGE: u64 = 365 * 24 * 3600;
-
-/// The `Set-Cookie` value that gives the holder the seat in game `id`;
-/// `secure` when the page was reached over HTTPS (then the cookie is never
-/// sent in clear).
-pub fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
-    let value = format!(
-        "{}={token}; Path=/; Max-Age={SEAT_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
-        seat_cookie_name(id),
-        if secure { "; Secure" } else { "" }
-    );
-    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static(""))
-}
 
 /// A new seat token: 256 random bits from the operating system, in hex.
 pub fn new_token() -> String {
@@ -109,16 +92,21 @@ impl Cookies {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The games whose seat cookie this request carries.
-    pub fn seat_games(&self) -> Vec<String> {
+    /// The seat tokens of the old seat cookies this request carries: game
+    /// id and token.
+    pub fn seat_tokens(&self) -> Vec<(String, String)> {
         self.0
             .iter()
-            .filter_map(|(k, _)| k.strip_prefix(SEAT_COOKIE_PREFIX))
-            .filter(|id| valid_id(id))
-            .map(str::to_string)
+            .filter_map(|(k, v)| Some((k.strip_prefix(SEAT_COOKIE_PREFIX)?, v)))
+            .filter(|(id, token)| valid_id(id) && plausible_token(token))
+            .map(|(id, token)| (id.to_string(), token.clone()))
+            .take(MAX_SEAT_TOKENS)
             .collect()
     }
 }
+
+/// Old seat cookies looked at per request.
+const MAX_SEAT_TOKENS: usize = 32;
 
 impl<S: Send + Sync> FromRequestParts<S> for Cookies {
     type Rejection = Infallible;
@@ -128,36 +116,22 @@ impl<S: Send + Sync> FromRequestParts<S> for Cookies {
     }
 }
 
-/// The seat a request holds in a game, and how it was found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatClaim {
-    pub color: Color,
-    pub token: String,
-    /// Found through the cookie of the game this one is a rematch of: the
-    /// answer should set this game's own cookie.
-    pub inherited: bool,
-}
-
-/// The seat `cookies` hold in game `id`: its own cookie, or the cookie of
-/// the game it is a rematch of (the rematch keeps the players' tokens,
-/// colours swapped).
-pub fn seat_of(online: &OnlineState, id: &str, cookies: &Cookies) -> Option<SeatClaim> {
-    let mut names = vec![(seat_cookie_name(id), false)];
-    if let Some(prev) = &online.record().rematch_of {
-        names.push((seat_cookie_name(prev), true));
+/// The seat `me` holds in game `id`: by their player id, or by an old
+/// seat cookie for a seat no player holds.
+pub fn seat_of(online: &OnlineState, id: &str, me: &Me) -> Option<Color> {
+    for c in [Color::White, Color::Black] {
+        if online.player(c) == Some(me.id.as_str()) {
+            return Some(c);
+        }
     }
-    for (name, inherited) in names {
-        let Some(token) = cookies.get(&name).filter(|t| plausible_token(t)) else {
+    for (game, token) in &me.seat_tokens {
+        if game != id {
             continue;
-        };
+        }
         let hash = token_hash(token);
         for c in [Color::White, Color::Black] {
-            if online.seat_hash(c) == Some(hash.as_str()) {
-                return Some(SeatClaim {
-                    color: c,
-                    token: token.to_string(),
-                    inherited,
-                });
+            if online.player(c).is_none() && online.seat_hash(c) == Some(hash.as_str()) {
+                return Some(c);
             }
         }
     }
@@ -182,19 +156,12 @@ mod tests {
 
     #[test]
     fn cookies_are_parsed_leniently() {
-        let c = Cookies::parse("a=1; tcseat_abc=\"xyz\" ;junk; tcseat_../x=2; b = 3");
+        let token = "ab".repeat(32);
+        let c = Cookies::parse(&format!(
+            "a=1; tcseat_abc=\"{token}\" ;junk; tcseat_../x={token}; tcseat_def=short; b = 3"
+        ));
         assert_eq!(c.get("a"), Some("1"));
-        assert_eq!(c.get("tcseat_abc"), Some("xyz"));
         assert_eq!(c.get("b"), Some("3"));
-        assert_eq!(c.seat_games(), vec!["abc"]);
-        let v = seat_cookie("abc", "00ff", false);
-        let v = v.to_str().unwrap();
-        assert!(v.starts_with("tcseat_abc=00ff;"));
-        assert!(v.contains("HttpOnly") && v.contains("SameSite=Lax"));
-        assert!(!v.contains("Secure"));
-        assert!(seat_cookie("abc", "00ff", true)
-            .to_str()
-            .unwrap()
-            .ends_with("; Secure"));
+        assert_eq!(c.seat_tokens(), vec![("abc".to_string(), token)]);
     }
 }

@@ -14,6 +14,8 @@ pub fn record(id: &str) -> GameRecord {
         level: Some(3),
         white: "You".into(),
         black: "Engine".into(),
+        owner: Some("p1".into()),
+        rated: false,
         ending: None,
         rev: 1,
         created_at: 1,
@@ -27,6 +29,17 @@ pub fn update(rev: i64) -> GameUpdate {
         ending: None,
         updated_at: 2 + rev,
         online: None,
+        names: None,
+        ratings: Vec::new(),
+    }
+}
+
+fn list(player: &str) -> GameListQuery {
+    GameListQuery {
+        player: player.into(),
+        limit: 10,
+        before: None,
+        unowned: false,
     }
 }
 
@@ -89,7 +102,7 @@ pub async fn moves_follow_on_and_revisions_decide(store: &dyn GameStore) {
     let game = store.load_game("g1").await.unwrap().unwrap();
     assert_eq!(game.moves, vec![mv(0, "e2e4")]);
     assert_eq!(game.record.ending, end.ending);
-    let list = store.list_games(10, &[]).await.unwrap();
+    let list = store.list_games(&list("p1")).await.unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].move_count, 1);
     assert!(store.delete_game("g1").await.unwrap());
@@ -107,11 +120,12 @@ fn online_game(id: &str) -> StoredGame {
     r.mode = GameMode::Online;
     r.human_color = None;
     r.level = None;
+    r.owner = None;
     StoredGame {
         record: r,
         moves: vec![],
         online: Some(OnlineRecord {
-            white_seat: Some("ab".repeat(32)),
+            white_player: Some("alice".into()),
             clock: Some(ClockSettings {
                 base_ms: 300_000,
                 increment_ms: 2_000,
@@ -130,12 +144,14 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     store.create_game(&game).await.unwrap();
     assert_eq!(store.load_game("o1").await.unwrap().unwrap(), game);
     let mut online = game.online.clone().unwrap();
-    online.black_seat = Some("cd".repeat(32));
+    online.black_player = Some("bob".into());
+    online.draw_offer_plies = [Some(0), None];
     online.white_ms = 299_000;
     online.turn_started_at = Some(77);
     online.draw_offer = Some(Color::White);
     let mut up = update(2);
     up.online = Some(online.clone());
+    up.names = Some(["Alice".into(), "Bob".into()]);
     let first = mv(0, "e2e4");
     store
         .commit("o1", &MovesChange::Push(first.clone()), &up)
@@ -144,17 +160,24 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     let loaded = store.load_game("o1").await.unwrap().unwrap();
     assert_eq!(loaded.online, Some(online));
     assert_eq!(loaded.moves, vec![first]);
+    assert_eq!(
+        (loaded.record.white.as_str(), loaded.record.black.as_str()),
+        ("Alice", "Bob")
+    );
     assert_eq!(store.running_online_games().await.unwrap(), vec!["o1"]);
 
-    // The list shows online games only to those who name them.
-    store
-        .create_game(&self::game(record("local")))
-        .await
-        .unwrap();
+    // The list shows online games only to their players, local ones only
+    // to their owner.
+    let mut local = record("local");
+    local.owner = Some("bob".into());
+    store.create_game(&self::game(local)).await.unwrap();
     let ids = |l: Vec<GameSummary>| l.into_iter().map(|s| s.record.id).collect::<Vec<_>>();
-    assert_eq!(ids(store.list_games(10, &[]).await.unwrap()), vec!["local"]);
-    let mine = store.list_games(10, &["o1".to_string()]).await.unwrap();
-    assert_eq!(ids(mine).len(), 2);
+    assert_eq!(
+        ids(store.list_games(&list("alice")).await.unwrap()),
+        vec!["o1"]
+    );
+    assert_eq!(ids(store.list_games(&list("bob")).await.unwrap()).len(), 2);
+    assert!(store.list_games(&list("carol")).await.unwrap().is_empty());
 
     // A rematch and the link from the old game are stored together.
     let mut rematch = online_game("o2");
@@ -247,4 +270,221 @@ pub async fn runs_and_heartbeats(store: &dyn GameStore) {
         ]
     );
     assert_eq!(store.runs_since(7_000).await.unwrap().len(), 1);
+}
+
+/// Pages of a player's games, newest first, with unowned games only for
+/// the computer's own user.
+pub async fn lists_page_by_cursor(store: &dyn GameStore) {
+    for i in 0..5 {
+        let mut r = record(&format!("page{i}"));
+        r.owner = Some("pager".into());
+        r.updated_at = 100 + i / 2; // two pairs share a time: the id decides
+        store.create_game(&game(r)).await.unwrap();
+    }
+    let mut unowned = record("legacy");
+    unowned.owner = None;
+    store.create_game(&game(unowned)).await.unwrap();
+    let mut seen = Vec::new();
+    let mut before = None;
+    loop {
+        let page = store
+            .list_games(&GameListQuery {
+                player: "pager".into(),
+                limit: 2,
+                before: before.clone(),
+                unowned: false,
+            })
+            .await
+            .unwrap();
+        if page.is_empty() {
+            break;
+        }
+        let last = &page[page.len() - 1].record;
+        before = Some((last.updated_at, last.id.clone()));
+        seen.extend(page.into_iter().map(|s| s.record.id));
+    }
+    assert_eq!(seen, ["page4", "page3", "page2", "page1", "page0"]);
+    let with_unowned = store
+        .list_games(&GameListQuery {
+            unowned: true,
+            ..list("pager")
+        })
+        .await
+        .unwrap();
+    assert!(with_unowned.iter().any(|s| s.record.id == "legacy"));
+    assert!(store.adopt_game("legacy", "pager").await.unwrap());
+    assert!(!store.adopt_game("legacy", "someone").await.unwrap());
+    let adopted = store.load_game("legacy").await.unwrap().unwrap();
+    assert_eq!(adopted.record.owner.as_deref(), Some("pager"));
+}
+
+fn player(id: &str) -> PlayerRecord {
+    PlayerRecord {
+        id: id.into(),
+        name: format!("Player {id}"),
+        created_at: 5,
+        account: None,
+    }
+}
+
+/// Players, sessions, accounts (unique names ignoring case) and ratings
+/// (written only over the rating read).
+pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
+    assert!(store.player("ann").await.unwrap().is_none());
+    store
+        .start_session("h1", &player("ann"), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.session_player("h1").await.unwrap().as_deref(),
+        Some("ann")
+    );
+    let mut ann = store.player("ann").await.unwrap().unwrap();
+    assert_eq!(ann.name, "Player ann");
+    ann.name = "Ann Ї".into();
+    store.save_player(&ann).await.unwrap();
+    assert_eq!(store.player("ann").await.unwrap().unwrap().name, "Ann Ї");
+    // A new session replaces the old one, together.
+    store.start_session("h2", &ann, Some("h1")).await.unwrap();
+    assert!(store.session_player("h1").await.unwrap().is_none());
+    assert_eq!(
+        store.session_player("h2").await.unwrap().as_deref(),
+        Some("ann")
+    );
+    store.end_session("h2").await.unwrap();
+    assert!(store.session_player("h2").await.unwrap().is_none());
+
+    let account = AccountRecord {
+        username: "Ann_1".into(),
+        password_hash: "$argon2id$x".into(),
+        player_id: "ann".into(),
+        created_at: 6,
+    };
+    store.create_account(&account).await.unwrap();
+    assert_eq!(store.account("ann_1").await.unwrap(), Some(account.clone()));
+    assert_eq!(
+        store
+            .player("ann")
+            .await
+            .unwrap()
+            .unwrap()
+            .account
+            .as_deref(),
+        Some("Ann_1")
+    );
+    store.save_player(&player("ann2")).await.unwrap();
+    let taken = store
+        .create_account(&AccountRecord {
+            username: "ANN_1".into(),
+            player_id: "ann2".into(),
+            ..account
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(taken, StoreError::Conflict(_)), "{taken}");
+
+    // Ratings: the first write needs none stored, later ones the one read.
+    let r = |rating, games| RatingRecord {
+        rating,
+        rd: 200.0,
+        volatility: 0.06,
+        games,
+    };
+    let write = |before, after| RatingWrite {
+        player_id: "ann".into(),
+        variant: VariantKind::Tensor,
+        before,
+        after,
+    };
+    store.create_game(&game(record("rated"))).await.unwrap();
+    let mut up = update(2);
+    up.ratings = vec![write(None, r(1520.0, 1))];
+    store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap();
+    let mut up = update(3);
+    up.ratings = vec![write(None, r(1540.0, 2))];
+    let stale = store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap_err();
+    assert!(matches!(stale, StoreError::Stale { .. }), "{stale}");
+    up.ratings = vec![write(Some(r(1520.0, 1)), r(1540.0, 2))];
+    store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.ratings("ann").await.unwrap(),
+        vec![(VariantKind::Tensor, r(1540.0, 2))]
+    );
+    assert_eq!(
+        store.load_game("rated").await.unwrap().unwrap().record.rev,
+        3
+    );
+}
+
+/// Seeks: listed while open, removed by their player, lapsing, and
+/// accepted once only (the game is stored with the acceptance).
+pub async fn seeks_are_accepted_once(store: &dyn GameStore) {
+    let seek = |id: &str, player: &str, expires_at| SeekRecord {
+        id: id.into(),
+        player_id: player.into(),
+        variant: VariantKind::Chessence,
+        clock: Some(ClockSettings {
+            base_ms: 180_000,
+            increment_ms: 2_000,
+        }),
+        rated: true,
+        color: SeekColor::Black,
+        created_at: 10,
+        expires_at,
+    };
+    store.create_seek(&seek("s1", "ann", 1_000)).await.unwrap();
+    store.create_seek(&seek("s2", "bob", 2_000)).await.unwrap();
+    store.create_seek(&seek("s3", "bob", 3_000)).await.unwrap();
+    assert_eq!(
+        store.open_seeks(0).await.unwrap()[0],
+        seek("s1", "ann", 1_000)
+    );
+    assert_eq!(store.open_seeks(1_500).await.unwrap().len(), 2);
+    assert!(
+        !store.delete_seek("s2", Some("ann")).await.unwrap(),
+        "not hers"
+    );
+    assert!(store.delete_seek("s2", Some("bob")).await.unwrap());
+    assert_eq!(store.delete_lapsed_seeks(1_500).await.unwrap(), 1);
+    let g = online_game("from-seek");
+    store.accept_seek("s3", 2_500, &g).await.unwrap();
+    assert!(store.load_game("from-seek").await.unwrap().is_some());
+    let again = store
+        .accept_seek("s3", 2_500, &online_game("twice"))
+        .await
+        .unwrap_err();
+    assert!(matches!(again, StoreError::Conflict(_)), "{again}");
+    assert!(store.load_game("twice").await.unwrap().is_none());
+    store.create_seek(&seek("s4", "bob", 9_000)).await.unwrap();
+    assert_eq!(store.delete_seeks_of("bob").await.unwrap(), 1);
+    assert!(store.open_seeks(0).await.unwrap().is_empty());
+}
+
+/// A guest who logs in gives their games to the account.
+pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
+    let mut local = record("guest-local");
+    local.owner = Some("guest".into());
+    store.create_game(&game(local)).await.unwrap();
+    let mut online = online_game("guest-online");
+    online.online.as_mut().unwrap().white_player = Some("guest".into());
+    store.create_game(&online).await.unwrap();
+    let mut moved = store.merge_player("guest", "member").await.unwrap();
+    moved.sort();
+    assert_eq!(moved, ["guest-local", "guest-online"]);
+    let l = store.load_game("guest-local").await.unwrap().unwrap();
+    assert_eq!(
+        (l.record.owner.as_deref(), l.record.rev),
+        (Some("member"), 2)
+    );
+    let o = store.load_game("guest-online").await.unwrap().unwrap();
+    assert_eq!(o.online.unwrap().white_player.as_deref(), Some("member"));
 }

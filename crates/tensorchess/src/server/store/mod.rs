@@ -132,6 +132,11 @@ pub struct GameRecord {
     pub level: Option<u8>,
     pub white: String,
     pub black: String,
+    /// The player who made a local game (only they may see it); `None` for
+    /// online games, and for games stored before players existed.
+    pub owner: Option<String>,
+    /// An online game between two accounts that changes their ratings.
+    pub rated: bool,
     /// Set once the game is over.
     pub ending: Option<Ending>,
     /// Bumped by every change, so pages can tell new states from old ones.
@@ -152,8 +157,11 @@ pub struct ClockSettings {
 /// seats, the clocks and the pending offers.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct OnlineRecord {
-    /// SHA-256 (hex) of the token of the player holding the seat; `None`
-    /// while it is free. Tokens themselves are never stored.
+    /// The players holding the seats; `None` while a seat is free.
+    pub white_player: Option<String>,
+    pub black_player: Option<String>,
+    /// SHA-256 (hex) of a seat token of the cookies games had before
+    /// players existed: whoever brings it takes the seat as a player.
     pub white_seat: Option<String>,
     pub black_seat: Option<String>,
     /// `None`: no clock.
@@ -172,6 +180,13 @@ pub struct OnlineRecord {
     pub rematch_of: Option<String>,
     /// The rematch of this game, once agreed.
     pub rematch_id: Option<String>,
+    /// The ply at which each side (white, black) last offered a draw: one
+    /// offer per move, so that offers cannot be spammed.
+    pub draw_offer_plies: [Option<usize>; 2],
+    /// Rated games: the players' ratings when the game began (rounded),
+    /// and how the result changed them, once it is known.
+    pub ratings: [Option<i32>; 2],
+    pub rating_diffs: [Option<i32>; 2],
 }
 
 /// One stored move.
@@ -212,7 +227,7 @@ pub enum MovesChange {
 }
 
 /// The fields of a game that change as it is played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameUpdate {
     /// The new revision: the write applies only to revision `rev - 1`.
     pub rev: i64,
@@ -221,6 +236,90 @@ pub struct GameUpdate {
     /// An online game's new seats, clocks and offers, written in the same
     /// transaction (`None`: unchanged, or not an online game).
     pub online: Option<OnlineRecord>,
+    /// The players' names shown with the game, when they change (a seat
+    /// taken), White's first.
+    pub names: Option<[String; 2]>,
+    /// The players' new ratings (a rated game ended), in the same
+    /// transaction; a rating changed meanwhile fails the whole write with
+    /// [`StoreError::Stale`].
+    pub ratings: Vec<RatingWrite>,
+}
+
+/// A player: a browser (an identity cookie), maybe with an account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRecord {
+    /// Public and stable (it names the player in games and seats).
+    pub id: String,
+    /// The name others see (at most 40 characters).
+    pub name: String,
+    pub created_at: i64,
+    /// The account's user name, once the player has registered.
+    pub account: Option<String>,
+}
+
+/// An account: a user name and password for a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRecord {
+    /// As the player wrote it; unique ignoring case.
+    pub username: String,
+    /// The password's Argon2id hash (PHC string).
+    pub password_hash: String,
+    pub player_id: String,
+    pub created_at: i64,
+}
+
+/// A Glicko-2 rating as stored (rating scale, not the algorithm's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRecord {
+    pub rating: f64,
+    pub rd: f64,
+    pub volatility: f64,
+    /// Rated games played (also the version the conditional write checks).
+    pub games: u32,
+}
+
+/// A player's new rating, written only if the stored one is still `before`
+/// (`None`: no rating stored yet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingWrite {
+    pub player_id: String,
+    pub variant: VariantKind,
+    pub before: Option<RatingRecord>,
+    pub after: RatingRecord,
+}
+
+/// The colour a seek's creator wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeekColor {
+    White,
+    Black,
+    Random,
+}
+
+/// An open invitation in the lobby: anyone may accept it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeekRecord {
+    pub id: String,
+    pub player_id: String,
+    pub variant: VariantKind,
+    pub clock: Option<ClockSettings>,
+    pub rated: bool,
+    pub color: SeekColor,
+    pub created_at: i64,
+    /// It lapses then (server clock), if nobody accepted it before.
+    pub expires_at: i64,
+}
+
+/// A page of a player's games, newest first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameListQuery {
+    pub player: String,
+    pub limit: usize,
+    /// Only games older than this `(updated_at, id)`: the next page.
+    pub before: Option<(i64, String)>,
+    /// Also the local games stored before players existed (they belong to
+    /// nobody: only the computer's own user, on loopback, sees them).
+    pub unowned: bool,
 }
 
 /// One run of a server over this database: when it started and when it was
@@ -239,12 +338,14 @@ pub trait GameStore: Send + Sync + 'static {
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
-    /// The most recently played games first: every engine and local game,
-    /// and of the online games only those in `online_ids`.
-    async fn list_games(
+    /// A player's games, the most recently played first: the local games
+    /// they own and the online games they sit in.
+    async fn list_games(&self, query: &GameListQuery) -> Result<Vec<GameSummary>, StoreError>;
+    /// A player's finished online games, most recent first (their profile).
+    async fn finished_online_games(
         &self,
+        player: &str,
         limit: usize,
-        online_ids: &[String],
     ) -> Result<Vec<GameSummary>, StoreError>;
     /// Changes a game: its moves, result and online state together. Fails
     /// with [`StoreError::Stale`] unless the stored revision is
@@ -264,6 +365,9 @@ pub trait GameStore: Send + Sync + 'static {
         previous: &str,
         update: &GameUpdate,
     ) -> Result<(), StoreError>;
+    /// Gives a local game that belongs to nobody (stored before players
+    /// existed) to `owner`; false if it had an owner or does not exist.
+    async fn adopt_game(&self, id: &str, owner: &str) -> Result<bool, StoreError>;
     /// Deletes a game and its moves; false if there was none.
     async fn delete_game(&self, id: &str) -> Result<bool, StoreError>;
     /// Online games in progress whose clock runs.
@@ -274,4 +378,45 @@ pub trait GameStore: Send + Sync + 'static {
     async fn heartbeat(&self, run: i64, now_ms: i64) -> Result<(), StoreError>;
     /// Runs last seen after `since_ms`, oldest first.
     async fn runs_since(&self, since_ms: i64) -> Result<Vec<RunRecord>, StoreError>;
+
+    /// A player, with their account's name.
+    async fn player(&self, id: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    /// Stores a player (a new one, or a new name).
+    async fn save_player(&self, player: &PlayerRecord) -> Result<(), StoreError>;
+    /// The player a session token's hash belongs to.
+    async fn session_player(&self, token_hash: &str) -> Result<Option<String>, StoreError>;
+    /// Opens a session of a player (stored with the player if new); ends
+    /// `ending` (the session it replaces), together.
+    async fn start_session(
+        &self,
+        token_hash: &str,
+        player: &PlayerRecord,
+        ending: Option<&str>,
+    ) -> Result<(), StoreError>;
+    async fn end_session(&self, token_hash: &str) -> Result<(), StoreError>;
+    /// Creates an account for its player; [`StoreError::Conflict`] if the
+    /// name is taken (ignoring case).
+    async fn create_account(&self, account: &AccountRecord) -> Result<(), StoreError>;
+    async fn account(&self, username: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// Gives `into` everything `from` has (a guest logging in): their local
+    /// games and seats (each such game's revision goes up), and drops
+    /// `from`'s seeks. Returns the games that changed.
+    async fn merge_player(&self, from: &str, into: &str) -> Result<Vec<String>, StoreError>;
+    /// A player's ratings, by game.
+    async fn ratings(&self, player: &str) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError>;
+
+    /// Stores a seek.
+    async fn create_seek(&self, seek: &SeekRecord) -> Result<(), StoreError>;
+    /// The seeks open at `now`, oldest first.
+    async fn open_seeks(&self, now: i64) -> Result<Vec<SeekRecord>, StoreError>;
+    /// Removes a seek; false if there was none (of that player, when given).
+    async fn delete_seek(&self, id: &str, player: Option<&str>) -> Result<bool, StoreError>;
+    /// Removes the seeks that lapsed before `now`; returns how many.
+    async fn delete_lapsed_seeks(&self, now: i64) -> Result<usize, StoreError>;
+    /// Removes every seek of a player (their last page closed); returns how many.
+    async fn delete_seeks_of(&self, player: &str) -> Result<usize, StoreError>;
+    /// Accepts a seek: removes it and stores the game it becomes, together,
+    /// only if it was still open at `now` ([`StoreError::Conflict`] if not:
+    /// one seek never makes two games).
+    async fn accept_seek(&self, id: &str, now: i64, game: &StoredGame) -> Result<(), StoreError>;
 }

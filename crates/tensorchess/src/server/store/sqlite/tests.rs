@@ -13,6 +13,10 @@ async fn the_store_contract_holds() {
         .await;
     conformance::concurrent_writes_and_a_failing_one_spoils_nothing(&open(&dir)).await;
     conformance::runs_and_heartbeats(&open(&dir)).await;
+    conformance::lists_page_by_cursor(&open(&dir)).await;
+    conformance::players_sessions_accounts_and_ratings(&open(&dir)).await;
+    conformance::seeks_are_accepted_once(&open(&dir)).await;
+    conformance::merging_a_guest_moves_their_games(&open(&dir)).await;
 }
 
 #[tokio::test]
@@ -53,10 +57,12 @@ async fn rows_of_older_versions_read_as_typed_records() {
     {
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
-            "INSERT INTO games VALUES ('old1', 'tensor', 'start', 'engine', 'black', 3, \
-             'Engine', 'You', '1-0', 'checkmate', 7, 1, 2);
-             INSERT INTO games VALUES ('old2', 'chess', 'start', 'online', NULL, NULL, \
-             'White', 'Black', '*', 'white_did_not_move', 3, 1, 2);
+            "INSERT INTO games (id, variant, start_fen, mode, human_color, level, white, black, \
+             result, end_reason, rev, created_at, updated_at) VALUES ('old1', 'tensor', 'start', \
+             'engine', 'black', 3, 'Engine', 'You', '1-0', 'checkmate', 7, 1, 2);
+             INSERT INTO games (id, variant, start_fen, mode, human_color, level, white, black, \
+             result, end_reason, rev, created_at, updated_at) VALUES ('old2', 'chess', 'start', \
+             'online', NULL, NULL, 'White', 'Black', '*', 'white_did_not_move', 3, 1, 2);
              INSERT INTO online_games (game_id, draw_offer) VALUES ('old2', 'black');",
         )
         .unwrap();

@@ -1,0 +1,55 @@
+//! The JSON API under `/api`. Each handler reads a request type, asks a
+//! service, and answers a view or an [`AppError`](crate::server::error::AppError).
+//! Every answer, errors included, is JSON.
+
+mod games;
+mod lobby;
+mod online;
+mod players;
+mod position;
+
+use super::error::AppError;
+use super::{ws, AppState};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+
+type ApiResult<T> = Result<Json<T>, AppError>;
+
+/// The routes under `/api`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/info", get(position::info))
+        .route("/position", post(position::position))
+        .route("/explain", post(position::explain))
+        .route("/games", get(games::list).post(games::create))
+        .route("/games/{id}", get(games::get).delete(games::delete))
+        .route("/games/{id}/moves", post(games::play))
+        .route("/games/{id}/takeback", post(games::takeback))
+        .route("/games/{id}/resign", post(games::resign))
+        .route("/games/{id}/draw", post(games::offer_draw))
+        .route("/games/{id}/hint", post(games::hint))
+        .route("/games/{id}/eval", get(games::evaluate))
+        .route("/games/{id}/pgn", get(games::pgn))
+        .route("/games/{id}/join", post(online::join))
+        .route("/games/{id}/act", post(online::act))
+        .route("/online", post(online::create))
+        .route("/me", get(players::me).patch(players::rename))
+        .route("/account/register", post(players::register))
+        .route("/account/login", post(players::login))
+        .route("/account/logout", post(players::logout))
+        .route("/players/{username}", get(players::profile))
+        .route("/seeks", get(lobby::list).post(lobby::create))
+        .route("/seeks/{id}", axum::routing::delete(lobby::cancel))
+        .route("/seeks/{id}/accept", post(lobby::accept))
+        .route("/ws", get(ws::handler))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+}
+
+async fn not_found() -> AppError {
+    AppError::NotFound("No such API endpoint".into())
+}
+
+async fn method_not_allowed() -> AppError {
+    AppError::MethodNotAllowed("This endpoint does not take that method".into())
+}

@@ -1,0 +1,266 @@
+//! Players, sessions, accounts, ratings and seeks in SQLite.
+
+use super::super::columns::parse_variant;
+use super::super::{
+    AccountRecord, ClockSettings, PlayerRecord, RatingRecord, SeekColor, SeekRecord, StoreError,
+    StoredGame,
+};
+use super::games::insert_game;
+use rusqlite::{params, Connection, OptionalExtension};
+use tensorchess_rules::VariantKind;
+
+pub fn player(conn: &Connection, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT p.id, p.name, p.created_at, a.username FROM players p \
+             LEFT JOIN accounts a ON a.player_id = p.id WHERE p.id = ?1",
+        )?
+        .query_row(params![id], |r| {
+            Ok(PlayerRecord {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                created_at: r.get(2)?,
+                account: r.get(3)?,
+            })
+        })
+        .optional()?)
+}
+
+pub fn save_player(conn: &Connection, p: &PlayerRecord) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO players (id, name, created_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT(id) DO UPDATE SET name = ?2",
+    )?
+    .execute(params![p.id, p.name, p.created_at])?;
+    Ok(())
+}
+
+pub fn session_player(conn: &Connection, token_hash: &str) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT player_id FROM sessions WHERE token_hash = ?1")?
+        .query_row(params![token_hash], |r| r.get(0))
+        .optional()?)
+}
+
+pub fn start_session(
+    conn: &Connection,
+    token_hash: &str,
+    player: &PlayerRecord,
+    ending: Option<&str>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO players (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![player.id, player.name, player.created_at])?;
+    if let Some(old) = ending {
+        end_session(conn, old)?;
+    }
+    conn.prepare_cached(
+        "INSERT INTO sessions (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![token_hash, player.id, player.created_at])?;
+    Ok(())
+}
+
+pub fn end_session(conn: &Connection, token_hash: &str) -> Result<(), StoreError> {
+    conn.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")?
+        .execute(params![token_hash])?;
+    Ok(())
+}
+
+pub fn create_account(conn: &Connection, a: &AccountRecord) -> Result<(), StoreError> {
+    let taken: bool = conn
+        .prepare_cached("SELECT COUNT(*) FROM accounts WHERE username_key = ?1 OR player_id = ?2")?
+        .query_row(params![a.username.to_lowercase(), a.player_id], |r| {
+            r.get::<_, i64>(0)
+        })?
+        > 0;
+    if taken {
+        return Err(StoreError::Conflict(format!(
+            "the name {} is taken, or the player has an account already",
+            a.username
+        )));
+    }
+    conn.prepare_cached(
+        "INSERT INTO accounts (username, username_key, password_hash, player_id, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        a.username,
+        a.username.to_lowercase(),
+        a.password_hash,
+        a.player_id,
+        a.created_at
+    ])?;
+    Ok(())
+}
+
+pub fn account(conn: &Connection, username: &str) -> Result<Option<AccountRecord>, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT username, password_hash, player_id, created_at FROM accounts \
+             WHERE username_key = ?1",
+        )?
+        .query_row(params![username.to_lowercase()], |r| {
+            Ok(AccountRecord {
+                username: r.get(0)?,
+                password_hash: r.get(1)?,
+                player_id: r.get(2)?,
+                created_at: r.get(3)?,
+            })
+        })
+        .optional()?)
+}
+
+pub fn ratings(
+    conn: &Connection,
+    player: &str,
+) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT variant, rating, rd, volatility, games FROM ratings WHERE player_id = ?1",
+        )?
+        .query_map(params![player], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                RatingRecord {
+                    rating: r.get(1)?,
+                    rd: r.get(2)?,
+                    volatility: r.get(3)?,
+                    games: r.get(4)?,
+                },
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.into_iter()
+        .map(|(v, r)| Ok((parse_variant(player, &v)?, r)))
+        .collect()
+}
+
+fn color_text(c: SeekColor) -> &'static str {
+    match c {
+        SeekColor::White => "white",
+        SeekColor::Black => "black",
+        SeekColor::Random => "random",
+    }
+}
+
+fn parse_seek_color(s: &str) -> SeekColor {
+    match s {
+        "white" => SeekColor::White,
+        "black" => SeekColor::Black,
+        _ => SeekColor::Random,
+    }
+}
+
+pub fn create_seek(conn: &Connection, s: &SeekRecord) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO seeks (id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
+         created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        s.id,
+        s.player_id,
+        s.variant.name(),
+        s.clock.map(|c| c.base_ms),
+        s.clock.map(|c| c.increment_ms),
+        s.rated as i64,
+        color_text(s.color),
+        s.created_at,
+        s.expires_at
+    ])?;
+    Ok(())
+}
+
+pub fn open_seeks(conn: &Connection, now: i64) -> Result<Vec<SeekRecord>, StoreError> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
+             created_at, expires_at FROM seeks WHERE expires_at > ?1 ORDER BY created_at, id",
+        )?
+        .query_map(params![now], |r| {
+            let base: Option<i64> = r.get(3)?;
+            let inc: Option<i64> = r.get(4)?;
+            Ok((
+                r.get::<_, String>(2)?,
+                SeekRecord {
+                    id: r.get(0)?,
+                    player_id: r.get(1)?,
+                    variant: VariantKind::Tensor,
+                    clock: base.map(|base_ms| ClockSettings {
+                        base_ms,
+                        increment_ms: inc.unwrap_or(0),
+                    }),
+                    rated: r.get::<_, i64>(5)? != 0,
+                    color: parse_seek_color(&r.get::<_, String>(6)?),
+                    created_at: r.get(7)?,
+                    expires_at: r.get(8)?,
+                },
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.into_iter()
+        .map(|(v, mut s)| {
+            s.variant = parse_variant(&s.id, &v)?;
+            Ok(s)
+        })
+        .collect()
+}
+
+pub fn delete_seek(conn: &Connection, id: &str, player: Option<&str>) -> Result<bool, StoreError> {
+    let n = match player {
+        Some(p) => conn
+            .prepare_cached("DELETE FROM seeks WHERE id = ?1 AND player_id = ?2")?
+            .execute(params![id, p])?,
+        None => conn
+            .prepare_cached("DELETE FROM seeks WHERE id = ?1")?
+            .execute(params![id])?,
+    };
+    Ok(n > 0)
+}
+
+pub fn delete_seeks_of(conn: &Connection, player: &str) -> Result<usize, StoreError> {
+    Ok(conn
+        .prepare_cached("DELETE FROM seeks WHERE player_id = ?1")?
+        .execute(params![player])?)
+}
+
+pub fn accept_seek(
+    conn: &Connection,
+    id: &str,
+    now: i64,
+    game: &StoredGame,
+) -> Result<(), StoreError> {
+    let n = conn
+        .prepare_cached("DELETE FROM seeks WHERE id = ?1 AND expires_at > ?2")?
+        .execute(params![id, now])?;
+    if n == 0 {
+        return Err(StoreError::Conflict(format!(
+            "the seek {id} is no longer open"
+        )));
+    }
+    insert_game(conn, game)
+}
+
+pub fn merge_player(conn: &Connection, from: &str, into: &str) -> Result<Vec<String>, StoreError> {
+    let ids = conn
+        .prepare_cached(
+            "SELECT id FROM games WHERE owner = ?1 \
+             UNION SELECT game_id FROM online_games WHERE white_player = ?1 OR black_player = ?1",
+        )?
+        .query_map(params![from], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for sql in [
+        "UPDATE games SET owner = ?2 WHERE owner = ?1",
+        "UPDATE online_games SET white_player = ?2 WHERE white_player = ?1",
+        "UPDATE online_games SET black_player = ?2 WHERE black_player = ?1",
+        "DELETE FROM seeks WHERE player_id = ?1 AND ?2 IS NOT NULL",
+    ] {
+        conn.prepare_cached(sql)?.execute(params![from, into])?;
+    }
+    let mut bump = conn.prepare_cached("UPDATE games SET rev = rev + 1 WHERE id = ?1")?;
+    for id in &ids {
+        bump.execute(params![id])?;
+    }
+    Ok(ids)
+}
