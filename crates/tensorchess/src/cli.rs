@@ -39,6 +39,10 @@ pub enum Command {
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Fit the evaluation weights to self-play results.
     Tune(commands::tune::TuneArgs),
+    /// Review a game: annotated PGN with evaluations, judgements and accuracies.
+    Review(commands::review::ReviewArgs),
+    /// Mine puzzles from engine games into a puzzle CSV file.
+    Puzzles(commands::puzzles::PuzzlesArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -83,5 +87,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Match(args)) => commands::matches::run(&args),
         Some(Command::Selfplay(args)) => commands::selfplay::run(&args),
         Some(Command::Tune(args)) => commands::tune::run(&args),
+        Some(Command::Review(args)) => commands::review::run(&args),
+        Some(Command::Puzzles(args)) => commands::puzzles::run(&args),
     }
 }

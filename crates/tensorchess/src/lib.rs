@@ -5,6 +5,8 @@ pub mod child;
 pub mod cli;
 pub mod commands;
 pub mod matches;
+pub mod puzzles;
+pub mod review;
 pub mod server;
 pub mod tune;
 pub mod uci;

@@ -7,6 +7,8 @@ pub mod game_args;
 pub mod matches;
 pub mod moves;
 pub mod perft;
+pub mod puzzles;
+pub mod review;
 pub mod selfplay;
 pub mod serve;
 pub mod tune;

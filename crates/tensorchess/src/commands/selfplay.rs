@@ -31,8 +31,11 @@ pub struct SelfplayArgs {
     #[arg(long)]
     pub weights: Option<String>,
     /// Output file of `FEN;result` lines (appended).
+    #[arg(long, required_unless_present = "pgn")]
+    pub out: Option<String>,
+    /// Also append each game to this PGN file (with its Variant tag).
     #[arg(long)]
-    pub out: String,
+    pub pgn: Option<String>,
 }
 
 /// Weights from a weights file (the format of `docs/uci.md`), if one is given.
@@ -58,14 +61,31 @@ fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
         max_plies: 400,
         weights,
     };
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&a.out)
-        .map_err(|e| CliError(format!("cannot open {}: {e}", a.out)))?;
-    let mut out = std::io::BufWriter::new(file);
-    let n = selfplay::run::<V>(&cfg, &mut out).map_err(|e| CliError(e.to_string()))?;
-    eprintln!("wrote {n} positions to {}", a.out);
+    let append = |path: &str| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map(std::io::BufWriter::new)
+            .map_err(|e| CliError(format!("cannot open {path}: {e}")))
+    };
+    let mut out: Box<dyn std::io::Write> = match &a.out {
+        Some(path) => Box::new(append(path)?),
+        None => Box::new(std::io::sink()),
+    };
+    let mut pgn = a.pgn.as_deref().map(append).transpose()?;
+    let n = selfplay::run_with_pgn::<V>(
+        &cfg,
+        &mut out,
+        pgn.as_mut().map(|w| w as &mut dyn std::io::Write),
+    )
+    .map_err(|e| CliError(e.to_string()))?;
+    if let Some(path) = &a.out {
+        eprintln!("wrote {n} positions to {path}");
+    }
+    if let Some(path) = &a.pgn {
+        eprintln!("wrote {} games to {path}", a.games);
+    }
     Ok(())
 }
 

@@ -392,21 +392,34 @@ pub fn import_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedG
             MAX_PGN_BYTES / 1024
         )));
     }
+    read_pgn(text, fallback, true)
+}
+
+/// Reads the first game of a PGN file of any size (the command line's
+/// tools); `fallback` is the game when it has no `Variant` tag.
+pub fn read_first_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
+    read_pgn(text, fallback, false)
+}
+
+/// Reads the first game of a PGN, within the import limits if `bounded`.
+fn read_pgn(
+    text: &str,
+    fallback: Option<VariantKind>,
+    bounded: bool,
+) -> Result<ImportedGame, AppError> {
     let games = parse_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
     let Some(pgn) = games.into_iter().next() else {
         return Err(AppError::bad("The PGN holds no game"));
     };
-    if let Some((name, _)) = pgn
-        .tags
-        .iter()
-        .find(|(k, v)| k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
-    {
+    if let Some((name, _)) = pgn.tags.iter().find(|(k, v)| {
+        bounded && (k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
+    }) {
         return Err(AppError::bad(format!(
             "PGN: the tag '{}' is longer than {MAX_PGN_TAG} characters",
             name.chars().take(32).collect::<String>()
         )));
     }
-    if pgn.moves.len() > MAX_PGN_PLIES {
+    if bounded && pgn.moves.len() > MAX_PGN_PLIES {
         return Err(AppError::bad(format!(
             "PGN: a game may have at most {MAX_PGN_PLIES} moves (plies)"
         )));

@@ -1,6 +1,8 @@
 //! Self-play games that produce tuning data: `FEN;result;score` lines
-//! (the score is the search's, in centipawns from White's view).
+//! (the score is the search's, in centipawns from White's view), and, when
+//! asked, the games themselves as PGN (the puzzle miner reads them).
 
+use crate::review::Score;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -10,7 +12,8 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
-use tensorchess_rules::{Color, Game, MoveKind, Position};
+use tensorchess_rules::pgn::write_pgn;
+use tensorchess_rules::{Color, EndReason, Game, MoveKind, Outcome, Position};
 
 /// How to play the games.
 #[derive(Clone, Debug)]
@@ -33,12 +36,23 @@ fn is_quiet<V: Evaluate>(pos: &Position<V>, m: tensorchess_rules::Move) -> bool 
     }
 }
 
-/// Plays one game; returns the quiet positions seen (FENs) and the result.
+/// A game played: the quiet positions seen (`FEN;score`), the result, the
+/// game with how it ended, and the search's score of each position
+/// (White's view; none for the random opening's positions and the last).
+struct Played<V: Evaluate> {
+    fens: Vec<String>,
+    result: &'static str,
+    game: Game<V>,
+    outcome: Outcome,
+    evals: Vec<Option<Score>>,
+}
+
+/// Plays one game.
 fn play_game<V: Evaluate>(
     engine: &mut Engine,
     cfg: &SelfplayConfig,
     rng: &mut StdRng,
-) -> (Vec<String>, &'static str) {
+) -> Played<V> {
     engine.new_game();
     let mut game = Game::<V>::new();
     for _ in 0..cfg.random_plies {
@@ -50,14 +64,19 @@ fn play_game<V: Evaluate>(
         game.push(m);
     }
     let mut fens = Vec::new();
+    let mut evals = vec![None; game.positions().len() - 1];
     let mut decided_plies = 0;
     let mut last_sign = 0;
-    let result = loop {
+    // Adjudications are written as a resignation or an agreed draw.
+    let draw = Outcome::Draw {
+        reason: EndReason::Agreement,
+    };
+    let outcome = loop {
         if let Some(o) = game.outcome() {
-            break o.result_str();
+            break o;
         }
         if game.moves().len() >= cfg.max_plies {
-            break "1/2-1/2";
+            break draw;
         }
         let pos = *game.position();
         let history = game.positions();
@@ -66,12 +85,17 @@ fn play_game<V: Evaluate>(
             .saturating_sub(pos.halfmove_clock() as usize + 1);
         let r = engine.search(&history[start..], &Limits::nodes(cfg.nodes), &mut NoHandler);
         if r.best.is_null() {
-            break "1/2-1/2";
+            break draw;
         }
         let white_score = match pos.turn() {
             Color::White => r.score.0,
             Color::Black => -r.score.0,
         };
+        let score = Score::from_eval(r.score);
+        evals.push(Some(match pos.turn() {
+            Color::White => score,
+            Color::Black => score.flip(),
+        }));
         if !pos.is_check()
             && !r.score.is_mate()
             && white_score.abs() < 2000
@@ -96,16 +120,83 @@ fn play_game<V: Evaluate>(
         }
         last_sign = sign;
         if decided_plies >= 6 {
-            break if sign > 0 { "1-0" } else { "0-1" };
+            break Outcome::Decisive {
+                winner: if sign > 0 { Color::White } else { Color::Black },
+                reason: EndReason::Resignation,
+            };
         }
         game.push(r.best);
     };
-    (fens, result)
+    evals.truncate(game.positions().len());
+    Played {
+        fens,
+        result: outcome.result_str(),
+        game,
+        outcome,
+        evals,
+    }
+}
+
+/// The game as PGN with each move followed by `{ [%eval X] }`, the search's
+/// score of the position it leads to (White's view), where there is one.
+fn pgn_with_evals<V: Evaluate>(
+    game: &Game<V>,
+    tags: &[(String, String)],
+    outcome: Outcome,
+    evals: &[Option<Score>],
+) -> String {
+    let plain = write_pgn(game, tags, Some(outcome));
+    let header = plain.split_once("\n\n").map_or("", |(h, _)| h);
+    let mut out = format!("{header}\n\n");
+    let mut line = String::new();
+    let mut push = |tok: &str, out: &mut String| {
+        if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(tok);
+    };
+    let mut after_comment = true;
+    for (i, &m) in game.moves().iter().enumerate() {
+        let pos = &game.positions()[i];
+        match pos.turn() {
+            Color::White => push(&format!("{}.", pos.fullmoves()), &mut out),
+            Color::Black if after_comment => push(&format!("{}...", pos.fullmoves()), &mut out),
+            Color::Black => {}
+        }
+        push(&tensorchess_rules::san::san(pos, m), &mut out);
+        after_comment = false;
+        if let Some(e) = evals.get(i + 1).copied().flatten() {
+            push("{", &mut out);
+            push(&format!("[%eval {}]", e.pgn()), &mut out);
+            push("}", &mut out);
+            after_comment = true;
+        }
+    }
+    push(outcome.result_str(), &mut out);
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// Plays `cfg.games` games on `cfg.threads` threads and writes `FEN;result` lines.
 pub fn run<V: Evaluate>(cfg: &SelfplayConfig, out: &mut dyn Write) -> std::io::Result<usize> {
-    let (tx, rx) = mpsc::channel::<(Vec<String>, &'static str)>();
+    run_with_pgn::<V>(cfg, out, None)
+}
+
+/// As [`run`], and writes each game to `pgn` as it finishes (PGN with the
+/// `Variant` tag and the search's `[%eval]` after each move; `Round` is
+/// the game's number, which with the seed identifies it).
+pub fn run_with_pgn<V: Evaluate>(
+    cfg: &SelfplayConfig,
+    out: &mut dyn Write,
+    mut pgn: Option<&mut dyn Write>,
+) -> std::io::Result<usize> {
+    let (tx, rx) = mpsc::channel::<(usize, Played<V>)>();
     let next = Arc::new(AtomicUsize::new(0));
     let bar = ProgressBar::new(cfg.games as u64);
     bar.set_style(
@@ -133,14 +224,35 @@ pub fn run<V: Evaluate>(cfg: &SelfplayConfig, out: &mut dyn Write) -> std::io::R
                         cfg.seed ^ (i as u64).wrapping_mul(0x9E37_79B9) ^ t as u64,
                     );
                     let g = play_game::<V>(&mut engine, &cfg, &mut rng);
-                    if tx.send(g).is_err() {
+                    if tx.send((i, g)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        for (fens, result) in rx {
+        for (i, played) in rx {
+            let Played {
+                fens,
+                result,
+                game,
+                outcome,
+                evals,
+            } = played;
+            if let Some(w) = pgn.as_mut() {
+                let name = format!("tensorchess {} nodes", cfg.nodes);
+                let tags = [
+                    ("Event", "tensorchess selfplay".to_string()),
+                    ("Round", (i + 1).to_string()),
+                    ("White", name.clone()),
+                    ("Black", name),
+                    ("Seed", cfg.seed.to_string()),
+                    ("Termination", outcome.reason().describe().to_string()),
+                ]
+                .map(|(k, v)| (k.to_string(), v));
+                w.write_all(pgn_with_evals(&game, &tags, outcome, &evals).as_bytes())?;
+                w.write_all(b"\n")?;
+            }
             for f in &fens {
                 // `FEN;score` + `;result`: written as `FEN;result;score`.
                 let (fen, score) = f.rsplit_once(';').unwrap_or((f.as_str(), "0"));

@@ -43,7 +43,12 @@ impl TestApp {
     }
 
     /// Sends a request with a method and JSON body.
-    pub async fn call(&self, method: Method, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    pub async fn call(
+        &self,
+        method: Method,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
         let b = Request::builder().method(method).uri(uri);
         let req = match body {
             Some(v) => b
@@ -163,4 +168,3 @@ impl TestApp {
         }
     }
 }
-

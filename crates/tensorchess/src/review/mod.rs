@@ -1,0 +1,405 @@
+//! Game review: every position of a game analysed, each move judged
+//! (inaccuracy, mistake, blunder) with the engine's better move, and each
+//! side's accuracy, after lichess's definitions ([`maths`]); printed as
+//! annotated PGN ([`Review::to_pgn`]) and serialisable (the server stores
+//! a review with its game as JSON).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use tensorchess::review::{review_game, Budget, ReviewSettings};
+//! use tensorchess_rules::{Chess, Game};
+//! let mut game = Game::<Chess>::new();
+//! for m in ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"] {
+//!     game.push_str(m).unwrap();
+//! }
+//! let settings = ReviewSettings { budget: Budget::Nodes(5_000), ..ReviewSettings::default() };
+//! let review = review_game(&game, &settings, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+//! assert_eq!(review.plies.len(), 7);
+//! assert!(review.plies[5].judgement.is_some()); // 3... Nf6?? allows mate
+//! assert!(review.to_pgn(&[], "1-0").contains("[WhiteAccuracy \""));
+//! ```
+
+mod annotate;
+pub mod maths;
+
+pub use maths::{
+    cp_win_chances, game_accuracy, judge, move_accuracy, win_chances, win_percent, Judgement, Score,
+};
+
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::{Engine, Eval, Limits, Options, SearchHandler};
+use tensorchess_rules::{san, Color, Game, Move, Position};
+use tensorchess_rules::{with_game, VariantGame};
+
+/// The analysis budget of each position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Budget {
+    /// Nodes per position.
+    Nodes(u64),
+    /// Milliseconds per position.
+    Movetime(u64),
+}
+
+impl Budget {
+    fn limits(self) -> Limits {
+        match self {
+            Budget::Nodes(n) => Limits::nodes(n.max(1)),
+            Budget::Movetime(ms) => Limits::movetime(Duration::from_millis(ms.max(1))),
+        }
+    }
+}
+
+/// How to review.
+#[derive(Clone, Debug)]
+pub struct ReviewSettings {
+    pub budget: Budget,
+    /// Lines searched per position (2 by default: the second line shows
+    /// what else the mover had).
+    pub multipv: usize,
+    /// Plies of the better move's line kept.
+    pub line_plies: usize,
+    /// Hash of the engine [`review_game`] makes, in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        ReviewSettings {
+            budget: Budget::Nodes(200_000),
+            multipv: 2,
+            line_plies: 6,
+            hash_mb: 32,
+        }
+    }
+}
+
+/// Progress of a review: positions analysed of all.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReviewProgress {
+    pub done: usize,
+    pub total: usize,
+}
+
+/// Why a review did not finish.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewError {
+    #[error("the review was stopped")]
+    Stopped,
+}
+
+/// A side, for JSON.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// The engine's better move in the position before a judged move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BetterMove {
+    /// RULES 4.2 move string.
+    pub uci: String,
+    pub san: String,
+    /// The engine's line from that position, starting with the better move:
+    /// SAN and move strings.
+    pub line_san: Vec<String>,
+    pub line_uci: Vec<String>,
+    /// Its evaluation, from White's view.
+    pub eval: Score,
+}
+
+/// One move of the game, reviewed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlyReview {
+    /// 1 for the game's first move.
+    pub ply: usize,
+    pub mover: Side,
+    pub uci: String,
+    pub san: String,
+    /// Evaluation after the move, from White's view; `None` when the move
+    /// ended the game with a win (there is nothing left to evaluate).
+    pub eval: Option<Score>,
+    /// The mover's winning chances before and after the move, in [−1, 1].
+    pub win_before: f64,
+    pub win_after: f64,
+    /// This move's accuracy, 0–100.
+    pub accuracy: f64,
+    pub judgement: Option<Judgement>,
+    /// For judged moves: what the engine preferred.
+    pub better: Option<BetterMove>,
+}
+
+/// One side's summary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideSummary {
+    /// Game accuracy, 0–100 (`None` without moves).
+    pub accuracy: Option<f64>,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: String,
+    pub start_fen: String,
+    /// Move number and side of the first move (for printing).
+    pub first_move_number: u32,
+    pub white_first: bool,
+    pub budget: Budget,
+    /// Evaluation of the start position, from White's view.
+    pub start_eval: Option<Score>,
+    pub plies: Vec<PlyReview>,
+    pub white: SideSummary,
+    pub black: SideSummary,
+}
+
+/// A search handler that stops when the flag is set.
+struct StopFlag<'a>(&'a AtomicBool);
+
+impl SearchHandler for StopFlag<'_> {
+    fn should_stop(&mut self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// What the engine said of one position.
+#[derive(Clone, Debug)]
+enum Verdict {
+    /// Side to move's score and the lines, best first.
+    Searched {
+        score: Score,
+        lines: Vec<(Vec<Move>, Eval)>,
+    },
+    /// The game is over: won by the side that just moved, or drawn.
+    Over(Option<Color>),
+}
+
+impl Verdict {
+    /// The score from the side to move's view (a lost end is "mated").
+    fn score(&self, to_move: Color) -> Score {
+        match self {
+            Verdict::Searched { score, .. } => *score,
+            Verdict::Over(Some(w)) if *w == to_move => Score::Mate(1),
+            Verdict::Over(Some(_)) => Score::Mate(-1),
+            Verdict::Over(None) => Score::Cp(0),
+        }
+    }
+}
+
+/// Reviews a game with an engine of its own (see [`review_game_with`]).
+pub fn review_game<V: Evaluate>(
+    game: &Game<V>,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(ReviewProgress),
+    stop: &AtomicBool,
+) -> Result<Review, ReviewError> {
+    let mut engine = Engine::new(Options {
+        hash_mb: settings.hash_mb,
+        ..Options::default()
+    });
+    review_game_with(&mut engine, game, settings, progress, stop)
+}
+
+/// Reviews a game of any variant chosen at run time.
+pub fn review_any_game(
+    engine: &mut Engine,
+    game: &VariantGame,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(ReviewProgress),
+    stop: &AtomicBool,
+) -> Result<Review, ReviewError> {
+    with_game!(game, g => review_game_with(engine, g, settings, progress, stop))
+}
+
+/// Reviews a game with the given engine: each position is searched once
+/// (MultiPV `settings.multipv`), from the last to the first so that what
+/// the engine learns of the end helps it judge the moves before. `progress`
+/// is called after each position; setting `stop` ends the review at once
+/// with [`ReviewError::Stopped`]. The engine's MultiPV is restored after.
+pub fn review_game_with<V: Evaluate>(
+    engine: &mut Engine,
+    game: &Game<V>,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(ReviewProgress),
+    stop: &AtomicBool,
+) -> Result<Review, ReviewError> {
+    let positions = game.positions();
+    let total = positions.len();
+    let saved_multipv = engine.options.multipv;
+    engine.options.multipv = settings.multipv.max(1);
+    engine.new_game();
+    let limits = settings.budget.limits();
+    let mut verdicts: Vec<Option<Verdict>> = vec![None; total];
+    let mut result = Ok(());
+    for i in (0..total).rev() {
+        if stop.load(Ordering::Relaxed) {
+            result = Err(ReviewError::Stopped);
+            break;
+        }
+        let prefix = &positions[..=i];
+        verdicts[i] = Some(judge_position(engine, game, prefix, &limits, stop));
+        if stop.load(Ordering::Relaxed) {
+            result = Err(ReviewError::Stopped);
+            break;
+        }
+        progress(ReviewProgress {
+            done: total - i,
+            total,
+        });
+    }
+    engine.options.multipv = saved_multipv;
+    result?;
+    let verdicts: Vec<Verdict> = verdicts.into_iter().flatten().collect();
+    Ok(build(game, &verdicts, settings))
+}
+
+/// Searches the last position of `prefix`, or says how the game ended there.
+fn judge_position<V: Evaluate>(
+    engine: &mut Engine,
+    game: &Game<V>,
+    prefix: &[Position<V>],
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Verdict {
+    let pos = prefix[prefix.len() - 1];
+    // Only the last position can end the game: the game went on from the others.
+    if prefix.len() == game.positions().len() {
+        if let Some(o) = game.outcome() {
+            return Verdict::Over(o.winner());
+        }
+    }
+    let start = prefix
+        .len()
+        .saturating_sub(pos.halfmove_clock() as usize + 1);
+    let r = engine.search(&prefix[start..], limits, &mut StopFlag(stop));
+    let lines = if r.lines.is_empty() {
+        vec![(vec![r.best], r.score)]
+    } else {
+        r.lines
+    };
+    Verdict::Searched {
+        score: Score::from_eval(lines[0].1),
+        lines,
+    }
+}
+
+fn white_view(s: Score, to_move: Color) -> Score {
+    match to_move {
+        Color::White => s,
+        Color::Black => s.flip(),
+    }
+}
+
+/// Turns the verdicts of every position into the review.
+fn build<V: Evaluate>(game: &Game<V>, verdicts: &[Verdict], settings: &ReviewSettings) -> Review {
+    let positions = game.positions();
+    let start = game.start();
+    let mut plies = Vec::with_capacity(game.moves().len());
+    let mut summary = [SideSummary::default(), SideSummary::default()];
+    let win_percents: Vec<f64> = positions
+        .iter()
+        .zip(verdicts)
+        .map(|(p, v)| win_percent(white_view(v.score(p.turn()), p.turn())))
+        .collect();
+    for (i, &m) in game.moves().iter().enumerate() {
+        let pos = &positions[i];
+        let mover = pos.turn();
+        let before = verdicts[i].score(mover);
+        let after_pos = &positions[i + 1];
+        let after = verdicts[i + 1].score(after_pos.turn()).flip();
+        let eval = match &verdicts[i + 1] {
+            Verdict::Over(Some(_)) => None,
+            v => Some(white_view(v.score(after_pos.turn()), after_pos.turn())),
+        };
+        let wp = |p: f64, c: Color| if c == Color::White { p } else { 100.0 - p };
+        let accuracy = move_accuracy(wp(win_percents[i], mover), wp(win_percents[i + 1], mover));
+        let (judgement, better) = match &verdicts[i] {
+            // Judged only when the engine had another move in mind (lichess's hasVariation).
+            Verdict::Searched { lines, .. } if lines[0].0.first().is_some_and(|&b| b != m) => {
+                let j = judge(before, after);
+                let better = j.map(|_| better_move(pos, &lines[0], settings.line_plies));
+                (j, better)
+            }
+            _ => (None, None),
+        };
+        let side = &mut summary[mover.index()];
+        match judgement {
+            Some(Judgement::Inaccuracy) => side.inaccuracies += 1,
+            Some(Judgement::Mistake) => side.mistakes += 1,
+            Some(Judgement::Blunder) => side.blunders += 1,
+            None => {}
+        }
+        plies.push(PlyReview {
+            ply: i + 1,
+            mover: mover.into(),
+            uci: pos.move_string(m),
+            san: san::san(pos, m),
+            eval,
+            win_before: win_chances(before),
+            win_after: win_chances(after),
+            accuracy,
+            judgement,
+            better,
+        });
+    }
+    let (white, black) = game_accuracy(&win_percents, start.turn() == Color::White);
+    summary[0].accuracy = white;
+    summary[1].accuracy = black;
+    let [white, black] = summary;
+    Review {
+        variant: V::KIND.name().to_string(),
+        start_fen: start.fen(),
+        first_move_number: start.fullmoves(),
+        white_first: start.turn() == Color::White,
+        budget: settings.budget,
+        start_eval: verdicts
+            .first()
+            .map(|v| white_view(v.score(start.turn()), start.turn())),
+        plies,
+        white,
+        black,
+    }
+}
+
+/// The engine's line as a better move: its first moves, in SAN and as move strings.
+fn better_move<V: Evaluate>(
+    pos: &Position<V>,
+    line: &(Vec<Move>, Eval),
+    plies: usize,
+) -> BetterMove {
+    let mut p = *pos;
+    let mut line_san = Vec::new();
+    let mut line_uci = Vec::new();
+    for &m in line.0.iter().take(plies.max(1)) {
+        if !p.is_legal(m) {
+            break;
+        }
+        line_san.push(san::san(&p, m));
+        line_uci.push(p.move_string(m));
+        p = p.play(m);
+    }
+    BetterMove {
+        uci: line_uci.first().cloned().unwrap_or_default(),
+        san: line_san.first().cloned().unwrap_or_default(),
+        line_san,
+        line_uci,
+        eval: white_view(Score::from_eval(line.1), pos.turn()),
+    }
+}

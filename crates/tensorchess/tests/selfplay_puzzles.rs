@@ -1,0 +1,93 @@
+//! `selfplay --pgn` writes games the rules library reads back, with their
+//! Variant tag and the search's `[%eval]`s; `puzzles` mines such a file.
+
+use std::process::Command;
+use tensorchess::puzzles::{move_evals, read_csv};
+use tensorchess_rules::pgn::{parse_pgn, replay};
+use tensorchess_rules::{Chessence, VariantKind};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tensorchess");
+
+#[test]
+fn selfplay_writes_pgn_that_puzzles_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let out = Command::new(BIN)
+        .args([
+            "selfplay",
+            "--variant",
+            "chessence",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+        ])
+        .args([
+            "--random-plies",
+            "2",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = parse_pgn(&text).unwrap();
+    assert_eq!(games.len(), 2);
+    for (g, piece) in games.iter().zip(text.split("[Event ").skip(1)) {
+        assert_eq!(g.variant().unwrap(), VariantKind::Chessence);
+        let game = replay::<Chessence>(g).unwrap();
+        let evals = move_evals(&format!("[Event {piece}"));
+        assert_eq!(evals.len(), game.moves().len());
+        // The random opening has no search; every move after it but the last has its eval.
+        assert!(
+            evals[2..evals.len() - 1].iter().all(Option::is_some),
+            "{piece}"
+        );
+    }
+    let csv = dir.path().join("p.csv");
+    let out = Command::new(BIN)
+        .args([
+            "puzzles",
+            "--nodes",
+            "5000",
+            "--verify-nodes",
+            "10000",
+            "--games",
+        ])
+        .arg(&pgn)
+        .arg("--out")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(written.starts_with("PuzzleId,FEN,Moves,"), "{written}");
+    assert!(read_csv(&written).is_ok());
+}
+
+#[test]
+fn selfplay_still_needs_an_output() {
+    let out = Command::new(BIN)
+        .args(["selfplay", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(BIN)
+        .args(["puzzles", "--games", "/no/such.pgn", "--out", "/tmp/x.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
