@@ -228,23 +228,23 @@ pub fn white_score(score: Eval, mover: Color, depth: u32) -> ScoreView {
 
 /// Whether the engine accepts a draw, given its own score of the position
 /// (positive: it is better) after `ply` moves, and what it says.
-pub fn accepts_draw(engine_score: Eval, ply: usize) -> (bool, &'static str) {
+pub fn accepts_draw(engine_score: Eval, ply: usize) -> (bool, &'static str, &'static str) {
     if engine_score.is_mate() {
         return if engine_score.0 < 0 {
-            (true, "The engine accepts the draw.")
+            (true, "accepted", "The engine accepts the draw.")
         } else {
-            (false, "The engine declines: it sees a forced mate.")
+            (false, "declined_mate", "The engine declines: it sees a forced mate.")
         };
     }
     let cp = engine_score.0;
     if cp <= -50 {
-        (true, "The engine accepts the draw.")
+        (true, "accepted", "The engine accepts the draw.")
     } else if cp.abs() <= 15 && ply >= 60 {
-        (true, "The engine accepts: the position is level.")
+        (true, "accepted_level", "The engine accepts: the position is level.")
     } else if cp >= 50 {
-        (false, "The engine declines: it thinks it is better.")
+        (false, "declined_better", "The engine declines: it thinks it is better.")
     } else {
-        (false, "The engine declines: it wants to play on.")
+        (false, "declined_play_on", "The engine declines: it wants to play on.")
     }
 }
 

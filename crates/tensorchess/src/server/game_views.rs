@@ -216,6 +216,7 @@ pub fn end_view(kind: VariantKind, outcome: Outcome) -> EndView {
         result: outcome.result_str().to_string(),
         reason: reason_text(reason).to_string(),
         winner: winner.map(Color::name),
+        no_show: None,
         title,
         text,
     }
@@ -233,6 +234,7 @@ pub fn imported_end_view(winner: Option<Color>) -> EndView {
         result: result.to_string(),
         reason: "imported".to_string(),
         winner: winner.map(Color::name),
+        no_show: None,
         title: "Game over".to_string(),
         text: text.to_string(),
     }
@@ -304,21 +306,35 @@ pub fn explain<V: Variant>(fen: Option<&str>, text: &str) -> Result<ExplainView,
 }
 
 /// A standalone position (rules page, FEN preview), optionally after a move.
+/// The most moves `POST /api/position` plays before its position.
+pub const MAX_POSITION_MOVES: usize = 512;
+
+/// A standalone position (rules page, FEN preview): `fen`, then the moves
+/// of `history` (so that repetitions count), optionally then `mv`.
 pub fn standalone<V: Variant>(
     fen: Option<&str>,
+    history: &[String],
     mv: Option<&str>,
 ) -> Result<(Option<MoveView>, PositionView), AppError> {
-    let game = game_from::<V>(fen)?;
-    let mut pos = *game.position();
+    if history.len() > MAX_POSITION_MOVES {
+        return Err(AppError::bad(format!(
+            "At most {MAX_POSITION_MOVES} moves before the position"
+        )));
+    }
+    let mut game = game_from::<V>(fen)?;
+    for text in history {
+        let m = parse_move_in(game.position(), text)?;
+        game.push(m);
+    }
     let mut played = None;
     if let Some(text) = mv {
+        let pos = *game.position();
         let m = parse_move_in(&pos, text)?;
         let legal = pos.legal_moves();
         played = Some(move_view(&pos, m, &legal));
-        pos = pos.play(m);
+        game.push(m);
     }
-    let outcome = pos.outcome();
-    Ok((played, position_view(&pos, outcome, true)))
+    Ok((played, position_view(game.position(), game.outcome(), true)))
 }
 
 fn history_entry<V: Variant>(before: &Position<V>, m: Move, ply: usize) -> HistoryEntry {
@@ -547,7 +563,8 @@ mod tests {
     #[test]
     fn moves_carry_their_kind_path_and_castling_rook() {
         let (_, view) =
-            standalone::<Tensor>(Some("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1"), None).unwrap();
+            standalone::<Tensor>(Some("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1"), &[], None)
+                .unwrap();
         let castle = view.legal.iter().find(|m| m.uci == "f1h1").unwrap();
         assert_eq!(castle.kind, "castle");
         assert_eq!(castle.rook.as_deref(), Some("j1"));

@@ -51,6 +51,9 @@ pub struct PositionRequest {
     pub variant: String,
     /// The game's start position when absent.
     pub fen: Option<String>,
+    /// Moves played from `fen` first (so that repetitions count).
+    #[serde(default)]
+    pub moves: Vec<String>,
     #[serde(rename = "move")]
     pub mv: Option<String>,
 }

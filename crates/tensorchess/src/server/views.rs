@@ -145,6 +145,9 @@ pub struct EndView {
     /// `dead_material`, `resignation`, `agreement`.
     pub reason: String,
     pub winner: Option<&'static str>,
+    /// An aborted game: the side that did not make its first move in time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_show: Option<&'static str>,
     /// Large text over the board: "Checkmate", "Stalemate", "Draw", "White resigns".
     pub title: String,
     /// The line under it: "White wins", "by threefold repetition".
@@ -247,6 +250,12 @@ pub struct OnlineView {
     pub rematch_id: Option<String>,
     /// A player may still abort the game (before both sides have moved).
     pub can_abort: bool,
+    /// The result changes the players' ratings.
+    pub rated: bool,
+    /// Rated games: each player's rating when the game began, White first.
+    pub ratings: [Option<i32>; 2],
+    /// Rated games, once over: how the result changed each rating.
+    pub rating_diffs: [Option<i32>; 2],
 }
 
 /// A line of the saved-games list.
@@ -302,6 +311,10 @@ pub struct AnalysisView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct DrawAnswerView {
     pub accepted: bool,
+    /// The answer in a word, for translations: `agreed` (on one device),
+    /// `accepted`, `accepted_level`, `declined_mate`, `declined_better`,
+    /// `declined_play_on`, `moved_on`.
+    pub code: &'static str,
     pub message: String,
     pub game: GameView,
 }

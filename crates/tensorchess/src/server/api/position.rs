@@ -49,9 +49,9 @@ pub async fn position(ApiJson(req): ApiJson<PositionRequest>) -> ApiResult<Playe
     let fen = req.fen.as_deref();
     let mv = req.mv.as_deref();
     let (played, position) = match kind {
-        VariantKind::Tensor => standalone::<Tensor>(fen, mv)?,
-        VariantKind::Chess => standalone::<Chess>(fen, mv)?,
-        VariantKind::Chessence => standalone::<Chessence>(fen, mv)?,
+        VariantKind::Tensor => standalone::<Tensor>(fen, &req.moves, mv)?,
+        VariantKind::Chess => standalone::<Chess>(fen, &req.moves, mv)?,
+        VariantKind::Chessence => standalone::<Chessence>(fen, &req.moves, mv)?,
     };
     Ok(Json(PlayedView { played, position }))
 }

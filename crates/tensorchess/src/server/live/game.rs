@@ -191,6 +191,7 @@ impl LiveGame {
                 result: "*".into(),
                 reason: "aborted".into(),
                 winner: None,
+                no_show: no_show.map(Color::name),
                 title: "Game aborted".into(),
                 text: match no_show {
                     None => "before both sides had moved: no result".into(),
@@ -226,13 +227,15 @@ impl LiveGame {
             created_at: self.record.created_at,
             updated_at: self.record.updated_at,
             online: self.online.as_ref().map(|o| {
-                o.view(
+                let mut view = o.view(
                     self.game.turn(),
                     self.game.ply(),
                     self.is_over(),
                     now,
                     connected,
-                )
+                );
+                view.rated = self.record.rated;
+                view
             }),
             you: None,
             moves_from: 0,

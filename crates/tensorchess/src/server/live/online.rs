@@ -179,6 +179,9 @@ impl OnlineState {
             rematch_of: self.record.rematch_of.clone(),
             rematch_id: self.record.rematch_id.clone(),
             can_abort: !ended && (plies < 2 || !self.both_seated()),
+            rated: false,
+            ratings: self.record.ratings,
+            rating_diffs: self.record.rating_diffs,
         }
     }
 

@@ -83,7 +83,7 @@ impl LocalGames {
         game: VariantGame,
         engine_color: Color,
         me: &Me,
-    ) -> Result<(bool, &'static str), AppError> {
+    ) -> Result<(bool, &'static str, &'static str), AppError> {
         let ply = game.ply();
         let out = self
             .engine

@@ -306,14 +306,15 @@ impl LocalGames {
             };
             (lg.game().clone(), lg.rev(), engine_color)
         };
-        let mut message = "Draw agreed.".to_string();
+        let (mut code, mut message) = ("agreed", "Draw agreed.".to_string());
         if let Some(engine_color) = engine_color {
-            let (accepted, says) = self.engine_answers_draw(game, engine_color, me).await?;
-            message = says.to_string();
+            let (accepted, said, says) = self.engine_answers_draw(game, engine_color, me).await?;
+            (code, message) = (said, says.to_string());
             if !accepted {
                 let lg = arc.lock().await;
                 return Ok(DrawAnswerView {
                     accepted: false,
+                    code,
                     message,
                     game: self.live.view(&lg),
                 });
@@ -323,6 +324,7 @@ impl LocalGames {
         if lg.rev() != rev || lg.is_over() {
             return Ok(DrawAnswerView {
                 accepted: false,
+                code: "moved_on",
                 message: "The game moved on before the offer was answered.".into(),
                 game: self.live.view(&lg),
             });
@@ -335,6 +337,7 @@ impl LocalGames {
             .await?;
         Ok(DrawAnswerView {
             accepted: true,
+            code,
             message,
             game: self.live.view(&lg),
         })
