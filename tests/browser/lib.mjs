@@ -168,6 +168,24 @@ export async function waitForPly(page, ply, state) {
   );
 }
 
+// Opens the app at its home page, the lobby (opening it starts no game),
+// and waits until the page knows who the player is.
+export async function openLobby(page, url) {
+  await page.goto(url);
+  await waitForLobby(page);
+}
+
+export async function waitForLobby(page) {
+  await page.waitForFunction(() => document.body.dataset.page === 'lobby' && !!document.body.dataset.player);
+}
+
+// Opens the app and starts a game against the engine (Tensor Chess, level
+// 3, playing White): the game a first visit used to make by itself.
+export async function firstGame(page, url) {
+  await openLobby(page, url);
+  await newGame(page, { level: 3 });
+}
+
 export async function waitForGame(page) {
   await page.waitForFunction(() => location.hash.startsWith('#/game/') && document.body.dataset.game === location.hash.split('/')[2]);
 }
