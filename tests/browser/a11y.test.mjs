@@ -5,13 +5,10 @@
 // moves are announced.
 
 import { test, before, after } from 'node:test';
-import { createRequire } from 'node:module';
 import {
-  Server, openBrowser, shot, game, newGame, waitForPly, waitForGame, pieceAt, assert, PHONE, firstGame, openLobby
+  Server, openBrowser, shot, game, newGame, waitForPly, waitForGame, pieceAt, assert, PHONE, firstGame, openLobby,
+  axeViolations,
 } from './lib.mjs';
-
-const require = createRequire(import.meta.url);
-const axePath = require.resolve('axe-core/axe.min.js');
 
 let server;
 
@@ -22,18 +19,6 @@ before(async () => {
 after(async () => {
   await server.stop();
 });
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: axePath });
-  const res = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join('')}`) }));
-  });
-  return res;
-}
 
 /** Presses keys on the focused board. */
 async function keys(page, ...names) {

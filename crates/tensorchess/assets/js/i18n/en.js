@@ -33,8 +33,6 @@ export default {
   'lobby.friend': 'A friend, by link',
   'lobby.in_progress': 'Your games in progress',
   'lobby.error_gone': 'That seek is gone: someone else took it, or it was cancelled.',
-  'quick.label': '{game}, {clock}',
-  'quick.label_waiting': '{game}, {clock}: waiting for an opponent (press to cancel)',
   'quick.waiting': 'Waiting… (cancel)',
   'seeks.player': 'Player',
   'seeks.game': 'Game',

@@ -34,8 +34,6 @@ export default {
   'lobby.friend': 'З другом за посиланням',
   'lobby.in_progress': 'Ваші незакінчені партії',
   'lobby.error_gone': 'Цієї заявки вже немає: її прийняв хтось інший або скасували.',
-  'quick.label': '{game}, {clock}',
-  'quick.label_waiting': '{game}, {clock}: чекаємо на суперника (натисніть, щоб скасувати)',
   'quick.waiting': 'Чекаємо… (скасувати)',
   'seeks.player': 'Гравець',
   'seeks.game': 'Гра',

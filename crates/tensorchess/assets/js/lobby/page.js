@@ -241,7 +241,8 @@ function renderQuick() {
       const b = /** @type {HTMLButtonElement} */ (el('button', 'quick'));
       b.type = 'button';
       b.dataset.quick = q.id;
-      b.append(el('span', 'quick-clock'), el('span', 'quick-game'));
+      // Named by what it shows (the clock, the game or that it waits), the clock in words after it.
+      b.append(el('span', 'quick-clock'), ' ', el('span', 'quick-game'), el('span', 'visually-hidden quick-words'));
       b.addEventListener('click', () => pressQuick(q));
       grid.appendChild(b);
     }
@@ -254,7 +255,9 @@ function renderQuick() {
     /** @type {HTMLElement} */ (b.querySelector('.quick-game')).textContent = waiting ? t('quick.waiting') : t(`game.${q.variant}`);
     b.classList.toggle('waiting', waiting);
     b.setAttribute('aria-pressed', String(waiting));
-    b.setAttribute('aria-label', t(waiting ? 'quick.label_waiting' : 'quick.label', { game: t(`game.${q.variant}`), clock: clockWords(q.clock) }));
+    /** @type {HTMLElement} */ (b.querySelector('.quick-words')).textContent = waiting
+      ? ` — ${t(`game.${q.variant}`)}, ${clockWords(q.clock)}`
+      : ` (${clockWords(q.clock)})`;
     b.disabled = lobby.busy || !player.me;
   }
   $('#quick-note').textContent = t(hasAccount() ? 'lobby.quick_note' : 'lobby.quick_note_guest');
@@ -307,7 +310,9 @@ function renderSeeks() {
     tr.dataset.variant = s.variant;
     tr.classList.toggle('mine', mine);
     const who = el('td', 'seek-player');
-    const name = el('span', 'seek-name', playerName(s.player.name));
+    // A player with an account has a profile: the name leads there.
+    const name = el(s.player.account ? 'a' : 'span', 'seek-name', playerName(s.player.name));
+    if (s.player.account) /** @type {HTMLAnchorElement} */ (name).href = `#/player/${encodeURIComponent(s.player.account)}`;
     who.append(name, ' ', ratingCell(s.player));
     if (mine) who.append(' ', el('span', 'muted', t('seek.you')));
     const game = el('td', 'seek-game', t(`game.${s.variant}`));
