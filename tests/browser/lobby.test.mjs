@@ -167,6 +167,22 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     // In Alice's own lobby the seek is hers, to cancel, not to accept.
     assert.equal(await a.$$eval('#seeks-body tr.mine .accept-seek', (x) => x.length), 0);
 
+    // A guest cannot take a rated seek: the lobby says why, the seek stays.
+    const guest = await browser.person();
+    try {
+      const g = guest.page;
+      await openLobby(g, server.url);
+      await g.waitForSelector(row);
+      await g.click(`${row} .accept-seek`);
+      await g.waitForSelector('#lobby-error:not(.hidden)');
+      assert.match(await g.textContent('#lobby-error'), /Rated games are for players with an account/);
+      assert.equal(await g.evaluate(() => location.hash), '');
+      assert.deepEqual(g.errors, []);
+    } finally {
+      await guest.context.close();
+    }
+    assert.equal(await b.evaluate(() => document.body.dataset.seeks), '1');
+
     // Bob accepts: both land in the game (Alice by the lobby's `paired` event).
     await b.click(`${row} .accept-seek`);
     for (const p of [a, b]) {
