@@ -104,11 +104,18 @@ impl PgStore {
         if let Some(schema) = schema {
             // Before anything else on the pool: the schema must exist for
             // the search path to use it.
-            let (client, conn) = config.connect(NoTls).await?;
+            // IF NOT EXISTS is not safe against a concurrent CREATE (the
+            // loser fails on a unique index): stores opening together take
+            // turns.
+            let (mut client, conn) = config.connect(NoTls).await?;
             let task = tokio::spawn(conn);
-            client
-                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
-                .await?;
+            let tx = client.transaction().await?;
+            tx.batch_execute(&format!(
+                "SELECT pg_advisory_xact_lock(hashtext('tensorchess schema {schema}'));
+                 CREATE SCHEMA IF NOT EXISTS {schema};"
+            ))
+            .await?;
+            tx.commit().await?;
             drop(client);
             let _ = task.await;
             config.options(format!("-c search_path={schema}"));
