@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod online;
+
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;

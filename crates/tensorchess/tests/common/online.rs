@@ -1,0 +1,324 @@
+//! What the online tests share: a server on a manual clock (over SQLite,
+//! or PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres`), answers with
+//! their cookies, and WebSocket helpers.
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tensorchess::server::clock::ManualClock;
+use tensorchess::server::store::{GameStore, PgStore, SqliteStore};
+use tensorchess::server::ServerConfig;
+use tensorchess::server::{app, AppState};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tower::ServiceExt;
+
+/// A long way from any real epoch, so nothing depends on the wall clock.
+pub const T0: i64 = 1_000_000_000;
+
+pub fn config(clock: &Arc<ManualClock>) -> ServerConfig {
+    ServerConfig {
+        clock: clock.clone(),
+        // The tests sweep and beat by hand.
+        sweep_every_ms: i64::MAX / 4,
+        heartbeat_every_ms: i64::MAX / 4,
+        ..ServerConfig::default()
+    }
+}
+
+pub struct TestApp {
+    pub state: AppState,
+    pub router: Router,
+    pub clock: Arc<ManualClock>,
+    pub db: PathBuf,
+    pub dir: Option<tempfile::TempDir>,
+    /// The PostgreSQL store, when the tests run on one.
+    pub pg: Option<PgStore>,
+}
+
+/// A server over the SQLite file `db`, or over `pg` when given.
+pub fn open_state(db: &std::path::Path, pg: &Option<PgStore>, config: ServerConfig) -> AppState {
+    match pg {
+        Some(pg) => AppState::with_config(Arc::new(pg.clone()), config),
+        None => AppState::open_with(db, config).unwrap(),
+    }
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+    pub text: String,
+    /// `name=value` of a `Set-Cookie`, if any.
+    pub cookie: Option<String>,
+    pub set_cookie: Option<String>,
+}
+
+impl TestApp {
+    pub fn new() -> TestApp {
+        Self::with(|c| c)
+    }
+
+    pub fn with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.sqlite3");
+        let clock = Arc::new(ManualClock::new(T0));
+        let pg = match std::env::var("TENSORCHESS_TEST_BACKEND").as_deref() {
+            Ok("postgres") => Some(super::fresh_pg_store().expect("TENSORCHESS_TEST_PG")),
+            _ => None,
+        };
+        let state = open_state(&db, &pg, f(config(&clock)));
+        TestApp {
+            router: app(state.clone()),
+            state,
+            clock,
+            db,
+            dir: Some(dir),
+            pg,
+        }
+    }
+
+    /// A new server on the same database and clock.
+    pub fn reopen(&self) -> TestApp {
+        let state = open_state(&self.db, &self.pg, config(&self.clock));
+        TestApp {
+            router: app(state.clone()),
+            state,
+            clock: self.clock.clone(),
+            db: self.db.clone(),
+            dir: None,
+            pg: self.pg.clone(),
+        }
+    }
+
+    /// The store, opened anew (as another server would).
+    pub fn open_store(&self) -> Arc<dyn GameStore> {
+        match &self.pg {
+            Some(pg) => Arc::new(pg.clone()),
+            None => Arc::new(SqliteStore::open(&self.db).unwrap()),
+        }
+    }
+
+    pub async fn req(
+        &self,
+        method: Method,
+        uri: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        let mut b = Request::builder().method(method).uri(uri);
+        if let Some(c) = cookie {
+            b = b.header(header::COOKIE, c);
+        }
+        let req = match body {
+            Some(v) => b
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(v.to_string()))
+                .unwrap(),
+            None => b.body(Body::empty()).unwrap(),
+        };
+        self.send(req).await
+    }
+
+    /// Sends a request through the router and reads the whole answer.
+    pub async fn send(&self, req: Request<Body>) -> Answer {
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let set_cookie = res
+            .headers()
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().to_string());
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Answer {
+            status,
+            body: serde_json::from_str(&text).unwrap_or(Value::Null),
+            cookie: set_cookie
+                .as_ref()
+                .map(|c| c.split(';').next().unwrap().to_string()),
+            set_cookie,
+            text,
+        }
+    }
+
+    pub async fn send_raw(&self, uri: &str, content_type: &str, body: &str) -> Answer {
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        self.send(req).await
+    }
+
+    pub async fn get(&self, uri: &str, cookie: Option<&str>) -> Answer {
+        self.req(Method::GET, uri, cookie, None).await
+    }
+
+    pub async fn post(&self, uri: &str, cookie: Option<&str>, body: Value) -> Answer {
+        self.req(Method::POST, uri, cookie, Some(body)).await
+    }
+
+    /// Creates an online game; returns its id and the creator's cookie.
+    pub async fn create(&self, body: Value) -> (String, String, Value) {
+        let a = self.post("/api/online", None, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+        (
+            a.body["id"].as_str().unwrap().to_string(),
+            a.cookie.expect("a seat cookie"),
+            a.body,
+        )
+    }
+
+    /// A game with both seats taken: id, White's cookie, Black's cookie.
+    pub async fn started(&self, clock: Value) -> (String, String, String) {
+        let (id, white, _) = self
+            .create(json!({ "variant": "tensor", "color": "white", "clock": clock }))
+            .await;
+        let a = self
+            .post(&format!("/api/games/{id}/join"), None, json!({}))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        assert_eq!(a.body["you"], "black");
+        (id, white, a.cookie.unwrap())
+    }
+
+    pub async fn act(&self, id: &str, cookie: Option<&str>, action: Value) -> Answer {
+        self.post(&format!("/api/games/{id}/act"), cookie, action)
+            .await
+    }
+
+    pub async fn play(&self, id: &str, cookie: &str, mv: &str, ply: usize) -> Answer {
+        self.act(
+            id,
+            Some(cookie),
+            json!({ "type": "move", "move": mv, "ply": ply }),
+        )
+        .await
+    }
+
+    /// Game `id`'s row in the saved-games list the holder of `cookie` sees.
+    pub async fn listed(&self, id: &str, cookie: &str) -> Value {
+        let list = self.get("/api/games", Some(cookie)).await.body;
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("game {id} is not listed: {list}"))
+            .clone()
+    }
+
+    pub async fn game(&self, id: &str) -> Value {
+        let a = self.get(&format!("/api/games/{id}"), None).await;
+        assert_eq!(a.status, StatusCode::OK);
+        a.body
+    }
+
+    /// Polls the game until `done` holds (timers run on the runtime).
+    pub async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let g = self.game(id).await;
+            if done(&g) {
+                return g;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "timed out waiting for {what}: {g}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Serves on a real socket.
+    pub async fn serve(&self) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(tensorchess::server::serve(
+            listener,
+            self.state.clone(),
+            async {
+                let _ = rx.await;
+            },
+        ));
+        (addr, tx)
+    }
+}
+
+pub fn expect_refused(a: &Answer, status: StatusCode, kind: &str) {
+    assert_eq!(a.status, status, "{}", a.text);
+    assert_eq!(a.body["kind"], kind, "{}", a.text);
+    assert!(a.body["error"].as_str().is_some_and(|m| !m.is_empty()));
+}
+
+pub fn token_of(cookie: &str) -> &str {
+    cookie.split_once('=').unwrap().1
+}
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub async fn ws_connect(addr: SocketAddr, cookie: Option<&str>) -> Ws {
+    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert(header::COOKIE, c.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::text(v.to_string())).await.unwrap();
+}
+
+pub async fn next(ws: &mut Ws) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// The next message of one of `types`, skipping the others.
+pub async fn next_of(ws: &mut Ws, types: &[&str]) -> Value {
+    loop {
+        let v = next(ws).await;
+        if types.contains(&v["type"].as_str().unwrap_or("")) {
+            return v;
+        }
+    }
+}
+
+/// Waits for a presence message saying exactly this.
+pub async fn presence(ws: &mut Ws, white: bool, black: bool) {
+    loop {
+        let p = next_of(ws, &["presence"]).await;
+        if p["white"] == white && p["black"] == black {
+            return;
+        }
+    }
+}
+
+pub async fn subscribe(ws: &mut Ws, id: &str) -> (Value, Value) {
+    send(
+        ws,
+        json!({ "type": "subscribe", "topic": format!("game:{id}") }),
+    )
+    .await;
+    let sub = next_of(ws, &["subscribed"]).await;
+    let snap = next_of(ws, &["game"]).await;
+    assert_eq!(snap["event"], "snapshot");
+    (sub, snap)
+}
