@@ -43,7 +43,7 @@ pub use movegen::GenType;
 pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{EndReason, Outcome};
 pub use path::{MovePath, Route};
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_stoppable};
 pub use position::{CastlingRights, MenPowers, Position};
 pub use role::{Piece, Role};
 pub use square::{File, Geometry, Rank, Square, SquareName};

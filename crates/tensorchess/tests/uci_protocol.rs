@@ -474,9 +474,9 @@ fn extensions_clear_hash_eval_and_display() {
     e.send("go perft 2");
     let lines = e.until(SECS10, |l| l.starts_with("Nodes searched"));
     assert!(lines.iter().any(|l| l.contains(": ")));
-    // A long perft stops between root moves.
+    // A perft that would take hours stops at once (inside a root move).
     e.send("setoption name UCI_Variant value tensor");
-    e.send("go perft 6");
+    e.send("go perft 9");
     std::thread::sleep(Duration::from_millis(200));
     e.send("isready");
     e.until(SECS10, |l| l == "readyok");
@@ -486,6 +486,17 @@ fn extensions_clear_hash_eval_and_display() {
     assert!(lines.iter().any(|l| l == "info string perft stopped"));
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     e.quit();
+}
+
+#[test]
+fn quit_during_a_perft_ends_the_loop() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value tensor");
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.quit();
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
 
 #[test]

@@ -55,6 +55,10 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
             .iter()
             .map(|h| server::limits::host_name(h)),
     );
+    // A descriptor per connection: the connection cap (derived from the
+    // limit, in the default configuration) is set after raising it.
+    let files = server::listener::raise_open_files_limit();
+    tracing::debug!("open files limit: {files}");
     let config = server::ServerConfig {
         allowed_hosts: allowed,
         ..server::ServerConfig::default()

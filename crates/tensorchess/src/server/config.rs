@@ -1,6 +1,7 @@
 //! The server's timings and limits, with the clock they are read on.
 
 use super::clock::{Clock, SystemClock};
+use super::listener::ConnectionLimits;
 use super::ratelimit::RateLimit;
 use std::sync::Arc;
 
@@ -28,6 +29,10 @@ pub struct ServerConfig {
     pub first_move_wait_ms: i64,
     /// The `Host` names served (lower case, without port); empty: any.
     pub allowed_hosts: Vec<String>,
+    /// Connections let in, and how long their headers may take.
+    pub connections: ConnectionLimits,
+    /// Engine searches at once (about the number of cores).
+    pub search_slots: usize,
 }
 
 impl Default for ServerConfig {
@@ -42,6 +47,8 @@ impl Default for ServerConfig {
             write_limit: RateLimit::WRITES,
             first_move_wait_ms: 60_000,
             allowed_hosts: Vec::new(),
+            connections: ConnectionLimits::default(),
+            search_slots: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }

@@ -90,10 +90,16 @@ impl Default for EnginePlayer {
 impl EnginePlayer {
     pub fn new() -> EnginePlayer {
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        EnginePlayer::with_slots(cpus)
+    }
+
+    /// An engine player running at most `slots` searches at once.
+    pub fn with_slots(slots: usize) -> EnginePlayer {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         EnginePlayer {
             idle: Mutex::new(Vec::new()),
             shutdown: Arc::new(AtomicBool::new(false)),
-            budget: SearchBudget::new(cpus),
+            budget: SearchBudget::new(slots),
             advice: KeyedLimiter::new(ADVICE_PER_PLAYER),
             full_strength_threads: cpus.clamp(1, 4),
         }
@@ -287,18 +293,34 @@ pub fn accepts_draw(engine_score: Eval, ply: usize) -> (bool, &'static str, &'st
         return if engine_score.0 < 0 {
             (true, "accepted", "The engine accepts the draw.")
         } else {
-            (false, "declined_mate", "The engine declines: it sees a forced mate.")
+            (
+                false,
+                "declined_mate",
+                "The engine declines: it sees a forced mate.",
+            )
         };
     }
     let cp = engine_score.0;
     if cp <= -50 {
         (true, "accepted", "The engine accepts the draw.")
     } else if cp.abs() <= 15 && ply >= 60 {
-        (true, "accepted_level", "The engine accepts: the position is level.")
+        (
+            true,
+            "accepted_level",
+            "The engine accepts: the position is level.",
+        )
     } else if cp >= 50 {
-        (false, "declined_better", "The engine declines: it thinks it is better.")
+        (
+            false,
+            "declined_better",
+            "The engine declines: it thinks it is better.",
+        )
     } else {
-        (false, "declined_play_on", "The engine declines: it wants to play on.")
+        (
+            false,
+            "declined_play_on",
+            "The engine declines: it wants to play on.",
+        )
     }
 }
 

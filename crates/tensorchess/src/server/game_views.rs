@@ -562,9 +562,12 @@ mod tests {
 
     #[test]
     fn moves_carry_their_kind_path_and_castling_rook() {
-        let (_, view) =
-            standalone::<Tensor>(Some("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1"), &[], None)
-                .unwrap();
+        let (_, view) = standalone::<Tensor>(
+            Some("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1"),
+            &[],
+            None,
+        )
+        .unwrap();
         let castle = view.legal.iter().find(|m| m.uci == "f1h1").unwrap();
         assert_eq!(castle.kind, "castle");
         assert_eq!(castle.rook.as_deref(), Some("j1"));

@@ -17,6 +17,7 @@ pub mod hub;
 pub mod ids;
 pub mod learning;
 pub mod limits;
+pub mod listener;
 pub mod live;
 pub mod lobby;
 pub mod local;
@@ -43,10 +44,11 @@ use error::AppError;
 use games::Games;
 use hub::Hub;
 use learning::Learning;
+pub use listener::serve;
 use lobby::Lobby;
 use players::Players;
 use ratelimit::ClientLimiter;
-use std::future::Future;
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
@@ -83,7 +85,7 @@ impl AppState {
         let games = Arc::new(Games::new(
             store,
             Arc::new(Hub::new()),
-            Arc::new(EnginePlayer::new()),
+            Arc::new(EnginePlayer::with_slots(config.search_slots)),
             config,
         ));
         let lobby = Arc::new(Lobby::new(
@@ -203,26 +205,4 @@ async fn limit_writes(
             .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
     }
     Ok(next.run(request).await)
-}
-
-/// Serves until `signal` completes, then stops searches, closes WebSockets
-/// and lets requests in flight finish (their moves are stored).
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    state: AppState,
-    signal: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let router = app(state.clone());
-    let on_stop = state.clone();
-    let served = axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        signal.await;
-        on_stop.shutdown();
-    })
-    .await;
-    state.close().await;
-    served
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, FlagHandler, Limits, SearchInfo};
 use tensorchess_rules::uci::move_string;
-use tensorchess_rules::{perft, with_variant, Game, Move, VariantKind};
+use tensorchess_rules::{perft_stoppable, with_variant, Game, Move, VariantKind};
 
 /// Flags of one search, set by the reader thread.
 #[derive(Clone, Default)]
@@ -229,7 +229,7 @@ impl Worker {
         out.line(&line);
     }
 
-    /// `go perft N`: counts per root move, stopping between root moves on `stop`.
+    /// `go perft N`: counts per root move; `stop` (or `quit`) ends it at once.
     fn perft<V: Evaluate>(&self, spec: &PositionSpec, depth: u32, control: &Control) {
         let out = &self.out;
         let Ok(game) = spec.game::<V>() else {
@@ -248,11 +248,10 @@ impl Worker {
                 .collect();
             moves.sort();
             for (text, m) in moves {
-                if control.stop.load(Ordering::SeqCst) {
+                let Some(n) = perft_stoppable(&pos.play(m), depth - 1, &control.stop) else {
                     out.info_string("perft stopped");
                     break;
-                }
-                let n = perft(&pos.play(m), depth - 1);
+                };
                 out.line(&format!("{text}: {n}"));
                 total += n;
             }

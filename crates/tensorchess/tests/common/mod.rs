@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tensorchess::server::{app, AppState};
+use tensorchess::server::{app, AppState, ServerConfig};
 use tower::ServiceExt;
 
 pub struct TestApp {
@@ -25,9 +25,14 @@ pub struct TestApp {
 
 impl TestApp {
     pub fn new() -> TestApp {
+        TestApp::with_config(ServerConfig::default())
+    }
+
+    /// A server with its own timings and limits (a manual clock, say).
+    pub fn with_config(config: ServerConfig) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.sqlite3");
-        let state = AppState::open(&db).unwrap();
+        let state = AppState::open_with(&db, config).unwrap();
         TestApp {
             router: app(state.clone()),
             state,

@@ -350,9 +350,10 @@ impl Players {
     /// A new session of `player` replacing the one `me` came with.
     async fn new_session(&self, me: &Me, player: &PlayerRecord) -> Result<String, AppError> {
         let token = new_token();
-        let ending = me.stored.then_some(me.token_hash.as_str());
+        // Always end the old token's session: a guest stored a moment ago
+        // (to keep their account) has one though `me` says it is not stored.
         self.store
-            .start_session(&token_hash(&token), player, ending)
+            .start_session(&token_hash(&token), player, Some(&me.token_hash))
             .await?;
         self.forget(&me.token_hash);
         Ok(token)

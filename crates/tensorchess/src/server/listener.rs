@@ -1,0 +1,272 @@
+//! Accepting connections with limits that hold on a public network: a
+//! request whose headers are not complete within a few seconds is closed
+//! (so are idle keep-alive connections: the same timer runs while one
+//! waits for its next request); at most so many connections per client
+//! address and in all, below the process's file limit, past which a new
+//! connection gets a short 503 and is closed at once rather than starving
+//! the others. WebSockets, once upgraded, keep their own ping and idle
+//! rules (`ws.rs`).
+
+use super::{app, AppState};
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tower::ServiceExt;
+
+/// How many connections are let in, and how long they may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Time for a request's headers to arrive (and for an idle keep-alive
+    /// connection to send its next request).
+    pub header_timeout: Duration,
+    /// Connections at once from one client address.
+    pub per_client: usize,
+    /// Connections at once in all.
+    pub total: usize,
+    /// Loopback clients (this computer: the player here, the load tool)
+    /// are not held to `per_client`.
+    pub loopback_exempt: bool,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            header_timeout: Duration::from_secs(10),
+            per_client: 64,
+            total: total_for(open_files_limit()),
+            loopback_exempt: true,
+        }
+    }
+}
+
+/// File descriptors kept for the database, the log and the rest.
+const RESERVED_FILES: u64 = 64;
+
+/// The connections one process may hold with `files` descriptors.
+fn total_for(files: u64) -> usize {
+    (files.saturating_sub(RESERVED_FILES) * 9 / 10).max(16) as usize
+}
+
+/// The process's soft limit of open files.
+fn open_files_limit() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit only writes into the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+            return limit.rlim_cur;
+        }
+    }
+    1024
+}
+
+/// Raises the soft limit of open files to the hard limit (a server holds
+/// a descriptor per connection); returns the limit now in force.
+pub fn raise_open_files_limit() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit only read and write the struct given.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0
+                && limit.rlim_cur < limit.rlim_max
+            {
+                let wanted = libc::rlimit {
+                    rlim_cur: limit.rlim_max,
+                    rlim_max: limit.rlim_max,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &wanted) != 0 {
+                    tracing::warn!("cannot raise the open files limit");
+                }
+            }
+        }
+    }
+    open_files_limit()
+}
+
+/// Connections open now, by client and in all.
+#[derive(Default)]
+struct Counts {
+    total: usize,
+    by_client: HashMap<IpAddr, usize>,
+}
+
+/// A connection let in; counted out when dropped.
+struct Admitted {
+    counts: Arc<Mutex<Counts>>,
+    client: IpAddr,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        c.total -= 1;
+        if let Some(n) = c.by_client.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                c.by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// Lets a connection from `client` in, or says why not.
+fn admit(
+    counts: &Arc<Mutex<Counts>>,
+    limits: &ConnectionLimits,
+    client: IpAddr,
+) -> Result<Admitted, &'static str> {
+    let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+    if c.total >= limits.total {
+        return Err("The server has too many connections: try again in a moment");
+    }
+    let mine = c.by_client.get(&client).copied().unwrap_or(0);
+    let exempt = limits.loopback_exempt && client.is_loopback();
+    if !exempt && mine >= limits.per_client {
+        return Err("Too many connections from your address: close some and try again");
+    }
+    c.total += 1;
+    *c.by_client.entry(client).or_insert(0) += 1;
+    Ok(Admitted {
+        counts: counts.clone(),
+        client,
+    })
+}
+
+/// Answers a connection that is not let in with a short 503 (JSON, like
+/// every error) and closes it, without waiting on the client.
+fn refuse(stream: tokio::net::TcpStream, why: &'static str) {
+    let body = serde_json::json!({ "error": why, "kind": "overloaded" }).to_string();
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         retry-after: 5\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    // Best effort: a full socket buffer or a gone client loses the answer.
+    let _ = stream.try_write(answer.as_bytes());
+}
+
+/// Serves until `signal` completes, then stops searches, closes WebSockets
+/// and lets requests in flight finish (their moves are stored).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let limits = state.games.config().connections;
+    let router = app(state.clone());
+    let counts = Arc::new(Mutex::new(Counts::default()));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .keep_alive(true);
+    tokio::pin!(signal);
+    loop {
+        tokio::select! {
+            _ = &mut signal => break,
+            accepted = listener.accept() => {
+                let (stream, addr) = match accepted {
+                    Ok(a) => a,
+                    Err(e) => {
+                        // Out of descriptors, or a connection reset before
+                        // it was accepted: wait a moment rather than spin.
+                        tracing::warn!("accept: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let admitted = match admit(&counts, &limits, addr.ip()) {
+                    Ok(a) => a,
+                    Err(why) => {
+                        refuse(stream, why);
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let service = router.clone().map_request(move |mut req: hyper::Request<Incoming>| {
+                    req.extensions_mut().insert(ConnectInfo::<SocketAddr>(addr));
+                    req
+                });
+                let conn = http
+                    .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+                    .with_upgrades();
+                let mut stopped = stopped.clone();
+                tokio::spawn(async move {
+                    let _admitted = admitted;
+                    tokio::pin!(conn);
+                    let result = tokio::select! {
+                        r = conn.as_mut() => r,
+                        _ = async { stopped.wait_for(|s| *s).await.map(|_| ()) } => {
+                            // Finish the request in flight, then close.
+                            conn.as_mut().graceful_shutdown();
+                            conn.await
+                        }
+                    };
+                    if let Err(e) = result {
+                        tracing::debug!("connection from {addr}: {e}");
+                    }
+                });
+            }
+        }
+    }
+    drop(listener);
+    state.shutdown();
+    let _ = stop.send(true);
+    // Requests in flight finish (a move being stored is answered); the
+    // rest are closed after a while.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while counts.lock().unwrap_or_else(|e| e.into_inner()).total > 0 {
+        if tokio::time::Instant::now() >= deadline {
+            tracing::warn!("some connections did not close in time");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    state.close().await;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_are_capped_per_client_and_in_all() {
+        let limits = ConnectionLimits {
+            header_timeout: Duration::from_secs(1),
+            per_client: 2,
+            total: 3,
+            loopback_exempt: true,
+        };
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let a: IpAddr = "203.0.113.1".parse().unwrap();
+        let b: IpAddr = "203.0.113.2".parse().unwrap();
+        let a1 = admit(&counts, &limits, a).unwrap();
+        let _a2 = admit(&counts, &limits, a).unwrap();
+        assert!(
+            admit(&counts, &limits, a).is_err(),
+            "a third from one address"
+        );
+        let _b1 = admit(&counts, &limits, b).unwrap();
+        assert!(admit(&counts, &limits, b).is_err(), "the total is reached");
+        drop(a1);
+        assert!(
+            admit(&counts, &limits, b).is_ok(),
+            "a closed one frees its place"
+        );
+        assert!(total_for(1024) < 1024 && total_for(0) >= 16);
+    }
+}
