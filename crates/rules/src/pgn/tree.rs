@@ -79,7 +79,9 @@ fn suffix_nag(s: &str) -> Option<u8> {
 }
 
 /// Reads a tag `[Name "value"]` after its `[`.
-fn read_tag(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Result<(String, String), PgnError> {
+fn read_tag(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+) -> Result<(String, String), PgnError> {
     let mut tag = String::new();
     let mut in_str = false;
     let mut closed = false;
@@ -171,14 +173,20 @@ impl Reader {
 
     fn finish(&mut self, result: &str) -> Result<(), PgnError> {
         if self.lines.len() > 1 {
-            return Err(PgnError::Syntax("a variation is not closed with ')'".into()));
+            return Err(PgnError::Syntax(
+                "a variation is not closed with ')'".into(),
+            ));
         }
         let line = self.lines.pop().unwrap_or_default();
         if !self.tags.is_empty() || !line.moves.is_empty() || !line.comments.is_empty() {
             self.games.push(PgnTree {
                 tags: std::mem::take(&mut self.tags),
                 line,
-                result: if result.is_empty() { "*".into() } else { result.into() },
+                result: if result.is_empty() {
+                    "*".into()
+                } else {
+                    result.into()
+                },
             });
         }
         self.in_moves = false;
@@ -323,10 +331,8 @@ mod tests {
 
     #[test]
     fn nested_variations_attach_to_the_move_they_replace() {
-        let g = &parse_pgn_tree(
-            "1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) (1... e6) 2. Nf3 Nc6 *",
-        )
-        .unwrap()[0];
+        let g = &parse_pgn_tree("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) (1... e6) 2. Nf3 Nc6 *")
+            .unwrap()[0];
         assert_eq!(sans(&g.line), ["e4", "e5", "Nf3", "Nc6"]);
         let alts = &g.line.moves[1].variations;
         assert_eq!(alts.len(), 2);
@@ -345,13 +351,19 @@ mod tests {
         .unwrap()[0];
         assert_eq!(g.line.comments, ["Start"]);
         let m = &g.line.moves;
-        assert_eq!((m[0].san.as_str(), m[0].nags.as_slice()), ("e4", &[1, 14][..]));
+        assert_eq!(
+            (m[0].san.as_str(), m[0].nags.as_slice()),
+            ("e4", &[1, 14][..])
+        );
         assert_eq!(m[0].comments, ["best by test"]);
         assert_eq!(m[1].nags, [4]);
         assert_eq!(m[1].comments, ["a blunder"]);
         let v = &m[2].variations[0];
         assert_eq!(v.comments, ["instead"]);
-        assert_eq!((v.moves[0].san.as_str(), v.moves[0].nags.as_slice()), ("Nf3", &[5][..]));
+        assert_eq!(
+            (v.moves[0].san.as_str(), v.moves[0].nags.as_slice()),
+            ("Nf3", &[5][..])
+        );
         assert_eq!(g.result, "1-0");
     }
 

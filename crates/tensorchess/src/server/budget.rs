@@ -226,7 +226,11 @@ mod tests {
         drop(held);
         game.await.unwrap();
         review.await.unwrap();
-        assert_eq!(*order.lock().unwrap(), ["game", "review"], "the game came later, went first");
+        assert_eq!(
+            *order.lock().unwrap(),
+            ["game", "review"],
+            "the game came later, went first"
+        );
         assert_eq!(budget.load(), (0, 0));
     }
 

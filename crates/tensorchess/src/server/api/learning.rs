@@ -92,7 +92,9 @@ pub async fn puzzle_result(
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<ResultRequest>,
 ) -> ApiResult<PuzzleResultView> {
-    Ok(Json(state.learning.puzzles.result(&me.id, &id, &req).await?))
+    Ok(Json(
+        state.learning.puzzles.result(&me.id, &id, &req).await?,
+    ))
 }
 
 /// `GET /api/lessons`: the lessons and the asker's progress.

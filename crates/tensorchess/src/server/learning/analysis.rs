@@ -14,7 +14,9 @@
 use crate::review::Score;
 use crate::server::engine_player::EnginePlayer;
 use crate::server::error::AppError;
-use crate::server::game_views::{move_view, new_game, parse_variant, GameViews, MAX_POSITION_MOVES};
+use crate::server::game_views::{
+    move_view, new_game, parse_variant, GameViews, MAX_POSITION_MOVES,
+};
 use crate::server::views::{AnalysisLineView, ServerEvent};
 use axum::extract::ws::{Message, Utf8Bytes};
 use std::collections::HashMap;
@@ -284,7 +286,10 @@ impl Analyses {
             self.engine.recycle(e);
         }
         if let ServerEvent::Analysis {
-            done, time_ms, nodes: n, ..
+            done,
+            time_ms,
+            nodes: n,
+            ..
         } = &mut last
         {
             *done = true;
@@ -345,7 +350,10 @@ fn search_slice<V: Evaluate>(
     streamer: &mut StreamSlice,
 ) -> u32 {
     let root = *g.position();
-    let expected = engine.options.multipv.clamp(1, root.legal_moves().len().max(1));
+    let expected = engine
+        .options
+        .multipv
+        .clamp(1, root.legal_moves().len().max(1));
     let mut handler = Lines {
         root,
         expected,
@@ -398,7 +406,11 @@ impl<V: Evaluate> SearchHandler for Lines<'_, V> {
 /// A line as pages see it: White's score, its moves in SAN and as move
 /// strings (up to the first that is not legal: the table may be wrong),
 /// and the first move's path for its arrow.
-fn line_view<V: Evaluate>(root: &Position<V>, pv: &[tensorchess_rules::Move], score: Eval) -> AnalysisLineView {
+fn line_view<V: Evaluate>(
+    root: &Position<V>,
+    pv: &[tensorchess_rules::Move],
+    score: Eval,
+) -> AnalysisLineView {
     let white = match root.turn() {
         Color::White => score,
         Color::Black => -score,

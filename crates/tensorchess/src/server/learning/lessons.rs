@@ -3,7 +3,7 @@
 //! sends the moves; they are replayed from the level's FEN), with stars
 //! for meeting the par and each player's best kept. The lessons are data:
 //! `crates/tensorchess/lessons/tensor.json`, embedded (see
-//! `docs/lessons.md`; a test replays every level's stored solution).
+//! `docs/analysis.md`; a test replays every level's stored solution).
 //!
 //! How a level is played: White (the learner) moves. In a `collect` or
 //! `capture` level Black's pieces stand still: after each move the turn
@@ -19,7 +19,7 @@ use crate::server::views::{MoveView, PositionView};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock};
-use tensorchess_rules::{with_variant, Color, Position, Square, Variant};
+use tensorchess_rules::{with_variant, Color, Move, MoveKind, Position, Role, Square, Variant};
 
 /// The shipped lessons.
 pub const LESSONS_JSON: &str = include_str!("../../../lessons/tensor.json");
@@ -45,6 +45,39 @@ pub enum Goal {
     Mate,
 }
 
+/// The kind of move a level asks for.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Only {
+    /// No propel, castling or promotion: a plain move (a slide, a
+    /// ricochet, a hop).
+    Normal,
+    Propel,
+    Castle,
+    /// A pawn promoting to a beast.
+    BeastPromotion,
+}
+
+impl Only {
+    fn allows(self, m: Move) -> bool {
+        match self {
+            Only::Normal => m.kind() == MoveKind::Normal,
+            Only::Propel => m.kind() == MoveKind::Propel,
+            Only::Castle => m.kind() == MoveKind::Castle,
+            Only::BeastPromotion => m.promotion_role() == Some(Role::Beast),
+        }
+    }
+
+    fn message(self) -> &'static str {
+        match self {
+            Only::Normal => "This level wants a plain move: no propel, castling or promotion",
+            Only::Propel => "This level wants a propel: move onto your beast and push it",
+            Only::Castle => "This level wants you to castle",
+            Only::BeastPromotion => "This level wants the pawn to become a beast",
+        }
+    }
+}
+
 /// One level: a position, a goal, a par.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -59,6 +92,10 @@ pub struct Level {
     /// capturing it): taking one fails the level.
     #[serde(default)]
     pub keep: Vec<String>,
+    /// The one kind of move the level allows (a propel, a castling...),
+    /// when another kind could also meet the goal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only: Option<Only>,
     /// Moves for three stars.
     pub par: u32,
     pub text: Text,
@@ -129,7 +166,7 @@ pub fn stars(moves: usize, par: u32) -> u8 {
 pub struct LessonRefusal {
     /// Its index in the moves sent.
     pub index: usize,
-    /// `illegal_move`, `bad_request`, `gives_check`, `not_mate`,
+    /// `illegal_move`, `bad_request`, `gives_check`, `not_mate`, `wrong_kind`,
     /// `took_kept`, `goal_met` (no move after the goal), `too_many`.
     pub kind: &'static str,
     pub message: String,
@@ -240,8 +277,10 @@ pub fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppE
         remaining: Vec::new(),
         goal_met: false,
     };
-    let white_on = |p: &Position<V>, s: Square| p.piece_at(s).is_some_and(|pc| pc.color() == Color::White);
-    let black_on = |p: &Position<V>, s: Square| p.piece_at(s).is_some_and(|pc| pc.color() == Color::Black);
+    let white_on =
+        |p: &Position<V>, s: Square| p.piece_at(s).is_some_and(|pc| pc.color() == Color::White);
+    let black_on =
+        |p: &Position<V>, s: Square| p.piece_at(s).is_some_and(|pc| pc.color() == Color::Black);
     let mut goal_met = false;
     for (i, text) in moves.iter().enumerate() {
         if goal_met {
@@ -269,11 +308,22 @@ pub fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppE
                 break;
             }
         };
+        if let Some(only) = level.only.filter(|o| !o.allows(m)) {
+            judged.refused = Some(refusal(i, "wrong_kind", only.message()));
+            break;
+        }
         let after = pos.play(m);
         let next = match level.goal {
             Goal::Mate => {
-                if after.outcome().is_none_or(|o| o.winner() != Some(Color::White)) {
-                    judged.refused = Some(refusal(i, "not_mate", "That move does not mate: try another"));
+                if after
+                    .outcome()
+                    .is_none_or(|o| o.winner() != Some(Color::White))
+                {
+                    judged.refused = Some(refusal(
+                        i,
+                        "not_mate",
+                        "That move does not mate: try another",
+                    ));
                     break;
                 }
                 goal_met = true;
@@ -299,7 +349,8 @@ pub fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppE
                 match back_to_white(&after) {
                     Some(p) => p,
                     None => {
-                        judged.refused = Some(refusal(i, "bad_request", "That move cannot be played here"));
+                        judged.refused =
+                            Some(refusal(i, "bad_request", "That move cannot be played here"));
                         break;
                     }
                 }

@@ -82,7 +82,11 @@ fn play_line<V: Variant>(
             .collect::<Result<Vec<_>, _>>()?;
         let m = san::parse_any(&pos, &node.san).map_err(|e| {
             let number = pos.fullmoves();
-            let dots = if pos.turn() == tensorchess_rules::Color::White { "." } else { "..." };
+            let dots = if pos.turn() == tensorchess_rules::Color::White {
+                "."
+            } else {
+                "..."
+            };
             bad(format!("move {number}{dots} {}: {e}", node.san))
         })?;
         let entry = history_entry(&pos, m, positions.len() - 1);
@@ -141,7 +145,9 @@ pub fn import_tree(req: &TreeImportRequest) -> Result<TreeImportView, AppError> 
         .iter()
         .any(|(k, v)| k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
     {
-        return Err(bad(format!("a tag is longer than {MAX_PGN_TAG} characters")));
+        return Err(bad(format!(
+            "a tag is longer than {MAX_PGN_TAG} characters"
+        )));
     }
     if tree.line.count() > MAX_PGN_PLIES {
         return Err(bad(format!(
@@ -149,7 +155,9 @@ pub fn import_tree(req: &TreeImportRequest) -> Result<TreeImportView, AppError> 
         )));
     }
     let kind = match tree.tag("Variant") {
-        Some(v) => VariantKind::from_pgn_name(v).ok_or_else(|| bad(format!("unknown variant '{v}'")))?,
+        Some(v) => {
+            VariantKind::from_pgn_name(v).ok_or_else(|| bad(format!("unknown variant '{v}'")))?
+        }
         None => fallback.unwrap_or(VariantKind::Chess),
     };
     // The rules library is trusted not to panic, but a PGN is arbitrary

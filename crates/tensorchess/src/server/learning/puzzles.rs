@@ -11,14 +11,14 @@ use crate::server::game_views::parse_variant;
 use crate::server::players::glicko2::{self, Glicko};
 use crate::server::players::ratings::START;
 use crate::server::store::{
-    GameStore, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite, RatingRecord,
-    StoreError, MAX_PUZZLE_ATTEMPTS,
+    GameStore, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite, RatingRecord, StoreError,
+    MAX_PUZZLE_ATTEMPTS,
 };
 use rand::seq::IndexedRandom;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
-use tensorchess_rules::{Color, Position, Tensor, Chessence, VariantKind};
+use tensorchess_rules::{Chessence, Color, Position, Tensor, VariantKind};
 
 /// A puzzle's volatility before anyone tried it (lichess-puzzler's start).
 pub const PUZZLE_VOLATILITY: f64 = 0.09;
@@ -122,7 +122,11 @@ fn shipped_puzzles() -> &'static Shipped {
     SHIPPED.get_or_init(|| {
         let mut by_variant = HashMap::new();
         let mut by_id = HashMap::new();
-        for kind in [VariantKind::Tensor, VariantKind::Chess, VariantKind::Chessence] {
+        for kind in [
+            VariantKind::Tensor,
+            VariantKind::Chess,
+            VariantKind::Chessence,
+        ] {
             let set = shipped(kind);
             for (i, p) in set.iter().enumerate() {
                 by_id.insert(p.id.clone(), (kind, i));
@@ -224,7 +228,11 @@ impl Puzzles {
         })
     }
 
-    async fn player_rating(&self, player: &str, kind: VariantKind) -> Result<RatingRecord, AppError> {
+    async fn player_rating(
+        &self,
+        player: &str,
+        kind: VariantKind,
+    ) -> Result<RatingRecord, AppError> {
         Ok(self
             .store
             .puzzle_player_rating(player, kind)
@@ -264,7 +272,11 @@ impl Puzzles {
             return Err(AppError::NotFound(format!(
                 "No {} puzzle has the theme '{}'",
                 kind.title(),
-                theme.unwrap_or_default().chars().take(40).collect::<String>()
+                theme
+                    .unwrap_or_default()
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
             )));
         }
         let me = self.player_rating(player, kind).await?;

@@ -139,9 +139,7 @@ impl Reviews {
             return Ok((done_view(id, &record)?, false));
         }
         if game.ply() == 0 {
-            return Err(AppError::Conflict(
-                "The game has no moves to review".into(),
-            ));
+            return Err(AppError::Conflict("The game has no moves to review".into()));
         }
         {
             let mut jobs = self.jobs();
@@ -213,7 +211,9 @@ impl Reviews {
                         })
                         .await
                         .map_err(AppError::from),
-                    Err(e) => Err(AppError::Internal(format!("a review did not serialise: {e}"))),
+                    Err(e) => Err(AppError::Internal(format!(
+                        "a review did not serialise: {e}"
+                    ))),
                 };
                 match saved {
                     Ok(()) => {
@@ -270,7 +270,6 @@ impl Reviews {
                 }
             };
             let result = review_any_game(&mut engine, &game, &settings, &mut progress, &stop);
-            drop(progress);
             (engine, result)
         });
         while let Some(p) = rx.recv().await {
