@@ -5,13 +5,10 @@
 // moves are announced.
 
 import { test, before, after } from 'node:test';
-import { createRequire } from 'node:module';
 import {
-  Server, openBrowser, shot, game, newGame, waitForPly, waitForGame, pieceAt, assert, PHONE,
+  Server, openBrowser, shot, game, newGame, waitForPly, waitForGame, pieceAt, assert, PHONE, firstGame, openLobby,
+  axeViolations,
 } from './lib.mjs';
-
-const require = createRequire(import.meta.url);
-const axePath = require.resolve('axe-core/axe.min.js');
 
 let server;
 
@@ -22,18 +19,6 @@ before(async () => {
 after(async () => {
   await server.stop();
 });
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: axePath });
-  const res = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join('')}`) }));
-  });
-  return res;
-}
 
 /** Presses keys on the focused board. */
 async function keys(page, ...names) {
@@ -61,8 +46,7 @@ test('axe: no serious or critical violations on the game page and the Rules page
       const page = b.page;
       try {
         await page.addInitScript((l) => localStorage.setItem('tensorchess.lang', l), lang);
-        await page.goto(server.url);
-        await waitForGame(page);
+        await firstGame(page, server.url);
         await page.waitForSelector('#board use.piece');
         // With a selection, the legend and a notice shown.
         await page.click('#board rect.sq[data-square="e2"]');
@@ -82,8 +66,7 @@ test('coordinates: at least 4.5:1 against the page and 11 px tall on a phone', a
   const b = await openBrowser({ viewport: PHONE, mobile: true });
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await firstGame(page, server.url);
     const m = await page.evaluate(() => {
       const lum = (rgb) => {
         const [r, g, b2] = rgb.match(/\d+/g).slice(0, 3).map((x) => {
@@ -109,8 +92,7 @@ test('squares and pieces have names; a move is announced', async () => {
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     await newGame(page, { mode: 'local' });
     const name = (s) => page.$eval(`#board rect.sq[data-square="${s}"]`, (e) => e.getAttribute('aria-label'));
     assert.equal(await name('b1'), 'white beast on b1');
@@ -140,8 +122,7 @@ test('the Move box: move strings, SAN, the legal moves offered, and an illegal o
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     await newGame(page, { mode: 'local', text: 'rtnbqkbntr/pppp1ppppp/4p5/10/10/1T8/PPPPPPPPPP/R1NBQKBNTR w KQkq - 0 2' });
     const box = page.getByRole('combobox', { name: 'Move' });
     await box.focus();
@@ -174,8 +155,7 @@ test('keyboard: a propel, castling and a promotion through the same taps as the 
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     // Propel: knight c1, its beast b3, then d4.
     await newGame(page, { mode: 'local', text: 'rtnbqkbntr/pppp1ppppp/4p5/10/10/1T8/PPPPPPPPPP/R1NBQKBNTR w KQkq - 0 2' });
     // The skip link, then Tab: the board has the focus.

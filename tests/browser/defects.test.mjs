@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
+  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, openLobby
 } from './lib.mjs';
 
 let server;
@@ -24,8 +24,7 @@ test('(1) the Chessence board fills a phone and a 768 px tablet', async () => {
     const b = await openBrowser({ viewport, mobile });
     const page = b.page;
     try {
-      await page.goto(server.url);
-      await waitForGame(page);
+      await openLobby(page, server.url);
       await newGame(page, { variant: 'chessence', mode: 'local' });
       const box = await boxOf(page, '#board svg.board-svg');
       assert.ok(box.width >= minWidth && box.width <= viewport.width, `board ${box.width}×${box.height} at ${viewport.width} px`);
@@ -59,8 +58,7 @@ test('(2) a beast capture ending on its own square: tap twice, or drag back onto
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     const fen = '9k/10/10/3P6/4t1t3/4T5/10/9K w - - 0 1';
     await newGame(page, { mode: 'local', text: fen });
     await tap(page, 'e3');
@@ -92,8 +90,7 @@ test('(3) a bad game link leaves no playable board behind', async () => {
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     await newGame(page, { mode: 'local' });
     const id = (await game(page)).id;
     await page.evaluate(() => { location.hash = '#/game/nosuchgame1'; });

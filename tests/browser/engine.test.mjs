@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, sq,
+  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, sq, firstGame
 } from './lib.mjs';
 
 let server;
@@ -14,8 +14,7 @@ before(async () => {
   server = await new Server().start();
   browser = await openBrowser();
   page = browser.page;
-  await page.goto(server.url);
-  await waitForGame(page);
+  await firstGame(page, server.url);
 });
 
 after(async () => {

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
+  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame
 } from './lib.mjs';
 
 let server;
@@ -21,8 +21,7 @@ before(async () => {
     window.__sounds = [];
     window.addEventListener('tc-sound', (e) => window.__sounds.push(e.detail));
   });
-  await page.goto(server.url);
-  await waitForGame(page);
+  await firstGame(page, server.url);
 });
 
 after(async () => {
@@ -160,8 +159,7 @@ test('on a phone, a long press draws: an arrow to where the finger is lifted', a
   const b = await openBrowser({ viewport: PHONE, mobile: true });
   const p = b.page;
   try {
-    await p.goto(server.url);
-    await waitForGame(p);
+    await firstGame(p, server.url);
     const centre = async (s) => {
       const r = await (await p.$(sq(s))).boundingBox();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };

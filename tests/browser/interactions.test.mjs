@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert,
+  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby
 } from './lib.mjs';
 
 let server;
@@ -15,8 +15,7 @@ before(async () => {
   server = await new Server().start();
   browser = await openBrowser();
   page = browser.page;
-  await page.goto(server.url);
-  await waitForGame(page);
+  await firstGame(page, server.url);
 });
 
 after(async () => {
@@ -155,8 +154,7 @@ test('a server without /api/explain: the page says it in general words, and asks
   let asked = 0;
   await p.route('**/api/explain', (route) => { asked++; return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"No such API endpoint","kind":"not_found"}' }); });
   try {
-    await p.goto(server.url);
-    await waitForGame(p);
+    await openLobby(p, server.url);
     await newGame(p, { mode: 'local', text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
     await tap(p, 'f6');
     await tap(p, 'f7');

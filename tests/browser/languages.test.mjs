@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE,
+  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame
 } from './lib.mjs';
 
 let server;
@@ -21,8 +21,7 @@ test('a Ukrainian browser: the game page in Ukrainian, illegal tries and the end
   const b = await openBrowser({ locale: 'uk-UA' });
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await firstGame(page, server.url);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'uk');
     assert.equal(await page.textContent('#btn-new'), 'Нова партія');
     assert.equal(await page.getAttribute('#move-input', 'id'), 'move-input');

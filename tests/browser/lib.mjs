@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '../..');
@@ -129,6 +130,20 @@ export async function launchBrowser({ viewport = DESKTOP } = {}) {
   return { browser, person, close: () => browser.close() };
 }
 
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: axePath });
+  const res = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join('')}`) }));
+  });
+  return res;
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`) });
 }
@@ -166,6 +181,24 @@ export async function waitForPly(page, ply, state) {
     [ply, state],
     { timeout: 30000 },
   );
+}
+
+// Opens the app at its home page, the lobby (opening it starts no game),
+// and waits until the page knows who the player is.
+export async function openLobby(page, url) {
+  await page.goto(url);
+  await waitForLobby(page);
+}
+
+export async function waitForLobby(page) {
+  await page.waitForFunction(() => document.body.dataset.page === 'lobby' && !!document.body.dataset.player);
+}
+
+// Opens the app and starts a game against the engine (Tensor Chess, level
+// 3, playing White): the game a first visit used to make by itself.
+export async function firstGame(page, url) {
+  await openLobby(page, url);
+  await newGame(page, { level: 3 });
 }
 
 export async function waitForGame(page) {

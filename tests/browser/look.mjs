@@ -1,6 +1,7 @@
 // A look at the pages (not a test): screenshots at desktop and phone size,
 // in both languages, into screenshots/look-*.png. Usage: node look.mjs URL
-import { openBrowser, shot, DESKTOP, PHONE } from './lib.mjs';
+// [all|lobby|game|rules]
+import { openBrowser, shot, openLobby, firstGame, DESKTOP, PHONE } from './lib.mjs';
 
 const url = process.argv[2];
 const which = process.argv[3] || 'all';
@@ -10,9 +11,13 @@ for (const [vp, mobile, size] of [[DESKTOP, false, 'desktop'], [PHONE, true, 'ph
     const page = b.page;
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') console.log(size, lang, m.type(), m.text()); });
     await page.addInitScript((l) => localStorage.setItem('tensorchess.lang', l), lang);
+    if (which === 'all' || which === 'lobby') {
+      await openLobby(page, url);
+      await page.waitForTimeout(300);
+      await shot(page, `look-lobby-${size}-${lang}`);
+    }
     if (which === 'all' || which === 'game') {
-      await page.goto(url);
-      await page.waitForFunction(() => document.body.dataset.game);
+      await firstGame(page, url); // a game against the engine (the page makes none by itself)
       await page.waitForTimeout(500);
       await shot(page, `look-game-${size}-${lang}`);
     }

@@ -6,7 +6,7 @@
 // restored connection, a declined draw offer, a resignation, a rematch.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, tap, waitForPly, assert, PHONE } from './lib.mjs';
+import { Server, launchBrowser, shot, tap, waitForPly, assert, PHONE, openLobby, waitForLobby } from './lib.mjs';
 
 let server;
 let browser;
@@ -54,8 +54,7 @@ test('two friends play through the invite link while a third watches', async () 
   const c = carol.page;
 
   // Alice: Play a friend → Tensor Chess, White, 5 minutes + 3 seconds.
-  await a.goto(server.url);
-  await a.waitForFunction(() => document.body.dataset.game);
+  await openLobby(a, server.url);
   await a.click('#btn-friend');
   await a.waitForSelector('#form-new .online-only:not(.hidden)');
   assert.equal(await visible(a, '#form-new .engine-only'), false, 'no engine level for a friend game');
@@ -72,11 +71,13 @@ test('two friends play through the invite link while a third watches', async () 
   assert.match(await a.textContent('#status'), /Waiting for your friend/);
   assert.equal(await a.textContent('#presence-top'), 'not joined yet');
   assert.equal(await a.textContent('#clock-bottom'), '5:00');
-  // The seat cookie is HttpOnly: the page's script cannot read it.
+  // The seat is the player's: their identity cookie is HttpOnly (the
+  // page's script cannot read it), and no game has a cookie of its own.
   assert.equal(await a.evaluate(() => document.cookie), '');
   const cookies = await alice.context.cookies();
-  const seatCookie = cookies.find((k) => k.name.startsWith('tcseat_'));
-  assert.ok(seatCookie && seatCookie.httpOnly && seatCookie.sameSite === 'Lax', JSON.stringify(cookies));
+  const id = cookies.find((k) => k.name === 'tcid');
+  assert.ok(id && id.httpOnly && id.sameSite === 'Lax', JSON.stringify(cookies));
+  assert.deepEqual(cookies.map((k) => k.name), ['tcid']);
   await shot(a, 'online-alice-invite');
 
   // Bob opens the link: he is invited to play Black and takes the seat.
@@ -104,7 +105,7 @@ test('two friends play through the invite link while a third watches', async () 
   for (const sel of ['#btn-resign', '#btn-draw', '#btn-abort', '#btn-hint', '#btn-takeback']) {
     assert.equal(await visible(c, sel), false, `a spectator has no ${sel}`);
   }
-  assert.equal((await carol.context.cookies()).length, 0, 'a spectator gets no seat cookie');
+  assert.deepEqual((await carol.context.cookies()).map((k) => k.name), ['tcid'], 'a spectator is a player with no seat');
 
   // The moves go live to everybody.
   await play(a, 'e2', 'e4', 1, [b, c]);
@@ -201,6 +202,8 @@ test('two friends play through the invite link while a third watches', async () 
 test('the server is killed mid-game: both players come back to it, clocks go on', async () => {
   const a = alice.page;
   const b = bob.page;
+  await a.evaluate(() => { location.hash = '#/'; });
+  await waitForLobby(a);
   await a.click('#btn-friend');
   await a.selectOption('#form-new select[name=variant]', 'chess');
   await a.selectOption('#form-new select[name=color]', 'black');

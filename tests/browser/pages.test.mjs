@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE,
+  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby
 } from './lib.mjs';
 
 let server;
@@ -20,8 +20,7 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
   const b = await openBrowser({ viewport: PHONE, mobile: true });
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await firstGame(page, server.url);
     // The board fits the screen width.
     const box = await page.$eval('#board svg', (s) => s.getBoundingClientRect().toJSON());
     assert.ok(box.width <= PHONE.width && box.width > PHONE.width * 0.8, `board width ${box.width}`);
@@ -61,8 +60,7 @@ test('desktop: chess and Chessence boards, drops, beast-capture chooser, flip, r
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     await newGame(page, { variant: 'chess', mode: 'engine', level: 1, color: 'black' });
     // Playing Black: Black at the bottom, and the engine opens.
     await waitForPly(page, 1, 'your-move');
@@ -169,8 +167,7 @@ test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete
   const b = await openBrowser();
   const page = b.page;
   try {
-    await page.goto(server.url);
-    await waitForGame(page);
+    await openLobby(page, server.url);
     await page.click('#btn-new');
     await page.evaluate(() => { document.querySelector('#form-new details').open = true; });
     await page.fill('#form-new textarea[name=import]', 'rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/RTNBQKBNTR x KQkq - 0 1');

@@ -868,3 +868,32 @@ async fn random_games_through_the_api() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_position_after_a_history_counts_repetitions() {
+    let t = TestApp::new();
+    // The knights go out and back twice: the third occurrence is a draw,
+    // which the same position without its history is not.
+    let history = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
+    let (status, v) = t
+        .post(
+            "/api/position",
+            json!({ "variant": "chess", "moves": history, "move": "f6g8" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["position"]["outcome"]["reason"], "repetition", "{v}");
+    let fen = v["position"]["fen"].as_str().unwrap().to_string();
+    let (_, fresh) = t
+        .post("/api/position", json!({ "variant": "chess", "fen": fen }))
+        .await;
+    assert!(fresh["position"]["outcome"].is_null(), "{fresh}");
+    // A history move that is not legal is refused by name.
+    let (status, err) = t
+        .post(
+            "/api/position",
+            json!({ "variant": "chess", "moves": ["e2e4", "e2e4"] }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{err}");
+}

@@ -53,8 +53,12 @@ test('every key used in the code and the pages is in the catalogues', () => {
   for (const f of code) {
     const src = fs.readFileSync(f, 'utf8');
     // Literal keys: 'namespace.name' strings whose namespace the catalogue has.
+    // A count's key (`plural('games.moves', n)`) stands for its plural forms.
+    const plurals = new Set([...src.matchAll(/plural\(\s*['"]([a-z_.]+)['"]/g)].map((m) => m[1]));
     for (const m of src.matchAll(/['"]([a-z_]+(?:\.[a-z0-9_]+)+)['"]/g)) {
-      if (namespaces.has(m[1].split('.')[0]) && !/\.(js|json|html|css)$/.test(m[1])) used.set(m[1], path.relative(repo, f));
+      if (plurals.has(m[1])) {
+        for (const form of ['one', 'few', 'many', 'other']) used.set(`${m[1]}.${form}`, path.relative(repo, f));
+      } else if (namespaces.has(m[1].split('.')[0]) && !/\.(js|json|html|css)$/.test(m[1])) used.set(m[1], path.relative(repo, f));
     }
     // Keys built at run time (`level.${n}`): their family must exist.
     for (const m of src.matchAll(/`([a-z_]+(?:\.[a-z0-9_]+)*[._])\$\{/g)) {

@@ -8,7 +8,10 @@
 /** @typedef {import('./board/types.js').Geometry} Geometry */
 /** @typedef {import('./board/types.js').Hands} Hands */
 
-/** @typedef {{ result: string, reason: string, winner: Color | null, title: string, text: string }} EndView */
+/**
+ * @typedef {{ result: string, reason: string, winner: Color | null, no_show?: Color | null,
+ *   title: string, text: string }} EndView
+ */
 /** @typedef {{ hands: boolean, beasts: boolean, castling: boolean, king_moves: boolean }} RulesView */
 /**
  * @typedef {{ variant: string, fen: string, turn: Color, check: string | null, hands: Hands,
@@ -22,7 +25,8 @@
  */
 /**
  * @typedef {{ white: SeatView, black: SeatView, clock: ClockView | null, draw_offer: Color | null,
- *   rematch_offer: Color | null, rematch_of: string | null, rematch_id: string | null, can_abort: boolean }} OnlineView
+ *   rematch_offer: Color | null, rematch_of: string | null, rematch_id: string | null, can_abort: boolean,
+ *   rated: boolean, ratings: [number | null, number | null], rating_diffs: [number | null, number | null] }} OnlineView
  */
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: 'engine' | 'local' | 'online',
@@ -34,7 +38,27 @@
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
  *   level: number | null, white: string, black: string, result: string, end_reason: string | null,
- *   finished: boolean, move_count: number, created_at: number, updated_at: number }} GameSummary
+ *   finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number }} GameSummary
+ */
+/** @typedef {{ games: GameSummary[], next: string | null }} GameList */
+/** @typedef {{ rating: number, rd: number, volatility: number, games: number }} RatingView */
+/** @typedef {{ tensor: RatingView, chess: RatingView, chessence: RatingView }} Ratings */
+/** @typedef {{ id: string, name: string, account: string | null, ratings: Ratings }} MeView */
+/**
+ * @typedef {{ id: string, name: string, username: string, created_at: number, ratings: Ratings,
+ *   games: GameSummary[] }} ProfileView
+ */
+/** @typedef {{ base_seconds: number, increment_seconds: number }} ClockSpec */
+/** @typedef {{ id: string, name: string, account: string | null, rating: number, provisional: boolean }} SeekPlayer */
+/**
+ * @typedef {{ id: string, variant: string, variant_title: string, clock: ClockSpec | null, rated: boolean,
+ *   color: 'white' | 'black' | 'random', player: SeekPlayer, created_at: number, expires_at: number }} SeekView
+ */
+/**
+ * @typedef {{ variant: string, clock: ClockSpec | null, rated: boolean, color: 'white' | 'black' | 'random' }} SeekRequest
+ */
+/**
+ * @typedef {{ accepted: boolean, code: string, message: string, game: GameView }} DrawAnswer
  */
 /** @typedef {{ cp: number | null, mate: number | null, depth: number }} Score */
 /** @typedef {{ ply: number, best: LegalMove | null, score: Score }} Analysis */
@@ -46,12 +70,16 @@
  */
 
 export class ApiError extends Error {
-  /** @param {number} status @param {{ error?: string, kind?: string, reason?: string } | null} body */
-  constructor(status, body) {
+  /**
+   * @param {number} status @param {{ error?: string, kind?: string, reason?: string } | null} body
+   * @param {number | null} [retryAfter] seconds to wait (a 429's or 503's Retry-After)
+   */
+  constructor(status, body, retryAfter = null) {
     super((body && body.error) || `HTTP ${status}`);
     this.status = status;
     this.kind = body && body.kind;
     this.reason = body && body.reason;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -74,7 +102,10 @@ async function request(method, path, body) {
   }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
-  if (!res.ok) throw new ApiError(res.status, typeof data === 'object' ? data : { error: String(data) });
+  if (!res.ok) {
+    const retry = parseInt(res.headers.get('Retry-After') || '', 10);
+    throw new ApiError(res.status, typeof data === 'object' ? data : { error: String(data) }, Number.isFinite(retry) ? retry : null);
+  }
   return data;
 }
 
@@ -86,8 +117,18 @@ let explainMissing = false;
 export const api = {
   /** @returns {Promise<Info>} */
   info: () => request('GET', '/api/info'),
-  /** @returns {Promise<GameSummary[]>} */
-  games: () => request('GET', '/api/games'),
+  /**
+   * A page of the asker's own games, newest first; `next` is the cursor of
+   * the page after it (null on the last).
+   * @param {{ limit?: number, cursor?: string | null }} [page] @returns {Promise<GameList>}
+   */
+  games: ({ limit, cursor } = {}) => {
+    const q = new URLSearchParams();
+    if (limit) q.set('limit', String(limit));
+    if (cursor) q.set('cursor', cursor);
+    const query = q.toString();
+    return request('GET', `/api/games${query ? `?${query}` : ''}`);
+  },
   /** @param {string} id @returns {Promise<GameView>} */
   game: (id) => request('GET', `/api/games/${enc(id)}`),
   /** @param {object} body @returns {Promise<GameView>} */
@@ -100,7 +141,7 @@ export const api = {
   takeback: (id) => request('POST', `/api/games/${enc(id)}/takeback`),
   /** @param {string} id @returns {Promise<GameView>} */
   resign: (id) => request('POST', `/api/games/${enc(id)}/resign`),
-  /** @param {string} id @returns {Promise<{ accepted: boolean, message: string, game: GameView }>} */
+  /** @param {string} id @returns {Promise<DrawAnswer>} */
   draw: (id) => request('POST', `/api/games/${enc(id)}/draw`),
   /** @param {string} id @returns {Promise<Analysis>} */
   hint: (id) => request('POST', `/api/games/${enc(id)}/hint`),
@@ -108,8 +149,13 @@ export const api = {
   evaluate: (id, ply) => request('GET', `/api/games/${enc(id)}/eval?ply=${ply}`),
   /** @param {string} id @returns {Promise<string>} */
   pgn: (id) => request('GET', `/api/games/${enc(id)}/pgn`),
-  /** @param {string} variant @param {string} fen @param {string} [move] @returns {Promise<Played>} */
-  position: (variant, fen, move) => request('POST', '/api/position', { variant, fen, move }),
+  /**
+   * The legal moves of a position (after `moves` played from `fen`, so that
+   * repetitions count), optionally after one more `move`.
+   * @param {string} variant @param {string} fen @param {string} [move] @param {string[]} [moves]
+   * @returns {Promise<Played>}
+   */
+  position: (variant, fen, move, moves = []) => request('POST', '/api/position', { variant, fen, move, moves }),
   /**
    * Why a move is not legal (or that it is), without playing it; null when
    * the server cannot say (an older server without the endpoint, no network).
@@ -132,27 +178,53 @@ export const api = {
   join: (id) => request('POST', `/api/games/${enc(id)}/join`, {}),
   /** @param {string} id @param {object} action @returns {Promise<GameView>} */
   act: (id, action) => request('POST', `/api/games/${enc(id)}/act`, action),
+  // Players: the identity is an HttpOnly cookie (tcid) the server sets.
+  /** @returns {Promise<MeView>} */
+  me: () => request('GET', '/api/me'),
+  /** @param {string} name @returns {Promise<MeView>} */
+  rename: (name) => request('PATCH', '/api/me', { name }),
+  /** @param {string} username @param {string} password @returns {Promise<MeView>} */
+  register: (username, password) => request('POST', '/api/account/register', { username, password }),
+  /** @param {string} username @param {string} password @returns {Promise<MeView>} */
+  login: (username, password) => request('POST', '/api/account/login', { username, password }),
+  /** @returns {Promise<MeView>} the new guest */
+  logout: () => request('POST', '/api/account/logout'),
+  /** @param {string} username @returns {Promise<ProfileView>} */
+  profile: (username) => request('GET', `/api/players/${enc(username)}`),
+  // The lobby.
+  /** @returns {Promise<SeekView[]>} */
+  seeks: () => request('GET', '/api/seeks'),
+  /** @param {SeekRequest} seek @returns {Promise<SeekView>} */
+  postSeek: (seek) => request('POST', '/api/seeks', seek),
+  /** @param {string} id */
+  cancelSeek: (id) => request('DELETE', `/api/seeks/${enc(id)}`),
+  /** @param {string} id @returns {Promise<GameView>} the new online game */
+  acceptSeek: (id) => request('POST', `/api/seeks/${enc(id)}/accept`, {}),
 };
 
-// One WebSocket, resubscribing after every reconnection (the server sends a
-// whole snapshot on subscription, so a page always resyncs after a drop).
-// A socket that has heard nothing for a while (a laptop that slept, a
-// network gone without a goodbye) is given up and replaced.
+// One WebSocket for the whole page, resubscribing after every reconnection
+// (the server sends a whole snapshot on subscription, so a page always
+// resyncs after a drop). Several parts of the page follow topics on it (the
+// game page its game, the lobby its seeks), each under its own name. A
+// socket that has heard nothing for a while (a laptop that slept, a network
+// gone without a goodbye) is given up and replaced.
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 40000;
 
 /** @typedef {{ type: string, [key: string]: any }} ServerMessage */
 
 export class Live {
-  /** @param {(msg: ServerMessage) => void} onEvent @param {(up: boolean) => void} onStatus */
-  constructor(onEvent, onStatus) {
-    this.onEvent = onEvent;
-    this.onStatus = onStatus;
-    /** @type {Set<string>} */
-    this.topics = new Set();
+  constructor() {
+    /** @type {Set<(msg: ServerMessage) => void>} */
+    this.listeners = new Set();
+    /** @type {Set<(up: boolean) => void>} */
+    this.statusListeners = new Set();
+    /** @type {Map<string, string>} the topic each follower follows */
+    this.following = new Map();
     this.delay = 300;
     /** @type {WebSocket | null} */
     this.ws = null;
+    this.up = false;
     this.heard = Date.now();
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.retry = undefined;
@@ -163,11 +235,32 @@ export class Live {
     });
   }
 
+  /** Calls `f` with every message. @param {(msg: ServerMessage) => void} f */
+  listen(f) {
+    this.listeners.add(f);
+  }
+
+  /** Calls `f` whenever the socket goes up or down. @param {(up: boolean) => void} f */
+  onStatus(f) {
+    this.statusListeners.add(f);
+  }
+
+  /** @param {boolean} up */
+  setUp(up) {
+    this.up = up;
+    for (const f of this.statusListeners) f(up);
+  }
+
+  /** The topics followed by anyone. */
+  topics() {
+    return new Set(this.following.values());
+  }
+
   keepAlive() {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.heard > SILENCE_LIMIT) {
-      this.onStatus(false);
+      this.setUp(false);
       this.reconnect();
       return;
     }
@@ -181,8 +274,8 @@ export class Live {
     this.heard = Date.now();
     ws.addEventListener('open', () => {
       this.delay = 300;
-      this.onStatus(true);
-      for (const t of this.topics) this.send({ type: 'subscribe', topic: t });
+      this.setUp(true);
+      for (const t of this.topics()) this.send({ type: 'subscribe', topic: t });
     });
     ws.addEventListener('message', (e) => {
       if (this.ws !== ws) return; // an old socket's last words
@@ -193,19 +286,20 @@ export class Live {
         this.send({ type: 'subscribe', topic: msg.topic });
         return;
       }
-      this.onEvent(msg);
+      for (const f of this.listeners) f(msg);
     });
     ws.addEventListener('close', () => {
       if (this.ws !== ws) return;
-      this.onStatus(false);
+      this.setUp(false);
       clearTimeout(this.retry);
       this.retry = setTimeout(() => { if (this.ws === ws) this.connect(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 4000);
     });
   }
 
-  // A new connection at once: the cookies sent when a socket opens are the
-  // ones it plays with, so after taking a seat the socket must be new.
+  // A new connection at once: a socket speaks for the player whose identity
+  // cookie it was opened with, so after logging in or out it must be new.
+  // (Closing the player's last socket also ends their open seeks.)
   reconnect() {
     const old = this.ws;
     this.ws = null;
@@ -219,10 +313,29 @@ export class Live {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
-  /** Follows one topic (or none, with null). @param {string | null} topic */
-  follow(topic) {
-    for (const t of this.topics) if (t !== topic) this.send({ type: 'unsubscribe', topic: t });
-    this.topics = new Set(topic ? [topic] : []);
+  /**
+   * Subscribes to `who`'s topic again: the server then takes the
+   * subscription as the player is now (a seat just taken counts as present).
+   * @param {string} who
+   */
+  refollow(who) {
+    const topic = this.following.get(who);
+    if (topic) this.send({ type: 'subscribe', topic });
+  }
+
+  /**
+   * `who` follows one topic from now on (or none, with null): the topic it
+   * followed before is left, unless someone else still follows it. A topic
+   * newly followed answers with its snapshot.
+   * @param {string} who @param {string | null} topic
+   */
+  follow(who, topic) {
+    const before = this.following.get(who) || null;
+    if (before === topic) return; // followed already (a reconnection resubscribes by itself)
+    if (topic) this.following.set(who, topic);
+    else this.following.delete(who);
+    const now = this.topics();
+    if (before && before !== topic && !now.has(before)) this.send({ type: 'unsubscribe', topic: before });
     if (topic) this.send({ type: 'subscribe', topic });
   }
 }

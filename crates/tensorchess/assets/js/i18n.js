@@ -49,6 +49,18 @@ export function t(key, args) {
   return args ? fill(text, args) : text;
 }
 
+/**
+ * A count in words, by the language's plural rules: `key.one`, `key.few`,
+ * `key.many` or `key.other` (Ukrainian: 1 хід, 2 ходи, 5 ходів), with `{n}`.
+ * @param {string} key @param {number} n
+ */
+export function plural(key, n) {
+  let form = 'other';
+  try { form = new Intl.PluralRules(current).select(n); } catch (_) { /* no Intl: other */ }
+  const k = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
+  return t(k, { n });
+}
+
 /** Whether the catalogues know `key`. @param {string} key */
 export const has = (key) => key in en;
 
@@ -92,6 +104,16 @@ export function applyI18n(root) {
 }
 
 // ---- words the server sends --------------------------------------------------
+
+/**
+ * A player's name as the server gives it, with the names it makes for
+ * guests ("Guest 3a42") in the page's language.
+ * @param {string} name
+ */
+export function playerName(name) {
+  const m = /^Guest ([0-9a-f]{4})$/.exec(name);
+  return m ? t('player.guest', { code: m[1] }) : name;
+}
 
 /** A colour's name, capitalised ("White"). @param {string} color */
 export const colorName = (color) => t(color === 'black' ? 'color.black' : 'color.white');
@@ -148,7 +170,7 @@ export function illegalReason(why) {
 /**
  * A game's end, as the banner says it: by the end's `reason` and `winner`,
  * the server's English title and text when the reason is unknown.
- * @param {{ reason: string, winner?: string | null, title: string, text: string, result?: string }} end
+ * @param {{ reason: string, winner?: string | null, no_show?: string | null, title: string, text: string, result?: string }} end
  * @param {string} [variant]
  * @returns {{ title: string, text: string }}
  */
@@ -167,11 +189,9 @@ export function endText(end, variant) {
     case 'hundred_plies': return { title: t('end.draw'), text: t(variant === 'chessence' ? 'end.hundred_plies_drops' : 'end.hundred_plies') };
     case 'dead_material': return { title: t('end.draw'), text: t('end.dead_material') };
     case 'agreement': return { title: t('end.draw'), text: t('end.agreement') };
-    case 'aborted': {
-      // The server says who did not move only in its English text.
-      const noShow = /did not make/.test(end.text) ? colorArgs(/^Black/.test(end.text) ? 'black' : 'white') : null;
-      return { title: t('end.aborted'), text: noShow ? t('end.no_show', noShow) : t('end.aborted_text') };
-    }
+    case 'aborted':
+      // `no_show`: the side that did not make its first move in time.
+      return { title: t('end.aborted'), text: end.no_show ? t('end.no_show', colorArgs(end.no_show)) : t('end.aborted_text') };
     case 'imported': return { title: t('end.game_over'), text: end.result === '1/2-1/2' ? t('end.drawn') : t('end.won', w) };
     default: return server(end);
   }

@@ -1,10 +1,11 @@
 // @ts-check
-// Hash routes (`#/game/ID`, and more pages to come: a lobby, a player's
-// profile, an analysis board, puzzles): each route a pattern and a page;
-// the first that matches the address runs, on load and on every change.
-// Each page owns an element of index.html (`<main data-page="NAME">`),
-// shown while it is the current page; a page that is left gets its
-// `leave` called, so it can stop what it runs.
+// Hash routes (`#/` the lobby, `#/game/ID`, `#/player/NAME`; analysis and
+// puzzles to come): each route a pattern and a page; the first that matches
+// the address runs, on load and on every change. Each page owns an element
+// of index.html (`<main data-page="NAME">`), shown while it is the current
+// page; a page that is left gets its `leave` called, so it can stop what it
+// runs. A hash that is no route (`#main`, an anchor in the page) changes
+// nothing.
 //
 // A new page: its <main data-page="NAME"> in index.html, a module with
 // `enter(params)` (and `leave()`), and a route in app.js.
@@ -15,7 +16,7 @@
  */
 
 export class Router {
-  /** @param {Route[]} routes @param {Page} fallback for an address no route matches */
+  /** @param {Route[]} routes @param {Page} fallback for `#/` and any address no route matches */
   constructor(routes, fallback) {
     this.routes = routes;
     this.fallback = fallback;
@@ -24,8 +25,10 @@ export class Router {
     window.addEventListener('hashchange', () => this.run());
   }
 
+  /** Shows the page of the address (again, when it is already shown). */
   run() {
     const hash = location.hash || '#/';
+    if (!hash.startsWith('#/')) return;
     for (const r of this.routes) {
       const m = hash.match(r.pattern);
       if (m) return this.show(r.page, m.slice(1));
@@ -38,6 +41,7 @@ export class Router {
     if (this.current && this.current !== page && this.current.leave) this.current.leave();
     this.current = page;
     for (const root of document.querySelectorAll('[data-page]')) {
+      if (root === document.body) continue;
       root.classList.toggle('hidden', /** @type {HTMLElement} */ (root).dataset.page !== page.name);
     }
     document.body.dataset.page = page.name;

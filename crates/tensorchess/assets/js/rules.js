@@ -3,6 +3,10 @@
 // from the server (POST /api/position), for the pieces of either side; an
 // illegal try is explained (POST /api/explain), never played. The texts of
 // the rules are in rules/diagrams.json, one version per language.
+//
+// A board keeps the moves played on it since the last position it cannot
+// reach by playing (its start, or a move by the side not to move): the
+// server replays them, so that a repetition counts and ends the game.
 
 import { api } from './api.js';
 import { Board } from './board.js';
@@ -21,6 +25,8 @@ import { announce } from './ui/notice.js';
  *   en: DiagramText, uk?: DiagramText }} Diagram
  */
 
+/** Moves a board keeps for the server to replay (it takes 512). */
+const MAX_HISTORY = 400;
 const colorOfLetter = (/** @type {string} */ l) => (l === l.toUpperCase() ? 'white' : 'black');
 /** The diagram's text in the page's language (English where it has none). @param {Diagram} d */
 const textOf = (d) => d[lang()] || d.en;
@@ -31,6 +37,12 @@ class MiniBoard {
     this.d = diagram;
     this.status = statusEl;
     this.fen = diagram.fen;
+    /** The position the moves of `history` were played from. */
+    this.base = diagram.fen;
+    /** @type {string[]} moves played in turn from `base` to `fen` */
+    this.history = [];
+    /** @type {import('./api.js').EndView | null} the end the moves reached */
+    this.outcome = null;
     this.board = new Board(boardEl, {
       small: true,
       label: t('rules.board_label', { title: textOf(diagram).title }),
@@ -44,14 +56,17 @@ class MiniBoard {
     this.geometry = this.board.geometry;
   }
 
-  /** @param {string} fen */
-  async load(fen) {
+  /** Shows the position `history` leads to from `base`, with the moves of both sides (none once the game is over). */
+  async load() {
+    const mine = await api.position(this.d.game, this.base, undefined, this.history);
+    const fen = mine.position.fen;
     this.fen = fen;
-    const mine = await api.position(this.d.game, fen);
+    this.outcome = mine.position.outcome;
     // The other side's moves too, from the same placement with the turn
     // passed. Not when the side to move is in check: with the turn passed,
     // the side not to move would be in check, an impossible position.
-    const other = mine.position.check ? null : await api.position(this.d.game, withOtherTurn(fen)).catch(() => null);
+    // Nor once the moves ended the game (a repetition): Reset starts again.
+    const other = mine.position.check || this.outcome ? null : await api.position(this.d.game, withOtherTurn(fen)).catch(() => null);
     const turn = turnOf(fen);
     /** @type {LegalMove[]} */
     const legal = [];
@@ -84,8 +99,14 @@ class MiniBoard {
   async play(uci, sel) {
     const color = this.colorForMove(uci, sel);
     const src = this.sources.get(`${color}:${uci}`) || (color === turnOf(this.fen) ? this.fen : withOtherTurn(this.fen));
+    // A move of the side to move goes on from the moves before; one of the
+    // other side (the turn passed) starts a new line from its position.
+    // (The server replays at most 512 moves: a longer line starts afresh.)
+    const inTurn = src === this.fen && this.history.length < MAX_HISTORY;
+    const base = inTurn ? this.base : src;
+    const history = inTurn ? this.history : [];
     try {
-      const res = await api.position(this.d.game, src, uci);
+      const res = await api.position(this.d.game, base, uci, history);
       const played = res.played;
       if (!played || !played.path) return false;
       this.status.className = 'mini-status';
@@ -98,7 +119,9 @@ class MiniBoard {
         this.board.busy = false;
       }
       this.last = played.path;
-      await this.load(res.position.fen);
+      this.base = base;
+      this.history = [...history, played.uci];
+      await this.load();
       if (res.position.outcome) {
         const e = endText(res.position.outcome, this.d.game);
         text += ` — ${e.title}: ${e.text}`;
@@ -126,9 +149,11 @@ class MiniBoard {
 
   reset() {
     this.last = null;
+    this.base = this.d.fen;
+    this.history = [];
     this.status.className = 'mini-status';
     this.status.textContent = '';
-    return this.load(this.d.fen);
+    return this.load();
   }
 }
 

@@ -9,7 +9,6 @@
  *   pieceTheme: string,
  *   evalBar: boolean,
  *   legendSeen: boolean,
- *   lastGame: string | null,
  * }} Settings
  */
 
@@ -20,11 +19,10 @@ const KEYS = {
   pieceTheme: 'tensorchess.pieceTheme',
   evalBar: 'tensorchess.evalBar',
   legendSeen: 'tensorchess.legendSeen',
-  lastGame: 'tensorchess.lastGame',
 };
 
 /** @type {Settings} */
-const DEFAULTS = { muted: false, boardTheme: 'wood', pieceTheme: 'classic', evalBar: false, legendSeen: false, lastGame: null };
+const DEFAULTS = { muted: false, boardTheme: 'wood', pieceTheme: 'classic', evalBar: false, legendSeen: false };
 
 export const BOARD_THEMES = ['wood', 'green', 'blue'];
 

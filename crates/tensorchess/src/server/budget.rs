@@ -95,7 +95,14 @@ impl SearchBudget {
             rx
         };
         // The slot is handed over by whoever gives theirs back.
-        match rx.await {
+        let mut waiting = Waiting {
+            rx,
+            budget: self.clone(),
+            done: false,
+        };
+        let handed = (&mut waiting.rx).await;
+        waiting.done = true;
+        match handed {
             Ok(()) => Ok(Slot {
                 budget: self.clone(),
             }),
@@ -162,6 +169,28 @@ impl SearchBudget {
             }
         }
         q.running = q.running.saturating_sub(1);
+    }
+}
+
+/// A waiter for a slot. If it goes away (its request was dropped) after a
+/// slot was handed to it but before it took it, it gives the slot back, so
+/// that no slot is ever lost.
+struct Waiting {
+    rx: oneshot::Receiver<()>,
+    budget: Arc<SearchBudget>,
+    /// The answer was taken (a slot, or the budget's end).
+    done: bool,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if !self.done {
+            // Closing first: no slot can be handed over after this look.
+            self.rx.close();
+            if self.rx.try_recv().is_ok() {
+                self.budget.release();
+            }
+        }
     }
 }
 

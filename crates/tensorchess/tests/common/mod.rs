@@ -172,4 +172,60 @@ impl TestApp {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+
+    /// Serves this app on a real loopback socket until the sender is dropped
+    /// or sent to.
+    pub async fn serve(&self) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(tensorchess::server::serve(
+            listener,
+            self.state.clone(),
+            async {
+                let _ = rx.await;
+            },
+        ));
+        (addr, tx)
+    }
+
+    /// A WebSocket to the app served at `addr`, as this client.
+    pub async fn ws(&self, addr: std::net::SocketAddr) -> Ws {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+        if let Some(c) = self.cookie.lock().unwrap().clone() {
+            req.headers_mut().insert(header::COOKIE, c.parse().unwrap());
+        }
+        tokio_tungstenite::connect_async(req).await.unwrap().0
+    }
+}
+
+/// A test's WebSocket client.
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Sends a JSON message.
+pub async fn ws_send(ws: &mut Ws, v: Value) {
+    use futures_util::SinkExt;
+    ws.send(tokio_tungstenite::tungstenite::Message::text(v.to_string()))
+        .await
+        .unwrap();
+}
+
+/// The next JSON message whose `type` is one of `types` (others skipped).
+pub async fn ws_next_of(ws: &mut Ws, types: &[&str]) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket open")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if types.contains(&v["type"].as_str().unwrap_or("")) {
+                return v;
+            }
+        }
+    }
 }

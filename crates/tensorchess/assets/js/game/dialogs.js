@@ -1,7 +1,7 @@
 // @ts-check
 // The game page's dialogs: a new game (against the engine, on this device,
-// or online through a link; from a FEN or a PGN), the saved games, and
-// FEN/PGN export.
+// or online through a link; from a FEN or a PGN) and FEN/PGN export. (The
+// Games list is in games-list.js.)
 
 import { api } from '../api.js';
 import { state, shownPly, positionFor } from './state.js';
@@ -9,7 +9,6 @@ import { t, serverError, onLangChange } from '../i18n.js';
 import { toast } from '../ui/notice.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
-/** @typedef {import('../api.js').Live} Live */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const form = () => /** @type {HTMLFormElement & Record<string, any>} */ ($('#form-new'));
@@ -69,12 +68,11 @@ function showFormError(text) {
 }
 
 /**
- * @param {{ live: Live, openGame: (id: string) => void }} deps
+ * @param {{ openGame: (id: string) => void }} deps
  */
-export function setupDialogs({ live, openGame }) {
+export function setupDialogs({ openGame }) {
   const f = form();
   $('#btn-new').addEventListener('click', () => openNewGame(state.game));
-  $('#btn-friend').addEventListener('click', () => openNewGame(state.game, 'online'));
   for (const r of f.querySelectorAll('input[name=mode]')) r.addEventListener('change', syncNewForm);
   f.clock.addEventListener('change', syncNewForm);
   fillLevels();
@@ -92,7 +90,6 @@ export function setupDialogs({ live, openGame }) {
         /** @type {HTMLDialogElement} */ ($('#dlg-new')).close();
         state.orientation = null;
         state.seatFixes = 0;
-        live.reconnect(); // the new socket carries the seat's cookie
         openGame(v.id);
       } catch (ex) {
         showFormError(serverError(/** @type {any} */ (ex)));
@@ -116,9 +113,6 @@ export function setupDialogs({ live, openGame }) {
       showFormError(serverError(/** @type {any} */ (ex)));
     }
   });
-
-  $('#btn-games').addEventListener('click', () => openGames(openGame));
-  $('#games-close').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('#dlg-games')).close());
 
   $('#btn-export').addEventListener('click', async () => {
     const g = state.game;
@@ -146,54 +140,5 @@ export function setupDialogs({ live, openGame }) {
         document.execCommand('copy');
       }
     });
-  }
-}
-
-/** The saved games, each to resume (or replay) or delete. @param {(id: string) => void} openGame */
-async function openGames(openGame) {
-  const d = /** @type {HTMLDialogElement} */ ($('#dlg-games'));
-  const list = $('#games-list');
-  list.textContent = t('common.loading');
-  d.showModal();
-  try {
-    const games = await api.games();
-    list.innerHTML = '';
-    if (!games.length) list.textContent = t('games.none');
-    for (const g of games) {
-      const row = document.createElement('div');
-      row.className = 'game-row';
-      row.dataset.id = g.id;
-      const opp = g.mode === 'engine'
-        ? t('games.engine', { level: g.level ?? '', color: g.human_color ? t(`games.you_play_${g.human_color}`) : '' })
-        : g.mode === 'online' ? t('games.online') : t('games.local');
-      const reason = g.end_reason ? ` (${t(`games.reason.${g.end_reason}`)})` : '';
-      const st = g.finished ? `${g.result}${reason}` : t('games.in_progress');
-      const when = new Date(g.updated_at).toLocaleString(document.documentElement.lang);
-      row.innerHTML = '<div class="game-row-main"><b></b> · <span class="opp"></span><br><span class="muted"></span></div>';
-      /** @type {HTMLElement} */ (row.querySelector('b')).textContent = t(`game.${g.variant}`);
-      /** @type {HTMLElement} */ (row.querySelector('.opp')).textContent = opp;
-      /** @type {HTMLElement} */ (row.querySelector('.muted')).textContent = `${st} · ${t('games.moves', { n: g.move_count })} · ${when}`;
-      const open = document.createElement('button');
-      open.type = 'button';
-      open.textContent = g.finished ? t('games.replay') : t('games.resume');
-      open.className = 'primary open-game';
-      open.addEventListener('click', () => { d.close(); openGame(g.id); });
-      const del = document.createElement('button');
-      del.type = 'button';
-      del.textContent = t('games.delete');
-      del.setAttribute('aria-label', `${t('games.delete')}: ${t(`game.${g.variant}`)}, ${when}`);
-      del.addEventListener('click', async () => {
-        try {
-          await api.remove(g.id);
-          row.remove();
-        } catch (e) {
-          toast(t('notice.not_done'), serverError(/** @type {any} */ (e)), 'error');
-        }
-      });
-      row.append(open, del);
-      list.appendChild(row);
-    }
-  } catch (e) {
-    list.textContent = serverError(/** @type {any} */ (e));
   }
 }

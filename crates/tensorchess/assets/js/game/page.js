@@ -3,18 +3,20 @@
 // server (answers and WebSocket updates go through one queue, in order),
 // the player's moves, illegal tries explained, premoves, and the buttons.
 
-import { api, Live, ApiError } from '../api.js';
+import { api, ApiError } from '../api.js';
+import { live } from '../live.js';
 import { Board } from '../board.js';
 import { premoveMove } from '../board/tap.js';
 import { state, isOnline, isLive, shownPly, canMove, premoveColor, positionFor, defaultOrientation } from './state.js';
 import * as view from './render.js';
-import { t, colorName, colorArgs, endText, illegalReason, serverError, onLangChange } from '../i18n.js';
+import { t, has, colorName, colorArgs, endText, illegalReason, serverError, onLangChange } from '../i18n.js';
 import { toast, hideToast, announce, confirmDialog } from '../ui/notice.js';
 import * as sounds from '../sounds.js';
 import * as settings from '../settings.js';
 import { showLegendIfNew } from '../ui/legend.js';
 import { setupMoveInput } from './moveinput.js';
 import { setupDialogs, openNewGame, fillLevels } from './dialogs.js';
+import { setupGamesList } from './games-list.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../board/types.js').Color} Color */
@@ -31,7 +33,7 @@ const banner = document.createElement('div');
 banner.id = 'banner';
 banner.className = 'banner hidden';
 banner.setAttribute('role', 'status');
-banner.innerHTML = `<div class="banner-title"></div><div class="banner-text"></div>
+banner.innerHTML = `<div class="banner-title"></div><div class="banner-text"></div><div class="banner-rating hidden"></div>
   <div class="banner-buttons"><button type="button" id="banner-rematch" class="primary hidden"></button>
   <button type="button" id="banner-new" class="primary" data-i18n="btn.new_game"></button>
   <button type="button" id="banner-close" data-i18n="banner.see_board"></button></div>`;
@@ -46,7 +48,8 @@ let replayTimer;
 let poll;
 let lowTimeWarned = false;
 
-const live = new Live(onEvent, (up) => {
+live.listen(onEvent);
+live.onStatus((up) => {
   $('#connection').classList.toggle('hidden', up);
   state.connected = up;
   // While the server cannot be reached, nobody knows who is there, and the
@@ -210,7 +213,7 @@ function renderAll() {
 
 setInterval(() => {
   const g = state.game;
-  if (!g || !g.online) return;
+  if (!g || !g.online || !shown()) return;
   const mine = view.renderClocks(board, g);
   // One warning when this player's own time runs low.
   if (mine !== null && mine < 20000 && !lowTimeWarned) {
@@ -480,7 +483,7 @@ on('#btn-join', async () => {
     const v = await api.join(g.id);
     state.seat = v.you || null;
     state.seatFixes = 0;
-    live.reconnect(); // the new socket carries the seat's cookie
+    live.refollow('game'); // the subscription made before the seat was taken counts the player as a watcher
     state.orientation = null;
     await enqueue(v, { fresh: true });
     toast(t('notice.joined'), state.seat ? t('notice.you_play', colorArgs(state.seat)) : '');
@@ -522,7 +525,9 @@ on('#btn-draw', async () => {
     toast(t('notice.draw_offered'), t('notice.engine_considers'));
   }
   action(() => api.draw(g.id), (res) => {
-    toast(res.accepted ? t('notice.draw_agreed') : t('notice.draw_declined'), res.accepted ? '' : t('notice.engine_declines'), res.accepted ? 'info' : 'error');
+    // The answer in a word (`code`), said in the page's language.
+    const why = has(`draw.${res.code}`) ? t(`draw.${res.code}`) : res.message;
+    toast(res.accepted ? t('notice.draw_agreed') : t('notice.draw_declined'), res.code === 'agreed' ? '' : why, res.accepted ? 'info' : 'error');
     enqueue(res.game);
   });
 });
@@ -553,7 +558,7 @@ on('#banner-rematch', () => act({ type: 'rematch' }));
 
 document.addEventListener('keydown', (e) => {
   const g = state.game;
-  if (!g || document.querySelector('dialog[open]')) return;
+  if (!g || !shown() || document.querySelector('dialog[open]')) return;
   const target = /** @type {HTMLElement | null} */ (e.target);
   if (target && (['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target === /** @type {Element} */ (board.svg))) return;
   if (e.key === 'ArrowLeft') { stopReplay(); stepTo(shownPly(g) - 1); }
@@ -562,7 +567,8 @@ document.addEventListener('keydown', (e) => {
 });
 
 setupMoveInput({ typedMove });
-setupDialogs({ live, openGame: (id) => { location.hash = `#/game/${id}`; } });
+setupDialogs({ openGame: (id) => { location.hash = `#/game/${id}`; } });
+setupGamesList((id) => { location.hash = `#/game/${id}`; });
 onLangChange(() => {
   board.svg.setAttribute('aria-label', t('board.label'));
   if (state.game) {
@@ -587,8 +593,7 @@ export async function openGame(id) {
     state.seat = v.mode === 'online' ? v.you || null : null;
     state.seatFixes = 0;
     await enqueue(v, { fresh: true });
-    live.follow(`game:${id}`);
-    settings.set('lastGame', id);
+    live.follow('game', `game:${id}`);
   } catch (e) {
     const err = /** @type {ApiError} */ (e);
     showNoGame(err.status === 404 ? 'status.no_such_game' : err.message);
@@ -609,7 +614,7 @@ function showNoGame(key) {
     state.premove = null;
     state.missing = key;
     clearTimeout(poll);
-    live.follow(null);
+    live.follow('game', null);
     board.premovable = null;
     board.setPremove(null);
     board.setPosition({ fen: EMPTY_FEN, legal: [], movable: [] });
@@ -621,28 +626,23 @@ function showNoGame(key) {
   });
 }
 
-/** `#/` or no address: the last game, else a new one against the engine. */
-export async function openDefault() {
-  const last = settings.get('lastGame');
-  if (last) {
-    // Looked up in the saved games (not asked for by itself: a game deleted
-    // since would answer 404, an error in the console).
-    try {
-      const games = await api.games();
-      if (games.some((x) => x.id === last)) {
-        location.replace(`#/game/${last}`);
-        return;
-      }
-    } catch (_) { /* a new game, then */ }
-    settings.set('lastGame', null);
-  }
-  try {
-    const v = await api.create({ variant: 'tensor', mode: 'engine', level: 3, color: 'white' });
-    location.replace(`#/game/${v.id}`);
-  } catch (e) {
-    $('#status').textContent = serverError(/** @type {ApiError} */ (e));
-  }
-}
+/** Whether the game page is the page shown (keys and sounds are its own only then). */
+const shown = () => document.body.dataset.page === 'game';
+
+/**
+ * The game page (`#/game/ID`). Left for another page, it stops following
+ * its game: an online opponent sees the player gone, as when a tab closes.
+ * @type {import('../router.js').Page}
+ */
+export const gamePage = {
+  name: 'game',
+  enter: ([id]) => openGame(id),
+  leave() {
+    stopReplay();
+    clearTimeout(poll);
+    live.follow('game', null);
+  },
+};
 
 /** @param {import('../api.js').Info} info */
 export function setInfo(info) {

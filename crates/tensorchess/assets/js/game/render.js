@@ -6,7 +6,8 @@
 import {
   state, isOnline, isLive, shownPly, other, seatsTaken, freeSeat, canMove, premoveColor, moveNumber,
 } from './state.js';
-import { t, colorName, colorArgs, endText } from '../i18n.js';
+import { t, colorName, colorArgs, endText, playerName } from '../i18n.js';
+import { signed } from '../ratings.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').ClockView} ClockView */
@@ -25,6 +26,8 @@ export function renderPlayers(board, g) {
       name = g.human_color === color ? t('player.you_plain') : t('player.engine', { level: g.level ?? '', name: t(`level.${g.level}`) });
     } else if (name === 'White' || name === 'Black') {
       name = colorName(color);
+    } else {
+      name = playerName(name);
     }
     if (isOnline(g) && state.seat === color) name = t('player.you', { name });
     const node = $(`#name-${pos}`);
@@ -32,6 +35,7 @@ export function renderPlayers(board, g) {
     node.classList.toggle('to-move', !g.end && g.position.turn === color);
     node.dataset.color = color;
     node.dataset.toMove = t('player.to_move');
+    renderRating(g, color, $(`#rating-${pos}`));
     const engineSide = g.mode === 'engine' && g.human_color !== color;
     const thinking = $(`#thinking-${pos}`);
     thinking.classList.toggle('hidden', !(engineSide && g.engine_thinking));
@@ -47,6 +51,33 @@ export function renderPlayers(board, g) {
     }
   }
   renderClocks(board, g);
+}
+
+/**
+ * A rated game's rating beside a name: the rating when the game began and,
+ * once it is over, how the result changed it ("1500 +162").
+ * @param {GameView} g @param {Color} color @param {HTMLElement} node
+ */
+function renderRating(g, color, node) {
+  const o = g.online;
+  const i = color === 'white' ? 0 : 1;
+  const rating = o && o.rated ? o.ratings[i] : null;
+  node.classList.toggle('hidden', rating === null || rating === undefined);
+  node.innerHTML = '';
+  if (!o || rating === null || rating === undefined) return;
+  const diff = g.end ? o.rating_diffs[i] : null;
+  node.append(String(rating));
+  node.setAttribute('aria-label', diff === null || diff === undefined
+    ? t('rating.label', { rating })
+    : t('rating.label_diff', { rating, diff: signed(diff) }));
+  if (diff !== null && diff !== undefined) {
+    const d = document.createElement('span');
+    d.className = `rating-diff ${diff > 0 ? 'up' : diff < 0 ? 'down' : 'same'}`;
+    d.textContent = ` ${signed(diff)}`;
+    node.append(d);
+  }
+  node.dataset.rating = String(rating);
+  node.dataset.diff = diff === null || diff === undefined ? '' : String(diff);
 }
 
 /** @param {number} ms */
@@ -201,7 +232,7 @@ export function renderButtons(g) {
   const bits = [t(`game.${g.variant}`)];
   if (g.online) {
     const c = g.online.clock;
-    bits.push(t('info.online'));
+    bits.push(t(g.online.rated ? 'info.online_rated' : 'info.online_casual'));
     bits.push(c ? t('info.clock', { min: c.base_ms / 60000, inc: c.increment_ms / 1000 }) : t('info.no_clock'));
   } else {
     bits.push(g.mode === 'engine' ? t('info.engine', { level: g.level ?? '', name: t(`level.${g.level}`) }) : t('info.local'));
@@ -307,6 +338,15 @@ export function renderBanner(banner, g) {
   /** @type {HTMLElement} */ (banner.querySelector('.banner-title')).textContent = e.title;
   /** @type {HTMLElement} */ (banner.querySelector('.banner-text')).textContent = e.text;
   banner.dataset.reason = g.end.reason;
+  // A rated game: the player's new rating (a watcher sees both changes beside the names).
+  const line = /** @type {HTMLElement} */ (banner.querySelector('.banner-rating'));
+  const i = state.seat === 'black' ? 1 : 0;
+  const before = o && o.rated && state.seat ? o.ratings[i] : null;
+  const diff = o && o.rated && state.seat ? o.rating_diffs[i] : null;
+  line.classList.toggle('hidden', before === null || before === undefined || diff === null || diff === undefined);
+  if (before !== null && before !== undefined && diff !== null && diff !== undefined) {
+    line.textContent = t('banner.rating', { before, after: before + diff, diff: signed(diff) });
+  }
 }
 
 /** The page when no game can be shown (a bad link): nothing to press. @param {string} text */
@@ -318,7 +358,7 @@ export function renderNoGame(text) {
   $('#game-info').textContent = '';
   for (const pos of ['top', 'bottom']) {
     $(`#name-${pos}`).textContent = '';
-    for (const k of ['presence', 'thinking', 'clock']) $(`#${k}-${pos}`).classList.add('hidden');
+    for (const k of ['presence', 'thinking', 'clock', 'rating']) $(`#${k}-${pos}`).classList.add('hidden');
   }
   $('#first-move').classList.add('hidden');
   $('#status').textContent = text;

@@ -1,0 +1,174 @@
+//! A minimal HTTP/1.1 client for loopback, and the parts of the server's
+//! answers the load test reads.
+
+use futures_util::SinkExt;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use std::net::SocketAddr;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::Error;
+
+/// A minimal HTTP/1.1 request (one per connection), answering the status,
+/// the `Set-Cookie` values and the body.
+pub(crate) async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &str,
+) -> Result<(u16, Vec<String>, String), Error> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    stream.write_all(req.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .ok_or("a malformed HTTP answer")?;
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or("no HTTP status")?;
+    let mut cookies = Vec::new();
+    let mut chunked = false;
+    for l in lines {
+        if let Some((k, v)) = l.split_once(':') {
+            let k = k.trim().to_ascii_lowercase();
+            if k == "set-cookie" {
+                cookies.push(v.trim().split(';').next().unwrap_or("").to_string());
+            } else if k == "transfer-encoding" && v.to_ascii_lowercase().contains("chunked") {
+                chunked = true;
+            }
+        }
+    }
+    let body = if chunked {
+        unchunk(rest)
+    } else {
+        rest.to_string()
+    };
+    Ok((status, cookies, body))
+}
+
+pub(crate) fn unchunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Created {
+    pub(crate) id: String,
+}
+
+/// The parts of a game event a client needs (the rest is skipped).
+#[derive(Deserialize)]
+pub(crate) struct GameEvent {
+    pub(crate) game: GameBody,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct GameBody {
+    /// Updates carry only the new moves: `moves` starts at this ply.
+    #[serde(default)]
+    pub(crate) moves_from: usize,
+    pub(crate) moves: Vec<IgnoredAny>,
+    pub(crate) position: PositionBody,
+    pub(crate) end: Option<EndBody>,
+    pub(crate) online: Option<OnlineBody>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct PositionBody {
+    pub(crate) turn: String,
+    pub(crate) legal: Vec<LegalBody>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct LegalBody {
+    pub(crate) uci: String,
+    pub(crate) san: String,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct EndBody {
+    pub(crate) reason: String,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct OnlineBody {
+    pub(crate) draw_offer: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Reply {
+    pub(crate) req: Option<u64>,
+    pub(crate) kind: Option<String>,
+    pub(crate) message: Option<String>,
+}
+
+/// One game's setup: its id and its players' cookies (white, black).
+pub(crate) struct Seats {
+    pub(crate) id: String,
+    pub(crate) white: String,
+    pub(crate) black: String,
+}
+
+pub(crate) async fn setup_game(
+    addr: SocketAddr,
+    variant: &str,
+    clock: &str,
+) -> Result<Seats, Error> {
+    let body = format!(r#"{{"variant":"{variant}","color":"white","clock":{clock}}}"#);
+    let (status, cookies, text) = http(addr, "POST", "/api/online", None, &body).await?;
+    if status != 201 {
+        return Err(format!("creating a game: HTTP {status}: {text}").into());
+    }
+    let created: Created = serde_json::from_str(&text)?;
+    let white = cookies.into_iter().next().ok_or("no seat cookie")?;
+    let path = format!("/api/games/{}/join", created.id);
+    let (status, cookies, text) = http(addr, "POST", &path, None, "{}").await?;
+    if status != 200 {
+        return Err(format!("joining a game: HTTP {status}: {text}").into());
+    }
+    let black = cookies.into_iter().next().ok_or("no seat cookie")?;
+    Ok(Seats {
+        id: created.id,
+        white,
+        black,
+    })
+}
+
+pub(crate) type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+pub(crate) async fn open_socket(addr: SocketAddr, cookie: &str, id: &str) -> Result<Ws, Error> {
+    let mut req = format!("ws://{addr}/api/ws").into_client_request()?;
+    req.headers_mut().insert("Cookie", cookie.parse()?);
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
+    let sub = format!(r#"{{"type":"subscribe","topic":"game:{id}"}}"#);
+    ws.send(Message::text(sub)).await?;
+    Ok(ws)
+}

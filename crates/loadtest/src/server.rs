@@ -1,0 +1,120 @@
+//! The server under test: started by this tool (or given), stopped, and
+//! measured (memory, CPU time).
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tensorchess::child;
+
+use crate::Error;
+
+/// A directory removed when dropped.
+pub(crate) struct TempDir(pub(crate) PathBuf);
+
+impl TempDir {
+    pub(crate) fn new() -> std::io::Result<TempDir> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!("tc-loadtest-{}-{stamp}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The server under test, when this tool started it.
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) addr: SocketAddr,
+    pub(crate) _dir: Option<TempDir>,
+}
+
+impl Server {
+    pub(crate) fn start(bin: &Path, db: &Path) -> Result<Server, Error> {
+        let mut child = Command::new(bin)
+            .args(["serve", "--host", "127.0.0.1", "--port", "0", "--db"])
+            .arg(db)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let mut lines = BufReader::new(stdout).lines();
+        let addr = loop {
+            let Some(line) = lines.next() else {
+                return Err("the server stopped before saying where it listens".into());
+            };
+            let line = line?;
+            if let Some(rest) = line.split("http://").nth(1) {
+                let host = rest.split('/').next().unwrap_or("");
+                break host.parse::<SocketAddr>()?;
+            }
+        };
+        // Keep draining stdout so the server never blocks on it.
+        std::thread::spawn(move || for _ in lines {});
+        Ok(Server {
+            child,
+            addr,
+            _dir: None,
+        })
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Stops the server the way Ctrl-C does (SIGTERM), and waits.
+    pub(crate) fn stop(&mut self) {
+        // SAFETY: kill(2) on our own child's pid has no memory effects.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        child::wait_or_kill(
+            &mut self.child,
+            Duration::from_secs(20),
+            Duration::from_millis(50),
+        );
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        child::kill_if_running(&mut self.child);
+    }
+}
+
+/// Resident memory of a process, in kB: (now, peak).
+pub(crate) fn memory_kb(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// CPU time a process has used (user + system), in seconds.
+pub(crate) fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // SAFETY: sysconf has no memory effects.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    Some((utime + stime) / ticks.max(1.0))
+}

@@ -1,0 +1,119 @@
+// @ts-check
+// The player's own games (the Games dialog): a page at a time, newest
+// first, "More" asking for the next page with the server's cursor; each
+// game to resume (or replay) or delete. Moves are counted as players count
+// them (a move of each side is one), not in plies.
+
+import { api } from '../api.js';
+import { t, plural, serverError, playerName } from '../i18n.js';
+import { toast } from '../ui/notice.js';
+
+/** @typedef {import('../api.js').GameSummary} GameSummary */
+
+/** Games asked for at a time. */
+export const GAMES_PAGE = 20;
+
+const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+
+/** @type {{ next: string | null, loading: boolean, shown: number, open: (id: string) => void }} */
+const list = { next: null, loading: false, shown: 0, open: () => {} };
+
+/** Who the game is against: "vs engine, level 3, you play white", "alice – bob". @param {GameSummary} g */
+export function opponentText(g) {
+  if (g.mode === 'engine') {
+    return t('games.engine', { level: g.level ?? '', color: g.human_color ? t(`games.you_play_${g.human_color}`) : '' });
+  }
+  if (g.mode === 'online') return t('games.online_players', { white: playerName(g.white), black: playerName(g.black) });
+  return t('games.local');
+}
+
+/** A game in one line: "Tensor Chess · vs engine, level 3 · 12 moves". @param {GameSummary} g */
+export const summaryText = (g) => `${t(`game.${g.variant}`)} · ${opponentText(g)} · ${plural('games.moves', g.moves)}`;
+
+/** The result in words: "1-0 (resignation)", "in progress". @param {GameSummary} g */
+export function resultText(g) {
+  if (!g.finished) return t('games.in_progress');
+  const reason = g.end_reason ? ` (${t(`games.reason.${g.end_reason}`)})` : '';
+  return `${g.result}${reason}`;
+}
+
+/** @param {GameSummary} g */
+function row(g) {
+  const d = /** @type {HTMLDialogElement} */ ($('#dlg-games'));
+  const r = document.createElement('div');
+  r.className = 'game-row';
+  r.dataset.id = g.id;
+  r.dataset.moves = String(g.moves);
+  const when = new Date(g.updated_at).toLocaleString(document.documentElement.lang);
+  r.innerHTML = '<div class="game-row-main"><b></b> · <span class="opp"></span><br><span class="muted"></span></div>';
+  /** @type {HTMLElement} */ (r.querySelector('b')).textContent = t(`game.${g.variant}`);
+  /** @type {HTMLElement} */ (r.querySelector('.opp')).textContent = opponentText(g);
+  /** @type {HTMLElement} */ (r.querySelector('.muted')).textContent = `${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`;
+  const open = document.createElement('button');
+  open.type = 'button';
+  open.textContent = g.finished ? t('games.replay') : t('games.resume');
+  open.className = 'primary open-game';
+  open.addEventListener('click', () => { d.close(); list.open(g.id); });
+  r.appendChild(open);
+  // Online games stay (the other player and the watchers may come back to them).
+  if (g.mode !== 'online') {
+    const del = document.createElement('button');
+    del.type = 'button';
+    del.className = 'delete-game';
+    del.textContent = t('games.delete');
+    del.setAttribute('aria-label', `${t('games.delete')}: ${t(`game.${g.variant}`)}, ${when}`);
+    del.addEventListener('click', async () => {
+      try {
+        await api.remove(g.id);
+        r.remove();
+      } catch (e) {
+        toast(t('notice.not_done'), serverError(/** @type {any} */ (e)), 'error');
+      }
+    });
+    r.appendChild(del);
+  }
+  return r;
+}
+
+/** The next page (the first when `cursor` is null). @param {string | null} cursor */
+async function loadPage(cursor) {
+  if (list.loading) return;
+  list.loading = true;
+  const more = /** @type {HTMLButtonElement} */ ($('#games-more'));
+  const status = $('#games-status');
+  more.disabled = true;
+  status.textContent = t('common.loading');
+  try {
+    const page = await api.games({ limit: GAMES_PAGE, cursor });
+    const box = $('#games-list');
+    if (!cursor) box.innerHTML = '';
+    for (const g of page.games) box.appendChild(row(g));
+    list.shown += page.games.length;
+    list.next = page.next;
+    status.textContent = list.shown ? t('games.shown', { n: list.shown }) : t('games.none');
+  } catch (e) {
+    status.textContent = serverError(/** @type {any} */ (e));
+  } finally {
+    list.loading = false;
+    more.disabled = false;
+    more.classList.toggle('hidden', !list.next);
+  }
+}
+
+/** Opens the Games dialog on its first page. */
+export function openGames() {
+  list.next = null;
+  list.shown = 0;
+  $('#games-list').innerHTML = '';
+  $('#games-more').classList.add('hidden');
+  /** @type {HTMLDialogElement} */ ($('#dlg-games')).showModal();
+  return loadPage(null);
+}
+
+/** @param {(id: string) => void} open how a game is opened */
+export function setupGamesList(open) {
+  list.open = open;
+  $('#btn-games').addEventListener('click', openGames);
+  $('#games-more').addEventListener('click', () => { if (list.next) loadPage(list.next); });
+  $('#games-close').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('#dlg-games')).close());
+}

@@ -1,0 +1,114 @@
+// @ts-check
+// A player's public profile (`#/player/USERNAME`): the display name and
+// user name, a rating in each game (rating, RD, rated games), and the
+// recent finished online games, each a link to the game.
+
+import { api } from '../api.js';
+import { t, plural, serverError, onLangChange } from '../i18n.js';
+import { player } from '../player.js';
+import { isProvisional } from '../ratings.js';
+import { opponentText, resultText } from '../game/games-list.js';
+
+/** @typedef {import('../api.js').ProfileView} ProfileView */
+/** @typedef {import('../api.js').ApiError} ApiError */
+
+/**
+ * @type {{ username: string, profile: ProfileView | null, error: ApiError | null, seq: number }}
+ * `error`: why the profile cannot be shown (a 404: no such player)
+ */
+const view = { username: '', profile: null, error: null, seq: 0 };
+
+const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+const VARIANTS = /** @type {const} */ (['tensor', 'chess', 'chessence']);
+
+/** @param {string} tag @param {string} [cls] @param {string} [text] */
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function render() {
+  const p = view.profile;
+  const err = view.error;
+  const missing = !err ? '' : err.status === 404 ? t('profile.missing', { username: view.username }) : serverError(err);
+  $('#profile-missing').classList.toggle('hidden', !missing);
+  $('#profile-missing').textContent = missing;
+  $('#profile-body').classList.toggle('hidden', !p);
+  if (!p) {
+    $('#profile-name').textContent = missing ? t('profile.missing_title') : t('common.loading');
+    $('#profile-sub').textContent = '';
+    return;
+  }
+  const me = player.me && player.me.account === p.username;
+  $('#profile-name').textContent = p.name;
+  const since = new Date(p.created_at).toLocaleDateString(document.documentElement.lang, { year: 'numeric', month: 'long', day: 'numeric' });
+  $('#profile-sub').textContent = `${t('profile.username', { username: p.username })} · ${t('profile.since', { date: since })}${me ? ` · ${t('profile.you')}` : ''}`;
+  document.title = `${p.name} — ${t('page.title')}`;
+
+  const body = /** @type {HTMLElement} */ ($('#profile-ratings').querySelector('tbody'));
+  body.innerHTML = '';
+  for (const v of VARIANTS) {
+    const r = p.ratings[v];
+    const tr = el('tr');
+    tr.dataset.variant = v;
+    const head = el('th', '', t(`game.${v}`));
+    head.setAttribute('scope', 'row');
+    const rating = el('td', 'rating', String(Math.round(r.rating)));
+    rating.dataset.rating = String(r.rating);
+    if (isProvisional(r)) {
+      const q = el('span', 'provisional', '?');
+      q.setAttribute('aria-hidden', 'true');
+      q.title = t('rating.provisional');
+      rating.append(q, el('span', 'visually-hidden', ` (${t('rating.provisional')})`));
+    }
+    tr.append(head, rating, el('td', 'rd', String(Math.round(r.rd))), el('td', 'games', String(r.games)));
+    body.appendChild(tr);
+  }
+
+  const list = $('#profile-games');
+  list.innerHTML = '';
+  $('#profile-no-games').classList.toggle('hidden', p.games.length > 0);
+  for (const g of p.games) {
+    const li = el('li', 'profile-game');
+    li.dataset.id = g.id;
+    const a = /** @type {HTMLAnchorElement} */ (el('a', '', opponentText(g)));
+    a.href = `#/game/${g.id}`;
+    const when = new Date(g.updated_at).toLocaleDateString(document.documentElement.lang);
+    li.append(a, el('span', 'muted', ` · ${t(`game.${g.variant}`)} · ${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`));
+    list.appendChild(li);
+  }
+}
+
+/** @param {string} username */
+async function open(username) {
+  const seq = ++view.seq;
+  view.username = username;
+  view.profile = null;
+  view.error = null;
+  render();
+  try {
+    const p = await api.profile(username);
+    if (seq !== view.seq) return;
+    view.profile = p;
+  } catch (e) {
+    if (seq !== view.seq) return;
+    view.error = /** @type {ApiError} */ (e);
+  }
+  render();
+  document.body.dataset.profile = view.profile ? view.profile.username : 'none';
+}
+
+onLangChange(() => { if (document.body.dataset.page === 'profile') render(); });
+
+/** @type {import('../router.js').Page} */
+export const profilePage = {
+  name: 'profile',
+  enter: ([username]) => open(decodeURIComponent(username)),
+  leave() {
+    view.seq++;
+    delete document.body.dataset.profile;
+    document.title = t('page.title');
+  },
+};

@@ -1,0 +1,217 @@
+// @ts-check
+// The player in the header: their name (a guest name until changed) on a
+// button that opens a menu (my profile, change name, register, log in,
+// log out), and the dialogs behind it. The server's refusals are said by
+// their `kind`, on the field they concern.
+
+import { t, onLangChange, serverError, playerName } from '../i18n.js';
+import { player, onPlayerChange, rename, register, login, logout, USERNAME, passwordOk, MAX_NAME } from '../player.js';
+
+/** @typedef {import('../api.js').ApiError} ApiError */
+/** @typedef {'register' | 'login'} AccountMode */
+
+const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+const input = (/** @type {string} */ sel) => /** @type {HTMLInputElement} */ (document.querySelector(sel));
+const dialog = (/** @type {string} */ sel) => /** @type {HTMLDialogElement} */ (document.querySelector(sel));
+
+/** @type {{ mode: AccountMode, busy: boolean }} */
+const form = { mode: 'register', busy: false };
+
+/** @param {string} html @returns {HTMLElement} */
+function node(html) {
+  const d = document.createElement('div');
+  d.innerHTML = html.trim();
+  return /** @type {HTMLElement} */ (d.firstElementChild);
+}
+
+const button = node('<button type="button" id="btn-player" class="player-button" aria-haspopup="true" aria-expanded="false" aria-controls="player-menu"><span class="player-icon" aria-hidden="true"></span><span class="player-name"></span></button>');
+const menu = node(`<div id="player-menu" class="player-menu hidden">
+  <p class="player-menu-who"></p>
+  <a id="menu-profile" class="menu-item" href="#/"></a>
+  <button type="button" id="menu-rename" class="menu-item"></button>
+  <button type="button" id="menu-register" class="menu-item"></button>
+  <button type="button" id="menu-login" class="menu-item"></button>
+  <button type="button" id="menu-logout" class="menu-item"></button>
+</div>`);
+
+function closeMenu() {
+  menu.classList.add('hidden');
+  button.setAttribute('aria-expanded', 'false');
+}
+
+/** The player's name and menu, as the player now is. */
+function render() {
+  const me = player.me;
+  const name = me ? playerName(me.name) : '…';
+  /** @type {HTMLElement} */ (button.querySelector('.player-name')).textContent = name;
+  button.setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
+  button.dataset.account = me && me.account ? me.account : '';
+  // Who the page plays as, for tests and styles (the identity itself is an HttpOnly cookie).
+  document.body.dataset.player = me ? me.id : '';
+  document.body.dataset.account = me && me.account ? me.account : '';
+  const who = /** @type {HTMLElement} */ (menu.querySelector('.player-menu-who'));
+  who.textContent = !me ? '' : me.account ? t('account.signed_in', { username: me.account }) : t('account.guest_note');
+  const account = !!(me && me.account);
+  const profile = /** @type {HTMLAnchorElement} */ (menu.querySelector('#menu-profile'));
+  profile.classList.toggle('hidden', !account);
+  if (me && me.account) profile.href = `#/player/${encodeURIComponent(me.account)}`;
+  profile.textContent = t('account.profile');
+  $('#menu-rename').textContent = t('account.rename');
+  $('#menu-register').textContent = t('account.register');
+  $('#menu-login').textContent = t('account.login');
+  $('#menu-logout').textContent = t('account.logout');
+  $('#menu-register').classList.toggle('hidden', account);
+  $('#menu-login').classList.toggle('hidden', account);
+  $('#menu-logout').classList.toggle('hidden', !account);
+  if (dialog('#dlg-account').open) renderAccountForm();
+}
+
+/** @param {HTMLElement} box @param {string | null} text @param {HTMLInputElement | null} [field] */
+function showError(box, text, field = null) {
+  box.textContent = text || '';
+  box.classList.toggle('hidden', !text);
+  for (const f of box.closest('form')?.querySelectorAll('input') || []) f.removeAttribute('aria-invalid');
+  if (text && field) {
+    field.setAttribute('aria-invalid', 'true');
+    field.focus();
+  }
+}
+
+// ---- the name ------------------------------------------------------------------
+
+export function openRename() {
+  closeMenu();
+  input('#name-input').value = player.me ? player.me.name : '';
+  showError($('#name-error'), null);
+  dialog('#dlg-name').showModal();
+  input('#name-input').select();
+}
+
+async function submitRename() {
+  const field = input('#name-input');
+  const name = field.value.trim();
+  if (!name) return showError($('#name-error'), t('name.error_empty'), field);
+  if ([...name].length > MAX_NAME) return showError($('#name-error'), t('name.error_long'), field);
+  try {
+    await rename(name);
+    dialog('#dlg-name').close();
+  } catch (e) {
+    const err = /** @type {ApiError} */ (e);
+    // A name the server refuses (400) is one it cannot take: too long, or empty once cleaned.
+    showError($('#name-error'), err.status === 400 ? t('name.error_refused') : serverError(err), field);
+  }
+}
+
+// ---- accounts ------------------------------------------------------------------
+
+/** Opens the Register or Log in dialog. @param {AccountMode} mode */
+export function openAccount(mode) {
+  closeMenu();
+  form.mode = mode;
+  input('#account-password').value = '';
+  showError($('#account-error'), null);
+  renderAccountForm();
+  dialog('#dlg-account').showModal();
+  input('#account-username').focus();
+}
+
+function renderAccountForm() {
+  const register = form.mode === 'register';
+  $('#dlg-account-title').textContent = t(register ? 'account.register_title' : 'account.login_title');
+  $('#account-intro').textContent = t(register ? 'account.register_intro' : 'account.login_intro');
+  $('#account-submit').textContent = t(register ? 'account.register' : 'account.login');
+  $('#account-switch-text').textContent = t(register ? 'account.have_account' : 'account.no_account');
+  $('#account-switch').textContent = t(register ? 'account.login' : 'account.register');
+  input('#account-password').autocomplete = register ? 'new-password' : 'current-password';
+  // The hints say what the server takes; when logging in they only get in the way.
+  $('#account-username-hint').classList.toggle('hidden', !register);
+  $('#account-password-hint').classList.toggle('hidden', !register);
+}
+
+async function submitAccount() {
+  if (form.busy) return;
+  const user = input('#account-username');
+  const pass = input('#account-password');
+  const username = user.value.trim();
+  const password = pass.value;
+  const box = $('#account-error');
+  const registering = form.mode === 'register';
+  if (!username) return showError(box, t('account.error_username_empty'), user);
+  if (registering && !USERNAME.test(username)) return showError(box, t('account.error_username'), user);
+  if (!password) return showError(box, t('account.error_password_empty'), pass);
+  if (registering && !passwordOk(password)) return showError(box, t('account.error_password'), pass);
+  form.busy = true;
+  /** @type {HTMLButtonElement} */ ($('#account-submit')).disabled = true;
+  try {
+    await (registering ? register(username, password) : login(username, password));
+    pass.value = '';
+    dialog('#dlg-account').close();
+  } catch (e) {
+    const err = /** @type {ApiError} */ (e);
+    if (err.kind === 'name_taken') showError(box, t('account.error_taken', { username }), user);
+    else if (err.kind === 'unauthorized') showError(box, t('account.error_wrong'), pass);
+    else if (err.kind === 'rate_limited') showError(box, t('account.error_too_many', { secs: err.retryAfter ?? 20 }));
+    else if (err.status === 409) showError(box, t('account.error_has_account'));
+    else if (err.status === 400) showError(box, t(registering ? 'account.error_refused' : 'account.error_wrong'), user);
+    else showError(box, serverError(err));
+  } finally {
+    form.busy = false;
+    /** @type {HTMLButtonElement} */ ($('#account-submit')).disabled = false;
+  }
+}
+
+export function setupAccount() {
+  const tools = /** @type {HTMLElement} */ (document.querySelector('header.top .header-tools'));
+  const wrap = node('<div class="player-tools"></div>');
+  wrap.append(button, menu);
+  tools.prepend(wrap);
+  button.addEventListener('click', () => {
+    const open = menu.classList.toggle('hidden') === false;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) /** @type {HTMLElement | null} */ (menu.querySelector('.menu-item:not(.hidden)'))?.focus();
+  });
+  menu.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      closeMenu();
+      button.focus();
+    }
+  });
+  document.addEventListener('click', (e) => {
+    if (!menu.classList.contains('hidden') && !wrap.contains(/** @type {Node} */ (e.target))) closeMenu();
+  });
+  menu.querySelector('#menu-profile')?.addEventListener('click', closeMenu);
+  $('#menu-rename').addEventListener('click', openRename);
+  $('#menu-register').addEventListener('click', () => openAccount('register'));
+  $('#menu-login').addEventListener('click', () => openAccount('login'));
+  $('#menu-logout').addEventListener('click', async () => {
+    closeMenu();
+    try {
+      await logout();
+    } catch (e) {
+      alertError(serverError(/** @type {ApiError} */ (e)));
+    }
+  });
+
+  $('#form-name').addEventListener('submit', (e) => { e.preventDefault(); submitRename(); });
+  $('#name-cancel').addEventListener('click', () => dialog('#dlg-name').close());
+  $('#form-account').addEventListener('submit', (e) => { e.preventDefault(); submitAccount(); });
+  $('#account-cancel').addEventListener('click', () => dialog('#dlg-account').close());
+  $('#account-switch').addEventListener('click', () => {
+    form.mode = form.mode === 'register' ? 'login' : 'register';
+    showError($('#account-error'), null);
+    renderAccountForm();
+    input('#account-username').focus();
+  });
+
+  onPlayerChange(render);
+  onLangChange(render);
+  render();
+}
+
+/** A failure outside any form: said in the menu's place. @param {string} text */
+function alertError(text) {
+  const who = /** @type {HTMLElement} */ (menu.querySelector('.player-menu-who'));
+  who.textContent = text;
+  menu.classList.remove('hidden');
+  button.setAttribute('aria-expanded', 'true');
+}

@@ -1,0 +1,269 @@
+//! The limits that keep a public server usable: connections (header time,
+//! per address, in all), the `Host` allow-list, sizes (names, PGN imports),
+//! engine work (per-player queue, overload), and JSON bodies on every error.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use common::TestApp;
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tensorchess::server::listener::ConnectionLimits;
+use tensorchess::server::ServerConfig;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Reads until the server closes the connection (or `within` passes:
+/// then panics). Returns what was read.
+async fn read_to_close(stream: &mut TcpStream, within: Duration) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return String::from_utf8_lossy(&got).into_owned(),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+            Err(_) => panic!(
+                "still open after {within:?}; read: {}",
+                String::from_utf8_lossy(&got)
+            ),
+        }
+    }
+}
+
+/// Whether the server answers a request on a new connection.
+async fn answers(addr: std::net::SocketAddr) -> String {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    read_to_close(&mut s, Duration::from_secs(10)).await
+}
+
+fn limits(header_ms: u64, per_client: usize, total: usize) -> ServerConfig {
+    ServerConfig {
+        connections: ConnectionLimits {
+            header_timeout: Duration::from_millis(header_ms),
+            per_client,
+            total,
+            loopback_exempt: false,
+        },
+        ..ServerConfig::default()
+    }
+}
+
+#[tokio::test]
+async fn slow_headers_and_idle_keep_alive_connections_are_closed() {
+    let t = TestApp::with_config(limits(300, 64, 1000));
+    let (addr, _stop) = t.serve().await;
+    // Half a request, then nothing: closed once the header time is up.
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /api/info HTTP/1.1\r\nHost: 127")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    read_to_close(&mut slow, Duration::from_secs(5)).await;
+    assert!(started.elapsed() >= Duration::from_millis(250));
+    // A connection that asked once and then idles is closed too.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let text = read_to_close(&mut idle, Duration::from_secs(5)).await;
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    // And the server still answers others.
+    assert!(answers(addr).await.starts_with("HTTP/1.1 200"));
+}
+
+#[tokio::test]
+async fn connections_past_the_caps_are_refused_quickly_with_json() {
+    // Per client address.
+    let t = TestApp::with_config(limits(10_000, 3, 1000));
+    let (addr, _stop) = t.serve().await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let refused = answers(addr).await;
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    let body = refused.split("\r\n\r\n").nth(1).unwrap_or("");
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("JSON: {refused}"));
+    assert!(v["error"].as_str().is_some(), "{v}");
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        answers(addr).await.starts_with("HTTP/1.1 200"),
+        "a closed connection frees its place"
+    );
+
+    // In all.
+    let t = TestApp::with_config(limits(10_000, 100, 2));
+    let (addr, _stop) = t.serve().await;
+    let _a = TcpStream::connect(addr).await.unwrap();
+    let _b = TcpStream::connect(addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(answers(addr).await.starts_with("HTTP/1.1 503"));
+}
+
+#[tokio::test]
+async fn only_allowed_hosts_are_served() {
+    let t = TestApp::with_config(ServerConfig {
+        allowed_hosts: vec!["localhost".into(), "chess.example".into()],
+        ..ServerConfig::default()
+    });
+    let with_host = |host: &str| {
+        Request::get("/api/info")
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, body) = t.send(with_host("evil.example")).await;
+    assert_eq!(status, StatusCode::MISDIRECTED_REQUEST);
+    assert!(body["error"].as_str().is_some(), "{body}");
+    for ok in ["localhost:8080", "CHESS.example", "chess.example:443"] {
+        assert_eq!(t.send(with_host(ok)).await.0, StatusCode::OK, "{ok}");
+    }
+}
+
+#[tokio::test]
+async fn every_error_has_a_json_body() {
+    let t = TestApp::new();
+    for (method, uri) in [
+        (Method::GET, "/api/nothing-here"),
+        (Method::DELETE, "/api/seeks"),
+        (Method::PUT, "/api/games"),
+        (Method::GET, "/api/games/nosuchgame1"),
+        (Method::POST, "/api/account/login"),
+    ] {
+        let (status, body) = t.call(method.clone(), uri, None).await;
+        assert!(status.is_client_error(), "{method} {uri}: {status}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{method} {uri}: {body}"
+        );
+    }
+    let (status, _) = t.call(Method::DELETE, "/api/seeks", None).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn names_and_imported_pgns_are_bounded() {
+    let t = TestApp::new();
+    let (status, _) = t
+        .call(
+            Method::PATCH,
+            "/api/me",
+            Some(json!({ "name": "x".repeat(41) })),
+        )
+        .await;
+    assert!(status.is_client_error());
+    let (status, me) = t
+        .call(
+            Method::PATCH,
+            "/api/me",
+            Some(json!({ "name": "y".repeat(40) })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+
+    let too_long_tag = format!("[Event \"{}\"]\n\n1. e4 *", "z".repeat(300));
+    let too_big = format!("[Event \"x\"]\n\n{{{}}} 1. e4 *", "c".repeat(70 * 1024));
+    let mut many = String::from("[Variant \"Chess\"]\n\n");
+    for n in 1..=501 {
+        many.push_str(&format!("{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * n - 1, 2 * n));
+    }
+    for (what, pgn) in [
+        ("a tag over 256 characters", too_long_tag),
+        ("a PGN over 64 KiB", too_big),
+    ] {
+        let (status, err) = t
+            .post("/api/games", json!({ "mode": "local", "pgn": pgn }))
+            .await;
+        assert!(status.is_client_error(), "{what}: {status}");
+        assert!(err["error"].as_str().is_some(), "{what}: {err}");
+    }
+    // 2,004 plies are refused before any is played.
+    let (status, err) = t
+        .post("/api/games", json!({ "mode": "local", "pgn": many }))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("2000"), "{err}");
+}
+
+#[tokio::test]
+async fn an_imported_pgn_stops_where_the_rules_end_the_game() {
+    let t = TestApp::new();
+    // Threefold repetition after 8 plies; the moves after it are not kept.
+    let pgn = "[Variant \"Chess\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 *";
+    let game = t.create(json!({ "mode": "local", "pgn": pgn })).await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 8, "{game}");
+    assert_eq!(game["end"]["result"], "1/2-1/2");
+    // Mate: the fool's mate, with a move written after it.
+    let pgn = "[Variant \"Chess\"]\n\n1. f3 e5 2. g4 Qh4# 3. a3 *";
+    let game = t.create(json!({ "mode": "local", "pgn": pgn })).await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(game["end"]["result"], "0-1");
+}
+
+/// Sends `GET uri` as `t`, answering the status and the Retry-After header.
+async fn get_with_retry(t: &TestApp, uri: &str) -> (StatusCode, Option<String>) {
+    let res = t
+        .response(Request::get(uri).body(Body::empty()).unwrap())
+        .await;
+    let retry = res
+        .headers()
+        .get(header::RETRY_AFTER)
+        .map(|v| v.to_str().unwrap().to_string());
+    (res.status(), retry)
+}
+
+#[tokio::test]
+async fn engine_work_is_queued_fairly_and_refused_when_overloaded() {
+    let t = TestApp::with_config(ServerConfig {
+        search_slots: 1,
+        ..ServerConfig::default()
+    });
+    // One player asking for many evaluations at once: a few wait, the
+    // rest are told to slow down (429 with Retry-After).
+    let game = t.create(json!({ "mode": "local" })).await;
+    let uri = format!("/api/games/{}/eval", game["id"].as_str().unwrap());
+    let mut asks: FuturesUnordered<_> = (0..10).map(|_| get_with_retry(&t, &uri)).collect();
+    let mut slowed = 0;
+    while let Some((status, retry)) = asks.next().await {
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            assert!(retry.is_some());
+            slowed += 1;
+        } else {
+            assert_eq!(status, StatusCode::OK);
+        }
+    }
+    assert!(slowed >= 4, "{slowed} of 10 slowed down");
+
+    // Many players at once: past the queue's bound, 503 with Retry-After
+    // at once rather than a long wait.
+    let mut players = Vec::new();
+    for _ in 0..30 {
+        let p = t.stranger();
+        let g = p.create(json!({ "mode": "local" })).await;
+        let uri = format!("/api/games/{}/eval", g["id"].as_str().unwrap());
+        players.push((p, uri));
+    }
+    let mut asks: FuturesUnordered<_> = players
+        .iter()
+        .map(|(p, uri)| get_with_retry(p, uri))
+        .collect();
+    // One runs and 16 wait (the queue's bound with one slot): the other
+    // 13 are refused before any evaluation is done.
+    let mut overloaded = 0;
+    while overloaded < 13 {
+        let (status, retry) = asks.next().await.expect("an answer");
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "refusals first");
+        assert!(retry.is_some());
+        overloaded += 1;
+    }
+    assert_eq!(asks.len(), 17, "the rest still wait their turn");
+}
