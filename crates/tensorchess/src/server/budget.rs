@@ -127,8 +127,15 @@ impl SearchBudget {
             rx
         };
         // A sender is dropped only by a budget that is gone: then there is
-        // nothing to share any more.
-        let _ = rx.await;
+        // nothing to share any more. A review that goes away after a slot
+        // was handed to it gives the slot back (`Waiting`).
+        let mut waiting = Waiting {
+            rx,
+            budget: self.clone(),
+            done: false,
+        };
+        let _ = (&mut waiting.rx).await;
+        waiting.done = true;
         Slot {
             budget: self.clone(),
         }

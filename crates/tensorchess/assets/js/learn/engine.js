@@ -24,7 +24,8 @@ export class EngineClient {
     this.running = false;
     /** @type {object | null} the request to send again after a reconnection */
     this.pending = null;
-    this.live = new Live((msg) => {
+    this.live = new Live();
+    this.live.listen((msg) => {
       if (msg.id !== this.id) return;
       if (msg.type === 'analysis') {
         if (msg.done) this.running = false;
@@ -33,7 +34,8 @@ export class EngineClient {
         this.running = false;
         onRefused(msg.kind, msg.message);
       }
-    }, (up) => {
+    });
+    this.live.onStatus((up) => {
       onStatus(up);
       if (up && this.running && this.pending) this.live.send(this.pending);
     });
