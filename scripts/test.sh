@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of the project: Rust unit, integration and doc tests, the
-# full perft suites (release mode), and the browser and protocol tests.
+# Runs every test of the project: Rust unit, integration and doc tests (the
+# store and API ones on SQLite and on a throwaway PostgreSQL), the full
+# perft suites (release mode), and the browser and protocol tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,8 +11,22 @@ if ! python3 -c 'import chess' 2>/dev/null; then
 fi
 export TENSORCHESS_REQUIRE_PYTHON_CHESS=1
 
+# The store tests run on PostgreSQL too: a throwaway cluster, stopped at
+# the end however the script ends. A PostgreSQL that does not start is a
+# failure here, not a skipped test.
+echo "== PostgreSQL (a throwaway cluster for the store and API tests)"
+pg_dir=$(mktemp -d)
+trap 'bash scripts/pg-cluster.sh stop "$pg_dir" || true' EXIT
+TENSORCHESS_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
+export TENSORCHESS_TEST_PG TENSORCHESS_REQUIRE_PG=1
+echo "PostgreSQL at $TENSORCHESS_TEST_PG"
+
 echo "== Rust tests (release)"
 cargo test --workspace --release
+
+echo "== API, players, online and lobby tests again, on PostgreSQL"
+TENSORCHESS_TEST_BACKEND=postgres cargo test --release -p tensorchess \
+  --test api --test players --test online --test lobby --test postgres
 
 echo "== Full perft suites (every vector, up to 200 million nodes)"
 PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft

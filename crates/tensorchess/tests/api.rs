@@ -7,7 +7,6 @@ use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::Duration;
-use tensorchess::server::store::{GameStore, SqliteStore};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
@@ -539,7 +538,7 @@ async fn acknowledged_moves_are_on_disk_and_survive_a_restart() {
         let (status, _) = t.play(&id, mv).await;
         assert_eq!(status, StatusCode::OK);
         // Already in the file, as seen by another connection.
-        let other = SqliteStore::open(&t.db).unwrap();
+        let other = t.open_store();
         let stored = other.load_game(&id).await.unwrap().unwrap();
         assert_eq!(stored.moves.last().unwrap().uci, mv);
     }

@@ -1,7 +1,10 @@
 //! Online play: seats held by cookie tokens, refusals, clocks on a manual
 //! clock (flag fall, increments, the restart policy), draw, resignation,
 //! abort, rematch, reconnection, presence, rate limits and eviction —
-//! through the router (`oneshot`) and over real WebSockets.
+//! through the router (`oneshot`) and over real WebSockets. On SQLite, or
+//! on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres` (see `common`).
+
+mod common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
@@ -15,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess::server::clock::ManualClock;
 use tensorchess::server::ratelimit::RateLimit;
-use tensorchess::server::store::{GameStore, SqliteStore};
+use tensorchess::server::store::{GameStore, PgStore, SqliteStore};
 use tensorchess::server::ServerConfig;
 use tensorchess::server::{app, AppState};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -41,6 +44,16 @@ struct TestApp {
     clock: Arc<ManualClock>,
     db: PathBuf,
     dir: Option<tempfile::TempDir>,
+    /// The PostgreSQL store, when the tests run on one.
+    pg: Option<PgStore>,
+}
+
+/// A server over the SQLite file `db`, or over `pg` when given.
+fn open_state(db: &std::path::Path, pg: &Option<PgStore>, config: ServerConfig) -> AppState {
+    match pg {
+        Some(pg) => AppState::with_config(Arc::new(pg.clone()), config),
+        None => AppState::open_with(db, config).unwrap(),
+    }
 }
 
 struct Answer {
@@ -61,25 +74,39 @@ impl TestApp {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.sqlite3");
         let clock = Arc::new(ManualClock::new(T0));
-        let state = AppState::open_with(&db, f(config(&clock))).unwrap();
+        let pg = match std::env::var("TENSORCHESS_TEST_BACKEND").as_deref() {
+            Ok("postgres") => Some(common::fresh_pg_store().expect("TENSORCHESS_TEST_PG")),
+            _ => None,
+        };
+        let state = open_state(&db, &pg, f(config(&clock)));
         TestApp {
             router: app(state.clone()),
             state,
             clock,
             db,
             dir: Some(dir),
+            pg,
         }
     }
 
     /// A new server on the same database and clock.
     fn reopen(&self) -> TestApp {
-        let state = AppState::open_with(&self.db, config(&self.clock)).unwrap();
+        let state = open_state(&self.db, &self.pg, config(&self.clock));
         TestApp {
             router: app(state.clone()),
             state,
             clock: self.clock.clone(),
             db: self.db.clone(),
             dir: None,
+            pg: self.pg.clone(),
+        }
+    }
+
+    /// The store, opened anew (as another server would).
+    fn open_store(&self) -> Arc<dyn GameStore> {
+        match &self.pg {
+            Some(pg) => Arc::new(pg.clone()),
+            None => Arc::new(SqliteStore::open(&self.db).unwrap()),
         }
     }
 
@@ -464,12 +491,15 @@ async fn seats_belong_to_players_strangers_cannot_move_and_tokens_never_leave_th
     assert!(listed(&t.get("/api/games", Some(&white)).await));
     assert!(listed(&t.get("/api/games", Some(&black)).await));
 
-    // The database keeps hashes of the tokens, never the tokens.
-    let bytes = std::fs::read(&t.db).unwrap();
-    let wal = std::fs::read(t.db.with_extension("sqlite3-wal")).unwrap_or_default();
-    for token in [token_of(&white), black_token.as_str()] {
-        let hay = [bytes.as_slice(), wal.as_slice()].concat();
-        assert!(!hay.windows(token.len()).any(|w| w == token.as_bytes()));
+    // The database keeps hashes of the tokens, never the tokens (looked
+    // for in the SQLite file's bytes).
+    if t.pg.is_none() {
+        let bytes = std::fs::read(&t.db).unwrap();
+        let wal = std::fs::read(t.db.with_extension("sqlite3-wal")).unwrap_or_default();
+        for token in [token_of(&white), black_token.as_str()] {
+            let hay = [bytes.as_slice(), wal.as_slice()].concat();
+            assert!(!hay.windows(token.len()).any(|w| w == token.as_bytes()));
+        }
     }
 }
 
@@ -916,17 +946,18 @@ async fn clock_time_does_not_run_while_the_server_is_down() {
     t.clock.advance(2_000);
     // The server is killed: no goodbye. Its last heartbeat was at 7 s.
     let mut t = t;
-    let (dir, clock, path) = (t.dir.take(), t.clock.clone(), t.db.clone());
+    let (dir, clock, path, pg) = (t.dir.take(), t.clock.clone(), t.db.clone(), t.pg.clone());
     drop(t);
     // An hour of downtime, then a new server.
     clock.advance(3_600_000);
-    let state = AppState::open_with(&path, config(&clock)).unwrap();
+    let state = open_state(&path, &pg, config(&clock));
     let t = TestApp {
         router: app(state.clone()),
         state,
         clock,
         db: path.clone(),
         dir,
+        pg,
     };
     // The game resumes by itself (its clock runs) and is charged 7 s: the
     // two seconds after the last heartbeat are lost with the server.
@@ -961,8 +992,7 @@ async fn clock_time_does_not_run_while_the_server_is_down() {
         .await;
     assert_eq!(g["end"]["result"], "1-0");
     // Nothing acknowledged was lost on the way.
-    let store = SqliteStore::open(&path).unwrap();
-    let stored = store.load_game(&id).await.unwrap().unwrap();
+    let stored = t3.open_store().load_game(&id).await.unwrap().unwrap();
     let moves: Vec<_> = stored.moves.iter().map(|m| m.uci.as_str()).collect();
     assert_eq!(moves, ["e2e4", "e7e5", "d2d4"]);
 }

@@ -1,6 +1,7 @@
 //! `tensorchess serve` (the default command): the web app.
 
 use super::error::CliError;
+use crate::server::store::Database;
 use crate::server::{self, AppState};
 use clap::Args;
 use std::path::PathBuf;
@@ -13,9 +14,11 @@ pub struct ServeArgs {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// The SQLite file games are kept in (created on first run).
+    /// Where games are kept: an SQLite file (created on first run) or a
+    /// PostgreSQL URL, `postgres://user@host:port/db`, that several
+    /// instances may share.
     #[arg(long, default_value = "tensorchess.sqlite3")]
-    pub db: PathBuf,
+    pub db: Database,
     /// A host name the server answers for (repeatable), besides the
     /// loopback names and `--host`: the name players use to reach it.
     #[arg(long = "allowed-host", value_name = "NAME")]
@@ -27,7 +30,7 @@ impl Default for ServeArgs {
         ServeArgs {
             host: "127.0.0.1".into(),
             port: 8080,
-            db: PathBuf::from("tensorchess.sqlite3"),
+            db: Database::Sqlite(PathBuf::from("tensorchess.sqlite3")),
             allowed_hosts: Vec::new(),
         }
     }
@@ -63,12 +66,9 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
         allowed_hosts: allowed,
         ..server::ServerConfig::default()
     };
-    let state = AppState::open_with(&args.db, config).map_err(|e| {
-        CliError::new(format!(
-            "cannot open the database {}: {e}",
-            args.db.display()
-        ))
-    })?;
+    let state = AppState::connect(&args.db, config)
+        .await
+        .map_err(|e| CliError::new(format!("cannot open the database {}: {e}", args.db)))?;
     let addr = format!("{}:{}", args.host, args.port);
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
@@ -82,7 +82,7 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
         local.to_string()
     };
     println!("tensorchess is running: open http://{shown}/ in your browser");
-    println!("games are kept in {}", args.db.display());
+    println!("games are kept in {}", args.db);
     println!("press Ctrl-C to stop");
     server::serve(listener, state, shutdown_signal())
         .await

@@ -1,5 +1,6 @@
 //! The web app's server: a JSON API, a WebSocket for live updates, and the
-//! page's files, embedded. Games are kept by a [`GameStore`] (SQLite here).
+//! page's files, embedded. Games are kept by a [`GameStore`] (an SQLite
+//! file, or a PostgreSQL server that several instances share).
 //! The routes are listed in `api::routes` and described, with the limits
 //! that keep a public server usable, in `docs/server.md`; online play in
 //! `docs/online.md`.
@@ -52,7 +53,7 @@ use ratelimit::ClientLimiter;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
-use store::{GameStore, SqliteStore, StoreError};
+use store::{Database, GameStore, SqliteStore, StoreError};
 use tokio::sync::watch;
 
 /// Largest request body (a PGN import is the largest thing sent).
@@ -122,6 +123,12 @@ impl AppState {
             Arc::new(SqliteStore::open(db)?),
             config,
         ))
+    }
+
+    /// State over the database `--db` names (SQLite or PostgreSQL), its
+    /// schema migrated if needed.
+    pub async fn connect(db: &Database, config: ServerConfig) -> Result<AppState, StoreError> {
+        Ok(AppState::with_config(db.open().await?, config))
     }
 
     /// Stops engine searches, flag timers and background work, and closes

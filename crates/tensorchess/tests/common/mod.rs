@@ -1,5 +1,7 @@
-//! What the API tests share: a server over a temporary SQLite file, driven
-//! through the router (`oneshot`) by a client that keeps its identity cookie.
+//! What the API tests share: a server over a temporary SQLite file (or a
+//! fresh schema of the PostgreSQL that `TENSORCHESS_TEST_PG` names, when
+//! `TENSORCHESS_TEST_BACKEND=postgres`), driven through the router
+//! (`oneshot`) by a client that keeps its identity cookie.
 
 #![allow(dead_code)]
 
@@ -11,6 +13,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tensorchess::server::store::{GameStore, PgStore, SqliteStore};
 use tensorchess::server::{app, AppState, ServerConfig};
 use tower::ServiceExt;
 
@@ -19,6 +22,8 @@ pub struct TestApp {
     pub router: Router,
     pub db: PathBuf,
     _dir: Arc<tempfile::TempDir>,
+    /// The PostgreSQL store, when the server keeps its games there.
+    pub pg: Option<PgStore>,
     /// The identity cookie (`tcid=...`) this client got, sent on each request.
     pub cookie: Arc<Mutex<Option<String>>>,
 }
@@ -28,8 +33,18 @@ impl TestApp {
         TestApp::with_config(ServerConfig::default())
     }
 
-    /// A server with its own timings and limits (a manual clock, say).
+    /// A server with its own timings and limits (a manual clock, say), on
+    /// the backend `TENSORCHESS_TEST_BACKEND` names (SQLite by default).
     pub fn with_config(config: ServerConfig) -> TestApp {
+        match std::env::var("TENSORCHESS_TEST_BACKEND").as_deref() {
+            Ok("postgres") => {
+                TestApp::on_postgres(config).expect("TENSORCHESS_TEST_PG names a PostgreSQL")
+            }
+            _ => TestApp::on_sqlite(config),
+        }
+    }
+
+    pub fn on_sqlite(config: ServerConfig) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.sqlite3");
         let state = AppState::open_with(&db, config).unwrap();
@@ -38,7 +53,33 @@ impl TestApp {
             state,
             db,
             _dir: Arc::new(dir),
+            pg: None,
             cookie: Arc::default(),
+        }
+    }
+
+    /// A server over a fresh schema of the PostgreSQL `TENSORCHESS_TEST_PG`
+    /// names; `None` (the test is skipped) when it names none, unless
+    /// `TENSORCHESS_REQUIRE_PG` is set.
+    pub fn on_postgres(config: ServerConfig) -> Option<TestApp> {
+        let store = fresh_pg_store()?;
+        let state = AppState::with_config(Arc::new(store.clone()), config);
+        Some(TestApp {
+            router: app(state.clone()),
+            state,
+            db: PathBuf::new(),
+            _dir: Arc::new(tempfile::tempdir().unwrap()),
+            pg: Some(store),
+            cookie: Arc::default(),
+        })
+    }
+
+    /// The store this server keeps its games in, opened anew (as another
+    /// server would).
+    pub fn open_store(&self) -> Arc<dyn GameStore> {
+        match &self.pg {
+            Some(pg) => Arc::new(pg.clone()),
+            None => Arc::new(SqliteStore::open(&self.db).unwrap()),
         }
     }
 
@@ -72,6 +113,7 @@ impl TestApp {
             state: self.state.clone(),
             db: self.db.clone(),
             _dir: self._dir.clone(),
+            pg: self.pg.clone(),
             cookie: Arc::default(),
         }
     }
@@ -79,12 +121,13 @@ impl TestApp {
     /// The same database, opened by a fresh server (a restart).
     pub fn restart(&self) -> TestApp {
         self.state.shutdown();
-        let state = AppState::open(&self.db).unwrap();
+        let state = AppState::new(self.open_store());
         TestApp {
             router: app(state.clone()),
             state,
             db: self.db.clone(),
             _dir: self._dir.clone(),
+            pg: self.pg.clone(),
             cookie: self.cookie.clone(),
         }
     }
@@ -228,4 +271,45 @@ pub async fn ws_next_of(ws: &mut Ws, types: &[&str]) -> Value {
             }
         }
     }
+}
+
+/// A [`PgStore`] over a schema of its own in the PostgreSQL that
+/// `TENSORCHESS_TEST_PG` names (`scripts/test.sh` starts one), or `None`.
+pub fn fresh_pg_store() -> Option<PgStore> {
+    let url = match std::env::var("TENSORCHESS_TEST_PG") {
+        Ok(url) if !url.is_empty() => url,
+        _ => {
+            assert!(
+                std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
+                "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
+            );
+            eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
+            return None;
+        }
+    };
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let schema = format!(
+        "api{}_{}_{}",
+        std::process::id(),
+        nanos,
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    // Opened on a runtime of its own, so that callers need not be async:
+    // the connection it migrates on closes with it, and the pool opens
+    // new ones on the test's runtime.
+    let store = std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(PgStore::open_in_schema(&url, &schema))
+    })
+    .join()
+    .unwrap()
+    .unwrap();
+    Some(store)
 }

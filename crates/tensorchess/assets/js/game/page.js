@@ -234,12 +234,20 @@ async function updateEval() {
   const id = g.id;
   await new Promise((r) => setTimeout(r, 150));
   if (seq !== evalSeq) return;
-  try {
-    const a = await api.evaluate(id, ply);
-    if (seq !== evalSeq || !state.game || state.game.id !== id) return;
-    showEval(a.score);
-  } catch (e) {
-    // The eval bar is advisory: keep the last value.
+  // A busy server (429, 503) says when to ask again: a few tries, then the
+  // bar keeps its last value (it is advisory).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const a = await api.evaluate(id, ply);
+      if (seq !== evalSeq || !state.game || state.game.id !== id) return;
+      showEval(a.score);
+      return;
+    } catch (e) {
+      const busy = e instanceof ApiError && (e.status === 429 || e.status === 503);
+      if (!busy) return;
+      await new Promise((r) => setTimeout(r, 1000 * Math.min(e.retryAfter || 1, 5)));
+      if (seq !== evalSeq) return;
+    }
   }
 }
 

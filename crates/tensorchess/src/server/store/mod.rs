@@ -1,8 +1,9 @@
 //! Where games live between requests and across restarts.
 //!
-//! Everything the server keeps goes through the [`GameStore`] trait, so that
-//! another database slots in beside [`SqliteStore`] without touching the
-//! services. Records are typed ([`VariantKind`], [`Color`], [`Ending`]);
+//! Everything the server keeps goes through the [`GameStore`] trait, with
+//! two backends: [`SqliteStore`] (an embedded file, the default) and
+//! [`PgStore`] (a PostgreSQL server that several instances share); which
+//! one `--db` names is a [`Database`]. Records are typed ([`VariantKind`], [`Color`], [`Ending`]);
 //! they become text only in a backend's row mapping ([`columns`]).
 //!
 //! Every change to a game is one atomic, durable write that names the
@@ -14,9 +15,13 @@
 pub mod columns;
 #[cfg(test)]
 mod conformance;
+mod database;
+mod postgres;
 mod sqlite;
 mod writer;
 
+pub use database::Database;
+pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use async_trait::async_trait;
@@ -27,6 +32,9 @@ use tensorchess_rules::{Color, Outcome, VariantKind};
 pub enum StoreError {
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),
+    /// PostgreSQL refused a statement, or could not be reached.
+    #[error("database error: {0}")]
+    Postgres(String),
     #[error("storage task failed: {0}")]
     Task(String),
     #[error("the database could not commit: {0}")]

@@ -1,0 +1,303 @@
+//! Players, sessions, accounts, ratings and seeks in PostgreSQL.
+
+use super::super::columns::parse_variant;
+use super::super::{
+    AccountRecord, ClockSettings, PlayerRecord, RatingRecord, SeekColor, SeekRecord, StoreError,
+    StoredGame,
+};
+use super::games::insert_game;
+use super::is_unique_violation;
+use deadpool_postgres::GenericClient;
+use tensorchess_rules::VariantKind;
+
+pub async fn player(c: &impl GenericClient, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "SELECT p.id, p.name, p.created_at, a.username FROM players p \
+             LEFT JOIN accounts a ON a.player_id = p.id WHERE p.id = $1",
+        )
+        .await?;
+    let Some(r) = c.query_opt(&stmt, &[&id]).await? else {
+        return Ok(None);
+    };
+    Ok(Some(PlayerRecord {
+        id: r.try_get(0)?,
+        name: r.try_get(1)?,
+        created_at: r.try_get(2)?,
+        account: r.try_get(3)?,
+    }))
+}
+
+pub async fn save_player(c: &impl GenericClient, p: &PlayerRecord) -> Result<(), StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "INSERT INTO players (id, name, created_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name",
+        )
+        .await?;
+    c.execute(&stmt, &[&p.id, &p.name, &p.created_at]).await?;
+    Ok(())
+}
+
+pub async fn session_player(
+    c: &impl GenericClient,
+    token_hash: &str,
+) -> Result<Option<String>, StoreError> {
+    let stmt = c
+        .prepare_cached("SELECT player_id FROM sessions WHERE token_hash = $1")
+        .await?;
+    match c.query_opt(&stmt, &[&token_hash]).await? {
+        Some(r) => Ok(Some(r.try_get(0)?)),
+        None => Ok(None),
+    }
+}
+
+pub async fn start_session(
+    c: &impl GenericClient,
+    token_hash: &str,
+    player: &PlayerRecord,
+    ending: Option<&str>,
+) -> Result<(), StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "INSERT INTO players (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        )
+        .await?;
+    c.execute(&stmt, &[&player.id, &player.name, &player.created_at])
+        .await?;
+    if let Some(old) = ending {
+        end_session(c, old).await?;
+    }
+    let stmt = c
+        .prepare_cached(
+            "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+        )
+        .await?;
+    c.execute(&stmt, &[&token_hash, &player.id, &player.created_at])
+        .await?;
+    Ok(())
+}
+
+pub async fn end_session(c: &impl GenericClient, token_hash: &str) -> Result<(), StoreError> {
+    let stmt = c
+        .prepare_cached("DELETE FROM sessions WHERE token_hash = $1")
+        .await?;
+    c.execute(&stmt, &[&token_hash]).await?;
+    Ok(())
+}
+
+pub async fn create_account(c: &impl GenericClient, a: &AccountRecord) -> Result<(), StoreError> {
+    let taken = || {
+        StoreError::Conflict(format!(
+            "the name {} is taken, or the player has an account already",
+            a.username
+        ))
+    };
+    let key = a.username.to_lowercase();
+    let count: i64 = c
+        .query_one(
+            "SELECT COUNT(*) FROM accounts WHERE username_key = $1 OR player_id = $2",
+            &[&key, &a.player_id],
+        )
+        .await?
+        .try_get(0)?;
+    if count > 0 {
+        return Err(taken());
+    }
+    // Another instance may take the name between the check and the
+    // insert: the unique key decides, and says so as a conflict.
+    match c
+        .execute(
+            "INSERT INTO accounts (username, username_key, password_hash, player_id, created_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &a.username,
+                &key,
+                &a.password_hash,
+                &a.player_id,
+                &a.created_at,
+            ],
+        )
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(e) if is_unique_violation(&e) => Err(taken()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub async fn account(
+    c: &impl GenericClient,
+    username: &str,
+) -> Result<Option<AccountRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "SELECT username, password_hash, player_id, created_at FROM accounts \
+             WHERE username_key = $1",
+        )
+        .await?;
+    let Some(r) = c.query_opt(&stmt, &[&username.to_lowercase()]).await? else {
+        return Ok(None);
+    };
+    Ok(Some(AccountRecord {
+        username: r.try_get(0)?,
+        password_hash: r.try_get(1)?,
+        player_id: r.try_get(2)?,
+        created_at: r.try_get(3)?,
+    }))
+}
+
+pub async fn ratings(
+    c: &impl GenericClient,
+    player: &str,
+) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT variant, rating, rd, volatility, games FROM ratings WHERE player_id = $1 \
+             ORDER BY variant",
+            &[&player],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            let variant: String = r.try_get(0)?;
+            Ok((
+                parse_variant(player, &variant)?,
+                RatingRecord {
+                    rating: r.try_get(1)?,
+                    rd: r.try_get(2)?,
+                    volatility: r.try_get(3)?,
+                    games: r.try_get::<_, i64>(4)?.clamp(0, u32::MAX as i64) as u32,
+                },
+            ))
+        })
+        .collect()
+}
+
+fn seek_color_text(c: SeekColor) -> &'static str {
+    match c {
+        SeekColor::White => "white",
+        SeekColor::Black => "black",
+        SeekColor::Random => "random",
+    }
+}
+
+fn parse_seek_color(s: &str) -> SeekColor {
+    match s {
+        "white" => SeekColor::White,
+        "black" => SeekColor::Black,
+        _ => SeekColor::Random,
+    }
+}
+
+pub async fn create_seek(c: &impl GenericClient, s: &SeekRecord) -> Result<(), StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "INSERT INTO seeks (id, player_id, variant, clock_base_ms, clock_inc_ms, rated, \
+             color, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .await?;
+    c.execute(
+        &stmt,
+        &[
+            &s.id,
+            &s.player_id,
+            &s.variant.name(),
+            &s.clock.map(|c| c.base_ms),
+            &s.clock.map(|c| c.increment_ms),
+            &s.rated,
+            &seek_color_text(s.color),
+            &s.created_at,
+            &s.expires_at,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+pub async fn open_seeks(c: &impl GenericClient, now: i64) -> Result<Vec<SeekRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "SELECT id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
+             created_at, expires_at FROM seeks WHERE expires_at > $1 \
+             ORDER BY created_at, id COLLATE \"C\"",
+        )
+        .await?;
+    c.query(&stmt, &[&now])
+        .await?
+        .iter()
+        .map(|r| {
+            let id: String = r.try_get(0)?;
+            let base: Option<i64> = r.try_get(3)?;
+            let inc: Option<i64> = r.try_get(4)?;
+            let variant: String = r.try_get(2)?;
+            Ok(SeekRecord {
+                variant: parse_variant(&id, &variant)?,
+                id,
+                player_id: r.try_get(1)?,
+                clock: base.map(|base_ms| ClockSettings {
+                    base_ms,
+                    increment_ms: inc.unwrap_or(0),
+                }),
+                rated: r.try_get(5)?,
+                color: parse_seek_color(r.try_get(6)?),
+                created_at: r.try_get(7)?,
+                expires_at: r.try_get(8)?,
+            })
+        })
+        .collect()
+}
+
+/// Deleting the seek is the condition: of two instances accepting it at
+/// once, the second finds no row (it waits for the first's row lock, then
+/// re-checks) and stores no game.
+pub async fn accept_seek(
+    c: &impl GenericClient,
+    id: &str,
+    now: i64,
+    game: &StoredGame,
+) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "DELETE FROM seeks WHERE id = $1 AND expires_at > $2",
+            &[&id, &now],
+        )
+        .await?;
+    if n == 0 {
+        return Err(StoreError::Conflict(format!(
+            "the seek {id} is no longer open"
+        )));
+    }
+    insert_game(c, game).await
+}
+
+pub async fn merge_player(
+    c: &impl GenericClient,
+    from: &str,
+    into: &str,
+) -> Result<Vec<String>, StoreError> {
+    // Bumping the revisions first locks the games, so a move racing the
+    // merge either comes before it or finds the new revision.
+    let rows = c
+        .query(
+            "UPDATE games SET rev = rev + 1 WHERE id IN (SELECT id FROM games WHERE owner = $1 \
+             UNION SELECT game_id FROM online_games WHERE white_player = $1 OR black_player = $1) \
+             RETURNING id",
+            &[&from],
+        )
+        .await?;
+    let ids = rows
+        .iter()
+        .map(|r| r.try_get::<_, String>(0))
+        .collect::<Result<Vec<_>, _>>()?;
+    for sql in [
+        "UPDATE games SET owner = $2 WHERE owner = $1",
+        "UPDATE online_games SET white_player = $2 WHERE white_player = $1",
+        "UPDATE online_games SET black_player = $2 WHERE black_player = $1",
+    ] {
+        c.execute(sql, &[&from, &into]).await?;
+    }
+    c.execute("DELETE FROM seeks WHERE player_id = $1", &[&from])
+        .await?;
+    Ok(ids)
+}
