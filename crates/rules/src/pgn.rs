@@ -1,5 +1,11 @@
 //! PGN (RULES 4.4): reading and writing games, with the `Variant` tag and
-//! `SetUp`/`FEN` for games that start elsewhere.
+//! `SetUp`/`FEN` for games that start elsewhere. [`parse_pgn`] reads the
+//! main line; [`parse_pgn_tree`] keeps the variations, comments and
+//! annotation glyphs too.
+
+mod tree;
+
+pub use tree::{parse_pgn_tree, PgnLine, PgnNode, PgnTree, MAX_VARIATION_DEPTH};
 
 use crate::san::{parse_any, san_with};
 use crate::{Game, Outcome, ParseFenError, Position, Variant, VariantKind};

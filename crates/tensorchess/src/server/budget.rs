@@ -3,6 +3,8 @@
 //! the players waiting, so one player's many requests cannot starve the
 //! others), with a bound on the queue: past it, an advisory search is
 //! refused at once (503 with `Retry-After`) rather than slowing everyone.
+//! Background work (game reviews) waits at low priority: it is given a slot
+//! only when no other search waits, so it never delays play.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -24,6 +26,8 @@ struct Queue {
     /// Players with waiters, in turn order.
     turns: VecDeque<String>,
     waiters: HashMap<String, VecDeque<oneshot::Sender<()>>>,
+    /// Background searches waiting, in order: served after everyone else.
+    background: VecDeque<oneshot::Sender<()>>,
 }
 
 /// Slots for searches, shared fairly.
@@ -106,7 +110,45 @@ impl SearchBudget {
         }
     }
 
-    /// Gives a slot back: to the next waiting player in turn, if any.
+    /// Waits for a slot at low priority (background work: reviews): given
+    /// only when no other search waits, never refused (the callers bound
+    /// how many of them there are).
+    pub async fn background_slot(self: &Arc<Self>) -> Slot {
+        let rx = {
+            let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            if q.running < self.capacity && q.waiting == 0 && q.background.is_empty() {
+                q.running += 1;
+                return Slot {
+                    budget: self.clone(),
+                };
+            }
+            let (tx, rx) = oneshot::channel();
+            q.background.push_back(tx);
+            rx
+        };
+        // A sender is dropped only by a budget that is gone: then there is
+        // nothing to share any more. A review that goes away after a slot
+        // was handed to it gives the slot back (`Waiting`).
+        let mut waiting = Waiting {
+            rx,
+            budget: self.clone(),
+            done: false,
+        };
+        let _ = (&mut waiting.rx).await;
+        waiting.done = true;
+        Slot {
+            budget: self.clone(),
+        }
+    }
+
+    /// Background searches waiting now.
+    pub fn background_waiting(&self) -> usize {
+        let q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.background.len()
+    }
+
+    /// Gives a slot back: to the next waiting player in turn, if any, else
+    /// to the next background search.
     fn release(&self) {
         let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         while let Some(player) = q.turns.pop_front() {
@@ -126,6 +168,11 @@ impl SearchBudget {
                 if tx.send(()).is_ok() {
                     return;
                 }
+            }
+        }
+        while let Some(tx) = q.background.pop_front() {
+            if tx.send(()).is_ok() {
+                return;
             }
         }
         q.running = q.running.saturating_sub(1);
@@ -188,6 +235,38 @@ mod tests {
             t.await.unwrap();
         }
         assert_eq!(*order.lock().unwrap(), ["a", "b", "a", "a"]);
+        assert_eq!(budget.load(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn background_work_waits_until_nobody_else_does() {
+        let budget = SearchBudget::new(1);
+        let held = budget.slot("a", true).await.unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let b = budget.clone();
+        let o = order.clone();
+        let review = tokio::spawn(async move {
+            let _slot = b.background_slot().await;
+            o.lock().unwrap().push("review");
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        let b = budget.clone();
+        let o = order.clone();
+        let game = tokio::spawn(async move {
+            let _slot = b.slot("g", false).await.unwrap();
+            o.lock().unwrap().push("game");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        assert_eq!(budget.background_waiting(), 1);
+        drop(held);
+        game.await.unwrap();
+        review.await.unwrap();
+        assert_eq!(
+            *order.lock().unwrap(),
+            ["game", "review"],
+            "the game came later, went first"
+        );
         assert_eq!(budget.load(), (0, 0));
     }
 

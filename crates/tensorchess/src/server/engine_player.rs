@@ -151,6 +151,60 @@ impl EnginePlayer {
         self.run(req, 1).await
     }
 
+    /// Counts one advisory request of `player` at `now_ms` (429 past the
+    /// limit): an analysis counts once, however many searches it makes.
+    pub fn count_advice(&self, player: &str, now_ms: i64) -> Result<(), AppError> {
+        self.advice
+            .take(&player.to_string(), now_ms)
+            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })
+    }
+
+    /// A slot for one advisory search of `player` (a slice of an analysis):
+    /// refused when the server is busy.
+    pub async fn advice_slot(&self, player: &str) -> Result<Slot, AppError> {
+        self.slot(player, true).await
+    }
+
+    /// A slot for one background search (a position of a game review): it
+    /// waits until no other search does.
+    pub async fn background_slot(&self) -> Result<Slot, AppError> {
+        if self.is_shut_down() {
+            return Err(AppError::Unavailable("The server is shutting down".into()));
+        }
+        Ok(self.budget.background_slot().await)
+    }
+
+    /// An engine of the pool (or a new one) for work that searches many
+    /// times (analysis, review); hand it back with [`EnginePlayer::recycle`].
+    pub fn lend_engine(&self) -> Engine {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_else(|| {
+                Engine::new(Options {
+                    hash_mb: HASH_MB,
+                    ..Options::default()
+                })
+            })
+    }
+
+    /// Gives a lent engine back to the pool (settings as they were).
+    pub fn recycle(&self, mut engine: Engine) {
+        engine.options.multipv = 1;
+        engine.options.level = None;
+        engine.options.threads = 1;
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.len() < POOL_SIZE {
+            idle.push(engine);
+        }
+    }
+
+    /// Set when the server shuts down: long work polls it to stop.
+    pub fn shutdown_flag(&self) -> Arc<AtomicBool> {
+        self.shutdown.clone()
+    }
+
     async fn slot(&self, player: &str, advice: bool) -> Result<Slot, AppError> {
         if self.is_shut_down() {
             return Err(AppError::Unavailable("The server is shutting down".into()));

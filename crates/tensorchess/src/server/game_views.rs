@@ -337,7 +337,7 @@ pub fn standalone<V: Variant>(
     Ok((played, position_view(game.position(), game.outcome(), true)))
 }
 
-fn history_entry<V: Variant>(before: &Position<V>, m: Move, ply: usize) -> HistoryEntry {
+pub(crate) fn history_entry<V: Variant>(before: &Position<V>, m: Move, ply: usize) -> HistoryEntry {
     let legal = before.legal_moves();
     let after = before.play(m);
     HistoryEntry {

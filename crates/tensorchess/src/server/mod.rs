@@ -16,6 +16,7 @@ pub mod game_views;
 pub mod games;
 pub mod hub;
 pub mod ids;
+pub mod learning;
 pub mod limits;
 pub mod listener;
 pub mod live;
@@ -43,6 +44,7 @@ use engine_player::EnginePlayer;
 use error::AppError;
 use games::Games;
 use hub::Hub;
+use learning::Learning;
 pub use listener::serve;
 use lobby::Lobby;
 use players::Players;
@@ -63,6 +65,8 @@ pub struct AppState {
     pub games: Arc<Games>,
     pub players: Arc<Players>,
     pub lobby: Arc<Lobby>,
+    /// Analysis, reviews, puzzles and lessons.
+    pub learning: Arc<Learning>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     shutdown: Arc<watch::Sender<bool>>,
@@ -90,6 +94,11 @@ impl AppState {
             games.online.clone(),
             players.clone(),
         ));
+        let learning = Arc::new(Learning::new(
+            games.live.store().clone(),
+            games.local.engine().clone(),
+            games.config().clock.clone(),
+        ));
         if tokio::runtime::Handle::try_current().is_ok() {
             games.spawn_background(lobby.clone());
         }
@@ -97,6 +106,7 @@ impl AppState {
             games,
             players,
             lobby,
+            learning,
             writes,
             shutdown: Arc::new(watch::channel(false).0),
         }
@@ -177,15 +187,19 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// Answers 429 to a client that sends more API writes than
-/// [`ServerConfig::write_limit`] allows. Reads, and `/api/position` (which
-/// stores nothing), are not counted; nor are clients on loopback.
+/// [`ServerConfig::write_limit`] allows. Reads, and `/api/position`,
+/// `/api/explain` and `/api/analysis/pgn` (which store nothing), are not
+/// counted; nor are clients on loopback.
 async fn limit_writes(
     State(state): State<AppState>,
     request: Request,
     next: Next,
 ) -> Result<Response, AppError> {
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD)
-        && !matches!(request.uri().path(), "/position" | "/explain");
+        && !matches!(
+            request.uri().path(),
+            "/position" | "/explain" | "/analysis/pgn"
+        );
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

@@ -223,6 +223,20 @@ pub enum ClientMessage {
         game: String,
         req: Option<u64>,
     },
+    /// Analyse the position after `moves` from `fen` (docs/analysis.md);
+    /// replaces this connection's analysis.
+    Analyse {
+        id: u64,
+        variant: String,
+        fen: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+        multipv: Option<usize>,
+    },
+    /// Stop analysis `id` (if it is this connection's).
+    AnalyseStop {
+        id: u64,
+    },
 }
 
 impl ClientMessage {

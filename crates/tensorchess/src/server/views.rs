@@ -424,6 +424,18 @@ pub struct InfoView {
     pub levels: Vec<LevelInfo>,
 }
 
+/// A line of a live analysis (`analysis` messages).
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct AnalysisLineView {
+    /// From White's point of view: `{"cp": 35}` or `{"mate": -3}`.
+    pub score: crate::review::Score,
+    /// The line's moves in SAN, and as move strings (RULES 4.2).
+    pub san: Vec<String>,
+    pub uci: Vec<String>,
+    /// The first move's path, for its arrow.
+    pub path: Option<PathView>,
+}
+
 /// Messages the WebSocket sends.
 #[derive(Serialize, Clone, Debug)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -496,5 +508,26 @@ pub enum ServerEvent {
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
+    },
+    /// A depth of a live analysis finished (`done`: the analysis ended;
+    /// the lines are the last ones found); `id` is the client's number.
+    Analysis {
+        id: u64,
+        /// The position analysed.
+        fen: String,
+        depth: u32,
+        nodes: u64,
+        time_ms: u64,
+        /// Best first.
+        lines: Vec<AnalysisLineView>,
+        done: bool,
+    },
+    /// An analysis was not started: `kind` says why in a word
+    /// (`overloaded`, `rate_limited`, `too_many`, `bad_request`,
+    /// `illegal_move`), `message` in a sentence.
+    AnalysisRefused {
+        id: u64,
+        kind: &'static str,
+        message: String,
     },
 }

@@ -19,6 +19,7 @@
 
 use super::error::AppError;
 use super::ids::valid_id;
+use super::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use super::lobby::LOBBY_TOPIC;
 use super::online::OnlineGames;
 use super::players::Me;
@@ -98,6 +99,8 @@ struct Conn {
     me: Me,
     bucket: TokenBucket,
     subscriptions: HashMap<String, JoinHandle<()>>,
+    /// The connection's live analysis (one at a time: a new one replaces it).
+    analysis: Option<RunningAnalysis>,
 }
 
 async fn connection(socket: WebSocket, state: AppState, me: Me) {
@@ -110,6 +113,7 @@ async fn connection(socket: WebSocket, state: AppState, me: Me) {
         me,
         bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
         subscriptions: HashMap::new(),
+        analysis: None,
     };
     let mut shutdown = state.shutdown_signal();
     if *shutdown.borrow() {
@@ -162,6 +166,9 @@ async fn connection(socket: WebSocket, state: AppState, me: Me) {
     }
     for (_, task) in conn.subscriptions {
         task.abort();
+    }
+    if let Some(analysis) = conn.analysis.take() {
+        analysis.stop();
     }
     if here.leave() {
         state.lobby.player_left(&conn.me.id).await;
@@ -233,6 +240,37 @@ async fn handle_text(
             Some(ServerEvent::Unsubscribed { topic })
         }
         ClientMessage::Subscribe { topic } => subscribe(topic, state, out, conn).await,
+        ClientMessage::Analyse {
+            id,
+            variant,
+            fen,
+            moves,
+            multipv,
+        } => {
+            let req = AnalyseRequest {
+                id,
+                variant,
+                fen,
+                moves,
+                multipv,
+            };
+            let now = state.games.config().clock.now_ms();
+            let previous = conn.analysis.take();
+            conn.analysis = Some(state.learning.analyses.start(
+                &conn.me.id,
+                now,
+                req,
+                out.clone(),
+                previous,
+            ));
+            None
+        }
+        ClientMessage::AnalyseStop { id } => {
+            if let Some(a) = conn.analysis.as_ref().filter(|a| a.id == id) {
+                a.stop();
+            }
+            None
+        }
         _ => error("Unknown message".into()),
     }
 }

@@ -238,8 +238,24 @@ export function renderButtons(g) {
     bits.push(g.mode === 'engine' ? t('info.engine', { level: g.level ?? '', name: t(`level.${g.level}`) }) : t('info.local'));
   }
   $('#game-info').textContent = bits.join(' · ');
+  renderLearnLinks(g);
   /** @type {HTMLInputElement} */ (document.querySelector('#move-input')).disabled = !(canMove(g) || premoveColor(g));
   if (g.online) renderOnlineButtons(g);
+}
+
+/**
+ * The links to the analysis board (a finished game, or one against the
+ * engine or on this device, from its current position) and to the review
+ * (a finished game). @param {GameView} g
+ */
+function renderLearnLinks(g) {
+  const analyse = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#btn-analyse'));
+  const review = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#btn-review'));
+  if (!analyse || !review) return;
+  analyse.classList.toggle('hidden', !!g.online && !g.end);
+  analyse.href = `/analysis.html#game=${encodeURIComponent(g.id)}`;
+  review.classList.toggle('hidden', !g.end || g.moves.length === 0);
+  review.href = `/analysis.html#game=${encodeURIComponent(g.id)}&review=1`;
 }
 
 /** @param {GameView} g */

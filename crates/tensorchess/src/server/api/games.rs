@@ -59,6 +59,7 @@ pub async fn delete(
 ) -> Result<StatusCode, AppError> {
     let arc = state.games.get_for(&id, &me).await?;
     state.games.local.delete(Some(arc), &id).await?;
+    state.learning.reviews.cancel(&id);
     Ok(StatusCode::NO_CONTENT)
 }
 

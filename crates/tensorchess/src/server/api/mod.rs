@@ -3,6 +3,7 @@
 //! Every answer, errors included, is JSON.
 
 mod games;
+mod learning;
 mod lobby;
 mod online;
 mod players;
@@ -42,6 +43,18 @@ pub fn routes() -> Router<AppState> {
         .route("/seeks/{id}", axum::routing::delete(lobby::cancel))
         .route("/seeks/{id}/accept", post(lobby::accept))
         .route("/ws", get(ws::handler))
+        // Learning (issue 16): analysis import, reviews, puzzles, lessons.
+        .route("/analysis/pgn", post(learning::import_pgn))
+        .route(
+            "/games/{id}/review",
+            get(learning::review_status).post(learning::start_review),
+        )
+        .route("/puzzles/themes", get(learning::puzzle_themes))
+        .route("/puzzles/next", get(learning::next_puzzle))
+        .route("/puzzles/{id}", get(learning::puzzle))
+        .route("/puzzles/{id}/result", post(learning::puzzle_result))
+        .route("/lessons", get(learning::lessons))
+        .route("/lessons/{level}/check", post(learning::check_lesson))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }

@@ -317,6 +317,9 @@ impl Players {
         let mut moved = Vec::new();
         if mine.account.is_none() && me.id != account.player_id {
             moved = self.store.merge_player(&me.id, &account.player_id).await?;
+            self.store
+                .merge_learning(&me.id, &account.player_id)
+                .await?;
             // The guest's token must not stand for anyone any more.
             self.store.save_player(&mine).await?;
         }

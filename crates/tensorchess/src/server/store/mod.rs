@@ -340,6 +340,65 @@ pub struct RunRecord {
     pub last_seen_ms: i64,
 }
 
+/// Puzzle tries kept per player and game (enough to avoid repeats).
+pub const MAX_PUZZLE_ATTEMPTS: usize = 1000;
+
+/// A game's stored review (the review library's `Review`, as JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewRecord {
+    pub game_id: String,
+    /// `tensorchess::review::Review`, serialised.
+    pub review_json: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+/// One try at a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleAttemptRecord {
+    pub player_id: String,
+    pub puzzle_id: String,
+    pub variant: VariantKind,
+    pub solved: bool,
+    /// The try changed the ratings (a first try; streaks and repeats do not).
+    pub rated: bool,
+    /// How the player's rating changed (rounded), when rated.
+    pub rating_diff: Option<i32>,
+    pub played_at: i64,
+}
+
+/// A new puzzle rating (of a player or of a puzzle), written only if the
+/// stored one is still `before` (`None`: none stored yet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleRatingWrite {
+    pub before: Option<RatingRecord>,
+    pub after: RatingRecord,
+}
+
+/// A try at a puzzle with the rating changes it makes, written together:
+/// one rating period for the player and one for the puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleResultWrite {
+    pub attempt: PuzzleAttemptRecord,
+    /// The player's new puzzle rating in the attempt's game (rated tries).
+    pub player: Option<PuzzleRatingWrite>,
+    /// The puzzle's new rating (rated tries).
+    pub puzzle: Option<PuzzleRatingWrite>,
+}
+
+/// A lesson level a player completed, with their best result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonRecord {
+    pub player_id: String,
+    /// The level's id in the lesson data (`beast-step-1`).
+    pub level_id: String,
+    /// 1 to 3.
+    pub stars: u8,
+    /// The fewest moves the level took.
+    pub moves: u32,
+    pub completed_at: i64,
+}
+
 /// Storage for games. Each method is one atomic, durable write or one read.
 #[async_trait]
 pub trait GameStore: Send + Sync + 'static {
@@ -427,4 +486,45 @@ pub trait GameStore: Send + Sync + 'static {
     /// only if it was still open at `now` ([`StoreError::Conflict`] if not:
     /// one seek never makes two games).
     async fn accept_seek(&self, id: &str, now: i64, game: &StoredGame) -> Result<(), StoreError>;
+    // ---- Learning: game reviews, puzzle ratings, lesson progress ------------
+    // (issue 16; the SQLite side is in sqlite/learning.rs, migration 4.)
+
+    /// A game's stored review.
+    async fn review(&self, game_id: &str) -> Result<Option<ReviewRecord>, StoreError>;
+    /// Stores a game's review, replacing one stored before; goes with the
+    /// game when it is deleted. [`StoreError::Conflict`] if there is no such game.
+    async fn save_review(&self, review: &ReviewRecord) -> Result<(), StoreError>;
+    /// A player's puzzle rating in a game (`None`: no rated try yet).
+    async fn puzzle_player_rating(
+        &self,
+        player: &str,
+        variant: VariantKind,
+    ) -> Result<Option<RatingRecord>, StoreError>;
+    /// The ratings of a game's puzzles that have been tried, by puzzle id
+    /// (the others keep their shipped estimate).
+    async fn puzzle_ratings(
+        &self,
+        variant: VariantKind,
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError>;
+    /// A player's latest tries in a game, newest first, at most `limit`.
+    async fn recent_puzzle_attempts(
+        &self,
+        player: &str,
+        variant: VariantKind,
+        limit: usize,
+    ) -> Result<Vec<PuzzleAttemptRecord>, StoreError>;
+    /// Records a try and its rating changes together; fails with
+    /// [`StoreError::Stale`] (and changes nothing) if either rating is no
+    /// longer the write's `before`. Keeps at most [`MAX_PUZZLE_ATTEMPTS`]
+    /// tries per player and game (the oldest go).
+    async fn record_puzzle_attempt(&self, write: &PuzzleResultWrite) -> Result<(), StoreError>;
+    /// The lesson levels a player has completed.
+    async fn lesson_progress(&self, player: &str) -> Result<Vec<LessonRecord>, StoreError>;
+    /// Records a completed level, keeping the player's best (most stars,
+    /// then fewest moves) when the level was completed before.
+    async fn save_lesson_result(&self, result: &LessonRecord) -> Result<(), StoreError>;
+    /// Gives `into` what `from` learnt (a guest logging in): their lesson
+    /// results (the better of the two per level), their puzzle tries, and
+    /// their puzzle ratings in the games where `into` has none.
+    async fn merge_learning(&self, from: &str, into: &str) -> Result<(), StoreError>;
 }

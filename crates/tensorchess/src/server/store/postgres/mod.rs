@@ -9,12 +9,14 @@
 //! start, recorded in `schema_migrations`.
 
 mod games;
+mod learning;
 mod players;
 
 use super::database::redact;
 use super::{
-    AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, MovesChange, PlayerRecord,
-    RatingRecord, RunRecord, SeekRecord, StoreError, StoredGame,
+    AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, LessonRecord, MovesChange,
+    PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord, RunRecord,
+    SeekRecord, StoreError, StoredGame,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{
@@ -32,6 +34,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0001_games.sql"),
     include_str!("../migrations/postgres/0002_online.sql"),
     include_str!("../migrations/postgres/0003_players.sql"),
+    include_str!("../migrations/postgres/0004_learning.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -430,6 +433,55 @@ impl GameStore for PgStore {
 
     async fn accept_seek(&self, id: &str, now: i64, game: &StoredGame) -> Result<(), StoreError> {
         write_tx!(self, |tx| players::accept_seek(&tx, id, now, game).await?)
+    }
+
+    async fn review(&self, game_id: &str) -> Result<Option<ReviewRecord>, StoreError> {
+        learning::review(&self.client().await?, game_id).await
+    }
+
+    async fn save_review(&self, review: &ReviewRecord) -> Result<(), StoreError> {
+        write_tx!(self, |tx| learning::save_review(&tx, review).await?)
+    }
+
+    async fn puzzle_player_rating(
+        &self,
+        player: &str,
+        variant: VariantKind,
+    ) -> Result<Option<RatingRecord>, StoreError> {
+        learning::puzzle_player_rating(&self.client().await?, player, variant).await
+    }
+
+    async fn puzzle_ratings(
+        &self,
+        variant: VariantKind,
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+        learning::puzzle_ratings(&self.client().await?, variant).await
+    }
+
+    async fn recent_puzzle_attempts(
+        &self,
+        player: &str,
+        variant: VariantKind,
+        limit: usize,
+    ) -> Result<Vec<PuzzleAttemptRecord>, StoreError> {
+        learning::recent_puzzle_attempts(&self.client().await?, player, variant, limit).await
+    }
+
+    async fn record_puzzle_attempt(&self, write: &PuzzleResultWrite) -> Result<(), StoreError> {
+        write_tx!(self, |tx| learning::record_puzzle_attempt(&tx, write)
+            .await?)
+    }
+
+    async fn lesson_progress(&self, player: &str) -> Result<Vec<LessonRecord>, StoreError> {
+        learning::lesson_progress(&self.client().await?, player).await
+    }
+
+    async fn save_lesson_result(&self, result: &LessonRecord) -> Result<(), StoreError> {
+        learning::save_lesson_result(&self.client().await?, result).await
+    }
+
+    async fn merge_learning(&self, from: &str, into: &str) -> Result<(), StoreError> {
+        write_tx!(self, |tx| learning::merge_learning(&tx, from, into).await?)
     }
 }
 

@@ -6,12 +6,14 @@
 //! reads use a second connection (WAL lets them run beside the writer).
 
 mod games;
+mod learning;
 mod players;
 
 use super::writer::{writer_loop, Job, TypedJob};
 use super::{
-    AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, MovesChange, PlayerRecord,
-    RatingRecord, RunRecord, SeekRecord, StoreError, StoredGame,
+    AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, LessonRecord, MovesChange,
+    PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord, RunRecord,
+    SeekRecord, StoreError, StoredGame,
 };
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
@@ -25,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0001_games.sql"),
     include_str!("../migrations/sqlite/0002_online.sql"),
     include_str!("../migrations/sqlite/0003_players.sql"),
+    include_str!("../migrations/sqlite/0004_learning.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -198,6 +201,7 @@ impl GameStore for SqliteStore {
         self.write(move |conn| {
             conn.execute("DELETE FROM moves WHERE game_id = ?1", params![id])?;
             conn.execute("DELETE FROM online_games WHERE game_id = ?1", params![id])?;
+            conn.execute("DELETE FROM game_reviews WHERE game_id = ?1", params![id])?;
             let n = conn.execute("DELETE FROM games WHERE id = ?1", params![id])?;
             Ok(n > 0)
         })
@@ -353,6 +357,71 @@ impl GameStore for SqliteStore {
     async fn accept_seek(&self, id: &str, now: i64, game: &StoredGame) -> Result<(), StoreError> {
         let (id, game) = (id.to_string(), game.clone());
         self.write(move |conn| players::accept_seek(conn, &id, now, &game))
+            .await
+    }
+
+    async fn review(&self, game_id: &str) -> Result<Option<ReviewRecord>, StoreError> {
+        let game_id = game_id.to_string();
+        self.read(move |conn| learning::review(conn, &game_id))
+            .await
+    }
+
+    async fn save_review(&self, review: &ReviewRecord) -> Result<(), StoreError> {
+        let review = review.clone();
+        self.write(move |conn| learning::save_review(conn, &review))
+            .await
+    }
+
+    async fn puzzle_player_rating(
+        &self,
+        player: &str,
+        variant: VariantKind,
+    ) -> Result<Option<RatingRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| learning::puzzle_player_rating(conn, &player, variant))
+            .await
+    }
+
+    async fn puzzle_ratings(
+        &self,
+        variant: VariantKind,
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+        self.read(move |conn| learning::puzzle_ratings(conn, variant))
+            .await
+    }
+
+    async fn recent_puzzle_attempts(
+        &self,
+        player: &str,
+        variant: VariantKind,
+        limit: usize,
+    ) -> Result<Vec<PuzzleAttemptRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| learning::recent_puzzle_attempts(conn, &player, variant, limit))
+            .await
+    }
+
+    async fn record_puzzle_attempt(&self, write: &PuzzleResultWrite) -> Result<(), StoreError> {
+        let write = write.clone();
+        self.write(move |conn| learning::record_puzzle_attempt(conn, &write))
+            .await
+    }
+
+    async fn lesson_progress(&self, player: &str) -> Result<Vec<LessonRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| learning::lesson_progress(conn, &player))
+            .await
+    }
+
+    async fn save_lesson_result(&self, result: &LessonRecord) -> Result<(), StoreError> {
+        let result = result.clone();
+        self.write(move |conn| learning::save_lesson_result(conn, &result))
+            .await
+    }
+
+    async fn merge_learning(&self, from: &str, into: &str) -> Result<(), StoreError> {
+        let (from, into) = (from.to_string(), into.to_string());
+        self.write(move |conn| learning::merge_learning(conn, &from, &into))
             .await
     }
 }

@@ -17,6 +17,10 @@ async fn the_store_contract_holds() {
     conformance::players_sessions_accounts_and_ratings(&open(&dir)).await;
     conformance::seeks_are_accepted_once(&open(&dir)).await;
     conformance::merging_a_guest_moves_their_games(&open(&dir)).await;
+    conformance::reviews_are_kept_with_their_game(&open(&dir)).await;
+    conformance::puzzle_tries_and_ratings_are_written_together(&open(&dir)).await;
+    conformance::lesson_results_keep_the_best(&open(&dir)).await;
+    conformance::merging_a_guest_moves_what_they_learnt(&open(&dir)).await;
 }
 
 #[tokio::test]

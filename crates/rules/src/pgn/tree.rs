@@ -1,0 +1,397 @@
+//! PGN movetext as a tree: the main line with its variations (`( … )`,
+//! nested), comments (`{ … }`, `; …`) and numeric annotation glyphs
+//! (`$2`, and the suffixes `!`, `?`, `!!`, `??`, `!?`, `?!`, read as
+//! `$1`…`$6`). The moves stay text: [`super::replay`] and the callers play
+//! them under a game's rules.
+
+use super::{PgnError, MAX_PGN_LEN};
+
+/// Variations nested deeper than this are refused (they would only be
+/// there to exhaust the reader).
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// A move of a line, with what is written after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnNode {
+    /// The move as written (SAN or a move string), without its suffix
+    /// annotation and move number.
+    pub san: String,
+    /// Numeric annotation glyphs, in order (`!` is 1, `?` 2, `!!` 3, `??` 4,
+    /// `!?` 5, `?!` 6).
+    pub nags: Vec<u8>,
+    /// Comments after the move.
+    pub comments: Vec<String>,
+    /// Lines played instead of this move.
+    pub variations: Vec<PgnLine>,
+}
+
+/// A line of moves: the main line, or a variation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnLine {
+    /// Comments before the line's first move.
+    pub comments: Vec<String>,
+    /// The moves, in order.
+    pub moves: Vec<PgnNode>,
+}
+
+impl PgnLine {
+    /// Moves in this line and all its variations.
+    pub fn count(&self) -> usize {
+        self.moves
+            .iter()
+            .map(|n| 1 + n.variations.iter().map(PgnLine::count).sum::<usize>())
+            .sum()
+    }
+}
+
+/// A game of a PGN text with its variations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnTree {
+    /// Tag pairs (name, value), in order.
+    pub tags: Vec<(String, String)>,
+    /// The main line.
+    pub line: PgnLine,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2` or `*`).
+    pub result: String,
+}
+
+impl PgnTree {
+    /// The value of the tag `name` (any case), if the game has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A suffix annotation's glyph number.
+fn suffix_nag(s: &str) -> Option<u8> {
+    Some(match s {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
+/// Reads a tag `[Name "value"]` after its `[`.
+fn read_tag(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+) -> Result<(String, String), PgnError> {
+    let mut tag = String::new();
+    let mut in_str = false;
+    let mut closed = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if in_str => {
+                if let Some(n) = chars.next() {
+                    tag.push(n);
+                }
+                continue;
+            }
+            '"' => in_str = !in_str,
+            ']' if !in_str => {
+                closed = true;
+                break;
+            }
+            _ => {}
+        }
+        tag.push(c);
+    }
+    if !closed {
+        return Err(PgnError::Syntax("a tag is not closed with ']'".into()));
+    }
+    let tag = tag.trim();
+    let (name, value) = tag
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| PgnError::Syntax(format!("tag without value: [{tag}]")))?;
+    let value = value
+        .trim()
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or_else(|| PgnError::Syntax(format!("tag value not quoted: [{tag}]")))?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// What is being read: the game's lines, innermost last.
+struct Reader {
+    games: Vec<PgnTree>,
+    tags: Vec<(String, String)>,
+    /// The main line first, then each open variation.
+    lines: Vec<PgnLine>,
+    in_moves: bool,
+}
+
+impl Reader {
+    fn line(&mut self) -> &mut PgnLine {
+        if self.lines.is_empty() {
+            self.lines.push(PgnLine::default());
+        }
+        let last = self.lines.len() - 1;
+        &mut self.lines[last]
+    }
+
+    fn comment(&mut self, text: String) {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            return;
+        }
+        let line = self.line();
+        match line.moves.last_mut() {
+            Some(node) => node.comments.push(text),
+            None => line.comments.push(text),
+        }
+    }
+
+    fn open(&mut self) -> Result<(), PgnError> {
+        if self.line().moves.is_empty() {
+            return Err(PgnError::Syntax("a variation before any move".into()));
+        }
+        if self.lines.len() > MAX_VARIATION_DEPTH {
+            return Err(PgnError::Syntax(format!(
+                "variations nested deeper than {MAX_VARIATION_DEPTH}"
+            )));
+        }
+        self.lines.push(PgnLine::default());
+        Ok(())
+    }
+
+    fn close(&mut self) -> Result<(), PgnError> {
+        if self.lines.len() < 2 {
+            return Err(PgnError::Syntax("')' without '('".into()));
+        }
+        let variation = self.lines.pop().unwrap_or_default();
+        if let Some(node) = self.line().moves.last_mut() {
+            node.variations.push(variation);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, result: &str) -> Result<(), PgnError> {
+        if self.lines.len() > 1 {
+            return Err(PgnError::Syntax(
+                "a variation is not closed with ')'".into(),
+            ));
+        }
+        let line = self.lines.pop().unwrap_or_default();
+        if !self.tags.is_empty() || !line.moves.is_empty() || !line.comments.is_empty() {
+            self.games.push(PgnTree {
+                tags: std::mem::take(&mut self.tags),
+                line,
+                result: if result.is_empty() {
+                    "*".into()
+                } else {
+                    result.into()
+                },
+            });
+        }
+        self.in_moves = false;
+        Ok(())
+    }
+
+    fn token(&mut self, tok: &str) -> Result<(), PgnError> {
+        self.in_moves = true;
+        if self.lines.len() <= 1 && matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            return self.finish(tok);
+        }
+        if let Some(n) = tok.strip_prefix('$') {
+            let nag = n
+                .parse::<u8>()
+                .map_err(|_| PgnError::Syntax(format!("bad annotation glyph {tok}")))?;
+            if let Some(node) = self.line().moves.last_mut() {
+                node.nags.push(nag);
+            }
+            return Ok(());
+        }
+        if let Some(nag) = suffix_nag(tok) {
+            if let Some(node) = self.line().moves.last_mut() {
+                node.nags.push(nag);
+            }
+            return Ok(());
+        }
+        // A move number ("12." or "12...") glued to the move, or alone.
+        let t = tok.trim_start_matches(|c: char| c.is_ascii_digit());
+        let t = if t.len() < tok.len() && t.starts_with('.') {
+            t.trim_start_matches('.')
+        } else {
+            tok
+        };
+        if t.is_empty() || t.chars().all(|c| c == '.') {
+            return Ok(());
+        }
+        let body = t.trim_end_matches(['!', '?']);
+        let nag = suffix_nag(&t[body.len()..]);
+        if body.is_empty() {
+            return Ok(());
+        }
+        self.line().moves.push(PgnNode {
+            san: body.to_string(),
+            nags: nag.into_iter().collect(),
+            ..PgnNode::default()
+        });
+        Ok(())
+    }
+}
+
+/// Splits PGN text into games with their variations, comments and glyphs.
+///
+/// ```
+/// use tensorchess_rules::pgn::parse_pgn_tree;
+/// let games = parse_pgn_tree("[Variant \"Tensor\"]\n\n1. e4 {good} e5 (1... d5 $1 2. Nh3) 2. Nh3?! 1-0").unwrap();
+/// let line = &games[0].line;
+/// assert_eq!(line.moves.len(), 3);
+/// assert_eq!(line.moves[0].comments, ["good"]);
+/// assert_eq!(line.moves[1].variations[0].moves[0].san, "d5");
+/// assert_eq!(line.moves[1].variations[0].moves[0].nags, [1]);
+/// assert_eq!(line.moves[2].nags, [6]);
+/// assert_eq!(games[0].result, "1-0");
+/// ```
+pub fn parse_pgn_tree(text: &str) -> Result<Vec<PgnTree>, PgnError> {
+    if text.len() > MAX_PGN_LEN {
+        return Err(PgnError::Syntax("the PGN is larger than 4 MiB".into()));
+    }
+    let mut r = Reader {
+        games: Vec::new(),
+        tags: Vec::new(),
+        lines: Vec::new(),
+        in_moves: false,
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' if r.lines.len() <= 1 => {
+                if r.in_moves {
+                    r.finish("*")?;
+                }
+                let tag = read_tag(&mut chars)?;
+                r.tags.push(tag);
+            }
+            '{' => {
+                let mut comment = String::new();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        closed = true;
+                        break;
+                    }
+                    comment.push(c);
+                }
+                if !closed {
+                    return Err(PgnError::Syntax("a comment is not closed with '}'".into()));
+                }
+                r.in_moves = true;
+                r.comment(comment);
+            }
+            ';' => {
+                let mut comment = String::new();
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                    comment.push(c);
+                }
+                r.comment(comment);
+            }
+            '(' => {
+                r.in_moves = true;
+                r.open()?;
+            }
+            ')' => r.close()?,
+            c if c.is_whitespace() => {}
+            _ => {
+                let mut tok = String::from(c);
+                while let Some(&n) = chars.peek() {
+                    if n.is_whitespace() || "{}();[".contains(n) {
+                        break;
+                    }
+                    tok.push(n);
+                    chars.next();
+                }
+                r.token(&tok)?;
+            }
+        }
+    }
+    if r.in_moves || !r.tags.is_empty() || !r.lines.is_empty() {
+        r.finish("*")?;
+    }
+    Ok(r.games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sans(line: &PgnLine) -> Vec<&str> {
+        line.moves.iter().map(|n| n.san.as_str()).collect()
+    }
+
+    #[test]
+    fn nested_variations_attach_to_the_move_they_replace() {
+        let g = &parse_pgn_tree("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) (1... e6) 2. Nf3 Nc6 *")
+            .unwrap()[0];
+        assert_eq!(sans(&g.line), ["e4", "e5", "Nf3", "Nc6"]);
+        let alts = &g.line.moves[1].variations;
+        assert_eq!(alts.len(), 2);
+        assert_eq!(sans(&alts[0]), ["c5", "Nf3", "d6"]);
+        assert_eq!(sans(&alts[0].moves[1].variations[0]), ["Nc3", "Nc6"]);
+        assert_eq!(sans(&alts[1]), ["e6"]);
+        assert_eq!(g.line.count(), 10);
+        assert_eq!(g.result, "*");
+    }
+
+    #[test]
+    fn comments_glyphs_and_suffixes_are_kept() {
+        let g = &parse_pgn_tree(
+            "{Start} 1. e4! {best by test} $14 e5?? ; a blunder\n 2. Qh5 ( { instead } 2. Nf3!? ) Nc6 1-0",
+        )
+        .unwrap()[0];
+        assert_eq!(g.line.comments, ["Start"]);
+        let m = &g.line.moves;
+        assert_eq!(
+            (m[0].san.as_str(), m[0].nags.as_slice()),
+            ("e4", &[1, 14][..])
+        );
+        assert_eq!(m[0].comments, ["best by test"]);
+        assert_eq!(m[1].nags, [4]);
+        assert_eq!(m[1].comments, ["a blunder"]);
+        let v = &m[2].variations[0];
+        assert_eq!(v.comments, ["instead"]);
+        assert_eq!(
+            (v.moves[0].san.as_str(), v.moves[0].nags.as_slice()),
+            ("Nf3", &[5][..])
+        );
+        assert_eq!(g.result, "1-0");
+    }
+
+    #[test]
+    fn several_games_tags_and_tensor_moves() {
+        let text = "[Variant \"Tensor\"]\n[White \"A\"]\n\n1. Tb3 (1. c1e3>g5) 1... Tb6 *\n\n\
+                    [Variant \"Tensor\"]\n\n1. e4 *";
+        let games = parse_pgn_tree(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("white"), Some("A"));
+        assert_eq!(sans(&games[0].line), ["Tb3", "Tb6"]);
+        assert_eq!(sans(&games[0].line.moves[0].variations[0]), ["c1e3>g5"]);
+        assert_eq!(sans(&games[1].line), ["e4"]);
+    }
+
+    #[test]
+    fn broken_movetext_is_refused() {
+        for bad in [
+            "( 1. e4 ) *",
+            "1. e4 ) *",
+            "1. e4 (1. d4 *",
+            "1. e4 {open",
+            "1. e4 $x *",
+        ] {
+            assert!(parse_pgn_tree(bad).is_err(), "{bad}");
+        }
+        let deep = format!("1. e4 {} *", "(1. d4 ".repeat(MAX_VARIATION_DEPTH + 2));
+        assert!(parse_pgn_tree(&deep).is_err());
+        assert!(parse_pgn_tree("").unwrap().is_empty());
+    }
+}

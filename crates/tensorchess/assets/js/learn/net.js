@@ -1,0 +1,114 @@
+// @ts-check
+// The learning pages' requests (issue 16): the analysis board's positions
+// and PGN import, game reviews, puzzles and lessons. The types are the
+// server's views (server/learning/*.rs).
+
+import { ApiError } from '../api.js';
+
+/** @typedef {import('../api.js').PositionView} PositionView */
+/** @typedef {import('../board/types.js').LegalMove} LegalMove */
+/** @typedef {import('../board/types.js').Path} Path */
+/** @typedef {{ cp?: number, mate?: number }} Score  White's view: centipawns or mate in n */
+/**
+ * @typedef {{ uci: string, san: string, fen: string, check: string | null, path: Path,
+ *   nags: number[], comments: string[], variations: TreeLine[] }} TreeNodeView
+ * @typedef {{ comments: string[], moves: TreeNodeView[] }} TreeLine
+ * @typedef {{ variant: string, start_fen: string, tags: [string, string][], result: string, line: TreeLine }} TreeImport
+ */
+/**
+ * @typedef {{ uci: string, san: string, line_san: string[], line_uci: string[], eval: Score }} BetterMove
+ * @typedef {{ ply: number, mover: string, uci: string, san: string, eval: Score | null, win_before: number,
+ *   win_after: number, accuracy: number, judgement: 'inaccuracy' | 'mistake' | 'blunder' | null,
+ *   better: BetterMove | null }} PlyReview
+ * @typedef {{ accuracy: number | null, inaccuracies: number, mistakes: number, blunders: number }} SideSummary
+ * @typedef {{ variant: string, start_fen: string, start_eval: Score | null, plies: PlyReview[],
+ *   white: SideSummary, black: SideSummary }} Review
+ * @typedef {{ game: string, status: 'none' | 'queued' | 'running' | 'done' | 'failed',
+ *   progress: { done: number, total: number } | null, review: Review | null, error: string | null }} ReviewStatus
+ */
+/**
+ * @typedef {{ rating: number, rd: number, games: number, provisional: boolean }} PuzzleRating
+ * @typedef {{ id: string, variant: string, fen: string, moves: string[], color: 'white' | 'black',
+ *   themes: string[], rating: PuzzleRating, player: PuzzleRating }} Puzzle
+ * @typedef {{ id: string, solved: boolean, rated: boolean, player: PuzzleRating, player_diff: number,
+ *   puzzle: PuzzleRating }} PuzzleResult
+ * @typedef {{ variant: string, count: number, themes: { name: string, count: number }[] }} Themes
+ */
+/**
+ * @typedef {{ en: string, uk: string }} Text
+ * @typedef {{ id: string, fen: string, goal: 'collect' | 'capture' | 'mate', squares: string[], keep?: string[],
+ *   only?: string, par: number, text: Text, teaches: string[] }} Level
+ * @typedef {{ id: string, title: Text, intro: Text, levels: Level[] }} Stage
+ * @typedef {{ stars: number, moves: number }} LevelProgress
+ * @typedef {{ book: { variant: string, stages: Stage[] }, progress: Record<string, LevelProgress> }} Lessons
+ * @typedef {{ index: number, kind: string, message: string, code: string | null,
+ *   args: Record<string, string> | null }} Refusal
+ * @typedef {{ level: string, played: number, refused: Refusal | null, position: PositionView,
+ *   last: LegalMove | null, done_squares: string[], remaining: string[], goal_met: boolean,
+ *   stars: number | null, par: number, best: LevelProgress | null }} Check
+ */
+
+/** @param {string} method @param {string} path @param {unknown} [body] @returns {Promise<any>} */
+async function request(method, path, body) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, { error: 'The server cannot be reached', kind: 'network' });
+  }
+  const type = res.headers.get('Content-Type') || '';
+  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) throw new ApiError(res.status, typeof data === 'object' ? data : { error: String(data) });
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const learn = {
+  /**
+   * The position after `moves` from `fen` (and `move` played there, if given).
+   * @param {string} variant @param {string} fen @param {string[]} moves @param {string} [move]
+   * @returns {Promise<{ played: LegalMove | null, position: PositionView }>}
+   */
+  position: (variant, fen, moves, move) => request('POST', '/api/position', { variant, fen, moves, move }),
+  /** @param {string} pgn @param {string} [variant] @returns {Promise<TreeImport>} */
+  importPgn: (pgn, variant) => request('POST', '/api/analysis/pgn', { pgn, variant }),
+  /** @param {string} id @returns {Promise<ReviewStatus>} */
+  review: (id) => request('GET', `/api/games/${enc(id)}/review`),
+  /** @param {string} id @returns {Promise<ReviewStatus>} */
+  startReview: (id) => request('POST', `/api/games/${enc(id)}/review`, {}),
+  /** @param {string} variant @returns {Promise<Themes>} */
+  themes: (variant) => request('GET', `/api/puzzles/themes?variant=${enc(variant)}`),
+  /** @param {string} variant @param {string} theme @param {number | null} streak @returns {Promise<Puzzle>} */
+  nextPuzzle: (variant, theme, streak) => request('GET', `/api/puzzles/next?variant=${enc(variant)}&theme=${enc(theme)}${streak === null ? '' : `&streak=${streak}`}`),
+  /** @param {string} id @returns {Promise<Puzzle>} */
+  puzzle: (id) => request('GET', `/api/puzzles/${enc(id)}`),
+  /** @param {string} id @param {boolean} solved @param {boolean} streak @returns {Promise<PuzzleResult>} */
+  puzzleResult: (id, solved, streak) => request('POST', `/api/puzzles/${enc(id)}/result`, { solved, streak }),
+  /** @returns {Promise<Lessons>} */
+  lessons: () => request('GET', '/api/lessons'),
+  /** @param {string} level @param {string[]} moves @returns {Promise<Check>} */
+  check: (level, moves) => request('POST', `/api/lessons/${enc(level)}/check`, { moves }),
+};
+
+/** A score as people read it: `+0.35`, `−1.20`, `#3`, `#−2`. @param {Score | null | undefined} s */
+export function scoreText(s) {
+  if (!s) return '';
+  if (typeof s.mate === 'number') return s.mate < 0 ? `#−${-s.mate}` : `#${s.mate}`;
+  const cp = s.cp || 0;
+  return `${cp >= 0 ? '+' : '−'}${(Math.abs(cp) / 100).toFixed(2)}`;
+}
+
+/** White's winning chances (−1 to 1) by lichess's curve. @param {Score | null | undefined} s */
+export function winChance(s) {
+  if (!s) return 0;
+  if (typeof s.mate === 'number') return s.mate > 0 ? 1 : -1;
+  const cp = Math.max(-1000, Math.min(1000, s.cp || 0));
+  return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
+}

@@ -1,0 +1,42 @@
+//! What the app offers for learning after playing (issue 16): live
+//! analysis over the WebSocket ([`analysis`]), game reviews stored with
+//! their games ([`reviews`]), rated puzzles from the shipped files
+//! ([`puzzles`]), interactive lessons judged by the rules ([`lessons`]),
+//! and PGN import with variations for the analysis board ([`pgn_tree`]).
+//!
+//! Every engine search goes through the server's search budget
+//! ([`super::budget`]): analyses as advice, reviews in the background.
+
+pub mod analysis;
+pub mod lessons;
+pub mod pgn_tree;
+pub mod puzzles;
+pub mod reviews;
+
+use super::clock::Clock;
+use super::engine_player::EnginePlayer;
+use super::store::GameStore;
+use std::sync::Arc;
+
+/// The learning services, together.
+pub struct Learning {
+    pub analyses: Arc<analysis::Analyses>,
+    pub reviews: Arc<reviews::Reviews>,
+    pub puzzles: puzzles::Puzzles,
+    pub lessons: lessons::Lessons,
+}
+
+impl Learning {
+    pub fn new(
+        store: Arc<dyn GameStore>,
+        engine: Arc<EnginePlayer>,
+        clock: Arc<dyn Clock>,
+    ) -> Learning {
+        Learning {
+            analyses: analysis::Analyses::new(engine.clone()),
+            reviews: reviews::Reviews::new(store.clone(), engine, clock.clone()),
+            puzzles: puzzles::Puzzles::new(store.clone(), clock.clone()),
+            lessons: lessons::Lessons::new(store, clock),
+        }
+    }
+}

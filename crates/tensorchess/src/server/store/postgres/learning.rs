@@ -1,0 +1,291 @@
+//! Learning in PostgreSQL (migration 4): game reviews, puzzle ratings and
+//! tries, lesson progress; the same statements as SQLite's.
+
+use super::super::columns::parse_variant;
+use super::super::{
+    LessonRecord, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite, RatingRecord,
+    ReviewRecord, StoreError, MAX_PUZZLE_ATTEMPTS,
+};
+use deadpool_postgres::GenericClient;
+use tensorchess_rules::VariantKind;
+use tokio_postgres::Row;
+
+pub async fn review(c: &impl GenericClient, id: &str) -> Result<Option<ReviewRecord>, StoreError> {
+    let row = c
+        .query_opt(
+            "SELECT game_id, review, created_at FROM game_reviews WHERE game_id = $1",
+            &[&id],
+        )
+        .await?;
+    row.map(|r| {
+        Ok(ReviewRecord {
+            game_id: r.try_get(0)?,
+            review_json: r.try_get(1)?,
+            created_at: r.try_get(2)?,
+        })
+    })
+    .transpose()
+}
+
+pub async fn save_review(c: &impl GenericClient, review: &ReviewRecord) -> Result<(), StoreError> {
+    if c.query_opt("SELECT 1 FROM games WHERE id = $1", &[&review.game_id])
+        .await?
+        .is_none()
+    {
+        return Err(StoreError::Conflict(format!(
+            "there is no game {} to store a review of",
+            review.game_id
+        )));
+    }
+    c.execute(
+        "INSERT INTO game_reviews (game_id, review, created_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (game_id) DO UPDATE SET review = EXCLUDED.review, created_at = EXCLUDED.created_at",
+        &[&review.game_id, &review.review_json, &review.created_at],
+    )
+    .await?;
+    Ok(())
+}
+
+fn rating(r: &Row, at: usize) -> Result<RatingRecord, StoreError> {
+    Ok(RatingRecord {
+        rating: r.try_get(at)?,
+        rd: r.try_get(at + 1)?,
+        volatility: r.try_get(at + 2)?,
+        games: r.try_get::<_, i64>(at + 3)?.clamp(0, u32::MAX as i64) as u32,
+    })
+}
+
+pub async fn puzzle_player_rating(
+    c: &impl GenericClient,
+    player: &str,
+    variant: VariantKind,
+) -> Result<Option<RatingRecord>, StoreError> {
+    let row = c
+        .query_opt(
+            "SELECT rating, rd, volatility, games FROM puzzle_player_ratings \
+             WHERE player_id = $1 AND variant = $2",
+            &[&player, &variant.name()],
+        )
+        .await?;
+    row.map(|r| rating(&r, 0)).transpose()
+}
+
+pub async fn puzzle_ratings(
+    c: &impl GenericClient,
+    variant: VariantKind,
+) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT puzzle_id, rating, rd, volatility, games FROM puzzle_ratings WHERE variant = $1",
+            &[&variant.name()],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get::<_, String>(0)?, rating(r, 1)?)))
+        .collect()
+}
+
+pub async fn recent_puzzle_attempts(
+    c: &impl GenericClient,
+    player: &str,
+    variant: VariantKind,
+    limit: usize,
+) -> Result<Vec<PuzzleAttemptRecord>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT player_id, puzzle_id, variant, solved, rated, rating_diff, played_at \
+             FROM puzzle_attempts WHERE player_id = $1 AND variant = $2 \
+             ORDER BY played_at DESC, puzzle_id LIMIT $3",
+            &[&player, &variant.name(), &(limit as i64)],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            let puzzle_id: String = r.try_get(1)?;
+            let variant: String = r.try_get(2)?;
+            Ok(PuzzleAttemptRecord {
+                variant: parse_variant(&puzzle_id, &variant)?,
+                player_id: r.try_get(0)?,
+                puzzle_id,
+                solved: r.try_get(3)?,
+                rated: r.try_get(4)?,
+                rating_diff: r.try_get(5)?,
+                played_at: r.try_get(6)?,
+            })
+        })
+        .collect()
+}
+
+/// Writes a rating if the stored one is still `w.before` (see SQLite's).
+async fn write_rating(
+    c: &impl GenericClient,
+    table: &str,
+    key: &str,
+    id: &str,
+    variant: &str,
+    w: &PuzzleRatingWrite,
+) -> Result<(), StoreError> {
+    let a = &w.after;
+    let games = a.games as i64;
+    let n = match &w.before {
+        None => {
+            c.execute(
+                &format!(
+                    "INSERT INTO {table} ({key}, variant, rating, rd, volatility, games) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+                ),
+                &[&id, &variant, &a.rating, &a.rd, &a.volatility, &games],
+            )
+            .await?
+        }
+        Some(b) => {
+            c.execute(
+                &format!(
+                    "UPDATE {table} SET rating = $3, rd = $4, volatility = $5, games = $6 \
+                     WHERE {key} = $1 AND variant = $2 AND games = $7"
+                ),
+                &[
+                    &id,
+                    &variant,
+                    &a.rating,
+                    &a.rd,
+                    &a.volatility,
+                    &games,
+                    &(b.games as i64),
+                ],
+            )
+            .await?
+        }
+    };
+    if n == 0 {
+        return Err(StoreError::Stale {
+            id: format!("{table} of {id}"),
+            found: -1,
+        });
+    }
+    Ok(())
+}
+
+pub async fn record_puzzle_attempt(
+    c: &impl GenericClient,
+    w: &PuzzleResultWrite,
+) -> Result<(), StoreError> {
+    let a = &w.attempt;
+    let variant = a.variant.name();
+    if let Some(p) = &w.player {
+        write_rating(
+            c,
+            "puzzle_player_ratings",
+            "player_id",
+            &a.player_id,
+            variant,
+            p,
+        )
+        .await?;
+    }
+    if let Some(p) = &w.puzzle {
+        write_rating(c, "puzzle_ratings", "puzzle_id", &a.puzzle_id, variant, p).await?;
+    }
+    c.execute(
+        "INSERT INTO puzzle_attempts (player_id, puzzle_id, variant, solved, rated, rating_diff, \
+         played_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        &[
+            &a.player_id,
+            &a.puzzle_id,
+            &variant,
+            &a.solved,
+            &a.rated,
+            &a.rating_diff,
+            &a.played_at,
+        ],
+    )
+    .await?;
+    c.execute(
+        "DELETE FROM puzzle_attempts WHERE player_id = $1 AND variant = $2 AND played_at < \
+         (SELECT played_at FROM puzzle_attempts WHERE player_id = $1 AND variant = $2 \
+          ORDER BY played_at DESC LIMIT 1 OFFSET $3)",
+        &[&a.player_id, &variant, &(MAX_PUZZLE_ATTEMPTS as i64 - 1)],
+    )
+    .await?;
+    Ok(())
+}
+
+fn lesson(r: &Row) -> Result<LessonRecord, StoreError> {
+    Ok(LessonRecord {
+        player_id: r.try_get(0)?,
+        level_id: r.try_get(1)?,
+        stars: r.try_get::<_, i64>(2)?.clamp(0, 3) as u8,
+        moves: r.try_get::<_, i64>(3)?.clamp(0, u32::MAX as i64) as u32,
+        completed_at: r.try_get(4)?,
+    })
+}
+
+pub async fn lesson_progress(
+    c: &impl GenericClient,
+    player: &str,
+) -> Result<Vec<LessonRecord>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT player_id, level_id, stars, moves, completed_at FROM lesson_progress \
+             WHERE player_id = $1 ORDER BY level_id",
+            &[&player],
+        )
+        .await?;
+    rows.iter().map(lesson).collect()
+}
+
+/// Keeps the better of the stored result and `r`: more stars, then fewer moves.
+pub async fn save_lesson_result(
+    c: &impl GenericClient,
+    r: &LessonRecord,
+) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO lesson_progress (player_id, level_id, stars, moves, completed_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, level_id) DO UPDATE SET \
+         stars = EXCLUDED.stars, moves = EXCLUDED.moves, completed_at = EXCLUDED.completed_at \
+         WHERE EXCLUDED.stars > lesson_progress.stars \
+            OR (EXCLUDED.stars = lesson_progress.stars AND EXCLUDED.moves < lesson_progress.moves)",
+        &[
+            &r.player_id,
+            &r.level_id,
+            &(r.stars as i64),
+            &(r.moves as i64),
+            &r.completed_at,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+pub async fn merge_learning(
+    c: &impl GenericClient,
+    from: &str,
+    into: &str,
+) -> Result<(), StoreError> {
+    if from == into {
+        return Ok(());
+    }
+    for mut level in lesson_progress(c, from).await? {
+        level.player_id = into.to_string();
+        save_lesson_result(c, &level).await?;
+    }
+    c.execute("DELETE FROM lesson_progress WHERE player_id = $1", &[&from])
+        .await?;
+    c.execute(
+        "UPDATE puzzle_attempts SET player_id = $2 WHERE player_id = $1",
+        &[&from, &into],
+    )
+    .await?;
+    c.execute(
+        "UPDATE puzzle_player_ratings SET player_id = $2 WHERE player_id = $1 AND variant NOT IN \
+         (SELECT variant FROM puzzle_player_ratings WHERE player_id = $2)",
+        &[&from, &into],
+    )
+    .await?;
+    c.execute(
+        "DELETE FROM puzzle_player_ratings WHERE player_id = $1",
+        &[&from],
+    )
+    .await?;
+    Ok(())
+}
