@@ -24,9 +24,9 @@ echo "PostgreSQL at $TENSORCHESS_TEST_PG"
 echo "== Rust tests (release)"
 cargo test --workspace --release
 
-echo "== API, players, online and lobby tests again, on PostgreSQL"
+echo "== API, players, online, lobby and learning tests again, on PostgreSQL"
 TENSORCHESS_TEST_BACKEND=postgres cargo test --release -p tensorchess \
-  --test api --test players --test online --test online_clocks --test lobby --test postgres
+  --test api --test players --test online --test online_clocks --test lobby --test learning --test postgres
 
 echo "== Full perft suites (every vector, up to 200 million nodes)"
 PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft
