@@ -3,6 +3,7 @@
 //! main line; [`parse_pgn_tree`] keeps the variations, comments and
 //! annotation glyphs too.
 
+mod lex;
 mod tree;
 
 pub use tree::{parse_pgn_tree, PgnLine, PgnNode, PgnTree, MAX_VARIATION_DEPTH};
@@ -103,39 +104,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     finish(&mut cur, &mut games);
                     in_moves = false;
                 }
-                let mut tag = String::new();
-                let mut in_str = false;
-                let mut closed = false;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' if in_str => {
-                            if let Some(n) = chars.next() {
-                                tag.push(n);
-                            }
-                            continue;
-                        }
-                        '"' => in_str = !in_str,
-                        ']' if !in_str => {
-                            closed = true;
-                            break;
-                        }
-                        _ => {}
-                    }
-                    tag.push(c);
-                }
-                if !closed {
-                    return Err(PgnError::Syntax("a tag is not closed with ']'".into()));
-                }
-                let tag = tag.trim();
-                let (name, value) = tag
-                    .split_once(char::is_whitespace)
-                    .ok_or_else(|| PgnError::Syntax(format!("tag without value: [{tag}]")))?;
-                let value = value.trim();
-                let value = value
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .ok_or_else(|| PgnError::Syntax(format!("tag value not quoted: [{tag}]")))?;
-                cur.tags.push((name.to_string(), value.to_string()));
+                cur.tags.push(lex::read_tag(&mut chars)?);
             }
             '{' => {
                 for c in chars.by_ref() {
@@ -155,14 +124,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
             ')' => depth = depth.saturating_sub(1),
             c if c.is_whitespace() => {}
             _ => {
-                let mut tok = String::from(c);
-                while let Some(&n) = chars.peek() {
-                    if n.is_whitespace() || "{}();[".contains(n) {
-                        break;
-                    }
-                    tok.push(n);
-                    chars.next();
-                }
+                let tok = lex::read_token(c, &mut chars);
                 if depth > 0 {
                     continue;
                 }
@@ -177,13 +139,8 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     continue;
                 }
                 // Strip a move number ("12." or "12...") glued to the move.
-                let t = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-                let t = if t.len() < tok.len() && t.starts_with('.') {
-                    t.trim_start_matches('.')
-                } else {
-                    tok.as_str()
-                };
-                if t.is_empty() || t.chars().all(|c| c == '.') {
+                let t = lex::strip_move_number(&tok);
+                if t.is_empty() {
                     continue;
                 }
                 cur.moves.push(t.to_string());

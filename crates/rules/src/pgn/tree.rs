@@ -4,6 +4,7 @@
 //! `$1`…`$6`). The moves stay text: [`super::replay`] and the callers play
 //! them under a game's rules.
 
+use super::lex::{read_tag, read_token, strip_move_number};
 use super::{PgnError, MAX_PGN_LEN};
 
 /// Variations nested deeper than this are refused (they would only be
@@ -76,45 +77,6 @@ fn suffix_nag(s: &str) -> Option<u8> {
         "?!" => 6,
         _ => return None,
     })
-}
-
-/// Reads a tag `[Name "value"]` after its `[`.
-fn read_tag(
-    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
-) -> Result<(String, String), PgnError> {
-    let mut tag = String::new();
-    let mut in_str = false;
-    let mut closed = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if in_str => {
-                if let Some(n) = chars.next() {
-                    tag.push(n);
-                }
-                continue;
-            }
-            '"' => in_str = !in_str,
-            ']' if !in_str => {
-                closed = true;
-                break;
-            }
-            _ => {}
-        }
-        tag.push(c);
-    }
-    if !closed {
-        return Err(PgnError::Syntax("a tag is not closed with ']'".into()));
-    }
-    let tag = tag.trim();
-    let (name, value) = tag
-        .split_once(char::is_whitespace)
-        .ok_or_else(|| PgnError::Syntax(format!("tag without value: [{tag}]")))?;
-    let value = value
-        .trim()
-        .strip_prefix('"')
-        .and_then(|v| v.strip_suffix('"'))
-        .ok_or_else(|| PgnError::Syntax(format!("tag value not quoted: [{tag}]")))?;
-    Ok((name.to_string(), value.to_string()))
 }
 
 /// What is being read: the game's lines, innermost last.
@@ -214,13 +176,8 @@ impl Reader {
             return Ok(());
         }
         // A move number ("12." or "12...") glued to the move, or alone.
-        let t = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-        let t = if t.len() < tok.len() && t.starts_with('.') {
-            t.trim_start_matches('.')
-        } else {
-            tok
-        };
-        if t.is_empty() || t.chars().all(|c| c == '.') {
+        let t = strip_move_number(tok);
+        if t.is_empty() {
             return Ok(());
         }
         let body = t.trim_end_matches(['!', '?']);
@@ -303,14 +260,7 @@ pub fn parse_pgn_tree(text: &str) -> Result<Vec<PgnTree>, PgnError> {
             ')' => r.close()?,
             c if c.is_whitespace() => {}
             _ => {
-                let mut tok = String::from(c);
-                while let Some(&n) = chars.peek() {
-                    if n.is_whitespace() || "{}();[".contains(n) {
-                        break;
-                    }
-                    tok.push(n);
-                    chars.next();
-                }
+                let tok = read_token(c, &mut chars);
                 r.token(&tok)?;
             }
         }

@@ -14,69 +14,21 @@ use crate::review::Score;
 /// assert_eq!(e, vec![Some(Score::Cp(35)), None, Some(Score::Mate(-3))]);
 /// ```
 pub fn move_evals(text: &str) -> Vec<Option<Score>> {
-    let mut out: Vec<Option<Score>> = Vec::new();
-    let mut chars = text.chars().peekable();
-    let mut depth = 0usize;
-    while let Some(c) = chars.next() {
-        match c {
-            '[' if depth == 0 && out.is_empty() => {
-                // A tag: skip to its end (quoted values may hold ']').
-                let mut quoted = false;
-                for c in chars.by_ref() {
-                    match c {
-                        '"' => quoted = !quoted,
-                        ']' if !quoted => break,
-                        _ => {}
-                    }
-                }
-            }
-            '{' => {
-                let comment: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                if depth == 0 {
-                    if let (Some(last), Some(e)) = (out.last_mut(), parse_eval(&comment)) {
-                        *last = Some(e);
-                    }
-                }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            c if c.is_whitespace() => {}
-            c => {
-                let mut tok = String::from(c);
-                while let Some(&n) = chars.peek() {
-                    if n.is_whitespace() || "{}();[".contains(n) {
-                        break;
-                    }
-                    tok.push(n);
-                    chars.next();
-                }
-                if depth > 0 || is_not_a_move(&tok) {
-                    continue;
-                }
-                out.push(None);
-            }
-        }
-    }
-    out
-}
-
-/// Move numbers, results and NAGs.
-fn is_not_a_move(tok: &str) -> bool {
-    let t = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-    let numbered = t.len() < tok.len() && t.starts_with('.');
-    let rest = if numbered {
-        t.trim_start_matches('.')
-    } else {
-        tok
+    // A text the rules' reader refuses has no evaluations to offer: the
+    // miner then searches its positions itself.
+    let Ok(games) = tensorchess_rules::pgn::parse_pgn_tree(text) else {
+        return Vec::new();
     };
-    rest.is_empty() || tok.starts_with('$') || matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*")
+    let Some(game) = games.into_iter().next() else {
+        return Vec::new();
+    };
+    game.line
+        .moves
+        .iter()
+        // The last comment with an evaluation counts, as a reader of the
+        // PGN would take it.
+        .map(|m| m.comments.iter().rev().find_map(|c| parse_eval(c)))
+        .collect()
 }
 
 /// `[%eval 0.35]` or `[%eval #-3]` in a comment.
