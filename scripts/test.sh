@@ -25,8 +25,9 @@ echo "== Rust tests (release)"
 cargo test --workspace --release
 
 echo "== API, players, online, lobby and learning tests again, on PostgreSQL"
-TENSORCHESS_TEST_BACKEND=postgres cargo test --release -p tensorchess \
-  --test api --test players --test online --test online_clocks --test lobby --test learning --test postgres
+# --workspace, as above, so the features (and the build) are the same.
+TENSORCHESS_TEST_BACKEND=postgres cargo test --release --workspace \
+  --test api --test api_moves --test players --test online --test online_clocks --test lobby --test learning --test postgres
 
 echo "== Full perft suites (every vector, up to 200 million nodes)"
 PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft
