@@ -33,6 +33,27 @@ async fn info_lists_the_games_and_levels() {
 }
 
 #[tokio::test]
+async fn health_says_whether_the_instance_hears_the_others() {
+    let t = TestApp::new();
+    let (status, h) = t.get("/api/health").await;
+    assert_eq!(status, StatusCode::OK);
+    let shared = t.pg.is_some();
+    assert_eq!(h["shared"], shared, "{h}");
+    assert_eq!(h["instance"].as_str().unwrap().len(), 16);
+    if shared {
+        // The listener connects in the background, soon after the start.
+        let start = std::time::Instant::now();
+        while t.get("/api/health").await.1["listening"] != true {
+            assert!(start.elapsed() < Duration::from_secs(10), "never listening");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    } else {
+        assert_eq!(h["listening"], true);
+    }
+    assert_eq!(t.get("/api/health").await.1["ok"], true);
+}
+
+#[tokio::test]
 async fn malformed_requests_get_json_errors() {
     let t = TestApp::new();
     let (status, err) = t

@@ -31,6 +31,11 @@ pub enum AppError {
     /// The request does not fit the game's state (not your turn, game over, stale).
     #[error("{0}")]
     Conflict(String),
+    /// Another server changed the game first; this server has read it
+    /// again, so the request may be tried once more. Answered as a
+    /// [`AppError::Conflict`].
+    #[error("{0}")]
+    StaleGame(String),
     /// A well-formed move the rules forbid, with the reason for the player.
     #[error("Illegal move {text}: {reason}")]
     IllegalMove { text: String, reason: IllegalReason },
@@ -75,7 +80,7 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             AppError::MisdirectedHost(_) => StatusCode::MISDIRECTED_REQUEST,
-            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Conflict(_) | AppError::StaleGame(_) => StatusCode::CONFLICT,
             AppError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Refused {
                 kind: "not_a_player",
@@ -99,7 +104,7 @@ impl AppError {
             AppError::NotFound(_) => "not_found",
             AppError::MethodNotAllowed(_) => "method_not_allowed",
             AppError::MisdirectedHost(_) => "misdirected_host",
-            AppError::Conflict(_) => "conflict",
+            AppError::Conflict(_) | AppError::StaleGame(_) => "conflict",
             AppError::IllegalMove { .. } => "illegal_move",
             AppError::Refused { kind, .. } => kind,
             AppError::TooLarge(_) => "too_large",

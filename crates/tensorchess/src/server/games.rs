@@ -2,6 +2,7 @@
 //! and online services over them, the saved-games list, and the server's
 //! background work (heartbeat, resuming clocks, evicting idle games).
 
+use super::cluster;
 use super::config::ServerConfig;
 use super::engine_player::EnginePlayer;
 use super::error::AppError;
@@ -11,7 +12,7 @@ use super::lobby::Lobby;
 use super::local::LocalGames;
 use super::online::OnlineGames;
 use super::players::Me;
-use super::store::{GameListQuery, GameMode, GameStore, GameSummary};
+use super::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
 use super::views::{GameListView, GameSummaryView};
 use std::sync::Arc;
 
@@ -41,9 +42,16 @@ impl Games {
         config: ServerConfig,
     ) -> Games {
         let live = Arc::new(LiveGames::new(store, hub, config));
+        let online = Arc::new(OnlineGames::new(live.clone()));
+        let weak = Arc::downgrade(&online);
+        live.on_reload(Box::new(move |arc, lg, moved| {
+            if let Some(online) = weak.upgrade() {
+                online.reloaded(arc, lg, moved);
+            }
+        }));
         Games {
             local: Arc::new(LocalGames::new(live.clone(), engine)),
-            online: Arc::new(OnlineGames::new(live.clone())),
+            online,
             live,
         }
     }
@@ -162,7 +170,24 @@ impl Games {
         let beat_every = config.heartbeat_every_ms.max(1);
         let sweep_every = config.sweep_every_ms.max(1);
         let mut stopping = self.live.stopping();
+        let follow_stopping = self.live.stopping();
         tokio::spawn(async move {
+            if let Some(l) = live.upgrade() {
+                // Other servers may share the database: hear them before
+                // loading anything.
+                let store = l.store().clone();
+                if store.shared() {
+                    l.cluster().start_sending(store.clone());
+                    match store.listen().await {
+                        Ok(Some(notices)) => {
+                            let (live, lobby) = (live.clone(), lobby.clone());
+                            tokio::spawn(cluster::follow(live, lobby, notices, follow_stopping));
+                        }
+                        Ok(None) => {}
+                        Err(e) => tracing::error!("cannot listen to the other servers: {e}"),
+                    }
+                }
+            }
             if let (Some(l), Some(online)) = (live.upgrade(), online.upgrade()) {
                 if let Err(e) = l.heartbeat().await {
                     tracing::error!("heartbeat: {e}");
@@ -183,6 +208,12 @@ impl Games {
                 if now >= next_beat {
                     if let Err(e) = l.heartbeat().await {
                         tracing::error!("heartbeat: {e}");
+                    }
+                    let cluster = l.cluster();
+                    if cluster.is_shared() {
+                        let from = cluster.instance().to_string();
+                        cluster.send(Notice::Alive { from });
+                        l.presence().expire(now - 3 * beat_every);
                     }
                     next_beat = now + beat_every;
                 }

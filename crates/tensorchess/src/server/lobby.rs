@@ -11,7 +11,7 @@ use super::live::LiveGames;
 use super::online::OnlineGames;
 use super::players::{Me, Players};
 use super::requests::SeekRequest;
-use super::store::{SeekColor, SeekRecord};
+use super::store::{Notice, SeekColor, SeekRecord};
 use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
 use rand::Rng;
 use std::sync::Arc;
@@ -87,7 +87,7 @@ impl Lobby {
             expires_at: now + SEEK_LIFETIME_MS,
         };
         store.create_seek(&seek).await?;
-        self.announce().await;
+        self.changed().await;
         self.view(&seek).await
     }
 
@@ -135,7 +135,7 @@ impl Lobby {
         if !self.live.store().delete_seek(id, Some(&me.id)).await? {
             return Err(AppError::NotFound(format!("You have no seek {id}")));
         }
-        self.announce().await;
+        self.changed().await;
         Ok(())
     }
 
@@ -208,6 +208,13 @@ impl Lobby {
             let lg = arc.lock().await;
             self.online.view_for(&lg, me)
         };
+        let cluster = self.live.cluster();
+        cluster.send(Notice::Paired {
+            from: cluster.instance().to_string(),
+            seek: seek.id.clone(),
+            game: view.id.clone(),
+            players: [white.clone(), black.clone()],
+        });
         hub_of(&self.live).publish(
             LOBBY_TOPIC,
             &ServerEvent::Paired {
@@ -217,7 +224,7 @@ impl Lobby {
                 players: [white, black],
             },
         );
-        self.announce().await;
+        self.changed().await;
         Ok(view)
     }
 
@@ -225,7 +232,7 @@ impl Lobby {
     pub async fn sweep(&self) {
         match self.live.store().delete_lapsed_seeks(self.live.now()).await {
             Ok(0) => {}
-            Ok(_) => self.announce().await,
+            Ok(_) => self.changed().await,
             Err(e) => tracing::error!("lapsed seeks were not removed: {e}"),
         }
     }
@@ -234,7 +241,7 @@ impl Lobby {
     pub async fn player_left(&self, player: &str) {
         match self.live.store().delete_seeks_of(player).await {
             Ok(0) => {}
-            Ok(_) => self.announce().await,
+            Ok(_) => self.changed().await,
             Err(e) => tracing::error!("seeks of {player} were not removed: {e}"),
         }
     }
@@ -247,7 +254,17 @@ impl Lobby {
         })
     }
 
-    /// Tells the lobby's subscribers the seeks open now.
+    /// The seeks changed here: the lobby's subscribers, here and on the
+    /// other servers, get the list again.
+    async fn changed(&self) {
+        let cluster = self.live.cluster();
+        cluster.send(Notice::Lobby {
+            from: cluster.instance().to_string(),
+        });
+        self.announce().await;
+    }
+
+    /// Tells the lobby's subscribers here the seeks open now.
     pub async fn announce(&self) {
         let hub = hub_of(&self.live);
         if hub.subscriber_count(LOBBY_TOPIC) == 0 {

@@ -9,6 +9,7 @@ pub mod api;
 pub mod assets;
 pub mod budget;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod engine_player;
 pub mod error;
@@ -144,6 +145,14 @@ impl AppState {
         self.shutdown();
         if let Err(e) = self.games.heartbeat().await {
             tracing::error!("the last heartbeat was not stored: {e}");
+        }
+        // The other servers forget this one's connections at once.
+        let live = &self.games.live;
+        if live.cluster().is_shared() {
+            let from = live.cluster().instance().to_string();
+            if let Err(e) = live.store().notify(&store::Notice::Bye { from }).await {
+                tracing::warn!("the other servers were not told of the stop: {e}");
+            }
         }
     }
 

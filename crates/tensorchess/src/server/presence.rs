@@ -1,10 +1,14 @@
 //! Who is connected to which online game: each WebSocket subscription of a
 //! seat holder counts while it lasts. Changes are announced on the game's topic.
+//! With several servers on one database, each also counts what the others
+//! say they have connected (see `server::cluster`).
 
+use super::cluster::Cluster;
 use super::hub::Hub;
 use super::ids::game_topic;
+use super::store::Notice;
 use super::views::ServerEvent;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tensorchess_rules::Color;
 
@@ -12,32 +16,175 @@ fn idx(c: Color) -> usize {
     c.index()
 }
 
+/// The presence key of a seat of a game, as other servers are told it.
+fn seat_key(id: &str, seat: Color) -> String {
+    format!("g:{id}:{}", if seat == Color::White { 'w' } else { 'b' })
+}
+
+/// The presence key of a player with a connection open.
+fn player_key(player: &str) -> String {
+    format!("u:{player}")
+}
+
+/// The game a seat key names.
+fn game_of_key(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix("g:")?;
+    Some(rest.rsplit_once(':')?.0)
+}
+
+/// What another server has connected, and when it was last heard of.
+struct Remote {
+    keys: HashSet<String>,
+    heard: i64,
+}
+
 /// Who is connected to which online game: each WebSocket subscription of a
 /// seat holder counts while it lasts. Changes are announced on the game's topic.
 pub struct Presence {
     hub: Arc<Hub>,
+    cluster: Arc<Cluster>,
     counts: Mutex<HashMap<String, [u32; 2]>>,
     /// Open connections by player.
     players: Mutex<HashMap<String, u32>>,
+    /// What the other servers on the database have connected, by server.
+    remote: Mutex<HashMap<String, Remote>>,
 }
 
 impl Presence {
-    pub fn new(hub: Arc<Hub>) -> Presence {
+    pub fn new(hub: Arc<Hub>, cluster: Arc<Cluster>) -> Presence {
         Presence {
             hub,
+            cluster,
             counts: Mutex::new(HashMap::new()),
             players: Mutex::new(HashMap::new()),
+            remote: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Tells the other servers that `key` became true or false here.
+    fn tell(&self, on: bool, key: String) {
+        if self.cluster.is_shared() {
+            self.cluster.send(Notice::Here {
+                from: self.cluster.instance().to_string(),
+                changes: vec![(on, key)],
+            });
+        }
+    }
+
+    /// Whether another server has `key`.
+    fn remote_has(&self, key: &str) -> bool {
+        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        remote.values().any(|r| r.keys.contains(key))
+    }
+
+    /// Server `from` says what changed there (at `now`).
+    pub fn remote_changes(&self, from: &str, changes: &[(bool, String)], now: i64) {
+        let mut games = HashSet::new();
+        {
+            let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+            let r = remote.entry(from.to_string()).or_insert_with(|| Remote {
+                keys: HashSet::new(),
+                heard: now,
+            });
+            r.heard = now;
+            for (on, key) in changes {
+                let changed = if *on {
+                    r.keys.insert(key.clone())
+                } else {
+                    r.keys.remove(key)
+                };
+                if let (true, Some(game)) = (changed, game_of_key(key)) {
+                    games.insert(game.to_string());
+                }
+            }
+        }
+        for game in games {
+            self.announce(&game);
+        }
+    }
+
+    /// Server `from` is up at `now`.
+    pub fn heard(&self, from: &str, now: i64) {
+        let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        remote
+            .entry(from.to_string())
+            .or_insert_with(|| Remote {
+                keys: HashSet::new(),
+                heard: now,
+            })
+            .heard = now;
+    }
+
+    /// Forgets what server `from` had connected (it stopped, or was not
+    /// heard from), telling the games concerned.
+    pub fn forget(&self, from: &str) {
+        let gone = self
+            .remote
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(from);
+        self.announce_keys(gone.map(|r| r.keys).unwrap_or_default());
+    }
+
+    /// Forgets the servers not heard from since `since`.
+    pub fn expire(&self, since: i64) {
+        let mut gone = HashSet::new();
+        self.remote
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|from, r| {
+                let alive = r.heard >= since;
+                if !alive {
+                    tracing::warn!(
+                        "server {from} was not heard from: its connections are forgotten"
+                    );
+                    gone.extend(r.keys.drain());
+                }
+                alive
+            });
+        self.announce_keys(gone);
+    }
+
+    fn announce_keys(&self, keys: HashSet<String>) {
+        let games: HashSet<&str> = keys.iter().filter_map(|k| game_of_key(k)).collect();
+        for game in games {
+            self.announce(game);
+        }
+    }
+
+    /// Everything connected here, for a server that just started listening.
+    pub fn tell_all(&self) {
+        let mut keys: Vec<String> = Vec::new();
+        {
+            let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            for (id, c) in counts.iter() {
+                for seat in [Color::White, Color::Black] {
+                    if c[idx(seat)] > 0 {
+                        keys.push(seat_key(id, seat));
+                    }
+                }
+            }
+        }
+        {
+            let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+            keys.extend(players.keys().map(|p| player_key(p)));
+        }
+        for key in keys {
+            self.tell(true, key);
         }
     }
 
     /// Counts a connection of `player` until [`PlayerHere::leave`].
     pub fn player_here(self: &Arc<Self>, player: &str) -> PlayerHere {
-        *self
-            .players
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(player.to_string())
-            .or_insert(0) += 1;
+        let first = {
+            let mut players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+            let n = players.entry(player.to_string()).or_insert(0);
+            *n += 1;
+            *n == 1
+        };
+        if first {
+            self.tell(true, player_key(player));
+        }
         PlayerHere {
             presence: self.clone(),
             player: player.to_string(),
@@ -45,35 +192,47 @@ impl Presence {
         }
     }
 
-    /// Whether `player` has a connection open.
+    /// Whether `player` has a connection open (here or on another server).
     pub fn is_here(&self, player: &str) -> bool {
-        self.players
+        let here = self
+            .players
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .contains_key(player)
+            .contains_key(player);
+        here || self.remote_has(&player_key(player))
     }
 
-    /// Counts a connection out; true when it was the player's last.
+    /// Counts a connection out; true when it was the player's last, on
+    /// every server.
     fn player_gone(&self, player: &str) -> bool {
-        let mut players = self.players.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(n) = players.get_mut(player) else {
-            return false;
+        let last = {
+            let mut players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(n) = players.get_mut(player) else {
+                return false;
+            };
+            *n -= 1;
+            let last = *n == 0;
+            if last {
+                players.remove(player);
+            }
+            last
         };
-        *n -= 1;
-        if *n == 0 {
-            players.remove(player);
-            true
-        } else {
-            false
+        if last {
+            self.tell(false, player_key(player));
         }
+        last && !self.remote_has(&player_key(player))
     }
 
-    /// `[white, black]`: whether each player is connected.
+    /// `[white, black]`: whether each player is connected (to any server).
     pub fn connected(&self, id: &str) -> [bool; 2] {
-        let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        counts
-            .get(id)
-            .map_or([false, false], |c| [c[0] > 0, c[1] > 0])
+        let here = {
+            let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            counts
+                .get(id)
+                .map_or([false, false], |c| [c[0] > 0, c[1] > 0])
+        };
+        [Color::White, Color::Black]
+            .map(|seat| here[idx(seat)] || self.remote_has(&seat_key(id, seat)))
     }
 
     /// Counts a connection of `seat` until the guard is dropped.
@@ -85,6 +244,7 @@ impl Presence {
             c[idx(seat)] == 1
         };
         if changed {
+            self.tell(true, seat_key(id, seat));
             self.announce(id);
         }
         PresenceGuard {
@@ -108,6 +268,7 @@ impl Presence {
             changed
         };
         if changed {
+            self.tell(false, seat_key(id, seat));
             self.announce(id);
         }
     }

@@ -84,7 +84,24 @@ impl TestApp {
         }
     }
 
-    /// A new server on the same database and clock.
+    /// A server over a fresh PostgreSQL schema, whatever the backend of
+    /// the other tests; `None` (skipped) without a PostgreSQL to use.
+    pub fn on_postgres() -> Option<TestApp> {
+        let pg = Some(super::fresh_pg_store()?);
+        let clock = Arc::new(ManualClock::new(T0));
+        let state = open_state(std::path::Path::new(""), &pg, config(&clock));
+        Some(TestApp {
+            router: app(state.clone()),
+            state,
+            clock,
+            db: PathBuf::new(),
+            dir: None,
+            pg,
+        })
+    }
+
+    /// A new server on the same database and clock (a restart, or on
+    /// PostgreSQL a second server beside this one).
     pub fn reopen(&self) -> TestApp {
         let state = open_state(&self.db, &self.pg, config(&self.clock));
         TestApp {

@@ -3,6 +3,7 @@
 //! Every answer, errors included, is JSON.
 
 mod games;
+mod health;
 mod learning;
 mod lobby;
 mod online;
@@ -20,6 +21,7 @@ type ApiResult<T> = Result<Json<T>, AppError>;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/info", get(position::info))
+        .route("/health", get(health::health))
         .route("/position", post(position::position))
         .route("/explain", post(position::explain))
         .route("/games", get(games::list).post(games::create))

@@ -182,6 +182,58 @@ impl LiveGame {
         }
     }
 
+    /// Takes the stored game's state (newer: another server changed it),
+    /// keeping what lives only here (the engine's search, unless the game
+    /// ended; the timer's generation, its timer stopped for the caller to
+    /// re-arm). Returns the first ply whose move differs from before, and
+    /// whether a move was made or a seat taken.
+    pub(super) fn refresh(
+        &mut self,
+        stored: StoredGame,
+        turn_origin: Option<i64>,
+    ) -> Result<(usize, bool), AppError> {
+        let fresh = LiveGame::revive(stored)?;
+        let from = self
+            .history
+            .iter()
+            .zip(fresh.history.iter())
+            .take_while(|(a, b)| a.uci == b.uci)
+            .count();
+        let seated = |o: Option<&OnlineState>| o.map(OnlineState::both_seated);
+        let moved = fresh.ply() != self.ply()
+            || from < self.history.len()
+            || seated(self.online.as_ref()) != seated(fresh.online.as_ref());
+        let LiveGame {
+            record,
+            game,
+            history,
+            online,
+            ..
+        } = fresh;
+        self.record = record;
+        self.game = game;
+        self.history = history;
+        let over = self.is_over();
+        if over {
+            self.stop_search();
+        }
+        match (self.online.as_mut(), online) {
+            (Some(o), Some(f)) => {
+                o.cancel_timer();
+                o.record = f.record;
+                if moved || over {
+                    o.first_move_deadline = None;
+                }
+            }
+            (None, Some(f)) => self.online = Some(f),
+            _ => {}
+        }
+        if let Some(o) = self.online.as_mut() {
+            o.turn_origin = if over { None } else { turn_origin };
+        }
+        Ok((from, moved))
+    }
+
     /// The banner of the game's end.
     pub fn end_view(&self) -> Option<EndView> {
         Some(match self.record.ending? {

@@ -14,6 +14,7 @@ pub use game::{date_string, LiveGame};
 pub use offer::{Offer, Offered};
 pub use online::OnlineState;
 
+use super::cluster::Cluster;
 use super::config::ServerConfig;
 use super::error::AppError;
 use super::hub::Hub;
@@ -22,7 +23,7 @@ use super::presence::Presence;
 use super::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
 use super::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::{watch, OnceCell};
 
@@ -37,6 +38,11 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// What a service does for a game read again after another server
+/// changed it (re-arms its flag timer); `moved` when a move was made or a
+/// seat taken meanwhile.
+pub type OnReload = Box<dyn Fn(&SharedGame, &mut LiveGame, bool) + Send + Sync>;
+
 /// A game in memory, with when it was last asked for.
 struct LiveEntry {
     game: SharedGame,
@@ -48,6 +54,7 @@ pub struct LiveGames {
     store: Arc<dyn GameStore>,
     hub: Arc<Hub>,
     presence: Arc<Presence>,
+    cluster: Arc<Cluster>,
     config: ServerConfig,
     live: Mutex<HashMap<String, LiveEntry>>,
     /// When this server started, on its clock.
@@ -55,20 +62,29 @@ pub struct LiveGames {
     /// This run's id in the store's list of runs (registered on first need).
     run: OnceCell<i64>,
     stopping: watch::Sender<bool>,
+    on_reload: OnceLock<OnReload>,
 }
 
 impl LiveGames {
     pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>, config: ServerConfig) -> LiveGames {
+        let cluster = Arc::new(Cluster::new());
         LiveGames {
             store,
-            presence: Arc::new(Presence::new(hub.clone())),
+            presence: Arc::new(Presence::new(hub.clone(), cluster.clone())),
+            cluster,
             hub,
             boot_ms: config.clock.now_ms(),
             config,
             live: Mutex::new(HashMap::new()),
             run: OnceCell::new(),
             stopping: watch::channel(false).0,
+            on_reload: OnceLock::new(),
         }
+    }
+
+    /// Sets what is done for a game read again (once; later calls are ignored).
+    pub fn on_reload(&self, f: OnReload) {
+        let _ = self.on_reload.set(f);
     }
 
     pub fn store(&self) -> &Arc<dyn GameStore> {
@@ -81,6 +97,11 @@ impl LiveGames {
 
     pub fn presence(&self) -> &Arc<Presence> {
         &self.presence
+    }
+
+    /// This server among the others on a shared database.
+    pub fn cluster(&self) -> &Arc<Cluster> {
+        &self.cluster
     }
 
     pub fn config(&self) -> &ServerConfig {
@@ -209,18 +230,7 @@ impl LiveGames {
             return Ok((e.game.clone(), false));
         }
         let stored = self.store.load_game(id).await?.ok_or_else(not_found)?;
-        // A clock that was running when an earlier server stopped: count
-        // only the time that server (and any since) was up.
-        let mut origin = None;
-        if let Some(started) = stored.online.as_ref().and_then(|o| o.turn_started_at) {
-            origin = Some(if started >= self.boot_ms {
-                started
-            } else {
-                let run = self.run_id().await?;
-                let runs = self.store.runs_since(started).await?;
-                self.boot_ms.max(started) - time_in_runs(started, &runs, run)
-            });
-        }
+        let origin = self.clock_origin(&stored).await?;
         let mut lg = LiveGame::revive(stored)?;
         let over = lg.is_over();
         if let Some(o) = lg.online_mut() {
@@ -241,6 +251,89 @@ impl LiveGames {
                 .clone()
         };
         Ok((arc, fresh))
+    }
+
+    /// When the running clock of a stored game started, on this server's
+    /// clock: a clock that ran while no server did (all were stopped)
+    /// counts only the time some server was up.
+    async fn clock_origin(&self, stored: &StoredGame) -> Result<Option<i64>, AppError> {
+        let Some(started) = stored.online.as_ref().and_then(|o| o.turn_started_at) else {
+            return Ok(None);
+        };
+        if started >= self.boot_ms {
+            return Ok(Some(started));
+        }
+        let run = self.run_id().await?;
+        let runs = self.store.runs_since(started).await?;
+        let now = self.now();
+        let counted = time_in_runs(started, &runs, (run, self.boot_ms, now));
+        Ok(Some(now - counted))
+    }
+
+    /// The game, if it is in memory.
+    pub fn cached(&self, id: &str) -> Option<SharedGame> {
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .map(|e| e.game.clone())
+    }
+
+    /// The ids of the games in memory.
+    pub fn cached_ids(&self) -> Vec<String> {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.keys().cloned().collect()
+    }
+
+    /// Reads the game again if the store has a newer revision than memory
+    /// (another server changed it), and if so tells its subscribers.
+    /// Returns whether it was newer.
+    pub async fn reload(&self, arc: &SharedGame, lg: &mut LiveGame) -> Result<bool, AppError> {
+        let Some(stored) = self.store.load_game(lg.id()).await? else {
+            return Ok(false);
+        };
+        if stored.record.rev <= lg.rev() {
+            return Ok(false);
+        }
+        let origin = self.clock_origin(&stored).await?;
+        let (from, moved) = lg.refresh(stored, origin)?;
+        if let Some(f) = self.on_reload.get() {
+            f(arc, lg, moved);
+        }
+        self.publish_from(lg, "update", from);
+        Ok(true)
+    }
+
+    /// Another server committed game `id` at `rev` (`None`: maybe, the
+    /// notices were interrupted): reads it again if it is in memory here
+    /// and older.
+    pub async fn sync(&self, id: &str, rev: Option<i64>) {
+        let Some(arc) = self.cached(id) else {
+            return;
+        };
+        let mut lg = arc.lock().await;
+        if rev.is_some_and(|rev| rev <= lg.rev()) {
+            return;
+        }
+        if let Err(e) = self.reload(&arc, &mut lg).await {
+            tracing::warn!("game {id} could not be read again: {e}");
+        }
+    }
+
+    /// A write found the game moved on in the store (another server got
+    /// there first): memory catches up, and the request may be tried again.
+    async fn caught_up(&self, lg: &mut LiveGame, e: StoreError) -> AppError {
+        let StoreError::Stale { ref id, .. } = e else {
+            return e.into();
+        };
+        if id == lg.id() {
+            if let Some(arc) = self.cached(lg.id()) {
+                if let Err(e) = self.reload(&arc, lg).await {
+                    tracing::warn!("game {id} could not be read again: {e}");
+                }
+            }
+        }
+        AppError::StaleGame("The game changed meanwhile: reload it and try again".into())
     }
 
     /// Commits a change: stores it (the game's next revision), makes it in
@@ -279,7 +372,7 @@ impl LiveGames {
                 {
                     tries += 1;
                 }
-                Err(e) => return Err(stale_is_conflict(e)),
+                Err(e) => return Err(self.caught_up(lg, e).await),
             }
         }
         lg.apply(staged);
@@ -347,10 +440,13 @@ impl LiveGames {
     ) -> Result<(), AppError> {
         let staged = lg.stage(change, now_ms());
         let event = staged.event;
-        self.store
+        if let Err(e) = self
+            .store
             .create_rematch(new_game, lg.id(), &staged.update)
             .await
-            .map_err(stale_is_conflict)?;
+        {
+            return Err(self.caught_up(lg, e).await);
+        }
         lg.apply(staged);
         self.publish(lg, event);
         Ok(())
@@ -368,21 +464,27 @@ impl LiveGames {
 
     /// Announces the game's state to its subscribers after `event`.
     pub fn publish(&self, lg: &LiveGame, event: &'static str) {
+        // Online games send only what changed in the move list: the move
+        // just played, or none (pages keep the moves they have).
+        let ply = lg.history().len();
+        let from = if event == "move" {
+            ply.saturating_sub(1)
+        } else {
+            ply
+        };
+        self.publish_from(lg, event, from);
+    }
+
+    /// [`LiveGames::publish`], an online game's moves from ply `from` on.
+    fn publish_from(&self, lg: &LiveGame, event: &'static str, from: usize) {
         let topic = game_topic(lg.id());
         if self.hub.subscriber_count(&topic) == 0 {
             return;
         }
-        // Online games send only what changed in the move list: the move
-        // just played, or none (pages keep the moves they have).
         let mut game = self.view(lg);
         if lg.mode() == GameMode::Online {
             let history = lg.history();
-            let ply = history.len();
-            let from = if event == "move" {
-                ply.saturating_sub(1)
-            } else {
-                ply
-            };
+            let from = from.min(history.len());
             game.moves = History::new(history[from..].to_vec());
             game.moves_from = from;
             game.moves_before = from.checked_sub(1).map(|i| history[i].uci.clone());
@@ -398,24 +500,30 @@ impl LiveGames {
     }
 }
 
-/// A write that found the game moved on: the page should reload it.
-fn stale_is_conflict(e: StoreError) -> AppError {
-    match e {
-        StoreError::Stale { .. } => {
-            AppError::Conflict("The game changed meanwhile: reload it and try again".into())
+/// How much of the time since `turn_started` some server was up: the
+/// union, from the turn's start, of the `runs` (each up to its last
+/// heartbeat) and of the current run `(id, boot, now)`. Several servers
+/// may run at once (their times overlap and count once); the time when
+/// none ran is not counted.
+pub fn time_in_runs(turn_started: i64, runs: &[RunRecord], current: (i64, i64, i64)) -> i64 {
+    let (current_id, boot, now) = current;
+    let mut spans: Vec<(i64, i64)> = runs
+        .iter()
+        .filter(|r| r.id != current_id)
+        .map(|r| (r.boot_ms.max(turn_started), r.last_seen_ms.min(now)))
+        .chain(std::iter::once((boot.max(turn_started), now)))
+        .filter(|(a, b)| b > a)
+        .collect();
+    spans.sort_unstable();
+    let (mut total, mut reached) = (0, i64::MIN);
+    for (a, b) in spans {
+        let a = a.max(reached);
+        if b > a {
+            total += b - a;
+            reached = b;
         }
-        other => other.into(),
     }
-}
-
-/// How much of the time since `turn_started` counted on earlier runs of
-/// the server: the parts of `runs` (other than the current one) after the
-/// turn began. The downtime between runs is not counted.
-pub fn time_in_runs(turn_started: i64, runs: &[RunRecord], current: i64) -> i64 {
-    runs.iter()
-        .filter(|r| r.id != current)
-        .map(|r| (r.last_seen_ms - r.boot_ms.max(turn_started)).max(0))
-        .sum()
+    total
 }
 
 #[cfg(test)]
@@ -441,9 +549,31 @@ mod tests {
                 last_seen_ms: 90_000,
             },
         ];
-        // The turn began at 4 s in run 1: 6 s there, 3 s in run 2, and the
-        // current run (3) is not counted here.
-        assert_eq!(time_in_runs(4_000, &runs, 3), 9_000);
-        assert_eq!(time_in_runs(52_000, &runs, 3), 1_000);
+        // The turn began at 4 s in run 1: 6 s there, 3 s in run 2, and 5 s
+        // of the current run (3), which started at 90 s; it is 95 s now.
+        assert_eq!(time_in_runs(4_000, &runs, (3, 90_000, 95_000)), 14_000);
+        assert_eq!(time_in_runs(52_000, &runs, (3, 90_000, 95_000)), 6_000);
+    }
+
+    #[test]
+    fn servers_running_together_count_once() {
+        // Run 1 from 0 to 60 s and run 2 from 20 to 50 s ran together;
+        // the current run started at 40 s (it is 100 s now).
+        let runs = [
+            RunRecord {
+                id: 1,
+                boot_ms: 0,
+                last_seen_ms: 60_000,
+            },
+            RunRecord {
+                id: 2,
+                boot_ms: 20_000,
+                last_seen_ms: 50_000,
+            },
+        ];
+        // From 10 s on, someone was up the whole time.
+        assert_eq!(time_in_runs(10_000, &runs, (3, 40_000, 100_000)), 90_000);
+        // Run 1 alone, then a gap from 60 s to 70 s, then the current run.
+        assert_eq!(time_in_runs(0, &runs[..1], (3, 70_000, 100_000)), 90_000);
     }
 }

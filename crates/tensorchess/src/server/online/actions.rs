@@ -71,8 +71,31 @@ pub(super) fn flag_ending(game: &VariantGame, loser: Color) -> Ending {
 }
 
 impl OnlineGames {
-    /// Does what a player asks, as the seat `me` holds.
+    /// Does what a player asks, as the seat `me` holds. Should another
+    /// server have changed the game first, it is read again and the action
+    /// judged once more against what was stored (a move for a ply already
+    /// played is then `stale`).
     pub async fn act(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        me: &Me,
+        action: OnlineAction,
+    ) -> Result<Acted, AppError> {
+        // A move for a later ply than memory has: another server made the
+        // move before it, and its notice has not come yet.
+        if let OnlineAction::Move { ply, .. } = &action {
+            if *ply > lg.ply() && self.live.store().shared() {
+                self.live.reload(arc, lg).await?;
+            }
+        }
+        match self.act_once(arc, lg, me, action.clone()).await {
+            Err(AppError::StaleGame(_)) => self.act_once(arc, lg, me, action).await,
+            done => done,
+        }
+    }
+
+    async fn act_once(
         self: &Arc<Self>,
         arc: &SharedGame,
         lg: &mut LiveGame,

@@ -238,11 +238,25 @@ impl OnlineGames {
         name: String,
     ) -> Result<GameView, AppError> {
         let mut lg = arc.lock().await;
+        // Another server changed the game first: judged again on what it stored.
+        match self.join_once(arc, &mut lg, me, name.clone()).await {
+            Err(AppError::StaleGame(_)) => self.join_once(arc, &mut lg, me, name).await,
+            done => done,
+        }
+    }
+
+    async fn join_once(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        me: &Me,
+        name: String,
+    ) -> Result<GameView, AppError> {
         let Some(o) = lg.online() else {
             return Err(refused("not_online", "This game is not played online"));
         };
         if seat_of(o, lg.id(), me).is_some() {
-            return Ok(self.view_for(&lg, me));
+            return Ok(self.view_for(lg, me));
         }
         if lg.is_over() {
             return Err(refused("game_over", "The game is over: you can watch it"));
@@ -272,8 +286,26 @@ impl OnlineGames {
             names: Some(names),
         };
         self.live
-            .commit_then(&mut lg, change, |lg| self.arm_timer(arc, lg))
+            .commit_then(lg, change, |lg| self.arm_timer(arc, lg))
             .await?;
-        Ok(self.view_for(&lg, me))
+        Ok(self.view_for(lg, me))
+    }
+
+    /// What is done for a game read again after another server changed
+    /// it: the wait for a first move starts again after a move or a seat
+    /// taken, and the flag timer is armed for the new turn.
+    pub fn reloaded(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame, moved: bool) {
+        if lg.online().is_none() {
+            return;
+        }
+        if moved {
+            let deadline = lg.online().and_then(|o| {
+                self.first_move_wait(o.record(), lg.ply(), lg.is_over(), self.live.now())
+            });
+            if let Some(o) = lg.online_mut() {
+                o.first_move_deadline = deadline;
+            }
+        }
+        self.arm_timer(arc, lg);
     }
 }

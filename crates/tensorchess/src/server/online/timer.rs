@@ -3,6 +3,7 @@
 
 use super::actions::flag_ending;
 use super::OnlineGames;
+use crate::server::error::AppError;
 use crate::server::live::{LiveGame, OnlineState, SharedGame};
 use crate::server::store::{Ending, OnlineRecord};
 use std::sync::Arc;
@@ -97,12 +98,16 @@ impl OnlineGames {
                         no_show: Some(turn),
                     }
                 };
-                if let Err(e) = games.end(&mut lg, event, ending, now).await {
-                    tracing::error!("game {}: the {event} was not stored: {e}", lg.id());
-                    deadline = now + 1000;
-                    continue;
+                match games.end(&mut lg, event, ending, now).await {
+                    Ok(()) => return,
+                    // Another server changed the game first; reading it
+                    // again armed the timer its state needs.
+                    Err(AppError::StaleGame(_)) => return,
+                    Err(e) => {
+                        tracing::error!("game {}: the {event} was not stored: {e}", lg.id());
+                        deadline = now + 1000;
+                    }
                 }
-                return;
             }
         });
         o.keep_timer(task.abort_handle());

@@ -16,11 +16,13 @@ pub mod columns;
 #[cfg(test)]
 mod conformance;
 mod database;
+mod notice;
 mod postgres;
 mod sqlite;
 mod writer;
 
 pub use database::Database;
+pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
 pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
@@ -445,6 +447,26 @@ pub trait GameStore: Send + Sync + 'static {
     async fn heartbeat(&self, run: i64, now_ms: i64) -> Result<(), StoreError>;
     /// Runs last seen after `since_ms`, oldest first.
     async fn runs_since(&self, since_ms: i64) -> Result<Vec<RunRecord>, StoreError>;
+
+    /// Whether several servers may share this database (and so each must
+    /// listen to the others' [`Notice`]s).
+    fn shared(&self) -> bool {
+        false
+    }
+    /// Tells every server listening on this database (this one too). A
+    /// database only one server uses (SQLite) has nobody to tell.
+    async fn notify(&self, _notice: &Notice) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// The notices of every server on this database, game commits
+    /// included, from a connection of their own that reconnects by itself
+    /// (each time saying [`StoreNotice::Listening`]); `None` when only one
+    /// server uses the database.
+    async fn listen(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<StoreNotice>>, StoreError> {
+        Ok(None)
+    }
 
     /// A player, with their account's name.
     async fn player(&self, id: &str) -> Result<Option<PlayerRecord>, StoreError>;

@@ -10,13 +10,14 @@
 
 mod games;
 mod learning;
+mod listen;
 mod players;
 
 use super::database::redact;
 use super::{
     AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, LessonRecord, MovesChange,
-    PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord, RunRecord,
-    SeekRecord, StoreError, StoredGame,
+    Notice, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord,
+    RunRecord, SeekRecord, StoreError, StoreNotice, StoredGame,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{
@@ -72,6 +73,11 @@ impl From<deadpool_postgres::PoolError> for StoreError {
 pub struct PgStore {
     pool: Pool,
     url: String,
+    /// How to open the listener's own connection.
+    config: tokio_postgres::Config,
+    /// The `NOTIFY` channel of this schema's servers (channels are per
+    /// database, so stores in other schemas must not hear these).
+    channel: String,
 }
 
 impl PgStore {
@@ -124,7 +130,7 @@ impl PgStore {
             config.options(format!("-c search_path={schema}"));
         }
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -137,11 +143,20 @@ impl PgStore {
             .wait_timeout(Some(Duration::from_secs(30)))
             .build()
             .map_err(|e| StoreError::Postgres(e.to_string()))?;
-        let store = PgStore {
+        let mut store = PgStore {
             pool,
             url: redact(url),
+            config,
+            channel: String::new(),
         };
         store.migrate().await?;
+        let schema: String = store
+            .client()
+            .await?
+            .query_one("SELECT current_schema()::TEXT", &[])
+            .await?
+            .try_get(0)?;
+        store.channel = format!("tensorchess {schema}");
         Ok(store)
     }
 
@@ -222,6 +237,25 @@ macro_rules! write_tx {
     }};
 }
 
+/// Sends `notice` on the servers' channel, as part of `c`'s transaction
+/// when it is one (then only if it commits).
+async fn send_notice(
+    c: &impl GenericClient,
+    channel: &str,
+    notice: &Notice,
+) -> Result<(), StoreError> {
+    let stmt = c.prepare_cached("SELECT pg_notify($1, $2)").await?;
+    c.execute(&stmt, &[&channel, &notice.to_string()]).await?;
+    Ok(())
+}
+
+fn game_notice(id: &str, update: &GameUpdate) -> Notice {
+    Notice::Game {
+        id: id.to_string(),
+        rev: update.rev,
+    }
+}
+
 #[async_trait]
 impl GameStore for PgStore {
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
@@ -260,7 +294,10 @@ impl GameStore for PgStore {
         moves: &MovesChange,
         update: &GameUpdate,
     ) -> Result<(), StoreError> {
-        write_tx!(self, |tx| games::commit(&tx, id, moves, update).await?)
+        write_tx!(self, |tx| {
+            games::commit(&tx, id, moves, update).await?;
+            send_notice(&tx, &self.channel, &game_notice(id, update)).await?
+        })
     }
 
     async fn create_rematch(
@@ -271,7 +308,8 @@ impl GameStore for PgStore {
     ) -> Result<(), StoreError> {
         write_tx!(self, |tx| {
             games::apply_update(&tx, previous, update).await?;
-            games::insert_game(&tx, game).await?
+            games::insert_game(&tx, game).await?;
+            send_notice(&tx, &self.channel, &game_notice(previous, update)).await?
         })
     }
 
@@ -288,7 +326,29 @@ impl GameStore for PgStore {
     async fn delete_game(&self, id: &str) -> Result<bool, StoreError> {
         // Moves and online state go with it (ON DELETE CASCADE).
         let c = self.client().await?;
-        Ok(c.execute("DELETE FROM games WHERE id = $1", &[&id]).await? > 0)
+        let gone = c.execute("DELETE FROM games WHERE id = $1", &[&id]).await? > 0;
+        if gone {
+            let notice = Notice::Deleted { id: id.to_string() };
+            send_notice(&c, &self.channel, &notice).await?;
+        }
+        Ok(gone)
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    async fn notify(&self, notice: &Notice) -> Result<(), StoreError> {
+        send_notice(&self.client().await?, &self.channel, notice).await
+    }
+
+    async fn listen(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<StoreNotice>>, StoreError> {
+        Ok(Some(listen::listen(
+            self.config.clone(),
+            self.channel.clone(),
+        )))
     }
 
     async fn running_online_games(&self) -> Result<Vec<String>, StoreError> {

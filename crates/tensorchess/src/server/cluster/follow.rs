@@ -1,0 +1,93 @@
+//! The other servers' notices, acted on: games read again, the lobby sent
+//! again, pairings passed on, presence counted.
+
+use crate::server::live::LiveGames;
+use crate::server::lobby::{Lobby, LOBBY_TOPIC};
+use crate::server::store::{Notice, StoreNotice};
+use crate::server::views::ServerEvent;
+use std::sync::{Arc, Weak};
+use tokio::sync::{mpsc, watch};
+
+/// Acts on the notices of the servers sharing the database until this
+/// one stops (or its state is dropped).
+pub async fn follow(
+    live: Weak<LiveGames>,
+    lobby: Weak<Lobby>,
+    mut notices: mpsc::UnboundedReceiver<StoreNotice>,
+    mut stopping: watch::Receiver<bool>,
+) {
+    loop {
+        let notice = tokio::select! {
+            n = notices.recv() => n,
+            _ = stopping.wait_for(|s| *s) => return,
+        };
+        let (Some(notice), Some(live)) = (notice, live.upgrade()) else {
+            return;
+        };
+        match notice {
+            StoreNotice::Listening => resync(&live, &lobby),
+            StoreNotice::Text(text) => match Notice::parse(&text) {
+                Some(n) if n.from() != Some(live.cluster().instance()) => act_on(&live, &lobby, n),
+                Some(_) => {} // this server's own
+                None => tracing::debug!("a notice not understood: {text:?}"),
+            },
+        }
+    }
+}
+
+/// The listener (re)connected: whatever was missed is read again.
+fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>) {
+    for id in live.cached_ids() {
+        let live = live.clone();
+        tokio::spawn(async move { live.sync(&id, None).await });
+    }
+    if let Some(lobby) = lobby.upgrade() {
+        tokio::spawn(async move { lobby.announce().await });
+    }
+    let me = live.cluster().instance().to_string();
+    live.cluster().send(Notice::Hello { from: me });
+    live.cluster().mark_listening();
+}
+
+fn act_on(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, notice: Notice) {
+    let now = live.now();
+    let presence = live.presence();
+    match notice {
+        // Reading a game again takes a query: games are read side by side.
+        Notice::Game { id, rev } => {
+            let live = live.clone();
+            tokio::spawn(async move { live.sync(&id, Some(rev)).await });
+        }
+        Notice::Deleted { id } => {
+            live.remove(&id);
+        }
+        Notice::Lobby { .. } => {
+            if let Some(lobby) = lobby.upgrade() {
+                tokio::spawn(async move { lobby.announce().await });
+            }
+        }
+        Notice::Paired {
+            seek,
+            game,
+            players,
+            ..
+        } => {
+            live.hub().publish(
+                LOBBY_TOPIC,
+                &ServerEvent::Paired {
+                    topic: LOBBY_TOPIC.to_string(),
+                    seek,
+                    game,
+                    players,
+                },
+            );
+        }
+        Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),
+        Notice::Hello { from } => {
+            presence.heard(&from, now);
+            presence.tell_all();
+        }
+        Notice::Alive { from } => presence.heard(&from, now),
+        Notice::Bye { from } => presence.forget(&from),
+    }
+}

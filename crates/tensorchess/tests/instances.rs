@@ -1,0 +1,335 @@
+//! Two servers over one PostgreSQL database, in one process: a game
+//! created on one and joined on the other, moves reaching the sockets of
+//! both, racing moves of which exactly one wins, a flag that falls once
+//! though both servers' timers fire, presence and the lobby shared. Both
+//! servers share a manual clock. Skipped without a PostgreSQL
+//! (`TENSORCHESS_TEST_PG`; `scripts/test.sh` starts one); the killed
+//! processes are in `instances_kill.rs`.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::online::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// Two servers over one fresh schema, each on a real socket.
+struct Pair {
+    a: TestApp,
+    b: TestApp,
+    addr_a: std::net::SocketAddr,
+    addr_b: std::net::SocketAddr,
+    _stops: [tokio::sync::oneshot::Sender<()>; 2],
+}
+
+async fn two_servers() -> Option<Pair> {
+    let a = TestApp::on_postgres()?;
+    let b = a.reopen();
+    let (addr_a, stop_a) = a.serve().await;
+    let (addr_b, stop_b) = b.serve().await;
+    // The listeners connect in the background: a notice sent before both
+    // listen would be missed.
+    wait_until("both servers listen", || async {
+        [&a, &b]
+            .iter()
+            .all(|t| t.state.games.live.cluster().is_listening())
+    })
+    .await;
+    Some(Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        _stops: [stop_a, stop_b],
+    })
+}
+
+async fn wait_until<F, Fut>(what: &str, mut cond: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !cond().await {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting until {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The next game message on `ws` at ply `ply` (earlier ones skipped).
+async fn game_at(ws: &mut Ws, ply: usize) -> Value {
+    loop {
+        let g = next_of(ws, &["game"]).await;
+        let have = g["game"]["moves_from"].as_u64().unwrap_or(0) as usize
+            + g["game"]["moves"].as_array().map_or(0, Vec::len);
+        if have == ply {
+            return g;
+        }
+    }
+}
+
+/// A legal move of the game as a server shows it.
+fn a_legal_move(game: &Value, nth: usize) -> String {
+    let legal = game["position"]["legal"].as_array().unwrap();
+    legal[nth % legal.len()]["uci"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A game created on `a` by White and joined on `b` by Black, both seats
+/// listening on their own server's socket.
+async fn game_across(a: &TestApp, b: &TestApp, clock: Value) -> (String, String, String) {
+    let (id, white, _) = a
+        .create(json!({ "variant": "tensor", "color": "white", "clock": clock }))
+        .await;
+    let joined = b
+        .post(&format!("/api/games/{id}/join"), None, json!({}))
+        .await;
+    assert_eq!(joined.status, StatusCode::OK, "{}", joined.text);
+    assert_eq!(joined.body["you"], "black");
+    (id, white, joined.cookie.expect("a seat cookie"))
+}
+
+#[tokio::test]
+async fn a_game_is_played_across_two_servers() {
+    let Some(Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        _stops,
+    }) = two_servers().await
+    else {
+        return;
+    };
+    let (id, white, black) = game_across(&a, &b, Value::Null).await;
+
+    // White watches on A, Black and a spectator on B.
+    let mut white_ws = ws_connect(addr_a, Some(&white)).await;
+    let mut black_ws = ws_connect(addr_b, Some(&black)).await;
+    let mut watcher = ws_connect(addr_b, None).await;
+    let (_, snap) = subscribe(&mut white_ws, &id).await;
+    assert_eq!(
+        snap["game"]["online"]["black"]["taken"], true,
+        "A saw the join on B"
+    );
+    subscribe(&mut black_ws, &id).await;
+    subscribe(&mut watcher, &id).await;
+    // Presence crosses too: A sees Black, connected on B.
+    wait_until("A sees both players connected", || async {
+        let g = a.game(&id).await;
+        g["online"]["white"]["connected"] == true && g["online"]["black"]["connected"] == true
+    })
+    .await;
+
+    // Moves alternate between the servers; every socket sees every move.
+    let mut game = a.game(&id).await;
+    for ply in 0..6 {
+        let (server, cookie) = if ply % 2 == 0 {
+            (&a, &white)
+        } else {
+            (&b, &black)
+        };
+        let mv = a_legal_move(&game, ply * 7);
+        let r = server.play(&id, cookie, &mv, ply).await;
+        assert_eq!(
+            r.status,
+            StatusCode::OK,
+            "ply {ply} on {}: {}",
+            ply % 2,
+            r.text
+        );
+        for ws in [&mut white_ws, &mut black_ws, &mut watcher] {
+            let g = game_at(ws, ply + 1).await;
+            let moves = g["game"]["moves"].as_array().unwrap();
+            assert_eq!(moves.last().unwrap()["uci"], mv.as_str());
+        }
+        game = r.body;
+    }
+    // Both servers, and the database, agree.
+    let (on_a, on_b) = (a.game(&id).await, b.game(&id).await);
+    assert_eq!(on_a["rev"], on_b["rev"]);
+    assert_eq!(on_a["moves"], on_b["moves"]);
+    let stored = a.open_store().load_game(&id).await.unwrap().unwrap();
+    assert_eq!(stored.moves.len(), 6);
+
+    // Black leaves B: A hears it.
+    drop(black_ws);
+    wait_until("A sees Black gone", || async {
+        a.game(&id).await["online"]["black"]["connected"] == false
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn racing_moves_on_two_servers_exactly_one_wins() {
+    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
+        return;
+    };
+    let (id, white, black) = game_across(&a, &b, Value::Null).await;
+    let mut game = a.game(&id).await;
+    for ply in 0..8 {
+        let cookie = if ply % 2 == 0 { &white } else { &black };
+        // The same seat sends two different moves for the same ply, one to
+        // each server, at once.
+        let (one, two) = (a_legal_move(&game, 0), a_legal_move(&game, 1));
+        let (ra, rb) = tokio::join!(
+            a.play(&id, cookie, &one, ply),
+            b.play(&id, cookie, &two, ply)
+        );
+        let won: Vec<&Answer> = [&ra, &rb]
+            .into_iter()
+            .filter(|r| r.status == StatusCode::OK)
+            .collect();
+        assert_eq!(won.len(), 1, "ply {ply}: {} / {}", ra.text, rb.text);
+        let lost = if ra.status == StatusCode::OK {
+            &rb
+        } else {
+            &ra
+        };
+        assert_eq!(lost.status, StatusCode::CONFLICT, "{}", lost.text);
+        assert!(
+            ["stale", "conflict", "not_your_turn"].contains(&lost.body["kind"].as_str().unwrap()),
+            "{}",
+            lost.text
+        );
+        let winner = if ra.status == StatusCode::OK {
+            &one
+        } else {
+            &two
+        };
+        let stored = a.open_store().load_game(&id).await.unwrap().unwrap();
+        assert_eq!(stored.moves.len(), ply + 1);
+        assert_eq!(&stored.moves[ply].uci, winner);
+        game = won[0].body.clone();
+    }
+    // The loser's server caught up: both show the same game.
+    wait_until("both servers agree", || async {
+        a.game(&id).await["moves"] == b.game(&id).await["moves"]
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_flag_falls_once_though_both_servers_time_it() {
+    let Some(Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        _stops,
+    }) = two_servers().await
+    else {
+        return;
+    };
+    let clock = json!({ "base_seconds": 60, "increment_seconds": 0 });
+    let (id, white, black) = game_across(&a, &b, clock).await;
+    let r = a.play(&id, &white, "e2e4", 0).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = b.play(&id, &black, "e7e5", 1).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // Both servers hold the game, and so both time White's clock.
+    wait_until("A has Black's move", || async {
+        a.game(&id).await["moves"].as_array().unwrap().len() == 2
+    })
+    .await;
+    let mut on_a = ws_connect(addr_a, None).await;
+    let mut on_b = ws_connect(addr_b, None).await;
+    subscribe(&mut on_a, &id).await;
+    subscribe(&mut on_b, &id).await;
+    let rev_before = a
+        .open_store()
+        .load_game(&id)
+        .await
+        .unwrap()
+        .unwrap()
+        .record
+        .rev;
+
+    a.clock.advance(61_000);
+    for ws in [&mut on_a, &mut on_b] {
+        loop {
+            let g = next_of(ws, &["game"]).await;
+            if !g["game"]["end"].is_null() {
+                assert_eq!(g["game"]["end"]["reason"], "timeout", "{g}");
+                break;
+            }
+        }
+    }
+    let stored = a.open_store().load_game(&id).await.unwrap().unwrap();
+    assert_eq!(
+        stored.record.rev,
+        rev_before + 1,
+        "one write ended the game"
+    );
+    for t in [&a, &b] {
+        let g = t.game(&id).await;
+        assert_eq!(g["end"]["reason"], "timeout");
+        assert_eq!(g["online"]["clock"]["white_ms"], 0);
+    }
+}
+
+#[tokio::test]
+async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
+    let Some(Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        _stops,
+    }) = two_servers().await
+    else {
+        return;
+    };
+    let ann = a.get("/api/me", None).await.cookie.expect("an identity");
+    let ben = b.get("/api/me", None).await.cookie.expect("an identity");
+    let cat = a.get("/api/me", None).await.cookie.expect("an identity");
+    let mut ann_ws = ws_connect(addr_a, Some(&ann)).await;
+    let mut ben_ws = ws_connect(addr_b, Some(&ben)).await;
+    for ws in [&mut ann_ws, &mut ben_ws] {
+        send(ws, json!({ "type": "subscribe", "topic": "lobby" })).await;
+        next_of(ws, &["lobby"]).await;
+    }
+    let body = json!({ "variant": "tensor", "clock": { "base_seconds": 300, "increment_seconds": 3 },
+                       "rated": false, "color": "random" });
+    let seek = a.post("/api/seeks", Some(&ann), body).await;
+    assert_eq!(seek.status, StatusCode::CREATED, "{}", seek.text);
+    let seek_id = seek.body["id"].as_str().unwrap().to_string();
+    // Ben, on B, sees Ann's seek on A.
+    loop {
+        let l = next_of(&mut ben_ws, &["lobby"]).await;
+        if l["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == seek_id.as_str())
+        {
+            break;
+        }
+    }
+    // Ben on B and Cat on A accept it at once: one game.
+    let accept = format!("/api/seeks/{seek_id}/accept");
+    let (rb, rc) = tokio::join!(
+        b.post(&accept, Some(&ben), json!({})),
+        a.post(&accept, Some(&cat), json!({}))
+    );
+    let made: Vec<&Answer> = [&rb, &rc]
+        .into_iter()
+        .filter(|r| r.status == StatusCode::CREATED)
+        .collect();
+    assert_eq!(made.len(), 1, "{} / {}", rb.text, rc.text);
+    let game_id = made[0].body["id"].as_str().unwrap().to_string();
+    // Ann's page, on A, is told of the pairing made wherever it was.
+    let paired = next_of(&mut ann_ws, &["paired"]).await;
+    assert_eq!(paired["seek"], seek_id.as_str());
+    assert_eq!(paired["game"], game_id.as_str());
+    let g = a.game(&game_id).await;
+    assert_eq!(g["online"]["white"]["taken"], true);
+    assert_eq!(g["online"]["black"]["taken"], true);
+    let open = b.get("/api/seeks", None).await.body;
+    assert_eq!(open, json!([]));
+}

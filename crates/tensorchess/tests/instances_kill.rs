@@ -1,0 +1,319 @@
+//! Two `tensorchess serve` processes over one PostgreSQL database: a game
+//! is played across them; one is killed (SIGKILL) mid-game, its player
+//! reconnects to the other and plays on; the killed one is started again
+//! and serves the game as before. Nothing acknowledged is lost. Skipped
+//! without a PostgreSQL (`TENSORCHESS_TEST_PG`).
+
+mod common;
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tensorchess::server::store::{GameStore, PgStore};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A server process, killed when dropped.
+struct Instance {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        tensorchess::child::kill_if_running(&mut self.child);
+    }
+}
+
+impl Instance {
+    fn start(db: &str) -> Instance {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
+            .args(["serve", "--host", "127.0.0.1", "--port", "0", "--db", db])
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("the server says where it listens")
+                .unwrap();
+            if let Some(rest) = line.split("http://").nth(1) {
+                break rest.split('/').next().unwrap().parse().unwrap();
+            }
+        };
+        // Keep reading, so that the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Instance { child, addr }
+    }
+
+    /// SIGKILL: no goodbye, no last heartbeat.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+/// An HTTP answer: status, JSON body, the cookie set (`name=value`).
+struct Answer {
+    status: u16,
+    body: Value,
+    cookie: Option<String>,
+}
+
+/// One request over a connection of its own.
+async fn call(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> Answer {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(c) = cookie {
+        head.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
+        .await
+        .expect("an answer in time")
+        .unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").expect("headers and a body");
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let cookie = head
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))
+        })
+        .map(|c| c.split(';').next().unwrap().to_string());
+    Answer {
+        status,
+        body: serde_json::from_str(body).unwrap_or(Value::Null),
+        cookie,
+    }
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A socket subscribed to the game; returns it with the snapshot.
+async fn watch(addr: SocketAddr, cookie: &str, id: &str) -> (Ws, Value) {
+    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    let mut ws = tokio_tungstenite::connect_async(req).await.unwrap().0;
+    let sub = json!({ "type": "subscribe", "topic": format!("game:{id}") });
+    futures_util::SinkExt::send(&mut ws, Message::text(sub.to_string()))
+        .await
+        .unwrap();
+    let snap = next_game(&mut ws).await;
+    (ws, snap)
+}
+
+async fn next_game(ws: &mut Ws) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket open")
+            .unwrap();
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == "game" {
+                return v["game"].clone();
+            }
+        }
+    }
+}
+
+/// Waits on `ws` for the game to reach `plies` moves.
+async fn reaches(ws: &mut Ws, plies: usize) {
+    loop {
+        let g = next_game(ws).await;
+        let have = g["moves_from"].as_u64().unwrap_or(0) as usize
+            + g["moves"].as_array().map_or(0, Vec::len);
+        if have == plies {
+            return;
+        }
+    }
+}
+
+/// Waits until the instance hears the others (`/api/health`).
+async fn listening(addr: SocketAddr) {
+    let start = Instant::now();
+    loop {
+        let h = call(addr, "GET", "/api/health", None, None).await;
+        assert_eq!(h.status, 200, "{}", h.body);
+        assert_eq!(h.body["shared"], true);
+        if h.body["listening"] == true {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "not listening: {}",
+            h.body
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn legal(game: &Value, nth: usize) -> String {
+    let legal = game["position"]["legal"].as_array().unwrap();
+    legal[nth % legal.len()]["uci"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Plays the next move as `cookie` on `addr`; returns the game after it.
+async fn play(addr: SocketAddr, id: &str, cookie: &str, game: &Value, ply: usize) -> Value {
+    let mv = legal(game, ply * 5 + 3);
+    let path = format!("/api/games/{id}/act");
+    let start = Instant::now();
+    loop {
+        let r = call(
+            addr,
+            "POST",
+            &path,
+            Some(cookie),
+            Some(json!({ "type": "move", "move": mv, "ply": ply })),
+        )
+        .await;
+        if r.status == 200 {
+            return r.body;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "ply {ply}: {} {}",
+            r.status,
+            r.body
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_instance_loses_nothing_and_the_other_carries_on() {
+    let Some(url) = std::env::var("TENSORCHESS_TEST_PG")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        assert!(
+            std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
+            "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
+        );
+        eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
+        return;
+    };
+    // A schema of its own (made and migrated here), which the servers use
+    // through the URL's search path.
+    let schema = format!("kill{}", std::process::id());
+    let store = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let db = format!("{url}{sep}options=-c%20search_path%3D{schema}");
+
+    let a = Instance::start(&db);
+    let b = Instance::start(&db);
+    let (addr_a, addr_b) = (a.addr, b.addr);
+    listening(addr_a).await;
+    listening(addr_b).await;
+    let created = call(
+        addr_a,
+        "POST",
+        "/api/online",
+        None,
+        Some(json!({ "variant": "tensor", "color": "white",
+                     "clock": { "base_seconds": 600, "increment_seconds": 0 } })),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let white = created.cookie.expect("White's cookie");
+    let joined = call(
+        addr_b,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let black = joined.cookie.expect("Black's cookie");
+
+    let (mut white_ws, _) = watch(addr_a, &white, &id).await;
+    let (mut black_ws, _) = watch(addr_b, &black, &id).await;
+    let mut game = joined.body;
+    for ply in 0..4 {
+        let (addr, cookie) = if ply % 2 == 0 {
+            (addr_a, &white)
+        } else {
+            (addr_b, &black)
+        };
+        game = play(addr, &id, cookie, &game, ply).await;
+        reaches(&mut white_ws, ply + 1).await;
+        reaches(&mut black_ws, ply + 1).await;
+    }
+
+    // A dies mid-game; White's page reconnects to B and plays on there.
+    a.kill();
+    let (mut white_ws, snap) = watch(addr_b, &white, &id).await;
+    assert_eq!(
+        snap["moves"].as_array().unwrap().len(),
+        4,
+        "every move was kept"
+    );
+    for ply in 4..6 {
+        let cookie = if ply % 2 == 0 { &white } else { &black };
+        game = play(addr_b, &id, cookie, &game, ply).await;
+        reaches(&mut white_ws, ply + 1).await;
+        reaches(&mut black_ws, ply + 1).await;
+    }
+    assert!(
+        game["online"]["clock"]["running"].is_string(),
+        "the clocks go on"
+    );
+
+    // A comes back: it serves the game as it is, and its moves reach B.
+    let a = Instance::start(&db);
+    let (mut white_ws, snap) = watch(a.addr, &white, &id).await;
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 6);
+    // The new process connects its listener shortly after it starts.
+    listening(a.addr).await;
+    game = play(a.addr, &id, &white, &game, 6).await;
+    reaches(&mut white_ws, 7).await;
+    reaches(&mut black_ws, 7).await;
+    game = play(addr_b, &id, &black, &game, 7).await;
+    reaches(&mut white_ws, 8).await;
+
+    let stored = store.load_game(&id).await.unwrap().unwrap();
+    let uci: Vec<&str> = stored.moves.iter().map(|m| m.uci.as_str()).collect();
+    let shown: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
+    assert_eq!(uci, shown, "the database holds every acknowledged move");
+    assert_eq!(uci.len(), 8);
+    drop(a);
+    drop(b);
+}
