@@ -47,6 +47,12 @@ pub(crate) struct Args {
     /// Servers to start on --db (more than one needs PostgreSQL).
     #[arg(long, default_value_t = 1)]
     pub(crate) instances: usize,
+    /// Both players of a game on the same instance (game i on i % n), so
+    /// that no move has to cross from one instance to another: a baseline
+    /// for the split placement, and a way to test a kill and the
+    /// reconnections on servers that do not share live updates.
+    #[arg(long)]
+    pub(crate) together: bool,
     /// The process ids of the --connect servers, in the same order.
     #[arg(long, value_delimiter = ',', value_name = "PID[,PID...]")]
     pub(crate) server_pid: Vec<u32>,
@@ -172,10 +178,12 @@ pub(crate) enum Servers {
 
 /// Which instance each of game `game`'s players uses, (White, Black), of
 /// `n`: White on `game % n`, Black on the next one, so that with several
-/// instances every move has to travel from one instance to the other.
-pub(crate) fn seat_instances(game: usize, n: usize) -> (usize, usize) {
+/// instances every move has to travel from one instance to the other; or,
+/// `together`, both on `game % n`.
+pub(crate) fn seat_instances(game: usize, n: usize, together: bool) -> (usize, usize) {
     let n = n.max(1);
-    (game % n, (game + 1) % n)
+    let white = game % n;
+    (white, if together { white } else { (game + 1) % n })
 }
 
 impl Args {
@@ -310,15 +318,17 @@ mod tests {
 
     #[test]
     fn white_and_black_play_on_neighbouring_instances() {
-        assert_eq!(seat_instances(0, 1), (0, 0));
-        assert_eq!(seat_instances(7, 1), (0, 0));
-        assert_eq!(seat_instances(0, 2), (0, 1));
-        assert_eq!(seat_instances(1, 2), (1, 0));
-        assert_eq!(seat_instances(2, 3), (2, 0));
+        assert_eq!(seat_instances(0, 1, false), (0, 0));
+        assert_eq!(seat_instances(7, 1, false), (0, 0));
+        assert_eq!(seat_instances(0, 2, false), (0, 1));
+        assert_eq!(seat_instances(1, 2, false), (1, 0));
+        assert_eq!(seat_instances(2, 3, false), (2, 0));
+        assert_eq!(seat_instances(0, 2, true), (0, 0));
+        assert_eq!(seat_instances(3, 2, true), (1, 1));
         // Every instance gets as many clients as every other.
         let mut load = [0; 3];
         for g in 0..300 {
-            let (w, b) = seat_instances(g, 3);
+            let (w, b) = seat_instances(g, 3, false);
             assert_ne!(w, b);
             load[w] += 1;
             load[b] += 1;

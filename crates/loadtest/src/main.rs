@@ -148,10 +148,19 @@ async fn run(args: Args) -> Result<bool, Error> {
     // Create and join every game, then open all sockets before anyone moves.
     let t_setup = Instant::now();
     let conc = args.setup_concurrency;
-    let seats = setup::create_games(&route, args.games, &variants, &clock, conc, deadline).await?;
+    let seats = setup::create_games(
+        &route,
+        args.games,
+        args.together,
+        &variants,
+        &clock,
+        conc,
+        deadline,
+    )
+    .await?;
     let setup_s = t_setup.elapsed().as_secs_f64();
     let t_connect = Instant::now();
-    let sockets = setup::open_sockets(&route, &seats, conc, deadline).await?;
+    let sockets = setup::open_sockets(&route, &seats, args.together, conc, deadline).await?;
     println!(
         "setup: {} games created and joined in {setup_s:.1} s; {} sockets subscribed in {:.1} s",
         seats.len(),
@@ -198,7 +207,7 @@ async fn run(args: Args) -> Result<bool, Error> {
         seats.len() - tally.ended.len()
     };
     let reconnects = common.live.reconnects.load(Ordering::Relaxed);
-    report::play(&tally, &watched, &cluster, reconnects, failed);
+    report::play(&tally, &watched, &cluster, reconnects, seats.len(), failed);
 
     if args.linger > 0 {
         let linger = args.linger.min(MAX_SECONDS);
@@ -219,7 +228,8 @@ async fn run(args: Args) -> Result<bool, Error> {
     cluster.stop();
     let ids: Vec<String> = seats.iter().map(|s| s.id.clone()).collect();
     let check = verify::verify(&cluster.db, &ids, &tally.acked, &tally.ended).await?;
-    report::database(&check, tally.acked.len(), tally.ended.len(), killed);
+    let kill = killed.then_some(!single_kill);
+    report::database(&check, tally.acked.len(), tally.ended.len(), kill);
     let errors_ok = single_kill || tally.errors.is_empty();
     Ok(check.problems.is_empty() && errors_ok && failed == 0 && watched.cut == 0)
 }

@@ -100,6 +100,8 @@ pub(crate) struct Player {
     unanswered: HashMap<u64, String>,
     offered: bool,
     accepted: bool,
+    /// The game's ply as last heard (for messages).
+    ply: Option<usize>,
     /// The ply of a move in flight when the connection broke, until the
     /// next snapshot says whether it was stored.
     pub(crate) in_doubt: Option<usize>,
@@ -125,6 +127,7 @@ impl Player {
             unanswered: HashMap::new(),
             offered: false,
             accepted: false,
+            ply: None,
             in_doubt: None,
             reconnects: 0,
             rtts: Vec::new(),
@@ -209,11 +212,7 @@ impl Player {
     }
 
     fn ply_hint(&self) -> String {
-        match (&self.pending, &self.sent) {
-            (Some(p), _) => p.ply.to_string(),
-            (None, Some(s)) => s.ply.to_string(),
-            _ => "?".into(),
-        }
+        self.ply.map_or("?".into(), |p| p.to_string())
     }
 
     fn waiting_for(&self) -> &'static str {
@@ -279,6 +278,7 @@ impl Player {
         let (id, me) = (self.side.game.clone(), self.side.me);
         let g = ev.game;
         let ply = g.moves_from + g.moves.len();
+        self.ply = Some(ply);
         if let Some(p) = self.in_doubt.take_if(|_| ev.event == "snapshot") {
             // The snapshot after reconnecting: a move in flight at the
             // break was stored if the game went past its ply.

@@ -22,7 +22,9 @@ pub(crate) fn header(args: &Args, cluster: &Cluster) {
         "load: {} games at once ({} WebSocket clients{}), {}, clock {}, drawn by agreement at ply {}, {}",
         args.games,
         args.games * 2,
-        if n > 1 {
+        if n > 1 && args.together {
+            format!("; both players of game i on instance i % {n}")
+        } else if n > 1 {
             format!("; White on instance i % {n}, Black on the next")
         } else {
             String::new()
@@ -38,7 +40,14 @@ pub(crate) fn header(args: &Args, cluster: &Cluster) {
 }
 
 /// The figures of the games (before the database check).
-pub(crate) fn play(t: &Tally, w: &Watched, cluster: &Cluster, reconnects: u64, failed: usize) {
+pub(crate) fn play(
+    t: &Tally,
+    w: &Watched,
+    cluster: &Cluster,
+    reconnects: u64,
+    games: usize,
+    failed: usize,
+) {
     let mut rtts = t.rtts_us.clone();
     rtts.sort_unstable();
     let n = t.acked.len();
@@ -112,12 +121,14 @@ pub(crate) fn play(t: &Tally, w: &Watched, cluster: &Cluster, reconnects: u64, f
     } else if reconnects > 0 {
         println!("reconnections: {reconnects} (no instance was killed)");
     }
-    let games = t.ended.len() + failed;
+    let single_kill = w.killed.is_some() && cluster.instances.len() == 1;
     println!(
         "games: {} of {games} finished{}",
         t.ended.len(),
         if failed > 0 {
             format!(", {failed} FAILED (no end seen)")
+        } else if single_kill {
+            ", the others cut off by the kill".into()
         } else {
             String::new()
         }
@@ -125,7 +136,6 @@ pub(crate) fn play(t: &Tally, w: &Watched, cluster: &Cluster, reconnects: u64, f
     if w.cut > 0 {
         println!("{} clients were still playing at the time limit", w.cut);
     }
-    let single_kill = w.killed.is_some() && cluster.instances.len() == 1;
     if !t.errors.is_empty() && !single_kill {
         println!("errors: {}", t.errors.len());
         for e in summarize(&t.errors) {
@@ -163,12 +173,18 @@ fn summarize(errors: &[String]) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn database(check: &Check, acked: usize, games: usize, killed: bool) {
+/// `kill`: None, or whether the clients played on after it (several
+/// instances) or stopped there (one).
+pub(crate) fn database(check: &Check, acked: usize, games: usize, kill: Option<bool>) {
     if check.problems.is_empty() {
         println!(
             "database check: all {acked} acknowledged moves{} are stored at their ply ({} move rows); \
              every game a client saw end ({games}) has its result",
-            if killed { " (before and after the kill)" } else { "" },
+            match kill {
+                Some(true) => " (before and after the kill)",
+                Some(false) => " (up to the kill)",
+                None => "",
+            },
             check.rows
         );
     } else {

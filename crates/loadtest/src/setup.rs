@@ -1,8 +1,8 @@
 //! Before the clocks start: every game created and joined over HTTP, and
 //! both of its players' WebSockets open and subscribed, so that all games
 //! start playing at once. With several instances White's requests and
-//! socket go to one instance and Black's to the next
-//! ([`seat_instances`]).
+//! socket go to one instance and Black's to the next (or, `--together`,
+//! the same one: [`seat_instances`]).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,6 +17,7 @@ use crate::{join_by, Error};
 pub(crate) async fn create_games(
     route: &Route,
     games: usize,
+    together: bool,
     variants: &[&'static str],
     clock: &str,
     setup_concurrency: usize,
@@ -25,7 +26,7 @@ pub(crate) async fn create_games(
     let sem = Arc::new(tokio::sync::Semaphore::new(setup_concurrency.max(1)));
     let mut tasks = Vec::new();
     for i in 0..games {
-        let (w, b) = seat_instances(i, route.len());
+        let (w, b) = seat_instances(i, route.len(), together);
         let (create, join) = (route.addrs[w], route.addrs[b]);
         let (sem, clock) = (sem.clone(), clock.to_string());
         let variant = variants[i % variants.len()];
@@ -41,13 +42,14 @@ pub(crate) async fn create_games(
 pub(crate) async fn open_sockets(
     route: &Route,
     seats: &[Seats],
+    together: bool,
     setup_concurrency: usize,
     deadline: Instant,
 ) -> Result<Vec<(Ws, Side)>, Error> {
     let sem = Arc::new(tokio::sync::Semaphore::new(setup_concurrency.max(1)));
     let mut tasks = Vec::new();
     for (i, s) in seats.iter().enumerate() {
-        let (w, b) = seat_instances(i, route.len());
+        let (w, b) = seat_instances(i, route.len(), together);
         for (cookie, me, instance) in [(&s.white, "white", w), (&s.black, "black", b)] {
             let side = Side {
                 game: s.id.clone(),
