@@ -165,7 +165,7 @@ fn summarize(errors: &[String]) -> Vec<String> {
             None => kinds.push((key, 1, e)),
         }
     }
-    kinds.sort_by(|a, b| b.1.cmp(&a.1));
+    kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
     kinds
         .into_iter()
         .take(10)
