@@ -36,6 +36,10 @@
 //! target/release/loadtest --games 500 --db "$url" --instances 2
 //! # One instance SIGKILLed 5 s in; its clients go to the other.
 //! target/release/loadtest --games 500 --db "$url" --instances 2 --kill-after 5
+//! # The same with both players of a game on one instance (no move crosses
+//! # instances until the kill): a baseline, and a test of the reconnections
+//! # that does not need the instances to share live updates.
+//! target/release/loadtest --games 500 --db "$url" --instances 2 --together --kill-after 5
 //!
 //! # Servers started by hand: their addresses and pids, in the same order.
 //! target/release/loadtest --connect 127.0.0.1:8080,127.0.0.1:8081 \
