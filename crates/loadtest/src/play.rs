@@ -77,6 +77,8 @@ struct Sent {
     at: Instant,
     uci: String,
     acked: bool,
+    /// Why the server refused it, if it did.
+    refused: Option<String>,
 }
 
 /// A move chosen and waiting for the end of its thinking time.
@@ -215,10 +217,14 @@ impl Player {
         self.ply.map_or("?".into(), |p| p.to_string())
     }
 
-    fn waiting_for(&self) -> &'static str {
+    fn waiting_for(&self) -> String {
         match &self.sent {
-            Some(s) if !s.acked => "waiting for the acknowledgement of its move",
-            _ => "waiting for the other side's move",
+            Some(Sent {
+                refused: Some(kind),
+                ..
+            }) => format!("its move was refused: {kind}"),
+            Some(s) if !s.acked => "waiting for the acknowledgement of its move".into(),
+            _ => "waiting for the other side's move".into(),
         }
     }
 
@@ -248,6 +254,11 @@ impl Player {
             let again = r
                 .req
                 .and_then(|req| self.unanswered.get(&req).map(|m| (req, m.clone())));
+            if let Some(s) = self.sent.as_mut().filter(|s| r.req == Some(s.ply as u64)) {
+                if kind != "rate_limited" {
+                    s.refused = Some(kind.clone());
+                }
+            }
             if kind == "rate_limited" {
                 // Back off and send the same message again.
                 if let Some((req, m)) = again {
@@ -351,6 +362,7 @@ impl Player {
             at: Instant::now(),
             uci: p.uci,
             acked: false,
+            refused: None,
         });
         send(ws, m).await
     }
