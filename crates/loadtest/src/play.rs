@@ -370,7 +370,8 @@ impl Player {
     /// Forgets what the broken connection was doing: the snapshot on the
     /// new one says where the game stands.
     pub(crate) fn forget_connection(&mut self) {
-        if let Some(s) = self.sent.take().filter(|s| !s.acked) {
+        // A refused move is not in doubt: it was not stored.
+        if let Some(s) = self.sent.take().filter(|s| !s.acked && s.refused.is_none()) {
             self.in_doubt = Some(s.ply);
         }
         self.pending = None;
