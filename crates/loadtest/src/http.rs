@@ -86,6 +86,9 @@ pub(crate) struct Created {
 /// The parts of a game event a client needs (the rest is skipped).
 #[derive(Deserialize)]
 pub(crate) struct GameEvent {
+    /// `snapshot` (the whole game, on subscribing), `move`, `draw`, …
+    #[serde(default)]
+    pub(crate) event: String,
     pub(crate) game: GameBody,
 }
 
@@ -136,20 +139,24 @@ pub(crate) struct Seats {
     pub(crate) black: String,
 }
 
+/// Creates an online game on instance `create` (the creator plays White)
+/// and takes its other seat through instance `join`, as two players on two
+/// instances would.
 pub(crate) async fn setup_game(
-    addr: SocketAddr,
+    create: SocketAddr,
+    join: SocketAddr,
     variant: &str,
     clock: &str,
 ) -> Result<Seats, Error> {
     let body = format!(r#"{{"variant":"{variant}","color":"white","clock":{clock}}}"#);
-    let (status, cookies, text) = http(addr, "POST", "/api/online", None, &body).await?;
+    let (status, cookies, text) = http(create, "POST", "/api/online", None, &body).await?;
     if status != 201 {
         return Err(format!("creating a game: HTTP {status}: {text}").into());
     }
     let created: Created = serde_json::from_str(&text)?;
     let white = cookies.into_iter().next().ok_or("no seat cookie")?;
     let path = format!("/api/games/{}/join", created.id);
-    let (status, cookies, text) = http(addr, "POST", &path, None, "{}").await?;
+    let (status, cookies, text) = http(join, "POST", &path, None, "{}").await?;
     if status != 200 {
         return Err(format!("joining a game: HTTP {status}: {text}").into());
     }
@@ -164,6 +171,8 @@ pub(crate) async fn setup_game(
 pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
+/// A WebSocket to `addr` with the player's cookie, subscribed to the game
+/// (the server answers with its snapshot).
 pub(crate) async fn open_socket(addr: SocketAddr, cookie: &str, id: &str) -> Result<Ws, Error> {
     let mut req = format!("ws://{addr}/api/ws").into_client_request()?;
     req.headers_mut().insert("Cookie", cookie.parse()?);

@@ -1,181 +1,394 @@
-//! Two clients per game playing it to its end over WebSockets.
+//! One player: a WebSocket client playing one side of one game to its end.
+//!
+//! It answers every update in which it is to move with a legal move the
+//! server listed (after thinking, with `--think`), offers a draw at the ply
+//! cap and accepts the other side's offer. It measures each move's round
+//! trip from sending to the acknowledgement, so thinking is not in it. When
+//! its connection breaks and there are other instances, it reconnects to a
+//! live one ([`crate::link`]) and takes the snapshot the server sends on
+//! subscribing as the truth: a move in flight at the break may or may not
+//! have been stored, and only the snapshot says which. It gives a game up
+//! when nothing about it is heard for `--stall` seconds, and stops at the
+//! run's deadline, so a run never hangs on a server that stopped answering.
 
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::args::Think;
 use crate::http::{GameEvent, LegalBody, Reply, Ws};
+use crate::instances::Route;
+use crate::tally::{Acked, Live, Tally};
 use crate::Error;
 
-/// What the clients found, shared.
-#[derive(Default)]
-pub(crate) struct Tally {
-    pub(crate) rtts_us: Vec<u64>,
-    /// (game, ply, move) of every acknowledged move.
-    pub(crate) acked: Vec<(String, usize, String)>,
-    pub(crate) endings: HashMap<String, usize>,
-    pub(crate) refused: HashMap<String, usize>,
-    pub(crate) errors: Vec<String>,
+/// What every player shares.
+pub(crate) struct Common {
+    pub(crate) route: Arc<Route>,
+    pub(crate) tally: Mutex<Tally>,
+    pub(crate) live: Live,
+    pub(crate) max_plies: usize,
+    pub(crate) think: Option<Think>,
+    pub(crate) stall: Duration,
+    pub(crate) deadline: Instant,
 }
 
-/// Plays one side of one game until it ends (or the connection does); what
-/// was acknowledged counts either way.
-pub(crate) async fn play_side(
-    ws: Ws,
-    id: String,
-    me: &'static str,
-    max_plies: usize,
+/// Which side of which game, with which seat cookie, starting on which
+/// instance.
+pub(crate) struct Side {
+    pub(crate) game: String,
+    pub(crate) me: &'static str,
+    pub(crate) cookie: String,
+    pub(crate) instance: usize,
+}
+
+/// Request numbers of the draw messages (moves use their ply).
+const REQ_ACCEPT: u64 = 1_000_000;
+const REQ_OFFER: u64 = 1_000_001;
+
+/// Why a step of the loop could not go on.
+pub(crate) enum Fault {
+    /// The connection broke: reconnect if there is somewhere to go.
+    Lost(String),
+    /// Anything else ends this player.
+    Fatal(Error),
+}
+
+impl From<Error> for Fault {
+    fn from(e: Error) -> Fault {
+        Fault::Fatal(e)
+    }
+}
+
+impl From<serde_json::Error> for Fault {
+    fn from(e: serde_json::Error) -> Fault {
+        Fault::Fatal(e.into())
+    }
+}
+
+/// The move sent last, until the next one.
+struct Sent {
+    ply: usize,
+    at: Instant,
+    uci: String,
+    acked: bool,
+    /// Why the server refused it, if it did.
+    refused: Option<String>,
+}
+
+/// A move chosen and waiting for the end of its thinking time.
+struct Pending {
+    due: Instant,
+    ply: usize,
+    uci: String,
+}
+
+/// One player's state and findings (merged into the tally at its end).
+pub(crate) struct Player {
+    pub(crate) side: Side,
+    pub(crate) c: Arc<Common>,
     rng: SmallRng,
-    tally: Arc<Mutex<Tally>>,
-    moves_done: Arc<AtomicU64>,
-) -> Result<(), Error> {
-    let mut rtts = Vec::new();
-    let mut acked = Vec::new();
-    let out = play_loop(
-        ws,
-        &id,
-        me,
-        max_plies,
-        rng,
-        &tally,
-        &moves_done,
-        &mut rtts,
-        &mut acked,
-    )
-    .await;
-    let mut t = tally.lock().unwrap();
-    t.rtts_us.extend(rtts);
-    t.acked.extend(acked);
-    out
+    /// Thinking times and reconnection jitter: apart from the move choices,
+    /// so that a paced run plays the same moves as a flat-out one.
+    pub(crate) pace: SmallRng,
+    sent: Option<Sent>,
+    pending: Option<Pending>,
+    /// Messages not answered yet, by request number (resent when rate limited).
+    unanswered: HashMap<u64, String>,
+    offered: bool,
+    accepted: bool,
+    /// The game's ply as last heard (for messages).
+    ply: Option<usize>,
+    /// The ply of a move in flight when the connection broke, until the
+    /// next snapshot says whether it was stored.
+    pub(crate) in_doubt: Option<usize>,
+    pub(crate) reconnects: usize,
+    rtts: Vec<u64>,
+    acked: Vec<Acked>,
+    ending: Option<String>,
+    refused: HashMap<String, usize>,
+    errors: Vec<String>,
+    in_doubt_stored: usize,
+    in_doubt_lost: usize,
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn play_loop(
-    mut ws: Ws,
-    id: &str,
-    me: &'static str,
-    max_plies: usize,
-    mut rng: SmallRng,
-    tally: &Mutex<Tally>,
-    moves_done: &AtomicU64,
-    rtts: &mut Vec<u64>,
-    acked: &mut Vec<(String, usize, String)>,
-) -> Result<(), Error> {
-    let id = id.to_string();
-    // The move waiting for its acknowledgement: (req = ply, sent at, move).
-    let mut sent: Option<(u64, Instant, String)> = None;
-    // Messages not answered yet, by request number (resent when rate limited).
-    let mut unanswered: HashMap<u64, String> = HashMap::new();
-    let mut offered = false;
-    let mut accepted = false;
-    while let Some(msg) = ws.next().await {
-        let text = match msg? {
-            Message::Text(t) => t,
-            Message::Close(_) => break,
-            _ => continue,
-        };
-        let text = text.as_str();
+impl Player {
+    pub(crate) fn new(side: Side, c: Arc<Common>, rng: SmallRng, pace: SmallRng) -> Player {
+        Player {
+            side,
+            c,
+            rng,
+            pace,
+            sent: None,
+            pending: None,
+            unanswered: HashMap::new(),
+            offered: false,
+            accepted: false,
+            ply: None,
+            in_doubt: None,
+            reconnects: 0,
+            rtts: Vec::new(),
+            acked: Vec::new(),
+            ending: None,
+            refused: HashMap::new(),
+            errors: Vec::new(),
+            in_doubt_stored: 0,
+            in_doubt_lost: 0,
+        }
+    }
+
+    /// Plays until the game ends (or cannot go on), then adds what it found
+    /// to the tally; what was acknowledged counts either way.
+    pub(crate) async fn play(mut self, ws: Ws) {
+        if let Err(e) = self.run(ws).await {
+            let (id, me) = (&self.side.game, self.side.me);
+            self.errors.push(format!("game {id}, {me}: {e}"));
+        }
+        self.c.live.players_left.fetch_sub(1, Ordering::Relaxed);
+        let mut t = self.c.tally.lock().unwrap();
+        t.rtts_us.append(&mut self.rtts);
+        t.acked.append(&mut self.acked);
+        if let Some(reason) = self.ending.take() {
+            // Both players see the end: count it once.
+            if t.ended.insert(self.side.game.clone()) {
+                *t.endings.entry(reason).or_default() += 1;
+            }
+        }
+        for (k, n) in self.refused.drain() {
+            *t.refused.entry(k).or_default() += n;
+        }
+        t.errors.append(&mut self.errors);
+        t.in_doubt_stored += self.in_doubt_stored;
+        t.in_doubt_lost += self.in_doubt_lost;
+    }
+
+    async fn run(&mut self, mut ws: Ws) -> Result<(), Error> {
+        let mut heard = Instant::now();
+        loop {
+            let due = self.pending.as_ref().map(|p| p.due);
+            let stall_at = due.map_or(heard, |d| d.max(heard)) + self.c.stall;
+            let step = tokio::select! {
+                m = ws.next() => match m {
+                    Some(Ok(Message::Text(t))) => {
+                        heard = Instant::now();
+                        self.on_text(&mut ws, t.as_str()).await
+                    }
+                    Some(Ok(Message::Close(_))) => Err(Fault::Lost("the server closed the connection".into())),
+                    Some(Ok(_)) => Ok(false),
+                    Some(Err(e)) => Err(Fault::Lost(e.to_string())),
+                    None => Err(Fault::Lost("the connection ended".into())),
+                },
+                _ = sleep_until(due.unwrap_or(heard).into()), if due.is_some() => {
+                    heard = Instant::now();
+                    self.send_pending(&mut ws).await.map(|_| false)
+                }
+                _ = sleep_until(stall_at.into()) => {
+                    return Err(format!(
+                        "stalled: nothing heard about the game for {} s at ply {} ({})",
+                        self.c.stall.as_secs(),
+                        self.ply_hint(),
+                        self.waiting_for()
+                    ).into());
+                }
+                _ = sleep_until(self.c.deadline.into()) => {
+                    return Err(format!("the time limit ran out at ply {}", self.ply_hint()).into());
+                }
+            };
+            match step {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(Fault::Fatal(e)) => return Err(e),
+                Err(Fault::Lost(why)) => {
+                    ws = self.reconnect(why).await?;
+                    heard = Instant::now();
+                }
+            }
+        }
+        let _ = ws.close(None).await;
+        Ok(())
+    }
+
+    fn ply_hint(&self) -> String {
+        self.ply.map_or("?".into(), |p| p.to_string())
+    }
+
+    fn waiting_for(&self) -> String {
+        match &self.sent {
+            Some(Sent {
+                refused: Some(kind),
+                ..
+            }) => format!("its move was refused: {kind}"),
+            Some(s) if !s.acked => "waiting for the acknowledgement of its move".into(),
+            _ => "waiting for the other side's move".into(),
+        }
+    }
+
+    /// Handles one message; true when the game is over.
+    async fn on_text(&mut self, ws: &mut Ws, text: &str) -> Result<bool, Fault> {
+        let (id, me) = (self.side.game.clone(), self.side.me);
         if text.starts_with(r#"{"type":"game""#) {
             let ev: GameEvent = serde_json::from_str(text)?;
-            let g = ev.game;
-            if let Some(end) = g.end {
-                if me == "white" {
-                    *tally.lock().unwrap().endings.entry(end.reason).or_default() += 1;
-                }
-                break;
-            }
-            let ply = g.moves_from + g.moves.len();
-            let offer_from_them = g
-                .online
-                .as_ref()
-                .and_then(|o| o.draw_offer.as_deref())
-                .is_some_and(|c| c != me);
-            if offer_from_them && !accepted {
-                accepted = true;
-                let m = format!(r#"{{"type":"accept_draw","game":"{id}","req":1000000}}"#);
-                unanswered.insert(1_000_000, m.clone());
-                ws.send(Message::text(m)).await?;
-                continue;
-            }
-            if g.position.turn != me || sent.as_ref().is_some_and(|s| s.0 == ply as u64) {
-                continue;
-            }
-            if ply >= max_plies {
-                if !offered {
-                    offered = true;
-                    let m = format!(r#"{{"type":"offer_draw","game":"{id}","req":1000001}}"#);
-                    unanswered.insert(1_000_001, m.clone());
-                    ws.send(Message::text(m)).await?;
-                }
-                continue;
-            }
-            let Some(choice) = choose(&g.position.legal, &mut rng) else {
-                continue;
-            };
-            let uci = choice.uci.clone();
-            let m = format!(
-                r#"{{"type":"move","game":"{id}","move":"{uci}","ply":{ply},"req":{ply}}}"#
-            );
-            sent = Some((ply as u64, Instant::now(), uci));
-            unanswered.insert(ply as u64, m.clone());
-            ws.send(Message::text(m)).await?;
+            return self.on_game(ws, ev).await;
         } else if text.starts_with(r#"{"type":"ack""#) {
             let r: Reply = serde_json::from_str(text)?;
             if let Some(req) = r.req {
-                unanswered.remove(&req);
+                self.unanswered.remove(&req);
             }
-            if let (Some((req, at, uci)), Some(got)) = (&sent, r.req) {
-                if *req == got {
-                    rtts.push(at.elapsed().as_micros() as u64);
-                    acked.push((id.clone(), got as usize, uci.clone()));
-                    moves_done.fetch_add(1, Ordering::Relaxed);
+            if let (Some(s), Some(got)) = (self.sent.as_mut(), r.req) {
+                if s.ply as u64 == got && !s.acked {
+                    s.acked = true;
+                    self.rtts.push(s.at.elapsed().as_micros() as u64);
+                    self.acked.push((id, s.ply, s.uci.clone()));
+                    self.c.live.moves.fetch_add(1, Ordering::Relaxed);
                 }
             }
         } else if text.starts_with(r#"{"type":"refused""#) {
             let r: Reply = serde_json::from_str(text)?;
             let kind = r.kind.clone().unwrap_or_default();
-            *tally
-                .lock()
-                .unwrap()
-                .refused
-                .entry(kind.clone())
-                .or_default() += 1;
+            *self.refused.entry(kind.clone()).or_default() += 1;
             let again = r
                 .req
-                .and_then(|req| unanswered.get(&req).map(|m| (req, m.clone())));
+                .and_then(|req| self.unanswered.get(&req).map(|m| (req, m.clone())));
+            if let Some(s) = self.sent.as_mut().filter(|s| r.req == Some(s.ply as u64)) {
+                if kind != "rate_limited" {
+                    s.refused = Some(kind.clone());
+                }
+            }
             if kind == "rate_limited" {
                 // Back off and send the same message again.
                 if let Some((req, m)) = again {
                     tokio::time::sleep(Duration::from_millis(200)).await;
-                    if let Some(s) = sent.as_mut().filter(|s| s.0 == req) {
-                        s.1 = Instant::now();
+                    if let Some(s) = self.sent.as_mut().filter(|s| s.ply as u64 == req) {
+                        s.at = Instant::now();
                     }
-                    ws.send(Message::text(m)).await?;
+                    send(ws, m).await?;
                 }
             } else if kind != "game_over" && kind != "stale" {
-                tally.lock().unwrap().errors.push(format!(
+                // A stale move is reported in the refusal counts; the game
+                // then stalls, and says so, unless an update follows.
+                self.errors.push(format!(
                     "game {id}, {me}: refused {kind}: {}",
                     r.message.unwrap_or_default()
                 ));
             }
         } else if text.starts_with(r#"{"type":"error""#) {
-            tally
-                .lock()
-                .unwrap()
-                .errors
-                .push(format!("game {id}, {me}: {text}"));
+            self.errors.push(format!("game {id}, {me}: {text}"));
         } else if text.starts_with(r#"{"type":"resync""#) {
-            let sub = format!(r#"{{"type":"subscribe","topic":"game:{id}"}}"#);
-            ws.send(Message::text(sub)).await?;
+            send(ws, subscribe(&id)).await?;
         }
+        Ok(false)
     }
-    let _ = ws.close(None).await;
-    Ok(())
+
+    /// A snapshot or an update: move if it is this side's turn.
+    async fn on_game(&mut self, ws: &mut Ws, ev: GameEvent) -> Result<bool, Fault> {
+        let (id, me) = (self.side.game.clone(), self.side.me);
+        let g = ev.game;
+        let ply = g.moves_from + g.moves.len();
+        self.ply = Some(ply);
+        if let Some(p) = self.in_doubt.take_if(|_| ev.event == "snapshot") {
+            // The snapshot after reconnecting: a move in flight at the
+            // break was stored if the game went past its ply.
+            if ply > p {
+                self.in_doubt_stored += 1;
+            } else {
+                self.in_doubt_lost += 1;
+            }
+        }
+        if let Some(end) = g.end {
+            self.ending = Some(end.reason);
+            return Ok(true);
+        }
+        if self.pending.as_ref().is_some_and(|p| p.ply != ply) {
+            self.pending = None;
+        }
+        let offer = g.online.as_ref().and_then(|o| o.draw_offer.as_deref());
+        if offer == Some(me) {
+            self.offered = true;
+        }
+        if offer.is_some_and(|c| c != me) && !self.accepted {
+            self.accepted = true;
+            let m = format!(r#"{{"type":"accept_draw","game":"{id}","req":{REQ_ACCEPT}}}"#);
+            self.unanswered.insert(REQ_ACCEPT, m.clone());
+            send(ws, m).await?;
+            return Ok(false);
+        }
+        if g.position.turn != me
+            || self.sent.as_ref().is_some_and(|s| s.ply == ply)
+            || self.pending.is_some()
+        {
+            return Ok(false);
+        }
+        if ply >= self.c.max_plies {
+            if !self.offered {
+                self.offered = true;
+                let m = format!(r#"{{"type":"offer_draw","game":"{id}","req":{REQ_OFFER}}}"#);
+                self.unanswered.insert(REQ_OFFER, m.clone());
+                send(ws, m).await?;
+            }
+            return Ok(false);
+        }
+        let Some(choice) = choose(&g.position.legal, &mut self.rng) else {
+            return Ok(false);
+        };
+        let uci = choice.uci.clone();
+        let think = self.c.think.map(|t| t.draw(&mut self.pace));
+        self.pending = Some(Pending {
+            due: Instant::now() + think.unwrap_or_default(),
+            ply,
+            uci,
+        });
+        if think.is_none() {
+            self.send_pending(ws).await?;
+        }
+        Ok(false)
+    }
+
+    /// Sends the move chosen, its round trip starting now.
+    async fn send_pending(&mut self, ws: &mut Ws) -> Result<(), Fault> {
+        let Some(p) = self.pending.take() else {
+            return Ok(());
+        };
+        let (id, ply, uci) = (&self.side.game, p.ply, &p.uci);
+        let m =
+            format!(r#"{{"type":"move","game":"{id}","move":"{uci}","ply":{ply},"req":{ply}}}"#);
+        self.unanswered.insert(ply as u64, m.clone());
+        self.sent = Some(Sent {
+            ply,
+            at: Instant::now(),
+            uci: p.uci,
+            acked: false,
+            refused: None,
+        });
+        send(ws, m).await
+    }
+
+    /// Forgets what the broken connection was doing: the snapshot on the
+    /// new one says where the game stands.
+    pub(crate) fn forget_connection(&mut self) {
+        // A refused move is not in doubt: it was not stored.
+        if let Some(s) = self.sent.take().filter(|s| !s.acked && s.refused.is_none()) {
+            self.in_doubt = Some(s.ply);
+        }
+        self.pending = None;
+        self.unanswered.clear();
+        self.offered = false;
+        self.accepted = false;
+    }
+}
+
+pub(crate) fn subscribe(id: &str) -> String {
+    format!(r#"{{"type":"subscribe","topic":"game:{id}"}}"#)
+}
+
+async fn send(ws: &mut Ws, m: String) -> Result<(), Fault> {
+    ws.send(Message::text(m))
+        .await
+        .map_err(|e| Fault::Lost(e.to_string()))
 }
 
 /// A simple policy: mate if possible, often a capture, else any move.
@@ -191,14 +404,6 @@ pub(crate) fn choose<'a>(legal: &'a [LegalBody], rng: &mut SmallRng) -> Option<&
         return Some(captures[rng.random_range(0..captures.len())]);
     }
     Some(&legal[rng.random_range(0..legal.len())])
-}
-
-pub(crate) fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)] as f64 / 1000.0
 }
 
 pub(crate) fn parse_clock(s: &str) -> Result<String, Error> {

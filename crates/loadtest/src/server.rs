@@ -4,6 +4,8 @@
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+
+use crate::db::DbTarget;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tensorchess::child;
@@ -34,14 +36,15 @@ impl Drop for TempDir {
 pub(crate) struct Server {
     pub(crate) child: Child,
     pub(crate) addr: SocketAddr,
-    pub(crate) _dir: Option<TempDir>,
 }
 
 impl Server {
-    pub(crate) fn start(bin: &Path, db: &Path) -> Result<Server, Error> {
+    /// Starts `tensorchess serve` on a free loopback port and waits until it
+    /// says where it listens (it has opened the database by then).
+    pub(crate) fn start(bin: &Path, db: &DbTarget) -> Result<Server, Error> {
         let mut child = Command::new(bin)
             .args(["serve", "--host", "127.0.0.1", "--port", "0", "--db"])
-            .arg(db)
+            .arg(db.arg())
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -62,11 +65,7 @@ impl Server {
         };
         // Keep draining stdout so the server never blocks on it.
         std::thread::spawn(move || for _ in lines {});
-        Ok(Server {
-            child,
-            addr,
-            _dir: None,
-        })
+        Ok(Server { child, addr })
     }
 
     pub(crate) fn pid(&self) -> u32 {
