@@ -213,7 +213,8 @@ impl Games {
                     if cluster.is_shared() {
                         let from = cluster.instance().to_string();
                         cluster.send(Notice::Alive { from });
-                        l.presence().expire(now - 3 * beat_every);
+                        l.presence()
+                            .expire(now.saturating_sub(beat_every.saturating_mul(3)));
                     }
                     next_beat = now + beat_every;
                 }

@@ -19,6 +19,10 @@ use std::sync::Arc;
 use tensorchess_engine::Level;
 use tensorchess_rules::{Color, Outcome};
 
+/// At most this many new moves of a game read again are played on the
+/// game in memory; more, or a different history, replay the stored game.
+const MAX_MOVES_PLAYED_ON: usize = 8;
+
 /// A game in memory.
 pub struct LiveGame {
     record: GameRecord,
@@ -192,7 +196,33 @@ impl LiveGame {
         stored: StoredGame,
         turn_origin: Option<i64>,
     ) -> Result<(usize, bool), AppError> {
-        let fresh = LiveGame::revive(stored)?;
+        // Usually another server added a move or two: those are played on
+        // a copy of the game in memory instead of replaying the whole game.
+        let have = self.history.len();
+        let extends = stored.moves.len() >= have
+            && stored.moves.len() - have <= MAX_MOVES_PLAYED_ON
+            && self
+                .history
+                .iter()
+                .zip(&stored.moves)
+                .all(|(h, m)| h.uci == m.uci);
+        let fresh = if extends {
+            let mut game = self.game.clone();
+            let mut history = self.history.clone();
+            for m in &stored.moves[have..] {
+                let mv = game.parse_player_move(&m.uci)?;
+                history.make_mut().push(game.push_entry(mv));
+            }
+            LiveGame {
+                record: stored.record,
+                game,
+                history,
+                search: None,
+                online: stored.online.map(OnlineState::new),
+            }
+        } else {
+            LiveGame::revive(stored)?
+        };
         let from = self
             .history
             .iter()
