@@ -6,6 +6,7 @@
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use tensorchess::server::store::redact;
 use tokio_postgres::config::Host;
 
 /// The database the servers keep their games in.
@@ -64,21 +65,6 @@ fn check_loopback(config: &tokio_postgres::Config) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// A URL without its password, for messages.
-pub(crate) fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split(':').next().unwrap_or("");
-            format!("{scheme}://{user}@{host}{tail}")
-        }
-        None => url.to_string(),
-    }
 }
 
 impl DbTarget {

@@ -21,7 +21,7 @@ mod postgres;
 mod sqlite;
 mod writer;
 
-pub use database::Database;
+pub use database::{redact, Database};
 pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
 pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
