@@ -59,18 +59,6 @@ where
     }
 }
 
-/// The next game message on `ws` at ply `ply` (earlier ones skipped).
-async fn game_at(ws: &mut Ws, ply: usize) -> Value {
-    loop {
-        let g = next_of(ws, &["game"]).await;
-        let have = g["game"]["moves_from"].as_u64().unwrap_or(0) as usize
-            + g["game"]["moves"].as_array().map_or(0, Vec::len);
-        if have == ply {
-            return g;
-        }
-    }
-}
-
 /// A legal move of the game as a server shows it.
 fn a_legal_move(game: &Value, nth: usize) -> String {
     let legal = game["position"]["legal"].as_array().unwrap();

@@ -6,7 +6,7 @@
 
 mod common;
 
-use futures_util::StreamExt;
+use common::online::{game_at, subscribe, ws_connect, Ws};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -14,8 +14,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tensorchess::server::store::{GameStore, PgStore};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
 
 /// A server process, killed when dropped.
 struct Instance {
@@ -113,48 +111,16 @@ async fn call(
     }
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 /// A socket subscribed to the game; returns it with the snapshot.
 async fn watch(addr: SocketAddr, cookie: &str, id: &str) -> (Ws, Value) {
-    let mut req = format!("ws://{addr}/api/ws").into_client_request().unwrap();
-    req.headers_mut().insert("cookie", cookie.parse().unwrap());
-    let mut ws = tokio_tungstenite::connect_async(req).await.unwrap().0;
-    let sub = json!({ "type": "subscribe", "topic": format!("game:{id}") });
-    futures_util::SinkExt::send(&mut ws, Message::text(sub.to_string()))
-        .await
-        .unwrap();
-    let snap = next_game(&mut ws).await;
-    (ws, snap)
-}
-
-async fn next_game(ws: &mut Ws) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message in time")
-            .expect("the socket open")
-            .unwrap();
-        if let Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == "game" {
-                return v["game"].clone();
-            }
-        }
-    }
+    let mut ws = ws_connect(addr, Some(cookie)).await;
+    let (_, snap) = subscribe(&mut ws, id).await;
+    (ws, snap["game"].clone())
 }
 
 /// Waits on `ws` for the game to reach `plies` moves.
 async fn reaches(ws: &mut Ws, plies: usize) {
-    loop {
-        let g = next_game(ws).await;
-        let have = g["moves_from"].as_u64().unwrap_or(0) as usize
-            + g["moves"].as_array().map_or(0, Vec::len);
-        if have == plies {
-            return;
-        }
-    }
+    game_at(ws, plies).await;
 }
 
 /// Waits until the instance hears the others (`/api/health`).

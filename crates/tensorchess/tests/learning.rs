@@ -4,13 +4,12 @@
 
 mod common;
 
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use common::TestApp;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tensorchess::server::ServerConfig;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 type Socket =
@@ -20,22 +19,8 @@ type Socket =
 async fn socket(t: &TestApp) -> (Socket, tokio::sync::oneshot::Sender<()>) {
     // A first request gives the client its identity cookie.
     t.get("/api/me").await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(tensorchess::server::serve(
-        listener,
-        t.state.clone(),
-        async {
-            let _ = stop_rx.await;
-        },
-    ));
-    let mut request = format!("ws://{addr}/api/ws").into_client_request().unwrap();
-    request
-        .headers_mut()
-        .insert(header::COOKIE, t.identity().parse().unwrap());
-    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    (ws, stop_tx)
+    let (addr, stop) = t.serve().await;
+    (t.ws(addr).await, stop)
 }
 
 /// The next JSON message of `ws` (within 20 s).

@@ -221,17 +221,7 @@ impl TestApp {
     /// Serves this app on a real loopback socket until the sender is dropped
     /// or sent to.
     pub async fn serve(&self) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(tensorchess::server::serve(
-            listener,
-            self.state.clone(),
-            async {
-                let _ = rx.await;
-            },
-        ));
-        (addr, tx)
+        serve_state(&self.state).await
     }
 
     /// A WebSocket to the app served at `addr`, as this client.
@@ -243,6 +233,20 @@ impl TestApp {
         }
         tokio_tungstenite::connect_async(req).await.unwrap().0
     }
+}
+
+/// Serves `state` on a real loopback socket until the sender is dropped or
+/// sent to.
+pub async fn serve_state(
+    state: &AppState,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(tensorchess::server::serve(listener, state.clone(), async {
+        let _ = rx.await;
+    }));
+    (addr, tx)
 }
 
 /// A test's WebSocket client.

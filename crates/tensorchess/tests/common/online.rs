@@ -256,17 +256,7 @@ impl TestApp {
 
     /// Serves on a real socket.
     pub async fn serve(&self) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(tensorchess::server::serve(
-            listener,
-            self.state.clone(),
-            async {
-                let _ = rx.await;
-            },
-        ));
-        (addr, tx)
+        super::serve_state(&self.state).await
     }
 }
 
@@ -314,6 +304,19 @@ pub async fn next_of(ws: &mut Ws, types: &[&str]) -> Value {
         let v = next(ws).await;
         if types.contains(&v["type"].as_str().unwrap_or("")) {
             return v;
+        }
+    }
+}
+
+/// The next game message on `ws` whose moves reach ply `ply` (an update
+/// carries the moves from `moves_from` on; earlier messages are skipped).
+pub async fn game_at(ws: &mut Ws, ply: usize) -> Value {
+    loop {
+        let g = next_of(ws, &["game"]).await;
+        let have = g["game"]["moves_from"].as_u64().unwrap_or(0) as usize
+            + g["game"]["moves"].as_array().map_or(0, Vec::len);
+        if have == ply {
+            return g;
         }
     }
 }
