@@ -200,7 +200,14 @@ async fn two_servers_racing_for_one_move_let_exactly_one_win() {
     let (status, seen) = b.get(&format!("/api/games/{id}")).await;
     assert_eq!(status, StatusCode::OK, "the session is the database's");
     assert_eq!(seen["moves"].as_array().unwrap().len(), 1);
-    let ((sa, ga), (sb, gb)) = tokio::join!(a.play(&id, "e7e5"), b.play(&id, "d7d5"));
+    // Each says which ply it is for: the instance that loses may already have
+    // heard of the winner's move (then the ply is stale) or not (then its
+    // write is), and either way it answers 409.
+    let moves = format!("/api/games/{id}/moves");
+    let ((sa, ga), (sb, gb)) = tokio::join!(
+        a.post(&moves, json!({ "move": "e7e5", "ply": 1 })),
+        b.post(&moves, json!({ "move": "d7d5", "ply": 1 }))
+    );
     let oks = [sa, sb].iter().filter(|s| **s == StatusCode::OK).count();
     assert_eq!(oks, 1, "{sa} {ga} / {sb} {gb}");
     let loser = if sa == StatusCode::OK { sb } else { sa };
