@@ -2,7 +2,9 @@
 //! created on one and joined on the other, moves reaching the sockets of
 //! both, racing moves of which exactly one wins, a flag that falls once
 //! though both servers' timers fire, presence and the lobby shared. Both
-//! servers share a manual clock. Skipped without a PostgreSQL
+//! servers share a manual clock. A change no server hears of (a lost
+//! notice) does not make a server refuse what the database allows.
+//! Skipped without a PostgreSQL
 //! (`TENSORCHESS_TEST_PG`; `scripts/test.sh` starts one); the killed
 //! processes are in `instances_kill.rs`.
 
@@ -320,4 +322,96 @@ async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
     assert_eq!(g["online"]["black"]["taken"], true);
     let open = b.get("/api/seeks", None).await.body;
     assert_eq!(open, json!([]));
+}
+
+/// Changes the database behind every server's back, as another server
+/// whose notice was lost would have: no server hears of it.
+async fn unheard(t: &TestApp, sql: &str) {
+    let url = std::env::var("TENSORCHESS_TEST_PG").expect("a PostgreSQL");
+    let schema = t.pg.as_ref().expect("on PostgreSQL").schema();
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let conn = tokio::spawn(conn);
+    client
+        .batch_execute(&format!("SET search_path = {schema}; {sql}"))
+        .await
+        .unwrap();
+    drop(client);
+    let _ = conn.await;
+}
+
+#[tokio::test]
+async fn a_seat_taken_unheard_of_does_not_refuse_the_first_move() {
+    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
+        return;
+    };
+    let (id, white, _) = a
+        .create(json!({ "variant": "tensor", "color": "white" }))
+        .await;
+    let me = b.get("/api/me", None).await;
+    let black = me.cookie.expect("an identity");
+    let player = me.body["id"].as_str().unwrap();
+    unheard(
+        &a,
+        &format!(
+            "UPDATE online_games SET black_player = '{player}' WHERE game_id = '{id}';
+             UPDATE games SET rev = rev + 1, black = 'Ben' WHERE id = '{id}';"
+        ),
+    )
+    .await;
+    // A still thinks White waits for an opponent; the database says not.
+    let r = a.play(&id, &white, "e2e4", 0).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = b.play(&id, &black, "e7e5", 1).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // A refusal the database agrees with stays a refusal.
+    let r = a.play(&id, &black, "d7d5", 2).await;
+    expect_refused(&r, StatusCode::CONFLICT, "not_your_turn");
+}
+
+#[tokio::test]
+async fn a_local_move_unheard_of_does_not_refuse_the_next() {
+    let Some(Pair { a, _stops, .. }) = two_servers().await else {
+        return;
+    };
+    let made = a
+        .post(
+            "/api/games",
+            None,
+            json!({ "variant": "chess", "mode": "local" }),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let id = made.body["id"].as_str().unwrap().to_string();
+    let me = made.cookie.expect("an identity");
+    let moves = format!("/api/games/{id}/moves");
+    let r = a
+        .post(&moves, Some(&me), json!({ "move": "e2e4", "ply": 0 }))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    unheard(
+        &a,
+        &format!(
+            "INSERT INTO moves (game_id, ply, uci, san, played_at) VALUES ('{id}', 1, 'e7e5', 'e5', 0);
+             UPDATE games SET rev = rev + 1 WHERE id = '{id}';"
+        ),
+    )
+    .await;
+    let r = a
+        .post(&moves, Some(&me), json!({ "move": "g1f3", "ply": 2 }))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let sans: Vec<&str> = r.body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    // A move for a ply already played is refused, as on one server.
+    let r = a
+        .post(&moves, Some(&me), json!({ "move": "b8c6", "ply": 2 }))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
 }

@@ -203,8 +203,35 @@ impl LocalGames {
         }
     }
 
-    /// Plays a person's move.
+    /// Plays a person's move. On a store shared with other servers, a move
+    /// that says its ply is judged on the stored game when memory is
+    /// behind it (another server moved, or lost a race, first).
     pub async fn play(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        text: &str,
+        ply: Option<usize>,
+    ) -> Result<GameView, AppError> {
+        let judged_again = ply.is_some() && self.live.store().shared();
+        if judged_again && ply > Some(lg.ply()) {
+            self.live.reload(arc, lg).await?;
+        }
+        match self.play_once(arc, lg, text, ply).await {
+            // The failed write has read the game again already.
+            Err(AppError::StaleGame(_)) if judged_again => self.play_once(arc, lg, text, ply).await,
+            Err(refusal @ AppError::Conflict(_)) if judged_again => {
+                if self.live.reload(arc, lg).await? {
+                    self.play_once(arc, lg, text, ply).await
+                } else {
+                    Err(refusal)
+                }
+            }
+            done => done,
+        }
+    }
+
+    async fn play_once(
         self: &Arc<Self>,
         arc: &SharedGame,
         lg: &mut LiveGame,

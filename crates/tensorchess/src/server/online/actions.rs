@@ -82,15 +82,26 @@ impl OnlineGames {
         me: &Me,
         action: OnlineAction,
     ) -> Result<Acted, AppError> {
+        let shared = self.live.store().shared();
         // A move for a later ply than memory has: another server made the
         // move before it, and its notice has not come yet.
         if let OnlineAction::Move { ply, .. } = &action {
-            if *ply > lg.ply() && self.live.store().shared() {
+            if *ply > lg.ply() && shared {
                 self.live.reload(arc, lg).await?;
             }
         }
         match self.act_once(arc, lg, me, action.clone()).await {
             Err(AppError::StaleGame(_)) => self.act_once(arc, lg, me, action).await,
+            // Refused on what memory holds, which may be behind the store
+            // (a seat taken or an offer made on another server whose notice
+            // has not come yet): judged again only if the store is newer.
+            Err(refusal @ AppError::Refused { .. }) if shared => {
+                if self.live.reload(arc, lg).await? {
+                    self.act_once(arc, lg, me, action).await
+                } else {
+                    Err(refusal)
+                }
+            }
             done => done,
         }
     }

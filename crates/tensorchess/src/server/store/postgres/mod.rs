@@ -78,6 +78,8 @@ pub struct PgStore {
     /// The `NOTIFY` channel of this schema's servers (channels are per
     /// database, so stores in other schemas must not hear these).
     channel: String,
+    /// The schema holding this store's tables.
+    schema: String,
 }
 
 impl PgStore {
@@ -148,6 +150,7 @@ impl PgStore {
             url: redact(url),
             config,
             channel: String::new(),
+            schema: String::new(),
         };
         store.migrate().await?;
         let schema: String = store
@@ -157,12 +160,18 @@ impl PgStore {
             .await?
             .try_get(0)?;
         store.channel = format!("tensorchess {schema}");
+        store.schema = schema;
         Ok(store)
     }
 
     /// The database, without its password.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The schema holding the tables (`public` unless opened in one).
+    pub fn schema(&self) -> &str {
+        &self.schema
     }
 
     /// The number of migrations applied to the database.
