@@ -102,11 +102,11 @@ async fn a_game_is_played_across_two_servers() {
     let mut white_ws = ws_connect(addr_a, Some(&white)).await;
     let mut black_ws = ws_connect(addr_b, Some(&black)).await;
     let mut watcher = ws_connect(addr_b, None).await;
-    let (_, snap) = subscribe(&mut white_ws, &id).await;
-    assert_eq!(
-        snap["game"]["online"]["black"]["taken"], true,
-        "A saw the join on B"
-    );
+    let (_, mut seen) = subscribe(&mut white_ws, &id).await;
+    // A hears of the join on B a moment later, if not yet: an update comes.
+    while seen["game"]["online"]["black"]["taken"] != true {
+        seen = next_of(&mut white_ws, &["game"]).await;
+    }
     subscribe(&mut black_ws, &id).await;
     subscribe(&mut watcher, &id).await;
     // Presence crosses too: A sees Black, connected on B.
