@@ -16,14 +16,19 @@ use tensorchess_rules::{Chess, Chessence, Tensor, Variant, VariantKind};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tensorchess");
 
-fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "tensorchess-match-test-{}-{}",
-        std::process::id(),
-        name
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A file's path in a folder of its own, removed when this is dropped.
+struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+fn temp_path(name: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix("tensorchess-match-test-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    Scratch { _dir: dir, path }
 }
 
 fn config(variant: VariantKind, a: &str, b: &str, games: usize) -> MatchConfig {
@@ -51,11 +56,11 @@ fn config(variant: VariantKind, a: &str, b: &str, games: usize) -> MatchConfig {
 
 /// Plays `cfg` into a fresh PGN file; returns the report and the games read back.
 fn play(mut cfg: MatchConfig, name: &str) -> (MatchReport, Vec<PgnGame>) {
-    let path = temp_path(&format!("{name}.pgn"));
-    let _ = std::fs::remove_file(&path);
+    let scratch = temp_path(&format!("{name}.pgn"));
+    let path = &scratch.path;
     cfg.pgn = Some(path.clone());
     let report = run_match(&cfg).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
     let games = parse_pgn(&text).unwrap();
     assert_eq!(games.len(), report.tally.games() as usize, "{text}");
     (report, games)
@@ -150,11 +155,12 @@ fn clocks_with_increments_are_kept() {
     assert!(r.engines.iter().all(|e| e.moves <= 30));
 }
 
-/// A UCI engine that misbehaves on `go` in one of several ways.
-fn fake_engine(mode: &str) -> String {
-    let path = temp_path(&format!("fake-{mode}.sh"));
+/// A UCI engine that misbehaves on `go` in one of several ways: its
+/// script (kept while the engine is used) and its `-e` spec.
+fn fake_engine(mode: &str) -> (Scratch, String) {
+    let script = temp_path(&format!("fake-{mode}.sh"));
     std::fs::write(
-        &path,
+        &script.path,
         r#"#!/bin/sh
 mode="$1"
 while IFS= read -r line; do
@@ -173,10 +179,11 @@ done
 "#,
     )
     .unwrap();
-    format!(
+    let spec = format!(
         "cmd=/bin/sh {} {mode},option.Hash=2,name={mode}",
-        path.display()
-    )
+        script.path.display()
+    );
+    (script, spec)
 }
 
 #[test]
@@ -186,12 +193,8 @@ fn illegal_moves_crashes_and_hangs_forfeit_the_game() {
         ("crash", "abandoned"),
         ("hang", "time forfeit"),
     ] {
-        let mut cfg = config(
-            VariantKind::Chess,
-            "name=ours,depth=1",
-            &fake_engine(mode),
-            2,
-        );
+        let (_script, fake) = fake_engine(mode);
+        let mut cfg = config(VariantKind::Chess, "name=ours,depth=1", &fake, 2);
         cfg.budget = Budget {
             tc: Some(TimeControl::parse("0.5+0").unwrap()),
             ..Budget::default()
@@ -208,7 +211,8 @@ fn illegal_moves_crashes_and_hangs_forfeit_the_game() {
 
 #[test]
 fn sprt_stops_a_one_sided_match() {
-    let mut cfg = config(VariantKind::Chess, "name=ours", &fake_engine("illegal"), 40);
+    let (_script, fake) = fake_engine("illegal");
+    let mut cfg = config(VariantKind::Chess, "name=ours", &fake, 40);
     cfg.concurrency = 1;
     cfg.sprt = Some(Sprt::parse("elo0=0,elo1=400,alpha=0.1,beta=0.1").unwrap());
     let r = run_match(&cfg).unwrap();
@@ -219,7 +223,8 @@ fn sprt_stops_a_one_sided_match() {
 
 #[test]
 fn an_engine_without_the_game_is_refused() {
-    let cfg = config(VariantKind::Tensor, "name=ours", &fake_engine("illegal"), 2);
+    let (_script, fake) = fake_engine("illegal");
+    let cfg = config(VariantKind::Tensor, "name=ours", &fake, 2);
     let e = run_match(&cfg).unwrap_err();
     assert!(e.contains("UCI_Variant"), "{e}");
     let cfg = config(VariantKind::Chess, "name=ours", "cmd=/no/such/engine", 2);
@@ -251,7 +256,8 @@ fn stockfish_plays_when_installed() {
 
 #[test]
 fn the_match_command_prints_a_report_and_json() {
-    let json = temp_path("report.json");
+    let scratch = temp_path("report.json");
+    let json = &scratch.path;
     let out = Command::new(BIN)
         .args([
             "match",
@@ -268,7 +274,7 @@ fn the_match_command_prints_a_report_and_json() {
             "30",
             "--json",
         ])
-        .arg(&json)
+        .arg(json)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -280,7 +286,7 @@ fn the_match_command_prints_a_report_and_json() {
     assert!(stdout.contains("Score of one vs material2:"), "{stdout}");
     assert!(stdout.contains("Elo difference"), "{stdout}");
     let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let t = &v["tally"];
     let n =
         t["wins"].as_u64().unwrap() + t["draws"].as_u64().unwrap() + t["losses"].as_u64().unwrap();
@@ -312,8 +318,8 @@ fn ctrl_c_stops_the_match_and_reports_the_games_played() {
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
-    let pgn = temp_path("interrupted.pgn");
-    let _ = std::fs::remove_file(&pgn);
+    let scratch = temp_path("interrupted.pgn");
+    let pgn = &scratch.path;
     let uci = format!("cmd={BIN} uci,name=uci,depth=2");
     let mut child = Command::new(BIN)
         .args([
@@ -326,7 +332,7 @@ fn ctrl_c_stops_the_match_and_reports_the_games_played() {
         ])
         .arg(&uci)
         .args(["--games", "1000", "--max-moves", "40", "--pgn"])
-        .arg(&pgn)
+        .arg(pgn)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
@@ -360,7 +366,7 @@ fn ctrl_c_stops_the_match_and_reports_the_games_played() {
     assert!((1..1000).contains(&played), "{stdout}");
     assert!(stdout.contains(&format!("{played} of 1000 games played")));
     // Every game played is reported and in the PGN, none forfeited.
-    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    let games = parse_pgn(&std::fs::read_to_string(pgn).unwrap()).unwrap();
     assert_eq!(games.len(), played);
     for g in &games {
         replay::<Chess>(g).unwrap();

@@ -166,6 +166,24 @@ async fn a_move_after_the_flag_ends_the_game_on_time() {
     let g = t.game(&id).await;
     assert_eq!(g["end"]["reason"], "timeout");
     assert_eq!(g["moves"].as_array().unwrap().len(), 2);
+
+    // The timer first: the late move is told the same.
+    let (id, white, black) = t.started(json!({ "base_seconds": 10 })).await;
+    t.play(&id, &white, "e2e4", 0).await;
+    t.play(&id, &black, "e7e5", 1).await;
+    t.clock.advance(10_001);
+    t.wait_for(&id, "the flag", |g| g["end"].is_object()).await;
+    let r = t.play(&id, &white, "d2d4", 2).await;
+    expect_refused(&r, StatusCode::CONFLICT, "game_over");
+    assert!(
+        r.body["error"].as_str().unwrap().contains("time ran out"),
+        "{}",
+        r.text
+    );
+    // Black, whose time did not run out, is told the game is over.
+    let r = t.play(&id, &black, "d7d5", 2).await;
+    expect_refused(&r, StatusCode::CONFLICT, "game_over");
+    assert!(!r.body["error"].as_str().unwrap().contains("time ran out"));
 }
 
 #[tokio::test]

@@ -33,6 +33,13 @@ fn game_over() -> AppError {
     refused("game_over", "The game is over")
 }
 
+fn time_ran_out() -> AppError {
+    refused(
+        "game_over",
+        "Your time ran out before the move arrived: the game is over",
+    )
+}
+
 /// An online edit that keeps the clock state as it is.
 fn keep_clock(lg: &LiveGame, record: OnlineRecord) -> OnlineEdit {
     let o = lg.online().expect("an online game");
@@ -225,6 +232,12 @@ impl OnlineGames {
         ply: usize,
         now: i64,
     ) -> Result<(), AppError> {
+        // The flag fell on the mover while the move was on its way (found
+        // by the timer or by this check, whichever came first).
+        let on_time = |e| matches!(e, Ending::Outcome(o) if o.reason() == EndReason::Timeout);
+        if lg.ending().is_some_and(on_time) && lg.turn() == seat && ply == lg.ply() {
+            return Err(time_ran_out());
+        }
         self.check_playing(lg)?;
         if ply != lg.ply() {
             return Err(refused(
@@ -246,10 +259,7 @@ impl OnlineGames {
         if o.flag_fallen(turn, now) {
             let ending = flag_ending(lg.game(), turn);
             self.end(lg, "flag", ending, now).await?;
-            return Err(refused(
-                "game_over",
-                "Your time ran out before the move arrived: the game is over",
-            ));
+            return Err(time_ran_out());
         }
         let m = lg.game().parse_player_move(text)?;
         let mut record = o.record().clone();

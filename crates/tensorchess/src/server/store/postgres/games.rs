@@ -7,6 +7,7 @@ use super::super::{
     OnlineRecord, RatingWrite, StoreError, StoredGame, StoredMove,
 };
 use deadpool_postgres::GenericClient;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
 
 pub const RECORD_COLUMNS: &str = "id, variant, start_fen, mode, human_color, level, white, black, \
@@ -88,50 +89,80 @@ pub fn read_online(row: &Row) -> Result<OnlineRecord, StoreError> {
     })
 }
 
+/// Inserts or replaces a game's online state (`$1` the game's id).
+fn write_online_sql() -> String {
+    format!(
+        "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+         $17, $18, $19, $20) \
+         ON CONFLICT (game_id) DO UPDATE SET white_seat = $2, black_seat = $3, \
+         clock_base_ms = $4, clock_inc_ms = $5, white_ms = $6, black_ms = $7, \
+         turn_started_at = $8, draw_offer = $9, rematch_offer = $10, rematch_of = $11, \
+         rematch_id = $12, white_player = $13, black_player = $14, white_draw_ply = $15, \
+         black_draw_ply = $16, white_rating = $17, black_rating = $18, \
+         white_rating_diff = $19, black_rating_diff = $20"
+    )
+}
+
+/// An online record's row: the values that are not columns as they are.
+struct OnlineColumns<'a> {
+    id: &'a str,
+    o: &'a OnlineRecord,
+    base: Option<i64>,
+    inc: Option<i64>,
+    draw_offer: Option<&'static str>,
+    rematch_offer: Option<&'static str>,
+    draw_plies: [Option<i64>; 2],
+}
+
+impl<'a> OnlineColumns<'a> {
+    fn of(id: &'a str, o: &'a OnlineRecord) -> OnlineColumns<'a> {
+        OnlineColumns {
+            id,
+            o,
+            base: o.clock.map(|c| c.base_ms),
+            inc: o.clock.map(|c| c.increment_ms),
+            draw_offer: o.draw_offer.map(color_text),
+            rematch_offer: o.rematch_offer.map(color_text),
+            draw_plies: o.draw_offer_plies.map(|p| p.map(|p| p as i64)),
+        }
+    }
+
+    /// The parameters of [`write_online_sql`].
+    fn params(&self) -> [&(dyn ToSql + Sync); 20] {
+        let o = self.o;
+        [
+            &self.id,
+            &o.white_seat,
+            &o.black_seat,
+            &self.base,
+            &self.inc,
+            &o.white_ms,
+            &o.black_ms,
+            &o.turn_started_at,
+            &self.draw_offer,
+            &self.rematch_offer,
+            &o.rematch_of,
+            &o.rematch_id,
+            &o.white_player,
+            &o.black_player,
+            &self.draw_plies[0],
+            &self.draw_plies[1],
+            &o.ratings[0],
+            &o.ratings[1],
+            &o.rating_diffs[0],
+            &o.rating_diffs[1],
+        ]
+    }
+}
+
 async fn write_online(
     c: &impl GenericClient,
     id: &str,
     o: &OnlineRecord,
 ) -> Result<(), StoreError> {
-    let stmt = c
-        .prepare_cached(&format!(
-            "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $19, $20) \
-             ON CONFLICT (game_id) DO UPDATE SET white_seat = $2, black_seat = $3, \
-             clock_base_ms = $4, clock_inc_ms = $5, white_ms = $6, black_ms = $7, \
-             turn_started_at = $8, draw_offer = $9, rematch_offer = $10, rematch_of = $11, \
-             rematch_id = $12, white_player = $13, black_player = $14, white_draw_ply = $15, \
-             black_draw_ply = $16, white_rating = $17, black_rating = $18, \
-             white_rating_diff = $19, black_rating_diff = $20"
-        ))
-        .await?;
-    c.execute(
-        &stmt,
-        &[
-            &id,
-            &o.white_seat,
-            &o.black_seat,
-            &o.clock.map(|c| c.base_ms),
-            &o.clock.map(|c| c.increment_ms),
-            &o.white_ms,
-            &o.black_ms,
-            &o.turn_started_at,
-            &o.draw_offer.map(color_text),
-            &o.rematch_offer.map(color_text),
-            &o.rematch_of,
-            &o.rematch_id,
-            &o.white_player,
-            &o.black_player,
-            &o.draw_offer_plies[0].map(|p| p as i64),
-            &o.draw_offer_plies[1].map(|p| p as i64),
-            &o.ratings[0],
-            &o.ratings[1],
-            &o.rating_diffs[0],
-            &o.rating_diffs[1],
-        ],
-    )
-    .await?;
+    let stmt = c.prepare_cached(&write_online_sql()).await?;
+    c.execute(&stmt, &OnlineColumns::of(id, o).params()).await?;
     Ok(())
 }
 
@@ -191,6 +222,35 @@ async fn write_rating(c: &impl GenericClient, w: &RatingWrite) -> Result<(), Sto
     Ok(())
 }
 
+/// Moves a game from revision `$2 - 1` to `$2`: no row changed means
+/// another writer got there first.
+const BUMP_REVISION: &str =
+    "UPDATE games SET rev = $2::BIGINT, result = $3, end_reason = $4, updated_at = $5 \
+     WHERE id = $1 AND rev = $2::BIGINT - 1";
+
+const SET_NAMES: &str = "UPDATE games SET white = $2, black = $3 WHERE id = $1";
+
+/// Why a game's revision did not move on: it is stored at another
+/// revision ([`StoreError::Stale`]), or not at all. Asked outside the
+/// failed transaction.
+pub async fn not_bumped(c: &impl GenericClient, id: &str) -> StoreError {
+    let found = match c
+        .query_opt("SELECT rev FROM games WHERE id = $1", &[&id])
+        .await
+    {
+        Ok(found) => found,
+        Err(e) => return e.into(),
+    };
+    match found.map(|row| row.try_get(0)) {
+        None => StoreError::Conflict(format!("there is no game {id}")),
+        Some(Ok(found)) => StoreError::Stale {
+            id: id.to_string(),
+            found,
+        },
+        Some(Err(e)) => e.into(),
+    }
+}
+
 /// Writes an update to revision `update.rev - 1` of a game. The UPDATE
 /// takes the game's row lock, so the rest of the transaction (moves,
 /// online state, ratings) is written by the one writer that got it.
@@ -200,12 +260,7 @@ pub async fn apply_update(
     update: &GameUpdate,
 ) -> Result<(), StoreError> {
     let (result, reason) = ending_columns(update.ending);
-    let stmt = c
-        .prepare_cached(
-            "UPDATE games SET rev = $2::BIGINT, result = $3, end_reason = $4, updated_at = $5 \
-             WHERE id = $1 AND rev = $2::BIGINT - 1",
-        )
-        .await?;
+    let stmt = c.prepare_cached(BUMP_REVISION).await?;
     let n = c
         .execute(
             &stmt,
@@ -213,21 +268,10 @@ pub async fn apply_update(
         )
         .await?;
     if n == 0 {
-        let found = c
-            .query_opt("SELECT rev FROM games WHERE id = $1", &[&id])
-            .await?;
-        return Err(match found {
-            None => StoreError::Conflict(format!("there is no game {id}")),
-            Some(row) => StoreError::Stale {
-                id: id.to_string(),
-                found: row.try_get(0)?,
-            },
-        });
+        return Err(not_bumped(c, id).await);
     }
     if let Some([white, black]) = &update.names {
-        let stmt = c
-            .prepare_cached("UPDATE games SET white = $2, black = $3 WHERE id = $1")
-            .await?;
+        let stmt = c.prepare_cached(SET_NAMES).await?;
         c.execute(&stmt, &[&id, white, black]).await?;
     }
     if let Some(online) = &update.online {
@@ -286,64 +330,120 @@ pub async fn insert_game(c: &impl GenericClient, game: &StoredGame) -> Result<()
     Ok(())
 }
 
-async fn push_move(
-    c: &impl GenericClient,
-    id: &str,
-    mv: &StoredMove,
-    at: i64,
-) -> Result<(), StoreError> {
-    // The game's row is locked by this transaction: no other writer adds
-    // moves meanwhile, so the count is the game's.
-    let stmt = c
-        .prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = $1")
-        .await?;
-    let count: i64 = c.query_one(&stmt, &[&id]).await?.try_get(0)?;
-    if count as usize != mv.ply {
-        return Err(StoreError::Conflict(format!(
-            "game {id} has {count} moves stored, not {}",
-            mv.ply
-        )));
-    }
-    let ins = c.prepare_cached(INSERT_MOVE).await?;
-    c.execute(&ins, &[&id, &(mv.ply as i64), &mv.uci, &mv.san, &at])
-        .await?;
-    Ok(())
-}
+/// The next move, if the game has exactly `$2` moves stored (the game's
+/// row is locked by this transaction, so no other writer adds moves).
+const PUSH_MOVE: &str = "INSERT INTO moves (game_id, ply, uci, san, played_at) \
+     SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $2";
 
+const TRUNCATE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2";
+
+/// Writes a change to revision `update.rev - 1` of a game, with `notice`
+/// for the other servers, in the open transaction `c`. Every statement is
+/// sent at once and the answers read after (one round trip instead of
+/// one a statement): `Ok(false)` when the revision did not match (then
+/// whatever the other statements did is to be rolled back, and their
+/// errors are theirs, not the cause).
 pub async fn commit(
     c: &impl GenericClient,
     id: &str,
     moves: &MovesChange,
     update: &GameUpdate,
-) -> Result<(), StoreError> {
-    apply_update(c, id, update).await?;
-    match moves {
-        MovesChange::Keep => {}
-        MovesChange::Push(mv) => push_move(c, id, mv, update.updated_at).await?,
-        MovesChange::Truncate(keep) => {
-            let stmt = c
-                .prepare_cached("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
-                .await?;
-            c.execute(&stmt, &[&id, &(*keep as i64)]).await?;
-        }
+    (channel, notice): (&str, &str),
+) -> Result<bool, StoreError> {
+    // Prepared first (each once a connection), so that nothing below waits
+    // for a round trip of its own and the statements go in this order.
+    let bump = c.prepare_cached(BUMP_REVISION).await?;
+    let names = c.prepare_cached(SET_NAMES).await?;
+    let online = c.prepare_cached(&write_online_sql()).await?;
+    let push = c.prepare_cached(PUSH_MOVE).await?;
+    let truncate = c.prepare_cached(TRUNCATE_MOVES).await?;
+    let notify = c.prepare_cached("SELECT pg_notify($1, $2)").await?;
+    let (result, reason) = ending_columns(update.ending);
+    let online_columns = update.online.as_ref().map(|o| OnlineColumns::of(id, o));
+    let bump_params: [&(dyn ToSql + Sync); 5] =
+        [&id, &update.rev, &result, &reason, &update.updated_at];
+    let notify_params: [&(dyn ToSql + Sync); 2] = [&channel, &notice];
+    let (bumped, named, written, moved, ratings, noticed) = tokio::join!(
+        c.execute(&bump, &bump_params),
+        async {
+            match &update.names {
+                Some([white, black]) => c.execute(&names, &[&id, white, black]).await.map(drop),
+                None => Ok(()),
+            }
+        },
+        async {
+            match &online_columns {
+                Some(columns) => c.execute(&online, &columns.params()).await.map(drop),
+                None => Ok(()),
+            }
+        },
+        async {
+            match moves {
+                MovesChange::Keep => Ok(1),
+                MovesChange::Push(mv) => {
+                    let ply = mv.ply as i64;
+                    c.execute(&push, &[&id, &ply, &mv.uci, &mv.san, &update.updated_at])
+                        .await
+                }
+                MovesChange::Truncate(keep) => c
+                    .execute(&truncate, &[&id, &(*keep as i64)])
+                    .await
+                    .map(|_| 1),
+            }
+        },
+        async {
+            // Rare (a rated game's end): one after the other.
+            for w in &update.ratings {
+                write_rating(c, w).await?;
+            }
+            Ok::<_, StoreError>(())
+        },
+        c.execute(&notify, &notify_params),
+    );
+    if bumped? == 0 {
+        return Ok(false);
     }
-    Ok(())
+    named?;
+    written?;
+    if moved? == 0 {
+        let MovesChange::Push(mv) = moves else {
+            unreachable!("only a push can insert nothing");
+        };
+        return Err(StoreError::Conflict(format!(
+            "game {id} does not have {} moves stored",
+            mv.ply
+        )));
+    }
+    ratings?;
+    noticed?;
+    Ok(true)
 }
 
+/// A game with its moves and online state; the three are asked at once
+/// (one round trip), in the caller's snapshot.
 pub async fn load_game(c: &impl GenericClient, id: &str) -> Result<Option<StoredGame>, StoreError> {
-    let stmt = c
+    let record = c
         .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM games WHERE id = $1"))
         .await?;
-    let Some(row) = c.query_opt(&stmt, &[&id]).await? else {
+    let moves = c
+        .prepare_cached("SELECT ply, uci, san FROM moves WHERE game_id = $1 ORDER BY ply")
+        .await?;
+    let online = c
+        .prepare_cached(&format!(
+            "SELECT {ONLINE_COLUMNS} FROM online_games WHERE game_id = $1"
+        ))
+        .await?;
+    let key: [&(dyn ToSql + Sync); 1] = [&id];
+    let (record, moves, online) = tokio::join!(
+        c.query_opt(&record, &key),
+        c.query(&moves, &key),
+        c.query_opt(&online, &key)
+    );
+    let Some(row) = record? else {
         return Ok(None);
     };
     let record = read_record(&row)??;
-    let stmt = c
-        .prepare_cached("SELECT ply, uci, san FROM moves WHERE game_id = $1 ORDER BY ply")
-        .await?;
-    let moves = c
-        .query(&stmt, &[&id])
-        .await?
+    let moves = moves?
         .iter()
         .map(|row| {
             Ok(StoredMove {
@@ -353,12 +453,7 @@ pub async fn load_game(c: &impl GenericClient, id: &str) -> Result<Option<Stored
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-    let stmt = c
-        .prepare_cached(&format!(
-            "SELECT {ONLINE_COLUMNS} FROM online_games WHERE game_id = $1"
-        ))
-        .await?;
-    let online = match c.query_opt(&stmt, &[&id]).await? {
+    let online = match online? {
         Some(row) => Some(read_online(&row)?),
         None => None,
     };

@@ -303,10 +303,15 @@ impl GameStore for PgStore {
         moves: &MovesChange,
         update: &GameUpdate,
     ) -> Result<(), StoreError> {
-        write_tx!(self, |tx| {
-            games::commit(&tx, id, moves, update).await?;
-            send_notice(&tx, &self.channel, &game_notice(id, update)).await?
-        })
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let notice = game_notice(id, update).to_string();
+        if games::commit(&tx, id, moves, update, (&self.channel, &notice)).await? {
+            tx.commit().await?;
+            return Ok(());
+        }
+        tx.rollback().await?;
+        Err(games::not_bumped(&client, id).await)
     }
 
     async fn create_rematch(
