@@ -148,6 +148,16 @@ async fn a_side_that_does_not_make_its_first_move_in_time_aborts_the_game() {
     );
 }
 
+/// The refusal of a move that arrived after its side's flag fell.
+fn expect_time_ran_out(r: &Answer) {
+    expect_refused(r, StatusCode::CONFLICT, "game_over");
+    assert!(
+        r.body["error"].as_str().unwrap().contains("time ran out"),
+        "{}",
+        r.text
+    );
+}
+
 #[tokio::test]
 async fn a_move_after_the_flag_ends_the_game_on_time() {
     let t = TestApp::new();
@@ -157,12 +167,7 @@ async fn a_move_after_the_flag_ends_the_game_on_time() {
     t.clock.advance(10_001);
     // The move is checked against the clock before the timer has had a turn.
     let r = t.play(&id, &white, "d2d4", 2).await;
-    expect_refused(&r, StatusCode::CONFLICT, "game_over");
-    assert!(
-        r.body["error"].as_str().unwrap().contains("time ran out"),
-        "{}",
-        r.text
-    );
+    expect_time_ran_out(&r);
     let g = t.game(&id).await;
     assert_eq!(g["end"]["reason"], "timeout");
     assert_eq!(g["moves"].as_array().unwrap().len(), 2);
@@ -174,12 +179,7 @@ async fn a_move_after_the_flag_ends_the_game_on_time() {
     t.clock.advance(10_001);
     t.wait_for(&id, "the flag", |g| g["end"].is_object()).await;
     let r = t.play(&id, &white, "d2d4", 2).await;
-    expect_refused(&r, StatusCode::CONFLICT, "game_over");
-    assert!(
-        r.body["error"].as_str().unwrap().contains("time ran out"),
-        "{}",
-        r.text
-    );
+    expect_time_ran_out(&r);
     // Black, whose time did not run out, is told the game is over.
     let r = t.play(&id, &black, "d7d5", 2).await;
     expect_refused(&r, StatusCode::CONFLICT, "game_over");
