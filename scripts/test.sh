@@ -5,10 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# What the tests need and this machine lacks (PostgreSQL, Chromium,
+# Stockfish, Node.js, python-chess, the browser tests' npm packages).
+bash scripts/install-test-deps.sh
+
 # The UCI tests also drive the engine through python-chess's client.
-if ! python3 -c 'import chess' 2>/dev/null; then
-  python3 -m pip install --quiet chess
-fi
 export TENSORCHESS_REQUIRE_PYTHON_CHESS=1
 
 # The store tests run on PostgreSQL too: a throwaway cluster, stopped at
@@ -33,7 +34,7 @@ echo "== Full perft suites (every vector, up to 200 million nodes)"
 PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft
 
 echo "== Page: type check (tsc --noEmit) and unit tests (tap machine, catalogues)"
-(cd tests/browser && npm ci --no-audit --no-fund && npx tsc -p tsconfig.json --noEmit && node --test unit/)
+(cd tests/browser && npx tsc -p tsconfig.json --noEmit && node --test unit/)
 
 echo "== Browser tests (Playwright driving Chromium)"
 cargo build --release -p tensorchess
