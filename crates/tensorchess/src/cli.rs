@@ -43,6 +43,8 @@ pub enum Command {
     Review(commands::review::ReviewArgs),
     /// Mine puzzles from engine games into a puzzle CSV file.
     Puzzles(commands::puzzles::PuzzlesArgs),
+    /// The operator's tools: bans, accounts, ownerless games.
+    Admin(commands::admin::AdminArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -89,5 +91,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Tune(args)) => commands::tune::run(&args),
         Some(Command::Review(args)) => commands::review::run(&args),
         Some(Command::Puzzles(args)) => commands::puzzles::run(&args),
+        Some(Command::Admin(args)) => commands::admin::run(&args),
     }
 }

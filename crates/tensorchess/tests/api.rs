@@ -421,6 +421,7 @@ async fn saved_games_list_and_delete() {
     let res = t
         .response(
             Request::delete(format!("/api/games/{}", b["id"].as_str().unwrap()))
+                .header(header::CONTENT_TYPE, "application/json")
                 .body(Body::empty())
                 .unwrap(),
         )

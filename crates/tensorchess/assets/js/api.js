@@ -90,10 +90,10 @@ export class ApiError extends Error {
 async function request(method, path, body) {
   /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
+  // Every request that changes something says it is JSON, body or not:
+  // the server refuses others (a form on another site cannot say it).
+  if (method !== 'GET') init.headers['Content-Type'] = 'application/json';
+  if (body !== undefined) init.body = JSON.stringify(body);
   let res;
   try {
     res = await fetch(path, init);

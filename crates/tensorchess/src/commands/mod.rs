@@ -1,5 +1,6 @@
 //! One module per subcommand, each with its arguments (`*Args`) and `run`.
 
+pub mod admin;
 pub mod bench;
 pub mod error;
 pub mod fen;

@@ -1,6 +1,7 @@
 //! `tensorchess serve` (the default command): the web app.
 
 use super::error::CliError;
+use crate::server::client::{Proxies, ProxyNet};
 use crate::server::store::Database;
 use crate::server::{self, AppState};
 use clap::Args;
@@ -23,6 +24,17 @@ pub struct ServeArgs {
     /// loopback names and `--host`: the name players use to reach it.
     #[arg(long = "allowed-host", value_name = "NAME")]
     pub allowed_hosts: Vec<String>,
+    /// A reverse proxy whose `X-Forwarded-For` and `X-Real-IP` are
+    /// believed (repeatable; an address or a network: `127.0.0.1`,
+    /// `10.0.0.0/8`). The client is then the nearest hop that is not a
+    /// trusted proxy; without it those headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<ProxyNet>,
+    /// Clients on this machine (loopback) are not held to per-address
+    /// limits: for a load test on one machine. Never with a proxy on this
+    /// machine, whose visitors would all be exempt.
+    #[arg(long)]
+    pub trusted_local: bool,
 }
 
 impl Default for ServeArgs {
@@ -32,6 +44,8 @@ impl Default for ServeArgs {
             port: 8080,
             db: Database::Sqlite(PathBuf::from("tensorchess.sqlite3")),
             allowed_hosts: Vec::new(),
+            trusted_proxies: Vec::new(),
+            trusted_local: false,
         }
     }
 }
@@ -62,8 +76,15 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
     // limit, in the default configuration) is set after raising it.
     let files = server::listener::raise_open_files_limit();
     tracing::debug!("open files limit: {files}");
+    let proxies = Proxies::new(args.trusted_proxies.iter().copied(), args.trusted_local);
+    if args.trusted_local && proxies.is_trusted(std::net::IpAddr::from([127, 0, 0, 1])) {
+        return Err(CliError::new(
+            "--trusted-local with a proxy on this machine would exempt every visitor from the per-address limits: use one or the other",
+        ));
+    }
     let config = server::ServerConfig {
         allowed_hosts: allowed,
+        proxies,
         ..server::ServerConfig::default()
     };
     let state = AppState::connect(&args.db, config)

@@ -1,6 +1,8 @@
 //! The server's timings and limits, with the clock they are read on.
 
+use super::client::Proxies;
 use super::clock::{Clock, SystemClock};
+use super::guard::BodyLimits;
 use super::listener::ConnectionLimits;
 use super::ratelimit::RateLimit;
 use std::sync::Arc;
@@ -18,11 +20,19 @@ pub struct ServerConfig {
     pub sweep_every_ms: i64,
     /// How often the server notes in the database that it is still up.
     pub heartbeat_every_ms: i64,
+    /// How often the account event log is read (logouts and bans made
+    /// elsewhere; on PostgreSQL a notice also says so at once).
+    pub account_poll_every_ms: i64,
     /// Messages per WebSocket connection.
     pub rate_limit: RateLimit,
+    /// A WebSocket whose client takes no message for this long is closed.
+    pub ws_write_timeout: std::time::Duration,
     /// API requests that change something (POST, DELETE) per client
-    /// address; loopback clients are not limited.
+    /// address (clients exempt by `proxies` are not limited).
     pub write_limit: RateLimit,
+    /// The reverse proxies whose `X-Forwarded-For` is believed, and
+    /// whether loopback clients are exempt from per-address limits.
+    pub proxies: Proxies,
     /// In an online game with a clock, the side to move has this long to
     /// make its first move (counted from the second seat being taken, or
     /// from White's first move); then the game is aborted.
@@ -31,6 +41,8 @@ pub struct ServerConfig {
     pub allowed_hosts: Vec<String>,
     /// Connections let in, and how long their headers may take.
     pub connections: ConnectionLimits,
+    /// How long a request's body may take, and how slowly it may come.
+    pub body: BodyLimits,
     /// Engine searches at once (about the number of cores).
     pub search_slots: usize,
 }
@@ -43,11 +55,15 @@ impl Default for ServerConfig {
             evict_idle_after_ms: 10 * 60_000,
             sweep_every_ms: 15_000,
             heartbeat_every_ms: 5_000,
+            account_poll_every_ms: 1_000,
             rate_limit: RateLimit::default(),
+            ws_write_timeout: std::time::Duration::from_secs(10),
             write_limit: RateLimit::WRITES,
+            proxies: Proxies::default(),
             first_move_wait_ms: 60_000,
             allowed_hosts: Vec::new(),
             connections: ConnectionLimits::default(),
+            body: BodyLimits::default(),
             search_slots: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }

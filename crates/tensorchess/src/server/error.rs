@@ -46,6 +46,9 @@ pub enum AppError {
     Refused { kind: &'static str, message: String },
     #[error("{0}")]
     TooLarge(String),
+    /// The request's body did not arrive in time.
+    #[error("{0}")]
+    Timeout(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
     /// Too many requests from one client; it may try again after `retry_ms`.
@@ -83,11 +86,12 @@ impl AppError {
             AppError::Conflict(_) | AppError::StaleGame(_) => StatusCode::CONFLICT,
             AppError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Refused {
-                kind: "not_a_player",
+                kind: "not_a_player" | "banned" | "account_closed" | "forbidden_origin",
                 ..
             } => StatusCode::FORBIDDEN,
             AppError::Refused { .. } => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) | AppError::Overloaded { .. } => {
@@ -108,6 +112,7 @@ impl AppError {
             AppError::IllegalMove { .. } => "illegal_move",
             AppError::Refused { kind, .. } => kind,
             AppError::TooLarge(_) => "too_large",
+            AppError::Timeout(_) => "timeout",
             AppError::UnsupportedMediaType(_) => "unsupported_media_type",
             AppError::TooManyRequests { .. } => "rate_limited",
             AppError::Unavailable(_) => "unavailable",

@@ -11,7 +11,7 @@ use super::live::{LiveGames, SharedGame};
 use super::lobby::Lobby;
 use super::local::LocalGames;
 use super::online::OnlineGames;
-use super::players::Me;
+use super::players::{Me, Players};
 use super::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
 use super::views::{GameListView, GameSummaryView};
 use std::sync::Arc;
@@ -81,25 +81,26 @@ impl Games {
     /// The game, if `me` may see it: an online game is seen by everyone
     /// (spectators), a local game only by the player who made it; to
     /// anyone else it does not exist. A local game stored before players
-    /// existed belongs to whoever opens it first from this computer.
+    /// existed belongs to nobody until the operator gives it to someone
+    /// (`tensorchess admin adopt`).
     pub async fn get_for(&self, id: &str, me: &Me) -> Result<SharedGame, AppError> {
         let arc = self.get(id).await?;
-        let owner = {
-            let lg = arc.lock().await;
+        let mine = {
+            let mut lg = arc.lock().await;
             if lg.mode() == GameMode::Online {
-                return Ok(arc.clone());
-            }
-            lg.record().owner.clone()
-        };
-        match owner {
-            Some(owner) if owner == me.id => Ok(arc),
-            None if me.loopback => {
-                let mut lg = arc.lock().await;
-                self.live.adopt(&mut lg, &me.id).await?;
                 drop(lg);
-                Ok(arc)
+                return Ok(arc);
             }
-            _ => Err(AppError::NotFound(format!("There is no game {id}"))),
+            if lg.record().owner.is_none() {
+                // The operator may have given it an owner since it was read.
+                self.live.reload(&arc, &mut lg).await?;
+            }
+            lg.record().owner.as_deref() == Some(me.id.as_str())
+        };
+        if mine {
+            Ok(arc)
+        } else {
+            Err(AppError::NotFound(format!("There is no game {id}")))
         }
     }
 
@@ -121,7 +122,6 @@ impl Games {
             player: me.id.clone(),
             limit: limit + 1,
             before,
-            unowned: me.loopback,
         };
         let mut rows = self.live.store().list_games(&query).await?;
         let next = (rows.len() > limit).then(|| {
@@ -159,8 +159,9 @@ impl Games {
     /// Starts the server's background work: the run's registration and
     /// heartbeat, resuming running clocks, and evicting idle games. It stops
     /// with [`Games::shutdown`].
-    pub fn spawn_background(&self, lobby: Arc<Lobby>) {
+    pub fn spawn_background(&self, lobby: Arc<Lobby>, players: Arc<Players>) {
         let lobby = Arc::downgrade(&lobby);
+        let players = Arc::downgrade(&players);
         let live = Arc::downgrade(&self.live);
         // Weak references: a server whose state is dropped (killed, in
         // tests) leaves nothing running.
@@ -169,9 +170,15 @@ impl Games {
         let clock = config.clock.clone();
         let beat_every = config.heartbeat_every_ms.max(1);
         let sweep_every = config.sweep_every_ms.max(1);
+        let poll_every = config.account_poll_every_ms.max(1);
         let mut stopping = self.live.stopping();
         let follow_stopping = self.live.stopping();
         tokio::spawn(async move {
+            if let Some(players) = players.upgrade() {
+                if let Err(e) = players.start_events().await {
+                    tracing::error!("account events: {e}");
+                }
+            }
             if let Some(l) = live.upgrade() {
                 // Other servers may share the database: hear them before
                 // loading anything.
@@ -180,8 +187,15 @@ impl Games {
                     l.cluster().start_sending(store.clone());
                     match store.listen().await {
                         Ok(Some(notices)) => {
-                            let (live, lobby) = (live.clone(), lobby.clone());
-                            tokio::spawn(cluster::follow(live, lobby, notices, follow_stopping));
+                            let (live, lobby, players) =
+                                (live.clone(), lobby.clone(), players.clone());
+                            tokio::spawn(cluster::follow(
+                                live,
+                                lobby,
+                                players,
+                                notices,
+                                follow_stopping,
+                            ));
                         }
                         Ok(None) => {}
                         Err(e) => tracing::error!("cannot listen to the other servers: {e}"),
@@ -196,15 +210,25 @@ impl Games {
             }
             let now = clock.now_ms();
             let (mut next_beat, mut next_sweep) = (now + beat_every, now + sweep_every);
+            let mut next_poll = now + poll_every;
             loop {
                 tokio::select! {
-                    _ = clock.sleep_until(next_beat.min(next_sweep)) => {}
+                    _ = clock.sleep_until(next_beat.min(next_sweep).min(next_poll)) => {}
                     _ = stopping.wait_for(|s| *s) => return,
                 }
                 let Some(l) = live.upgrade() else {
                     return;
                 };
                 let now = clock.now_ms();
+                if now >= next_poll {
+                    // Account events (a logout elsewhere, an operator's
+                    // ban) also come by notice on PostgreSQL; polling
+                    // covers a lost notice and an SQLite file.
+                    if let Some(players) = players.upgrade() {
+                        players.catch_up().await;
+                    }
+                    next_poll = now + poll_every;
+                }
                 if now >= next_beat {
                     if let Err(e) = l.heartbeat().await {
                         tracing::error!("heartbeat: {e}");

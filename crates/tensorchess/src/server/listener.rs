@@ -7,6 +7,7 @@
 //! the others. WebSockets, once upgraded, keep their own ping and idle
 //! rules (`ws.rs`).
 
+use super::metrics::{Gauge, Metrics};
 use super::{app, AppState};
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
@@ -29,9 +30,6 @@ pub struct ConnectionLimits {
     pub per_client: usize,
     /// Connections at once in all.
     pub total: usize,
-    /// Loopback clients (this computer: the player here, the load tool)
-    /// are not held to `per_client`.
-    pub loopback_exempt: bool,
 }
 
 impl Default for ConnectionLimits {
@@ -40,7 +38,6 @@ impl Default for ConnectionLimits {
             header_timeout: Duration::from_secs(10),
             per_client: 64,
             total: total_for(open_files_limit()),
-            loopback_exempt: true,
         }
     }
 }
@@ -122,18 +119,21 @@ impl Drop for Admitted {
     }
 }
 
-/// Lets a connection from `client` in, or says why not.
+/// Lets a connection from `client` in, or says why not. An `exempt` client
+/// (a trusted proxy, or loopback with `--trusted-local`) counts only in
+/// the total.
 fn admit(
     counts: &Arc<Mutex<Counts>>,
     limits: &ConnectionLimits,
     client: IpAddr,
+    exempt: bool,
 ) -> Result<Admitted, &'static str> {
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
     if c.total >= limits.total {
         return Err("The server has too many connections: try again in a moment");
     }
+    let client = super::client::limit_key(client);
     let mine = c.by_client.get(&client).copied().unwrap_or(0);
-    let exempt = limits.loopback_exempt && client.is_loopback();
     if !exempt && mine >= limits.per_client {
         return Err("Too many connections from your address: close some and try again");
     }
@@ -166,6 +166,7 @@ pub async fn serve(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let limits = state.games.config().connections;
+    let proxies = state.games.config().proxies.clone();
     let router = app(state.clone());
     let counts = Arc::new(Mutex::new(Counts::default()));
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -188,13 +189,17 @@ pub async fn serve(
                         continue;
                     }
                 };
-                let admitted = match admit(&counts, &limits, addr.ip()) {
+                let peer = addr.ip();
+                let exempt = proxies.is_trusted(peer) || proxies.is_exempt(peer);
+                let admitted = match admit(&counts, &limits, peer, exempt) {
                     Ok(a) => a,
                     Err(why) => {
+                        Metrics::count(&state.metrics.overloaded);
                         refuse(stream, why);
                         continue;
                     }
                 };
+                let gauge = Gauge::hold(&state.metrics, |m| &m.connections);
                 let _ = stream.set_nodelay(true);
                 let service = router.clone().map_request(move |mut req: hyper::Request<Incoming>| {
                     req.extensions_mut().insert(ConnectInfo::<SocketAddr>(addr));
@@ -205,7 +210,7 @@ pub async fn serve(
                     .with_upgrades();
                 let mut stopped = stopped.clone();
                 tokio::spawn(async move {
-                    let _admitted = admitted;
+                    let _admitted = (admitted, gauge);
                     tokio::pin!(conn);
                     let result = tokio::select! {
                         r = conn.as_mut() => r,
@@ -248,25 +253,35 @@ mod tests {
         let limits = ConnectionLimits {
             header_timeout: Duration::from_secs(1),
             per_client: 2,
-            total: 3,
-            loopback_exempt: true,
+            total: 4,
         };
         let counts = Arc::new(Mutex::new(Counts::default()));
         let a: IpAddr = "203.0.113.1".parse().unwrap();
         let b: IpAddr = "203.0.113.2".parse().unwrap();
-        let a1 = admit(&counts, &limits, a).unwrap();
-        let _a2 = admit(&counts, &limits, a).unwrap();
+        let a1 = admit(&counts, &limits, a, false).unwrap();
+        let _a2 = admit(&counts, &limits, a, false).unwrap();
         assert!(
-            admit(&counts, &limits, a).is_err(),
+            admit(&counts, &limits, a, false).is_err(),
             "a third from one address"
         );
-        let _b1 = admit(&counts, &limits, b).unwrap();
-        assert!(admit(&counts, &limits, b).is_err(), "the total is reached");
+        let _p = admit(&counts, &limits, a, true).unwrap();
+        let _b1 = admit(&counts, &limits, b, false).unwrap();
+        assert!(
+            admit(&counts, &limits, b, true).is_err(),
+            "the total is reached, exempt or not"
+        );
         drop(a1);
         assert!(
-            admit(&counts, &limits, b).is_ok(),
+            admit(&counts, &limits, b, false).is_ok(),
             "a closed one frees its place"
         );
+        // One IPv6 subscriber's /64 is one client.
+        let v6 = |s: &str| s.parse::<IpAddr>().unwrap();
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let _x = admit(&counts, &limits, v6("2001:db8::1"), false).unwrap();
+        let _y = admit(&counts, &limits, v6("2001:db8::2"), false).unwrap();
+        assert!(admit(&counts, &limits, v6("2001:db8::3"), false).is_err());
+        assert!(admit(&counts, &limits, v6("2001:db8:0:1::1"), false).is_ok());
         assert!(total_for(1024) < 1024 && total_for(0) >= 16);
     }
 }

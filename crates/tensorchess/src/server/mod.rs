@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 pub mod budget;
+pub mod client;
 pub mod clock;
 pub mod cluster;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod engine_player;
 pub mod error;
 pub mod game_views;
 pub mod games;
+pub mod guard;
 pub mod hub;
 pub mod ids;
 pub mod learning;
@@ -23,6 +25,7 @@ pub mod listener;
 pub mod live;
 pub mod lobby;
 pub mod local;
+pub mod metrics;
 pub mod mime;
 pub mod online;
 pub mod players;
@@ -34,7 +37,7 @@ pub mod views;
 pub mod ws;
 
 use axum::extract::DefaultBodyLimit;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::IntoResponse;
@@ -51,7 +54,6 @@ use lobby::Lobby;
 use players::Players;
 use ratelimit::ClientLimiter;
 
-use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use store::{Database, GameStore, SqliteStore, StoreError};
@@ -70,6 +72,8 @@ pub struct AppState {
     pub learning: Arc<Learning>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
+    /// Counters for `GET /api/health`.
+    pub metrics: Arc<metrics::Metrics>,
     shutdown: Arc<watch::Sender<bool>>,
 }
 
@@ -101,7 +105,7 @@ impl AppState {
             games.config().clock.clone(),
         ));
         if tokio::runtime::Handle::try_current().is_ok() {
-            games.spawn_background(lobby.clone());
+            games.spawn_background(lobby.clone(), players.clone());
         }
         AppState {
             games,
@@ -109,6 +113,7 @@ impl AppState {
             lobby,
             learning,
             writes,
+            metrics: Arc::default(),
             shutdown: Arc::new(watch::channel(false).0),
         }
     }
@@ -183,8 +188,17 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
+            guard::guard,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            client::resolve,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
             limits::allowed_host,
         ))
+        .layer(axum::middleware::from_fn(guard::security_headers))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
@@ -198,7 +212,7 @@ pub fn app(state: AppState) -> Router {
 /// Answers 429 to a client that sends more API writes than
 /// [`ServerConfig::write_limit`] allows. Reads, and `/api/position`,
 /// `/api/explain` and `/api/analysis/pgn` (which store nothing), are not
-/// counted; nor are clients on loopback.
+/// counted; nor are exempt clients (`--trusted-local`).
 async fn limit_writes(
     State(state): State<AppState>,
     request: Request,
@@ -209,15 +223,12 @@ async fn limit_writes(
             request.uri().path(),
             "/position" | "/explain" | "/analysis/pgn"
         );
-    let client = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    if let (true, Some(client)) = (writes, client) {
+    let client = client::Client::of(&request);
+    if writes && !client.exempt {
         let now = state.games.config().clock.now_ms();
         state
             .writes
-            .take(client, now)
+            .take(client.key(), now)
             .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
     }
     Ok(next.run(request).await)

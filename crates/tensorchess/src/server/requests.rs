@@ -27,6 +27,14 @@ pub struct AccountRequest {
     pub password: String,
 }
 
+/// `POST /api/account/password`: the old password and the new one.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordRequest {
+    pub old: String,
+    pub new: String,
+}
+
 /// `PATCH /api/me`: a new display name.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]

@@ -367,6 +367,9 @@ pub struct MeView {
     /// The account's user name; `null` for a guest.
     pub account: Option<String>,
     pub ratings: RatingsView,
+    /// Why the operator banned this player; absent when not banned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub banned: Option<String>,
 }
 
 /// `GET /api/players/{username}`: a player's public profile.

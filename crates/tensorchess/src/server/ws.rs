@@ -12,7 +12,15 @@
 //! upgrade request (see [`super::players`]); a cross-site page cannot open
 //! the socket (the `Origin` must be this server). Topics: `game:ID` and
 //! `lobby` (the open seeks). While a player has a connection open, their
-//! seeks stay; when their last one closes, the seeks go.
+//! seeks stay; when their last one closes, the seeks go. A connection
+//! closes when its session ends or its player is banned, on any server
+//! (it is told why first).
+//!
+//! A client that does not read what it is sent cannot make the server
+//! hold it: each connection queues at most [`SEND_QUEUE`] messages, and a
+//! write that the client does not take within the configured write
+//! timeout closes the connection (`slow_sockets_dropped` in the health
+//! counters).
 //!
 //! [`Hub`]: super::hub::Hub
 //! [`RateLimit`]: super::ratelimit::RateLimit
@@ -21,6 +29,7 @@ use super::error::AppError;
 use super::ids::valid_id;
 use super::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use super::lobby::LOBBY_TOPIC;
+use super::metrics::{Gauge, Metrics};
 use super::online::OnlineGames;
 use super::players::Me;
 use super::presence::PresenceGuard;
@@ -30,10 +39,11 @@ use super::views::ServerEvent;
 use super::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
@@ -48,6 +58,9 @@ pub const MAX_READ_MESSAGE: usize = 16 * 1024;
 const READ_BUFFER: usize = 8 * 1024;
 /// Topics one connection may follow.
 const MAX_SUBSCRIPTIONS: usize = 32;
+/// Messages queued for one connection: past this, its client is not
+/// reading, and the connection is dropped.
+pub const SEND_QUEUE: usize = 64;
 /// The server pings this often; a connection silent for [`IDLE_LIMIT`] is closed
 /// (a closed laptop, a dead network), so the opponent sees "disconnected".
 const PING_EVERY: Duration = Duration::from_secs(15);
@@ -59,7 +72,7 @@ pub async fn handler(
     me: Me,
     State(state): State<AppState>,
 ) -> Response {
-    if !same_origin(&headers) {
+    if !super::guard::same_site(&headers) {
         return (
             StatusCode::FORBIDDEN,
             "WebSocket connections are only accepted from this server's own pages",
@@ -75,19 +88,6 @@ pub async fn handler(
         .on_upgrade(move |socket| connection(socket, state, me))
 }
 
-/// A browser names the page's origin; it must be this host. (Clients that
-/// are not browsers send no `Origin` and hold only the cookies they have.)
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
-        return true;
-    };
-    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
-        return false;
-    };
-    let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-    origin_host.eq_ignore_ascii_case(host)
-}
-
 fn text(event: &ServerEvent) -> Message {
     Message::Text(Utf8Bytes::from(
         serde_json::to_string(event).unwrap_or_else(|_| "{}".into()),
@@ -101,19 +101,52 @@ struct Conn {
     subscriptions: HashMap<String, JoinHandle<()>>,
     /// The connection's live analysis (one at a time: a new one replaces it).
     analysis: Option<RunningAnalysis>,
+    /// Told when the send queue is full (the client does not read).
+    slow: Arc<tokio::sync::Notify>,
+}
+
+/// A message to a page whose session ended (`type`: `banned` or
+/// `session_ended`), sent before the socket closes.
+fn account_message(kind: &str, message: &str) -> Message {
+    Message::Text(Utf8Bytes::from(
+        serde_json::json!({ "type": kind, "message": message }).to_string(),
+    ))
+}
+
+/// Sends one message, unless the client does not take it within `limit`.
+async fn send_within<S>(sink: &mut S, msg: Message, limit: Duration) -> bool
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    matches!(
+        tokio::time::timeout(limit, sink.send(msg)).await,
+        Ok(Ok(()))
+    )
 }
 
 async fn connection(socket: WebSocket, state: AppState, me: Me) {
+    let _open = Gauge::hold(&state.metrics, |m| &m.sockets);
+    let write_limit = state.games.config().ws_write_timeout;
+    let (mut sink, mut stream) = socket.split();
+    if let Some(reason) = &me.banned {
+        let text = format!("You are banned from this server: {reason}");
+        let _ = send_within(&mut sink, account_message("banned", &text), write_limit).await;
+        let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+        return;
+    }
     // The player counts as here while this connection lasts.
     let here = state.games.live.presence().player_here(&me.id);
-    let (mut sink, mut stream) = socket.split();
-    let (out_tx, mut out_rx) = mpsc::channel::<Message>(64);
+    let mut signals = state.players.signals();
+    let (out_tx, mut out_rx) = mpsc::channel::<Message>(SEND_QUEUE);
+    // Set by a subscription that found the queue full.
+    let slow = Arc::new(tokio::sync::Notify::new());
     let clock = state.games.config().clock.clone();
     let mut conn = Conn {
         me,
         bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
         subscriptions: HashMap::new(),
         analysis: None,
+        slow: slow.clone(),
     };
     let mut shutdown = state.shutdown_signal();
     if *shutdown.borrow() {
@@ -122,6 +155,7 @@ async fn connection(socket: WebSocket, state: AppState, me: Me) {
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     let mut last_heard = tokio::time::Instant::now();
+    let mut dropped_slow = false;
     loop {
         tokio::select! {
             incoming = stream.next() => {
@@ -139,30 +173,59 @@ async fn connection(socket: WebSocket, state: AppState, me: Me) {
                     Message::Ping(_) | Message::Pong(_) => None,
                 };
                 if let Some(reply) = reply {
-                    if sink.send(text(&reply)).await.is_err() {
+                    if !send_within(&mut sink, text(&reply), write_limit).await {
+                        dropped_slow = true;
                         break;
                     }
                 }
             }
             Some(out) = out_rx.recv() => {
-                if sink.send(out).await.is_err() {
+                if !send_within(&mut sink, out, write_limit).await {
+                    dropped_slow = true;
+                    break;
+                }
+            }
+            _ = slow.notified() => {
+                dropped_slow = true;
+                break;
+            }
+            signal = signals.recv() => {
+                let ends = match &signal {
+                    Ok(s) => s.closes(&conn.me.id, &conn.me.token_hash),
+                    // Signals were missed: none can be checked, so the
+                    // page reconnects and is identified afresh.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        Some(("session_ended", "Please reconnect".to_string()))
+                    }
+                    Err(broadcast::error::RecvError::Closed) => None,
+                };
+                if let Some((kind, message)) = ends {
+                    let _ = send_within(&mut sink, account_message(kind, &message), write_limit).await;
+                    let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
                     break;
                 }
             }
             _ = ping.tick() => {
                 if last_heard.elapsed() > IDLE_LIMIT {
-                    let _ = sink.send(Message::Close(None)).await;
+                    let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
                     break;
                 }
-                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                if !send_within(&mut sink, Message::Ping(Default::default()), write_limit).await {
                     break;
                 }
             }
             _ = shutdown.changed() => {
-                let _ = sink.send(Message::Close(None)).await;
+                let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
                 break;
             }
         }
+    }
+    if dropped_slow {
+        Metrics::count(&state.metrics.slow_sockets_dropped);
+        tracing::debug!(
+            "a socket of {} was dropped: its client did not read",
+            conn.me.id
+        );
     }
     for (_, task) in conn.subscriptions {
         task.abort();
@@ -345,19 +408,16 @@ async fn subscribe(
         }
     };
     let out = out.clone();
+    let slow = conn.slow.clone();
     let forward_topic = topic.clone();
     let presence = state.games.live.presence().clone();
     let id = game_id.map(str::to_string);
     let task = tokio::spawn(async move {
-        if out
-            .send(text(&ServerEvent::Subscribed {
-                topic: forward_topic.clone(),
-                seat: seat.map(|c| c.name()),
-            }))
-            .await
-            .is_err()
-            || out.send(text(&snapshot)).await.is_err()
-        {
+        let subscribed = text(&ServerEvent::Subscribed {
+            topic: forward_topic.clone(),
+            seat: seat.map(|c| c.name()),
+        });
+        if !queue(&out, subscribed, &slow) || !queue(&out, text(&snapshot), &slow) {
             return;
         }
         // A player counts as connected to their game while this lasts.
@@ -365,7 +425,7 @@ async fn subscribe(
             (Some(c), Some(id)) => Some(presence.enter(&id, c)),
             _ => None,
         };
-        forward(rx, out, forward_topic).await;
+        forward(rx, out, forward_topic, slow).await;
     });
     if let Some(old) = conn.subscriptions.insert(topic, task) {
         old.abort();
@@ -373,10 +433,24 @@ async fn subscribe(
     None
 }
 
+/// Queues a message for the connection; false (and the connection is
+/// told it is slow) when its queue is full, or false when it closed.
+fn queue(out: &mpsc::Sender<Message>, msg: Message, slow: &tokio::sync::Notify) -> bool {
+    match out.try_send(msg) {
+        Ok(()) => true,
+        Err(mpsc::error::TrySendError::Full(_)) => {
+            slow.notify_one();
+            false
+        }
+        Err(mpsc::error::TrySendError::Closed(_)) => false,
+    }
+}
+
 async fn forward(
     mut rx: broadcast::Receiver<Utf8Bytes>,
     out: mpsc::Sender<Message>,
     topic: String,
+    slow: Arc<tokio::sync::Notify>,
 ) {
     loop {
         let msg = match rx.recv().await {
@@ -386,7 +460,7 @@ async fn forward(
             }),
             Err(broadcast::error::RecvError::Closed) => break,
         };
-        if out.send(msg).await.is_err() {
+        if !queue(&out, msg, &slow) {
             break;
         }
     }

@@ -97,12 +97,16 @@ impl TestApp {
         uri: &str,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let b = Request::builder().method(method).uri(uri);
+        // As the page does: every request that changes something says it
+        // is JSON, with a body or without (the server refuses others).
+        let b = Request::builder().method(method.clone()).uri(uri);
+        let b = if method == Method::GET {
+            b
+        } else {
+            b.header(header::CONTENT_TYPE, "application/json")
+        };
         let req = match body {
-            Some(v) => b
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(v.to_string()))
-                .unwrap(),
+            Some(v) => b.body(Body::from(v.to_string())).unwrap(),
             None => b.body(Body::empty()).unwrap(),
         };
         self.send(req).await

@@ -129,15 +129,16 @@ impl TestApp {
         cookie: Option<&str>,
         body: Option<Value>,
     ) -> Answer {
-        let mut b = Request::builder().method(method).uri(uri);
+        let mut b = Request::builder().method(method.clone()).uri(uri);
         if let Some(c) = cookie {
             b = b.header(header::COOKIE, c);
         }
+        // As the page does: a request that changes something says JSON.
+        if method != Method::GET {
+            b = b.header(header::CONTENT_TYPE, "application/json");
+        }
         let req = match body {
-            Some(v) => b
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(v.to_string()))
-                .unwrap(),
+            Some(v) => b.body(Body::from(v.to_string())).unwrap(),
             None => b.body(Body::empty()).unwrap(),
         };
         self.send(req).await

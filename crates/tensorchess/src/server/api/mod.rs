@@ -40,6 +40,7 @@ pub fn routes() -> Router<AppState> {
         .route("/account/register", post(players::register))
         .route("/account/login", post(players::login))
         .route("/account/logout", post(players::logout))
+        .route("/account/password", post(players::change_password))
         .route("/players/{username}", get(players::profile))
         .route("/seeks", get(lobby::list).post(lobby::create))
         .route("/seeks/{id}", axum::routing::delete(lobby::cancel))

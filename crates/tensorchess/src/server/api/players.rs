@@ -7,7 +7,7 @@ use crate::server::games::summary_view;
 use crate::server::online::seats::via_https;
 use crate::server::players::identity::id_cookie;
 use crate::server::players::Me;
-use crate::server::requests::{AccountRequest, RenameRequest};
+use crate::server::requests::{AccountRequest, PasswordRequest, RenameRequest};
 use crate::server::views::{MeView, ProfileView};
 use crate::server::AppState;
 use axum::extract::State;
@@ -88,6 +88,20 @@ pub async fn logout(
         identity_headers(&token, &request),
         Json(state.players.me_view(&guest).await?),
     ))
+}
+
+/// `POST /api/account/password` `{"old","new"}`: 204; every other session
+/// of the account ends (on every server).
+pub async fn change_password(
+    State(state): State<AppState>,
+    me: Me,
+    ApiJson(req): ApiJson<PasswordRequest>,
+) -> Result<StatusCode, AppError> {
+    state
+        .players
+        .change_password(&me, &req.old, &req.new)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `GET /api/players/{username}`: a player's public profile.

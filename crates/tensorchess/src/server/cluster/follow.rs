@@ -3,6 +3,7 @@
 
 use crate::server::live::LiveGames;
 use crate::server::lobby::{Lobby, LOBBY_TOPIC};
+use crate::server::players::Players;
 use crate::server::store::{Notice, StoreNotice};
 use crate::server::views::ServerEvent;
 use std::sync::{Arc, Weak};
@@ -13,6 +14,7 @@ use tokio::sync::{mpsc, watch};
 pub async fn follow(
     live: Weak<LiveGames>,
     lobby: Weak<Lobby>,
+    players: Weak<Players>,
     mut notices: mpsc::UnboundedReceiver<StoreNotice>,
     mut stopping: watch::Receiver<bool>,
 ) {
@@ -25,8 +27,9 @@ pub async fn follow(
             return;
         };
         match notice {
-            StoreNotice::Listening => resync(&live, &lobby),
+            StoreNotice::Listening => resync(&live, &lobby, &players),
             StoreNotice::Text(text) => match Notice::parse(&text) {
+                Some(Notice::Account { .. }) => catch_up(&players),
                 Some(n) if n.from() != Some(live.cluster().instance()) => act_on(&live, &lobby, n),
                 Some(_) => {} // this server's own
                 None => tracing::debug!("a notice not understood: {text:?}"),
@@ -35,8 +38,16 @@ pub async fn follow(
     }
 }
 
+/// Reads the account events not yet acted on (a logout, a ban).
+fn catch_up(players: &Weak<Players>) {
+    if let Some(players) = players.upgrade() {
+        tokio::spawn(async move { players.catch_up().await });
+    }
+}
+
 /// The listener (re)connected: whatever was missed is read again.
-fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>) {
+fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, players: &Weak<Players>) {
+    catch_up(players);
     for id in live.cached_ids() {
         let live = live.clone();
         tokio::spawn(async move { live.sync(&id, None).await });
@@ -61,6 +72,7 @@ fn act_on(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, notice: Notice) {
         Notice::Deleted { id } => {
             live.remove(&id);
         }
+        Notice::Account { .. } => {} // read by `follow`
         Notice::Lobby { .. } => {
             if let Some(lobby) = lobby.upgrade() {
                 tokio::spawn(async move { lobby.announce().await });

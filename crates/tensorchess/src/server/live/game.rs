@@ -145,12 +145,6 @@ impl LiveGame {
         }
     }
 
-    /// The game now belongs to `player` (it belonged to nobody: see
-    /// [`LiveGames::adopt`](super::LiveGames::adopt)).
-    pub(super) fn set_owner(&mut self, player: &str) {
-        self.record.owner = Some(player.to_string());
-    }
-
     /// Makes a staged change the game's state (it has been stored).
     pub(super) fn apply(&mut self, staged: Staged) {
         let Staged {

@@ -452,16 +452,6 @@ impl LiveGames {
         Ok(())
     }
 
-    /// Makes `player` the owner of a local game that had none (stored
-    /// before players existed).
-    pub async fn adopt(&self, lg: &mut LiveGame, player: &str) -> Result<(), AppError> {
-        if lg.record().owner.is_none() {
-            self.store.adopt_game(lg.id(), player).await?;
-            lg.set_owner(player);
-        }
-        Ok(())
-    }
-
     /// Announces the game's state to its subscribers after `event`.
     pub fn publish(&self, lg: &LiveGame, event: &'static str) {
         // Online games send only what changed in the move list: the move

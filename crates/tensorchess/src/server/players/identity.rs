@@ -5,16 +5,16 @@
 //! anything is known by an id derived from the token (another hash), so
 //! that visitors who only look cost nothing in the database.
 
+use crate::server::client::Client;
 use crate::server::online::seats::{new_token, token_hash, via_https, Cookies};
 use crate::server::AppState;
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, Method};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use std::convert::Infallible;
-use std::net::SocketAddr;
 
 /// The identity cookie's name.
 pub const ID_COOKIE: &str = "tcid";
@@ -35,11 +35,23 @@ pub struct Me {
     pub(crate) new_token: Option<String>,
     /// Seat tokens of the cookies online games used before players existed.
     pub(crate) seat_tokens: Vec<(String, String)>,
-    /// The request came from this computer (loopback): its user may open
-    /// the local games stored before players existed.
-    pub(crate) loopback: bool,
-    /// The client's address, when known.
-    pub(crate) client: Option<std::net::IpAddr>,
+    /// Where the request came from (the per-address limits' key).
+    pub(crate) client: Client,
+    /// The operator banned this player (the reason): they may look, not act.
+    pub(crate) banned: Option<String>,
+}
+
+impl Me {
+    /// Refuses what a banned player asks to do.
+    pub fn may_act(&self) -> Result<(), crate::server::error::AppError> {
+        match &self.banned {
+            None => Ok(()),
+            Some(reason) => Err(crate::server::error::AppError::refused(
+                "banned",
+                format!("You are banned from this server: {reason}"),
+            )),
+        }
+    }
 }
 
 impl Me {
@@ -51,8 +63,8 @@ impl Me {
             stored: false,
             new_token: Some(token),
             seat_tokens: Vec::new(),
-            loopback: false,
-            client: None,
+            client: Client::unknown(),
+            banned: None,
         }
     }
 }
@@ -81,12 +93,18 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
     let secure = via_https(request.headers());
     let mut me = state.players.identify(cookies.get(ID_COOKIE)).await;
     me.seat_tokens = cookies.seat_tokens();
-    me.client = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    me.loopback = me.client.is_some_and(|ip| ip.is_loopback());
+    me.client = Client::of(&request);
     let token = me.new_token.clone();
+    // A banned player may read, and log out; nothing else.
+    let acts = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    ) && request.uri().path() != "/api/account/logout";
+    if acts {
+        if let Err(e) = me.may_act() {
+            return e.into_response();
+        }
+    }
     request.extensions_mut().insert(me);
     let mut response = next.run(request).await;
     // An answer that sets its own identity (login, logout) wins.

@@ -276,7 +276,83 @@ pub struct AccountRecord {
     pub password_hash: String,
     pub player_id: String,
     pub created_at: i64,
+    /// When the operator closed it (`admin close`): nobody logs in.
+    pub closed_at: Option<i64>,
 }
+
+/// A player the operator banned (`admin ban`): they may look, not act.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BanRecord {
+    pub player_id: String,
+    /// Shown to the player.
+    pub reason: String,
+    pub banned_at: i64,
+}
+
+/// What happened to a player's account or sessions: every server acts on
+/// it at once (forgets the tokens it remembers, closes sockets).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AccountChange {
+    /// One session ended (a logout, or the guest token a login replaced).
+    Logout {
+        token_hash: String,
+    },
+    /// Every session of the player ended but `keep` (a password change
+    /// keeps the session that made it).
+    SessionsEnded {
+        keep: Option<String>,
+    },
+    Banned,
+    Unbanned,
+    /// The account's user name changed.
+    Renamed,
+    /// The account was closed (its sessions ended).
+    Closed,
+}
+
+impl AccountChange {
+    /// The kind as stored, and the token it names.
+    pub fn columns(&self) -> (&'static str, Option<&str>) {
+        match self {
+            AccountChange::Logout { token_hash } => ("logout", Some(token_hash)),
+            AccountChange::SessionsEnded { keep } => ("sessions_ended", keep.as_deref()),
+            AccountChange::Banned => ("banned", None),
+            AccountChange::Unbanned => ("unbanned", None),
+            AccountChange::Renamed => ("renamed", None),
+            AccountChange::Closed => ("closed", None),
+        }
+    }
+
+    /// Reads the stored kind and token back; `None` for a kind this
+    /// program does not know (a newer server wrote it).
+    pub fn from_columns(kind: &str, token_hash: Option<String>) -> Option<AccountChange> {
+        Some(match kind {
+            "logout" => AccountChange::Logout {
+                token_hash: token_hash?,
+            },
+            "sessions_ended" => AccountChange::SessionsEnded { keep: token_hash },
+            "banned" => AccountChange::Banned,
+            "unbanned" => AccountChange::Unbanned,
+            "renamed" => AccountChange::Renamed,
+            "closed" => AccountChange::Closed,
+            _ => return None,
+        })
+    }
+}
+
+/// An [`AccountChange`] as logged, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountEvent {
+    /// Increases with every event.
+    pub seq: i64,
+    pub player_id: String,
+    pub change: AccountChange,
+    pub at: i64,
+}
+
+/// Account events kept in the log (older ones are pruned): far more than
+/// any server falls behind between two polls.
+pub const ACCOUNT_EVENTS_KEPT: i64 = 10_000;
 
 /// A Glicko-2 rating as stored (rating scale, not the algorithm's).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -327,9 +403,6 @@ pub struct GameListQuery {
     pub limit: usize,
     /// Only games older than this `(updated_at, id)`: the next page.
     pub before: Option<(i64, String)>,
-    /// Also the local games stored before players existed (they belong to
-    /// nobody: only the computer's own user, on loopback, sees them).
-    pub unowned: bool,
 }
 
 /// One run of a server over this database: when it started and when it was
@@ -434,9 +507,10 @@ pub trait GameStore: Send + Sync + 'static {
         previous: &str,
         update: &GameUpdate,
     ) -> Result<(), StoreError>;
-    /// Gives a local game that belongs to nobody (stored before players
-    /// existed) to `owner`; false if it had an owner or does not exist.
-    async fn adopt_game(&self, id: &str, owner: &str) -> Result<bool, StoreError>;
+    /// Gives every local game that belongs to nobody (stored before
+    /// players existed) to `owner` (the operator's `admin adopt`); returns
+    /// their ids.
+    async fn adopt_unowned(&self, owner: &str) -> Result<Vec<String>, StoreError>;
     /// Deletes a game and its moves; false if there was none.
     async fn delete_game(&self, id: &str) -> Result<bool, StoreError>;
     /// Online games in progress whose clock runs.
@@ -549,4 +623,39 @@ pub trait GameStore: Send + Sync + 'static {
     /// results (the better of the two per level), their puzzle tries, and
     /// their puzzle ratings in the games where `into` has none.
     async fn merge_learning(&self, from: &str, into: &str) -> Result<(), StoreError>;
+
+    // Moderation and account events.
+
+    /// Ends every session of `player` but `keep`, logging it; returns how
+    /// many ended. (Every account event is logged at the database's time.)
+    async fn end_sessions(&self, player: &str, keep: Option<&str>) -> Result<usize, StoreError>;
+    /// Sets the password hash of `player`'s account.
+    async fn set_password(&self, player: &str, password_hash: &str) -> Result<(), StoreError>;
+    /// Bans a player (replacing an earlier ban's reason): their sessions
+    /// end and their seeks go, in one transaction, logged.
+    async fn ban(&self, ban: &BanRecord) -> Result<(), StoreError>;
+    /// Lifts a ban, logged; false if there was none.
+    async fn unban(&self, player: &str) -> Result<bool, StoreError>;
+    async fn ban_of(&self, player: &str) -> Result<Option<BanRecord>, StoreError>;
+    /// Every ban, newest first.
+    async fn bans(&self) -> Result<Vec<BanRecord>, StoreError>;
+    /// Renames an account (unique ignoring case: [`StoreError::Conflict`]
+    /// if taken); the display name follows if it was the old user name.
+    /// Returns the player, or `None` for no such account.
+    async fn rename_account(
+        &self,
+        username: &str,
+        new_username: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// Closes an account: nobody logs in to it again, its sessions end.
+    /// Returns the player, or `None` for no such account.
+    async fn close_account(&self, username: &str, at: i64) -> Result<Option<String>, StoreError>;
+    /// Account events after `after`, oldest first, at most `limit`.
+    async fn account_events(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<AccountEvent>, StoreError>;
+    /// The newest account event's number (0 when none).
+    async fn last_account_event(&self) -> Result<i64, StoreError>;
 }

@@ -21,6 +21,9 @@ pub enum Notice {
     Game { id: String, rev: i64 },
     /// A game was deleted.
     Deleted { id: String },
+    /// An account event was logged (sent by the store, in the event's own
+    /// transaction): read the events after the last one acted on.
+    Account { seq: i64 },
     /// The open seeks changed (`from`: the server that changed them).
     Lobby { from: String },
     /// A seek became a game: the seek's creator may be on another server.
@@ -77,6 +80,9 @@ impl Notice {
                 rev: next()?.parse().ok()?,
             },
             "x" => Notice::Deleted { id: next()? },
+            "e" => Notice::Account {
+                seq: next()?.parse().ok()?,
+            },
             "l" => Notice::Lobby { from: next()? },
             "P" => Notice::Paired {
                 from: next()?,
@@ -112,7 +118,7 @@ impl Notice {
     /// The server that sent it, for the notices that name one.
     pub fn from(&self) -> Option<&str> {
         match self {
-            Notice::Game { .. } | Notice::Deleted { .. } => None,
+            Notice::Game { .. } | Notice::Deleted { .. } | Notice::Account { .. } => None,
             Notice::Lobby { from }
             | Notice::Paired { from, .. }
             | Notice::Here { from, .. }
@@ -128,6 +134,7 @@ impl fmt::Display for Notice {
         match self {
             Notice::Game { id, rev } => write!(f, "g {id} {rev}"),
             Notice::Deleted { id } => write!(f, "x {id}"),
+            Notice::Account { seq } => write!(f, "e {seq}"),
             Notice::Lobby { from } => write!(f, "l {from}"),
             Notice::Paired {
                 from,
@@ -162,6 +169,7 @@ mod tests {
                 rev: 12,
             },
             Notice::Deleted { id: "g1".into() },
+            Notice::Account { seq: 41 },
             Notice::Lobby { from: from.clone() },
             Notice::Paired {
                 from: from.clone(),

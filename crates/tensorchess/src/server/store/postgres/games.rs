@@ -499,10 +499,9 @@ pub async fn list_games(
          FROM games g \
          WHERE g.id IN (SELECT id FROM games WHERE owner = $1 \
                 UNION SELECT game_id FROM online_games WHERE white_player = $1 \
-                UNION SELECT game_id FROM online_games WHERE black_player = $1 \
-                UNION SELECT id FROM games WHERE $2 AND owner IS NULL AND mode != 'online') \
-           AND (g.updated_at < $3 OR (g.updated_at = $3 AND g.id COLLATE \"C\" < $4) OR $5) \
-         ORDER BY g.updated_at DESC, g.id COLLATE \"C\" DESC LIMIT $6",
+                UNION SELECT game_id FROM online_games WHERE black_player = $1) \
+           AND (g.updated_at < $2 OR (g.updated_at = $2 AND g.id COLLATE \"C\" < $3) OR $4) \
+         ORDER BY g.updated_at DESC, g.id COLLATE \"C\" DESC LIMIT $5",
         prefixed_columns()
     );
     let stmt = c.prepare_cached(&sql).await?;
@@ -511,7 +510,6 @@ pub async fn list_games(
             &stmt,
             &[
                 &q.player,
-                &q.unowned,
                 &before_at,
                 &before_id,
                 &q.before.is_none(),

@@ -11,13 +11,14 @@
 mod games;
 mod learning;
 mod listen;
+mod moderation;
 mod players;
 
 use super::database::redact;
 use super::{
-    AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, LessonRecord, MovesChange,
-    Notice, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord,
-    RunRecord, SeekRecord, StoreError, StoreNotice, StoredGame,
+    AccountEvent, AccountRecord, BanRecord, GameListQuery, GameStore, GameSummary, GameUpdate,
+    LessonRecord, MovesChange, Notice, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite,
+    RatingRecord, ReviewRecord, RunRecord, SeekRecord, StoreError, StoreNotice, StoredGame,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{
@@ -36,6 +37,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0002_online.sql"),
     include_str!("../migrations/postgres/0003_players.sql"),
     include_str!("../migrations/postgres/0004_learning.sql"),
+    include_str!("../migrations/postgres/0005_moderation.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -327,14 +329,19 @@ impl GameStore for PgStore {
         })
     }
 
-    async fn adopt_game(&self, id: &str, owner: &str) -> Result<bool, StoreError> {
+    async fn adopt_unowned(&self, owner: &str) -> Result<Vec<String>, StoreError> {
         let c = self.client().await?;
-        let stmt = c
-            .prepare_cached(
-                "UPDATE games SET owner = $2 WHERE id = $1 AND owner IS NULL AND mode != 'online'",
+        let rows = c
+            .query(
+                "UPDATE games SET owner = $1, rev = rev + 1 \
+                 WHERE owner IS NULL AND mode != 'online' RETURNING id",
+                &[&owner],
             )
             .await?;
-        Ok(c.execute(&stmt, &[&id, &owner]).await? > 0)
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get::<_, String>(0))
+            .collect::<Result<Vec<_>, _>>()?)
     }
 
     async fn delete_game(&self, id: &str) -> Result<bool, StoreError> {
@@ -441,13 +448,22 @@ impl GameStore for PgStore {
         ending: Option<&str>,
     ) -> Result<(), StoreError> {
         write_tx!(self, |tx| players::start_session(
-            &tx, token_hash, player, ending
+            &tx,
+            &self.channel,
+            token_hash,
+            player,
+            ending
         )
         .await?)
     }
 
     async fn end_session(&self, token_hash: &str) -> Result<(), StoreError> {
-        players::end_session(&self.client().await?, token_hash).await
+        write_tx!(self, |tx| moderation::end_session(
+            &tx,
+            &self.channel,
+            token_hash
+        )
+        .await?)
     }
 
     async fn create_account(&self, account: &AccountRecord) -> Result<(), StoreError> {
@@ -556,6 +572,73 @@ impl GameStore for PgStore {
 
     async fn merge_learning(&self, from: &str, into: &str) -> Result<(), StoreError> {
         write_tx!(self, |tx| learning::merge_learning(&tx, from, into).await?)
+    }
+
+    async fn end_sessions(&self, player: &str, keep: Option<&str>) -> Result<usize, StoreError> {
+        write_tx!(self, |tx| moderation::end_sessions(
+            &tx,
+            &self.channel,
+            player,
+            keep
+        )
+        .await?)
+    }
+
+    async fn set_password(&self, player: &str, password_hash: &str) -> Result<(), StoreError> {
+        moderation::set_password(&self.client().await?, player, password_hash).await
+    }
+
+    async fn ban(&self, ban: &BanRecord) -> Result<(), StoreError> {
+        write_tx!(self, |tx| moderation::ban(&tx, &self.channel, ban).await?)
+    }
+
+    async fn unban(&self, player: &str) -> Result<bool, StoreError> {
+        write_tx!(self, |tx| moderation::unban(&tx, &self.channel, player)
+            .await?)
+    }
+
+    async fn ban_of(&self, player: &str) -> Result<Option<BanRecord>, StoreError> {
+        moderation::ban_of(&self.client().await?, player).await
+    }
+
+    async fn bans(&self) -> Result<Vec<BanRecord>, StoreError> {
+        moderation::bans(&self.client().await?).await
+    }
+
+    async fn rename_account(
+        &self,
+        username: &str,
+        new_username: &str,
+    ) -> Result<Option<String>, StoreError> {
+        write_tx!(self, |tx| moderation::rename_account(
+            &tx,
+            &self.channel,
+            username,
+            new_username
+        )
+        .await?)
+    }
+
+    async fn close_account(&self, username: &str, at: i64) -> Result<Option<String>, StoreError> {
+        write_tx!(self, |tx| moderation::close_account(
+            &tx,
+            &self.channel,
+            username,
+            at
+        )
+        .await?)
+    }
+
+    async fn account_events(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<AccountEvent>, StoreError> {
+        moderation::account_events(&self.client().await?, after, limit).await
+    }
+
+    async fn last_account_event(&self) -> Result<i64, StoreError> {
+        moderation::last_account_event(&self.client().await?).await
     }
 }
 

@@ -54,6 +54,7 @@ pub async fn session_player(
 
 pub async fn start_session(
     c: &impl GenericClient,
+    channel: &str,
     token_hash: &str,
     player: &PlayerRecord,
     ending: Option<&str>,
@@ -66,7 +67,7 @@ pub async fn start_session(
     c.execute(&stmt, &[&player.id, &player.name, &player.created_at])
         .await?;
     if let Some(old) = ending {
-        end_session(c, old).await?;
+        super::moderation::end_session(c, channel, old).await?;
     }
     let stmt = c
         .prepare_cached(
@@ -75,14 +76,6 @@ pub async fn start_session(
         .await?;
     c.execute(&stmt, &[&token_hash, &player.id, &player.created_at])
         .await?;
-    Ok(())
-}
-
-pub async fn end_session(c: &impl GenericClient, token_hash: &str) -> Result<(), StoreError> {
-    let stmt = c
-        .prepare_cached("DELETE FROM sessions WHERE token_hash = $1")
-        .await?;
-    c.execute(&stmt, &[&token_hash]).await?;
     Ok(())
 }
 
@@ -132,7 +125,7 @@ pub async fn account(
 ) -> Result<Option<AccountRecord>, StoreError> {
     let stmt = c
         .prepare_cached(
-            "SELECT username, password_hash, player_id, created_at FROM accounts \
+            "SELECT username, password_hash, player_id, created_at, closed_at FROM accounts \
              WHERE username_key = $1",
         )
         .await?;
@@ -144,6 +137,7 @@ pub async fn account(
         password_hash: r.try_get(1)?,
         player_id: r.try_get(2)?,
         created_at: r.try_get(3)?,
+        closed_at: r.try_get(4)?,
     }))
 }
 
@@ -278,24 +272,37 @@ pub async fn merge_player(
 ) -> Result<Vec<String>, StoreError> {
     // Bumping the revisions first locks the games, so a move racing the
     // merge either comes before it or finds the new revision.
+    // The online seats moved: of games not over, and never the seat
+    // facing the account's own (nobody plays both sides).
+    let seats = "SELECT o.game_id FROM online_games o JOIN games g ON g.id = o.game_id \
+         WHERE g.end_reason IS NULL AND ( \
+           (o.white_player = $1 AND o.black_player IS DISTINCT FROM $2) OR \
+           (o.black_player = $1 AND o.white_player IS DISTINCT FROM $2))";
     let rows = c
         .query(
-            "UPDATE games SET rev = rev + 1 WHERE id IN (SELECT id FROM games WHERE owner = $1 \
-             UNION SELECT game_id FROM online_games WHERE white_player = $1 OR black_player = $1) \
-             RETURNING id",
-            &[&from],
+            &format!(
+                "UPDATE games SET rev = rev + 1 WHERE id IN (SELECT id FROM games WHERE owner = $1 \
+                 UNION {seats}) RETURNING id"
+            ),
+            &[&from, &into],
         )
         .await?;
     let ids = rows
         .iter()
         .map(|r| r.try_get::<_, String>(0))
         .collect::<Result<Vec<_>, _>>()?;
-    for sql in [
+    c.execute(
         "UPDATE games SET owner = $2 WHERE owner = $1",
-        "UPDATE online_games SET white_player = $2 WHERE white_player = $1",
-        "UPDATE online_games SET black_player = $2 WHERE black_player = $1",
+        &[&from, &into],
+    )
+    .await?;
+    // Only the games bumped above: their rows are locked, and what they
+    // hold cannot have changed since.
+    for sql in [
+        "UPDATE online_games SET white_player = $2 WHERE white_player = $1 AND game_id = ANY($3)",
+        "UPDATE online_games SET black_player = $2 WHERE black_player = $1 AND game_id = ANY($3)",
     ] {
-        c.execute(sql, &[&from, &into]).await?;
+        c.execute(sql, &[&from, &into, &ids]).await?;
     }
     c.execute("DELETE FROM seeks WHERE player_id = $1", &[&from])
         .await?;

@@ -65,6 +65,7 @@ contract!(
     players_sessions_accounts_and_ratings,
     seeks_are_accepted_once,
     merging_a_guest_moves_their_games,
+    moderation_is_logged_in_order,
 );
 
 #[tokio::test]
@@ -234,6 +235,7 @@ async fn one_name_registered_twice_at_once_is_taken_once() {
                         password_hash: "h".into(),
                         player_id: player,
                         created_at: 1,
+                        closed_at: None,
                     })
                     .await
             }));

@@ -341,10 +341,9 @@ pub fn list_games(conn: &Connection, q: &GameListQuery) -> Result<Vec<GameSummar
          FROM games g \
          WHERE g.id IN (SELECT id FROM games WHERE owner = ?1 \
                 UNION SELECT game_id FROM online_games WHERE white_player = ?1 \
-                UNION SELECT game_id FROM online_games WHERE black_player = ?1 \
-                UNION SELECT id FROM games WHERE ?2 AND owner IS NULL AND mode != 'online') \
-           AND (g.updated_at < ?3 OR (g.updated_at = ?3 AND g.id < ?4) OR ?5) \
-         ORDER BY g.updated_at DESC, g.id DESC LIMIT ?6",
+                UNION SELECT game_id FROM online_games WHERE black_player = ?1) \
+           AND (g.updated_at < ?2 OR (g.updated_at = ?2 AND g.id < ?3) OR ?4) \
+         ORDER BY g.updated_at DESC, g.id DESC LIMIT ?5",
         prefixed_columns()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -352,7 +351,6 @@ pub fn list_games(conn: &Connection, q: &GameListQuery) -> Result<Vec<GameSummar
         &mut stmt,
         params![
             q.player,
-            q.unowned,
             before_at,
             before_id,
             q.before.is_none(),

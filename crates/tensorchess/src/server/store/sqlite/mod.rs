@@ -7,13 +7,14 @@
 
 mod games;
 mod learning;
+mod moderation;
 mod players;
 
 use super::writer::{writer_loop, Job, TypedJob};
 use super::{
-    AccountRecord, GameListQuery, GameStore, GameSummary, GameUpdate, LessonRecord, MovesChange,
-    PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord, RunRecord,
-    SeekRecord, StoreError, StoredGame,
+    AccountEvent, AccountRecord, BanRecord, GameListQuery, GameStore, GameSummary, GameUpdate,
+    LessonRecord, MovesChange, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord,
+    ReviewRecord, RunRecord, SeekRecord, StoreError, StoredGame,
 };
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
@@ -28,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0002_online.sql"),
     include_str!("../migrations/sqlite/0003_players.sql"),
     include_str!("../migrations/sqlite/0004_learning.sql"),
+    include_str!("../migrations/sqlite/0005_moderation.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -183,15 +185,17 @@ impl GameStore for SqliteStore {
         .await
     }
 
-    async fn adopt_game(&self, id: &str, owner: &str) -> Result<bool, StoreError> {
-        let (id, owner) = (id.to_string(), owner.to_string());
+    async fn adopt_unowned(&self, owner: &str) -> Result<Vec<String>, StoreError> {
+        let owner = owner.to_string();
         self.write(move |conn| {
-            let n = conn
+            let ids = conn
                 .prepare_cached(
-                    "UPDATE games SET owner = ?2 WHERE id = ?1 AND owner IS NULL AND mode != 'online'",
+                    "UPDATE games SET owner = ?1, rev = rev + 1 \
+                     WHERE owner IS NULL AND mode != 'online' RETURNING id",
                 )?
-                .execute(params![id, owner])?;
-            Ok(n > 0)
+                .query_map(params![owner], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
         })
         .await
     }
@@ -296,7 +300,7 @@ impl GameStore for SqliteStore {
 
     async fn end_session(&self, token_hash: &str) -> Result<(), StoreError> {
         let token_hash = token_hash.to_string();
-        self.write(move |conn| players::end_session(conn, &token_hash))
+        self.write(move |conn| moderation::end_session(conn, &token_hash))
             .await
     }
 
@@ -423,6 +427,68 @@ impl GameStore for SqliteStore {
         let (from, into) = (from.to_string(), into.to_string());
         self.write(move |conn| learning::merge_learning(conn, &from, &into))
             .await
+    }
+
+    async fn end_sessions(&self, player: &str, keep: Option<&str>) -> Result<usize, StoreError> {
+        let (player, keep) = (player.to_string(), keep.map(str::to_string));
+        self.write(move |conn| moderation::end_sessions(conn, &player, keep.as_deref()))
+            .await
+    }
+
+    async fn set_password(&self, player: &str, password_hash: &str) -> Result<(), StoreError> {
+        let (player, hash) = (player.to_string(), password_hash.to_string());
+        self.write(move |conn| moderation::set_password(conn, &player, &hash))
+            .await
+    }
+
+    async fn ban(&self, ban: &BanRecord) -> Result<(), StoreError> {
+        let ban = ban.clone();
+        self.write(move |conn| moderation::ban(conn, &ban)).await
+    }
+
+    async fn unban(&self, player: &str) -> Result<bool, StoreError> {
+        let player = player.to_string();
+        self.write(move |conn| moderation::unban(conn, &player))
+            .await
+    }
+
+    async fn ban_of(&self, player: &str) -> Result<Option<BanRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| moderation::ban_of(conn, &player))
+            .await
+    }
+
+    async fn bans(&self) -> Result<Vec<BanRecord>, StoreError> {
+        self.read(moderation::bans).await
+    }
+
+    async fn rename_account(
+        &self,
+        username: &str,
+        new_username: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let (old, new) = (username.to_string(), new_username.to_string());
+        self.write(move |conn| moderation::rename_account(conn, &old, &new))
+            .await
+    }
+
+    async fn close_account(&self, username: &str, at: i64) -> Result<Option<String>, StoreError> {
+        let username = username.to_string();
+        self.write(move |conn| moderation::close_account(conn, &username, at))
+            .await
+    }
+
+    async fn account_events(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<AccountEvent>, StoreError> {
+        self.read(move |conn| moderation::account_events(conn, after, limit))
+            .await
+    }
+
+    async fn last_account_event(&self) -> Result<i64, StoreError> {
+        self.read(moderation::last_account_event).await
     }
 }
 

@@ -6,6 +6,7 @@ use super::super::{
     StoredGame,
 };
 use super::games::insert_game;
+use super::moderation::end_session;
 use rusqlite::{params, Connection, OptionalExtension};
 use tensorchess_rules::VariantKind;
 
@@ -62,12 +63,6 @@ pub fn start_session(
     Ok(())
 }
 
-pub fn end_session(conn: &Connection, token_hash: &str) -> Result<(), StoreError> {
-    conn.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")?
-        .execute(params![token_hash])?;
-    Ok(())
-}
-
 pub fn create_account(conn: &Connection, a: &AccountRecord) -> Result<(), StoreError> {
     let taken: bool = conn
         .prepare_cached("SELECT COUNT(*) FROM accounts WHERE username_key = ?1 OR player_id = ?2")?
@@ -98,7 +93,7 @@ pub fn create_account(conn: &Connection, a: &AccountRecord) -> Result<(), StoreE
 pub fn account(conn: &Connection, username: &str) -> Result<Option<AccountRecord>, StoreError> {
     Ok(conn
         .prepare_cached(
-            "SELECT username, password_hash, player_id, created_at FROM accounts \
+            "SELECT username, password_hash, player_id, created_at, closed_at FROM accounts \
              WHERE username_key = ?1",
         )?
         .query_row(params![username.to_lowercase()], |r| {
@@ -107,6 +102,7 @@ pub fn account(conn: &Connection, username: &str) -> Result<Option<AccountRecord
                 password_hash: r.get(1)?,
                 player_id: r.get(2)?,
                 created_at: r.get(3)?,
+                closed_at: r.get(4)?,
             })
         })
         .optional()?)
@@ -242,18 +238,30 @@ pub fn accept_seek(
     insert_game(conn, game)
 }
 
+/// The online seats a merge moves: of games not over, and never the
+/// seat facing the account's own (nobody plays both sides).
+const MERGED_SEATS: &str = "SELECT o.game_id FROM online_games o JOIN games g ON g.id = o.game_id \
+     WHERE g.end_reason IS NULL AND ( \
+       (o.white_player = ?1 AND o.black_player IS NOT ?2) OR \
+       (o.black_player = ?1 AND o.white_player IS NOT ?2))";
+
 pub fn merge_player(conn: &Connection, from: &str, into: &str) -> Result<Vec<String>, StoreError> {
     let ids = conn
-        .prepare_cached(
-            "SELECT id FROM games WHERE owner = ?1 \
-             UNION SELECT game_id FROM online_games WHERE white_player = ?1 OR black_player = ?1",
-        )?
-        .query_map(params![from], |r| r.get::<_, String>(0))?
+        .prepare_cached(&format!(
+            "SELECT id FROM games WHERE owner = ?1 UNION {MERGED_SEATS}"
+        ))?
+        .query_map(params![from, into], |r| r.get::<_, String>(0))?
         .collect::<Result<Vec<_>, _>>()?;
     for sql in [
         "UPDATE games SET owner = ?2 WHERE owner = ?1",
-        "UPDATE online_games SET white_player = ?2 WHERE white_player = ?1",
-        "UPDATE online_games SET black_player = ?2 WHERE black_player = ?1",
+        &format!(
+            "UPDATE online_games SET white_player = ?2 WHERE white_player = ?1 \
+             AND game_id IN ({MERGED_SEATS})"
+        ),
+        &format!(
+            "UPDATE online_games SET black_player = ?2 WHERE black_player = ?1 \
+             AND game_id IN ({MERGED_SEATS})"
+        ),
         "DELETE FROM seeks WHERE player_id = ?1 AND ?2 IS NOT NULL",
     ] {
         conn.prepare_cached(sql)?.execute(params![from, into])?;

@@ -21,6 +21,7 @@ async fn the_store_contract_holds() {
     conformance::puzzle_tries_and_ratings_are_written_together(&open(&dir)).await;
     conformance::lesson_results_keep_the_best(&open(&dir)).await;
     conformance::merging_a_guest_moves_what_they_learnt(&open(&dir)).await;
+    conformance::moderation_is_logged_in_order(&open(&dir)).await;
 }
 
 #[tokio::test]

@@ -2,6 +2,9 @@
 //! for each backend.
 
 use super::*;
+
+mod moderation;
+pub use moderation::*;
 use tensorchess_rules::EndReason;
 
 pub fn record(id: &str) -> GameRecord {
@@ -39,7 +42,6 @@ fn list(player: &str) -> GameListQuery {
         player: player.into(),
         limit: 10,
         before: None,
-        unowned: false,
     }
 }
 
@@ -272,8 +274,8 @@ pub async fn runs_and_heartbeats(store: &dyn GameStore) {
     assert_eq!(store.runs_since(7_000).await.unwrap().len(), 1);
 }
 
-/// Pages of a player's games, newest first, with unowned games only for
-/// the computer's own user.
+/// Pages of a player's games, newest first; games of nobody are listed
+/// for nobody until adopted.
 pub async fn lists_page_by_cursor(store: &dyn GameStore) {
     for i in 0..5 {
         let mut r = record(&format!("page{i}"));
@@ -292,7 +294,6 @@ pub async fn lists_page_by_cursor(store: &dyn GameStore) {
                 player: "pager".into(),
                 limit: 2,
                 before: before.clone(),
-                unowned: false,
             })
             .await
             .unwrap();
@@ -304,18 +305,13 @@ pub async fn lists_page_by_cursor(store: &dyn GameStore) {
         seen.extend(page.into_iter().map(|s| s.record.id));
     }
     assert_eq!(seen, ["page4", "page3", "page2", "page1", "page0"]);
-    let with_unowned = store
-        .list_games(&GameListQuery {
-            unowned: true,
-            ..list("pager")
-        })
-        .await
-        .unwrap();
-    assert!(with_unowned.iter().any(|s| s.record.id == "legacy"));
-    assert!(store.adopt_game("legacy", "pager").await.unwrap());
-    assert!(!store.adopt_game("legacy", "someone").await.unwrap());
+    assert_eq!(store.adopt_unowned("pager").await.unwrap(), ["legacy"]);
+    assert!(store.adopt_unowned("someone").await.unwrap().is_empty());
     let adopted = store.load_game("legacy").await.unwrap().unwrap();
     assert_eq!(adopted.record.owner.as_deref(), Some("pager"));
+    assert_eq!(adopted.record.rev, 2, "adopting bumps the revision");
+    let listed = store.list_games(&list("pager")).await.unwrap();
+    assert!(listed.iter().any(|s| s.record.id == "legacy"));
 }
 
 fn player(id: &str) -> PlayerRecord {
@@ -359,6 +355,7 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
         password_hash: "$argon2id$x".into(),
         player_id: "ann".into(),
         created_at: 6,
+        closed_at: None,
     };
     store.create_account(&account).await.unwrap();
     assert_eq!(store.account("ann_1").await.unwrap(), Some(account.clone()));
@@ -487,6 +484,46 @@ pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
     );
     let o = store.load_game("guest-online").await.unwrap().unwrap();
     assert_eq!(o.online.unwrap().white_player.as_deref(), Some("member"));
+
+    // A game where the account holds the other seat keeps the guest's
+    // seat apart (nobody plays both sides), and a finished game keeps its
+    // players as they were.
+    let mut both = online_game("both-seats");
+    let o = both.online.as_mut().unwrap();
+    o.white_player = Some("member".into());
+    o.black_player = Some("guest2".into());
+    store.create_game(&both).await.unwrap();
+    let mut over = online_game("over");
+    over.record.ending = Some(Ending::Outcome(Outcome::Decisive {
+        winner: Color::White,
+        reason: EndReason::Resignation,
+    }));
+    over.online.as_mut().unwrap().black_player = Some("guest2".into());
+    store.create_game(&over).await.unwrap();
+    assert!(store
+        .merge_player("guest2", "member")
+        .await
+        .unwrap()
+        .is_empty());
+    let b = store
+        .load_game("both-seats")
+        .await
+        .unwrap()
+        .unwrap()
+        .online
+        .unwrap();
+    assert_eq!(
+        (b.white_player.as_deref(), b.black_player.as_deref()),
+        (Some("member"), Some("guest2"))
+    );
+    let o = store
+        .load_game("over")
+        .await
+        .unwrap()
+        .unwrap()
+        .online
+        .unwrap();
+    assert_eq!(o.black_player.as_deref(), Some("guest2"));
 }
 
 // ---- learning (issue 16) ---------------------------------------------------

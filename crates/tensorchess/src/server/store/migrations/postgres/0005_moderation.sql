@@ -1,0 +1,16 @@
+-- Moderation: the operator's bans, closed accounts, and the account
+-- events every server acts on at once (a session ended, a ban), read in
+-- order of their sequence number.
+CREATE TABLE bans (
+    player_id TEXT PRIMARY KEY,
+    reason    TEXT NOT NULL,
+    banned_at BIGINT NOT NULL
+);
+ALTER TABLE accounts ADD COLUMN closed_at BIGINT;
+CREATE TABLE account_events (
+    seq        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    player_id  TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    token_hash TEXT,
+    at         BIGINT NOT NULL
+);

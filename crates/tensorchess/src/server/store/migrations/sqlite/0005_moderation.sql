@@ -1,0 +1,16 @@
+-- Moderation: the operator's bans, closed accounts, and the account
+-- events every server acts on at once (a session ended, a ban), read in
+-- order of their sequence number.
+CREATE TABLE bans (
+    player_id TEXT PRIMARY KEY,
+    reason    TEXT NOT NULL,
+    banned_at INTEGER NOT NULL
+);
+ALTER TABLE accounts ADD COLUMN closed_at INTEGER;
+CREATE TABLE account_events (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    player_id  TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    token_hash TEXT,
+    at         INTEGER NOT NULL
+);
