@@ -43,7 +43,15 @@ impl Server {
     /// says where it listens (it has opened the database by then).
     pub(crate) fn start(bin: &Path, db: &DbTarget) -> Result<Server, Error> {
         let mut child = Command::new(bin)
-            .args(["serve", "--host", "127.0.0.1", "--port", "0", "--db"])
+            .args([
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--trusted-local",
+                "--db",
+            ])
             .arg(db.arg())
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())

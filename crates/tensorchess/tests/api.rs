@@ -230,7 +230,20 @@ async fn stalemate_and_draws_are_announced_with_their_reason() {
 
 #[tokio::test]
 async fn the_engine_answers_and_takeback_undoes_both_moves() {
-    let t = TestApp::new();
+    let t = TestApp::with_config(tensorchess::server::ServerConfig {
+        search_slots: 1,
+        ..tensorchess::server::ServerConfig::default()
+    });
+    // The test holds the engine's only slot until it has checked that the
+    // person may not move while the engine is to (however fast it is).
+    let budget = t.state.games.local.engine().budget().clone();
+    let held = budget
+        .slot(
+            &tensorchess::server::budget::Requester::new("test", None),
+            true,
+        )
+        .await
+        .unwrap();
     let game = t
         .create(json!({ "variant": "tensor", "mode": "engine", "level": 1, "color": "white" }))
         .await;
@@ -242,6 +255,7 @@ async fn the_engine_answers_and_takeback_undoes_both_moves() {
     // While it thinks, the person may not move.
     let (status, err) = t.play(&id, "d2d4").await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    drop(held);
     let game = t
         .wait_for(&id, "the engine's reply", |g| plies(g) == 2)
         .await;

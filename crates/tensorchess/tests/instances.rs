@@ -289,18 +289,10 @@ async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
     let seek = a.post("/api/seeks", Some(&ann), body).await;
     assert_eq!(seek.status, StatusCode::CREATED, "{}", seek.text);
     let seek_id = seek.body["id"].as_str().unwrap().to_string();
-    // Ben, on B, sees Ann's seek on A.
-    loop {
-        let l = next_of(&mut ben_ws, &["lobby"]).await;
-        if l["seeks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|s| s["id"] == seek_id.as_str())
-        {
-            break;
-        }
-    }
+    // Ben, on B, sees Ann's seek on A: the seek itself, not the list.
+    let added = next_of(&mut ben_ws, &["seek_added", "lobby"]).await;
+    assert_eq!(added["type"], "seek_added", "{added}");
+    assert_eq!(added["seek"], seek.body);
     // Ben on B and Cat on A accept it at once: one game.
     let accept = format!("/api/seeks/{seek_id}/accept");
     let (rb, rc) = tokio::join!(
@@ -322,6 +314,9 @@ async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
     assert_eq!(g["online"]["black"]["taken"], true);
     let open = b.get("/api/seeks", None).await.body;
     assert_eq!(open, json!([]));
+    // And B's lobby page hears that it went.
+    let removed = next_of(&mut ben_ws, &["seek_removed"]).await;
+    assert_eq!(removed["ids"], json!([seek_id]));
 }
 
 /// Changes the database behind every server's back, as another server

@@ -30,7 +30,16 @@ impl Drop for Instance {
 impl Instance {
     fn start(db: &str) -> Instance {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
-            .args(["serve", "--host", "127.0.0.1", "--port", "0", "--db", db])
+            .args([
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--trusted-local",
+                "--db",
+                db,
+            ])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

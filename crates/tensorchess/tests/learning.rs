@@ -254,7 +254,13 @@ async fn reviews_wait_for_the_search_budget_behind_play() {
     let engine = t.state.games.local.engine().clone();
     let budget = engine.budget().clone();
     // Someone's search holds the only slot.
-    let held = budget.slot("someone", false).await.unwrap();
+    let held = budget
+        .slot(
+            &tensorchess::server::budget::Requester::new("someone", None),
+            true,
+        )
+        .await
+        .unwrap();
     let (status, _) = t.post(&format!("/api/games/{id}/review"), json!({})).await;
     assert_eq!(status, StatusCode::ACCEPTED);
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -266,7 +272,13 @@ async fn reviews_wait_for_the_search_budget_behind_play() {
     // A game's search that comes later still goes first.
     let b = budget.clone();
     let game_search = tokio::spawn(async move {
-        let _slot = b.slot("player", false).await.unwrap();
+        let _slot = b
+            .slot(
+                &tensorchess::server::budget::Requester::new("player", None),
+                true,
+            )
+            .await
+            .unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
     });
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -289,9 +301,27 @@ async fn next_puzzle(t: &TestApp) -> Value {
     p
 }
 
+/// A puzzle's solution: the solver's moves of its line.
+fn solution(p: &Value) -> Value {
+    let line = p["moves"].as_array().unwrap();
+    Value::Array(line.iter().skip(1).step_by(2).cloned().collect())
+}
+
+/// Registers the client as `name` (a puzzle's rating moves only for accounts).
+async fn account(t: &TestApp, name: &str) {
+    let (status, me) = t
+        .post(
+            "/api/account/register",
+            json!({ "username": name, "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{me}");
+}
+
 #[tokio::test]
 async fn puzzle_tries_rate_the_player_and_the_puzzle() {
     let t = TestApp::new();
+    account(&t, "solver1").await;
     let (status, themes) = t.get("/api/puzzles/themes?variant=tensor").await;
     assert_eq!(status, StatusCode::OK);
     assert!(themes["count"].as_u64().unwrap() >= 500);
@@ -308,38 +338,44 @@ async fn puzzle_tries_rate_the_player_and_the_puzzle() {
     let id = p["id"].as_str().unwrap().to_string();
     let before = p["rating"]["rating"].as_i64().unwrap();
 
+    // A claim the moves do not back is not believed.
+    let (status, r) = t
+        .stranger()
+        .post(
+            &format!("/api/puzzles/{id}/result"),
+            json!({ "moves": [], "solved": true }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!(r["solved"], false);
     // Solved: the player goes up, the puzzle down.
     let (status, r) = t
         .post(
             &format!("/api/puzzles/{id}/result"),
-            json!({ "solved": true }),
+            json!({ "moves": solution(&p), "solved": true }),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{r}");
     assert_eq!(r["rated"], true);
+    assert_eq!(r["solved"], true);
     assert!(r["player"]["rating"].as_i64().unwrap() > 1500);
     assert!(r["player_diff"].as_i64().unwrap() > 0);
     assert!(r["puzzle"]["rating"].as_i64().unwrap() < before);
     let after_solve = r["puzzle"]["rating"].as_i64().unwrap();
     // A second try at it changes nothing.
     let (_, again) = t
-        .post(
-            &format!("/api/puzzles/{id}/result"),
-            json!({ "solved": false }),
-        )
+        .post(&format!("/api/puzzles/{id}/result"), json!({ "moves": [] }))
         .await;
     assert_eq!(again["rated"], false);
     assert_eq!(again["player"], r["player"]);
 
     // Failed by someone else: they go down, the puzzle up.
     let other = t.stranger();
+    account(&other, "solver2").await;
     let (_, seen) = other.get(&format!("/api/puzzles/{id}")).await;
     assert_eq!(seen["rating"]["rating"].as_i64().unwrap(), after_solve);
     let (_, r2) = other
-        .post(
-            &format!("/api/puzzles/{id}/result"),
-            json!({ "solved": false }),
-        )
+        .post(&format!("/api/puzzles/{id}/result"), json!({ "moves": [] }))
         .await;
     assert_eq!(r2["rated"], true);
     assert!(r2["player"]["rating"].as_i64().unwrap() < 1500);
@@ -349,11 +385,31 @@ async fn puzzle_tries_rate_the_player_and_the_puzzle() {
     let (_, r3) = other
         .post(
             &format!("/api/puzzles/{}/result", p2["id"].as_str().unwrap()),
-            json!({ "solved": true, "streak": true }),
+            json!({ "moves": solution(&p2), "streak": true }),
         )
         .await;
     assert_eq!(r3["rated"], false);
     assert_eq!(r3["player"], r2["player"]);
+    // Guests, however many, move only their own ratings.
+    let after_fail = r2["puzzle"]["rating"].clone();
+    for _ in 0..5 {
+        let guest = t.stranger();
+        let (_, g) = guest
+            .post(&format!("/api/puzzles/{id}/result"), json!({ "moves": [] }))
+            .await;
+        assert_eq!(g["rated"], true, "{g}");
+        assert!(g["player"]["rating"].as_i64().unwrap() < 1500);
+        assert_eq!(g["puzzle"]["rating"], after_fail);
+    }
+    // A move that is not legal there is refused.
+    let (status, _) = t
+        .stranger()
+        .post(
+            &format!("/api/puzzles/{id}/result"),
+            json!({ "moves": ["a1a1"] }),
+        )
+        .await;
+    assert!(status.is_client_error(), "{status}");
     // Themes filter; unknown puzzles are 404.
     let (_, mate) = t
         .get("/api/puzzles/next?variant=tensor&theme=mateIn1")
@@ -475,7 +531,7 @@ async fn what_a_guest_learnt_follows_them_into_their_account() {
     let (_, r) = guest
         .post(
             &format!("/api/puzzles/{}/result", p["id"].as_str().unwrap()),
-            json!({ "solved": true }),
+            json!({ "moves": solution(&p) }),
         )
         .await;
     let rating = r["player"]["rating"].clone();

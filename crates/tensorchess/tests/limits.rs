@@ -49,7 +49,6 @@ fn limits(header_ms: u64, per_client: usize, total: usize) -> ServerConfig {
             header_timeout: Duration::from_millis(header_ms),
             per_client,
             total,
-            loopback_exempt: false,
         },
         ..ServerConfig::default()
     }

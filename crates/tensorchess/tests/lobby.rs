@@ -234,9 +234,11 @@ async fn the_lobby_topic_shows_seeks_live_and_tells_the_creator_of_the_pairing()
     .await;
     ws_next_of(&mut ben_ws, &["lobby"]).await;
 
+    // After the list, only changes.
     let seek = post_seek(&ann, seek_body(false)).await;
-    let seen = ws_next_of(&mut ben_ws, &["lobby"]).await;
-    assert_eq!(seen["seeks"][0]["id"], seek["id"]);
+    let seen = ws_next_of(&mut ben_ws, &["lobby", "seek_added"]).await;
+    assert_eq!(seen["type"], "seek_added");
+    assert_eq!(seen["seek"], seek);
 
     let (status, game) = ben
         .post(
@@ -248,8 +250,8 @@ async fn the_lobby_topic_shows_seeks_live_and_tells_the_creator_of_the_pairing()
     let paired = ws_next_of(&mut ann_ws, &["paired"]).await;
     assert_eq!(paired["seek"], seek["id"]);
     assert_eq!(paired["game"], game["id"]);
-    let after = ws_next_of(&mut ben_ws, &["lobby"]).await;
-    assert_eq!(after["seeks"], json!([]));
+    let after = ws_next_of(&mut ben_ws, &["lobby", "seek_removed"]).await;
+    assert_eq!(after["ids"], json!([seek["id"]]));
 }
 
 #[tokio::test]

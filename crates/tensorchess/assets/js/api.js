@@ -43,7 +43,7 @@
 /** @typedef {{ games: GameSummary[], next: string | null }} GameList */
 /** @typedef {{ rating: number, rd: number, volatility: number, games: number }} RatingView */
 /** @typedef {{ tensor: RatingView, chess: RatingView, chessence: RatingView }} Ratings */
-/** @typedef {{ id: string, name: string, account: string | null, ratings: Ratings }} MeView */
+/** @typedef {{ id: string, name: string, account: string | null, ratings: Ratings, banned?: string }} MeView */
 /**
  * @typedef {{ id: string, name: string, username: string, created_at: number, ratings: Ratings,
  *   games: GameSummary[] }} ProfileView
@@ -222,6 +222,8 @@ export class Live {
     /** @type {Map<string, string>} the topic each follower follows */
     this.following = new Map();
     this.delay = 300;
+    /** Set when the server said this player may not connect (banned). */
+    this.halted = false;
     /** @type {WebSocket | null} */
     this.ws = null;
     this.up = false;
@@ -289,7 +291,7 @@ export class Live {
       for (const f of this.listeners) f(msg);
     });
     ws.addEventListener('close', () => {
-      if (this.ws !== ws) return;
+      if (this.ws !== ws || this.halted) return;
       this.setUp(false);
       clearTimeout(this.retry);
       this.retry = setTimeout(() => { if (this.ws === ws) this.connect(); }, this.delay);
@@ -297,10 +299,20 @@ export class Live {
     });
   }
 
+  /** No more connections: the server refuses this player (a ban). */
+  halt() {
+    this.halted = true;
+    clearTimeout(this.retry);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+    this.setUp(false);
+  }
+
   // A new connection at once: a socket speaks for the player whose identity
   // cookie it was opened with, so after logging in or out it must be new.
   // (Closing the player's last socket also ends their open seeks.)
   reconnect() {
+    if (this.halted) return;
     const old = this.ws;
     this.ws = null;
     clearTimeout(this.retry);

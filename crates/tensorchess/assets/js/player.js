@@ -6,6 +6,7 @@
 
 import { api } from './api.js';
 import { live } from './live.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('./api.js').MeView} MeView */
 
@@ -33,10 +34,36 @@ export const newIdentity = (change) => change === 'register' || change === 'logi
 /** @param {MeView} me @param {PlayerChange} change */
 function set(me, change) {
   player.me = me;
+  if (me.banned) showBanned(t('account.banned', { reason: me.banned }));
   // The socket speaks for the identity it was opened with.
-  if (newIdentity(change)) live.reconnect();
+  else if (newIdentity(change)) live.reconnect();
   for (const f of listeners) f(change);
 }
+
+/**
+ * Says, above everything, that the operator banned this player, and stops
+ * the live connection (the server would only refuse it).
+ * @param {string} text
+ */
+function showBanned(text) {
+  live.halt();
+  let banner = document.getElementById('banned');
+  if (!banner) {
+    banner = document.createElement('div');
+    banner.id = 'banned';
+    banner.className = 'banned';
+    banner.setAttribute('role', 'alert');
+    document.body.prepend(banner);
+  }
+  banner.textContent = text;
+}
+
+// The server closes a socket whose session ended (a logout on another
+// page, a password change, the operator) or whose player was banned.
+live.listen((msg) => {
+  if (msg.type === 'banned') showBanned(msg.message);
+  else if (msg.type === 'session_ended') loadPlayer().then(() => live.reconnect(), () => live.reconnect());
+});
 
 /** Asks the server who this browser is. */
 export async function loadPlayer() {

@@ -1,13 +1,26 @@
 //! The server's engine budget: at most a few searches at once (about the
-//! number of cores), handed out fairly between players (round robin over
-//! the players waiting, so one player's many requests cannot starve the
-//! others), with a bound on the queue: past it, an advisory search is
-//! refused at once (503 with `Retry-After`) rather than slowing everyone.
+//! number of cores), handed out fairly between *clients* (round robin over
+//! the client addresses waiting, so that many throwaway guests from one
+//! address wait their turn as one), with bounds on the queue:
+//!
+//! - an advisory search (hint, evaluation, analysis) is refused at once
+//!   (503 with `Retry-After`) when the queue is full, and 429 when its
+//!   player or address already has as many waiting as allowed;
+//! - a game's own search (the engine's move) is never refused once the
+//!   person's move is made, so the move is refused before it is made
+//!   ([`SearchBudget::admits_game`]) when its player or address already
+//!   has too many engine moves waiting;
+//! - a game's search handed its slot while others wait thinks for a share
+//!   of its time ([`SearchBudget::time_share`]), so that a crowd of engine
+//!   games shortens each reply instead of delaying everyone's.
+//!
 //! Background work (game reviews) waits at low priority: it is given a slot
 //! only when no other search waits, so it never delays play.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 /// Why no search slot was given.
@@ -15,19 +28,128 @@ use tokio::sync::oneshot;
 pub enum Refusal {
     /// The queue is full: try again in a while.
     Overloaded,
-    /// This player already has as many searches waiting as allowed.
+    /// This player or address already has as many searches waiting as allowed.
     TooManyOfYours,
+}
+
+/// Who a search is for: the player, and the client address that asked
+/// (`None` for work the server resumes by itself).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Requester {
+    pub player: String,
+    pub client: Option<IpAddr>,
+}
+
+impl Requester {
+    pub fn new(player: &str, client: Option<IpAddr>) -> Requester {
+        Requester {
+            player: player.to_string(),
+            client,
+        }
+    }
+
+    /// The key turns go round: the address, or the player when there is none.
+    fn turn_key(&self) -> String {
+        match self.client {
+            Some(ip) => format!("@{ip}"),
+            None => format!("p:{}", self.player),
+        }
+    }
+}
+
+/// What waits for a slot, counted by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    game: usize,
+    advice: usize,
+}
+
+impl Counts {
+    fn of(&mut self, game: bool) -> &mut usize {
+        if game {
+            &mut self.game
+        } else {
+            &mut self.advice
+        }
+    }
+}
+
+struct Waiter {
+    tx: oneshot::Sender<()>,
+    who: Requester,
+    game: bool,
 }
 
 #[derive(Default)]
 struct Queue {
     running: usize,
     waiting: usize,
-    /// Players with waiters, in turn order.
+    /// Clients with waiters, in turn order.
     turns: VecDeque<String>,
-    waiters: HashMap<String, VecDeque<oneshot::Sender<()>>>,
+    waiters: HashMap<String, VecDeque<Waiter>>,
+    by_player: HashMap<String, Counts>,
+    by_client: HashMap<String, Counts>,
     /// Background searches waiting, in order: served after everyone else.
     background: VecDeque<oneshot::Sender<()>>,
+}
+
+impl Queue {
+    fn count(&mut self, who: &Requester, game: bool, up: bool) {
+        let step = |c: &mut Counts| {
+            let n = c.of(game);
+            *n = if up { *n + 1 } else { n.saturating_sub(1) };
+            *c == Counts::default()
+        };
+        let player_empty = step(self.by_player.entry(who.player.clone()).or_default());
+        if player_empty {
+            self.by_player.remove(&who.player);
+        }
+        let key = who.turn_key();
+        let client_empty = step(self.by_client.entry(key.clone()).or_default());
+        if client_empty {
+            self.by_client.remove(&key);
+        }
+    }
+
+    fn waiting_of(&self, who: &Requester) -> (Counts, Counts) {
+        (
+            self.by_player.get(&who.player).copied().unwrap_or_default(),
+            self.by_client
+                .get(&who.turn_key())
+                .copied()
+                .unwrap_or_default(),
+        )
+    }
+}
+
+/// How many searches wait, and how much work one may do while they do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueLimits {
+    /// Searches that may wait in all (advice is refused past it).
+    pub max_waiting: usize,
+    /// Advisory searches one player may have waiting.
+    pub advice_per_player: usize,
+    /// Advisory searches one address may have waiting.
+    pub advice_per_client: usize,
+    /// Engine moves one player may have waiting.
+    pub games_per_player: usize,
+    /// Engine moves one address may have waiting.
+    pub games_per_client: usize,
+    /// The least thinking time of a game's search when others wait.
+    pub min_share: Duration,
+}
+
+impl QueueLimits {
+    fn for_capacity(capacity: usize) -> QueueLimits {
+        QueueLimits {
+            max_waiting: capacity * 16,
+            advice_per_player: 4,
+            advice_per_client: 8,
+            games_per_player: 2,
+            games_per_client: 6,
+            min_share: Duration::from_millis(100),
+        }
+    }
 }
 
 /// Slots for searches, shared fairly.
@@ -35,10 +157,7 @@ pub struct SearchBudget {
     queue: Mutex<Queue>,
     /// Searches at once.
     pub capacity: usize,
-    /// Searches that may wait in all.
-    pub max_waiting: usize,
-    /// Searches one player may have waiting.
-    pub max_waiting_per_player: usize,
+    pub limits: QueueLimits,
 }
 
 /// A search slot, given back when dropped.
@@ -49,49 +168,88 @@ pub struct Slot {
 impl SearchBudget {
     pub fn new(capacity: usize) -> Arc<SearchBudget> {
         let capacity = capacity.max(1);
+        SearchBudget::with_limits(capacity, QueueLimits::for_capacity(capacity))
+    }
+
+    pub fn with_limits(capacity: usize, limits: QueueLimits) -> Arc<SearchBudget> {
         Arc::new(SearchBudget {
             queue: Mutex::new(Queue::default()),
-            capacity,
-            max_waiting: capacity * 16,
-            max_waiting_per_player: 4,
+            capacity: capacity.max(1),
+            limits,
         })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Searches running now, and waiting.
     pub fn load(&self) -> (usize, usize) {
-        let q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        let q = self.lock();
         (q.running, q.waiting)
     }
 
-    /// Waits for a slot for `player`. `may_refuse`: an advisory search is
-    /// refused when the queue is full; a game's own search always waits.
-    pub async fn slot(self: &Arc<Self>, player: &str, may_refuse: bool) -> Result<Slot, Refusal> {
+    /// Whether `who` may make a move that the engine will answer: refused
+    /// when their player or address has as many engine moves waiting as
+    /// allowed (the answer would be the one after those).
+    pub fn admits_game(&self, who: &Requester) -> Result<(), Refusal> {
+        let q = self.lock();
+        let (player, client) = q.waiting_of(who);
+        let exempt_client = who.client.is_none();
+        if player.game >= self.limits.games_per_player
+            || (!exempt_client && client.game >= self.limits.games_per_client)
+        {
+            return Err(Refusal::TooManyOfYours);
+        }
+        Ok(())
+    }
+
+    /// The thinking time a game's search may use now, of `wanted`: all of
+    /// it when nobody waits; a share when others do, so that the queue
+    /// moves (never below [`QueueLimits::min_share`]).
+    pub fn time_share(&self, wanted: Duration) -> Duration {
+        let waiting = self.lock().waiting;
+        if waiting == 0 {
+            return wanted;
+        }
+        let share = wanted.mul_f64(self.capacity as f64 / (self.capacity + waiting) as f64);
+        share.max(self.limits.min_share).min(wanted)
+    }
+
+    /// Waits for a slot for `who`. `game`: a game's own search, which
+    /// always waits; advice is refused when the queue is full.
+    pub async fn slot(self: &Arc<Self>, who: &Requester, game: bool) -> Result<Slot, Refusal> {
         let rx = {
-            let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            let mut q = self.lock();
             if q.running < self.capacity && q.waiting == 0 {
                 q.running += 1;
                 return Ok(Slot {
                     budget: self.clone(),
                 });
             }
-            let mine = q.waiters.get(player).map_or(0, VecDeque::len);
-            if may_refuse {
-                if q.waiting >= self.max_waiting {
+            if !game {
+                if q.waiting >= self.limits.max_waiting {
                     return Err(Refusal::Overloaded);
                 }
-                if mine >= self.max_waiting_per_player {
+                let (player, client) = q.waiting_of(who);
+                if player.advice >= self.limits.advice_per_player
+                    || client.advice >= self.limits.advice_per_client
+                {
                     return Err(Refusal::TooManyOfYours);
                 }
             }
             let (tx, rx) = oneshot::channel();
-            if mine == 0 {
-                q.turns.push_back(player.to_string());
+            let key = who.turn_key();
+            if q.waiters.get(&key).is_none_or(VecDeque::is_empty) {
+                q.turns.push_back(key.clone());
             }
-            q.waiters
-                .entry(player.to_string())
-                .or_default()
-                .push_back(tx);
+            q.waiters.entry(key).or_default().push_back(Waiter {
+                tx,
+                who: who.clone(),
+                game,
+            });
             q.waiting += 1;
+            q.count(who, game, true);
             rx
         };
         // The slot is handed over by whoever gives theirs back.
@@ -115,7 +273,7 @@ impl SearchBudget {
     /// how many of them there are).
     pub async fn background_slot(self: &Arc<Self>) -> Slot {
         let rx = {
-            let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            let mut q = self.lock();
             if q.running < self.capacity && q.waiting == 0 && q.background.is_empty() {
                 q.running += 1;
                 return Slot {
@@ -143,29 +301,28 @@ impl SearchBudget {
 
     /// Background searches waiting now.
     pub fn background_waiting(&self) -> usize {
-        let q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        q.background.len()
+        self.lock().background.len()
     }
 
-    /// Gives a slot back: to the next waiting player in turn, if any, else
+    /// Gives a slot back: to the next waiting client in turn, if any, else
     /// to the next background search.
     fn release(&self) {
-        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        while let Some(player) = q.turns.pop_front() {
-            let Some(waiters) = q.waiters.get_mut(&player) else {
+        let mut q = self.lock();
+        while let Some(key) = q.turns.pop_front() {
+            let Some(line) = q.waiters.get_mut(&key) else {
                 continue;
             };
-            let next = waiters.pop_front();
-            let more = !waiters.is_empty();
-            if more {
-                q.turns.push_back(player.clone());
+            let next = line.pop_front();
+            if line.is_empty() {
+                q.waiters.remove(&key);
             } else {
-                q.waiters.remove(&player);
+                q.turns.push_back(key);
             }
-            if let Some(tx) = next {
+            if let Some(w) = next {
                 q.waiting -= 1;
+                q.count(&w.who, w.game, false);
                 // A waiter that gave up (its request went away) is skipped.
-                if tx.send(()).is_ok() {
+                if w.tx.send(()).is_ok() {
                     return;
                 }
             }
@@ -208,104 +365,4 @@ impl Drop for Slot {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[tokio::test]
-    async fn slots_are_capped_and_shared_in_turn() {
-        let budget = SearchBudget::new(1);
-        let first = budget.slot("a", true).await.unwrap();
-        // "a" queues three, "b" one: "b" is served second, not fourth.
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let mut tasks = Vec::new();
-        for (i, p) in ["a", "a", "a", "b"].into_iter().enumerate() {
-            let (budget, order) = (budget.clone(), order.clone());
-            tasks.push(tokio::spawn(async move {
-                let _slot = budget.slot(p, false).await.unwrap();
-                order.lock().unwrap().push(p);
-                tokio::time::sleep(Duration::from_millis(5)).await;
-                i
-            }));
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        assert_eq!(budget.load(), (1, 4));
-        drop(first);
-        for t in tasks {
-            t.await.unwrap();
-        }
-        assert_eq!(*order.lock().unwrap(), ["a", "b", "a", "a"]);
-        assert_eq!(budget.load(), (0, 0));
-    }
-
-    #[tokio::test]
-    async fn background_work_waits_until_nobody_else_does() {
-        let budget = SearchBudget::new(1);
-        let held = budget.slot("a", true).await.unwrap();
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let b = budget.clone();
-        let o = order.clone();
-        let review = tokio::spawn(async move {
-            let _slot = b.background_slot().await;
-            o.lock().unwrap().push("review");
-        });
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        let b = budget.clone();
-        let o = order.clone();
-        let game = tokio::spawn(async move {
-            let _slot = b.slot("g", false).await.unwrap();
-            o.lock().unwrap().push("game");
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        });
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        assert_eq!(budget.background_waiting(), 1);
-        drop(held);
-        game.await.unwrap();
-        review.await.unwrap();
-        assert_eq!(
-            *order.lock().unwrap(),
-            ["game", "review"],
-            "the game came later, went first"
-        );
-        assert_eq!(budget.load(), (0, 0));
-    }
-
-    #[tokio::test]
-    async fn advice_is_refused_past_the_queue_and_per_player() {
-        let budget = SearchBudget::new(1);
-        let _held = budget.slot("a", true).await.unwrap();
-        let mut waiting = Vec::new();
-        for _ in 0..budget.max_waiting_per_player {
-            let b = budget.clone();
-            waiting.push(tokio::spawn(
-                async move { b.slot("p", true).await.map(|_| ()) },
-            ));
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        assert_eq!(
-            budget.slot("p", true).await.err(),
-            Some(Refusal::TooManyOfYours)
-        );
-        let mut others = Vec::new();
-        for i in 0..budget.max_waiting {
-            let b = budget.clone();
-            others.push(tokio::spawn(async move {
-                b.slot(&format!("o{i}"), true).await.map(|_| ())
-            }));
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        assert_eq!(
-            budget.slot("q", true).await.err(),
-            Some(Refusal::Overloaded)
-        );
-        // A game's own search waits even then.
-        let b = budget.clone();
-        let game = tokio::spawn(async move { b.slot("g", false).await.is_ok() });
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        for t in waiting.into_iter().chain(others) {
-            t.abort();
-        }
-        drop(_held);
-        assert!(game.await.unwrap(), "given abandoned waiters' turns");
-    }
-}
+mod tests;

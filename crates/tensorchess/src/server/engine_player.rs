@@ -6,7 +6,7 @@
 //! too); advice (hints, evaluations, draw answers) is also limited per
 //! player, and refused with 429 or 503 rather than queued without end.
 
-use super::budget::{Refusal, SearchBudget, Slot};
+use super::budget::{Refusal, Requester, SearchBudget, Slot};
 use super::error::AppError;
 use super::game_views::{GameViews, VariantGame};
 use super::ratelimit::{KeyedLimiter, RateLimit};
@@ -68,6 +68,13 @@ pub const ADVICE_PER_PLAYER: RateLimit = RateLimit {
     per_second: 1.0,
 };
 
+/// Advisory searches per client address, whatever the player (fresh
+/// guests from one address share it): a few players' worth.
+pub const ADVICE_PER_ADDRESS: RateLimit = RateLimit {
+    burst: 60,
+    per_second: 3.0,
+};
+
 /// Runs engine searches for the server.
 pub struct EnginePlayer {
     idle: Mutex<Vec<Engine>>,
@@ -76,6 +83,8 @@ pub struct EnginePlayer {
     budget: Arc<SearchBudget>,
     /// Hints and evaluations per player.
     advice: KeyedLimiter<String>,
+    /// Hints and evaluations per client address.
+    advice_by_address: KeyedLimiter<std::net::IpAddr>,
     /// Search threads for the engine's own moves at full strength: two
     /// threads gained 127 Elo over one on two cores (docs/strength.md).
     full_strength_threads: usize,
@@ -101,6 +110,7 @@ impl EnginePlayer {
             shutdown: Arc::new(AtomicBool::new(false)),
             budget: SearchBudget::new(slots),
             advice: KeyedLimiter::new(ADVICE_PER_PLAYER),
+            advice_by_address: KeyedLimiter::new(ADVICE_PER_ADDRESS),
             full_strength_threads: cpus.clamp(1, 4),
         }
     }
@@ -119,10 +129,27 @@ impl EnginePlayer {
         &self.budget
     }
 
-    /// A search for the engine's own move in `player`'s game: it waits
-    /// its turn, however long the queue.
-    pub async fn play(&self, player: &str, req: SearchRequest) -> Result<SearchOutcome, AppError> {
-        let _slot = self.slot(player, false).await?;
+    /// Whether `who` may make a move the engine will answer (429 when
+    /// their player or address has too many engine moves waiting).
+    pub fn admits_game(&self, who: &Requester) -> Result<(), AppError> {
+        self.budget.admits_game(who).map_err(|_| {
+            AppError::refused(
+                "engine_busy",
+                "The engine is still answering your other games: try again in a moment",
+            )
+        })
+    }
+
+    /// A search for the engine's own move in `who`'s game: it waits its
+    /// turn, however long the queue, and thinks for a share of its time
+    /// when others wait.
+    pub async fn play(
+        &self,
+        who: &Requester,
+        mut req: SearchRequest,
+    ) -> Result<SearchOutcome, AppError> {
+        let _slot = self.slot(who, true).await?;
+        req.movetime = self.budget.time_share(req.movetime);
         // Weaker levels stop at node limits, where more threads add nothing;
         // full strength uses more threads only when the server is quiet.
         let full = req.level.is_none_or(|l| l == Level::FULL);
@@ -136,33 +163,34 @@ impl EnginePlayer {
         self.run(req, threads).await
     }
 
-    /// An advisory search (hint, evaluation bar, draw offer) for `player`,
-    /// at `now_ms`: limited per player, and refused when the server is busy.
+    /// An advisory search (hint, evaluation bar, draw offer) for `who`, at
+    /// `now_ms`: limited per player and per address, and refused when the
+    /// server is busy.
     pub async fn advise(
         &self,
-        player: &str,
+        who: &Requester,
         now_ms: i64,
         req: SearchRequest,
     ) -> Result<SearchOutcome, AppError> {
-        self.advice
-            .take(&player.to_string(), now_ms)
-            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
-        let _slot = self.slot(player, true).await?;
+        self.count_advice(who, now_ms)?;
+        let _slot = self.slot(who, false).await?;
         self.run(req, 1).await
     }
 
-    /// Counts one advisory request of `player` at `now_ms` (429 past the
-    /// limit): an analysis counts once, however many searches it makes.
-    pub fn count_advice(&self, player: &str, now_ms: i64) -> Result<(), AppError> {
-        self.advice
-            .take(&player.to_string(), now_ms)
-            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })
+    /// Counts one advisory request of `who` at `now_ms` (429 past the
+    /// limits): an analysis counts once, however many searches it makes.
+    pub fn count_advice(&self, who: &Requester, now_ms: i64) -> Result<(), AppError> {
+        let too_many = |retry_ms| AppError::TooManyRequests { retry_ms };
+        if let Some(ip) = who.client {
+            self.advice_by_address.take(&ip, now_ms).map_err(too_many)?;
+        }
+        self.advice.take(&who.player, now_ms).map_err(too_many)
     }
 
-    /// A slot for one advisory search of `player` (a slice of an analysis):
+    /// A slot for one advisory search of `who` (a slice of an analysis):
     /// refused when the server is busy.
-    pub async fn advice_slot(&self, player: &str) -> Result<Slot, AppError> {
-        self.slot(player, true).await
+    pub async fn advice_slot(&self, who: &Requester) -> Result<Slot, AppError> {
+        self.slot(who, false).await
     }
 
     /// A slot for one background search (a position of a game review): it
@@ -205,12 +233,12 @@ impl EnginePlayer {
         self.shutdown.clone()
     }
 
-    async fn slot(&self, player: &str, advice: bool) -> Result<Slot, AppError> {
+    async fn slot(&self, who: &Requester, game: bool) -> Result<Slot, AppError> {
         if self.is_shut_down() {
             return Err(AppError::Unavailable("The server is shutting down".into()));
         }
         self.budget
-            .slot(player, advice)
+            .slot(who, game)
             .await
             .map_err(|refusal| match refusal {
                 Refusal::Overloaded => AppError::Overloaded { retry_ms: 5_000 },
@@ -346,7 +374,7 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(true));
         let out = player
             .play(
-                "p",
+                &Requester::new("p", None),
                 SearchRequest {
                     game: game.clone(),
                     ply: 0,
@@ -363,7 +391,7 @@ mod tests {
         player.shutdown();
         let refused = player
             .play(
-                "p",
+                &Requester::new("p", None),
                 SearchRequest {
                     game,
                     ply: 0,

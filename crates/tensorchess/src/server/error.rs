@@ -89,6 +89,10 @@ impl AppError {
                 kind: "not_a_player" | "banned" | "account_closed" | "forbidden_origin",
                 ..
             } => StatusCode::FORBIDDEN,
+            AppError::Refused {
+                kind: "engine_busy",
+                ..
+            } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Refused { .. } => StatusCode::CONFLICT,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
@@ -122,6 +126,31 @@ impl AppError {
     }
 }
 
+/// Overload warnings are logged at most this often.
+const OVERLOAD_LOG_EVERY_MS: u64 = 10_000;
+
+/// Logs an overload answer as a warning, at most once every
+/// [`OVERLOAD_LOG_EVERY_MS`], saying how many were not logged since.
+fn warn_overloaded(e: &AppError) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LAST_MS: AtomicU64 = AtomicU64::new(0);
+    static QUIET: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let last = LAST_MS.load(Ordering::Relaxed);
+    if now.saturating_sub(last) >= OVERLOAD_LOG_EVERY_MS
+        && LAST_MS
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        let quiet = QUIET.swap(0, Ordering::Relaxed);
+        tracing::warn!("{e} ({quiet} more like it since the last warning)");
+    } else {
+        QUIET.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// The JSON body of an error answer.
 #[derive(Serialize, Debug)]
 pub struct ErrorBody {
@@ -146,8 +175,12 @@ pub fn reason_args(reason: &IllegalReason) -> BTreeMap<&'static str, String> {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if status.is_server_error() {
-            tracing::error!("{self}");
+        match &self {
+            // Overload is the server protecting itself, not a fault: a
+            // warning, at most one every few seconds however many there are.
+            AppError::Overloaded { .. } | AppError::Unavailable(_) => warn_overloaded(&self),
+            _ if status.is_server_error() => tracing::error!("{self}"),
+            _ => {}
         }
         let illegal = match &self {
             AppError::IllegalMove { reason, .. } => Some(reason),
@@ -157,6 +190,10 @@ impl IntoResponse for AppError {
             AppError::TooManyRequests { retry_ms } | AppError::Overloaded { retry_ms } => {
                 Some(retry_ms.div_ceil(1000).to_string())
             }
+            AppError::Refused {
+                kind: "engine_busy",
+                ..
+            } => Some("2".to_string()),
             _ => None,
         };
         let body = ErrorBody {

@@ -469,10 +469,21 @@ pub enum ServerEvent {
     Resync {
         topic: String,
     },
-    /// The lobby's open seeks (on subscription, and whenever they change).
+    /// The lobby's open seeks (on subscription; again only after this
+    /// server missed notices of the others).
     Lobby {
         topic: String,
         seeks: Vec<SeekView>,
+    },
+    /// A seek was posted.
+    SeekAdded {
+        topic: String,
+        seek: SeekView,
+    },
+    /// Seeks went (cancelled, taken, lapsed, or their creator left).
+    SeekRemoved {
+        topic: String,
+        ids: Vec<String>,
     },
     /// A seek was accepted: it became `game`, played by `players` (White's first).
     Paired {

@@ -320,7 +320,7 @@ async fn handle_text(
             let now = state.games.config().clock.now_ms();
             let previous = conn.analysis.take();
             conn.analysis = Some(state.learning.analyses.start(
-                &conn.me.id,
+                &conn.me.requester(),
                 now,
                 req,
                 out.clone(),

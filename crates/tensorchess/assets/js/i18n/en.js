@@ -401,6 +401,7 @@ export default {
   'account.register': 'Register',
   'account.login': 'Log in',
   'account.logout': 'Log out',
+  'account.banned': 'You are banned from this server: {reason}. You may look, not play.',
   'account.register_title': 'Register',
   'account.login_title': 'Log in',
   'account.register_intro': 'An account keeps your games and ratings, on any device. Your games as a guest stay yours.',

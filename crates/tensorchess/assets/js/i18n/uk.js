@@ -401,6 +401,7 @@ export default {
   'account.rename': 'Змінити ім’я',
   'account.register': 'Зареєструватися',
   'account.login': 'Увійти',
+  'account.banned': 'Вас заблоковано на цьому сервері: {reason}. Ви можете дивитися, але не грати.',
   'account.logout': 'Вийти',
   'account.register_title': 'Реєстрація',
   'account.login_title': 'Вхід',

@@ -89,8 +89,13 @@ export const learn = {
   nextPuzzle: (variant, theme, streak) => request('GET', `/api/puzzles/next?variant=${enc(variant)}&theme=${enc(theme)}${streak === null ? '' : `&streak=${streak}`}`),
   /** @param {string} id @returns {Promise<Puzzle>} */
   puzzle: (id) => request('GET', `/api/puzzles/${enc(id)}`),
-  /** @param {string} id @param {boolean} solved @param {boolean} streak @returns {Promise<PuzzleResult>} */
-  puzzleResult: (id, solved, streak) => request('POST', `/api/puzzles/${enc(id)}/result`, { solved, streak }),
+  /**
+   * The try as played (the server judges it from the moves).
+   * @param {string} id @param {string[]} moves @param {boolean} solved @param {boolean} streak
+   * @returns {Promise<PuzzleResult>}
+   */
+  puzzleResult: (id, moves, solved, streak) =>
+    request('POST', `/api/puzzles/${enc(id)}/result`, { moves, solved, streak }),
   /** @returns {Promise<Lessons>} */
   lessons: () => request('GET', '/api/lessons'),
   /** @param {string} level @param {string[]} moves @returns {Promise<Check>} */

@@ -32,6 +32,8 @@ const state = {
   /** a wrong move or the solution seen: no longer solved */
   failed: false,
   reported: false,
+  /** the solver's moves as played, up to the first wrong one (the server judges them) */
+  tried: /** @type {string[]} */ ([]),
   /** @type {import('./net.js').PuzzleRating | null} */
   me: null,
 };
@@ -95,6 +97,7 @@ async function load(id) {
   state.phase = 'loading';
   state.failed = false;
   state.reported = false;
+  state.tried = [];
   feedback('');
   renderFacts();
   try {
@@ -122,7 +125,7 @@ async function report(solved) {
   if (state.reported || !state.puzzle) return;
   state.reported = true;
   try {
-    const r = await learn.puzzleResult(state.puzzle.id, solved, state.streak);
+    const r = await learn.puzzleResult(state.puzzle.id, state.tried, solved, state.streak);
     state.me = r.player;
     if (r.rated) feedback(`${$('#feedback').textContent} ${t('puzzles.rating_change', { diff: r.player_diff >= 0 ? `+${r.player_diff}` : `−${-r.player_diff}` })}`, solved ? 'good' : 'bad');
     state.puzzle.rating = r.puzzle;
@@ -140,6 +143,8 @@ async function tryMove(uci) {
   if (!res || !res.played) return false;
   const expected = p.moves[state.step];
   const mates = res.position.outcome && res.position.outcome.winner === p.color;
+  // Until the try is reported: the moves it is judged on.
+  if (!state.reported) state.tried.push(res.played.uci);
   if (res.played.path) {
     board.busy = true;
     try { await board.animate(res.played.path, res.played.uci); } finally { board.busy = false; }

@@ -47,15 +47,25 @@ const seekForm = () => /** @type {HTMLFormElement & Record<string, any>} */ ($('
 
 // ---- what the server says ------------------------------------------------------
 
+// The whole list comes once, on subscription; then only what changed.
 live.listen((msg) => {
   if (msg.type === 'lobby') {
     lobby.seeks = msg.seeks;
-    follow();
-    render();
+  } else if (msg.type === 'seek_added') {
+    if (!lobby.seeks.some((s) => s.id === msg.seek.id)) lobby.seeks = [...lobby.seeks, msg.seek];
+  } else if (msg.type === 'seek_removed') {
+    const gone = new Set(msg.ids);
+    lobby.seeks = lobby.seeks.filter((s) => !gone.has(s.id));
   } else if (msg.type === 'paired') {
     const me = myId();
+    lobby.seeks = lobby.seeks.filter((s) => s.id !== msg.seek);
     if (me && Array.isArray(msg.players) && msg.players.includes(me)) goToGame(msg.game);
+    return;
+  } else {
+    return;
   }
+  follow();
+  render();
 });
 
 // The lobby's topic is followed while the lobby is shown, and while the

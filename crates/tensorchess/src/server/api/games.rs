@@ -36,7 +36,7 @@ pub async fn create(
     me: Me,
     ApiJson(req): ApiJson<NewGameRequest>,
 ) -> Result<(StatusCode, Json<GameView>), AppError> {
-    let view = state.games.local.create(req, &me.id).await?;
+    let view = state.games.local.create(req, &me.requester()).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -84,6 +84,7 @@ pub async fn play(
         online.act(&arc, &mut lg, &me, action).await?;
         return Ok(Json(online.view_for(&lg, &me)));
     }
+    lg.set_engine_client(me.requester().client);
     Ok(Json(
         state
             .games
@@ -109,6 +110,7 @@ pub async fn takeback(
     let arc = state.games.get_for(&id, &me).await?;
     let mut lg = arc.lock().await;
     local_only(lg.mode(), "There are no takebacks in online games")?;
+    lg.set_engine_client(me.requester().client);
     Ok(Json(state.games.local.takeback(&arc, &mut lg).await?))
 }
 

@@ -53,7 +53,7 @@ fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, players: &Weak<Players>) {
         tokio::spawn(async move { live.sync(&id, None).await });
     }
     if let Some(lobby) = lobby.upgrade() {
-        tokio::spawn(async move { lobby.announce().await });
+        tokio::spawn(async move { lobby.announce_all().await });
     }
     let me = live.cluster().instance().to_string();
     live.cluster().send(Notice::Hello { from: me });
@@ -73,9 +73,14 @@ fn act_on(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, notice: Notice) {
             live.remove(&id);
         }
         Notice::Account { .. } => {} // read by `follow`
-        Notice::Lobby { .. } => {
+        Notice::SeekAdded { seek, .. } => {
             if let Some(lobby) = lobby.upgrade() {
-                tokio::spawn(async move { lobby.announce().await });
+                lobby.announce_added_elsewhere(seek);
+            }
+        }
+        Notice::SeeksRemoved { ids, .. } => {
+            if let Some(lobby) = lobby.upgrade() {
+                lobby.announce_removed(ids);
             }
         }
         Notice::Paired {

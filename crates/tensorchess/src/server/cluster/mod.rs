@@ -8,9 +8,10 @@
 //! - game commits: the store sends the new revision in the commit's own
 //!   transaction; a server holding that game reads it again and tells its
 //!   sockets ([`follow`]);
-//! - the lobby: a server that changed the seeks says so, the others send
-//!   their lobby subscribers the list again; a pairing is passed on, so
-//!   that the seek's creator is taken to the game wherever it is connected;
+//! - the lobby: a server that changed the seeks says which (a new seek's
+//!   view, or the ids that went), the others tell their lobby subscribers;
+//!   a pairing is passed on, so that the seek's creator is taken to the
+//!   game wherever it is connected;
 //! - presence: each server says which seats and players it has connected
 //!   ([`Presence`](super::presence::Presence) keeps the others'); a server
 //!   not heard from for three heartbeats is taken for dead.
@@ -132,7 +133,10 @@ mod tests {
 
     #[test]
     fn presence_notices_are_merged_in_order() {
-        let lobby = Notice::Lobby { from: "a".into() };
+        let lobby = Notice::SeeksRemoved {
+            from: "a".into(),
+            ids: vec!["s1".into()],
+        };
         let merged = merge_presence(vec![
             here("a", &["k1"]),
             here("a", &["k2", "k3"]),

@@ -12,6 +12,7 @@
 //! server at most four per core. The protocol is in `docs/analysis.md`.
 
 use crate::review::Score;
+use crate::server::budget::Requester;
 use crate::server::engine_player::EnginePlayer;
 use crate::server::error::AppError;
 use crate::server::game_views::{
@@ -136,7 +137,7 @@ impl Analyses {
     /// connection's analysis before) is stopped and waited for first.
     pub fn start(
         self: &Arc<Self>,
-        player: &str,
+        who: &Requester,
         now_ms: i64,
         req: AnalyseRequest,
         out: mpsc::Sender<Message>,
@@ -145,7 +146,7 @@ impl Analyses {
         let stop = Arc::new(AtomicBool::new(false));
         let id = req.id;
         let this = self.clone();
-        let player = player.to_string();
+        let who = who.clone();
         let flag = stop.clone();
         let task = tokio::spawn(async move {
             if let Some(old) = previous {
@@ -159,8 +160,8 @@ impl Analyses {
             };
             let ready = this
                 .engine
-                .count_advice(&player, now_ms)
-                .and_then(|()| this.enter(&player))
+                .count_advice(&who, now_ms)
+                .and_then(|()| this.enter(&who.player))
                 .and_then(|ticket| Ok((ticket, position(&req)?)));
             let (ticket, game) = match ready {
                 Ok(ok) => ok,
@@ -170,7 +171,7 @@ impl Analyses {
                 }
             };
             let multipv = req.multipv.unwrap_or(1).clamp(1, MAX_MULTIPV);
-            if let Err(e) = this.run(&player, id, game, multipv, &flag, &out).await {
+            if let Err(e) = this.run(&who, id, game, multipv, &flag, &out).await {
                 let _ = out.send(text(&refused(e))).await;
             }
             drop(ticket);
@@ -182,7 +183,7 @@ impl Analyses {
     /// new depth; ends with a `done` message (the last lines again).
     async fn run(
         &self,
-        player: &str,
+        who: &Requester,
         id: u64,
         game: VariantGame,
         multipv: usize,
@@ -217,7 +218,7 @@ impl Analyses {
             if left.is_zero() || depth >= MAX_DEPTH {
                 break;
             }
-            let slot = match self.engine.advice_slot(player).await {
+            let slot = match self.engine.advice_slot(who).await {
                 Ok(slot) => slot,
                 // Refused before anything was found: the page is told why;
                 // later, the analysis just ends with what it has.

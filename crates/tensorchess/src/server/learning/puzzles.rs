@@ -1,13 +1,18 @@
 //! Rated puzzles from the shipped files ([`crate::puzzles::shipped`]):
 //! the next puzzle for a player (near their puzzle rating, not one they
 //! tried lately), and a try's result, which is one Glicko-2 rating period
-//! for the player and one for the puzzle (a first try only: repeats and
-//! streaks change no rating). See `docs/puzzles.md`.
+//! for the player and one for the puzzle. See `docs/puzzles.md`.
+//!
+//! What a try counts for: the server judges it from the moves the player
+//! sends (never from a claim), a player's first try of a puzzle changes
+//! their rating (repeats and streaks change none), and only an account's
+//! first try changes the puzzle's rating: guests, who cost nothing to
+//! make, move only their own.
 
 use crate::puzzles::{shipped, Puzzle};
 use crate::server::clock::Clock;
 use crate::server::error::AppError;
-use crate::server::game_views::parse_variant;
+use crate::server::game_views::{new_game, parse_variant, GameViews};
 use crate::server::players::glicko2::{self, Glicko};
 use crate::server::players::ratings::START;
 use crate::server::store::{
@@ -18,7 +23,7 @@ use rand::seq::IndexedRandom;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
-use tensorchess_rules::{Chessence, Color, Position, Tensor, VariantKind};
+use tensorchess_rules::{Chessence, Color, Outcome, Position, Tensor, VariantGame, VariantKind};
 
 /// A puzzle's volatility before anyone tried it (lichess-puzzler's start).
 pub const PUZZLE_VOLATILITY: f64 = 0.09;
@@ -47,10 +52,62 @@ pub struct NextQuery {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct ResultRequest {
-    pub solved: bool,
+    /// The solver's moves as played, in order (move strings or SAN): up to
+    /// and with the first wrong one, or fewer when the solution was shown.
+    pub moves: Vec<String>,
+    /// What the page concluded; the server judges the moves itself.
+    #[serde(default)]
+    pub solved: Option<bool>,
     /// A try in a streak: recorded, never rated.
     #[serde(default)]
     pub streak: bool,
+}
+
+/// Moves a result may send (a puzzle's line is far shorter).
+const MAX_TRIED_MOVES: usize = 64;
+
+/// Whether `tried` (the solver's moves, in order) solve puzzle `p`: each
+/// is the line's move or mates, and the line is played to its end.
+pub fn judge(kind: VariantKind, p: &Puzzle, tried: &[String]) -> Result<bool, AppError> {
+    if tried.len() > MAX_TRIED_MOVES {
+        return Err(AppError::bad(format!(
+            "At most {MAX_TRIED_MOVES} moves in a puzzle's result"
+        )));
+    }
+    let me = solver(kind, p);
+    let mut game = new_game(kind, Some(&p.fen))?;
+    let line = &p.moves;
+    let play = |game: &mut VariantGame, text: &str| -> Result<String, AppError> {
+        let m = game.parse_player_move(text)?;
+        let uci = game.move_string(m);
+        game.push(m);
+        Ok(uci)
+    };
+    // The opponent's move, then the solver's, answered from the line.
+    play(&mut game, &line[0])?;
+    let mut next = 1;
+    for text in tried {
+        if next >= line.len() {
+            break;
+        }
+        let uci = play(&mut game, text)?;
+        let mates = matches!(
+            game.outcome(),
+            Some(Outcome::Decisive { winner, .. }) if winner == me
+        );
+        if mates {
+            return Ok(true);
+        }
+        if uci != line[next] {
+            return Ok(false);
+        }
+        next += 1;
+        if next < line.len() {
+            play(&mut game, &line[next])?;
+            next += 1;
+        }
+    }
+    Ok(next >= line.len())
 }
 
 /// A rating as the puzzle pages show it.
@@ -345,9 +402,9 @@ impl Puzzles {
             .unwrap_or_else(|| initial(p)))
     }
 
-    /// Records `player`'s try at puzzle `id`: a first try outside a streak
-    /// rates both (one Glicko-2 period each: the player against the
-    /// puzzle, the puzzle against the player).
+    /// Records `player`'s try at puzzle `id`, judged from its moves: a
+    /// first try outside a streak rates the player against the puzzle (one
+    /// Glicko-2 period), and, for an account, the puzzle against the player.
     pub async fn result(
         &self,
         player: &str,
@@ -355,12 +412,16 @@ impl Puzzles {
         req: &ResultRequest,
     ) -> Result<PuzzleResultView, AppError> {
         let (kind, p) = lookup(id)?;
+        let solved = judge(kind, p, &req.moves)?;
+        let account = self
+            .store
+            .player(player)
+            .await?
+            .is_some_and(|r| r.account.is_some());
         for _ in 0..WRITE_TRIES {
-            let recent = self
-                .store
-                .recent_puzzle_attempts(player, kind, MAX_PUZZLE_ATTEMPTS)
-                .await?;
-            let rated = !req.streak && !recent.iter().any(|a| a.puzzle_id == p.id);
+            let first = !self.store.puzzle_attempted(player, &p.id).await?;
+            let rated = !req.streak && first;
+            let rates_puzzle = rated && account;
             let before_player = self.store.puzzle_player_rating(player, kind).await?;
             let before_puzzle = self
                 .store
@@ -371,7 +432,7 @@ impl Puzzles {
                 .map(|(_, r)| r);
             let me = before_player.unwrap_or(START);
             let puzzle = before_puzzle.unwrap_or_else(|| initial(p));
-            let score = if req.solved { 1.0 } else { 0.0 };
+            let score = if solved { 1.0 } else { 0.0 };
             let (me_after, puzzle_after) = if rated {
                 let (a, b) = glicko2::rate_game(glicko(&me), glicko(&puzzle), score);
                 let record = |g: Glicko, old: &RatingRecord| RatingRecord {
@@ -380,7 +441,12 @@ impl Puzzles {
                     volatility: g.volatility,
                     games: old.games + 1,
                 };
-                (record(a, &me), record(b, &puzzle))
+                let puzzle_after = if rates_puzzle {
+                    record(b, &puzzle)
+                } else {
+                    puzzle
+                };
+                (record(a, &me), puzzle_after)
             } else {
                 (me, puzzle)
             };
@@ -390,7 +456,7 @@ impl Puzzles {
                     player_id: player.to_string(),
                     puzzle_id: p.id.clone(),
                     variant: kind,
-                    solved: req.solved,
+                    solved,
                     rated,
                     rating_diff: rated.then_some(diff),
                     played_at: self.clock.now_ms(),
@@ -399,7 +465,7 @@ impl Puzzles {
                     before: before_player,
                     after: me_after,
                 }),
-                puzzle: rated.then_some(PuzzleRatingWrite {
+                puzzle: rates_puzzle.then_some(PuzzleRatingWrite {
                     before: before_puzzle,
                     after: puzzle_after,
                 }),
@@ -408,7 +474,7 @@ impl Puzzles {
                 Ok(()) => {
                     return Ok(PuzzleResultView {
                         id: p.id.clone(),
-                        solved: req.solved,
+                        solved,
                         rated,
                         player: view(&me_after),
                         player_diff: if rated { diff } else { 0 },

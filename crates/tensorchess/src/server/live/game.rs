@@ -30,6 +30,9 @@ pub struct LiveGame {
     history: History,
     /// The engine's search for its move: an id and its stop flag.
     search: Option<(u64, Arc<AtomicBool>)>,
+    /// The client address whose request the engine's next move answers
+    /// (the engine budget's turns go by address).
+    engine_client: Option<std::net::IpAddr>,
     /// Seats, clocks and offers of an online game.
     online: Option<OnlineState>,
 }
@@ -42,6 +45,7 @@ impl LiveGame {
             record,
             game,
             search: None,
+            engine_client: None,
             online: online.map(OnlineState::new),
         }
     }
@@ -134,6 +138,17 @@ impl LiveGame {
         self.search = Some((id, stop));
     }
 
+    /// The client address the engine's next move answers.
+    pub fn engine_client(&self) -> Option<std::net::IpAddr> {
+        self.engine_client
+    }
+
+    /// Notes the client address of the owner's request (the engine's next
+    /// search waits its turn as that address's).
+    pub fn set_engine_client(&mut self, client: Option<std::net::IpAddr>) {
+        self.engine_client = client;
+    }
+
     /// The search has ended (its move is being committed, or it failed).
     pub(crate) fn search_done(&mut self) {
         self.search = None;
@@ -212,6 +227,7 @@ impl LiveGame {
                 game,
                 history,
                 search: None,
+                engine_client: None,
                 online: stored.online.map(OnlineState::new),
             }
         } else {

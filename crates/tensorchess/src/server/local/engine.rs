@@ -2,6 +2,7 @@
 //! committed like a person's), hints, evaluations and draw answers.
 
 use super::{move_change, LocalGames};
+use crate::server::budget::Requester;
 use crate::server::engine_player::{accepts_draw, SearchRequest};
 use crate::server::error::AppError;
 use crate::server::game_views::VariantGame;
@@ -52,9 +53,12 @@ impl LocalGames {
         };
         let this = self.clone();
         let arc = arc.clone();
-        let player = lg.record().owner.clone().unwrap_or_default();
+        let who = Requester::new(
+            lg.record().owner.as_deref().unwrap_or_default(),
+            lg.engine_client(),
+        );
         tokio::spawn(async move {
-            let found = this.engine.play(&player, req).await;
+            let found = this.engine.play(&who, req).await;
             let mut lg = arc.lock().await;
             if lg.search_id() != Some(search_id) {
                 return; // taken back, resigned or deleted meanwhile
@@ -88,7 +92,7 @@ impl LocalGames {
         let out = self
             .engine
             .advise(
-                &me.id,
+                &me.requester(),
                 self.live.now(),
                 SearchRequest {
                     game: game.clone(),
@@ -165,7 +169,7 @@ impl LocalGames {
         let out = self
             .engine
             .advise(
-                &me.id,
+                &me.requester(),
                 self.live.now(),
                 SearchRequest {
                     game,

@@ -5,6 +5,7 @@
 
 mod engine;
 
+use super::budget::Requester;
 use super::engine_player::EnginePlayer;
 use super::error::AppError;
 use super::game_views::{import_pgn, new_game, GameViews};
@@ -57,8 +58,9 @@ impl LocalGames {
     pub async fn create(
         self: &Arc<Self>,
         req: NewGameRequest,
-        owner: &str,
+        who: &Requester,
     ) -> Result<GameView, AppError> {
+        let owner = who.player.as_str();
         let mode = match req.mode.as_deref().unwrap_or("engine") {
             "engine" => GameMode::Engine,
             "local" => GameMode::Local,
@@ -162,7 +164,11 @@ impl LocalGames {
             created_at: now,
             updated_at: now,
         };
-        let lg = LiveGame::new(record, game, None);
+        let mut lg = LiveGame::new(record, game, None);
+        if lg.engine_to_move() {
+            self.engine.admits_game(who)?;
+        }
+        lg.set_engine_client(who.client);
         let stored = StoredGame {
             record: lg.record().clone(),
             moves: lg
@@ -256,6 +262,11 @@ impl LocalGames {
             ));
         }
         let m = lg.game().parse_player_move(text)?;
+        if lg.mode() == GameMode::Engine {
+            let owner = lg.record().owner.clone().unwrap_or_default();
+            self.engine
+                .admits_game(&Requester::new(&owner, lg.engine_client()))?;
+        }
         self.live
             .commit_then(lg, move_change(m), |lg| self.start_engine(arc, lg))
             .await?;

@@ -42,6 +42,13 @@ pub struct Me {
 }
 
 impl Me {
+    /// Who an engine search is for: the player, and their address (none
+    /// for an exempt client, whose turns go by player).
+    pub fn requester(&self) -> crate::server::budget::Requester {
+        let client = (!self.client.exempt).then(|| self.client.key());
+        crate::server::budget::Requester::new(&self.id, client)
+    }
+
     /// Refuses what a banned player asks to do.
     pub fn may_act(&self) -> Result<(), crate::server::error::AppError> {
         match &self.banned {

@@ -394,6 +394,8 @@ pub struct SeekRecord {
     pub created_at: i64,
     /// It lapses then (server clock), if nobody accepted it before.
     pub expires_at: i64,
+    /// The client address it came from (the per-address limits' key).
+    pub client: Option<String>,
 }
 
 /// A page of a player's games, newest first.
@@ -575,9 +577,10 @@ pub trait GameStore: Send + Sync + 'static {
     /// Removes a seek; false if there was none (of that player, when given).
     async fn delete_seek(&self, id: &str, player: Option<&str>) -> Result<bool, StoreError>;
     /// Removes the seeks that lapsed before `now`; returns how many.
-    async fn delete_lapsed_seeks(&self, now: i64) -> Result<usize, StoreError>;
-    /// Removes every seek of a player (their last page closed); returns how many.
-    async fn delete_seeks_of(&self, player: &str) -> Result<usize, StoreError>;
+    async fn delete_lapsed_seeks(&self, now: i64) -> Result<Vec<String>, StoreError>;
+    /// Removes every seek of a player (their last page closed); returns
+    /// their ids.
+    async fn delete_seeks_of(&self, player: &str) -> Result<Vec<String>, StoreError>;
     /// Accepts a seek: removes it and stores the game it becomes, together,
     /// only if it was still open at `now` ([`StoreError::Conflict`] if not:
     /// one seek never makes two games).
@@ -602,6 +605,8 @@ pub trait GameStore: Send + Sync + 'static {
         &self,
         variant: VariantKind,
     ) -> Result<Vec<(String, RatingRecord)>, StoreError>;
+    /// Whether `player` ever tried puzzle `puzzle`.
+    async fn puzzle_attempted(&self, player: &str, puzzle: &str) -> Result<bool, StoreError>;
     /// A player's latest tries in a game, newest first, at most `limit`.
     async fn recent_puzzle_attempts(
         &self,
@@ -611,8 +616,10 @@ pub trait GameStore: Send + Sync + 'static {
     ) -> Result<Vec<PuzzleAttemptRecord>, StoreError>;
     /// Records a try and its rating changes together; fails with
     /// [`StoreError::Stale`] (and changes nothing) if either rating is no
-    /// longer the write's `before`. Keeps at most [`MAX_PUZZLE_ATTEMPTS`]
-    /// tries per player and game (the oldest go).
+    /// longer the write's `before`, or if the try is rated and the player
+    /// had tried the puzzle. Keeps at most [`MAX_PUZZLE_ATTEMPTS`] tries per
+    /// player and game (the oldest go), and which puzzles each player ever
+    /// tried.
     async fn record_puzzle_attempt(&self, write: &PuzzleResultWrite) -> Result<(), StoreError>;
     /// The lesson levels a player has completed.
     async fn lesson_progress(&self, player: &str) -> Result<Vec<LessonRecord>, StoreError>;

@@ -437,6 +437,7 @@ pub async fn seeks_are_accepted_once(store: &dyn GameStore) {
         color: SeekColor::Black,
         created_at: 10,
         expires_at,
+        client: Some("203.0.113.9".into()),
     };
     store.create_seek(&seek("s1", "ann", 1_000)).await.unwrap();
     store.create_seek(&seek("s2", "bob", 2_000)).await.unwrap();
@@ -451,7 +452,7 @@ pub async fn seeks_are_accepted_once(store: &dyn GameStore) {
         "not hers"
     );
     assert!(store.delete_seek("s2", Some("bob")).await.unwrap());
-    assert_eq!(store.delete_lapsed_seeks(1_500).await.unwrap(), 1);
+    assert_eq!(store.delete_lapsed_seeks(1_500).await.unwrap(), ["s1"]);
     let g = online_game("from-seek");
     store.accept_seek("s3", 2_500, &g).await.unwrap();
     assert!(store.load_game("from-seek").await.unwrap().is_some());
@@ -462,7 +463,7 @@ pub async fn seeks_are_accepted_once(store: &dyn GameStore) {
     assert!(matches!(again, StoreError::Conflict(_)), "{again}");
     assert!(store.load_game("twice").await.unwrap().is_none());
     store.create_seek(&seek("s4", "bob", 9_000)).await.unwrap();
-    assert_eq!(store.delete_seeks_of("bob").await.unwrap(), 1);
+    assert_eq!(store.delete_seeks_of("bob").await.unwrap(), ["s4"]);
     assert!(store.open_seeks(0).await.unwrap().is_empty());
 }
 
@@ -624,12 +625,14 @@ pub async fn puzzle_tries_and_ratings_are_written_together(store: &dyn GameStore
     again.attempt.played_at = 200;
     let err = store.record_puzzle_attempt(&again).await.unwrap_err();
     assert!(matches!(err, StoreError::Stale { .. }), "{err}");
+    assert!(store.puzzle_attempted("ann", "p1").await.unwrap());
+    assert!(!store.puzzle_attempted("ann", "p2").await.unwrap());
     // The puzzle moved on while the player did not: stale too.
     let stale_puzzle = PuzzleResultWrite {
-        attempt: attempt("ann", "p1", 300, false),
+        attempt: attempt("dan", "p1", 300, false),
         player: Some(PuzzleRatingWrite {
-            before: Some(rating(1510.0, 1)),
-            after: rating(1500.0, 2),
+            before: None,
+            after: rating(1500.0, 1),
         }),
         puzzle: Some(PuzzleRatingWrite {
             before: Some(rating(1190.0, 0)),
@@ -642,10 +645,11 @@ pub async fn puzzle_tries_and_ratings_are_written_together(store: &dyn GameStore
         .unwrap_err();
     assert!(matches!(err, StoreError::Stale { .. }), "{err}");
     assert_eq!(
-        store.puzzle_player_rating("ann", tensor).await.unwrap(),
-        Some(rating(1510.0, 1)),
+        store.puzzle_player_rating("dan", tensor).await.unwrap(),
+        None,
         "the player's write went with the failed one"
     );
+    assert!(!store.puzzle_attempted("dan", "p1").await.unwrap());
     assert_eq!(
         store
             .recent_puzzle_attempts("ann", tensor, 10)
@@ -673,6 +677,17 @@ pub async fn puzzle_tries_and_ratings_are_written_together(store: &dyn GameStore
         .unwrap();
     let ids: Vec<&str> = recent.iter().map(|a| a.puzzle_id.as_str()).collect();
     assert_eq!(ids, ["p3", "p2"]);
+    // A rated try of a puzzle tried before (here in a streak) is refused.
+    let late = PuzzleResultWrite {
+        attempt: attempt("ann", "p2", 450, true),
+        player: Some(PuzzleRatingWrite {
+            before: Some(rating(1510.0, 1)),
+            after: rating(1520.0, 2),
+        }),
+        puzzle: None,
+    };
+    let err = store.record_puzzle_attempt(&late).await.unwrap_err();
+    assert!(matches!(err, StoreError::Stale { .. }), "{err}");
     assert!(!recent[0].rated && recent[0].rating_diff.is_none());
     assert!(store
         .recent_puzzle_attempts("bob", tensor, 10)
@@ -761,10 +776,20 @@ pub async fn merging_a_guest_moves_what_they_learnt(store: &dyn GameStore) {
     ] {
         store.save_lesson_result(&l).await.unwrap();
     }
+    // Puzzle ids are unique over the games.
     let rated = |player: &str, variant, r| PuzzleResultWrite {
         attempt: PuzzleAttemptRecord {
             variant,
-            ..attempt(player, "p1", 5, true)
+            ..attempt(
+                player,
+                if variant == VariantKind::Tensor {
+                    "p1"
+                } else {
+                    "c1"
+                },
+                5,
+                true,
+            )
         },
         player: Some(PuzzleRatingWrite {
             before: None,
@@ -807,6 +832,8 @@ pub async fn merging_a_guest_moves_what_they_learnt(store: &dyn GameStore) {
         .await
         .unwrap()
         .is_none());
+    assert!(store.puzzle_attempted("member", "c1").await.unwrap());
+    assert!(!store.puzzle_attempted("guest", "c1").await.unwrap());
     assert_eq!(
         store
             .recent_puzzle_attempts("member", tensor, 10)

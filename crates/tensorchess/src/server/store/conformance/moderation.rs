@@ -67,6 +67,7 @@ pub async fn moderation_is_logged_in_order(store: &dyn GameStore) {
         color: SeekColor::Random,
         created_at: 1,
         expires_at: i64::MAX,
+        client: None,
     };
     store.create_seek(&seek).await.unwrap();
     let ban = |reason: &str, at| BanRecord {

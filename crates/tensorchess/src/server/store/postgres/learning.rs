@@ -186,6 +186,20 @@ pub async fn record_puzzle_attempt(
     if let Some(p) = &w.puzzle {
         write_rating(c, "puzzle_ratings", "puzzle_id", &a.puzzle_id, variant, p).await?;
     }
+    let first = c
+        .execute(
+            "INSERT INTO puzzles_tried (player_id, puzzle_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &[&a.player_id, &a.puzzle_id],
+        )
+        .await?
+        > 0;
+    if a.rated && !first {
+        // Another tab's try came first: this one is a repeat.
+        return Err(StoreError::Stale {
+            id: a.puzzle_id.clone(),
+            found: 0,
+        });
+    }
     c.execute(
         "INSERT INTO puzzle_attempts (player_id, puzzle_id, variant, solved, rated, rating_diff, \
          played_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -277,6 +291,14 @@ pub async fn merge_learning(
     )
     .await?;
     c.execute(
+        "INSERT INTO puzzles_tried (player_id, puzzle_id) \
+         SELECT $2, puzzle_id FROM puzzles_tried WHERE player_id = $1 ON CONFLICT DO NOTHING",
+        &[&from, &into],
+    )
+    .await?;
+    c.execute("DELETE FROM puzzles_tried WHERE player_id = $1", &[&from])
+        .await?;
+    c.execute(
         "UPDATE puzzle_player_ratings SET player_id = $2 WHERE player_id = $1 AND variant NOT IN \
          (SELECT variant FROM puzzle_player_ratings WHERE player_id = $2)",
         &[&from, &into],
@@ -288,4 +310,20 @@ pub async fn merge_learning(
     )
     .await?;
     Ok(())
+}
+
+/// Whether `player` ever tried puzzle `puzzle` (counted since tries were
+/// remembered for good, and in the latest tries kept from before).
+pub async fn puzzle_attempted(
+    c: &impl GenericClient,
+    player: &str,
+    puzzle: &str,
+) -> Result<bool, StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM puzzles_tried WHERE player_id = $1 AND puzzle_id = $2) \
+             OR EXISTS (SELECT 1 FROM puzzle_attempts WHERE player_id = $1 AND puzzle_id = $2)",
+        )
+        .await?;
+    Ok(c.query_one(&stmt, &[&player, &puzzle]).await?.try_get(0)?)
 }

@@ -505,20 +505,28 @@ impl GameStore for PgStore {
         Ok(n > 0)
     }
 
-    async fn delete_lapsed_seeks(&self, now: i64) -> Result<usize, StoreError> {
+    async fn delete_lapsed_seeks(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let c = self.client().await?;
-        let n = c
-            .execute("DELETE FROM seeks WHERE expires_at <= $1", &[&now])
-            .await?;
-        Ok(n as usize)
+        c.query(
+            "DELETE FROM seeks WHERE expires_at <= $1 RETURNING id",
+            &[&now],
+        )
+        .await?
+        .iter()
+        .map(|r| Ok(r.try_get(0)?))
+        .collect()
     }
 
-    async fn delete_seeks_of(&self, player: &str) -> Result<usize, StoreError> {
+    async fn delete_seeks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
         let c = self.client().await?;
-        let n = c
-            .execute("DELETE FROM seeks WHERE player_id = $1", &[&player])
-            .await?;
-        Ok(n as usize)
+        c.query(
+            "DELETE FROM seeks WHERE player_id = $1 RETURNING id",
+            &[&player],
+        )
+        .await?
+        .iter()
+        .map(|r| Ok(r.try_get(0)?))
+        .collect()
     }
 
     async fn accept_seek(&self, id: &str, now: i64, game: &StoredGame) -> Result<(), StoreError> {
@@ -546,6 +554,10 @@ impl GameStore for PgStore {
         variant: VariantKind,
     ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
         learning::puzzle_ratings(&self.client().await?, variant).await
+    }
+
+    async fn puzzle_attempted(&self, player: &str, puzzle: &str) -> Result<bool, StoreError> {
+        learning::puzzle_attempted(&self.client().await?, player, puzzle).await
     }
 
     async fn recent_puzzle_attempts(

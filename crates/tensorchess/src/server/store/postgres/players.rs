@@ -188,7 +188,8 @@ pub async fn create_seek(c: &impl GenericClient, s: &SeekRecord) -> Result<(), S
     let stmt = c
         .prepare_cached(
             "INSERT INTO seeks (id, player_id, variant, clock_base_ms, clock_inc_ms, rated, \
-             color, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             color, created_at, expires_at, client) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .await?;
     c.execute(
@@ -203,6 +204,7 @@ pub async fn create_seek(c: &impl GenericClient, s: &SeekRecord) -> Result<(), S
             &seek_color_text(s.color),
             &s.created_at,
             &s.expires_at,
+            &s.client,
         ],
     )
     .await?;
@@ -213,7 +215,7 @@ pub async fn open_seeks(c: &impl GenericClient, now: i64) -> Result<Vec<SeekReco
     let stmt = c
         .prepare_cached(
             "SELECT id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
-             created_at, expires_at FROM seeks WHERE expires_at > $1 \
+             created_at, expires_at, client FROM seeks WHERE expires_at > $1 \
              ORDER BY created_at, id COLLATE \"C\"",
         )
         .await?;
@@ -237,6 +239,7 @@ pub async fn open_seeks(c: &impl GenericClient, now: i64) -> Result<Vec<SeekReco
                 color: parse_seek_color(r.try_get(6)?),
                 created_at: r.try_get(7)?,
                 expires_at: r.try_get(8)?,
+                client: r.try_get(9)?,
             })
         })
         .collect()

@@ -180,6 +180,7 @@ async fn a_seek_accepted_on_two_instances_makes_one_game() {
             color: super::super::SeekColor::Random,
             created_at: 1,
             expires_at: 1_000,
+            client: None,
         };
         a.create_seek(&seek).await.unwrap();
         let accept = |store: PgStore, gid: String| {

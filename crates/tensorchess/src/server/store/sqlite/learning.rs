@@ -193,6 +193,19 @@ pub fn record_puzzle_attempt(conn: &Connection, w: &PuzzleResultWrite) -> Result
             format!("rating of puzzle {}", a.puzzle_id),
         )?;
     }
+    let first = conn
+        .prepare_cached(
+            "INSERT INTO puzzles_tried (player_id, puzzle_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![a.player_id, a.puzzle_id])?
+        > 0;
+    if a.rated && !first {
+        // Another tab's try came first: this one is a repeat.
+        return Err(StoreError::Stale {
+            id: a.puzzle_id.clone(),
+            found: 0,
+        });
+    }
     conn.prepare_cached(
         "INSERT INTO puzzle_attempts (player_id, puzzle_id, variant, solved, rated, rating_diff, \
          played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -306,6 +319,13 @@ pub fn merge_learning(conn: &Connection, from: &str, into: &str) -> Result<(), S
         .execute(params![from])?;
     conn.prepare_cached("UPDATE puzzle_attempts SET player_id = ?2 WHERE player_id = ?1")?
         .execute(params![from, into])?;
+    conn.prepare_cached(
+        "INSERT INTO puzzles_tried (player_id, puzzle_id) \
+         SELECT ?2, puzzle_id FROM puzzles_tried WHERE player_id = ?1 ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![from, into])?;
+    conn.prepare_cached("DELETE FROM puzzles_tried WHERE player_id = ?1")?
+        .execute(params![from])?;
     // A rating the account has wins; the guest's is kept where it has none.
     conn.prepare_cached(
         "UPDATE puzzle_player_ratings SET player_id = ?2 WHERE player_id = ?1 AND variant NOT IN \
@@ -315,4 +335,15 @@ pub fn merge_learning(conn: &Connection, from: &str, into: &str) -> Result<(), S
     conn.prepare_cached("DELETE FROM puzzle_player_ratings WHERE player_id = ?1")?
         .execute(params![from])?;
     Ok(())
+}
+
+/// Whether `player` ever tried puzzle `puzzle` (counted since tries were
+/// remembered for good, and in the latest tries kept from before).
+pub fn puzzle_attempted(conn: &Connection, player: &str, puzzle: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM puzzles_tried WHERE player_id = ?1 AND puzzle_id = ?2) \
+             OR EXISTS (SELECT 1 FROM puzzle_attempts WHERE player_id = ?1 AND puzzle_id = ?2)",
+        )?
+        .query_row(params![player, puzzle], |r| r.get(0))?)
 }

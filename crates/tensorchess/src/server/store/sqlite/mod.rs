@@ -343,16 +343,17 @@ impl GameStore for SqliteStore {
             .await
     }
 
-    async fn delete_lapsed_seeks(&self, now: i64) -> Result<usize, StoreError> {
+    async fn delete_lapsed_seeks(&self, now: i64) -> Result<Vec<String>, StoreError> {
         self.write(move |conn| {
             Ok(conn
-                .prepare_cached("DELETE FROM seeks WHERE expires_at <= ?1")?
-                .execute(params![now])?)
+                .prepare_cached("DELETE FROM seeks WHERE expires_at <= ?1 RETURNING id")?
+                .query_map(params![now], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?)
         })
         .await
     }
 
-    async fn delete_seeks_of(&self, player: &str) -> Result<usize, StoreError> {
+    async fn delete_seeks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
         let player = player.to_string();
         self.write(move |conn| players::delete_seeks_of(conn, &player))
             .await
@@ -391,6 +392,12 @@ impl GameStore for SqliteStore {
         variant: VariantKind,
     ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
         self.read(move |conn| learning::puzzle_ratings(conn, variant))
+            .await
+    }
+
+    async fn puzzle_attempted(&self, player: &str, puzzle: &str) -> Result<bool, StoreError> {
+        let (player, puzzle) = (player.to_string(), puzzle.to_string());
+        self.read(move |conn| learning::puzzle_attempted(conn, &player, &puzzle))
             .await
     }
 

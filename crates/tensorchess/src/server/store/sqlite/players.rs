@@ -152,7 +152,7 @@ fn parse_seek_color(s: &str) -> SeekColor {
 pub fn create_seek(conn: &Connection, s: &SeekRecord) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO seeks (id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
-         created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         created_at, expires_at, client) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         s.id,
@@ -163,7 +163,8 @@ pub fn create_seek(conn: &Connection, s: &SeekRecord) -> Result<(), StoreError> 
         s.rated as i64,
         color_text(s.color),
         s.created_at,
-        s.expires_at
+        s.expires_at,
+        s.client
     ])?;
     Ok(())
 }
@@ -172,7 +173,8 @@ pub fn open_seeks(conn: &Connection, now: i64) -> Result<Vec<SeekRecord>, StoreE
     let rows = conn
         .prepare_cached(
             "SELECT id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
-             created_at, expires_at FROM seeks WHERE expires_at > ?1 ORDER BY created_at, id",
+             created_at, expires_at, client FROM seeks WHERE expires_at > ?1 \
+             ORDER BY created_at, id",
         )?
         .query_map(params![now], |r| {
             let base: Option<i64> = r.get(3)?;
@@ -191,6 +193,7 @@ pub fn open_seeks(conn: &Connection, now: i64) -> Result<Vec<SeekRecord>, StoreE
                     color: parse_seek_color(&r.get::<_, String>(6)?),
                     created_at: r.get(7)?,
                     expires_at: r.get(8)?,
+                    client: r.get(9)?,
                 },
             ))
         })?
@@ -215,10 +218,11 @@ pub fn delete_seek(conn: &Connection, id: &str, player: Option<&str>) -> Result<
     Ok(n > 0)
 }
 
-pub fn delete_seeks_of(conn: &Connection, player: &str) -> Result<usize, StoreError> {
+pub fn delete_seeks_of(conn: &Connection, player: &str) -> Result<Vec<String>, StoreError> {
     Ok(conn
-        .prepare_cached("DELETE FROM seeks WHERE player_id = ?1")?
-        .execute(params![player])?)
+        .prepare_cached("DELETE FROM seeks WHERE player_id = ?1 RETURNING id")?
+        .query_map(params![player], |r| r.get(0))?
+        .collect::<Result<Vec<String>, _>>()?)
 }
 
 pub fn accept_seek(

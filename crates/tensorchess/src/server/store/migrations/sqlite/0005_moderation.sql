@@ -14,3 +14,13 @@ CREATE TABLE account_events (
     token_hash TEXT,
     at         INTEGER NOT NULL
 );
+-- The client address (its limit key) a seek came from: seeks are capped
+-- per address as well as per player.
+ALTER TABLE seeks ADD COLUMN client TEXT;
+-- Every puzzle a player ever tried (the tries themselves are pruned): only
+-- a first try is rated.
+CREATE TABLE puzzles_tried (
+    player_id TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    PRIMARY KEY (player_id, puzzle_id)
+);

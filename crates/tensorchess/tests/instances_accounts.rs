@@ -1,0 +1,147 @@
+//! Account events across two servers over one PostgreSQL (issue 20,
+//! item 8): a logout on one server ends the session on the other at once
+//! (each remembers tokens for a while), a password change ends the other
+//! sessions everywhere, and an operator's ban closes the player's sockets
+//! on every server. Skipped without a PostgreSQL (`TENSORCHESS_TEST_PG`).
+
+mod common;
+
+use axum::http::StatusCode;
+use common::online::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tensorchess::commands::admin::{act as admin, AdminAction};
+
+async fn wait_until<F, Fut>(what: &str, mut cond: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !cond().await {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting until {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Two servers over one fresh schema, both listening to each other, on
+/// real sockets (until the stops are dropped).
+struct Pair {
+    a: TestApp,
+    b: TestApp,
+    addr_b: std::net::SocketAddr,
+    _stops: [tokio::sync::oneshot::Sender<()>; 2],
+}
+
+async fn two_servers() -> Option<Pair> {
+    let a = TestApp::on_postgres()?;
+    let b = a.reopen();
+    let (_, stop_a) = a.serve().await;
+    let (addr_b, stop_b) = b.serve().await;
+    wait_until("both servers listen", || async {
+        [&a, &b]
+            .iter()
+            .all(|t| t.state.games.live.cluster().is_listening())
+    })
+    .await;
+    Some(Pair {
+        a,
+        b,
+        addr_b,
+        _stops: [stop_a, stop_b],
+    })
+}
+
+async fn me(t: &TestApp, cookie: &str) -> Value {
+    t.get("/api/me", Some(cookie)).await.body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logout_on_one_server_ends_the_session_on_the_other_at_once() {
+    let Some(pair) = two_servers().await else {
+        return;
+    };
+    let (a, b) = (&pair.a, &pair.b);
+    let reg = a
+        .post(
+            "/api/account/register",
+            None,
+            json!({ "username": "roamer", "password": "a long password" }),
+        )
+        .await;
+    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
+    let session = reg.cookie.unwrap();
+    // B remembers the token (a read caches it for a minute).
+    assert_eq!(me(b, &session).await["account"], "roamer");
+    let out = a
+        .post("/api/account/logout", Some(&session), json!({}))
+        .await;
+    assert_eq!(out.status, StatusCode::OK, "{}", out.text);
+    // B forgets it at once (no clock moves: only the notice can tell it).
+    wait_until("B forgets the token", || async {
+        me(b, &session).await["account"] == Value::Null
+    })
+    .await;
+    let renamed = b
+        .req(
+            axum::http::Method::PATCH,
+            "/api/me",
+            Some(&session),
+            Some(json!({ "name": "Not Roamer" })),
+        )
+        .await;
+    // The old token is no one's: the rename lands on a new guest.
+    assert_ne!(renamed.body["account"], "roamer", "{}", renamed.text);
+    let login = a
+        .post(
+            "/api/account/login",
+            None,
+            json!({ "username": "roamer", "password": "a long password" }),
+        )
+        .await;
+    assert_eq!(login.body["name"], "roamer", "{}", login.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_closes_the_players_sockets_on_every_server() {
+    let Some(pair) = two_servers().await else {
+        return;
+    };
+    let (a, b) = (&pair.a, &pair.b);
+    let reg = a
+        .post(
+            "/api/account/register",
+            None,
+            json!({ "username": "spammer", "password": "a long password" }),
+        )
+        .await;
+    let session = reg.cookie.unwrap();
+    let mut page = ws_connect(pair.addr_b, Some(&session)).await;
+    send(&mut page, json!({ "type": "ping" })).await;
+    next_of(&mut page, &["pong"]).await;
+    // Over the same database, as the operator's command would.
+    let store = a.open_store();
+    admin(
+        &store,
+        &AdminAction::Ban {
+            target: "spammer".into(),
+            reason: "spam".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let said = next_of(&mut page, &["banned"]).await;
+    assert!(said["message"].as_str().unwrap().contains("spam"), "{said}");
+    assert_eq!(me(b, &session).await["account"], Value::Null);
+    let again = a
+        .post(
+            "/api/account/login",
+            None,
+            json!({ "username": "spammer", "password": "a long password" }),
+        )
+        .await;
+    expect_refused(&again, StatusCode::FORBIDDEN, "banned");
+}
