@@ -11,7 +11,7 @@ use tokio_postgres::config::Host;
 
 /// The database the servers keep their games in.
 #[derive(Clone, PartialEq, Eq)]
-pub(crate) enum DbTarget {
+pub enum DbTarget {
     Sqlite(PathBuf),
     Postgres(String),
 }
@@ -69,14 +69,14 @@ fn check_loopback(config: &tokio_postgres::Config) -> Result<(), String> {
 
 impl DbTarget {
     /// What to give the server's `--db`.
-    pub(crate) fn arg(&self) -> std::ffi::OsString {
+    pub fn arg(&self) -> std::ffi::OsString {
         match self {
             DbTarget::Sqlite(p) => p.clone().into_os_string(),
             DbTarget::Postgres(u) => u.into(),
         }
     }
 
-    pub(crate) fn sqlite(path: &Path) -> DbTarget {
+    pub fn sqlite(path: &Path) -> DbTarget {
         DbTarget::Sqlite(path.to_path_buf())
     }
 }

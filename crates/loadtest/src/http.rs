@@ -14,12 +14,25 @@ use crate::Error;
 
 /// A minimal HTTP/1.1 request (one per connection), answering the status,
 /// the `Set-Cookie` values and the body.
-pub(crate) async fn http(
+pub async fn http(
     addr: SocketAddr,
     method: &str,
     path: &str,
     cookie: Option<&str>,
     body: &str,
+) -> Result<(u16, Vec<String>, String), Error> {
+    http_from(addr, method, path, cookie, body, None).await
+}
+
+/// [`http`] as if through a proxy that names the client `forwarded_for`
+/// (the server believes it only with `--trusted-proxy 127.0.0.1`).
+pub async fn http_from(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &str,
+    forwarded_for: Option<&str>,
 ) -> Result<(u16, Vec<String>, String), Error> {
     let mut stream = TcpStream::connect(addr).await?;
     let mut req = format!(
@@ -29,6 +42,9 @@ pub(crate) async fn http(
     );
     if let Some(c) = cookie {
         req.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    if let Some(f) = forwarded_for {
+        req.push_str(&format!("X-Forwarded-For: {f}\r\n"));
     }
     req.push_str("\r\n");
     req.push_str(body);
@@ -65,7 +81,7 @@ pub(crate) async fn http(
     Ok((status, cookies, body))
 }
 
-pub(crate) fn unchunk(mut s: &str) -> String {
+pub fn unchunk(mut s: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
@@ -79,70 +95,70 @@ pub(crate) fn unchunk(mut s: &str) -> String {
 }
 
 #[derive(Deserialize)]
-pub(crate) struct Created {
-    pub(crate) id: String,
+pub struct Created {
+    pub id: String,
 }
 
 /// The parts of a game event a client needs (the rest is skipped).
 #[derive(Deserialize)]
-pub(crate) struct GameEvent {
+pub struct GameEvent {
     /// `snapshot` (the whole game, on subscribing), `move`, `draw`, …
     #[serde(default)]
-    pub(crate) event: String,
-    pub(crate) game: GameBody,
+    pub event: String,
+    pub game: GameBody,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct GameBody {
+pub struct GameBody {
     /// Updates carry only the new moves: `moves` starts at this ply.
     #[serde(default)]
-    pub(crate) moves_from: usize,
-    pub(crate) moves: Vec<IgnoredAny>,
-    pub(crate) position: PositionBody,
-    pub(crate) end: Option<EndBody>,
-    pub(crate) online: Option<OnlineBody>,
+    pub moves_from: usize,
+    pub moves: Vec<IgnoredAny>,
+    pub position: PositionBody,
+    pub end: Option<EndBody>,
+    pub online: Option<OnlineBody>,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct PositionBody {
-    pub(crate) turn: String,
-    pub(crate) legal: Vec<LegalBody>,
+pub struct PositionBody {
+    pub turn: String,
+    pub legal: Vec<LegalBody>,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct LegalBody {
-    pub(crate) uci: String,
-    pub(crate) san: String,
+pub struct LegalBody {
+    pub uci: String,
+    pub san: String,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct EndBody {
-    pub(crate) reason: String,
+pub struct EndBody {
+    pub reason: String,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct OnlineBody {
-    pub(crate) draw_offer: Option<String>,
+pub struct OnlineBody {
+    pub draw_offer: Option<String>,
 }
 
 #[derive(Deserialize)]
-pub(crate) struct Reply {
-    pub(crate) req: Option<u64>,
-    pub(crate) kind: Option<String>,
-    pub(crate) message: Option<String>,
+pub struct Reply {
+    pub req: Option<u64>,
+    pub kind: Option<String>,
+    pub message: Option<String>,
 }
 
 /// One game's setup: its id and its players' cookies (white, black).
-pub(crate) struct Seats {
-    pub(crate) id: String,
-    pub(crate) white: String,
-    pub(crate) black: String,
+pub struct Seats {
+    pub id: String,
+    pub white: String,
+    pub black: String,
 }
 
 /// Creates an online game on instance `create` (the creator plays White)
 /// and takes its other seat through instance `join`, as two players on two
 /// instances would.
-pub(crate) async fn setup_game(
+pub async fn setup_game(
     create: SocketAddr,
     join: SocketAddr,
     variant: &str,
@@ -168,12 +184,11 @@ pub(crate) async fn setup_game(
     })
 }
 
-pub(crate) type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// A WebSocket to `addr` with the player's cookie, subscribed to the game
 /// (the server answers with its snapshot).
-pub(crate) async fn open_socket(addr: SocketAddr, cookie: &str, id: &str) -> Result<Ws, Error> {
+pub async fn open_socket(addr: SocketAddr, cookie: &str, id: &str) -> Result<Ws, Error> {
     let mut req = format!("ws://{addr}/api/ws").into_client_request()?;
     req.headers_mut().insert("Cookie", cookie.parse()?);
     let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;

@@ -51,13 +51,10 @@
 //! only this run's games, so one database can serve several runs.
 
 mod args;
-mod db;
-mod http;
 mod instances;
 mod link;
 mod play;
 mod report;
-mod server;
 mod setup;
 mod tally;
 mod verify;
@@ -81,7 +78,7 @@ pub(crate) const MAX_PLIES: usize = 1000;
 pub(crate) const MAX_SECONDS: u64 = 3600;
 pub(crate) const MAX_INSTANCES: usize = 16;
 
-pub(crate) type Error = Box<dyn std::error::Error + Send + Sync>;
+pub(crate) use tensorchess_loadtest::{db, http, server, Error};
 
 /// The results of spawned tasks, in order, or the first error; `late` if the
 /// deadline passes first.

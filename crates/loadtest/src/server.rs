@@ -13,10 +13,10 @@ use tensorchess::child;
 use crate::Error;
 
 /// A directory removed when dropped.
-pub(crate) struct TempDir(pub(crate) PathBuf);
+pub struct TempDir(pub PathBuf);
 
 impl TempDir {
-    pub(crate) fn new() -> std::io::Result<TempDir> {
+    pub fn new() -> std::io::Result<TempDir> {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
@@ -33,25 +33,26 @@ impl Drop for TempDir {
 }
 
 /// The server under test, when this tool started it.
-pub(crate) struct Server {
-    pub(crate) child: Child,
-    pub(crate) addr: SocketAddr,
+pub struct Server {
+    pub child: Child,
+    pub addr: SocketAddr,
 }
 
 impl Server {
     /// Starts `tensorchess serve` on a free loopback port and waits until it
     /// says where it listens (it has opened the database by then).
-    pub(crate) fn start(bin: &Path, db: &DbTarget) -> Result<Server, Error> {
+    pub fn start(bin: &Path, db: &DbTarget) -> Result<Server, Error> {
+        // A load test on one machine: its clients are all on loopback.
+        Server::start_with(bin, db, &["--trusted-local"])
+    }
+
+    /// [`Server::start`] with other options of `serve` instead of
+    /// `--trusted-local`.
+    pub fn start_with(bin: &Path, db: &DbTarget, options: &[&str]) -> Result<Server, Error> {
         let mut child = Command::new(bin)
-            .args([
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--trusted-local",
-                "--db",
-            ])
+            .args(["serve", "--host", "127.0.0.1", "--port", "0"])
+            .args(options)
+            .arg("--db")
             .arg(db.arg())
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
@@ -76,12 +77,12 @@ impl Server {
         Ok(Server { child, addr })
     }
 
-    pub(crate) fn pid(&self) -> u32 {
+    pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Stops the server the way Ctrl-C does (SIGTERM), and waits.
-    pub(crate) fn stop(&mut self) {
+    pub fn stop(&mut self) {
         // SAFETY: kill(2) on our own child's pid has no memory effects.
         unsafe {
             libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
@@ -101,7 +102,7 @@ impl Drop for Server {
 }
 
 /// Resident memory of a process, in kB: (now, peak).
-pub(crate) fn memory_kb(pid: u32) -> Option<(u64, u64)> {
+pub fn memory_kb(pid: u32) -> Option<(u64, u64)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let field = |name: &str| {
         status
@@ -114,7 +115,7 @@ pub(crate) fn memory_kb(pid: u32) -> Option<(u64, u64)> {
 }
 
 /// CPU time a process has used (user + system), in seconds.
-pub(crate) fn cpu_seconds(pid: u32) -> Option<f64> {
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name, which is in parentheses.
     let rest = stat.rsplit_once(')')?.1;

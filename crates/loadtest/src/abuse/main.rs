@@ -1,0 +1,122 @@
+//! The strangers of the hardening benchmarks (`BENCHMARKS.md`), on
+//! loopback against a server this tool starts (behind a "proxy" on
+//! 127.0.0.1: `--trusted-proxy 127.0.0.1`, each stranger naming its own
+//! address in `X-Forwarded-For`), or against one given with `--connect`.
+//!
+//! - `abuse engine`: throwaway guests run engine games at full strength
+//!   as fast as the engine answers, while one honest player at level 1
+//!   times the engine's replies to their moves.
+//! - `abuse lobby`: lobby pages count the bytes they are sent while
+//!   strangers post and cancel seeks.
+//!
+//! ```sh
+//! cargo build --release -p tensorchess -p tensorchess-loadtest
+//! target/release/abuse engine --guests 40 --seconds 60
+//! target/release/abuse engine --guests 40 --one-address --seconds 60
+//! target/release/abuse lobby --pages 20 --seeks 200
+//! ```
+
+mod engine;
+mod lobby;
+
+use clap::{Parser, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tensorchess_loadtest::db::DbTarget;
+use tensorchess_loadtest::server::{Server, TempDir};
+use tensorchess_loadtest::Error;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "abuse",
+    about = "Strangers against a tensorchess server (benchmarks)"
+)]
+struct Args {
+    #[command(subcommand)]
+    scenario: Scenario,
+    /// A server already running on loopback (started with
+    /// `--trusted-proxy 127.0.0.1`); otherwise one is started.
+    #[arg(long, global = true)]
+    connect: Option<SocketAddr>,
+    /// The binary to start (default: next to this one).
+    #[arg(long, global = true)]
+    server_bin: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Scenario {
+    /// Guests flood the engine; an honest player times its replies.
+    Engine(engine::EngineArgs),
+    /// Lobby pages count bytes while seeks come and go.
+    Lobby(lobby::LobbyArgs),
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("abuse: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("abuse: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), Error> {
+    // The server, started here behind a trusted "proxy" on loopback.
+    let mut started = None;
+    let _dir;
+    let addr = match args.connect {
+        Some(addr) if addr.ip().is_loopback() => addr,
+        Some(addr) => return Err(format!("{addr} is not on loopback").into()),
+        None => {
+            let bin = match args.server_bin {
+                Some(b) => b,
+                None => std::env::current_exe()?
+                    .parent()
+                    .ok_or("no directory for the server binary")?
+                    .join("tensorchess"),
+            };
+            let dir = TempDir::new()?;
+            let db = DbTarget::sqlite(&dir.0.join("abuse.sqlite3"));
+            let server = Server::start_with(&bin, &db, &["--trusted-proxy", "127.0.0.1"])?;
+            let addr = server.addr;
+            started = Some(server);
+            _dir = dir;
+            addr
+        }
+    };
+    let result = match args.scenario {
+        Scenario::Engine(a) => engine::run(addr, a).await,
+        Scenario::Lobby(a) => lobby::run(addr, a).await,
+    };
+    if let Some(mut s) = started {
+        s.stop();
+    }
+    result
+}
+
+/// The address stranger `i` says it comes from (`X-Forwarded-For`).
+fn stranger(i: usize) -> String {
+    format!("10.{}.{}.{}", (i >> 16) & 255, (i >> 8) & 255, i & 255)
+}
+
+/// Percentile `p` (0–100) of sorted values.
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
