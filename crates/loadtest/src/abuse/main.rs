@@ -42,6 +42,10 @@ struct Args {
     /// The binary to start (default: next to this one).
     #[arg(long, global = true)]
     server_bin: Option<PathBuf>,
+    /// Start the server without `--trusted-proxy` (a version from before
+    /// it, measured side by side: it reads no forwarded addresses).
+    #[arg(long, global = true)]
+    plain: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -90,7 +94,12 @@ async fn run(args: Args) -> Result<(), Error> {
             };
             let dir = TempDir::new()?;
             let db = DbTarget::sqlite(&dir.0.join("abuse.sqlite3"));
-            let server = Server::start_with(&bin, &db, &["--trusted-proxy", "127.0.0.1"])?;
+            let options: &[&str] = if args.plain {
+                &[]
+            } else {
+                &["--trusted-proxy", "127.0.0.1"]
+            };
+            let server = Server::start_with(&bin, &db, options)?;
             let addr = server.addr;
             started = Some(server);
             _dir = dir;

@@ -4,10 +4,10 @@
 //! sessions everywhere, and an operator's ban closes the player's sockets
 //! on every server. Skipped without a PostgreSQL (`TENSORCHESS_TEST_PG`).
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
-use common::online::*;
+use crate::common::online::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tensorchess::commands::admin::{act as admin, AdminAction};

@@ -10,8 +10,8 @@ use std::time::Duration;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
-mod common;
-use common::TestApp;
+use crate::common;
+use crate::common::TestApp;
 
 fn plies(game: &Value) -> usize {
     game["moves"].as_array().unwrap().len()

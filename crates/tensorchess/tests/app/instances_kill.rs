@@ -4,9 +4,9 @@
 //! and serves the game as before. Nothing acknowledged is lost. Skipped
 //! without a PostgreSQL (`TENSORCHESS_TEST_PG`).
 
-mod common;
+use crate::common;
 
-use common::online::{game_at, subscribe, ws_connect, Ws};
+use crate::common::online::{game_at, subscribe, ws_connect, Ws};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

@@ -8,10 +8,10 @@
 //! (`TENSORCHESS_TEST_PG`; `scripts/test.sh` starts one); the killed
 //! processes are in `instances_kill.rs`.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
-use common::online::*;
+use crate::common::online::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 

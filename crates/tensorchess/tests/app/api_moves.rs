@@ -6,8 +6,8 @@
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::TestApp;
+use crate::common;
+use crate::common::TestApp;
 
 fn plies(game: &Value) -> usize {
     game["moves"].as_array().unwrap().len()

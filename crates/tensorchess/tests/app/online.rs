@@ -4,11 +4,11 @@
 //! through the router (`oneshot`) and over real WebSockets. On SQLite, or
 //! on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres` (see `common`).
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::online::*;
+use crate::common::online::*;
 use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;

@@ -2,10 +2,10 @@
 //! after 30 minutes or when their creator's last page closes, and the
 //! `lobby` WebSocket topic that tells the creator of the pairing.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
-use common::{ws_next_of, ws_send, TestApp};
+use crate::common::{ws_next_of, ws_send, TestApp};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -4,10 +4,10 @@
 //! lets one win). Skipped without `TENSORCHESS_TEST_PG` (see
 //! `scripts/test.sh`), unless `TENSORCHESS_REQUIRE_PG` is set.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
-use common::TestApp;
+use crate::common::TestApp;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tensorchess::server::{app, AppState, ServerConfig};

@@ -2,11 +2,11 @@
 //! per address, in all), the `Host` allow-list, sizes (names, PGN imports),
 //! engine work (per-player queue, overload), and JSON bodies on every error.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::TestApp;
+use crate::common::TestApp;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -3,11 +3,11 @@
 //! policy), API and WebSocket rate limits, and eviction from memory. On
 //! SQLite, or on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres`.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::online::*;
+use crate::common::online::*;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

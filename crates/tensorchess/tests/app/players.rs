@@ -2,10 +2,10 @@
 //! whose games are whose (a stranger gets 404 on every route of another's
 //! local game), and Glicko-2 ratings from rated games.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
-use common::TestApp;
+use crate::common::TestApp;
 use serde_json::{json, Value};
 
 /// Registers the client as `name` (password "correct horse").

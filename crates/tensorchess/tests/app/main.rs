@@ -1,0 +1,29 @@
+//! Every integration test of the app in one binary (one link; nextest runs
+//! each test in a process of its own): each file of this folder is a
+//! module, and `common` holds what they share.
+
+mod common;
+mod admin_cli;
+mod api;
+mod api_moves;
+mod bench_signature;
+mod cli;
+mod hardening;
+mod hardening_sockets;
+mod instances;
+mod instances_accounts;
+mod instances_kill;
+mod learning;
+mod limits;
+mod lobby;
+mod match_games;
+mod online;
+mod online_clocks;
+mod players;
+mod postgres;
+mod puzzle_files;
+mod review_cli;
+mod selfplay_puzzles;
+mod tune_texel;
+mod uci_binary;
+mod uci_protocol;
