@@ -5,6 +5,7 @@
 #     tests), stockfish (a match test plays it), nodejs and npm (the page's
 #     type check and the browser tests)
 #   PyPI: python-chess (the UCI and review tests drive and read us with it)
+#   crates.io: cargo-nextest (runs the Rust tests)
 #   npm: the browser tests' packages (tests/browser/package-lock.json)
 # `sudo` is used only when not root. Where something cannot be installed,
 # one line says what and how, and the script fails.
@@ -55,6 +56,13 @@ if ! python3 -c 'import chess' 2>/dev/null; then
     python3 -m pip install --quiet --user chess 2>/dev/null ||
     { command -v apt-get >/dev/null && as_root apt-get install -y -qq python3-chess >/dev/null; } ||
     fail "could not install python-chess: python3 -m pip install chess"
+fi
+
+# cargo-nextest runs the Rust tests (each in a process of its own).
+if ! command -v cargo-nextest >/dev/null; then
+  echo "== Installing cargo-nextest"
+  cargo install --locked --quiet cargo-nextest ||
+    fail "could not install cargo-nextest: cargo install --locked cargo-nextest"
 fi
 
 # The browser tests' npm packages, exactly as locked.

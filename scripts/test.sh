@@ -1,41 +1,75 @@
 #!/usr/bin/env bash
-# Runs every test of the project: Rust unit, integration and doc tests (the
-# store and API ones on SQLite and on a throwaway PostgreSQL), the full
-# perft suites (release mode), and the browser and protocol tests.
+# Runs every test of the project: the Rust unit, integration and doc tests
+# (the store's on SQLite and on a throwaway PostgreSQL), the full perft
+# suites, the page's type check and unit tests, and the browser tests.
+# Everything is built once, with the `ci` profile (Cargo.toml), and the
+# Rust tests run under cargo-nextest. The time of each step is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What the tests need and this machine lacks (PostgreSQL, Chromium,
-# Stockfish, Node.js, python-chess, the browser tests' npm packages).
+began=$SECONDS
+step_name=""
+step_began=$SECONDS
+# Starts a step, saying how long the one before took.
+step() {
+  if [ -n "$step_name" ]; then echo "-- $step_name: $((SECONDS - step_began)) s"; fi
+  step_name=$1
+  step_began=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+  return 0
+}
+
+step "Installing what this machine lacks"
+# PostgreSQL, Chromium, Stockfish, Node.js, python-chess, cargo-nextest and
+# the browser tests' npm packages; nothing when all is there.
 bash scripts/install-test-deps.sh
 
-# The UCI tests also drive the engine through python-chess's client.
+# The UCI and review tests also drive us through python-chess: required.
 export TENSORCHESS_REQUIRE_PYTHON_CHESS=1
 
-# The store tests run on PostgreSQL too: a throwaway cluster, stopped at
-# the end however the script ends. A PostgreSQL that does not start is a
-# failure here, not a skipped test.
-echo "== PostgreSQL (a throwaway cluster for the store and API tests)"
+step "PostgreSQL (a throwaway cluster for the store tests)"
+# A PostgreSQL that does not start is a failure here, not a skipped test.
 pg_dir=$(mktemp -d)
-trap 'bash scripts/pg-cluster.sh stop "$pg_dir" || true' EXIT
+browser_pid=""
+trap 'if [ -n "$browser_pid" ]; then kill "$browser_pid" 2>/dev/null || true; fi
+      bash scripts/pg-cluster.sh stop "$pg_dir" || true' EXIT
 TENSORCHESS_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
 export TENSORCHESS_TEST_PG TENSORCHESS_REQUIRE_PG=1
 echo "PostgreSQL at $TENSORCHESS_TEST_PG"
 
-echo "== Rust tests (release)"
-cargo test --workspace --release
+step "Building (ci profile)"
+cargo nextest run --workspace --cargo-profile ci --no-run
 
-echo "== API, players, online, lobby and learning tests again, on PostgreSQL"
-# --workspace, as above, so the features (and the build) are the same.
-TENSORCHESS_TEST_BACKEND=postgres cargo test --release --workspace \
-  --test api --test api_moves --test players --test online --test online_clocks --test lobby --test learning --test postgres
-
-echo "== Full perft suites (every vector, up to 200 million nodes)"
-PERFT_MAX_NODES=200000000 cargo test --release -p tensorchess-rules --test perft
-
-echo "== Page: type check (tsc --noEmit) and unit tests (tap machine, catalogues)"
+# The browser tests need only the binary: they run beside the Rust tests
+# (mostly waiting on sockets and Chromium), their output kept for the end.
+step "Page: type check (tsc --noEmit) and unit tests (tap machine, catalogues)"
 (cd tests/browser && npx tsc -p tsconfig.json --noEmit && node --test unit/)
 
-echo "== Browser tests (Playwright driving Chromium)"
-cargo build --release -p tensorchess
-bash tests/browser/run.sh
+browser_log=$(mktemp)
+TENSORCHESS_BIN="$PWD/target/ci/tensorchess" bash tests/browser/run.sh >"$browser_log" 2>&1 &
+browser_pid=$!
+browser_began=$SECONDS
+
+step "Rust tests (unit and integration; the store's on SQLite and PostgreSQL)"
+cargo nextest run --workspace --cargo-profile ci --no-fail-fast
+
+step "Full perft suites (every vector, up to 200 million nodes)"
+PERFT_MAX_NODES=200000000 cargo nextest run --workspace --cargo-profile ci -E 'binary(perft)'
+
+step "Doc tests"
+cargo test --doc --workspace --profile ci
+
+step "Browser tests (Playwright driving Chromium, started beside the Rust tests)"
+browser_status=0
+wait "$browser_pid" || browser_status=$?
+browser_pid=""
+cat "$browser_log"
+rm -f "$browser_log"
+echo "(the browser tests took $((SECONDS - browser_began)) s in all)"
+if [ "$browser_status" != 0 ]; then
+  echo "the browser tests failed (status $browser_status)" >&2
+  exit "$browser_status"
+fi
+
+step ""
+echo "== every test passed in $((SECONDS - began)) s"

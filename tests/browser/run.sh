@@ -21,4 +21,5 @@ if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ 
 fi
 mkdir -p screenshots
 if [ "$#" -eq 0 ]; then set -- ./*.test.mjs; fi
-exec node --test --test-concurrency=1 --test-reporter=spec "$@"
+# Two files at a time: each has its own server and browser.
+exec node --test --test-concurrency=2 --test-reporter=spec "$@"

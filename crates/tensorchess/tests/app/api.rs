@@ -10,7 +10,6 @@ use std::time::Duration;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
-use crate::common;
 use crate::common::TestApp;
 
 fn plies(game: &Value) -> usize {

@@ -6,7 +6,6 @@
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use crate::common;
 use crate::common::TestApp;
 
 fn plies(game: &Value) -> usize {

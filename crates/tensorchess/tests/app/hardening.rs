@@ -6,7 +6,6 @@
 //! the accept loop does (`ConnectInfo`), here always through a "proxy" on
 //! 127.0.0.1 that names the client in `X-Forwarded-For`.
 
-use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

@@ -8,7 +8,6 @@
 //! (`TENSORCHESS_TEST_PG`; `scripts/test.sh` starts one); the killed
 //! processes are in `instances_kill.rs`.
 
-use crate::common;
 
 use axum::http::StatusCode;
 use crate::common::online::*;

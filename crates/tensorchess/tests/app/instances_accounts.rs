@@ -4,7 +4,6 @@
 //! sessions everywhere, and an operator's ban closes the player's sockets
 //! on every server. Skipped without a PostgreSQL (`TENSORCHESS_TEST_PG`).
 
-use crate::common;
 
 use axum::http::StatusCode;
 use crate::common::online::*;

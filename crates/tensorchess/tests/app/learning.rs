@@ -2,7 +2,6 @@
 //! WebSocket, game reviews stored with their games, rated puzzles, and
 //! lessons judged on the server; all engine work through the search budget.
 
-use crate::common;
 
 use axum::http::StatusCode;
 use crate::common::TestApp;

@@ -2,7 +2,6 @@
 //! per address, in all), the `Host` allow-list, sizes (names, PGN imports),
 //! engine work (per-player queue, overload), and JSON bodies on every error.
 
-use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

@@ -2,7 +2,6 @@
 //! after 30 minutes or when their creator's last page closes, and the
 //! `lobby` WebSocket topic that tells the creator of the pairing.
 
-use crate::common;
 
 use axum::http::{Method, StatusCode};
 use crate::common::{ws_next_of, ws_send, TestApp};

@@ -4,7 +4,6 @@
 //! through the router (`oneshot`) and over real WebSockets. On SQLite, or
 //! on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres` (see `common`).
 
-use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

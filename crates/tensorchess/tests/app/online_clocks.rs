@@ -3,7 +3,6 @@
 //! policy), API and WebSocket rate limits, and eviction from memory. On
 //! SQLite, or on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres`.
 
-use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

@@ -2,7 +2,6 @@
 //! whose games are whose (a stranger gets 404 on every route of another's
 //! local game), and Glicko-2 ratings from rated games.
 
-use crate::common;
 
 use axum::http::{Method, StatusCode};
 use crate::common::TestApp;

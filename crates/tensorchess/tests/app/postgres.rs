@@ -4,7 +4,6 @@
 //! lets one win). Skipped without `TENSORCHESS_TEST_PG` (see
 //! `scripts/test.sh`), unless `TENSORCHESS_REQUIRE_PG` is set.
 
-use crate::common;
 
 use axum::http::StatusCode;
 use crate::common::TestApp;
