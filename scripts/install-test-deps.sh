@@ -3,8 +3,10 @@
 # is left alone, so a second run does not reach the network.
 #   Debian packages: postgresql (the store tests), chromium (the browser
 #     tests), stockfish (a match test plays it), nodejs and npm (the page's
-#     type check and the browser tests)
-#   PyPI: python-chess (the UCI and review tests drive and read us with it)
+#     type check and the browser tests), python3-venv (the Python
+#     package's tests run in a fresh venv)
+#   PyPI: python-chess (the UCI and review tests drive and read us with it),
+#     maturin (builds the Python package's wheel, scripts/python-tests.sh)
 #   crates.io: cargo-nextest (runs the Rust tests)
 #   npm: the browser tests' packages (tests/browser/package-lock.json)
 # `sudo` is used only when not root. Where something cannot be installed,
@@ -34,6 +36,8 @@ have_postgres || missing+=(postgresql)
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
+# `python3 -m venv` (scripts/python-tests.sh) needs it where Python is Debian's.
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null ||
@@ -56,6 +60,16 @@ if ! python3 -c 'import chess' 2>/dev/null; then
     python3 -m pip install --quiet --user chess 2>/dev/null ||
     { command -v apt-get >/dev/null && as_root apt-get install -y -qq python3-chess >/dev/null; } ||
     fail "could not install python-chess: python3 -m pip install chess"
+fi
+
+# maturin builds the Python package's wheel (scripts/python-tests.sh
+# installs it, with pytest and python-chess, in a venv of its own).
+if ! command -v maturin >/dev/null && ! python3 -m maturin --version >/dev/null 2>&1; then
+  echo "== Installing maturin"
+  python3 -m pip install --quiet maturin 2>/dev/null ||
+    python3 -m pip install --quiet --user maturin 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages maturin 2>/dev/null ||
+    fail "could not install maturin: python3 -m pip install maturin"
 fi
 
 # cargo-nextest runs the Rust tests (each in a process of its own).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the Rust unit, integration and doc tests
 # (the store's on SQLite and on a throwaway PostgreSQL), the full perft
-# suites, the page's type check and unit tests, and the browser tests.
+# suites, the Python package's tests, the page's type check and unit tests,
+# and the browser tests.
 # Everything is built once, with the `ci` profile (Cargo.toml), and the
 # Rust tests run under cargo-nextest. The time of each step is printed.
 set -euo pipefail
@@ -58,6 +59,13 @@ PERFT_MAX_NODES=200000000 cargo nextest run --workspace --cargo-profile ci -E 'b
 
 step "Doc tests"
 cargo test --doc --workspace --profile ci
+
+# ---- Python package (crates/python) --------------------------------------
+# Its wheel built by maturin (ci profile), installed in a fresh venv with
+# pytest and python-chess, and its pytest tests run against it.
+step "Python package: wheel, fresh venv, pytest (scripts/python-tests.sh)"
+bash scripts/python-tests.sh
+# ---------------------------------------------------------------------------
 
 step "Browser tests (Playwright driving Chromium, started beside the Rust tests)"
 browser_status=0
