@@ -39,5 +39,6 @@ echo "python-tests: wheel built in $((SECONDS - began)) s: $(ls "$work"/wheel)"
 # From crates/python, so that the package imported is the installed one
 # (the source folder is python/tensorchess, never on the path).
 cd crates/python
+export PYTHONDONTWRITEBYTECODE=1
 # shellcheck disable=SC2086
 "$work/venv/bin/python" -m pytest -p no:cacheprovider -q tests ${PYTEST_ARGS:-}

@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::AtomicBool;
 use tensorchess_rules::{
-    perft, perft_stoppable, uci, with_game, with_variant, Color, EndReason, Move, VariantGame, VariantKind,
+    perft, perft_stoppable, uci, with_game, with_variant, Color, EndReason, Move, VariantGame,
+    VariantKind,
 };
 
 /// A game: a start position and the moves pushed since, as in python-chess.
@@ -29,7 +30,8 @@ impl Board {
     /// The legal move a move string names, or the error that says why not.
     fn find_move(&self, py: Python<'_>, text: &str) -> PyResult<Move> {
         no_panic(|| {
-            with_game!(&self.game, g => g.position().parse_move(text)).map_err(|e| move_error(py, e))
+            with_game!(&self.game, g => g.position().parse_move(text))
+                .map_err(|e| move_error(py, e))
         })
     }
 
@@ -265,12 +267,15 @@ impl Board {
         let game = &self.game;
         if depth <= 2 {
             // Too short to be worth a thread of its own.
-            return py.detach(|| no_panic(|| Ok(with_game!(game, g => perft(g.position(), depth)))));
+            return py
+                .detach(|| no_panic(|| Ok(with_game!(game, g => perft(g.position(), depth)))));
         }
         let stop = AtomicBool::new(false);
-        let counted = run_released(py, &stop, || {
-            with_game!(game, g => perft_stoppable(g.position(), depth, &stop))
-        })?;
+        let counted = run_released(
+            py,
+            &stop,
+            || with_game!(game, g => perft_stoppable(g.position(), depth, &stop)),
+        )?;
         // Only an interruption stops it, and run_released raises that.
         counted.ok_or_else(|| InternalError::new_err("perft stopped without a reason"))
     }

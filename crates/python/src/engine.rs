@@ -141,9 +141,11 @@ impl Engine {
             on_info: |_: &tensorchess_engine::SearchInfo| {},
         };
         let engine = &mut self.engine;
-        run_released(py, &stop, || {
-            with_game!(&board.game, g => engine.search(g.positions(), limits, &mut handler))
-        })
+        run_released(
+            py,
+            &stop,
+            || with_game!(&board.game, g => engine.search(g.positions(), limits, &mut handler)),
+        )
     }
 }
 
@@ -212,7 +214,11 @@ impl Engine {
         let limits = limits(self.engine.options.level, depth, nodes, time)?;
         let white = board.game.turn() == Color::White;
         let kind = board.game.kind();
-        if let Some(o) = board.game.outcome().filter(|_| board.game.legal_moves().is_empty()) {
+        if let Some(o) = board
+            .game
+            .outcome()
+            .filter(|_| board.game.legal_moves().is_empty())
+        {
             // Nothing to search: mated (or, in Chessence, out of moves), or stalemated.
             let score = match o.reason() {
                 EndReason::Stalemate => Eval::DRAW,
@@ -273,9 +279,7 @@ impl Engine {
     ) -> PyResult<String> {
         let limits = limits(self.engine.options.level, depth, nodes, time)?;
         if board.game.legal_moves().is_empty() {
-            return Err(GameOverError::new_err(
-                "the side to move has no legal move",
-            ));
+            return Err(GameOverError::new_err("the side to move has no legal move"));
         }
         let result = self.search(py, &board, &limits)?;
         Ok(move_text(board.game.kind(), result.best))

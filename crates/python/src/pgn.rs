@@ -92,9 +92,8 @@ pub fn read_pgn(text: &str) -> PyResult<Vec<Game>> {
             .into_iter()
             .enumerate()
             .map(|(i, pgn)| {
-                let in_game = |e| {
-                    crate::errors::InvalidPgnError::new_err(format!("game {}: {}", i + 1, e))
-                };
+                let in_game =
+                    |e| crate::errors::InvalidPgnError::new_err(format!("game {}: {}", i + 1, e));
                 let kind = pgn.variant().map_err(in_game)?;
                 let game = VariantGame::from_pgn(kind, &pgn).map_err(in_game)?;
                 Ok(Game {
