@@ -119,6 +119,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="smaller counts, for a try")
     args = ap.parse_args()
     rounds = 200 if args.quick else 2000
+    # pyffish reads a FEN and sets up a position on every call (milliseconds
+    # here): fewer rounds and a shallower perft keep its runs to seconds.
+    ff_rounds = max(1, rounds // 40)
     chess_fens = fens("chess")
     tensor_fens = fens("tensor")
     capa = pyffish.start_fen("capablanca") if pyffish else None
@@ -131,12 +134,13 @@ def main() -> int:
     measure("tensorchess", "legal moves", where, legal_loop(rounds, ours_legal("chess", chess_fens)))
     measure("python-chess", "legal moves", where, legal_loop(rounds, python_chess_legal(chess_fens)))
     if pyffish:
-        measure("pyffish", "legal moves", where, legal_loop(rounds, pyffish_legal("chess", chess_fens)))
+        ff_where = f"{len(chess_fens)} chess vectors x {ff_rounds}"
+        measure("pyffish", "legal moves", ff_where, legal_loop(ff_rounds, pyffish_legal("chess", chess_fens)))
     where = f"{len(tensor_fens)} Tensor vectors x {rounds // 5}"
     measure("tensorchess", "legal moves (Tensor)", where, legal_loop(rounds // 5, ours_legal("tensor", tensor_fens)))
     if pyffish and capa:
-        where = f"capablanca start x {rounds * 5}"
-        measure("pyffish", "legal moves (capablanca)", where, legal_loop(rounds * 5, pyffish_legal("capablanca", [capa])))
+        where = f"capablanca start x {ff_rounds * 6}"
+        measure("pyffish", "legal moves (capablanca)", where, legal_loop(ff_rounds * 6, pyffish_legal("capablanca", [capa])))
 
     d_chess = 3 if args.quick else 4
     d_tensor = 3 if args.quick else 4
@@ -145,11 +149,12 @@ def main() -> int:
     measure("tensorchess", what, "chess start", lambda: ours_perft_py(tensorchess.Board("chess"), d_chess))
     measure("python-chess", what, "chess start", lambda: python_chess_perft(chess.Board(), d_chess))
     if pyffish:
-        measure("pyffish", what, "chess start", lambda: pyffish_perft("chess", start, [], d_chess))
+        d_ff = d_chess - 1
+        measure("pyffish", f"perft {d_ff} from Python", "chess start", lambda: pyffish_perft("chess", start, [], d_ff))
     what = f"perft {d_tensor} from Python"
     measure("tensorchess", what, "Tensor start", lambda: ours_perft_py(tensorchess.Board(), d_tensor))
     if pyffish and capa:
-        d_capa = 3
+        d_capa = d_tensor - 1
         measure("pyffish", f"perft {d_capa} from Python", "capablanca start", lambda: pyffish_perft("capablanca", capa, [], d_capa))
     measure("tensorchess", "native perft 5", "chess start", lambda: tensorchess.Board("chess").perft(5))
     measure("tensorchess", "native perft 5", "Tensor start", lambda: tensorchess.Board().perft(5))

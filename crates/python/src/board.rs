@@ -6,7 +6,6 @@ use crate::guard::{no_panic, run_released};
 use crate::outcome::Outcome;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use std::sync::atomic::AtomicBool;
 use tensorchess_rules::{
     perft, perft_stoppable, uci, with_game, with_variant, Color, EndReason, Move, VariantGame,
@@ -229,36 +228,36 @@ impl Board {
     }
 
     /// The FEN of the current position.
-    fn fen(&self) -> String {
-        self.game.fen()
+    fn fen(&self) -> PyResult<String> {
+        no_panic(|| Ok(self.game.fen()))
     }
 
     /// Whether the side to move is in check.
-    fn is_check(&self) -> bool {
-        with_game!(&self.game, g => g.position().is_check())
+    fn is_check(&self) -> PyResult<bool> {
+        no_panic(|| Ok(with_game!(&self.game, g => g.position().is_check())))
     }
 
     /// Whether the side to move is checkmated.
-    fn is_checkmate(&self) -> bool {
-        self.game.outcome().map(|o| o.reason()) == Some(EndReason::Checkmate)
+    fn is_checkmate(&self) -> PyResult<bool> {
+        Ok(self.end_reason()? == Some(EndReason::Checkmate))
     }
 
     /// Whether the side to move is stalemated (a draw; in Chessence it loses).
-    fn is_stalemate(&self) -> bool {
-        matches!(
-            self.game.outcome().map(|o| o.reason()),
+    fn is_stalemate(&self) -> PyResult<bool> {
+        Ok(matches!(
+            self.end_reason()?,
             Some(EndReason::Stalemate | EndReason::NoLegalMoves)
-        )
+        ))
     }
 
     /// How the game ended by the rules, or `None` while it goes on.
-    fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome().map(Outcome::from)
+    fn outcome(&self) -> PyResult<Option<Outcome>> {
+        no_panic(|| Ok(self.game.outcome().map(Outcome::from)))
     }
 
     /// Whether the game has ended by the rules.
-    fn is_game_over(&self) -> bool {
-        self.game.outcome().is_some()
+    fn is_game_over(&self) -> PyResult<bool> {
+        Ok(self.end_reason()?.is_some())
     }
 
     /// Counts the leaves of the legal move tree `depth` plies deep, with the
@@ -308,11 +307,12 @@ impl Board {
     /// else the `Result` header when it is `1-0`, `0-1` or `1/2-1/2`, else
     /// what the rules say (`*` for a game going on).
     #[pyo3(signature = (headers = None, result = None))]
-    fn pgn(&self, headers: Option<&Bound<'_, PyDict>>, result: Option<&str>) -> PyResult<String> {
+    fn pgn(&self, headers: Option<&Bound<'_, PyAny>>, result: Option<&str>) -> PyResult<String> {
         let mut tags: Vec<(String, String)> = Vec::new();
         if let Some(h) = headers {
-            for (k, v) in h.iter() {
-                tags.push((k.extract()?, v.extract()?));
+            // Any mapping of str to str, in its own order (a dict's is insertion).
+            for item in h.call_method0("items")?.try_iter()? {
+                tags.push(item?.extract()?);
             }
         }
         let header_result = tags
@@ -326,20 +326,25 @@ impl Board {
         no_panic(|| Ok(self.game.pgn(&tags, outcome)))
     }
 
-    fn __str__(&self) -> String {
-        diagram(&self.game.fen())
+    fn __str__(&self) -> PyResult<String> {
+        Ok(diagram(&self.fen()?))
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!(
             "Board(variant='{}', fen='{}')",
             self.game.kind().name(),
-            self.game.fen()
-        )
+            self.fen()?
+        ))
     }
 }
 
 impl Board {
+    /// Why the game ended by the rules, if it did.
+    fn end_reason(&self) -> PyResult<Option<EndReason>> {
+        no_panic(|| Ok(self.game.outcome().map(|o| o.reason())))
+    }
+
     /// The legal move a SAN names, or the error that says why not.
     fn find_san(&self, py: Python<'_>, san: &str) -> PyResult<Move> {
         no_panic(|| {

@@ -3,7 +3,7 @@
 
 use crate::board::{move_text, Board};
 use crate::errors::GameOverError;
-use crate::guard::run_released;
+use crate::guard::{no_panic, run_released};
 use crate::score::PovScore;
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
@@ -214,11 +214,14 @@ impl Engine {
         let limits = limits(self.engine.options.level, depth, nodes, time)?;
         let white = board.game.turn() == Color::White;
         let kind = board.game.kind();
-        if let Some(o) = board
-            .game
-            .outcome()
-            .filter(|_| board.game.legal_moves().is_empty())
-        {
+        let finished = no_panic(|| {
+            Ok(if board.game.legal_moves().is_empty() {
+                board.game.outcome()
+            } else {
+                None
+            })
+        })?;
+        if let Some(o) = finished {
             // Nothing to search: mated (or, in Chessence, out of moves), or stalemated.
             let score = match o.reason() {
                 EndReason::Stalemate => Eval::DRAW,
@@ -278,7 +281,7 @@ impl Engine {
         time: Option<f64>,
     ) -> PyResult<String> {
         let limits = limits(self.engine.options.level, depth, nodes, time)?;
-        if board.game.legal_moves().is_empty() {
+        if no_panic(|| Ok(board.game.legal_moves().is_empty()))? {
             return Err(GameOverError::new_err("the side to move has no legal move"));
         }
         let result = self.search(py, &board, &limits)?;

@@ -216,3 +216,12 @@ def test_pgn_read_with_san_comments_and_variations() -> None:
     assert game.mainline_moves() == TENSOR_FOOLS_MATE
     assert game.end_board().is_checkmate()
     assert game.headers["Event"] == "Casual"
+
+
+def test_pgn_headers_from_any_mapping() -> None:
+    from types import MappingProxyType
+
+    text = tensorchess.Board().pgn(headers=MappingProxyType({"White": "Ann", "Round": "3"}))
+    assert '[White "Ann"]' in text and '[Round "3"]' in text
+    with pytest.raises(TypeError):
+        tensorchess.Board().pgn(headers={"White": 1})
