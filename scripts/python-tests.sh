@@ -33,7 +33,7 @@ began=$SECONDS
 echo "python-tests: wheel built in $((SECONDS - began)) s: $(ls "$work"/wheel)"
 
 "$python" -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile \
   "$work"/wheel/*.whl pytest chess
 
 # From crates/python, so that the package imported is the installed one
