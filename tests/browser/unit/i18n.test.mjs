@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import en from '../../../crates/tensorchess/assets/js/i18n/en.js';
-import uk from '../../../crates/tensorchess/assets/js/i18n/uk.js';
-import { BOARD_THEMES } from '../../../crates/tensorchess/assets/js/settings.js';
-import { PIECE_THEMES } from '../../../crates/tensorchess/assets/js/pieces.js';
+import en from '../../../crates/server/assets/js/i18n/en.js';
+import uk from '../../../crates/server/assets/js/i18n/uk.js';
+import { BOARD_THEMES } from '../../../crates/server/assets/js/settings.js';
+import { PIECE_THEMES } from '../../../crates/server/assets/js/pieces.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
-const assets = path.join(repo, 'crates/tensorchess/assets');
+const assets = path.join(repo, 'crates/server/assets');
 const catalogues = { en, uk };
 
 /** Every file under `dir` whose name ends with `ext`. */
