@@ -11,6 +11,7 @@ use super::error::AppError;
 use super::game_views::{GameViews, VariantGame};
 use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::views::{MoveView, ScoreView};
+use crate::kind::Kind;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -134,7 +135,7 @@ impl EnginePlayer {
     pub fn admits_game(&self, who: &Requester) -> Result<(), AppError> {
         self.budget.admits_game(who).map_err(|_| {
             AppError::refused(
-                "engine_busy",
+                Kind::EngineBusy,
                 "The engine is still answering your other games: try again in a moment",
             )
         })

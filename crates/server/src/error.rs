@@ -1,6 +1,7 @@
 //! One error type for every handler, answered as JSON:
 //! `{"error": "message for people", "kind": "illegal_move", "reason": "..."}`.
 
+pub use super::kind::Kind;
 use super::store::StoreError;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
@@ -39,11 +40,11 @@ pub enum AppError {
     /// A well-formed move the rules forbid, with the reason for the player.
     #[error("Illegal move {text}: {reason}")]
     IllegalMove { text: String, reason: IllegalReason },
-    /// An online action the player's seat or the game's state does not
-    /// allow; `kind` names the reason in a word (`not_a_player`,
-    /// `not_your_turn`, `stale`, `game_over`, `waiting`, ...).
+    /// An action the player's seat, account or the game's state does not
+    /// allow; `kind` names the reason ([`Kind::NotAPlayer`],
+    /// [`Kind::NotYourTurn`], [`Kind::Stale`], [`Kind::GameOver`], ...).
     #[error("{message}")]
-    Refused { kind: &'static str, message: String },
+    Refused { kind: Kind, message: String },
     #[error("{0}")]
     TooLarge(String),
     /// The request's body did not arrive in time.
@@ -69,59 +70,37 @@ impl AppError {
         AppError::BadRequest(msg.into())
     }
 
-    pub fn refused(kind: &'static str, message: impl Into<String>) -> AppError {
+    /// A refusal of a kind, with a sentence for people.
+    pub fn refused(kind: Kind, message: impl Into<String>) -> AppError {
         AppError::Refused {
             kind,
             message: message.into(),
         }
     }
 
+    /// The status the error is answered with (its kind's).
     pub fn status(&self) -> StatusCode {
-        match self {
-            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            AppError::MisdirectedHost(_) => StatusCode::MISDIRECTED_REQUEST,
-            AppError::Conflict(_) | AppError::StaleGame(_) => StatusCode::CONFLICT,
-            AppError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Refused {
-                kind: "not_a_player" | "banned" | "account_closed" | "forbidden_origin",
-                ..
-            } => StatusCode::FORBIDDEN,
-            AppError::Refused {
-                kind: "engine_busy",
-                ..
-            } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Refused { .. } => StatusCode::CONFLICT,
-            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
-            AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Unavailable(_) | AppError::Overloaded { .. } => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.kind().status()
     }
 
-    pub fn kind(&self) -> &'static str {
+    /// Why, in a word: the answer's `kind`.
+    pub fn kind(&self) -> Kind {
         match self {
-            AppError::BadRequest(_) => "bad_request",
-            AppError::Unauthorized(_) => "unauthorized",
-            AppError::NotFound(_) => "not_found",
-            AppError::MethodNotAllowed(_) => "method_not_allowed",
-            AppError::MisdirectedHost(_) => "misdirected_host",
-            AppError::Conflict(_) | AppError::StaleGame(_) => "conflict",
-            AppError::IllegalMove { .. } => "illegal_move",
-            AppError::Refused { kind, .. } => kind,
-            AppError::TooLarge(_) => "too_large",
-            AppError::Timeout(_) => "timeout",
-            AppError::UnsupportedMediaType(_) => "unsupported_media_type",
-            AppError::TooManyRequests { .. } => "rate_limited",
-            AppError::Unavailable(_) => "unavailable",
-            AppError::Overloaded { .. } => "overloaded",
-            AppError::Internal(_) => "internal",
+            AppError::BadRequest(_) => Kind::BadRequest,
+            AppError::Unauthorized(_) => Kind::Unauthorized,
+            AppError::NotFound(_) => Kind::NotFound,
+            AppError::MethodNotAllowed(_) => Kind::MethodNotAllowed,
+            AppError::MisdirectedHost(_) => Kind::MisdirectedHost,
+            AppError::Conflict(_) | AppError::StaleGame(_) => Kind::Conflict,
+            AppError::IllegalMove { .. } => Kind::IllegalMove,
+            AppError::Refused { kind, .. } => *kind,
+            AppError::TooLarge(_) => Kind::TooLarge,
+            AppError::Timeout(_) => Kind::Timeout,
+            AppError::UnsupportedMediaType(_) => Kind::UnsupportedMediaType,
+            AppError::TooManyRequests { .. } => Kind::RateLimited,
+            AppError::Unavailable(_) => Kind::Unavailable,
+            AppError::Overloaded { .. } => Kind::Overloaded,
+            AppError::Internal(_) => Kind::Internal,
         }
     }
 }
@@ -155,7 +134,7 @@ fn warn_overloaded(e: &AppError) {
 #[derive(Serialize, Debug)]
 pub struct ErrorBody {
     pub error: String,
-    pub kind: &'static str,
+    pub kind: Kind,
     /// For illegal moves: why, as a sentence for the player.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -191,7 +170,7 @@ impl IntoResponse for AppError {
                 Some(retry_ms.div_ceil(1000).to_string())
             }
             AppError::Refused {
-                kind: "engine_busy",
+                kind: Kind::EngineBusy,
                 ..
             } => Some("2".to_string()),
             _ => None,

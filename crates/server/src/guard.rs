@@ -18,6 +18,7 @@
 use super::error::AppError;
 use super::metrics::Metrics;
 use super::AppState;
+use crate::kind::Kind;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
@@ -103,7 +104,7 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
     }
     if !same_site(request.headers()) {
         return AppError::refused(
-            "forbidden_origin",
+            Kind::ForbiddenOrigin,
             "Requests that change something are accepted only from this server's own pages",
         )
         .into_response();

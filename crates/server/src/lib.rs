@@ -19,6 +19,7 @@ pub mod games;
 pub mod guard;
 pub mod hub;
 pub mod ids;
+pub mod kind;
 pub mod learning;
 pub mod limits;
 pub mod listener;

@@ -23,6 +23,7 @@ use super::players::{Me, Players};
 use super::requests::SeekRequest;
 use super::store::{Notice, SeekColor, SeekRecord};
 use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
+use crate::kind::Kind;
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -57,7 +58,7 @@ fn hub_of(live: &LiveGames) -> &Arc<Hub> {
 }
 
 fn refused_seek(why: String) -> AppError {
-    AppError::refused("too_many_seeks", why)
+    AppError::refused(Kind::TooManySeeks, why)
 }
 
 impl Lobby {
@@ -408,7 +409,7 @@ impl Lobby {
 fn check_caps(open: &[SeekRecord], player: &str, client: &Client) -> Result<(), AppError> {
     if open.len() >= MAX_OPEN_SEEKS {
         return Err(AppError::refused(
-            "lobby_full",
+            Kind::LobbyFull,
             "The lobby is full: accept one of its seeks, or try again in a minute",
         ));
     }
@@ -433,7 +434,7 @@ fn check_caps(open: &[SeekRecord], player: &str, client: &Client) -> Result<(), 
 
 fn rated_needs_account() -> AppError {
     AppError::refused(
-        "account_needed",
+        Kind::AccountNeeded,
         "Rated games are for players with an account: register or log in first",
     )
 }
@@ -473,7 +474,7 @@ mod tests {
             .map(|i| seek(i, &format!("guest{i}"), "203.0.113.1"))
             .collect();
         let e = check_caps(&open, "new-guest", &far).unwrap_err();
-        assert_eq!(e.kind(), "too_many_seeks");
+        assert_eq!(e.kind(), Kind::TooManySeeks);
         assert!(check_caps(&open, "new-guest", &client("203.0.113.2", false)).is_ok());
         assert!(check_caps(&open, "new-guest", &client("203.0.113.1", true)).is_ok());
         let full: Vec<_> = (0..MAX_OPEN_SEEKS)
@@ -486,6 +487,6 @@ mod tests {
             })
             .collect();
         let e = check_caps(&full, "x", &client("198.51.100.1", false)).unwrap_err();
-        assert_eq!(e.kind(), "lobby_full");
+        assert_eq!(e.kind(), Kind::LobbyFull);
     }
 }

@@ -518,7 +518,7 @@ pub enum ServerEvent {
         req: Option<u64>,
         game: String,
         action: &'static str,
-        kind: &'static str,
+        kind: crate::kind::Kind,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
@@ -541,7 +541,7 @@ pub enum ServerEvent {
     /// `illegal_move`), `message` in a sentence.
     AnalysisRefused {
         id: u64,
-        kind: &'static str,
+        kind: crate::kind::Kind,
         message: String,
     },
 }

@@ -266,7 +266,7 @@ async fn handle_text(
                 req,
                 game,
                 action: action.name(),
-                kind: "rate_limited",
+                kind: crate::kind::Kind::RateLimited,
                 message,
                 reason: None,
             },

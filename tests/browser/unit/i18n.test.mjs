@@ -89,7 +89,7 @@ test('the families of keys built at run time are complete', () => {
   for (const p of Object.keys(PIECE_THEMES)) need.push(`theme.pieces.${p}`);
   // The end reasons the server names ("checkmate" => EndReason::Checkmate, wherever
   // in the server's source that table is), and the ones games are aborted with.
-  const server = files(path.join(repo, 'crates/tensorchess/src'), '.rs').map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  const server = ['crates/server/src', 'crates/store/src'].flatMap((d) => files(path.join(repo, d), '.rs')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   const reasons = [...new Set([...server.matchAll(/"([a-z_]+)" => EndReason::/g)].map((m) => m[1]))];
   assert.ok(reasons.length >= 8, `end reasons found: ${reasons}`);
   for (const r of [...reasons, 'aborted', 'imported']) need.push(`games.reason.${r}`);

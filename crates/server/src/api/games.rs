@@ -5,6 +5,7 @@
 
 use super::ApiResult;
 use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest, OnlineAction};
 use crate::store::GameMode;
@@ -97,7 +98,7 @@ pub async fn play(
 /// Refuses what only local games allow.
 fn local_only(mode: GameMode, message: &'static str) -> Result<(), AppError> {
     if mode == GameMode::Online {
-        return Err(AppError::refused("not_allowed", message));
+        return Err(AppError::refused(Kind::NotAllowed, message));
     }
     Ok(())
 }

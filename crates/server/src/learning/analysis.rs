@@ -15,6 +15,7 @@ use crate::budget::Requester;
 use crate::engine_player::EnginePlayer;
 use crate::error::AppError;
 use crate::game_views::{move_view, new_game, parse_variant, GameViews, MAX_POSITION_MOVES};
+use crate::kind::Kind;
 use crate::views::{AnalysisLineView, ServerEvent};
 use axum::extract::ws::{Message, Utf8Bytes};
 use std::collections::HashMap;
@@ -111,7 +112,7 @@ impl Analyses {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         if running.get(player).copied().unwrap_or(0) >= MAX_PER_PLAYER {
             return Err(AppError::refused(
-                "too_many",
+                Kind::TooMany,
                 format!("At most {MAX_PER_PLAYER} analyses at once: stop one in another tab"),
             ));
         }

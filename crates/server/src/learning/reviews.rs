@@ -11,6 +11,7 @@ use crate::budget::Slot;
 use crate::clock::Clock;
 use crate::engine_player::EnginePlayer;
 use crate::error::AppError;
+use crate::kind::Kind;
 use crate::store::{GameStore, ReviewRecord};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -160,7 +161,7 @@ impl Reviews {
             });
             if busy {
                 return Err(AppError::refused(
-                    "review_running",
+                    Kind::ReviewRunning,
                     "One review at a time: wait until your other review is done",
                 ));
             }

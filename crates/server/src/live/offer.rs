@@ -1,6 +1,7 @@
 //! Offers one player makes and the other answers: draws and rematches.
 
 use crate::error::AppError;
+use crate::kind::Kind;
 use tensorchess_rules::Color;
 
 /// A pending offer, by the side that made it (`None`: nothing pending).
@@ -23,7 +24,7 @@ impl Offer {
         match self.0 {
             Some(c) if c == !by => Ok((Offered::Agreed, Offer(None))),
             Some(_) => Err(AppError::refused(
-                "already_offered",
+                Kind::AlreadyOffered,
                 format!("Your {what} offer is waiting for an answer"),
             )),
             None => Ok((Offered::Pending, Offer(Some(by)))),
@@ -37,7 +38,7 @@ impl Offer {
             Ok(Offer(None))
         } else {
             Err(AppError::refused(
-                "no_offer",
+                Kind::NoOffer,
                 format!("Your opponent has not offered a {what}"),
             ))
         }

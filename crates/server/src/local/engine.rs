@@ -6,6 +6,7 @@ use crate::budget::Requester;
 use crate::engine_player::{accepts_draw, SearchRequest};
 use crate::error::AppError;
 use crate::game_views::VariantGame;
+use crate::kind::Kind;
 use crate::live::{LiveGame, SharedGame};
 use crate::players::Me;
 use crate::store::GameMode;
@@ -121,7 +122,7 @@ impl LocalGames {
             }
             if lg.mode() == GameMode::Online {
                 return Err(AppError::refused(
-                    "not_allowed",
+                    Kind::NotAllowed,
                     "No engine help while an online game is played",
                 ));
             }
@@ -141,7 +142,7 @@ impl LocalGames {
             let lg = arc.lock().await;
             if lg.mode() == GameMode::Online && !lg.is_over() {
                 return Err(AppError::refused(
-                    "not_allowed",
+                    Kind::NotAllowed,
                     "No engine evaluation while an online game is played",
                 ));
             }

@@ -7,6 +7,7 @@ use super::{refused, OnlineGames};
 use crate::error::AppError;
 use crate::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::ids::new_id;
+use crate::kind::Kind;
 use crate::live::{
     now_ms, Change, EndingEdit, LiveGame, MovesEdit, Offer, Offered, OnlineEdit, OnlineState,
     SharedGame,
@@ -30,12 +31,12 @@ pub struct Acted {
 }
 
 fn game_over() -> AppError {
-    refused("game_over", "The game is over")
+    refused(Kind::GameOver, "The game is over")
 }
 
 fn time_ran_out() -> AppError {
     refused(
-        "game_over",
+        Kind::GameOver,
         "Your time ran out before the move arrived: the game is over",
     )
 }
@@ -121,11 +122,11 @@ impl OnlineGames {
         action: OnlineAction,
     ) -> Result<Acted, AppError> {
         let Some(o) = lg.online() else {
-            return Err(refused("not_online", "This game is not played online"));
+            return Err(refused(Kind::NotOnline, "This game is not played online"));
         };
         let Some(seat) = seat_of(o, lg.id(), me) else {
             return Err(refused(
-                "not_a_player",
+                Kind::NotAPlayer,
                 "You do not hold a seat in this game: you are watching it",
             ));
         };
@@ -172,7 +173,7 @@ impl OnlineGames {
                 let o = lg.online().expect("online");
                 if lg.ply() >= 2 && o.both_seated() {
                     return Err(refused(
-                        "too_late",
+                        Kind::TooLate,
                         "Both sides have moved: the game can no longer be aborted (resign or offer a draw)",
                     ));
                 }
@@ -189,7 +190,7 @@ impl OnlineGames {
                 let o = lg.online().expect("online");
                 if !lg.is_over() {
                     return Err(refused(
-                        "no_offer",
+                        Kind::NoOffer,
                         "Your opponent has not offered a rematch",
                     ));
                 }
@@ -216,7 +217,7 @@ impl OnlineGames {
         }
         if !lg.online().is_some_and(|o| o.both_seated()) {
             return Err(refused(
-                "waiting",
+                Kind::Waiting,
                 "Your opponent has not joined yet: send them the link (or abort the game)",
             ));
         }
@@ -241,7 +242,7 @@ impl OnlineGames {
         self.check_playing(lg)?;
         if ply != lg.ply() {
             return Err(refused(
-                "stale",
+                Kind::Stale,
                 format!(
                     "The game has moved on: your move was for ply {ply}, the game is at ply {}",
                     lg.ply()
@@ -251,7 +252,7 @@ impl OnlineGames {
         let turn = lg.turn();
         if seat != turn {
             return Err(refused(
-                "not_your_turn",
+                Kind::NotYourTurn,
                 format!("It is {}'s move, not yours", color_title(turn)),
             ));
         }
@@ -302,7 +303,7 @@ impl OnlineGames {
         let o = lg.online().expect("online");
         if o.draw_offer().0.is_none() && o.draw_offered_at(seat) == Some(ply) {
             return Err(refused(
-                "too_soon",
+                Kind::TooSoon,
                 "You already offered a draw at this move: play on first",
             ));
         }
@@ -357,7 +358,7 @@ impl OnlineGames {
         seat: Color,
     ) -> Result<(&'static str, Option<String>), AppError> {
         if !lg.is_over() {
-            return Err(refused("not_over", "The game is not over yet"));
+            return Err(refused(Kind::NotOver, "The game is not over yet"));
         }
         let o = lg.online().expect("online");
         if let Some(next) = &o.record().rematch_id {
@@ -365,7 +366,7 @@ impl OnlineGames {
         }
         if !o.both_seated() {
             return Err(refused(
-                "waiting",
+                Kind::Waiting,
                 "Nobody joined this game: there is nobody to play a rematch with",
             ));
         }

@@ -34,6 +34,7 @@ use super::live::{
 use super::requests::NewOnlineRequest;
 use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
 use super::views::GameView;
+use crate::kind::Kind;
 use rand::Rng;
 use seats::seat_of;
 use std::sync::Arc;
@@ -44,7 +45,7 @@ pub const MAX_BASE_SECONDS: u32 = 3 * 3600;
 /// Largest increment: three minutes a move.
 pub const MAX_INCREMENT_SECONDS: u32 = 180;
 
-fn refused(kind: &'static str, message: impl Into<String>) -> AppError {
+fn refused(kind: Kind, message: impl Into<String>) -> AppError {
     AppError::refused(kind, message)
 }
 
@@ -253,17 +254,20 @@ impl OnlineGames {
         name: String,
     ) -> Result<GameView, AppError> {
         let Some(o) = lg.online() else {
-            return Err(refused("not_online", "This game is not played online"));
+            return Err(refused(Kind::NotOnline, "This game is not played online"));
         };
         if seat_of(o, lg.id(), me).is_some() {
             return Ok(self.view_for(lg, me));
         }
         if lg.is_over() {
-            return Err(refused("game_over", "The game is over: you can watch it"));
+            return Err(refused(
+                Kind::GameOver,
+                "The game is over: you can watch it",
+            ));
         }
         let Some(color) = o.free_seat() else {
             return Err(refused(
-                "seats_taken",
+                Kind::SeatsTaken,
                 "Both seats are taken: you are watching this game",
             ));
         };

@@ -6,6 +6,7 @@
 //! that visitors who only look cost nothing in the database.
 
 use crate::client::Client;
+use crate::kind::Kind;
 use crate::online::seats::{new_token, token_hash, via_https, Cookies};
 use crate::AppState;
 use axum::extract::{FromRequestParts, Request, State};
@@ -54,7 +55,7 @@ impl Me {
         match &self.banned {
             None => Ok(()),
             Some(reason) => Err(crate::error::AppError::refused(
-                "banned",
+                Kind::Banned,
                 format!("You are banned from this server: {reason}"),
             )),
         }

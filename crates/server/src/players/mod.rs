@@ -19,6 +19,7 @@ use super::online::seats::{new_token, token_hash};
 use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::store::{AccountRecord, GameStore, PlayerRecord, StoreError};
 use super::views::{GameSummaryView, MeView, ProfileView};
+use crate::kind::Kind;
 use identity::guest_id;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -360,7 +361,7 @@ impl Players {
         }
         if self.store.account(username).await?.is_some() {
             return Err(AppError::refused(
-                "name_taken",
+                Kind::NameTaken,
                 format!("The name {username} is taken: choose another"),
             ));
         }
@@ -383,7 +384,7 @@ impl Players {
             .await
             .map_err(|e| match e {
                 StoreError::Conflict(_) => AppError::refused(
-                    "name_taken",
+                    Kind::NameTaken,
                     format!("The name {username} is taken: choose another"),
                 ),
                 other => other.into(),
@@ -428,13 +429,13 @@ impl Players {
         }
         if account.closed_at.is_some() {
             return Err(AppError::refused(
-                "account_closed",
+                Kind::AccountClosed,
                 format!("The account {} is closed", account.username),
             ));
         }
         if let Some(ban) = self.store.ban_of(&account.player_id).await? {
             return Err(AppError::refused(
-                "banned",
+                Kind::Banned,
                 format!("You are banned from this server: {}", ban.reason),
             ));
         }
@@ -472,7 +473,7 @@ impl Players {
         let record = self.record(&me.id).await?;
         let Some(username) = record.account else {
             return Err(AppError::refused(
-                "account_needed",
+                Kind::AccountNeeded,
                 "Only an account has a password: register first",
             ));
         };
