@@ -138,7 +138,7 @@ test('review: a finished game is reviewed with progress, marks and the better mo
 
 /** Shipped Tensor puzzles whose solution is plain from-to moves. */
 function simplePuzzles() {
-  const csv = fs.readFileSync(path.join(repo, 'crates/tensorchess/puzzles/tensor.csv'), 'utf8').trim().split('\n').slice(1);
+  const csv = fs.readFileSync(path.join(repo, 'crates/analysis/puzzles/tensor.csv'), 'utf8').trim().split('\n').slice(1);
   return csv.map((l) => l.split(',')).map((f) => ({ id: f[0], moves: f[2].split(' ') }))
     .filter((p) => p.moves.length === 4 && p.moves.every((m) => /^[a-j]\d[a-j]\d$/.test(m)));
 }

@@ -6,7 +6,7 @@
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use tensorchess::server::store::redact;
+use tensorchess_store::redact;
 use tokio_postgres::config::Host;
 
 /// The database the servers keep their games in.

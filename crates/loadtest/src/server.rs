@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use crate::db::DbTarget;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use tensorchess::child;
 
 use crate::Error;
 
@@ -87,17 +86,28 @@ impl Server {
         unsafe {
             libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
         }
-        child::wait_or_kill(
-            &mut self.child,
-            Duration::from_secs(20),
-            Duration::from_millis(50),
-        );
+        // Up to 20 s to finish the requests in flight, then a kill.
+        let exited = (0..400).any(|_| {
+            let done = matches!(self.child.try_wait(), Ok(Some(_)));
+            if !done {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            done
+        });
+        if !exited {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
 impl Drop for Server {
+    /// A server this tool started never outlives it.
     fn drop(&mut self) {
-        child::kill_if_running(&mut self.child);
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 

@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import en from '../../../crates/tensorchess/assets/js/i18n/en.js';
-import uk from '../../../crates/tensorchess/assets/js/i18n/uk.js';
-import { BOARD_THEMES } from '../../../crates/tensorchess/assets/js/settings.js';
-import { PIECE_THEMES } from '../../../crates/tensorchess/assets/js/pieces.js';
+import en from '../../../crates/server/assets/js/i18n/en.js';
+import uk from '../../../crates/server/assets/js/i18n/uk.js';
+import { BOARD_THEMES } from '../../../crates/server/assets/js/settings.js';
+import { PIECE_THEMES } from '../../../crates/server/assets/js/pieces.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
-const assets = path.join(repo, 'crates/tensorchess/assets');
+const assets = path.join(repo, 'crates/server/assets');
 const catalogues = { en, uk };
 
 /** Every file under `dir` whose name ends with `ext`. */
@@ -89,7 +89,7 @@ test('the families of keys built at run time are complete', () => {
   for (const p of Object.keys(PIECE_THEMES)) need.push(`theme.pieces.${p}`);
   // The end reasons the server names ("checkmate" => EndReason::Checkmate, wherever
   // in the server's source that table is), and the ones games are aborted with.
-  const server = files(path.join(repo, 'crates/tensorchess/src'), '.rs').map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  const server = ['crates/server/src', 'crates/store/src'].flatMap((d) => files(path.join(repo, d), '.rs')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   const reasons = [...new Set([...server.matchAll(/"([a-z_]+)" => EndReason::/g)].map((m) => m[1]))];
   assert.ok(reasons.length >= 8, `end reasons found: ${reasons}`);
   for (const r of [...reasons, 'aborted', 'imported']) need.push(`games.reason.${r}`);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   QUICK_PAIRINGS, quickMatch, quickSeek, mySeekFor, mySeeks, listed, clockShort, acceptorColor, sameClock,
-} from '../../../crates/tensorchess/assets/js/lobby/seeks.js';
+} from '../../../crates/server/assets/js/lobby/seeks.js';
 
 const clock = (m, inc) => ({ base_seconds: m * 60, increment_seconds: inc });
 let n = 0;

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import * as tapMachine from '../../../crates/tensorchess/assets/js/board/tap.js';
-import { placement } from '../../../crates/tensorchess/assets/js/fen.js';
+import * as tapMachine from '../../../crates/server/assets/js/board/tap.js';
+import { placement } from '../../../crates/server/assets/js/fen.js';
 
 const { IDLE, tap, drop, press, tapHand, choose, marks, premoveMove, stillValid } = tapMachine;
 const positions = JSON.parse(fs.readFileSync(new URL('./fixtures/positions.json', import.meta.url), 'utf8'));

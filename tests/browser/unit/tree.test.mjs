@@ -2,7 +2,7 @@
 // promote and delete, and PGN movetext with comments and NAGs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tree from '../../../crates/tensorchess/assets/js/learn/tree.js';
+import * as tree from '../../../crates/server/assets/js/learn/tree.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 /** @param {any} parent @param {string} san */

@@ -211,7 +211,10 @@ async fn a_pinned_piece_gets_the_check_reason() {
 #[tokio::test]
 async fn rules_page_diagrams_show_the_moves_they_describe() {
     let t = TestApp::new();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rules/diagrams.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../server/assets/rules/diagrams.json"
+    );
     let diagrams: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(diagrams.len() >= 15);

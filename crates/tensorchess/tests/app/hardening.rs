@@ -6,10 +6,9 @@
 //! the accept loop does (`ConnectInfo`), here always through a "proxy" on
 //! 127.0.0.1 that names the client in `X-Forwarded-For`.
 
-
+use crate::common::online::{expect_refused, Answer, TestApp};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use crate::common::online::{expect_refused, Answer, TestApp};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use tensorchess::commands::admin::{act as admin, AdminAction};

@@ -2,7 +2,6 @@
 //! never comes, a WebSocket client that stops reading, and a lobby that
 //! sends changes instead of the list, where a seek needs its creator.
 
-
 use crate::common::online::{expect_refused, next_of, send, ws_connect, Answer, TestApp};
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;

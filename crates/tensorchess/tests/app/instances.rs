@@ -8,9 +8,8 @@
 //! (`TENSORCHESS_TEST_PG`; `scripts/test.sh` starts one); the killed
 //! processes are in `instances_kill.rs`.
 
-
-use axum::http::StatusCode;
 use crate::common::online::*;
+use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 

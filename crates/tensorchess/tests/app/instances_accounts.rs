@@ -4,9 +4,8 @@
 //! sessions everywhere, and an operator's ban closes the player's sockets
 //! on every server. Skipped without a PostgreSQL (`TENSORCHESS_TEST_PG`).
 
-
-use axum::http::StatusCode;
 use crate::common::online::*;
+use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tensorchess::commands::admin::{act as admin, AdminAction};

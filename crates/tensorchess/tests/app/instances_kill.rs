@@ -4,7 +4,6 @@
 //! and serves the game as before. Nothing acknowledged is lost. Skipped
 //! without a PostgreSQL (`TENSORCHESS_TEST_PG`).
 
-
 use crate::common::online::{game_at, subscribe, ws_connect, Ws};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};

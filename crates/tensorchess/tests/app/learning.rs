@@ -2,9 +2,8 @@
 //! WebSocket, game reviews stored with their games, rated puzzles, and
 //! lessons judged on the server; all engine work through the search budget.
 
-
-use axum::http::StatusCode;
 use crate::common::TestApp;
+use axum::http::StatusCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -425,7 +424,7 @@ async fn puzzle_tries_rate_the_player_and_the_puzzle() {
 
 /// The shipped lessons, with their solutions (which pages never see).
 fn book() -> Value {
-    serde_json::from_str(include_str!("../../lessons/tensor.json")).unwrap()
+    serde_json::from_str(include_str!("../../../server/lessons/tensor.json")).unwrap()
 }
 
 #[tokio::test]

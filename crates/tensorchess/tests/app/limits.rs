@@ -2,10 +2,9 @@
 //! per address, in all), the `Host` allow-list, sizes (names, PGN imports),
 //! engine work (per-player queue, overload), and JSON bodies on every error.
 
-
+use crate::common::TestApp;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use crate::common::TestApp;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

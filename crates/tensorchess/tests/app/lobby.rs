@@ -2,9 +2,8 @@
 //! after 30 minutes or when their creator's last page closes, and the
 //! `lobby` WebSocket topic that tells the creator of the pairing.
 
-
-use axum::http::{Method, StatusCode};
 use crate::common::{ws_next_of, ws_send, TestApp};
+use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

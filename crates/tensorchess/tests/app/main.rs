@@ -2,12 +2,12 @@
 //! each test in a process of its own): each file of this folder is a
 //! module, and `common` holds what they share.
 
-mod common;
 mod admin_cli;
 mod api;
 mod api_moves;
 mod bench_signature;
 mod cli;
+mod common;
 mod hardening;
 mod hardening_sockets;
 mod instances;

@@ -4,10 +4,9 @@
 //! through the router (`oneshot`) and over real WebSockets. On SQLite, or
 //! on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres` (see `common`).
 
-
+use crate::common::online::*;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use crate::common::online::*;
 use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;

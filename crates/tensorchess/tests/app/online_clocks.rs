@@ -3,10 +3,9 @@
 //! policy), API and WebSocket rate limits, and eviction from memory. On
 //! SQLite, or on PostgreSQL with `TENSORCHESS_TEST_BACKEND=postgres`.
 
-
+use crate::common::online::*;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use crate::common::online::*;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -2,9 +2,8 @@
 //! whose games are whose (a stranger gets 404 on every route of another's
 //! local game), and Glicko-2 ratings from rated games.
 
-
-use axum::http::{Method, StatusCode};
 use crate::common::TestApp;
+use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 
 /// Registers the client as `name` (password "correct horse").

@@ -4,9 +4,8 @@
 //! lets one win). Skipped without `TENSORCHESS_TEST_PG` (see
 //! `scripts/test.sh`), unless `TENSORCHESS_REQUIRE_PG` is set.
 
-
-use axum::http::StatusCode;
 use crate::common::TestApp;
+use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tensorchess::server::{app, AppState, ServerConfig};

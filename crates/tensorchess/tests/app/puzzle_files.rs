@@ -1,4 +1,4 @@
-//! The shipped puzzle files (`crates/tensorchess/puzzles/*.csv`): every
+//! The shipped puzzle files (`crates/analysis/puzzles/*.csv`): every
 //! row reads and replays, mate themes end in mate, the beast themes are in
 //! the solutions, the counts are met, ids are unique, and the first solver
 //! move of a sample is still the only good move at a deeper search than

@@ -1,0 +1,53 @@
+//! Embeds every file under `assets/` in the binary: writes the table
+//! `server::assets::ASSETS` reads (path, type, bytes), so a new page module
+//! needs no change to the Rust code.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+include!("src/mime.rs");
+
+fn main() {
+    let base = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("assets");
+    println!("cargo:rerun-if-changed={}", base.display());
+    let mut files = Vec::new();
+    walk(&base, &mut files);
+    files.sort();
+    let mut table = String::from("&[\n");
+    for file in &files {
+        println!("cargo:rerun-if-changed={}", file.display());
+        let rel = file
+            .strip_prefix(&base)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        // Editor leftovers and hidden files are not part of the page.
+        if rel.split('/').any(|part| part.starts_with('.')) || rel.ends_with('~') {
+            continue;
+        }
+        writeln!(
+            table,
+            "    Asset {{ path: {rel:?}, mime: {:?}, body: include_bytes!({:?}) }},",
+            mime_of(&rel).unwrap_or_else(|| panic!("assets: no content type known for {rel}")),
+            file.display().to_string()
+        )
+        .unwrap();
+    }
+    table.push(']');
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets.rs");
+    std::fs::write(out, table).unwrap();
+}

@@ -1,0 +1,128 @@
+//! Learning: PGN import with variations for the analysis board, game
+//! reviews, puzzles and lessons (issue 16). Live analysis itself goes over
+//! the WebSocket (`analyse` messages, `server::learning::analysis`).
+
+use super::ApiResult;
+use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::learning::lessons::{CheckView, LessonsView};
+use crate::learning::pgn_tree::{import_tree, TreeImportRequest, TreeImportView};
+use crate::learning::puzzles::{
+    NextQuery, PuzzleResultView, PuzzleView, ResultRequest, ThemesView,
+};
+use crate::learning::reviews::ReviewStatusView;
+use crate::players::Me;
+use crate::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+
+/// `POST /api/analysis/pgn`: a PGN with its variations, every move played.
+pub async fn import_pgn(ApiJson(req): ApiJson<TreeImportRequest>) -> ApiResult<TreeImportView> {
+    Ok(Json(import_tree(&req)?))
+}
+
+/// `GET /api/games/{id}/review`: the stored review, or how far it is.
+pub async fn review_status(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<ReviewStatusView> {
+    // Only those who may see the game may see its review (404 otherwise).
+    state.games.get_for(&id, &me).await?;
+    Ok(Json(state.learning.reviews.status(&id).await?))
+}
+
+/// `POST /api/games/{id}/review`: starts reviewing a finished game (202),
+/// or answers the stored review (200).
+pub async fn start_review(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> Result<(StatusCode, Json<ReviewStatusView>), AppError> {
+    let arc = state.games.get_for(&id, &me).await?;
+    let game = {
+        let lg = arc.lock().await;
+        if !lg.is_over() {
+            return Err(AppError::Conflict(
+                "Only a finished game can be reviewed: analyse it instead".into(),
+            ));
+        }
+        lg.game().clone()
+    };
+    let (view, _) = state.learning.reviews.start(&id, game, &me.id).await?;
+    let status = if view.status == "done" {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    };
+    Ok((status, Json(view)))
+}
+
+/// `GET /api/puzzles/themes?variant=`.
+pub async fn puzzle_themes(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<NextQuery>,
+) -> ApiResult<ThemesView> {
+    Ok(Json(state.learning.puzzles.themes(q.variant.as_deref())?))
+}
+
+/// `GET /api/puzzles/next?variant=&theme=&streak=`.
+pub async fn next_puzzle(
+    State(state): State<AppState>,
+    me: Me,
+    ApiQuery(q): ApiQuery<NextQuery>,
+) -> ApiResult<PuzzleView> {
+    Ok(Json(state.learning.puzzles.next(&me.id, &q).await?))
+}
+
+/// `GET /api/puzzles/{id}`.
+pub async fn puzzle(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<PuzzleView> {
+    Ok(Json(state.learning.puzzles.get(&me.id, &id).await?))
+}
+
+/// `POST /api/puzzles/{id}/result` `{"solved": bool, "streak": bool}`.
+pub async fn puzzle_result(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(req): ApiJson<ResultRequest>,
+) -> ApiResult<PuzzleResultView> {
+    Ok(Json(
+        state.learning.puzzles.result(&me.id, &id, &req).await?,
+    ))
+}
+
+/// `GET /api/lessons`: the lessons and the asker's progress.
+pub async fn lessons(State(state): State<AppState>, me: Me) -> ApiResult<LessonsView> {
+    Ok(Json(state.learning.lessons.view(&me.id).await?))
+}
+
+/// `POST /api/lessons/{level}/check`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct LessonCheckRequest {
+    /// The learner's moves from the level's position, in order.
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// `POST /api/lessons/{level}/check`: the moves judged by the rules.
+pub async fn check_lesson(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(level): ApiPath<String>,
+    ApiJson(req): ApiJson<LessonCheckRequest>,
+) -> ApiResult<CheckView> {
+    Ok(Json(
+        state
+            .learning
+            .lessons
+            .check(&me.id, &level, &req.moves)
+            .await?,
+    ))
+}

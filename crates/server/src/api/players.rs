@@ -1,0 +1,120 @@
+//! Players: who is asking, their name, accounts (register, log in, log
+//! out) and public profiles.
+
+use super::ApiResult;
+use crate::error::{ApiJson, ApiPath, AppError};
+use crate::games::summary_view;
+use crate::online::seats::via_https;
+use crate::players::identity::id_cookie;
+use crate::players::Me;
+use crate::requests::{AccountRequest, PasswordRequest, RenameRequest};
+use crate::views::{MeView, ProfileView};
+use crate::AppState;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::Json;
+
+/// Headers handing a new identity token to the browser.
+fn identity_headers(token: &str, request: &HeaderMap) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(header::SET_COOKIE, id_cookie(token, via_https(request)));
+    h.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    h
+}
+
+/// `GET /api/me`: the player asking.
+pub async fn me(State(state): State<AppState>, me: Me) -> ApiResult<MeView> {
+    Ok(Json(state.players.me_view(&me).await?))
+}
+
+/// `PATCH /api/me`: a new display name.
+pub async fn rename(
+    State(state): State<AppState>,
+    me: Me,
+    ApiJson(req): ApiJson<RenameRequest>,
+) -> ApiResult<MeView> {
+    Ok(Json(state.players.rename(&me, &req.name).await?))
+}
+
+/// `POST /api/account/register`: an account for the player asking, who
+/// keeps their games and is logged in (a new session).
+pub async fn register(
+    State(state): State<AppState>,
+    me: Me,
+    request: HeaderMap,
+    ApiJson(req): ApiJson<AccountRequest>,
+) -> Result<(StatusCode, HeaderMap, Json<MeView>), AppError> {
+    let (view, token) = state
+        .players
+        .register(&me, &req.username, &req.password)
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        identity_headers(&token, &request),
+        Json(view),
+    ))
+}
+
+/// `POST /api/account/login`: 401 for a wrong name or password.
+pub async fn login(
+    State(state): State<AppState>,
+    me: Me,
+    request: HeaderMap,
+    ApiJson(req): ApiJson<AccountRequest>,
+) -> Result<(HeaderMap, Json<MeView>), AppError> {
+    let (view, token, moved) = state
+        .players
+        .login(&me, &req.username, &req.password)
+        .await?;
+    // The guest's games now belong to the account: load them afresh.
+    for id in moved {
+        state.games.live.remove(&id);
+    }
+    Ok((identity_headers(&token, &request), Json(view)))
+}
+
+/// `POST /api/account/logout`: the browser becomes a new guest.
+pub async fn logout(
+    State(state): State<AppState>,
+    me: Me,
+    request: HeaderMap,
+) -> Result<(HeaderMap, Json<MeView>), AppError> {
+    let token = state.players.logout(&me).await?;
+    let guest = state.players.identify(Some(&token)).await;
+    Ok((
+        identity_headers(&token, &request),
+        Json(state.players.me_view(&guest).await?),
+    ))
+}
+
+/// `POST /api/account/password` `{"old","new"}`: 204; every other session
+/// of the account ends (on every server).
+pub async fn change_password(
+    State(state): State<AppState>,
+    me: Me,
+    ApiJson(req): ApiJson<PasswordRequest>,
+) -> Result<StatusCode, AppError> {
+    state
+        .players
+        .change_password(&me, &req.old, &req.new)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/players/{username}`: a player's public profile.
+pub async fn profile(
+    State(state): State<AppState>,
+    ApiPath(username): ApiPath<String>,
+) -> ApiResult<ProfileView> {
+    Ok(Json(
+        state
+            .players
+            .profile(&username, |games| {
+                games.into_iter().map(summary_view).collect()
+            })
+            .await?,
+    ))
+}

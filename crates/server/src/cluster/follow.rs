@@ -1,0 +1,110 @@
+//! The other servers' notices, acted on: games read again, the lobby sent
+//! again, pairings passed on, presence counted.
+
+use crate::live::LiveGames;
+use crate::lobby::{Lobby, LOBBY_TOPIC};
+use crate::players::Players;
+use crate::store::{Notice, StoreNotice};
+use crate::views::ServerEvent;
+use std::sync::{Arc, Weak};
+use tokio::sync::{mpsc, watch};
+
+/// Acts on the notices of the servers sharing the database until this
+/// one stops (or its state is dropped).
+pub async fn follow(
+    live: Weak<LiveGames>,
+    lobby: Weak<Lobby>,
+    players: Weak<Players>,
+    mut notices: mpsc::UnboundedReceiver<StoreNotice>,
+    mut stopping: watch::Receiver<bool>,
+) {
+    loop {
+        let notice = tokio::select! {
+            n = notices.recv() => n,
+            _ = stopping.wait_for(|s| *s) => return,
+        };
+        let (Some(notice), Some(live)) = (notice, live.upgrade()) else {
+            return;
+        };
+        match notice {
+            StoreNotice::Listening => resync(&live, &lobby, &players),
+            StoreNotice::Text(text) => match Notice::parse(&text) {
+                Some(Notice::Account { .. }) => catch_up(&players),
+                Some(n) if n.from() != Some(live.cluster().instance()) => act_on(&live, &lobby, n),
+                Some(_) => {} // this server's own
+                None => tracing::debug!("a notice not understood: {text:?}"),
+            },
+        }
+    }
+}
+
+/// Reads the account events not yet acted on (a logout, a ban).
+fn catch_up(players: &Weak<Players>) {
+    if let Some(players) = players.upgrade() {
+        tokio::spawn(async move { players.catch_up().await });
+    }
+}
+
+/// The listener (re)connected: whatever was missed is read again.
+fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, players: &Weak<Players>) {
+    catch_up(players);
+    for id in live.cached_ids() {
+        let live = live.clone();
+        tokio::spawn(async move { live.sync(&id, None).await });
+    }
+    if let Some(lobby) = lobby.upgrade() {
+        tokio::spawn(async move { lobby.announce_all().await });
+    }
+    let me = live.cluster().instance().to_string();
+    live.cluster().send(Notice::Hello { from: me });
+    live.cluster().mark_listening();
+}
+
+fn act_on(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, notice: Notice) {
+    let now = live.now();
+    let presence = live.presence();
+    match notice {
+        // Reading a game again takes a query: games are read side by side.
+        Notice::Game { id, rev } => {
+            let live = live.clone();
+            tokio::spawn(async move { live.sync(&id, Some(rev)).await });
+        }
+        Notice::Deleted { id } => {
+            live.remove(&id);
+        }
+        Notice::Account { .. } => {} // read by `follow`
+        Notice::SeekAdded { seek, .. } => {
+            if let Some(lobby) = lobby.upgrade() {
+                lobby.announce_added_elsewhere(seek);
+            }
+        }
+        Notice::SeeksRemoved { ids, .. } => {
+            if let Some(lobby) = lobby.upgrade() {
+                lobby.announce_removed(ids);
+            }
+        }
+        Notice::Paired {
+            seek,
+            game,
+            players,
+            ..
+        } => {
+            live.hub().publish(
+                LOBBY_TOPIC,
+                &ServerEvent::Paired {
+                    topic: LOBBY_TOPIC.to_string(),
+                    seek,
+                    game,
+                    players,
+                },
+            );
+        }
+        Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),
+        Notice::Hello { from } => {
+            presence.heard(&from, now);
+            presence.tell_all();
+        }
+        Notice::Alive { from } => presence.heard(&from, now),
+        Notice::Bye { from } => presence.forget(&from),
+    }
+}

@@ -1,0 +1,167 @@
+//! PGN import for the analysis board: a game with its variations, comments
+//! and annotation glyphs ([`tensorchess_rules::pgn::parse_pgn_tree`]),
+//! every move of every line played under the game's rules, so that the
+//! page receives each move's move string, SAN, position and path.
+
+use crate::error::AppError;
+use crate::game_views::{history_entry, MAX_PGN_BYTES, MAX_PGN_PLIES, MAX_PGN_TAG};
+use crate::views::PathView;
+use serde::{Deserialize, Serialize};
+use tensorchess_rules::pgn::{parse_pgn_tree, PgnLine, PgnTree};
+use tensorchess_rules::{san, with_variant, Position, Variant, VariantKind};
+
+/// `POST /api/analysis/pgn`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct TreeImportRequest {
+    pub pgn: String,
+    /// The game when the PGN has no `Variant` tag (default: chess, as PGN).
+    pub variant: Option<String>,
+}
+
+/// A move of an imported line.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TreeNodeView {
+    pub uci: String,
+    pub san: String,
+    /// The position after the move.
+    pub fen: String,
+    /// The king in check after it.
+    pub check: Option<String>,
+    pub path: PathView,
+    pub nags: Vec<u8>,
+    pub comments: Vec<String>,
+    /// Lines played instead of this move.
+    pub variations: Vec<TreeLineView>,
+}
+
+/// A line: the main line or a variation.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TreeLineView {
+    /// Comments before its first move.
+    pub comments: Vec<String>,
+    pub moves: Vec<TreeNodeView>,
+}
+
+/// An imported game with its variations.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TreeImportView {
+    pub variant: &'static str,
+    pub start_fen: String,
+    pub tags: Vec<(String, String)>,
+    pub result: String,
+    pub line: TreeLineView,
+}
+
+fn bad(e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest(format!("PGN: {e}"))
+}
+
+/// Plays `line` from `start` (the positions before it in `history`).
+fn play_line<V: Variant>(
+    history: &[Position<V>],
+    line: &PgnLine,
+) -> Result<TreeLineView, AppError> {
+    let mut positions = history.to_vec();
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for node in &line.moves {
+        let Some(&pos) = positions.last() else {
+            return Err(bad("a line without a start"));
+        };
+        if node.san.len() > 32 || !node.san.is_ascii() {
+            return Err(bad(format!(
+                "'{}' is not a move",
+                node.san.chars().take(32).collect::<String>()
+            )));
+        }
+        // The lines played instead of this move start where it does.
+        let variations = node
+            .variations
+            .iter()
+            .map(|v| play_line(&positions, v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let m = san::parse_any(&pos, &node.san).map_err(|e| {
+            let number = pos.fullmoves();
+            let dots = if pos.turn() == tensorchess_rules::Color::White {
+                "."
+            } else {
+                "..."
+            };
+            bad(format!("move {number}{dots} {}: {e}", node.san))
+        })?;
+        let entry = history_entry(&pos, m, positions.len() - 1);
+        positions.push(pos.play(m));
+        moves.push(TreeNodeView {
+            uci: entry.uci,
+            san: entry.san,
+            fen: entry.fen,
+            check: entry.check,
+            path: entry.path,
+            nags: node.nags.clone(),
+            comments: node.comments.clone(),
+            variations,
+        });
+    }
+    Ok(TreeLineView {
+        comments: line.comments.clone(),
+        moves,
+    })
+}
+
+fn play_tree<V: Variant>(tree: &PgnTree) -> Result<TreeImportView, AppError> {
+    let start = match tree.tag("FEN") {
+        Some(fen) => Position::<V>::from_fen(fen).map_err(bad)?,
+        None => Position::<V>::new(),
+    };
+    Ok(TreeImportView {
+        variant: V::KIND.name(),
+        start_fen: start.fen(),
+        tags: tree.tags.clone(),
+        result: tree.result.clone(),
+        line: play_line(&[start], &tree.line)?,
+    })
+}
+
+/// Reads the first game of a PGN with its variations, within the import
+/// limits (64 KiB, 2,000 moves over all lines, tags of 256 characters).
+pub fn import_tree(req: &TreeImportRequest) -> Result<TreeImportView, AppError> {
+    if req.pgn.len() > MAX_PGN_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "A PGN may hold at most {} KiB",
+            MAX_PGN_BYTES / 1024
+        )));
+    }
+    let fallback = match req.variant.as_deref() {
+        Some(v) => Some(crate::game_views::parse_variant(v)?),
+        None => None,
+    };
+    let tree = parse_pgn_tree(&req.pgn)
+        .map_err(|e| AppError::BadRequest(e.to_string()))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| AppError::bad("The PGN holds no game"))?;
+    if tree
+        .tags
+        .iter()
+        .any(|(k, v)| k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
+    {
+        return Err(bad(format!(
+            "a tag is longer than {MAX_PGN_TAG} characters"
+        )));
+    }
+    if tree.line.count() > MAX_PGN_PLIES {
+        return Err(bad(format!(
+            "at most {MAX_PGN_PLIES} moves in all lines together"
+        )));
+    }
+    let kind = match tree.tag("Variant") {
+        Some(v) => {
+            VariantKind::from_pgn_name(v).ok_or_else(|| bad(format!("unknown variant '{v}'")))?
+        }
+        None => fallback.unwrap_or(VariantKind::Chess),
+    };
+    // The rules library is trusted not to panic, but a PGN is arbitrary
+    // input: a panic here must answer 400, not take a worker down.
+    std::panic::catch_unwind(|| with_variant!(kind, V => play_tree::<V>(&tree)))
+        .map_err(|_| bad("the moves could not be read"))?
+}

@@ -1,0 +1,236 @@
+//! The web app's server: a JSON API, a WebSocket for live updates, and the
+//! page's files, embedded. Games are kept by a [`GameStore`] (an SQLite
+//! file, or a PostgreSQL server that several instances share).
+//! The routes are listed in `api::routes` and described, with the limits
+//! that keep a public server usable, in `docs/server.md`; online play in
+//! `docs/online.md`.
+
+pub mod api;
+pub mod assets;
+pub mod budget;
+pub mod client;
+pub mod clock;
+pub mod cluster;
+pub mod config;
+pub mod engine_player;
+pub mod error;
+pub mod game_views;
+pub mod games;
+pub mod guard;
+pub mod hub;
+pub mod ids;
+pub mod kind;
+pub mod learning;
+pub mod limits;
+pub mod listener;
+pub mod live;
+pub mod lobby;
+pub mod local;
+pub mod metrics;
+pub mod mime;
+pub mod online;
+pub mod players;
+pub mod presence;
+pub mod ratelimit;
+pub mod requests;
+pub use tensorchess_store as store;
+pub mod views;
+pub mod ws;
+
+use axum::extract::DefaultBodyLimit;
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::IntoResponse;
+use axum::response::Response;
+use axum::Router;
+pub use config::ServerConfig;
+use engine_player::EnginePlayer;
+use error::AppError;
+use games::Games;
+use hub::Hub;
+use learning::Learning;
+pub use listener::serve;
+use lobby::Lobby;
+use players::Players;
+use ratelimit::ClientLimiter;
+
+use std::path::Path;
+use std::sync::Arc;
+use store::{Database, GameStore, SqliteStore, StoreError};
+use tokio::sync::watch;
+
+/// Largest request body (a PGN import is the largest thing sent).
+pub const MAX_BODY: usize = 1 << 20;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub games: Arc<Games>,
+    pub players: Arc<Players>,
+    pub lobby: Arc<Lobby>,
+    /// Analysis, reviews, puzzles and lessons.
+    pub learning: Arc<Learning>,
+    /// API writes per client address.
+    writes: Arc<ClientLimiter>,
+    /// Counters for `GET /api/health`.
+    pub metrics: Arc<metrics::Metrics>,
+    shutdown: Arc<watch::Sender<bool>>,
+}
+
+impl AppState {
+    pub fn new(store: Arc<dyn GameStore>) -> AppState {
+        AppState::with_config(store, ServerConfig::default())
+    }
+
+    /// State with its own clock and timings (tests use a manual clock).
+    /// Inside a Tokio runtime, the background work starts at once (the
+    /// heartbeat, resuming online clocks, evicting idle games).
+    pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
+        let writes = Arc::new(ClientLimiter::new(config.write_limit));
+        let players = Arc::new(Players::new(store.clone(), config.clock.clone()));
+        let games = Arc::new(Games::new(
+            store,
+            Arc::new(Hub::new()),
+            Arc::new(EnginePlayer::with_slots(config.search_slots)),
+            config,
+        ));
+        let lobby = Arc::new(Lobby::new(
+            games.live.clone(),
+            games.online.clone(),
+            players.clone(),
+        ));
+        let learning = Arc::new(Learning::new(
+            games.live.store().clone(),
+            games.local.engine().clone(),
+            games.config().clock.clone(),
+        ));
+        if tokio::runtime::Handle::try_current().is_ok() {
+            games.spawn_background(lobby.clone(), players.clone());
+        }
+        AppState {
+            games,
+            players,
+            lobby,
+            learning,
+            writes,
+            metrics: Arc::default(),
+            shutdown: Arc::new(watch::channel(false).0),
+        }
+    }
+
+    /// State over an SQLite file (created, and its schema migrated, if needed).
+    pub fn open(db: &Path) -> Result<AppState, StoreError> {
+        Ok(AppState::new(Arc::new(SqliteStore::open(db)?)))
+    }
+
+    /// [`AppState::open`] with a configuration.
+    pub fn open_with(db: &Path, config: ServerConfig) -> Result<AppState, StoreError> {
+        Ok(AppState::with_config(
+            Arc::new(SqliteStore::open(db)?),
+            config,
+        ))
+    }
+
+    /// State over the database `--db` names (SQLite or PostgreSQL), its
+    /// schema migrated if needed.
+    pub async fn connect(db: &Database, config: ServerConfig) -> Result<AppState, StoreError> {
+        Ok(AppState::with_config(db.open().await?, config))
+    }
+
+    /// Stops engine searches, flag timers and background work, and closes
+    /// WebSockets (server shutdown).
+    pub fn shutdown(&self) {
+        self.games.shutdown();
+        self.shutdown.send_replace(true);
+    }
+
+    /// [`AppState::shutdown`], then a last heartbeat, so that online clocks
+    /// know exactly when this server stopped.
+    pub async fn close(&self) {
+        self.shutdown();
+        if let Err(e) = self.games.heartbeat().await {
+            tracing::error!("the last heartbeat was not stored: {e}");
+        }
+        // The other servers forget this one's connections at once.
+        let live = &self.games.live;
+        if live.cluster().is_shared() {
+            let from = live.cluster().instance().to_string();
+            if let Err(e) = live.store().notify(&store::Notice::Bye { from }).await {
+                tracing::warn!("the other servers were not told of the stop: {e}");
+            }
+        }
+    }
+
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+}
+
+/// The router: API, WebSocket and page. Every answer names the player
+/// asking (setting a new identity cookie when there was none), and comes
+/// only for an allowed `Host`.
+pub fn app(state: AppState) -> Router {
+    let api = api::routes().layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        limit_writes,
+    ));
+    // The page's files go out compressed (gzip or brotli, as the browser
+    // accepts); API answers are small and many, and are sent as they are.
+    let page = Router::new()
+        .fallback(assets::serve)
+        .layer(tower_http::compression::CompressionLayer::new());
+    Router::new()
+        .nest("/api", api)
+        .fallback_service(page)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            players::identity::identify,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            client::resolve,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limits::allowed_host,
+        ))
+        .layer(axum::middleware::from_fn(guard::security_headers))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                AppError::Internal("the server hit a bug answering this request".into())
+                    .into_response()
+            },
+        ))
+        .with_state(state)
+}
+
+/// Answers 429 to a client that sends more API writes than
+/// [`ServerConfig::write_limit`] allows. Reads, and `/api/position`,
+/// `/api/explain` and `/api/analysis/pgn` (which store nothing), are not
+/// counted; nor are exempt clients (`--trusted-local`).
+async fn limit_writes(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Result<Response, AppError> {
+    let writes = !matches!(*request.method(), Method::GET | Method::HEAD)
+        && !matches!(
+            request.uri().path(),
+            "/position" | "/explain" | "/analysis/pgn"
+        );
+    let client = client::Client::of(&request);
+    if writes && !client.exempt {
+        let now = state.games.config().clock.now_ms();
+        state
+            .writes
+            .take(client.key(), now)
+            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+    }
+    Ok(next.run(request).await)
+}

@@ -1,0 +1,133 @@
+//! A change to a game, and its staging: what the game, its record and its
+//! online state become, computed without touching the game, so that the
+//! change is stored first and made in memory only once it is committed.
+
+use super::game::{HistoryEdit, LiveGame};
+use crate::game_views::{GameViews, VariantGame};
+use crate::store::{Ending, GameUpdate, MovesChange, OnlineRecord, StoredMove};
+use tensorchess_rules::Move;
+
+/// Something that happens to a game: a move, a takeback, a resignation, a
+/// seat taken, an offer. Committed in one step by
+/// [`LiveGames::commit`](super::LiveGames::commit): the outcome is judged,
+/// the record updated, the change stored, then announced as `event`.
+pub struct Change {
+    /// The event the game's subscribers are told (`move`, `resign`, ...).
+    pub event: &'static str,
+    pub moves: MovesEdit,
+    pub ending: EndingEdit,
+    /// An online game's new record and clock state.
+    pub online: Option<OnlineEdit>,
+    /// New names of the players, White's first (a seat was taken).
+    pub names: Option<[String; 2]>,
+}
+
+/// What a change does to the moves.
+pub enum MovesEdit {
+    Keep,
+    /// A legal move of the position now.
+    Play(Move),
+    /// Takes back this many moves.
+    TakeBack(usize),
+}
+
+/// What a change does to the game's end.
+pub enum EndingEdit {
+    /// As it is.
+    Keep,
+    /// As the rules judge the position after the change (over or not).
+    ByRules,
+    /// The game ends so (resignation, agreement, time, abort).
+    To(Ending),
+}
+
+/// An online game's new stored record, and the clock state that lives in
+/// memory beside it.
+pub struct OnlineEdit {
+    pub record: OnlineRecord,
+    /// When the running clock started (`None`: no clock runs).
+    pub turn_origin: Option<i64>,
+    /// When the side to move must have made its first move.
+    pub first_move_deadline: Option<i64>,
+}
+
+/// A change worked out, ready to be stored and then made.
+pub(super) struct Staged {
+    pub(super) event: &'static str,
+    pub(super) game: VariantGame,
+    pub(super) history_edit: HistoryEdit,
+    pub(super) stored_moves: MovesChange,
+    pub(super) update: GameUpdate,
+    pub(super) online: Option<OnlineEdit>,
+}
+
+impl Change {
+    /// A change that only ends the game.
+    pub fn end(event: &'static str, ending: Ending) -> Change {
+        Change {
+            event,
+            moves: MovesEdit::Keep,
+            ending: EndingEdit::To(ending),
+            online: None,
+            names: None,
+        }
+    }
+}
+
+impl LiveGame {
+    /// Works out `change` at wall-clock time `now_ms` (for `updated_at`).
+    pub(super) fn stage(&self, change: Change, now_ms: i64) -> Staged {
+        let mut game = self.game().clone();
+        let (history_edit, stored_moves) = match change.moves {
+            MovesEdit::Keep => (HistoryEdit::Keep, MovesChange::Keep),
+            MovesEdit::Play(m) => {
+                let entry = game.push_entry(m);
+                let stored = StoredMove {
+                    ply: entry.ply,
+                    uci: entry.uci.clone(),
+                    san: entry.san.clone(),
+                };
+                (
+                    HistoryEdit::Push(Box::new(entry)),
+                    MovesChange::Push(stored),
+                )
+            }
+            MovesEdit::TakeBack(count) => {
+                for _ in 0..count {
+                    game.pop();
+                }
+                let keep = game.ply();
+                (HistoryEdit::Truncate(keep), MovesChange::Truncate(keep))
+            }
+        };
+        let ending = match change.ending {
+            EndingEdit::Keep => self.ending(),
+            EndingEdit::ByRules => game.outcome().map(Ending::Outcome),
+            EndingEdit::To(e) => Some(e),
+        };
+        let mut online = change.online;
+        if let (Some(_), Some(o)) = (ending, online.as_mut()) {
+            // The end stops the clocks and lets pending offers lapse.
+            o.record.turn_started_at = None;
+            o.record.draw_offer = None;
+            o.turn_origin = None;
+            o.first_move_deadline = None;
+        }
+        let update = GameUpdate {
+            rev: self.rev() + 1,
+            ending,
+            updated_at: now_ms.max(self.record().updated_at),
+            online: online.as_ref().map(|o| o.record.clone()),
+            names: change.names,
+            ratings: Vec::new(),
+        };
+        Staged {
+            event: change.event,
+            game,
+            history_edit,
+            stored_moves,
+            update,
+            online,
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! Games being played: loaded from the store on first use, changed one
+//! request at a time, every change stored before it is made in memory and
+//! announced ([`LiveGames::commit`]). The local-game and online services
+//! (`server::local`, `server::online`) are built on this.
+
+mod commit;
+use commit::Staged;
+mod game;
+mod offer;
+mod online;
+
+pub use commit::{Change, EndingEdit, MovesEdit, OnlineEdit};
+pub use game::{date_string, LiveGame};
+pub use offer::{Offer, Offered};
+pub use online::OnlineState;
+
+use super::cluster::Cluster;
+use super::config::ServerConfig;
+use super::error::AppError;
+use super::hub::Hub;
+use super::ids::{game_topic, valid_id};
+use super::presence::Presence;
+use super::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
+use super::views::{GameView, History, ServerEvent};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::{watch, OnceCell};
+
+/// A game in memory, shared by the requests and tasks working on it (one at
+/// a time: the lock is held for a whole change).
+pub type SharedGame = Arc<tokio::sync::Mutex<LiveGame>>;
+
+/// Milliseconds since the Unix epoch (for `updated_at`, which pages show).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// What a service does for a game read again after another server
+/// changed it (re-arms its flag timer); `moved` when a move was made or a
+/// seat taken meanwhile.
+pub type OnReload = Box<dyn Fn(&SharedGame, &mut LiveGame, bool) + Send + Sync>;
+
+/// A game in memory, with when it was last asked for.
+struct LiveEntry {
+    game: SharedGame,
+    touched: i64,
+}
+
+/// The games in memory, over the store.
+pub struct LiveGames {
+    store: Arc<dyn GameStore>,
+    hub: Arc<Hub>,
+    presence: Arc<Presence>,
+    cluster: Arc<Cluster>,
+    config: ServerConfig,
+    live: Mutex<HashMap<String, LiveEntry>>,
+    /// When this server started, on its clock.
+    boot_ms: i64,
+    /// This run's id in the store's list of runs (registered on first need).
+    run: OnceCell<i64>,
+    stopping: watch::Sender<bool>,
+    on_reload: OnceLock<OnReload>,
+}
+
+impl LiveGames {
+    pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>, config: ServerConfig) -> LiveGames {
+        let cluster = Arc::new(Cluster::new());
+        LiveGames {
+            store,
+            presence: Arc::new(Presence::new(hub.clone(), cluster.clone())),
+            cluster,
+            hub,
+            boot_ms: config.clock.now_ms(),
+            config,
+            live: Mutex::new(HashMap::new()),
+            run: OnceCell::new(),
+            stopping: watch::channel(false).0,
+            on_reload: OnceLock::new(),
+        }
+    }
+
+    /// Sets what is done for a game read again (once; later calls are ignored).
+    pub fn on_reload(&self, f: OnReload) {
+        let _ = self.on_reload.set(f);
+    }
+
+    pub fn store(&self) -> &Arc<dyn GameStore> {
+        &self.store
+    }
+
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    pub fn presence(&self) -> &Arc<Presence> {
+        &self.presence
+    }
+
+    /// This server among the others on a shared database.
+    pub fn cluster(&self) -> &Arc<Cluster> {
+        &self.cluster
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// Now on the server's clock.
+    pub fn now(&self) -> i64 {
+        self.config.clock.now_ms()
+    }
+
+    /// Stops background work (server shutdown).
+    pub fn shutdown(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
+    /// Resolves when the server stops.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// This run's id, registering the run in the store the first time.
+    pub async fn run_id(&self) -> Result<i64, AppError> {
+        let id = self
+            .run
+            .get_or_try_init(|| self.store.start_run(self.boot_ms))
+            .await?;
+        Ok(*id)
+    }
+
+    /// Notes in the store that this server is up now (the clocks of online
+    /// games count the time between a run's start and its last heartbeat).
+    pub async fn heartbeat(&self) -> Result<(), AppError> {
+        let run = self.run_id().await?;
+        self.store.heartbeat(run, self.now()).await?;
+        Ok(())
+    }
+
+    /// Games held in memory now.
+    pub fn count(&self) -> usize {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// The state a page shows.
+    pub fn view(&self, lg: &LiveGame) -> GameView {
+        lg.view(self.now(), self.presence.connected(lg.id()))
+    }
+
+    /// Drops from memory the games nobody uses: finished ones after a
+    /// short while, others after a long idle time. A game stays while a
+    /// request, an engine search or a running clock holds it, or while a
+    /// WebSocket watches it. Returns how many left.
+    pub fn sweep(&self) -> usize {
+        let now = self.now();
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let before = live.len();
+        live.retain(|id, entry| {
+            // Only the map holds it: nobody can be using it, and nobody can
+            // take it without the map's lock, which is held here.
+            if Arc::strong_count(&entry.game) > 1 {
+                return true;
+            }
+            if self.hub.subscriber_count(&game_topic(id)) > 0 {
+                return true;
+            }
+            let Ok(lg) = entry.game.try_lock() else {
+                return true;
+            };
+            let limit = if lg.is_over() {
+                self.config.evict_finished_after_ms
+            } else {
+                self.config.evict_idle_after_ms
+            };
+            now - entry.touched < limit
+        });
+        let gone = before - live.len();
+        drop(live);
+        self.hub.topic_count(); // forgets topics nobody follows
+        gone
+    }
+
+    /// Puts a new game in memory.
+    pub fn insert(&self, lg: LiveGame) -> SharedGame {
+        let id = lg.id().to_string();
+        let arc = Arc::new(tokio::sync::Mutex::new(lg));
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).insert(
+            id,
+            LiveEntry {
+                game: arc.clone(),
+                touched: self.now(),
+            },
+        );
+        arc
+    }
+
+    /// Forgets a game held in memory (it was deleted); returns it if it was there.
+    pub fn remove(&self, id: &str) -> Option<SharedGame> {
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id)
+            .map(|e| e.game)
+    }
+
+    /// The game, loaded from the store if it is not in memory; `true` with
+    /// it when it was loaded now (then the services resume what ran for it:
+    /// the engine's search, an online game's timer). An online game's clock
+    /// picks up where it was.
+    pub async fn get(&self, id: &str) -> Result<(SharedGame, bool), AppError> {
+        let not_found = || AppError::NotFound(format!("There is no game {id}"));
+        if !valid_id(id) {
+            return Err(not_found());
+        }
+        let now = self.now();
+        if let Some(e) = self
+            .live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(id)
+        {
+            e.touched = now;
+            return Ok((e.game.clone(), false));
+        }
+        let stored = self.store.load_game(id).await?.ok_or_else(not_found)?;
+        let origin = self.clock_origin(&stored).await?;
+        let mut lg = LiveGame::revive(stored)?;
+        let over = lg.is_over();
+        if let Some(o) = lg.online_mut() {
+            o.turn_origin = if over { None } else { origin };
+        }
+        let mut fresh = false;
+        let arc = {
+            let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+            live.entry(id.to_string())
+                .or_insert_with(|| {
+                    fresh = true;
+                    LiveEntry {
+                        game: Arc::new(tokio::sync::Mutex::new(lg)),
+                        touched: now,
+                    }
+                })
+                .game
+                .clone()
+        };
+        Ok((arc, fresh))
+    }
+
+    /// When the running clock of a stored game started, on this server's
+    /// clock: a clock that ran while no server did (all were stopped)
+    /// counts only the time some server was up.
+    async fn clock_origin(&self, stored: &StoredGame) -> Result<Option<i64>, AppError> {
+        let Some(started) = stored.online.as_ref().and_then(|o| o.turn_started_at) else {
+            return Ok(None);
+        };
+        if started >= self.boot_ms {
+            return Ok(Some(started));
+        }
+        let run = self.run_id().await?;
+        let runs = self.store.runs_since(started).await?;
+        let now = self.now();
+        let counted = time_in_runs(started, &runs, (run, self.boot_ms, now));
+        Ok(Some(now - counted))
+    }
+
+    /// The game, if it is in memory.
+    pub fn cached(&self, id: &str) -> Option<SharedGame> {
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .map(|e| e.game.clone())
+    }
+
+    /// The ids of the games in memory.
+    pub fn cached_ids(&self) -> Vec<String> {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.keys().cloned().collect()
+    }
+
+    /// Reads the game again if the store has a newer revision than memory
+    /// (another server changed it), and if so tells its subscribers.
+    /// Returns whether it was newer.
+    pub async fn reload(&self, arc: &SharedGame, lg: &mut LiveGame) -> Result<bool, AppError> {
+        let Some(stored) = self.store.load_game(lg.id()).await? else {
+            return Ok(false);
+        };
+        if stored.record.rev <= lg.rev() {
+            return Ok(false);
+        }
+        let origin = self.clock_origin(&stored).await?;
+        let (from, moved) = lg.refresh(stored, origin)?;
+        if let Some(f) = self.on_reload.get() {
+            f(arc, lg, moved);
+        }
+        self.publish_from(lg, "update", from);
+        Ok(true)
+    }
+
+    /// Another server committed game `id` at `rev` (`None`: maybe, the
+    /// notices were interrupted): reads it again if it is in memory here
+    /// and older.
+    pub async fn sync(&self, id: &str, rev: Option<i64>) {
+        let Some(arc) = self.cached(id) else {
+            return;
+        };
+        let mut lg = arc.lock().await;
+        if rev.is_some_and(|rev| rev <= lg.rev()) {
+            return;
+        }
+        if let Err(e) = self.reload(&arc, &mut lg).await {
+            tracing::warn!("game {id} could not be read again: {e}");
+        }
+    }
+
+    /// A write found the game moved on in the store (another server got
+    /// there first): memory catches up, and the request may be tried again.
+    async fn caught_up(&self, lg: &mut LiveGame, e: StoreError) -> AppError {
+        let StoreError::Stale { ref id, .. } = e else {
+            return e.into();
+        };
+        if id == lg.id() {
+            if let Some(arc) = self.cached(lg.id()) {
+                if let Err(e) = self.reload(&arc, lg).await {
+                    tracing::warn!("game {id} could not be read again: {e}");
+                }
+            }
+        }
+        AppError::StaleGame("The game changed meanwhile: reload it and try again".into())
+    }
+
+    /// Commits a change: stores it (the game's next revision), makes it in
+    /// memory, and announces it. Nothing changes if it cannot be stored.
+    pub async fn commit(&self, lg: &mut LiveGame, change: Change) -> Result<(), AppError> {
+        self.commit_then(lg, change, |_| {}).await
+    }
+
+    /// [`LiveGames::commit`], starting what runs after the change (the
+    /// engine's search, a flag timer) before it is announced, so that the
+    /// announcement shows it.
+    pub async fn commit_then(
+        &self,
+        lg: &mut LiveGame,
+        change: Change,
+        then: impl FnOnce(&mut LiveGame),
+    ) -> Result<(), AppError> {
+        let mut staged = lg.stage(change, now_ms());
+        let event = staged.event;
+        let rated_end = lg.record().rated && !lg.is_over() && staged.update.ending.is_some();
+        // A rated result changes both ratings in the same transaction; a
+        // rating another game changed meanwhile is read again.
+        let mut tries = 0;
+        loop {
+            if rated_end {
+                self.rate(lg, &mut staged).await?;
+            }
+            match self
+                .store
+                .commit(lg.id(), &staged.stored_moves, &staged.update)
+                .await
+            {
+                Ok(()) => break,
+                Err(StoreError::Stale { ref id, .. })
+                    if rated_end && id != lg.id() && tries < 3 =>
+                {
+                    tries += 1;
+                }
+                Err(e) => return Err(self.caught_up(lg, e).await),
+            }
+        }
+        lg.apply(staged);
+        then(lg);
+        self.publish(lg, event);
+        Ok(())
+    }
+
+    /// A player's rating in a game (the start for a player without one).
+    pub async fn rating_of(
+        &self,
+        player: &str,
+        variant: tensorchess_rules::VariantKind,
+    ) -> Result<crate::store::RatingRecord, AppError> {
+        Ok(self
+            .store
+            .ratings(player)
+            .await?
+            .into_iter()
+            .find(|(v, _)| *v == variant)
+            .map_or(crate::players::ratings::START, |(_, r)| r))
+    }
+
+    /// Works the players' new ratings into a staged end of a rated game.
+    async fn rate(&self, lg: &LiveGame, staged: &mut Staged) -> Result<(), AppError> {
+        staged.update.ratings.clear();
+        let (Some(ending), Some(edit)) = (staged.update.ending, staged.online.as_mut()) else {
+            return Ok(());
+        };
+        let (Some(white), Some(black)) = (
+            edit.record.white_player.clone(),
+            edit.record.black_player.clone(),
+        ) else {
+            return Ok(());
+        };
+        let Some(score) = crate::players::ratings::white_score(ending) else {
+            return Ok(());
+        };
+        let variant = lg.record().variant;
+        let mut before = [None, None];
+        for (slot, player) in before.iter_mut().zip([&white, &black]) {
+            *slot = self
+                .store
+                .ratings(player)
+                .await?
+                .into_iter()
+                .find(|(v, _)| *v == variant)
+                .map(|(_, r)| r);
+        }
+        let (writes, diffs) =
+            crate::players::ratings::after_game(variant, [&white, &black], before, score);
+        edit.record.rating_diffs = diffs.map(Some);
+        staged.update.online = Some(edit.record.clone());
+        staged.update.ratings = writes;
+        Ok(())
+    }
+
+    /// [`LiveGames::commit`] of a change that creates another game in the
+    /// same transaction (a rematch, stored with the game it follows).
+    pub async fn commit_creating(
+        &self,
+        lg: &mut LiveGame,
+        change: Change,
+        new_game: &StoredGame,
+    ) -> Result<(), AppError> {
+        let staged = lg.stage(change, now_ms());
+        let event = staged.event;
+        if let Err(e) = self
+            .store
+            .create_rematch(new_game, lg.id(), &staged.update)
+            .await
+        {
+            return Err(self.caught_up(lg, e).await);
+        }
+        lg.apply(staged);
+        self.publish(lg, event);
+        Ok(())
+    }
+
+    /// Announces the game's state to its subscribers after `event`.
+    pub fn publish(&self, lg: &LiveGame, event: &'static str) {
+        // Online games send only what changed in the move list: the move
+        // just played, or none (pages keep the moves they have).
+        let ply = lg.history().len();
+        let from = if event == "move" {
+            ply.saturating_sub(1)
+        } else {
+            ply
+        };
+        self.publish_from(lg, event, from);
+    }
+
+    /// [`LiveGames::publish`], an online game's moves from ply `from` on.
+    fn publish_from(&self, lg: &LiveGame, event: &'static str, from: usize) {
+        let topic = game_topic(lg.id());
+        if self.hub.subscriber_count(&topic) == 0 {
+            return;
+        }
+        let mut game = self.view(lg);
+        if lg.mode() == GameMode::Online {
+            let history = lg.history();
+            let from = from.min(history.len());
+            game.moves = History::new(history[from..].to_vec());
+            game.moves_from = from;
+            game.moves_before = from.checked_sub(1).map(|i| history[i].uci.clone());
+        }
+        self.hub.publish(
+            &topic,
+            &ServerEvent::Game {
+                topic: topic.clone(),
+                event,
+                game: Box::new(game),
+            },
+        );
+    }
+}
+
+/// How much of the time since `turn_started` some server was up: the
+/// union, from the turn's start, of the `runs` (each up to its last
+/// heartbeat) and of the current run `(id, boot, now)`. Several servers
+/// may run at once (their times overlap and count once); the time when
+/// none ran is not counted.
+pub fn time_in_runs(turn_started: i64, runs: &[RunRecord], current: (i64, i64, i64)) -> i64 {
+    let (current_id, boot, now) = current;
+    let mut spans: Vec<(i64, i64)> = runs
+        .iter()
+        .filter(|r| r.id != current_id)
+        .map(|r| (r.boot_ms.max(turn_started), r.last_seen_ms.min(now)))
+        .chain(std::iter::once((boot.max(turn_started), now)))
+        .filter(|(a, b)| b > a)
+        .collect();
+    spans.sort_unstable();
+    let (mut total, mut reached) = (0, i64::MIN);
+    for (a, b) in spans {
+        let a = a.max(reached);
+        if b > a {
+            total += b - a;
+            reached = b;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_time_while_a_server_ran_counts() {
+        let runs = [
+            RunRecord {
+                id: 1,
+                boot_ms: 0,
+                last_seen_ms: 10_000,
+            },
+            RunRecord {
+                id: 2,
+                boot_ms: 50_000,
+                last_seen_ms: 53_000,
+            },
+            RunRecord {
+                id: 3,
+                boot_ms: 90_000,
+                last_seen_ms: 90_000,
+            },
+        ];
+        // The turn began at 4 s in run 1: 6 s there, 3 s in run 2, and 5 s
+        // of the current run (3), which started at 90 s; it is 95 s now.
+        assert_eq!(time_in_runs(4_000, &runs, (3, 90_000, 95_000)), 14_000);
+        assert_eq!(time_in_runs(52_000, &runs, (3, 90_000, 95_000)), 6_000);
+    }
+
+    #[test]
+    fn servers_running_together_count_once() {
+        // Run 1 from 0 to 60 s and run 2 from 20 to 50 s ran together;
+        // the current run started at 40 s (it is 100 s now).
+        let runs = [
+            RunRecord {
+                id: 1,
+                boot_ms: 0,
+                last_seen_ms: 60_000,
+            },
+            RunRecord {
+                id: 2,
+                boot_ms: 20_000,
+                last_seen_ms: 50_000,
+            },
+        ];
+        // From 10 s on, someone was up the whole time.
+        assert_eq!(time_in_runs(10_000, &runs, (3, 40_000, 100_000)), 90_000);
+        // Run 1 alone, then a gap from 60 s to 70 s, then the current run.
+        assert_eq!(time_in_runs(0, &runs[..1], (3, 70_000, 100_000)), 90_000);
+    }
+}

@@ -1,0 +1,315 @@
+//! The online service: games of two people on their own devices. Creating
+//! one, taking the free seat ([`seats`]), the players' actions
+//! (`actions`), and the clocks' timers (`timer`).
+//!
+//! Rules of play decided here (see `docs/online.md`):
+//! - Moves are accepted once both seats are taken.
+//! - The clocks start when both sides have made their first move: White's
+//!   clock starts after Black's first move. The first two moves cost no time
+//!   and earn no increment.
+//! - Either player may abort the game (no result) before both sides have
+//!   moved, or at any time while the second seat is free.
+//! - A draw offer stands until the opponent accepts, declines, or moves
+//!   (a move declines it); one offer per side per move.
+//! - A flag loses, unless the opponent has only king and beasts left
+//!   (nothing that can mate): then it is a draw.
+//! - A rematch swaps colours and keeps the time control; either player
+//!   offers it, the other accepts.
+
+mod actions;
+pub mod seats;
+mod timer;
+
+pub use actions::Acted;
+pub use seats::Cookies;
+
+use super::players::Me;
+
+use super::error::AppError;
+use super::game_views::{new_game, parse_variant};
+use super::ids::new_id;
+use super::live::{
+    now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, OnlineState, SharedGame,
+};
+use super::requests::NewOnlineRequest;
+use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
+use super::views::GameView;
+use crate::kind::Kind;
+use rand::Rng;
+use seats::seat_of;
+use std::sync::Arc;
+use tensorchess_rules::{Color, VariantKind};
+
+/// Longest time control offered: three hours a side.
+pub const MAX_BASE_SECONDS: u32 = 3 * 3600;
+/// Largest increment: three minutes a move.
+pub const MAX_INCREMENT_SECONDS: u32 = 180;
+
+fn refused(kind: Kind, message: impl Into<String>) -> AppError {
+    AppError::refused(kind, message)
+}
+
+/// The service behind online games.
+pub struct OnlineGames {
+    live: Arc<LiveGames>,
+}
+
+impl OnlineGames {
+    pub fn new(live: Arc<LiveGames>) -> OnlineGames {
+        OnlineGames { live }
+    }
+
+    /// Resumes what runs for a game just loaded: the wait for a first move
+    /// and the flag timer.
+    pub fn resume(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
+        if lg.online().is_none() {
+            return;
+        }
+        let deadline = lg.online().and_then(|o| {
+            self.first_move_wait(o.record(), lg.ply(), lg.is_over(), self.live.now())
+        });
+        if let Some(o) = lg.online_mut() {
+            o.first_move_deadline = deadline;
+        }
+        if lg.online().is_some_and(|o| !o.has_timer()) {
+            self.arm_timer(arc, lg);
+        }
+    }
+
+    /// Parses a time control of a request.
+    pub fn clock_settings(
+        clock: Option<super::requests::ClockRequest>,
+    ) -> Result<Option<ClockSettings>, AppError> {
+        let Some(c) = clock else {
+            return Ok(None);
+        };
+        if c.base_seconds == 0 || c.base_seconds > MAX_BASE_SECONDS {
+            return Err(AppError::bad(format!(
+                "The clock's time must be 1 to {MAX_BASE_SECONDS} seconds"
+            )));
+        }
+        if c.increment_seconds > MAX_INCREMENT_SECONDS {
+            return Err(AppError::bad(format!(
+                "The increment must be 0 to {MAX_INCREMENT_SECONDS} seconds"
+            )));
+        }
+        Ok(Some(ClockSettings {
+            base_ms: c.base_seconds as i64 * 1000,
+            increment_ms: c.increment_seconds as i64 * 1000,
+        }))
+    }
+
+    /// A new online game, stored and in memory, with its seats given to
+    /// `players` (White's first; `None`: free) under `names`; `rated` holds
+    /// the players' ratings when it is rated; `from_seek` is the seek it
+    /// comes from (accepted in the same write).
+    pub async fn start(
+        self: &Arc<Self>,
+        kind: VariantKind,
+        clock: Option<ClockSettings>,
+        players: [Option<String>; 2],
+        names: [String; 2],
+        rated: Option<[i32; 2]>,
+        from_seek: Option<&str>,
+    ) -> Result<SharedGame, AppError> {
+        let game = new_game(kind, None)?;
+        let base = clock.map_or(0, |c| c.base_ms);
+        let [white_player, black_player] = players;
+        let online = OnlineRecord {
+            clock,
+            white_ms: base,
+            black_ms: base,
+            white_player,
+            black_player,
+            ratings: rated.map_or([None, None], |r| r.map(Some)),
+            ..OnlineRecord::default()
+        };
+        let now = now_ms();
+        let [white, black] = names;
+        let record = GameRecord {
+            id: new_id(),
+            variant: kind,
+            start_fen: game.start_fen(),
+            mode: GameMode::Online,
+            human_color: None,
+            level: None,
+            white,
+            black,
+            owner: None,
+            rated: rated.is_some(),
+            ending: None,
+            rev: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let stored = StoredGame {
+            record: record.clone(),
+            moves: Vec::new(),
+            online: Some(online.clone()),
+        };
+        match from_seek {
+            // The seek goes and the game comes in one write: one seek never
+            // makes two games.
+            Some(seek) => self
+                .live
+                .store()
+                .accept_seek(seek, self.live.now(), &stored)
+                .await
+                .map_err(|e| match e {
+                    StoreError::Conflict(_) => AppError::NotFound(
+                        "That seek is no longer open: someone else took it, or it lapsed".into(),
+                    ),
+                    other => other.into(),
+                })?,
+            None => self.live.store().create_game(&stored).await?,
+        }
+        let mut lg = LiveGame::new(record, game, Some(online));
+        let deadline = lg
+            .online()
+            .and_then(|o| self.first_move_wait(o.record(), 0, false, self.live.now()));
+        if let Some(o) = lg.online_mut() {
+            o.first_move_deadline = deadline;
+        }
+        let arc = self.live.insert(lg);
+        {
+            let mut lg = arc.lock().await;
+            self.arm_timer(&arc, &mut lg);
+        }
+        Ok(arc)
+    }
+
+    /// Creates an online game to play a friend, who joins by its link;
+    /// returns it as its creator sees it.
+    pub async fn create(
+        self: &Arc<Self>,
+        req: NewOnlineRequest,
+        me: &Me,
+        my_name: String,
+    ) -> Result<GameView, AppError> {
+        let kind = match req.variant.as_deref() {
+            Some(v) => parse_variant(v)?,
+            None => VariantKind::Tensor,
+        };
+        let color = match req.color.as_deref().unwrap_or("white") {
+            "random" => {
+                if rand::rng().random_bool(0.5) {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }
+            "white" => Color::White,
+            "black" => Color::Black,
+            c => {
+                return Err(AppError::bad(format!(
+                    "Unknown colour '{}': expected white, black or random",
+                    c.chars().take(20).collect::<String>()
+                )))
+            }
+        };
+        let clock = Self::clock_settings(req.clock)?;
+        let (players, names) = match color {
+            Color::White => ([Some(me.id.clone()), None], [my_name, "Black".into()]),
+            Color::Black => ([None, Some(me.id.clone())], ["White".into(), my_name]),
+        };
+        let arc = self.start(kind, clock, players, names, None, None).await?;
+        let lg = arc.lock().await;
+        Ok(self.view_for(&lg, me))
+    }
+
+    /// The game as `me` sees it (`you` is their seat).
+    pub fn view_for(&self, lg: &LiveGame, me: &Me) -> GameView {
+        let mut view = self.live.view(lg);
+        view.you = Self::seat(lg, me).map(Color::name);
+        view
+    }
+
+    /// The seat `me` holds in the game (none for spectators and for games
+    /// that are not online).
+    pub fn seat(lg: &LiveGame, me: &Me) -> Option<Color> {
+        lg.online().and_then(|o| seat_of(o, lg.id(), me))
+    }
+
+    /// Takes the free seat of an online game for `me` (named `name`).
+    /// Whoever already holds a seat keeps theirs.
+    pub async fn join(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        me: &Me,
+        name: String,
+    ) -> Result<GameView, AppError> {
+        let mut lg = arc.lock().await;
+        // Another server changed the game first: judged again on what it stored.
+        match self.join_once(arc, &mut lg, me, name.clone()).await {
+            Err(AppError::StaleGame(_)) => self.join_once(arc, &mut lg, me, name).await,
+            done => done,
+        }
+    }
+
+    async fn join_once(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        me: &Me,
+        name: String,
+    ) -> Result<GameView, AppError> {
+        let Some(o) = lg.online() else {
+            return Err(refused(Kind::NotOnline, "This game is not played online"));
+        };
+        if seat_of(o, lg.id(), me).is_some() {
+            return Ok(self.view_for(lg, me));
+        }
+        if lg.is_over() {
+            return Err(refused(
+                Kind::GameOver,
+                "The game is over: you can watch it",
+            ));
+        }
+        let Some(color) = o.free_seat() else {
+            return Err(refused(
+                Kind::SeatsTaken,
+                "Both seats are taken: you are watching this game",
+            ));
+        };
+        let mut record = o.record().clone();
+        OnlineState::set_player(&mut record, color, me.id.clone());
+        let turn_origin = o.turn_origin;
+        let now = self.live.now();
+        let deadline = self.first_move_wait(&record, lg.ply(), false, now);
+        let mut names = [lg.record().white.clone(), lg.record().black.clone()];
+        names[color.index()] = name;
+        let change = Change {
+            event: "join",
+            moves: MovesEdit::Keep,
+            ending: EndingEdit::Keep,
+            online: Some(OnlineEdit {
+                record,
+                turn_origin,
+                first_move_deadline: deadline,
+            }),
+            names: Some(names),
+        };
+        self.live
+            .commit_then(lg, change, |lg| self.arm_timer(arc, lg))
+            .await?;
+        Ok(self.view_for(lg, me))
+    }
+
+    /// What is done for a game read again after another server changed
+    /// it: the wait for a first move starts again after a move or a seat
+    /// taken, and the flag timer is armed for the new turn.
+    pub fn reloaded(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame, moved: bool) {
+        if lg.online().is_none() {
+            return;
+        }
+        if moved {
+            let deadline = lg.online().and_then(|o| {
+                self.first_move_wait(o.record(), lg.ply(), lg.is_over(), self.live.now())
+            });
+            if let Some(o) = lg.online_mut() {
+                o.first_move_deadline = deadline;
+            }
+        }
+        self.arm_timer(arc, lg);
+    }
+}

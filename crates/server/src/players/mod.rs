@@ -1,0 +1,592 @@
+//! Players: who asks (`identity`), their names, optional accounts
+//! (user name and an Argon2id-hashed password), sessions, and their
+//! Glicko-2 ratings ([`glicko2`], [`ratings`]).
+
+mod events;
+pub mod glicko2;
+pub mod identity;
+mod password;
+pub mod ratings;
+
+pub use events::AccountSignal;
+
+pub use identity::{Me, ID_COOKIE};
+
+use super::client::Client;
+use super::clock::Clock;
+use super::error::AppError;
+use super::online::seats::{new_token, token_hash};
+use super::ratelimit::{KeyedLimiter, RateLimit};
+use super::store::{AccountRecord, GameStore, PlayerRecord, StoreError};
+use super::views::{GameSummaryView, MeView, ProfileView};
+use crate::kind::Kind;
+use identity::guest_id;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+/// The longest display name.
+pub const MAX_NAME: usize = 40;
+/// How long a token's player is remembered without asking the store.
+const CACHE_MS: i64 = 60_000;
+/// Tokens remembered before the oldest are forgotten.
+const CACHE_SIZE: usize = 50_000;
+/// Failed logins to one user name from one client address: a few
+/// mistakes, then a pause. Only failures count, and only from that
+/// address, so nobody else's guessing can keep an owner out.
+const FAILURES_PER_NAME_AND_ADDRESS: RateLimit = RateLimit {
+    burst: 5,
+    per_second: 0.05,
+};
+/// Failed logins from one client address, whatever the name: slows one
+/// address trying many names.
+const FAILURES_PER_ADDRESS: RateLimit = RateLimit {
+    burst: 20,
+    per_second: 0.2,
+};
+/// Finished games a profile lists.
+const PROFILE_GAMES: usize = 20;
+
+/// What a token stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Resolved {
+    /// A stored session of this player.
+    Session(String),
+    /// A guest known by the token alone (this is their id).
+    Guest(String),
+    /// A token that no longer counts (its player logged in or registered
+    /// with another): treated as no token.
+    Retired,
+}
+
+impl Resolved {
+    fn player(&self) -> Option<&str> {
+        match self {
+            Resolved::Session(p) | Resolved::Guest(p) => Some(p),
+            Resolved::Retired => None,
+        }
+    }
+}
+
+/// A token remembered: what it stands for, its player's ban (the reason),
+/// and when it was read.
+#[derive(Clone, Debug)]
+struct Cached {
+    resolved: Resolved,
+    banned: Option<String>,
+    at: i64,
+}
+
+/// Accounts made from one client address: a few for a family or a club,
+/// then one an hour (each is a rated identity: puzzles, ratings).
+const REGISTRATIONS_PER_ADDRESS: RateLimit = RateLimit {
+    burst: 5,
+    per_second: 1.0 / 3600.0,
+};
+
+/// The players service.
+pub struct Players {
+    store: Arc<dyn GameStore>,
+    clock: Arc<dyn Clock>,
+    cache: Mutex<HashMap<String, Cached>>,
+    /// Account events are told to the sockets here.
+    signals: tokio::sync::broadcast::Sender<AccountSignal>,
+    /// The last account event acted on.
+    events_seen: tokio::sync::Mutex<i64>,
+    registrations: KeyedLimiter<IpAddr>,
+    failures_by_address: KeyedLimiter<IpAddr>,
+    failures_by_name: KeyedLimiter<(String, IpAddr)>,
+    dummy: tokio::sync::OnceCell<String>,
+}
+
+/// The name a guest has before choosing one.
+pub fn guest_name(id: &str) -> String {
+    format!("Guest {}", &id[..id.len().min(4)])
+}
+
+/// Whether `name` may be a user name: 3 to 20 letters, digits, `-` or `_`,
+/// starting with a letter or digit.
+pub fn valid_username(name: &str) -> bool {
+    (3..=20).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && name.as_bytes()[0].is_ascii_alphanumeric()
+}
+
+/// Characters a name may not hold: they reorder or hide text (bidi
+/// controls, zero-width characters), so that a name could pass for
+/// another or scramble the text around it.
+fn deceptive(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' // zero-width space, joiners, LRM, RLM
+        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}' // bidi isolates
+        | '\u{061C}' // Arabic letter mark
+        | '\u{00AD}' // soft hyphen
+        | '\u{034F}' // combining grapheme joiner
+        | '\u{180E}' // Mongolian vowel separator
+        | '\u{FEFF}' // zero-width no-break space
+    )
+}
+
+/// Whether `name` looks like the name a guest has before choosing one
+/// (`Guest 1a2b`): reserved, so that nobody passes for a guest.
+fn looks_like_guest(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    let Some(rest) = lower.strip_prefix("guest") else {
+        return false;
+    };
+    let rest = rest.trim_start_matches([' ', '-', '_', '.']);
+    !rest.is_empty() && rest.len() <= 8 && rest.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// A display name as stored: trimmed, inner runs of spaces and control
+/// characters made one space; at most [`MAX_NAME`] characters; no
+/// characters that hide or reorder text, and not a guest's name.
+pub fn clean_name(name: &str) -> Result<String, AppError> {
+    if name.chars().any(deceptive) {
+        return Err(AppError::bad(
+            "A name cannot hold invisible or direction-changing characters",
+        ));
+    }
+    let cleaned = name
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if cleaned.is_empty() {
+        return Err(AppError::bad("A name cannot be empty"));
+    }
+    if cleaned.chars().count() > MAX_NAME {
+        return Err(AppError::bad(format!(
+            "A name has at most {MAX_NAME} characters"
+        )));
+    }
+    if looks_like_guest(&cleaned) {
+        return Err(AppError::bad(
+            "Names like 'Guest 1a2b' are kept for guests: choose another",
+        ));
+    }
+    Ok(cleaned)
+}
+
+impl Players {
+    pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>) -> Players {
+        Players {
+            store,
+            clock,
+            cache: Mutex::new(HashMap::new()),
+            signals: tokio::sync::broadcast::channel(256).0,
+            events_seen: tokio::sync::Mutex::new(0),
+            registrations: KeyedLimiter::new(REGISTRATIONS_PER_ADDRESS),
+            failures_by_address: KeyedLimiter::new(FAILURES_PER_ADDRESS),
+            failures_by_name: KeyedLimiter::new(FAILURES_PER_NAME_AND_ADDRESS),
+            dummy: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// Forgets what a token stood for (its session ended).
+    fn forget(&self, token_hash: &str) {
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(token_hash);
+    }
+
+    /// Forgets every token of `player` (their sessions or ban changed).
+    fn forget_player(&self, player: &str) {
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, c| c.resolved.player() != Some(player));
+    }
+
+    async fn resolve(&self, hash: &str, token: &str) -> Result<Cached, StoreError> {
+        let now = self.clock.now_ms();
+        if let Some(c) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(hash)
+        {
+            if now - c.at < CACHE_MS {
+                return Ok(c.clone());
+            }
+        }
+        let resolved = match self.store.session_player(hash).await? {
+            Some(player) => Resolved::Session(player),
+            // A guest stays a guest until their player is stored; then only
+            // a session counts (so a token seen before a login is worthless).
+            None => {
+                let id = guest_id(token);
+                match self.store.player(&id).await? {
+                    None => Resolved::Guest(id),
+                    Some(_) => Resolved::Retired,
+                }
+            }
+        };
+        let banned = match resolved.player() {
+            Some(p) => self.store.ban_of(p).await?.map(|b| b.reason),
+            None => None,
+        };
+        let cached = Cached {
+            resolved,
+            banned,
+            at: now,
+        };
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= CACHE_SIZE {
+            cache.retain(|_, c| now - c.at < CACHE_MS);
+            if cache.len() >= CACHE_SIZE {
+                cache.clear();
+            }
+        }
+        cache.insert(hash.to_string(), cached.clone());
+        Ok(cached)
+    }
+
+    /// Who holds `token` (the identity cookie's value); a new guest when
+    /// there is none or it no longer counts. A store failure makes a guest
+    /// too: the page goes on working, and the error is logged.
+    pub async fn identify(&self, token: Option<&str>) -> Me {
+        let Some(token) = token.filter(|t| plausible(t)) else {
+            return Me::guest(new_token());
+        };
+        let hash = token_hash(token);
+        match self.resolve(&hash, token).await {
+            Ok(Cached {
+                resolved: Resolved::Retired,
+                ..
+            }) => Me::guest(new_token()),
+            Ok(Cached {
+                resolved, banned, ..
+            }) => Me {
+                stored: matches!(resolved, Resolved::Session(_)),
+                id: resolved.player().unwrap_or_default().to_string(),
+                token_hash: hash,
+                new_token: None,
+                seat_tokens: Vec::new(),
+                client: Client::unknown(),
+                banned,
+            },
+            Err(e) => {
+                tracing::error!("identity: {e}");
+                Me::guest(new_token())
+            }
+        }
+    }
+
+    /// A player's record (a guest who stored nothing has a default one).
+    pub async fn record(&self, id: &str) -> Result<PlayerRecord, AppError> {
+        Ok(self
+            .store
+            .player(id)
+            .await?
+            .unwrap_or_else(|| PlayerRecord {
+                id: id.to_string(),
+                name: guest_name(id),
+                created_at: self.clock.now_ms(),
+                account: None,
+            }))
+    }
+
+    /// The name others see.
+    pub async fn name_of(&self, id: &str) -> Result<String, AppError> {
+        Ok(self.record(id).await?.name)
+    }
+
+    /// Whether the player has an account.
+    pub async fn has_account(&self, id: &str) -> Result<bool, AppError> {
+        Ok(self
+            .store
+            .player(id)
+            .await?
+            .is_some_and(|p| p.account.is_some()))
+    }
+
+    /// Stores a guest (with their session) so that something can be kept
+    /// for them: their name, an account.
+    async fn store_guest(&self, me: &Me, player: &PlayerRecord) -> Result<(), AppError> {
+        if !me.stored {
+            self.store
+                .start_session(&me.token_hash, player, None)
+                .await?;
+            self.forget(&me.token_hash);
+        }
+        Ok(())
+    }
+
+    /// What `GET /api/me` answers.
+    pub async fn me_view(&self, me: &Me) -> Result<MeView, AppError> {
+        let record = self.record(&me.id).await?;
+        Ok(MeView {
+            id: record.id.clone(),
+            name: record.name,
+            account: record.account,
+            ratings: ratings::ratings_view(&self.store.ratings(&me.id).await?),
+            banned: me.banned.clone(),
+        })
+    }
+
+    /// Changes the player's display name.
+    pub async fn rename(&self, me: &Me, name: &str) -> Result<MeView, AppError> {
+        let mut record = self.record(&me.id).await?;
+        record.name = clean_name(name)?;
+        self.store_guest(me, &record).await?;
+        self.store.save_player(&record).await?;
+        self.me_view(me).await
+    }
+
+    /// Creates an account for the player asking (keeping their games) and
+    /// logs them in: returns their view and the new session's token.
+    pub async fn register(
+        &self,
+        me: &Me,
+        username: &str,
+        password: &str,
+    ) -> Result<(MeView, String), AppError> {
+        check_credentials(username, password)?;
+        if !me.client.exempt {
+            self.registrations
+                .take(&me.client.key(), self.clock.now_ms())
+                .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+        }
+        let mut record = self.record(&me.id).await?;
+        if record.account.is_some() {
+            return Err(AppError::Conflict(
+                "You have an account already: log out first to make another".into(),
+            ));
+        }
+        if self.store.account(username).await?.is_some() {
+            return Err(AppError::refused(
+                Kind::NameTaken,
+                format!("The name {username} is taken: choose another"),
+            ));
+        }
+        let hash = password::hash(password.to_string())
+            .await
+            .map_err(|e| AppError::Internal(format!("cannot hash a password: {e}")))?;
+        if record.name == guest_name(&record.id) {
+            record.name = username.to_string();
+        }
+        self.store_guest(me, &record).await?;
+        self.store.save_player(&record).await?;
+        self.store
+            .create_account(&AccountRecord {
+                username: username.to_string(),
+                password_hash: hash,
+                player_id: me.id.clone(),
+                created_at: self.clock.now_ms(),
+                closed_at: None,
+            })
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => AppError::refused(
+                    Kind::NameTaken,
+                    format!("The name {username} is taken: choose another"),
+                ),
+                other => other.into(),
+            })?;
+        let token = self.new_session(me, &record).await?;
+        let me = self.identify(Some(&token)).await;
+        Ok((self.me_view(&me).await?, token))
+    }
+
+    /// Logs in as `username`: a guest's games go with them into the
+    /// account. Returns the account's view and the new session's token.
+    pub async fn login(
+        &self,
+        me: &Me,
+        username: &str,
+        password: &str,
+    ) -> Result<(MeView, String, Vec<String>), AppError> {
+        let now = self.clock.now_ms();
+        // Failed logins are limited on loopback too (guessing is guessing),
+        // per address and per name from that address: a correct password
+        // from an address that did not fail is never refused.
+        let too_many = |retry_ms| AppError::TooManyRequests { retry_ms };
+        let ip = me.client.key();
+        let pair = (
+            username.to_lowercase().chars().take(64).collect::<String>(),
+            ip,
+        );
+        self.failures_by_address.check(&ip, now).map_err(too_many)?;
+        self.failures_by_name.check(&pair, now).map_err(too_many)?;
+        let failed = || {
+            let _ = self.failures_by_address.take(&ip, now);
+            let _ = self.failures_by_name.take(&pair, now);
+            AppError::Unauthorized("Wrong user name or password".into())
+        };
+        let Some(account) = self.store.account(username).await? else {
+            // As slow as a real check, so that names cannot be probed by time.
+            password::verify(password.to_string(), self.dummy_hash().await).await;
+            return Err(failed());
+        };
+        if !password::verify(password.to_string(), account.password_hash.clone()).await {
+            return Err(failed());
+        }
+        if account.closed_at.is_some() {
+            return Err(AppError::refused(
+                Kind::AccountClosed,
+                format!("The account {} is closed", account.username),
+            ));
+        }
+        if let Some(ban) = self.store.ban_of(&account.player_id).await? {
+            return Err(AppError::refused(
+                Kind::Banned,
+                format!("You are banned from this server: {}", ban.reason),
+            ));
+        }
+        let mine = self.record(&me.id).await?;
+        let mut moved = Vec::new();
+        if mine.account.is_none() && me.id != account.player_id {
+            moved = self.store.merge_player(&me.id, &account.player_id).await?;
+            self.store
+                .merge_learning(&me.id, &account.player_id)
+                .await?;
+            // The guest's token must not stand for anyone any more.
+            self.store.save_player(&mine).await?;
+        }
+        let record = self.record(&account.player_id).await?;
+        let token = self.new_session(me, &record).await?;
+        let me = self.identify(Some(&token)).await;
+        Ok((self.me_view(&me).await?, token, moved))
+    }
+
+    /// Ends the session: the browser becomes a new guest. Returns the new
+    /// guest's token.
+    pub async fn logout(&self, me: &Me) -> Result<String, AppError> {
+        if me.stored {
+            // Logged: every server forgets the token at once.
+            self.store.end_session(&me.token_hash).await?;
+        }
+        self.forget(&me.token_hash);
+        self.catch_up().await;
+        Ok(new_token())
+    }
+
+    /// Changes the password of `me`'s account (the old one must be right:
+    /// failures count as failed logins) and ends every other session.
+    pub async fn change_password(&self, me: &Me, old: &str, new: &str) -> Result<(), AppError> {
+        let record = self.record(&me.id).await?;
+        let Some(username) = record.account else {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "Only an account has a password: register first",
+            ));
+        };
+        check_credentials(&username, new)?;
+        let now = self.clock.now_ms();
+        let too_many = |retry_ms| AppError::TooManyRequests { retry_ms };
+        let ip = me.client.key();
+        let pair = (username.to_lowercase(), ip);
+        self.failures_by_address.check(&ip, now).map_err(too_many)?;
+        self.failures_by_name.check(&pair, now).map_err(too_many)?;
+        let account = self
+            .store
+            .account(&username)
+            .await?
+            .ok_or_else(|| AppError::Conflict("The account is gone".into()))?;
+        if !password::verify(old.to_string(), account.password_hash).await {
+            let _ = self.failures_by_address.take(&ip, now);
+            let _ = self.failures_by_name.take(&pair, now);
+            return Err(AppError::Unauthorized("The old password is wrong".into()));
+        }
+        let hash = password::hash(new.to_string())
+            .await
+            .map_err(|e| AppError::Internal(format!("cannot hash a password: {e}")))?;
+        self.store.set_password(&me.id, &hash).await?;
+        self.store
+            .end_sessions(&me.id, Some(&me.token_hash))
+            .await?;
+        self.catch_up().await;
+        Ok(())
+    }
+
+    /// A hash of no one's password, checked when a user name does not exist.
+    async fn dummy_hash(&self) -> String {
+        self.dummy
+            .get_or_init(|| async { password::hash(new_token()).await.unwrap_or_default() })
+            .await
+            .clone()
+    }
+
+    /// A new session of `player` replacing the one `me` came with.
+    async fn new_session(&self, me: &Me, player: &PlayerRecord) -> Result<String, AppError> {
+        let token = new_token();
+        // Always end the old token's session: a guest stored a moment ago
+        // (to keep their account) has one though `me` says it is not stored.
+        self.store
+            .start_session(&token_hash(&token), player, Some(&me.token_hash))
+            .await?;
+        self.forget(&me.token_hash);
+        Ok(token)
+    }
+
+    /// A player's public profile, by account name.
+    pub async fn profile(
+        &self,
+        username: &str,
+        games: impl FnOnce(Vec<super::store::GameSummary>) -> Vec<GameSummaryView>,
+    ) -> Result<ProfileView, AppError> {
+        let not_found = || AppError::NotFound(format!("There is no player {username}"));
+        if !valid_username(username) {
+            return Err(not_found());
+        }
+        let account = self.store.account(username).await?.ok_or_else(not_found)?;
+        if account.closed_at.is_some() {
+            return Err(AppError::NotFound(format!(
+                "The account {} is closed",
+                account.username
+            )));
+        }
+        let record = self.record(&account.player_id).await?;
+        let recent = self
+            .store
+            .finished_online_games(&account.player_id, PROFILE_GAMES)
+            .await?;
+        Ok(ProfileView {
+            id: record.id,
+            name: record.name,
+            username: account.username,
+            created_at: account.created_at,
+            ratings: ratings::ratings_view(&self.store.ratings(&account.player_id).await?),
+            games: games(recent),
+        })
+    }
+}
+
+fn check_credentials(username: &str, password: &str) -> Result<(), AppError> {
+    if !valid_username(username) {
+        return Err(AppError::bad(
+            "A user name has 3 to 20 letters, digits, '-' or '_', and starts with a letter or digit",
+        ));
+    }
+    if !(8..=128).contains(&password.chars().count()) {
+        return Err(AppError::bad("A password has 8 to 128 characters"));
+    }
+    Ok(())
+}
+
+/// Whether `s` looks like a token (anything else is not even hashed).
+fn plausible(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cleaned_and_bounded() {
+        assert_eq!(clean_name("  Ada \t\n Lovelace ").unwrap(), "Ada Lovelace");
+        assert!(clean_name("   ").is_err());
+        assert!(clean_name(&"x".repeat(41)).is_err());
+        assert_eq!(clean_name(&"ї".repeat(40)).unwrap().chars().count(), 40);
+        assert!(valid_username("ada_99") && !valid_username("_ada") && !valid_username("a b"));
+        assert!(!valid_username("ab") && !valid_username(&"a".repeat(21)));
+        assert!(check_credentials("ada", "short").is_err());
+    }
+}

@@ -1,0 +1,93 @@
+//! Ratings as the store keeps them and as pages see them, and what a rated
+//! game's result does to them (Glicko-2: each game is one rating period for
+//! both players, applied in the same transaction as the result).
+
+use super::glicko2::{self, Glicko};
+use crate::store::{Ending, RatingRecord, RatingWrite};
+use crate::views::{RatingView, RatingsView};
+use tensorchess_rules::{Color, VariantKind};
+
+/// A new player's rating.
+pub const START: RatingRecord = RatingRecord {
+    rating: glicko2::START.rating,
+    rd: glicko2::START.rd,
+    volatility: glicko2::START.volatility,
+    games: 0,
+};
+
+fn glicko(r: &RatingRecord) -> Glicko {
+    Glicko {
+        rating: r.rating,
+        rd: r.rd,
+        volatility: r.volatility,
+    }
+}
+
+fn view(r: &RatingRecord) -> RatingView {
+    RatingView {
+        rating: (r.rating * 100.0).round() / 100.0,
+        rd: (r.rd * 100.0).round() / 100.0,
+        volatility: (r.volatility * 1e6).round() / 1e6,
+        games: r.games,
+    }
+}
+
+/// Every game's rating (the start for games not played yet).
+pub fn ratings_view(stored: &[(VariantKind, RatingRecord)]) -> RatingsView {
+    let of = |kind| {
+        view(
+            stored
+                .iter()
+                .find(|(v, _)| *v == kind)
+                .map_or(&START, |(_, r)| r),
+        )
+    };
+    RatingsView {
+        tensor: of(VariantKind::Tensor),
+        chess: of(VariantKind::Chess),
+        chessence: of(VariantKind::Chessence),
+    }
+}
+
+/// White's score in a game that ended so; `None` when it changes no rating
+/// (an aborted game, an imported result).
+pub fn white_score(ending: Ending) -> Option<f64> {
+    let outcome = ending.outcome()?;
+    Some(match outcome.winner() {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => 0.0,
+        None => 0.5,
+    })
+}
+
+/// The two players' rating writes after a game (`before` as read now), and
+/// how much each rating changed (rounded), White first.
+pub fn after_game(
+    variant: VariantKind,
+    players: [&str; 2],
+    before: [Option<RatingRecord>; 2],
+    white_score: f64,
+) -> (Vec<RatingWrite>, [i32; 2]) {
+    let [w0, b0] = before.map(|r| r.unwrap_or(START));
+    let (w1, b1) = glicko2::rate_game(glicko(&w0), glicko(&b0), white_score);
+    let record = |g: Glicko, old: &RatingRecord| RatingRecord {
+        rating: g.rating,
+        rd: g.rd,
+        volatility: g.volatility,
+        games: old.games + 1,
+    };
+    let after = [record(w1, &w0), record(b1, &b0)];
+    let diffs = [
+        (after[0].rating.round() - w0.rating.round()) as i32,
+        (after[1].rating.round() - b0.rating.round()) as i32,
+    ];
+    let writes = (0..2)
+        .map(|i| RatingWrite {
+            player_id: players[i].to_string(),
+            variant,
+            before: before[i],
+            after: after[i],
+        })
+        .collect();
+    (writes, diffs)
+}

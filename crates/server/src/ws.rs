@@ -1,0 +1,467 @@
+//! The WebSocket at `/api/ws`: clients subscribe to topics of the [`Hub`]
+//! (`game:ID`) and receive a snapshot, then every change; players of online
+//! games also send their actions here (moves, resignations, offers).
+//!
+//! Client messages are JSON ([`ClientMessage`]); anything malformed or too
+//! large is answered with an `error` message and the connection stays open.
+//! Each connection may send a burst of messages, then a steady rate (a
+//! token bucket, [`RateLimit`]); messages beyond it are answered with an
+//! error of kind `rate_limited` and dropped.
+//!
+//! The player a connection speaks for comes from the identity cookie of its
+//! upgrade request (see [`super::players`]); a cross-site page cannot open
+//! the socket (the `Origin` must be this server). Topics: `game:ID` and
+//! `lobby` (the open seeks). While a player has a connection open, their
+//! seeks stay; when their last one closes, the seeks go. A connection
+//! closes when its session ends or its player is banned, on any server
+//! (it is told why first).
+//!
+//! A client that does not read what it is sent cannot make the server
+//! hold it: each connection queues at most [`SEND_QUEUE`] messages, and a
+//! write that the client does not take within the configured write
+//! timeout closes the connection (`slow_sockets_dropped` in the health
+//! counters).
+//!
+//! [`Hub`]: super::hub::Hub
+//! [`RateLimit`]: super::ratelimit::RateLimit
+
+use super::error::AppError;
+use super::ids::valid_id;
+use super::learning::analysis::{AnalyseRequest, RunningAnalysis};
+use super::lobby::LOBBY_TOPIC;
+use super::metrics::{Gauge, Metrics};
+use super::online::OnlineGames;
+use super::players::Me;
+use super::presence::PresenceGuard;
+use super::ratelimit::TokenBucket;
+use super::requests::ClientMessage;
+use super::views::ServerEvent;
+use super::AppState;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::JoinHandle;
+
+/// Largest client message handled; a larger one gets an error answer.
+pub const MAX_CLIENT_MESSAGE: usize = 4096;
+/// Largest message read at all: beyond it the protocol layer refuses the
+/// message before reading it whole, and closes the connection ("message
+/// too big"), so nobody can make the server buffer large messages.
+pub const MAX_READ_MESSAGE: usize = 16 * 1024;
+/// Bytes read from a socket at a time.
+const READ_BUFFER: usize = 8 * 1024;
+/// Topics one connection may follow.
+const MAX_SUBSCRIPTIONS: usize = 32;
+/// Messages queued for one connection: past this, its client is not
+/// reading, and the connection is dropped.
+pub const SEND_QUEUE: usize = 64;
+/// The server pings this often; a connection silent for [`IDLE_LIMIT`] is closed
+/// (a closed laptop, a dead network), so the opponent sees "disconnected".
+const PING_EVERY: Duration = Duration::from_secs(15);
+const IDLE_LIMIT: Duration = Duration::from_secs(45);
+
+pub async fn handler(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    me: Me,
+    State(state): State<AppState>,
+) -> Response {
+    if !super::guard::same_site(&headers) {
+        return (
+            StatusCode::FORBIDDEN,
+            "WebSocket connections are only accepted from this server's own pages",
+        )
+            .into_response();
+    }
+    // Small buffers: client messages are small, and a thousand connections
+    // with the default 128 KiB each would hold a quarter of a gigabyte.
+    ws.max_message_size(MAX_READ_MESSAGE)
+        .max_frame_size(MAX_READ_MESSAGE)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| connection(socket, state, me))
+}
+
+fn text(event: &ServerEvent) -> Message {
+    Message::Text(Utf8Bytes::from(
+        serde_json::to_string(event).unwrap_or_else(|_| "{}".into()),
+    ))
+}
+
+/// What one connection keeps.
+struct Conn {
+    me: Me,
+    bucket: TokenBucket,
+    subscriptions: HashMap<String, JoinHandle<()>>,
+    /// The connection's live analysis (one at a time: a new one replaces it).
+    analysis: Option<RunningAnalysis>,
+    /// Told when the send queue is full (the client does not read).
+    slow: Arc<tokio::sync::Notify>,
+}
+
+/// A message to a page whose session ended (`type`: `banned` or
+/// `session_ended`), sent before the socket closes.
+fn account_message(kind: &str, message: &str) -> Message {
+    Message::Text(Utf8Bytes::from(
+        serde_json::json!({ "type": kind, "message": message }).to_string(),
+    ))
+}
+
+/// Sends one message, unless the client does not take it within `limit`.
+async fn send_within<S>(sink: &mut S, msg: Message, limit: Duration) -> bool
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    matches!(
+        tokio::time::timeout(limit, sink.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
+async fn connection(socket: WebSocket, state: AppState, me: Me) {
+    let _open = Gauge::hold(&state.metrics, |m| &m.sockets);
+    let write_limit = state.games.config().ws_write_timeout;
+    let (mut sink, mut stream) = socket.split();
+    if let Some(reason) = &me.banned {
+        let text = format!("You are banned from this server: {reason}");
+        let _ = send_within(&mut sink, account_message("banned", &text), write_limit).await;
+        let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+        return;
+    }
+    // The player counts as here while this connection lasts.
+    let here = state.games.live.presence().player_here(&me.id);
+    let mut signals = state.players.signals();
+    let (out_tx, mut out_rx) = mpsc::channel::<Message>(SEND_QUEUE);
+    // Set by a subscription that found the queue full.
+    let slow = Arc::new(tokio::sync::Notify::new());
+    let clock = state.games.config().clock.clone();
+    let mut conn = Conn {
+        me,
+        bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
+        subscriptions: HashMap::new(),
+        analysis: None,
+        slow: slow.clone(),
+    };
+    let mut shutdown = state.shutdown_signal();
+    if *shutdown.borrow() {
+        return;
+    }
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.tick().await;
+    let mut last_heard = tokio::time::Instant::now();
+    let mut dropped_slow = false;
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let msg = match incoming {
+                    None | Some(Err(_)) => break,
+                    Some(Ok(msg)) => msg,
+                };
+                last_heard = tokio::time::Instant::now();
+                let reply = match msg {
+                    Message::Text(t) => handle_text(t.as_str(), &state, &out_tx, &mut conn).await,
+                    Message::Binary(_) => Some(ServerEvent::Error {
+                        message: "Binary messages are not understood: send JSON text".into(),
+                    }),
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => None,
+                };
+                if let Some(reply) = reply {
+                    if !send_within(&mut sink, text(&reply), write_limit).await {
+                        dropped_slow = true;
+                        break;
+                    }
+                }
+            }
+            Some(out) = out_rx.recv() => {
+                if !send_within(&mut sink, out, write_limit).await {
+                    dropped_slow = true;
+                    break;
+                }
+            }
+            _ = slow.notified() => {
+                dropped_slow = true;
+                break;
+            }
+            signal = signals.recv() => {
+                let ends = match &signal {
+                    Ok(s) => s.closes(&conn.me.id, &conn.me.token_hash),
+                    // Signals were missed: none can be checked, so the
+                    // page reconnects and is identified afresh.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        Some(("session_ended", "Please reconnect".to_string()))
+                    }
+                    Err(broadcast::error::RecvError::Closed) => None,
+                };
+                if let Some((kind, message)) = ends {
+                    let _ = send_within(&mut sink, account_message(kind, &message), write_limit).await;
+                    let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+                    break;
+                }
+            }
+            _ = ping.tick() => {
+                if last_heard.elapsed() > IDLE_LIMIT {
+                    let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+                    break;
+                }
+                if !send_within(&mut sink, Message::Ping(Default::default()), write_limit).await {
+                    break;
+                }
+            }
+            _ = shutdown.changed() => {
+                let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+                break;
+            }
+        }
+    }
+    if dropped_slow {
+        Metrics::count(&state.metrics.slow_sockets_dropped);
+        tracing::debug!(
+            "a socket of {} was dropped: its client did not read",
+            conn.me.id
+        );
+    }
+    for (_, task) in conn.subscriptions {
+        task.abort();
+    }
+    if let Some(analysis) = conn.analysis.take() {
+        analysis.stop();
+    }
+    if here.leave() {
+        state.lobby.player_left(&conn.me.id).await;
+    }
+}
+
+fn error(message: String) -> Option<ServerEvent> {
+    Some(ServerEvent::Error { message })
+}
+
+async fn handle_text(
+    t: &str,
+    state: &AppState,
+    out: &mpsc::Sender<Message>,
+    conn: &mut Conn,
+) -> Option<ServerEvent> {
+    if t.len() > MAX_CLIENT_MESSAGE {
+        return error(format!(
+            "Message too large ({} bytes; at most {MAX_CLIENT_MESSAGE})",
+            t.len()
+        ));
+    }
+    let msg: Result<ClientMessage, _> = serde_json::from_str(t);
+    if !conn.bucket.take(state.games.config().clock.now_ms()) {
+        let message = format!(
+            "Too many messages: slow down (try again in {} ms)",
+            conn.bucket.retry_after_ms()
+        );
+        // An action is answered as refused, so its sender knows which one.
+        return Some(match msg.map(ClientMessage::action) {
+            Ok(Ok((game, req, action))) => ServerEvent::Refused {
+                req,
+                game,
+                action: action.name(),
+                kind: crate::kind::Kind::RateLimited,
+                message,
+                reason: None,
+            },
+            _ => ServerEvent::Error { message },
+        });
+    }
+    let msg = match msg {
+        Ok(m) => m,
+        Err(e) => return error(format!("Malformed message: {e}")),
+    };
+    let msg = match msg.action() {
+        Ok((game, req, action)) => {
+            let name = action.name();
+            return Some(match act(state, &game, &conn.me, action).await {
+                Ok(done) => ServerEvent::Ack {
+                    req,
+                    game,
+                    action: name,
+                    rev: done.rev,
+                    ply: done.ply,
+                    rematch_id: done.rematch_id,
+                },
+                Err(e) => refused(req, game, name, e),
+            });
+        }
+        Err(other) => other,
+    };
+    match msg {
+        ClientMessage::Ping => Some(ServerEvent::Pong),
+        ClientMessage::Unsubscribe { topic } => {
+            if let Some(task) = conn.subscriptions.remove(&topic) {
+                task.abort();
+            }
+            Some(ServerEvent::Unsubscribed { topic })
+        }
+        ClientMessage::Subscribe { topic } => subscribe(topic, state, out, conn).await,
+        ClientMessage::Analyse {
+            id,
+            variant,
+            fen,
+            moves,
+            multipv,
+        } => {
+            let req = AnalyseRequest {
+                id,
+                variant,
+                fen,
+                moves,
+                multipv,
+            };
+            let now = state.games.config().clock.now_ms();
+            let previous = conn.analysis.take();
+            conn.analysis = Some(state.learning.analyses.start(
+                &conn.me.requester(),
+                now,
+                req,
+                out.clone(),
+                previous,
+            ));
+            None
+        }
+        ClientMessage::AnalyseStop { id } => {
+            if let Some(a) = conn.analysis.as_ref().filter(|a| a.id == id) {
+                a.stop();
+            }
+            None
+        }
+        _ => error("Unknown message".into()),
+    }
+}
+
+/// A player's action on game `id`.
+async fn act(
+    state: &AppState,
+    id: &str,
+    me: &Me,
+    action: super::requests::OnlineAction,
+) -> Result<super::online::Acted, AppError> {
+    let arc = state.games.get_for(id, me).await?;
+    let mut lg = arc.lock().await;
+    state.games.online.act(&arc, &mut lg, me, action).await
+}
+
+fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
+    let reason = match &e {
+        AppError::IllegalMove { reason, .. } => Some(reason.to_string()),
+        _ => None,
+    };
+    if e.status().is_server_error() {
+        tracing::error!("game {game}: {action}: {e}");
+    }
+    ServerEvent::Refused {
+        req,
+        game,
+        action,
+        kind: e.kind(),
+        message: e.to_string(),
+        reason,
+    }
+}
+
+async fn subscribe(
+    topic: String,
+    state: &AppState,
+    out: &mpsc::Sender<Message>,
+    conn: &mut Conn,
+) -> Option<ServerEvent> {
+    let game_id = topic.strip_prefix("game:").filter(|id| valid_id(id));
+    if game_id.is_none() && topic != LOBBY_TOPIC {
+        return error(format!(
+            "Unknown topic '{}'",
+            topic.chars().take(64).collect::<String>()
+        ));
+    }
+    if !conn.subscriptions.contains_key(&topic) && conn.subscriptions.len() >= MAX_SUBSCRIPTIONS {
+        return error(format!(
+            "At most {MAX_SUBSCRIPTIONS} subscriptions per connection"
+        ));
+    }
+    // Subscribe before taking the snapshot, so no change falls in between.
+    let rx = state.games.hub().subscribe(&topic);
+    let (seat, snapshot) = match game_id {
+        None => match state.lobby.snapshot().await {
+            Ok(event) => (None, event),
+            Err(e) => return error(e.to_string()),
+        },
+        Some(id) => {
+            let arc = match state.games.get_for(id, &conn.me).await {
+                Ok(arc) => arc,
+                Err(e) => return error(e.to_string()),
+            };
+            let lg = arc.lock().await;
+            let snapshot = ServerEvent::Game {
+                topic: topic.clone(),
+                event: "snapshot",
+                game: Box::new(state.games.live.view(&lg)),
+            };
+            (OnlineGames::seat(&lg, &conn.me), snapshot)
+        }
+    };
+    let out = out.clone();
+    let slow = conn.slow.clone();
+    let forward_topic = topic.clone();
+    let presence = state.games.live.presence().clone();
+    let id = game_id.map(str::to_string);
+    let task = tokio::spawn(async move {
+        let subscribed = text(&ServerEvent::Subscribed {
+            topic: forward_topic.clone(),
+            seat: seat.map(|c| c.name()),
+        });
+        if !queue(&out, subscribed, &slow) || !queue(&out, text(&snapshot), &slow) {
+            return;
+        }
+        // A player counts as connected to their game while this lasts.
+        let _here: Option<PresenceGuard> = match (seat, id) {
+            (Some(c), Some(id)) => Some(presence.enter(&id, c)),
+            _ => None,
+        };
+        forward(rx, out, forward_topic, slow).await;
+    });
+    if let Some(old) = conn.subscriptions.insert(topic, task) {
+        old.abort();
+    }
+    None
+}
+
+/// Queues a message for the connection; false (and the connection is
+/// told it is slow) when its queue is full, or false when it closed.
+fn queue(out: &mpsc::Sender<Message>, msg: Message, slow: &tokio::sync::Notify) -> bool {
+    match out.try_send(msg) {
+        Ok(()) => true,
+        Err(mpsc::error::TrySendError::Full(_)) => {
+            slow.notify_one();
+            false
+        }
+        Err(mpsc::error::TrySendError::Closed(_)) => false,
+    }
+}
+
+async fn forward(
+    mut rx: broadcast::Receiver<Utf8Bytes>,
+    out: mpsc::Sender<Message>,
+    topic: String,
+    slow: Arc<tokio::sync::Notify>,
+) {
+    loop {
+        let msg = match rx.recv().await {
+            Ok(t) => Message::Text(t),
+            Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
+                topic: topic.clone(),
+            }),
+            Err(broadcast::error::RecvError::Closed) => break,
+        };
+        if !queue(&out, msg, &slow) {
+            break;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! What servers sharing one database tell each other (PostgreSQL's
+//! `NOTIFY`): a game's new revision, the lobby's changes, who is connected.
+//! Each notice is one JSON object tagged by `t`, far below PostgreSQL's
+//! 8,000-byte payload limit; anything that does not parse is ignored (a
+//! newer server may send more kinds).
+//!
+//! Notices can be lost (a listener's connection drops): every game notice
+//! carries the revision, so a server that reconnects reloads the games it
+//! holds and compares ([`StoreNotice::Listening`]).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Presence keys sent in one notice at most (keeps a payload short).
+pub const KEYS_PER_NOTICE: usize = 64;
+
+/// One server's notice to the others.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Notice {
+    /// A game was committed at revision `rev` (sent by the store, in the
+    /// commit's own transaction, so it is heard only if the commit holds).
+    Game { id: String, rev: i64 },
+    /// A game was deleted.
+    Deleted { id: String },
+    /// An account event was logged (sent by the store, in the event's own
+    /// transaction): read the events after the last one acted on.
+    Account { seq: i64 },
+    /// A seek was posted on `from`: its view, as the lobby shows it (the
+    /// store does not read it; the lobby made it).
+    SeekAdded {
+        from: String,
+        seek: serde_json::Value,
+    },
+    /// Seeks went (cancelled, taken, lapsed, or their creator left).
+    SeeksRemoved { from: String, ids: Vec<String> },
+    /// A seek became a game: the seek's creator may be on another server.
+    Paired {
+        from: String,
+        seek: String,
+        game: String,
+        players: [String; 2],
+    },
+    /// Presence keys that became true (`true`) or false on `from`.
+    Here {
+        from: String,
+        changes: Vec<(bool, String)>,
+    },
+    /// `from` (re)connected its listener: the others tell it what they hold.
+    Hello { from: String },
+    /// `from` is up (sent with every heartbeat); a server not heard from
+    /// for a while is taken for dead and its presence forgotten.
+    Alive { from: String },
+    /// `from` stops (its presence goes at once).
+    Bye { from: String },
+}
+
+/// What a store's listener hands on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreNotice {
+    /// A notice's text, to [`Notice::parse`].
+    Text(String),
+    /// The listener (re)connected: notices may have been missed before.
+    Listening,
+}
+
+impl Notice {
+    /// Reads a notice's text; `None` for anything else.
+    ///
+    /// ```
+    /// use tensorchess_store::Notice;
+    /// let n = Notice::Game { id: "abc".into(), rev: 7 };
+    /// assert_eq!(Notice::parse(&n.to_string()), Some(n));
+    /// assert_eq!(Notice::parse(r#"{"t":"game","id":"abc","rev":"seven"}"#), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Notice> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// The server that sent it, for the notices that name one.
+    pub fn from(&self) -> Option<&str> {
+        match self {
+            Notice::Game { .. } | Notice::Deleted { .. } | Notice::Account { .. } => None,
+            Notice::SeekAdded { from, .. }
+            | Notice::SeeksRemoved { from, .. }
+            | Notice::Paired { from, .. }
+            | Notice::Here { from, .. }
+            | Notice::Hello { from }
+            | Notice::Alive { from }
+            | Notice::Bye { from } => Some(from),
+        }
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Serializing plain data does not fail.
+        f.write_str(&serde_json::to_string(self).unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_notice_reads_back() {
+        let from = "f00d".to_string();
+        for n in [
+            Notice::Game {
+                id: "g1".into(),
+                rev: 12,
+            },
+            Notice::Deleted { id: "g1".into() },
+            Notice::Account { seq: 41 },
+            Notice::SeekAdded {
+                from: from.clone(),
+                seek: serde_json::json!({ "id": "s1", "player": { "name": "Ann \"A\" 💡" } }),
+            },
+            Notice::SeeksRemoved {
+                from: from.clone(),
+                ids: vec!["s1".into(), "s2".into()],
+            },
+            Notice::Paired {
+                from: from.clone(),
+                seek: "s1".into(),
+                game: "g2".into(),
+                players: ["p1".into(), "p2".into()],
+            },
+            Notice::Here {
+                from: from.clone(),
+                changes: vec![(true, "g:g1:w".into()), (false, "u:p1".into())],
+            },
+            Notice::Here {
+                from: from.clone(),
+                changes: vec![],
+            },
+            Notice::Hello { from: from.clone() },
+            Notice::Alive { from: from.clone() },
+            Notice::Bye { from },
+        ] {
+            let text = n.to_string();
+            assert!(text.len() < 8000);
+            assert_eq!(Notice::parse(&text), Some(n), "{text}");
+        }
+    }
+
+    #[test]
+    fn anything_else_is_ignored() {
+        for text in [
+            "",
+            "g id 1",
+            "{}",
+            r#"{"t":"game"}"#,
+            r#"{"t":"game","id":"g","rev":"1"}"#,
+            r#"{"t":"someday","id":"g"}"#,
+            r#"{"t":"paired","from":"a","seek":"b","game":"c","players":["d"]}"#,
+            r#"{"t":"here","from":"a","changes":[[true]]}"#,
+        ] {
+            assert_eq!(Notice::parse(text), None, "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The store contract on a real PostgreSQL: `TENSORCHESS_TEST_PG` names
+//! one (`scripts/test.sh` starts a throwaway cluster and sets it); each
+//! test gets a schema of its own, so the tests run in parallel. Without
+//! the variable they are skipped, unless `TENSORCHESS_REQUIRE_PG` is set.
+
+use super::*;
+use crate::conformance;
+use crate::{GameMode, MovesChange, StoredMove};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The test database's URL, or `None` to skip.
+fn url() -> Option<String> {
+    match std::env::var("TENSORCHESS_TEST_PG") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
+                "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
+            );
+            eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
+            None
+        }
+    }
+}
+
+/// A schema name no other test (nor another run) uses.
+fn fresh_schema() -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!(
+        "t{}_{}_{}",
+        std::process::id(),
+        nanos,
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+async fn fresh() -> Option<(String, String, PgStore)> {
+    let url = url()?;
+    let schema = fresh_schema();
+    let store = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    Some((url, schema, store))
+}
+
+/// One test per contract function, each on a schema of its own.
+macro_rules! contract {
+    ($($name:ident),* $(,)?) => {$(
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            let Some((_, _, store)) = fresh().await else { return };
+            conformance::$name(&store).await;
+        }
+    )*};
+}
+
+contract!(
+    moves_follow_on_and_revisions_decide,
+    online_state_is_written_with_the_move_and_listed_only_for_its_players,
+    concurrent_writes_and_a_failing_one_spoils_nothing,
+    runs_and_heartbeats,
+    lists_page_by_cursor,
+    players_sessions_accounts_and_ratings,
+    seeks_are_accepted_once,
+    merging_a_guest_moves_their_games,
+    moderation_is_logged_in_order,
+);
+
+#[tokio::test]
+async fn migrations_run_once_and_a_newer_schema_is_refused() {
+    let Some((url, schema, store)) = fresh().await else {
+        return;
+    };
+    assert_eq!(store.schema_version().await.unwrap(), PG_SCHEMA_VERSION);
+    conformance::a_game_with_two_moves(&store, "g1").await;
+    drop(store);
+    // Reopening applies nothing again and keeps what was stored.
+    let store = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    assert_eq!(store.schema_version().await.unwrap(), PG_SCHEMA_VERSION);
+    let game = store.load_game("g1").await.unwrap().unwrap();
+    assert_eq!((game.moves.len(), game.record.rev), (2, 3));
+    store
+        .client()
+        .await
+        .unwrap()
+        .execute(
+            "INSERT INTO schema_migrations (version, applied_at) VALUES (99, 0)",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(matches!(
+        PgStore::open_in_schema(&url, &schema).await,
+        Err(StoreError::TooNew { found: 99, .. })
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_starting_together_migrate_once() {
+    let Some(url) = url() else { return };
+    let schema = fresh_schema();
+    let opens = (0..4).map(|_| {
+        let (url, schema) = (url.clone(), schema.clone());
+        tokio::spawn(async move { PgStore::open_in_schema(&url, &schema).await })
+    });
+    for open in opens.collect::<Vec<_>>() {
+        let store = open.await.unwrap().unwrap();
+        assert_eq!(store.schema_version().await.unwrap(), PG_SCHEMA_VERSION);
+    }
+}
+
+/// Two servers (two pools over one database) race to write the same
+/// revisions of one game: for each revision exactly one wins, the other
+/// is told the game moved on, and the moves stored are the winners'.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_racing_for_a_game_never_both_win() {
+    let Some((url, schema, a)) = fresh().await else {
+        return;
+    };
+    let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    a.create_game(&StoredGame {
+        record: conformance::record("race"),
+        moves: vec![],
+        online: None,
+    })
+    .await
+    .unwrap();
+    let mut winners = Vec::new();
+    for ply in 0..30usize {
+        let rev = ply as i64 + 2;
+        let write = |store: PgStore, who: &'static str| {
+            tokio::spawn(async move {
+                let mv = StoredMove {
+                    ply,
+                    uci: format!("{who}{ply}"),
+                    san: who.into(),
+                };
+                let out = store
+                    .commit("race", &MovesChange::Push(mv), &conformance::update(rev))
+                    .await;
+                (who, out)
+            })
+        };
+        let (x, y) = (write(a.clone(), "a"), write(b.clone(), "b"));
+        let results = [x.await.unwrap(), y.await.unwrap()];
+        let won: Vec<_> = results.iter().filter(|(_, r)| r.is_ok()).collect();
+        assert_eq!(won.len(), 1, "revision {rev}: {results:?}");
+        for (_, r) in &results {
+            if let Err(e) = r {
+                assert!(
+                    matches!(e, StoreError::Stale { found, .. } if *found == rev),
+                    "{e}"
+                );
+            }
+        }
+        winners.push(format!("{}{ply}", won[0].0));
+    }
+    let game = b.load_game("race").await.unwrap().unwrap();
+    assert_eq!(game.record.rev, 31);
+    let stored: Vec<_> = game.moves.iter().map(|m| m.uci.clone()).collect();
+    assert_eq!(stored, winners);
+}
+
+/// One seek accepted on two servers at once makes one game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_accepted_on_two_instances_makes_one_game() {
+    let Some((url, schema, a)) = fresh().await else {
+        return;
+    };
+    let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    for round in 0..10 {
+        let seek = SeekRecord {
+            id: format!("s{round}"),
+            player_id: "ann".into(),
+            variant: VariantKind::Chess,
+            clock: None,
+            rated: false,
+            color: super::super::SeekColor::Random,
+            created_at: 1,
+            expires_at: 1_000,
+            client: None,
+        };
+        a.create_seek(&seek).await.unwrap();
+        let accept = |store: PgStore, gid: String| {
+            let sid = seek.id.clone();
+            tokio::spawn(async move {
+                let mut record = conformance::record(&gid);
+                record.mode = GameMode::Online;
+                let game = StoredGame {
+                    record,
+                    moves: vec![],
+                    online: Some(Default::default()),
+                };
+                store.accept_seek(&sid, 10, &game).await
+            })
+        };
+        let x = accept(a.clone(), format!("ga{round}"));
+        let y = accept(b.clone(), format!("gb{round}"));
+        let (x, y) = (x.await.unwrap(), y.await.unwrap());
+        assert!(x.is_ok() != y.is_ok(), "round {round}: {x:?} {y:?}");
+        let made = [
+            a.load_game(&format!("ga{round}")).await.unwrap(),
+            a.load_game(&format!("gb{round}")).await.unwrap(),
+        ];
+        assert_eq!(made.iter().flatten().count(), 1);
+    }
+}
+
+/// Names taken on one server are taken on the other, even when two
+/// servers register the same name at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_name_registered_twice_at_once_is_taken_once() {
+    let Some((url, schema, a)) = fresh().await else {
+        return;
+    };
+    let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    for round in 0..10 {
+        let mut tasks = Vec::new();
+        for (store, who) in [(a.clone(), "x"), (b.clone(), "y")] {
+            let player = format!("{who}{round}");
+            store
+                .save_player(&PlayerRecord {
+                    id: player.clone(),
+                    name: player.clone(),
+                    created_at: 1,
+                    account: None,
+                })
+                .await
+                .unwrap();
+            tasks.push(tokio::spawn(async move {
+                store
+                    .create_account(&AccountRecord {
+                        username: format!("Name{round}"),
+                        password_hash: "h".into(),
+                        player_id: player,
+                        created_at: 1,
+                        closed_at: None,
+                    })
+                    .await
+            }));
+        }
+        let mut ok = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(()) => ok += 1,
+                Err(e) => assert!(matches!(e, StoreError::Conflict(_)), "{e}"),
+            }
+        }
+        assert_eq!(ok, 1);
+    }
+}

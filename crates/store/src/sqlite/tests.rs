@@ -1,0 +1,99 @@
+use super::*;
+use crate::conformance;
+
+fn open(dir: &tempfile::TempDir) -> SqliteStore {
+    SqliteStore::open(dir.path().join("t.sqlite3")).unwrap()
+}
+
+#[tokio::test]
+async fn the_store_contract_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    conformance::moves_follow_on_and_revisions_decide(&open(&dir)).await;
+    conformance::online_state_is_written_with_the_move_and_listed_only_for_its_players(&open(&dir))
+        .await;
+    conformance::concurrent_writes_and_a_failing_one_spoils_nothing(&open(&dir)).await;
+    conformance::runs_and_heartbeats(&open(&dir)).await;
+    conformance::lists_page_by_cursor(&open(&dir)).await;
+    conformance::players_sessions_accounts_and_ratings(&open(&dir)).await;
+    conformance::seeks_are_accepted_once(&open(&dir)).await;
+    conformance::merging_a_guest_moves_their_games(&open(&dir)).await;
+    conformance::reviews_are_kept_with_their_game(&open(&dir)).await;
+    conformance::puzzle_tries_and_ratings_are_written_together(&open(&dir)).await;
+    conformance::lesson_results_keep_the_best(&open(&dir)).await;
+    conformance::merging_a_guest_moves_what_they_learnt(&open(&dir)).await;
+    conformance::moderation_is_logged_in_order(&open(&dir)).await;
+}
+
+#[tokio::test]
+async fn moves_survive_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    conformance::a_game_with_two_moves(&store, "g1").await;
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    let game = store.load_game("g1").await.unwrap().unwrap();
+    assert_eq!(game.moves.len(), 2);
+    assert_eq!(game.record.rev, 3);
+}
+
+#[tokio::test]
+async fn a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.sqlite3");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+    }
+    assert!(matches!(
+        SqliteStore::open(&path),
+        Err(StoreError::TooNew { found: 99, .. })
+    ));
+}
+
+#[tokio::test]
+async fn rows_of_older_versions_read_as_typed_records() {
+    // The text an earlier version wrote: the same schema, the same words.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    drop(store);
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "INSERT INTO games (id, variant, start_fen, mode, human_color, level, white, black, \
+             result, end_reason, rev, created_at, updated_at) VALUES ('old1', 'tensor', 'start', \
+             'engine', 'black', 3, 'Engine', 'You', '1-0', 'checkmate', 7, 1, 2);
+             INSERT INTO games (id, variant, start_fen, mode, human_color, level, white, black, \
+             result, end_reason, rev, created_at, updated_at) VALUES ('old2', 'chess', 'start', \
+             'online', NULL, NULL, 'White', 'Black', '*', 'white_did_not_move', 3, 1, 2);
+             INSERT INTO online_games (game_id, draw_offer) VALUES ('old2', 'black');",
+        )
+        .unwrap();
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    let g = store.load_game("old1").await.unwrap().unwrap().record;
+    assert_eq!(g.variant, tensorchess_rules::VariantKind::Tensor);
+    assert_eq!(g.human_color, Some(tensorchess_rules::Color::Black));
+    assert_eq!(
+        g.ending,
+        Some(super::super::Ending::Outcome(
+            tensorchess_rules::Outcome::Decisive {
+                winner: tensorchess_rules::Color::White,
+                reason: tensorchess_rules::EndReason::Checkmate
+            }
+        ))
+    );
+    let g = store.load_game("old2").await.unwrap().unwrap();
+    assert_eq!(
+        g.record.ending,
+        Some(super::super::Ending::Aborted {
+            no_show: Some(tensorchess_rules::Color::White)
+        })
+    );
+    assert_eq!(
+        g.online.unwrap().draw_offer,
+        Some(tensorchess_rules::Color::Black)
+    );
+}
