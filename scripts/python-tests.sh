@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the Python package (crates/python) as a user gets it: builds its
 # wheel with maturin into a temporary folder, installs it in a fresh
-# virtual environment (python3 -m venv) with pytest and python-chess, and
+# virtual environment (python3 -m venv) with pytest, python-chess and mypy
+# (its stubtest checks the type stub), and
 # runs the pytest tests in crates/python/tests against the installed wheel.
 #
 # The wheel is built with the `ci` profile by default, so that scripts/test.sh
@@ -34,7 +35,7 @@ echo "python-tests: wheel built in $((SECONDS - began)) s: $(ls "$work"/wheel)"
 
 "$python" -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile \
-  "$work"/wheel/*.whl pytest chess
+  "$work"/wheel/*.whl pytest chess mypy
 
 # From crates/python, so that the package imported is the installed one
 # (the source folder is python/tensorchess, never on the path).

@@ -32,6 +32,9 @@ from ._tensorchess import (
     read_pgn,
 )
 
+Color = bool
+"""A side: ``True`` for White (``WHITE``), ``False`` for Black, as in python-chess."""
+
 __all__ = [
     "BLACK",
     "VARIANTS",
@@ -39,6 +42,7 @@ __all__ = [
     "AmbiguousMoveError",
     "Analysis",
     "Board",
+    "Color",
     "Engine",
     "Game",
     "GameOverError",

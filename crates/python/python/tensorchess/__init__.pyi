@@ -1,6 +1,6 @@
 """Type stub of tensorchess: Tensor Chess, orthodox chess and Chessence for Python."""
 
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, final
 
 __version__: str
 
@@ -12,6 +12,7 @@ VARIANTS: List[str]
 """The games: ``["tensor", "chess", "chessence"]``."""
 
 Color = bool
+"""A side: ``True`` for White, as in python-chess."""
 
 class TensorChessError(ValueError):
     """Base class of the errors bad input causes."""
@@ -59,6 +60,7 @@ class GameOverError(TensorChessError):
 class InternalError(RuntimeError):
     """A bug in tensorchess (a Rust panic caught at the boundary)."""
 
+@final
 class Termination:
     """How a game ended (python-chess's names where they mean the same)."""
 
@@ -78,6 +80,7 @@ class Termination:
     @property
     def name(self) -> str: ...
 
+@final
 class Outcome:
     """How a game ended and who won."""
 
@@ -92,6 +95,7 @@ class Outcome:
     def result(self) -> str:
         """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
 
+@final
 class Board:
     """A game: a start position and the moves pushed since.
 
@@ -100,11 +104,7 @@ class Board:
     capture ``b1d3xc2``, Chessence drop ``M@c2``.
     """
 
-    def __init__(
-        self,
-        variant: str = "tensor",
-        fen: Optional[str] = None,
-    ) -> None: ...
+    def __new__(cls, variant: str = "tensor", fen: Optional[str] = None) -> "Board": ...
     @property
     def variant(self) -> str: ...
     @property
@@ -145,6 +145,7 @@ class Board:
         self, headers: Optional[Mapping[str, str]] = None, result: Optional[str] = None
     ) -> str: ...
 
+@final
 class Score:
     """A score from one side's point of view: centipawns, or moves to mate."""
 
@@ -153,11 +154,12 @@ class Score:
         """Moves to mate (negative: being mated; 0: mated on the board); ``None`` for centipawns."""
     def is_mate(self) -> bool: ...
     def __neg__(self) -> "Score": ...
-    def __lt__(self, other: "Score") -> bool: ...
-    def __le__(self, other: "Score") -> bool: ...
-    def __gt__(self, other: "Score") -> bool: ...
-    def __ge__(self, other: "Score") -> bool: ...
+    def __lt__(self, other: "Score", /) -> bool: ...
+    def __le__(self, other: "Score", /) -> bool: ...
+    def __gt__(self, other: "Score", /) -> bool: ...
+    def __ge__(self, other: "Score", /) -> bool: ...
 
+@final
 class PovScore:
     """A score with the side whose point of view it is from (the side to move)."""
 
@@ -171,6 +173,7 @@ class PovScore:
     def black(self) -> Score: ...
     def is_mate(self) -> bool: ...
 
+@final
 class Line:
     """One line of an analysis."""
 
@@ -179,6 +182,7 @@ class Line:
     @property
     def pv(self) -> List[str]: ...
 
+@final
 class Analysis:
     """What a search found; attributes, or ``info["score"]`` as python-chess's InfoDict."""
 
@@ -194,20 +198,21 @@ class Analysis:
     def time(self) -> float: ...
     @property
     def lines(self) -> List[Line]: ...
-    def __getitem__(self, key: str) -> object: ...
-    def __contains__(self, key: str) -> bool: ...
+    def __getitem__(self, key: str, /) -> object: ...
+    def __contains__(self, key: str, /) -> bool: ...
 
+@final
 class Engine:
     """The tensorchess engine, for all three games."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         level: Optional[int] = None,
         *,
         hash_mb: int = 16,
         threads: int = 1,
         seed: Optional[int] = None,
-    ) -> None: ...
+    ) -> "Engine": ...
     @property
     def level(self) -> int: ...
     def analyse(
@@ -227,6 +232,7 @@ class Engine:
     ) -> str: ...
     def new_game(self) -> None: ...
 
+@final
 class Game:
     """A game read from PGN, replayed by the rules."""
 
@@ -245,4 +251,29 @@ class Game:
 def read_pgn(text: str) -> List[Game]:
     """Every game of a PGN text, replayed by the rules of its Variant tag."""
 
-__all__: Sequence[str]
+__all__ = [
+    "BLACK",
+    "VARIANTS",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Analysis",
+    "Board",
+    "Color",
+    "Engine",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "InternalError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPgnError",
+    "Line",
+    "Outcome",
+    "PovScore",
+    "Score",
+    "TensorChessError",
+    "Termination",
+    "UnknownVariantError",
+    "__version__",
+    "read_pgn",
+]
