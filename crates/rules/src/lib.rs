@@ -15,6 +15,7 @@
 
 pub mod attacks;
 mod bitboard;
+mod by_color;
 mod color;
 mod fen;
 mod game;
@@ -35,6 +36,7 @@ mod variant_game;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Word};
+pub use by_color::ByColor;
 pub use color::Color;
 pub use fen::{FenField, ParseFenError};
 pub use game::Game;

@@ -3,6 +3,7 @@
 //! Squares are names (`e4`), pieces FEN letters (`N` White's knight, `t` a
 //! black beast), colours `white`/`black`.
 
+use crate::live::GameEvent;
 use serde::Serialize;
 
 /// One piece's route during a move; `squares[0]` is where it starts.
@@ -447,7 +448,7 @@ pub enum ServerEvent {
     /// `resign`, `draw`, `thinking`).
     Game {
         topic: String,
-        event: &'static str,
+        event: GameEvent,
         game: Box<GameView>,
     },
     /// Answer to a client's `subscribe`; `seat` is the colour this

@@ -37,6 +37,7 @@ use super::ratelimit::TokenBucket;
 use super::requests::ClientMessage;
 use super::views::ServerEvent;
 use super::AppState;
+use crate::live::GameEvent;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -401,7 +402,7 @@ async fn subscribe(
             let lg = arc.lock().await;
             let snapshot = ServerEvent::Game {
                 topic: topic.clone(),
-                event: "snapshot",
+                event: GameEvent::Snapshot,
                 game: Box::new(state.games.live.view(&lg)),
             };
             (OnlineGames::seat(&lg, &conn.me), snapshot)

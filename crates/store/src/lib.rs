@@ -20,6 +20,7 @@ pub mod conformance;
 mod database;
 mod notice;
 mod postgres;
+pub mod rows;
 mod sqlite;
 mod writer;
 
@@ -29,7 +30,7 @@ pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use async_trait::async_trait;
-use tensorchess_rules::{Color, Outcome, VariantKind};
+use tensorchess_rules::{ByColor, Color, Outcome, VariantKind};
 
 /// A storage failure (the disk, the database file, or a broken invariant),
 /// the same whatever the backend.
@@ -170,17 +171,14 @@ pub struct ClockSettings {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct OnlineRecord {
     /// The players holding the seats; `None` while a seat is free.
-    pub white_player: Option<String>,
-    pub black_player: Option<String>,
+    pub players: ByColor<Option<String>>,
     /// SHA-256 (hex) of a seat token of the cookies games had before
     /// players existed: whoever brings it takes the seat as a player.
-    pub white_seat: Option<String>,
-    pub black_seat: Option<String>,
+    pub seats: ByColor<Option<String>>,
     /// `None`: no clock.
     pub clock: Option<ClockSettings>,
     /// Time left at the start of the current turn, in milliseconds.
-    pub white_ms: i64,
-    pub black_ms: i64,
+    pub ms: ByColor<i64>,
     /// When the side to move's clock started running (server clock, ms);
     /// `None` while no clock runs (before both first moves, after the end).
     pub turn_started_at: Option<i64>,
@@ -194,11 +192,11 @@ pub struct OnlineRecord {
     pub rematch_id: Option<String>,
     /// The ply at which each side (white, black) last offered a draw: one
     /// offer per move, so that offers cannot be spammed.
-    pub draw_offer_plies: [Option<usize>; 2],
-    /// Rated games: the players' ratings when the game began (rounded),
-    /// and how the result changed them, once it is known.
-    pub ratings: [Option<i32>; 2],
-    pub rating_diffs: [Option<i32>; 2],
+    pub draw_offer_plies: ByColor<Option<usize>>,
+    /// Rated games: the players' ratings when the game began (rounded).
+    pub ratings: ByColor<Option<i32>>,
+    /// How the result changed the ratings, once it is known.
+    pub rating_diffs: ByColor<Option<i32>>,
 }
 
 /// One stored move.

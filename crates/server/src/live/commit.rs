@@ -4,6 +4,7 @@
 
 use super::game::{HistoryEdit, LiveGame};
 use crate::game_views::{GameViews, VariantGame};
+use crate::live::GameEvent;
 use crate::store::{Ending, GameUpdate, MovesChange, OnlineRecord, StoredMove};
 use tensorchess_rules::Move;
 
@@ -13,7 +14,7 @@ use tensorchess_rules::Move;
 /// the record updated, the change stored, then announced as `event`.
 pub struct Change {
     /// The event the game's subscribers are told (`move`, `resign`, ...).
-    pub event: &'static str,
+    pub event: GameEvent,
     pub moves: MovesEdit,
     pub ending: EndingEdit,
     /// An online game's new record and clock state.
@@ -53,7 +54,7 @@ pub struct OnlineEdit {
 
 /// A change worked out, ready to be stored and then made.
 pub(super) struct Staged {
-    pub(super) event: &'static str,
+    pub(super) event: GameEvent,
     pub(super) game: VariantGame,
     pub(super) history_edit: HistoryEdit,
     pub(super) stored_moves: MovesChange,
@@ -63,7 +64,7 @@ pub(super) struct Staged {
 
 impl Change {
     /// A change that only ends the game.
-    pub fn end(event: &'static str, ending: Ending) -> Change {
+    pub fn end(event: GameEvent, ending: Ending) -> Change {
         Change {
             event,
             moves: MovesEdit::Keep,

@@ -4,7 +4,9 @@
 //! (`server::local`, `server::online`) are built on this.
 
 mod commit;
+mod event;
 use commit::Staged;
+pub use event::GameEvent;
 mod game;
 mod offer;
 mod online;
@@ -300,7 +302,7 @@ impl LiveGames {
         if let Some(f) = self.on_reload.get() {
             f(arc, lg, moved);
         }
-        self.publish_from(lg, "update", from);
+        self.publish_from(lg, GameEvent::Update, from);
         Ok(true)
     }
 
@@ -403,8 +405,8 @@ impl LiveGames {
             return Ok(());
         };
         let (Some(white), Some(black)) = (
-            edit.record.white_player.clone(),
-            edit.record.black_player.clone(),
+            edit.record.players.white.clone(),
+            edit.record.players.black.clone(),
         ) else {
             return Ok(());
         };
@@ -424,7 +426,7 @@ impl LiveGames {
         }
         let (writes, diffs) =
             crate::players::ratings::after_game(variant, [&white, &black], before, score);
-        edit.record.rating_diffs = diffs.map(Some);
+        edit.record.rating_diffs = tensorchess_rules::ByColor::from_array(diffs.map(Some));
         staged.update.online = Some(edit.record.clone());
         staged.update.ratings = writes;
         Ok(())
@@ -453,11 +455,11 @@ impl LiveGames {
     }
 
     /// Announces the game's state to its subscribers after `event`.
-    pub fn publish(&self, lg: &LiveGame, event: &'static str) {
+    pub fn publish(&self, lg: &LiveGame, event: GameEvent) {
         // Online games send only what changed in the move list: the move
         // just played, or none (pages keep the moves they have).
         let ply = lg.history().len();
-        let from = if event == "move" {
+        let from = if event == GameEvent::Move {
             ply.saturating_sub(1)
         } else {
             ply
@@ -466,7 +468,7 @@ impl LiveGames {
     }
 
     /// [`LiveGames::publish`], an online game's moves from ply `from` on.
-    fn publish_from(&self, lg: &LiveGame, event: &'static str, from: usize) {
+    fn publish_from(&self, lg: &LiveGame, event: GameEvent, from: usize) {
         let topic = game_topic(lg.id());
         if self.hub.subscriber_count(&topic) == 0 {
             return;

@@ -47,33 +47,17 @@ impl OnlineState {
 
     /// The stored hash of the token holding `c`'s seat.
     pub fn seat_hash(&self, c: Color) -> Option<&str> {
-        match c {
-            Color::White => self.record.white_seat.as_deref(),
-            Color::Black => self.record.black_seat.as_deref(),
-        }
+        self.record.seats[c].as_deref()
     }
 
     /// The player holding `c`'s seat.
     pub fn player(&self, c: Color) -> Option<&str> {
-        match c {
-            Color::White => self.record.white_player.as_deref(),
-            Color::Black => self.record.black_player.as_deref(),
-        }
-    }
-
-    pub fn set_player(record: &mut OnlineRecord, c: Color, player: String) {
-        match c {
-            Color::White => record.white_player = Some(player),
-            Color::Black => record.black_player = Some(player),
-        }
+        self.record.players[c].as_deref()
     }
 
     /// Whether `c`'s seat is taken (by a player, or by an old seat cookie).
     pub fn taken(record: &OnlineRecord, c: Color) -> bool {
-        match c {
-            Color::White => record.white_player.is_some() || record.white_seat.is_some(),
-            Color::Black => record.black_player.is_some() || record.black_seat.is_some(),
-        }
+        record.players[c].is_some() || record.seats[c].is_some()
     }
 
     pub fn both_seated(&self) -> bool {
@@ -94,26 +78,11 @@ impl OnlineState {
         Offer(self.record.rematch_offer)
     }
 
-    /// Time stored for `c` at the start of the turn.
-    pub fn stored_ms(record: &OnlineRecord, c: Color) -> i64 {
-        match c {
-            Color::White => record.white_ms,
-            Color::Black => record.black_ms,
-        }
-    }
-
-    pub fn set_ms(record: &mut OnlineRecord, c: Color, ms: i64) {
-        match c {
-            Color::White => record.white_ms = ms,
-            Color::Black => record.black_ms = ms,
-        }
-    }
-
     /// Time `c` has left at `now` when `turn` is to move (may be negative:
     /// the flag has fallen); `None` without a clock.
     pub fn remaining(&self, c: Color, turn: Color, now: i64) -> Option<i64> {
         self.record.clock?;
-        let stored = Self::stored_ms(&self.record, c);
+        let stored = self.record.ms[c];
         Some(match self.turn_origin {
             Some(origin) if c == turn => stored - (now - origin).max(0),
             _ => stored,
@@ -133,7 +102,7 @@ impl OnlineState {
     pub fn stopped_record(&self, turn: Color, now: i64) -> OnlineRecord {
         let mut record = self.record.clone();
         if let Some(left) = self.remaining(turn, turn, now) {
-            Self::set_ms(&mut record, turn, left.max(0));
+            record.ms[turn] = left.max(0);
         }
         record.turn_started_at = None;
         record.draw_offer = None;
@@ -180,14 +149,14 @@ impl OnlineState {
             rematch_id: self.record.rematch_id.clone(),
             can_abort: !ended && (plies < 2 || !self.both_seated()),
             rated: false,
-            ratings: self.record.ratings,
-            rating_diffs: self.record.rating_diffs,
+            ratings: self.record.ratings.into_array(),
+            rating_diffs: self.record.rating_diffs.into_array(),
         }
     }
 
     /// The ply at which `c` last offered a draw.
     pub fn draw_offered_at(&self, c: Color) -> Option<usize> {
-        self.record.draw_offer_plies[c.index()]
+        self.record.draw_offer_plies[c]
     }
 
     /// Keeps the flag timer just started (after [`OnlineState::cancel_timer`]

@@ -7,6 +7,7 @@ use crate::engine_player::{accepts_draw, SearchRequest};
 use crate::error::AppError;
 use crate::game_views::VariantGame;
 use crate::kind::Kind;
+use crate::live::GameEvent;
 use crate::live::{LiveGame, SharedGame};
 use crate::players::Me;
 use crate::store::GameMode;
@@ -69,13 +70,13 @@ impl LocalGames {
                 Ok(out) if !out.best.is_null() && !this.engine.is_shut_down() => {
                     if let Err(e) = this.live.commit(&mut lg, move_change(out.best)).await {
                         tracing::error!("game {}: the engine's move was not stored: {e}", lg.id());
-                        this.live.publish(&lg, "move");
+                        this.live.publish(&lg, GameEvent::Move);
                     }
                 }
-                Ok(_) => this.live.publish(&lg, "move"),
+                Ok(_) => this.live.publish(&lg, GameEvent::Move),
                 Err(e) => {
                     tracing::warn!("game {}: engine search failed: {e}", lg.id());
-                    this.live.publish(&lg, "move");
+                    this.live.publish(&lg, GameEvent::Move);
                 }
             }
         });

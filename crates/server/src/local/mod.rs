@@ -15,6 +15,7 @@ use super::players::Me;
 use super::requests::NewGameRequest;
 use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
 use super::views::{DrawAnswerView, GameView};
+use crate::live::GameEvent;
 use rand::Rng;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -294,7 +295,7 @@ impl LocalGames {
         }
         lg.stop_search();
         let change = Change {
-            event: "takeback",
+            event: GameEvent::Takeback,
             moves: MovesEdit::TakeBack(count),
             ending: EndingEdit::ByRules,
             online: None,
@@ -321,7 +322,7 @@ impl LocalGames {
             reason: EndReason::Resignation,
         };
         self.live
-            .commit(lg, Change::end("resign", Ending::Outcome(outcome)))
+            .commit(lg, Change::end(GameEvent::Resign, Ending::Outcome(outcome)))
             .await?;
         Ok(self.live.view(lg))
     }
@@ -371,7 +372,7 @@ impl LocalGames {
             reason: EndReason::Agreement,
         };
         self.live
-            .commit(&mut lg, Change::end("draw", Ending::Outcome(draw)))
+            .commit(&mut lg, Change::end(GameEvent::Draw, Ending::Outcome(draw)))
             .await?;
         Ok(DrawAnswerView {
             accepted: true,
@@ -385,7 +386,7 @@ impl LocalGames {
 /// A move, with the end the rules give it.
 pub fn move_change(m: tensorchess_rules::Move) -> Change {
     Change {
-        event: "move",
+        event: GameEvent::Move,
         moves: MovesEdit::Play(m),
         ending: EndingEdit::ByRules,
         online: None,

@@ -8,21 +8,21 @@ use crate::error::AppError;
 use crate::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::ids::new_id;
 use crate::kind::Kind;
+use crate::live::GameEvent;
 use crate::live::{
-    now_ms, Change, EndingEdit, LiveGame, MovesEdit, Offer, Offered, OnlineEdit, OnlineState,
-    SharedGame,
+    now_ms, Change, EndingEdit, LiveGame, MovesEdit, Offer, Offered, OnlineEdit, SharedGame,
 };
 use crate::players::Me;
 use crate::requests::OnlineAction;
 use crate::store::{Ending, GameRecord, OnlineRecord, StoredGame};
 use std::sync::Arc;
-use tensorchess_rules::{Color, EndReason, Outcome};
+use tensorchess_rules::{ByColor, Color, EndReason, Outcome};
 
 /// What an action did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Acted {
     /// The event announced to the game's subscribers.
-    pub event: &'static str,
+    pub event: GameEvent,
     pub rev: i64,
     /// Moves in the game after the action.
     pub ply: usize,
@@ -52,7 +52,7 @@ fn keep_clock(lg: &LiveGame, record: OnlineRecord) -> OnlineEdit {
 }
 
 /// A change of the online record alone (a seat, an offer).
-fn record_change(event: &'static str, lg: &LiveGame, record: OnlineRecord) -> Change {
+fn record_change(event: GameEvent, lg: &LiveGame, record: OnlineRecord) -> Change {
     Change {
         event,
         moves: MovesEdit::Keep,
@@ -135,7 +135,7 @@ impl OnlineGames {
         let event = match action {
             OnlineAction::Move { mv, ply } => {
                 self.online_move(arc, lg, seat, &mv, ply, now).await?;
-                "move"
+                GameEvent::Move
             }
             OnlineAction::Resign => {
                 self.check_playing(lg)?;
@@ -143,9 +143,9 @@ impl OnlineGames {
                     winner: !seat,
                     reason: EndReason::Resignation,
                 };
-                self.end(lg, "resign", Ending::Outcome(outcome), now)
+                self.end(lg, GameEvent::Resign, Ending::Outcome(outcome), now)
                     .await?;
-                "resign"
+                GameEvent::Resign
             }
             OnlineAction::OfferDraw => self.offer_draw(lg, seat, now).await?,
             OnlineAction::AcceptDraw | OnlineAction::DeclineDraw => {
@@ -156,14 +156,15 @@ impl OnlineGames {
                     let draw = Outcome::Draw {
                         reason: EndReason::Agreement,
                     };
-                    self.end(lg, "draw", Ending::Outcome(draw), now).await?;
-                    "draw"
+                    self.end(lg, GameEvent::Draw, Ending::Outcome(draw), now)
+                        .await?;
+                    GameEvent::Draw
                 } else {
                     let mut record = o.record().clone();
                     record.draw_offer = answered.0;
-                    let change = record_change("draw_declined", lg, record);
+                    let change = record_change(GameEvent::DrawDeclined, lg, record);
                     self.live.commit(lg, change).await?;
-                    "draw_declined"
+                    GameEvent::DrawDeclined
                 }
             }
             OnlineAction::Abort => {
@@ -177,9 +178,9 @@ impl OnlineGames {
                         "Both sides have moved: the game can no longer be aborted (resign or offer a draw)",
                     ));
                 }
-                self.end(lg, "abort", Ending::Aborted { no_show: None }, now)
+                self.end(lg, GameEvent::Abort, Ending::Aborted { no_show: None }, now)
                     .await?;
-                "abort"
+                GameEvent::Abort
             }
             OnlineAction::Rematch => {
                 let (event, id) = self.rematch(lg, seat).await?;
@@ -197,9 +198,9 @@ impl OnlineGames {
                 let answered = o.rematch_offer().answer(seat, "rematch")?;
                 let mut record = o.record().clone();
                 record.rematch_offer = answered.0;
-                let change = record_change("rematch_declined", lg, record);
+                let change = record_change(GameEvent::RematchDeclined, lg, record);
                 self.live.commit(lg, change).await?;
-                "rematch_declined"
+                GameEvent::RematchDeclined
             }
         };
         Ok(Acted {
@@ -259,14 +260,14 @@ impl OnlineGames {
         let o = lg.online().expect("online");
         if o.flag_fallen(turn, now) {
             let ending = flag_ending(lg.game(), turn);
-            self.end(lg, "flag", ending, now).await?;
+            self.end(lg, GameEvent::Flag, ending, now).await?;
             return Err(time_ran_out());
         }
         let m = lg.game().parse_player_move(text)?;
         let mut record = o.record().clone();
         if let (Some(clock), Some(left)) = (record.clock, o.remaining(turn, turn, now)) {
             if o.turn_origin.is_some() {
-                OnlineState::set_ms(&mut record, turn, left + clock.increment_ms);
+                record.ms[turn] = left + clock.increment_ms;
             }
         }
         // The clocks run once both sides have moved (the end stops them).
@@ -277,7 +278,7 @@ impl OnlineGames {
         record.draw_offer = Offer(record.draw_offer).after_move_by(turn).0;
         let deadline = self.first_move_wait(&record, plies, false, now);
         let change = Change {
-            event: "move",
+            event: GameEvent::Move,
             moves: MovesEdit::Play(m),
             ending: EndingEdit::ByRules,
             online: Some(OnlineEdit {
@@ -297,7 +298,7 @@ impl OnlineGames {
         lg: &mut LiveGame,
         seat: Color,
         now: i64,
-    ) -> Result<&'static str, AppError> {
+    ) -> Result<GameEvent, AppError> {
         self.check_playing(lg)?;
         let ply = lg.ply();
         let o = lg.online().expect("online");
@@ -312,16 +313,17 @@ impl OnlineGames {
                 let draw = Outcome::Draw {
                     reason: EndReason::Agreement,
                 };
-                self.end(lg, "draw", Ending::Outcome(draw), now).await?;
-                Ok("draw")
+                self.end(lg, GameEvent::Draw, Ending::Outcome(draw), now)
+                    .await?;
+                Ok(GameEvent::Draw)
             }
             (Offered::Pending, offer) => {
                 let mut record = o.record().clone();
                 record.draw_offer = offer.0;
-                record.draw_offer_plies[seat.index()] = Some(ply);
-                let change = record_change("draw_offer", lg, record);
+                record.draw_offer_plies[seat] = Some(ply);
+                let change = record_change(GameEvent::DrawOffer, lg, record);
                 self.live.commit(lg, change).await?;
-                Ok("draw_offer")
+                Ok(GameEvent::DrawOffer)
             }
         }
     }
@@ -331,7 +333,7 @@ impl OnlineGames {
     pub(super) async fn end(
         &self,
         lg: &mut LiveGame,
-        event: &'static str,
+        event: GameEvent,
         ending: Ending,
         now: i64,
     ) -> Result<(), AppError> {
@@ -356,13 +358,13 @@ impl OnlineGames {
         self: &Arc<Self>,
         lg: &mut LiveGame,
         seat: Color,
-    ) -> Result<(&'static str, Option<String>), AppError> {
+    ) -> Result<(GameEvent, Option<String>), AppError> {
         if !lg.is_over() {
             return Err(refused(Kind::NotOver, "The game is not over yet"));
         }
         let o = lg.online().expect("online");
         if let Some(next) = &o.record().rematch_id {
-            return Ok(("rematch", Some(next.clone())));
+            return Ok((GameEvent::Rematch, Some(next.clone())));
         }
         if !o.both_seated() {
             return Err(refused(
@@ -371,13 +373,13 @@ impl OnlineGames {
             ));
         }
         match o.rematch_offer().make(seat, "rematch")? {
-            (Offered::Agreed, _) => Ok(("rematch", Some(self.create_rematch(lg).await?))),
+            (Offered::Agreed, _) => Ok((GameEvent::Rematch, Some(self.create_rematch(lg).await?))),
             (Offered::Pending, offer) => {
                 let mut record = o.record().clone();
                 record.rematch_offer = offer.0;
-                let change = record_change("rematch_offer", lg, record);
+                let change = record_change(GameEvent::RematchOffer, lg, record);
                 self.live.commit(lg, change).await?;
-                Ok(("rematch_offer", None))
+                Ok((GameEvent::RematchOffer, None))
             }
         }
     }
@@ -389,25 +391,30 @@ impl OnlineGames {
         let game = new_game(lg.record().variant, Some(&lg.record().start_fen))?;
         let base = o.record().clock.map_or(0, |c| c.base_ms);
         let online = OnlineRecord {
-            white_player: o.record().black_player.clone(),
-            black_player: o.record().white_player.clone(),
-            white_seat: o.record().black_seat.clone(),
-            black_seat: o.record().white_seat.clone(),
+            // Colours swapped.
+            players: ByColor::new(
+                o.record().players.black.clone(),
+                o.record().players.white.clone(),
+            ),
+            seats: ByColor::new(
+                o.record().seats.black.clone(),
+                o.record().seats.white.clone(),
+            ),
             clock: o.record().clock,
-            white_ms: base,
-            black_ms: base,
+            ms: ByColor::new(base, base),
             rematch_of: Some(lg.id().to_string()),
             ..OnlineRecord::default()
         };
         // The rematch of a rated game is rated too, from today's ratings.
         let mut online = online;
         if lg.record().rated {
-            if let (Some(w), Some(b)) = (online.white_player.clone(), online.black_player.clone()) {
+            if let (Some(w), Some(b)) = (online.players.white.clone(), online.players.black.clone())
+            {
                 let variant = lg.record().variant;
-                online.ratings = [
+                online.ratings = ByColor::new(
                     Some(self.live.rating_of(&w, variant).await?.rating.round() as i32),
                     Some(self.live.rating_of(&b, variant).await?.rating.round() as i32),
-                ];
+                );
             }
         }
         let now = now_ms();
@@ -430,7 +437,7 @@ impl OnlineGames {
             online: Some(online.clone()),
         };
         // The old game learns of its rematch in the same transaction.
-        let change = record_change("rematch", lg, previous);
+        let change = record_change(GameEvent::Rematch, lg, previous);
         self.live.commit_creating(lg, change, &stored).await?;
         let id = record.id.clone();
         let mut new_game = LiveGame::new(record, game, Some(online));

@@ -29,16 +29,17 @@ use super::error::AppError;
 use super::game_views::{new_game, parse_variant};
 use super::ids::new_id;
 use super::live::{
-    now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, OnlineState, SharedGame,
+    now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, SharedGame,
 };
 use super::requests::NewOnlineRequest;
 use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
 use super::views::GameView;
 use crate::kind::Kind;
+use crate::live::GameEvent;
 use rand::Rng;
 use seats::seat_of;
 use std::sync::Arc;
-use tensorchess_rules::{Color, VariantKind};
+use tensorchess_rules::{ByColor, Color, VariantKind};
 
 /// Longest time control offered: three hours a side.
 pub const MAX_BASE_SECONDS: u32 = 3 * 3600;
@@ -114,14 +115,11 @@ impl OnlineGames {
     ) -> Result<SharedGame, AppError> {
         let game = new_game(kind, None)?;
         let base = clock.map_or(0, |c| c.base_ms);
-        let [white_player, black_player] = players;
         let online = OnlineRecord {
             clock,
-            white_ms: base,
-            black_ms: base,
-            white_player,
-            black_player,
-            ratings: rated.map_or([None, None], |r| r.map(Some)),
+            ms: ByColor::new(base, base),
+            players: ByColor::from_array(players),
+            ratings: ByColor::from_array(rated.map_or([None, None], |r| r.map(Some))),
             ..OnlineRecord::default()
         };
         let now = now_ms();
@@ -272,14 +270,14 @@ impl OnlineGames {
             ));
         };
         let mut record = o.record().clone();
-        OnlineState::set_player(&mut record, color, me.id.clone());
+        record.players[color] = Some(me.id.clone());
         let turn_origin = o.turn_origin;
         let now = self.live.now();
         let deadline = self.first_move_wait(&record, lg.ply(), false, now);
         let mut names = [lg.record().white.clone(), lg.record().black.clone()];
         names[color.index()] = name;
         let change = Change {
-            event: "join",
+            event: GameEvent::Join,
             moves: MovesEdit::Keep,
             ending: EndingEdit::Keep,
             online: Some(OnlineEdit {

@@ -4,6 +4,7 @@
 use super::actions::flag_ending;
 use super::OnlineGames;
 use crate::error::AppError;
+use crate::live::GameEvent;
 use crate::live::{LiveGame, OnlineState, SharedGame};
 use crate::store::{Ending, OnlineRecord};
 use std::sync::Arc;
@@ -40,7 +41,7 @@ impl OnlineGames {
             return;
         }
         let mut deadline = match (o.turn_origin, o.first_move_deadline) {
-            (Some(origin), _) => origin + OnlineState::stored_ms(o.record(), turn),
+            (Some(origin), _) => origin + o.record().ms[turn],
             (None, Some(deadline)) => deadline,
             (None, None) => return,
         };
@@ -73,14 +74,14 @@ impl OnlineGames {
                 // Due: the flag, or the abort for a first move not made.
                 let due = match (o.turn_origin, o.first_move_deadline) {
                     (Some(_), _) => match o.remaining(turn, turn, now) {
-                        Some(left) if left <= 0 => Some("flag"),
+                        Some(left) if left <= 0 => Some(GameEvent::Flag),
                         Some(left) => {
                             deadline = now + left;
                             None
                         }
                         None => return,
                     },
-                    (None, Some(d)) if d <= now => Some("abort"),
+                    (None, Some(d)) if d <= now => Some(GameEvent::Abort),
                     (None, Some(d)) => {
                         deadline = d;
                         None
@@ -91,7 +92,7 @@ impl OnlineGames {
                     continue;
                 };
                 o.forget_timer(); // this task: the end must not abort it
-                let ending = if event == "flag" {
+                let ending = if event == GameEvent::Flag {
                     flag_ending(lg.game(), turn)
                 } else {
                     Ending::Aborted {
@@ -104,7 +105,11 @@ impl OnlineGames {
                     // again armed the timer its state needs.
                     Err(AppError::StaleGame(_)) => return,
                     Err(e) => {
-                        tracing::error!("game {}: the {event} was not stored: {e}", lg.id());
+                        tracing::error!(
+                            "game {}: the {} was not stored: {e}",
+                            lg.id(),
+                            event.as_str()
+                        );
                         deadline = now + 1000;
                     }
                 }

@@ -5,7 +5,7 @@ use super::*;
 
 mod moderation;
 pub use moderation::*;
-use tensorchess_rules::EndReason;
+use tensorchess_rules::{ByColor, EndReason};
 
 pub fn record(id: &str) -> GameRecord {
     GameRecord {
@@ -127,13 +127,12 @@ fn online_game(id: &str) -> StoredGame {
         record: r,
         moves: vec![],
         online: Some(OnlineRecord {
-            white_player: Some("alice".into()),
+            players: ByColor::new(Some("alice".into()), None),
             clock: Some(ClockSettings {
                 base_ms: 300_000,
                 increment_ms: 2_000,
             }),
-            white_ms: 300_000,
-            black_ms: 300_000,
+            ms: ByColor::new(300_000, 300_000),
             ..OnlineRecord::default()
         }),
     }
@@ -146,9 +145,9 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     store.create_game(&game).await.unwrap();
     assert_eq!(store.load_game("o1").await.unwrap().unwrap(), game);
     let mut online = game.online.clone().unwrap();
-    online.black_player = Some("bob".into());
-    online.draw_offer_plies = [Some(0), None];
-    online.white_ms = 299_000;
+    online.players.black = Some("bob".into());
+    online.draw_offer_plies = ByColor::new(Some(0), None);
+    online.ms.white = 299_000;
     online.turn_started_at = Some(77);
     online.draw_offer = Some(Color::White);
     let mut up = update(2);
@@ -473,7 +472,7 @@ pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
     local.owner = Some("guest".into());
     store.create_game(&game(local)).await.unwrap();
     let mut online = online_game("guest-online");
-    online.online.as_mut().unwrap().white_player = Some("guest".into());
+    online.online.as_mut().unwrap().players.white = Some("guest".into());
     store.create_game(&online).await.unwrap();
     let mut moved = store.merge_player("guest", "member").await.unwrap();
     moved.sort();
@@ -484,22 +483,22 @@ pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
         (Some("member"), 2)
     );
     let o = store.load_game("guest-online").await.unwrap().unwrap();
-    assert_eq!(o.online.unwrap().white_player.as_deref(), Some("member"));
+    assert_eq!(o.online.unwrap().players.white.as_deref(), Some("member"));
 
     // A game where the account holds the other seat keeps the guest's
     // seat apart (nobody plays both sides), and a finished game keeps its
     // players as they were.
     let mut both = online_game("both-seats");
     let o = both.online.as_mut().unwrap();
-    o.white_player = Some("member".into());
-    o.black_player = Some("guest2".into());
+    o.players.white = Some("member".into());
+    o.players.black = Some("guest2".into());
     store.create_game(&both).await.unwrap();
     let mut over = online_game("over");
     over.record.ending = Some(Ending::Outcome(Outcome::Decisive {
         winner: Color::White,
         reason: EndReason::Resignation,
     }));
-    over.online.as_mut().unwrap().black_player = Some("guest2".into());
+    over.online.as_mut().unwrap().players.black = Some("guest2".into());
     store.create_game(&over).await.unwrap();
     assert!(store
         .merge_player("guest2", "member")
@@ -514,7 +513,7 @@ pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
         .online
         .unwrap();
     assert_eq!(
-        (b.white_player.as_deref(), b.black_player.as_deref()),
+        (b.players.white.as_deref(), b.players.black.as_deref()),
         (Some("member"), Some("guest2"))
     );
     let o = store
@@ -524,7 +523,7 @@ pub async fn merging_a_guest_moves_their_games(store: &dyn GameStore) {
         .unwrap()
         .online
         .unwrap();
-    assert_eq!(o.black_player.as_deref(), Some("guest2"));
+    assert_eq!(o.players.black.as_deref(), Some("guest2"));
 }
 
 // ---- learning (issue 16) ---------------------------------------------------

@@ -1,169 +1,43 @@
-//! Games, moves and online state in PostgreSQL: the row mapping and the
-//! statements, each a function of a connection or of a transaction.
+//! Games, moves and online state in PostgreSQL: the statements, each a
+//! function of a connection or of a transaction (the rows are mapped in
+//! [`crate::rows`]).
 
-use super::super::columns::{color_text, ending_columns, parse_color, parse_ending, parse_variant};
-use super::super::{
-    ClockSettings, GameListQuery, GameMode, GameRecord, GameSummary, GameUpdate, MovesChange,
-    OnlineRecord, RatingWrite, StoreError, StoredGame, StoredMove,
+use super::row::{mark, params};
+use crate::columns::ending_columns;
+use crate::rows::{
+    assignments, online_values, placeholders, read_online, read_record, record_values, Value,
+    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS,
+};
+use crate::{
+    GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, RatingWrite, StoreError,
+    StoredGame, StoredMove,
 };
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
 
-pub const RECORD_COLUMNS: &str = "id, variant, start_fen, mode, human_color, level, white, black, \
-     result, end_reason, rev, created_at, updated_at, owner, rated";
-
-/// A record's row; a value this program cannot read is reported, not guessed.
-pub fn read_record(row: &Row) -> Result<Result<GameRecord, StoreError>, StoreError> {
-    let id: String = row.try_get(0)?;
-    let variant: String = row.try_get(1)?;
-    let start_fen: String = row.try_get(2)?;
-    let mode: String = row.try_get(3)?;
-    let human: Option<String> = row.try_get(4)?;
-    let level = row
-        .try_get::<_, Option<i64>>(5)?
-        .map(|l| l.clamp(1, 6) as u8);
-    let (white, black): (String, String) = (row.try_get(6)?, row.try_get(7)?);
-    let result: String = row.try_get(8)?;
-    let reason: Option<String> = row.try_get(9)?;
-    let (rev, created_at, updated_at) = (row.try_get(10)?, row.try_get(11)?, row.try_get(12)?);
-    let owner: Option<String> = row.try_get(13)?;
-    let rated: bool = row.try_get(14)?;
-    let typed = || -> Result<GameRecord, StoreError> {
-        Ok(GameRecord {
-            variant: parse_variant(&id, &variant)?,
-            ending: parse_ending(&id, &result, reason.as_deref())?,
-            id: id.clone(),
-            start_fen,
-            mode: GameMode::parse(&mode).unwrap_or(GameMode::Local),
-            human_color: human.as_deref().and_then(parse_color),
-            level,
-            white,
-            black,
-            owner,
-            rated,
-            rev,
-            created_at,
-            updated_at,
-        })
-    };
-    Ok(typed())
-}
-
-pub const ONLINE_COLUMNS: &str = "white_seat, black_seat, clock_base_ms, clock_inc_ms, white_ms, \
-     black_ms, turn_started_at, draw_offer, rematch_offer, rematch_of, rematch_id, white_player, \
-     black_player, white_draw_ply, black_draw_ply, white_rating, black_rating, white_rating_diff, \
-     black_rating_diff";
-
-pub fn read_online(row: &Row) -> Result<OnlineRecord, StoreError> {
-    let base: Option<i64> = row.try_get(2)?;
-    let inc: Option<i64> = row.try_get(3)?;
-    let color = |i: usize| -> Result<_, StoreError> {
-        Ok(row
-            .try_get::<_, Option<String>>(i)?
-            .as_deref()
-            .and_then(parse_color))
-    };
-    let ply = |i: usize| -> Result<Option<usize>, StoreError> {
-        Ok(row.try_get::<_, Option<i64>>(i)?.map(|p| p.max(0) as usize))
-    };
-    Ok(OnlineRecord {
-        white_seat: row.try_get(0)?,
-        black_seat: row.try_get(1)?,
-        clock: base.map(|base_ms| ClockSettings {
-            base_ms,
-            increment_ms: inc.unwrap_or(0),
-        }),
-        white_ms: row.try_get(4)?,
-        black_ms: row.try_get(5)?,
-        turn_started_at: row.try_get(6)?,
-        draw_offer: color(7)?,
-        rematch_offer: color(8)?,
-        rematch_of: row.try_get(9)?,
-        rematch_id: row.try_get(10)?,
-        white_player: row.try_get(11)?,
-        black_player: row.try_get(12)?,
-        draw_offer_plies: [ply(13)?, ply(14)?],
-        ratings: [row.try_get(15)?, row.try_get(16)?],
-        rating_diffs: [row.try_get(17)?, row.try_get(18)?],
-    })
-}
-
-/// Inserts or replaces a game's online state (`$1` the game's id).
-fn write_online_sql() -> String {
-    format!(
-        "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-         $17, $18, $19, $20) \
-         ON CONFLICT (game_id) DO UPDATE SET white_seat = $2, black_seat = $3, \
-         clock_base_ms = $4, clock_inc_ms = $5, white_ms = $6, black_ms = $7, \
-         turn_started_at = $8, draw_offer = $9, rematch_offer = $10, rematch_of = $11, \
-         rematch_id = $12, white_player = $13, black_player = $14, white_draw_ply = $15, \
-         black_draw_ply = $16, white_rating = $17, black_rating = $18, \
-         white_rating_diff = $19, black_rating_diff = $20"
-    )
-}
-
-/// An online record's row: the values that are not columns as they are.
-struct OnlineColumns<'a> {
-    id: &'a str,
-    o: &'a OnlineRecord,
-    base: Option<i64>,
-    inc: Option<i64>,
-    draw_offer: Option<&'static str>,
-    rematch_offer: Option<&'static str>,
-    draw_plies: [Option<i64>; 2],
-}
-
-impl<'a> OnlineColumns<'a> {
-    fn of(id: &'a str, o: &'a OnlineRecord) -> OnlineColumns<'a> {
-        OnlineColumns {
-            id,
-            o,
-            base: o.clock.map(|c| c.base_ms),
-            inc: o.clock.map(|c| c.increment_ms),
-            draw_offer: o.draw_offer.map(color_text),
-            rematch_offer: o.rematch_offer.map(color_text),
-            draw_plies: o.draw_offer_plies.map(|p| p.map(|p| p as i64)),
-        }
-    }
-
-    /// The parameters of [`write_online_sql`].
-    fn params(&self) -> [&(dyn ToSql + Sync); 20] {
-        let o = self.o;
-        [
-            &self.id,
-            &o.white_seat,
-            &o.black_seat,
-            &self.base,
-            &self.inc,
-            &o.white_ms,
-            &o.black_ms,
-            &o.turn_started_at,
-            &self.draw_offer,
-            &self.rematch_offer,
-            &o.rematch_of,
-            &o.rematch_id,
-            &o.white_player,
-            &o.black_player,
-            &self.draw_plies[0],
-            &self.draw_plies[1],
-            &o.ratings[0],
-            &o.ratings[1],
-            &o.rating_diffs[0],
-            &o.rating_diffs[1],
-        ]
-    }
-}
-
+/// Replaces a game's online state (inserted, or every column updated).
 async fn write_online(
     c: &impl GenericClient,
     id: &str,
     o: &OnlineRecord,
 ) -> Result<(), StoreError> {
     let stmt = c.prepare_cached(&write_online_sql()).await?;
-    c.execute(&stmt, &OnlineColumns::of(id, o).params()).await?;
+    let values: Vec<Value> = std::iter::once(Value::Text(Some(id.to_string())))
+        .chain(online_values(o))
+        .collect();
+    c.execute(&stmt, &params(&values)).await?;
     Ok(())
+}
+
+/// Inserts or replaces a game's online state (`$1` the game's id).
+fn write_online_sql() -> String {
+    format!(
+        "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) VALUES ($1, {}) \
+         ON CONFLICT (game_id) DO UPDATE SET {}",
+        placeholders(mark, 2, ONLINE_COLUMN_COUNT),
+        assignments(ONLINE_COLUMNS, mark, 2)
+    )
 }
 
 /// Writes a player's new rating if the stored one is still `before`.
@@ -288,34 +162,14 @@ const INSERT_MOVE: &str =
 
 pub async fn insert_game(c: &impl GenericClient, game: &StoredGame) -> Result<(), StoreError> {
     let r = &game.record;
-    let (result, reason) = ending_columns(r.ending);
+    let values = record_values(r);
     let stmt = c
         .prepare_cached(&format!(
-            "INSERT INTO games ({RECORD_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+            "INSERT INTO games ({RECORD_COLUMNS}) VALUES ({})",
+            placeholders(mark, 1, values.len())
         ))
         .await?;
-    c.execute(
-        &stmt,
-        &[
-            &r.id,
-            &r.variant.name(),
-            &r.start_fen,
-            &r.mode.as_str(),
-            &r.human_color.map(color_text),
-            &r.level.map(i64::from),
-            &r.white,
-            &r.black,
-            &result,
-            &reason,
-            &r.rev,
-            &r.created_at,
-            &r.updated_at,
-            &r.owner,
-            &r.rated,
-        ],
-    )
-    .await?;
+    c.execute(&stmt, &params(&values)).await?;
     let ins = c.prepare_cached(INSERT_MOVE).await?;
     for m in &game.moves {
         c.execute(
@@ -359,7 +213,11 @@ pub async fn commit(
     let truncate = c.prepare_cached(TRUNCATE_MOVES).await?;
     let notify = c.prepare_cached("SELECT pg_notify($1, $2)").await?;
     let (result, reason) = ending_columns(update.ending);
-    let online_columns = update.online.as_ref().map(|o| OnlineColumns::of(id, o));
+    let online_values: Option<Vec<Value>> = update.online.as_ref().map(|o| {
+        std::iter::once(Value::Text(Some(id.to_string())))
+            .chain(online_values(o))
+            .collect()
+    });
     let bump_params: [&(dyn ToSql + Sync); 5] =
         [&id, &update.rev, &result, &reason, &update.updated_at];
     let notify_params: [&(dyn ToSql + Sync); 2] = [&channel, &notice];
@@ -372,8 +230,8 @@ pub async fn commit(
             }
         },
         async {
-            match &online_columns {
-                Some(columns) => c.execute(&online, &columns.params()).await.map(drop),
+            match &online_values {
+                Some(values) => c.execute(&online, &params(values)).await.map(drop),
                 None => Ok(()),
             }
         },
@@ -442,7 +300,7 @@ pub async fn load_game(c: &impl GenericClient, id: &str) -> Result<Option<Stored
     let Some(row) = record? else {
         return Ok(None);
     };
-    let record = read_record(&row)??;
+    let record = read_record(&row, 0)?;
     let moves = moves?
         .iter()
         .map(|row| {
@@ -454,7 +312,7 @@ pub async fn load_game(c: &impl GenericClient, id: &str) -> Result<Option<Stored
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
     let online = match online? {
-        Some(row) => Some(read_online(&row)?),
+        Some(row) => Some(read_online(&row, 0)?),
         None => None,
     };
     Ok(Some(StoredGame {
@@ -471,9 +329,10 @@ fn summaries(rows: Vec<Row>) -> Result<Vec<GameSummary>, StoreError> {
         let move_count = row.try_get::<_, i64>(15)? as usize;
         // A row this program cannot read is left out of the list (and
         // reported), rather than hiding every other game.
-        match read_record(&row)? {
+        match read_record(&row, 0) {
             Ok(record) => out.push(GameSummary { record, move_count }),
-            Err(e) => tracing::error!("{e}"),
+            Err(e @ StoreError::Corrupt { .. }) => tracing::error!("{e}"),
+            Err(e) => return Err(e),
         }
     }
     Ok(out)

@@ -13,6 +13,7 @@ mod learning;
 mod listen;
 mod moderation;
 mod players;
+mod row;
 
 use super::database::redact;
 use super::{

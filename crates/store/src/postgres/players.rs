@@ -1,12 +1,11 @@
 //! Players, sessions, accounts, ratings and seeks in PostgreSQL.
 
 use super::super::columns::parse_variant;
-use super::super::{
-    AccountRecord, ClockSettings, PlayerRecord, RatingRecord, SeekColor, SeekRecord, StoreError,
-    StoredGame,
-};
+use super::super::{AccountRecord, PlayerRecord, RatingRecord, SeekRecord, StoreError, StoredGame};
 use super::games::insert_game;
 use super::is_unique_violation;
+use super::row::{mark, params};
+use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
 use deadpool_postgres::GenericClient;
 use tensorchess_rules::VariantKind;
 
@@ -168,80 +167,29 @@ pub async fn ratings(
         .collect()
 }
 
-fn seek_color_text(c: SeekColor) -> &'static str {
-    match c {
-        SeekColor::White => "white",
-        SeekColor::Black => "black",
-        SeekColor::Random => "random",
-    }
-}
-
-fn parse_seek_color(s: &str) -> SeekColor {
-    match s {
-        "white" => SeekColor::White,
-        "black" => SeekColor::Black,
-        _ => SeekColor::Random,
-    }
-}
-
 pub async fn create_seek(c: &impl GenericClient, s: &SeekRecord) -> Result<(), StoreError> {
+    let values = seek_values(s);
     let stmt = c
-        .prepare_cached(
-            "INSERT INTO seeks (id, player_id, variant, clock_base_ms, clock_inc_ms, rated, \
-             color, created_at, expires_at, client) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        )
+        .prepare_cached(&format!(
+            "INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({})",
+            placeholders(mark, 1, values.len())
+        ))
         .await?;
-    c.execute(
-        &stmt,
-        &[
-            &s.id,
-            &s.player_id,
-            &s.variant.name(),
-            &s.clock.map(|c| c.base_ms),
-            &s.clock.map(|c| c.increment_ms),
-            &s.rated,
-            &seek_color_text(s.color),
-            &s.created_at,
-            &s.expires_at,
-            &s.client,
-        ],
-    )
-    .await?;
+    c.execute(&stmt, &params(&values)).await?;
     Ok(())
 }
 
 pub async fn open_seeks(c: &impl GenericClient, now: i64) -> Result<Vec<SeekRecord>, StoreError> {
     let stmt = c
-        .prepare_cached(
-            "SELECT id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
-             created_at, expires_at, client FROM seeks WHERE expires_at > $1 \
-             ORDER BY created_at, id COLLATE \"C\"",
-        )
+        .prepare_cached(&format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks WHERE expires_at > $1 \
+             ORDER BY created_at, id COLLATE \"C\""
+        ))
         .await?;
     c.query(&stmt, &[&now])
         .await?
         .iter()
-        .map(|r| {
-            let id: String = r.try_get(0)?;
-            let base: Option<i64> = r.try_get(3)?;
-            let inc: Option<i64> = r.try_get(4)?;
-            let variant: String = r.try_get(2)?;
-            Ok(SeekRecord {
-                variant: parse_variant(&id, &variant)?,
-                id,
-                player_id: r.try_get(1)?,
-                clock: base.map(|base_ms| ClockSettings {
-                    base_ms,
-                    increment_ms: inc.unwrap_or(0),
-                }),
-                rated: r.try_get(5)?,
-                color: parse_seek_color(r.try_get(6)?),
-                created_at: r.try_get(7)?,
-                expires_at: r.try_get(8)?,
-                client: r.try_get(9)?,
-            })
-        })
+        .map(|row| read_seek(row, 0))
         .collect()
 }
 

@@ -9,6 +9,7 @@ mod games;
 mod learning;
 mod moderation;
 mod players;
+mod row;
 
 use super::writer::{writer_loop, Job, TypedJob};
 use super::{

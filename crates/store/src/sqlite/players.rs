@@ -1,13 +1,12 @@
 //! Players, sessions, accounts, ratings and seeks in SQLite.
 
 use super::super::columns::parse_variant;
-use super::super::{
-    AccountRecord, ClockSettings, PlayerRecord, RatingRecord, SeekColor, SeekRecord, StoreError,
-    StoredGame,
-};
+use super::super::{AccountRecord, PlayerRecord, RatingRecord, SeekRecord, StoreError, StoredGame};
 use super::games::insert_game;
 use super::moderation::end_session;
-use rusqlite::{params, Connection, OptionalExtension};
+use super::row::mark;
+use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use tensorchess_rules::VariantKind;
 
 pub fn player(conn: &Connection, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
@@ -133,77 +132,26 @@ pub fn ratings(
         .collect()
 }
 
-fn color_text(c: SeekColor) -> &'static str {
-    match c {
-        SeekColor::White => "white",
-        SeekColor::Black => "black",
-        SeekColor::Random => "random",
-    }
-}
-
-fn parse_seek_color(s: &str) -> SeekColor {
-    match s {
-        "white" => SeekColor::White,
-        "black" => SeekColor::Black,
-        _ => SeekColor::Random,
-    }
-}
-
 pub fn create_seek(conn: &Connection, s: &SeekRecord) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO seeks (id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
-         created_at, expires_at, client) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute(params![
-        s.id,
-        s.player_id,
-        s.variant.name(),
-        s.clock.map(|c| c.base_ms),
-        s.clock.map(|c| c.increment_ms),
-        s.rated as i64,
-        color_text(s.color),
-        s.created_at,
-        s.expires_at,
-        s.client
-    ])?;
+    let values = seek_values(s);
+    conn.prepare_cached(&format!(
+        "INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({})",
+        placeholders(mark, 1, values.len())
+    ))?
+    .execute(params_from_iter(values))?;
     Ok(())
 }
 
 pub fn open_seeks(conn: &Connection, now: i64) -> Result<Vec<SeekRecord>, StoreError> {
-    let rows = conn
-        .prepare_cached(
-            "SELECT id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
-             created_at, expires_at, client FROM seeks WHERE expires_at > ?1 \
-             ORDER BY created_at, id",
-        )?
-        .query_map(params![now], |r| {
-            let base: Option<i64> = r.get(3)?;
-            let inc: Option<i64> = r.get(4)?;
-            Ok((
-                r.get::<_, String>(2)?,
-                SeekRecord {
-                    id: r.get(0)?,
-                    player_id: r.get(1)?,
-                    variant: VariantKind::Tensor,
-                    clock: base.map(|base_ms| ClockSettings {
-                        base_ms,
-                        increment_ms: inc.unwrap_or(0),
-                    }),
-                    rated: r.get::<_, i64>(5)? != 0,
-                    color: parse_seek_color(&r.get::<_, String>(6)?),
-                    created_at: r.get(7)?,
-                    expires_at: r.get(8)?,
-                    client: r.get(9)?,
-                },
-            ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    rows.into_iter()
-        .map(|(v, mut s)| {
-            s.variant = parse_variant(&s.id, &v)?;
-            Ok(s)
-        })
-        .collect()
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SEEK_COLUMNS} FROM seeks WHERE expires_at > ?1 ORDER BY created_at, id"
+    ))?;
+    let mut rows = stmt.query(params![now])?;
+    let mut seeks = Vec::new();
+    while let Some(row) = rows.next()? {
+        seeks.push(read_seek(row, 0)?);
+    }
+    Ok(seeks)
 }
 
 pub fn delete_seek(conn: &Connection, id: &str, player: Option<&str>) -> Result<bool, StoreError> {
