@@ -4,6 +4,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
@@ -44,17 +45,51 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that moves only when told to (tests).
+/// A clock that moves only when told to (tests). It knows its sleepers'
+/// deadlines, so a test can see that a timer is armed, and for when,
+/// instead of sleeping to see that nothing happens.
 #[derive(Debug)]
 pub struct ManualClock {
     now: watch::Sender<i64>,
+    sleepers: Arc<Mutex<Sleepers>>,
+}
+
+/// The deadlines of the sleepers waiting, by a number of their own.
+#[derive(Debug, Default)]
+struct Sleepers {
+    next: u64,
+    waiting: Vec<(u64, i64)>,
+}
+
+/// Takes a sleeper off the list when its sleep ends or is dropped.
+struct Registered {
+    id: u64,
+    sleepers: Arc<Mutex<Sleepers>>,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut s = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        s.waiting.retain(|(id, _)| *id != self.id);
+    }
 }
 
 impl ManualClock {
+    /// A clock standing at `start_ms`.
     pub fn new(start_ms: i64) -> ManualClock {
         ManualClock {
             now: watch::channel(start_ms).0,
+            sleepers: Arc::default(),
         }
+    }
+
+    /// The deadlines of the sleepers waiting now, earliest first (an armed
+    /// flag timer, an engine budget's wait...).
+    pub fn sleepers(&self) -> Vec<i64> {
+        let s = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        let mut deadlines: Vec<i64> = s.waiting.iter().map(|(_, d)| *d).collect();
+        deadlines.sort_unstable();
+        deadlines
     }
 
     /// Moves time forward by `ms` and wakes every sleeper whose time has come.
@@ -75,7 +110,18 @@ impl Clock for ManualClock {
 
     fn sleep_until(&self, deadline_ms: i64) -> Sleep<'_> {
         let mut rx = self.now.subscribe();
+        let registered = {
+            let mut s = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+            s.next += 1;
+            let id = s.next;
+            s.waiting.push((id, deadline_ms));
+            Registered {
+                id,
+                sleepers: self.sleepers.clone(),
+            }
+        };
         Box::pin(async move {
+            let _registered = registered;
             // The sender lives as long as `self`, so this only ends at the deadline.
             let _ = rx.wait_for(|t| *t >= deadline_ms).await;
         })
@@ -85,7 +131,6 @@ impl Clock for ManualClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[tokio::test]
     async fn a_manual_clock_wakes_sleepers_when_advanced() {
@@ -95,12 +140,20 @@ mod tests {
             c.sleep_until(1_500).await;
             c.now_ms()
         });
-        tokio::task::yield_now().await;
+        while clock.sleepers().is_empty() {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(clock.sleepers(), [1_500]);
         clock.advance(200);
         tokio::task::yield_now().await;
         assert!(!sleeper.is_finished());
+        assert_eq!(clock.sleepers(), [1_500]);
         clock.advance(300);
         assert_eq!(sleeper.await.unwrap(), 1_500);
+        assert!(
+            clock.sleepers().is_empty(),
+            "a sleep that ended is off the list"
+        );
         clock.sleep_until(0).await; // the past: at once
     }
 

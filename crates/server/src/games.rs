@@ -13,13 +13,21 @@ use super::local::LocalGames;
 use super::online::OnlineGames;
 use super::players::{Me, Players};
 use super::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
-use super::views::{GameListView, GameSummaryView};
+use super::views::{GameListView, GameSummaryView, GameView};
+use crate::command::{Acted, Command, Step};
+use crate::live::LiveGame;
 use std::sync::Arc;
+
+/// A game locked for one request.
+pub type GameGuard = tokio::sync::OwnedMutexGuard<LiveGame>;
 
 /// Every game service, together.
 pub struct Games {
+    /// Games in memory over the store, and their announcements.
     pub live: Arc<LiveGames>,
+    /// Games against the engine and on one device.
     pub local: Arc<LocalGames>,
+    /// Games of two people on their own devices.
     pub online: Arc<OnlineGames>,
 }
 
@@ -35,6 +43,7 @@ fn give_back_memory() {
 }
 
 impl Games {
+    /// The services over `store`, announcing on `hub`, searching with `engine`.
     pub fn new(
         store: Arc<dyn GameStore>,
         hub: Arc<Hub>,
@@ -43,12 +52,6 @@ impl Games {
     ) -> Games {
         let live = Arc::new(LiveGames::new(store, hub, config));
         let online = Arc::new(OnlineGames::new(live.clone()));
-        let weak = Arc::downgrade(&online);
-        live.on_reload(Box::new(move |arc, lg, moved| {
-            if let Some(online) = weak.upgrade() {
-                online.reloaded(arc, lg, moved);
-            }
-        }));
         Games {
             local: Arc::new(LocalGames::new(live.clone(), engine)),
             online,
@@ -56,10 +59,12 @@ impl Games {
         }
     }
 
+    /// The server's settings.
     pub fn config(&self) -> &ServerConfig {
         self.live.config()
     }
 
+    /// Where changes are announced to WebSocket subscribers.
     pub fn hub(&self) -> &Arc<Hub> {
         self.live.hub()
     }
@@ -70,38 +75,145 @@ impl Games {
         let (arc, fresh) = self.live.get(id).await?;
         if fresh {
             let mut lg = arc.lock().await;
-            match lg.mode() {
-                GameMode::Engine | GameMode::Local => self.local.resume(&arc, &mut lg),
-                GameMode::Online => self.online.resume(&arc, &mut lg),
-            }
+            self.settle(&arc, &mut lg);
         }
         Ok(arc)
     }
 
-    /// The game, if `me` may see it: an online game is seen by everyone
-    /// (spectators), a local game only by the player who made it; to
-    /// anyone else it does not exist. A local game stored before players
-    /// existed belongs to nobody until the operator gives it to someone
-    /// (`tensorchess admin adopt`).
-    pub async fn get_for(&self, id: &str, me: &Me) -> Result<SharedGame, AppError> {
-        let arc = self.get(id).await?;
-        let mine = {
-            let mut lg = arc.lock().await;
-            if lg.mode() == GameMode::Online {
-                drop(lg);
-                return Ok(arc);
-            }
-            if lg.record().owner.is_none() {
-                // The operator may have given it an owner since it was read.
-                self.live.reload(&arc, &mut lg).await?;
-            }
-            lg.record().owner.as_deref() == Some(me.id.as_str())
-        };
-        if mine {
-            Ok(arc)
+    /// The game, locked, if `me` may see it: an online game is seen by
+    /// everyone (spectators), a local game only by the player who made it;
+    /// to anyone else it does not exist. A local game stored before
+    /// players existed belongs to nobody until the operator gives it to
+    /// someone (`tensorchess admin adopt`).
+    pub async fn lock_for(&self, id: &str, me: &Me) -> Result<(SharedGame, GameGuard), AppError> {
+        let (arc, fresh) = self.live.get(id).await?;
+        let mut lg = arc.clone().lock_owned().await;
+        if fresh {
+            self.settle(&arc, &mut lg);
+        }
+        if lg.mode() == GameMode::Online {
+            return Ok((arc, lg));
+        }
+        if lg.record().owner.is_none() {
+            // The operator may have given it an owner since it was read.
+            self.live.reload(&mut lg).await?;
+        }
+        if lg.record().owner.as_deref() == Some(me.id.as_str()) {
+            Ok((arc, lg))
         } else {
             Err(AppError::NotFound(format!("There is no game {id}")))
         }
+    }
+
+    /// [`Games::lock_for`], unlocked (for work that locks the game when
+    /// it needs to: an engine search for a hint waits without the lock).
+    pub async fn get_for(&self, id: &str, me: &Me) -> Result<SharedGame, AppError> {
+        Ok(self.lock_for(id, me).await?.0)
+    }
+
+    /// Does what `me` asks of game `id` (see [`Command`]), whichever door
+    /// the command came through: the game is locked once, the seat or the
+    /// ownership checked, the command applied and committed, what runs
+    /// after it started, and the change announced. Should another server
+    /// have changed the game first, it is read again and the command judged
+    /// once more against what was stored. Returns what it did and the game,
+    /// still locked, for the answer.
+    pub async fn act(
+        &self,
+        id: &str,
+        me: &Me,
+        command: Command,
+    ) -> Result<(Acted, GameGuard), AppError> {
+        let (arc, mut lg) = self.lock_for(id, me).await?;
+        let rev = lg.rev();
+        let step = self.act_locked(&arc, &mut lg, me, &command).await;
+        if lg.rev() != rev {
+            self.settle(&arc, &mut lg);
+        }
+        let step = step?;
+        let event = step.committed.map(|c| {
+            self.live.publish(&lg, c.event());
+            c.event()
+        });
+        let acted = Acted {
+            event,
+            rev: lg.rev(),
+            ply: lg.ply(),
+            rematch_id: step.rematch_id,
+        };
+        Ok((acted, lg))
+    }
+
+    /// [`Games::act`] and the game as `me` sees it afterwards (the answer
+    /// of the HTTP routes).
+    pub async fn act_view(
+        &self,
+        id: &str,
+        me: &Me,
+        command: Command,
+    ) -> Result<GameView, AppError> {
+        let (_, lg) = self.act(id, me, command).await?;
+        Ok(self.online.view_for(&lg, me))
+    }
+
+    async fn act_locked(
+        &self,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        me: &Me,
+        command: &Command,
+    ) -> Result<Step, AppError> {
+        let shared = self.live.store().shared();
+        // A move for a later ply than memory has: another server made the
+        // move before it, and its notice has not come yet.
+        if shared && command.ply().is_some_and(|ply| ply > lg.ply()) {
+            self.reload(arc, lg).await?;
+        }
+        // Refusals on what memory holds, which may be behind the store (a
+        // seat taken or an offer made on another server whose notice has
+        // not come yet), are judged again if the store is newer: every
+        // online command, and local moves that say their ply.
+        let judged_again = shared && (lg.mode() == GameMode::Online || command.ply().is_some());
+        match self.apply(lg, me, command).await {
+            Err(AppError::StaleGame(_)) => {
+                self.reload(arc, lg).await?;
+                self.apply(lg, me, command).await
+            }
+            Err(refusal @ (AppError::Refused { .. } | AppError::Conflict(_))) if judged_again => {
+                if self.reload(arc, lg).await? {
+                    self.apply(lg, me, command).await
+                } else {
+                    Err(refusal)
+                }
+            }
+            done => done,
+        }
+    }
+
+    async fn apply(&self, lg: &mut LiveGame, me: &Me, command: &Command) -> Result<Step, AppError> {
+        match lg.mode() {
+            GameMode::Online => self.online.apply(lg, me, command).await,
+            GameMode::Engine | GameMode::Local => self.local.apply(lg, me, command).await,
+        }
+    }
+
+    /// Starts what runs for a game in its state now: an online game's flag
+    /// timer, the engine's search when it is to move.
+    fn settle(&self, arc: &SharedGame, lg: &mut LiveGame) {
+        match lg.mode() {
+            GameMode::Online => self.online.resume_after_change(arc, lg),
+            GameMode::Engine | GameMode::Local => self.local.resume(arc, lg),
+        }
+    }
+
+    /// Reads the game again if another server changed it, and starts what
+    /// runs for its new state. Returns whether it was newer.
+    pub async fn reload(&self, arc: &SharedGame, lg: &mut LiveGame) -> Result<bool, AppError> {
+        let newer = self.live.reload(lg).await?;
+        if newer {
+            self.settle(arc, lg);
+        }
+        Ok(newer)
     }
 
     /// A page of `me`'s games, newest first: the local games they made and
@@ -187,10 +299,11 @@ impl Games {
                     l.cluster().start_sending(store.clone());
                     match store.listen().await {
                         Ok(Some(notices)) => {
-                            let (live, lobby, players) =
-                                (live.clone(), lobby.clone(), players.clone());
+                            let (live, online, lobby, players) =
+                                (live.clone(), online.clone(), lobby.clone(), players.clone());
                             tokio::spawn(cluster::follow(
                                 live,
+                                online,
                                 lobby,
                                 players,
                                 notices,

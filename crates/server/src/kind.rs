@@ -112,6 +112,8 @@ kinds! {
     ReviewRunning = "review_running" => CONFLICT,
     /// Too many analyses of this player at once.
     TooMany = "too_many" => TOO_MANY_REQUESTS,
+    /// The operator muted this player's chat.
+    Muted = "muted" => FORBIDDEN,
 }
 
 impl std::fmt::Display for Kind {

@@ -8,9 +8,11 @@
 pub mod api;
 pub mod assets;
 pub mod budget;
+pub mod chat;
 pub mod client;
 pub mod clock;
 pub mod cluster;
+pub mod command;
 pub mod config;
 pub mod engine_player;
 pub mod error;
@@ -71,6 +73,8 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// Analysis, reviews, puzzles and lessons.
     pub learning: Arc<Learning>,
+    /// Game chat.
+    pub chat: Arc<chat::Chat>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -109,6 +113,7 @@ impl AppState {
             games.spawn_background(lobby.clone(), players.clone());
         }
         AppState {
+            chat: Arc::new(chat::Chat::new(games.live.clone())),
             games,
             players,
             lobby,

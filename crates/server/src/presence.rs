@@ -194,12 +194,13 @@ impl Presence {
 
     /// Whether `player` has a connection open (here or on another server).
     pub fn is_here(&self, player: &str) -> bool {
-        let here = self
-            .players
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(player);
-        here || self.remote_has(&player_key(player))
+        self.pages_here(player) > 0 || self.remote_has(&player_key(player))
+    }
+
+    /// The connections `player` has open on this server (their pages).
+    pub fn pages_here(&self, player: &str) -> usize {
+        let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+        players.get(player).map_or(0, |n| *n as usize)
     }
 
     /// Counts a connection out; true when it was the player's last, on

@@ -451,6 +451,22 @@ pub enum ServerEvent {
         event: GameEvent,
         game: Box<GameView>,
     },
+    /// A chat line posted to a room (`chat:{id}:{room}`).
+    Chat {
+        topic: String,
+        line: Box<crate::chat::ChatLineView>,
+    },
+    /// A chat line posted on another server (the same shape as `chat`).
+    #[serde(rename = "chat")]
+    ChatElsewhere {
+        topic: String,
+        line: serde_json::Value,
+    },
+    /// A chat room's newest lines, on subscribing to it.
+    ChatHistory {
+        topic: String,
+        chat: Box<crate::chat::ChatView>,
+    },
     /// Answer to a client's `subscribe`; `seat` is the colour this
     /// connection plays in an online game (absent for spectators).
     Subscribed {

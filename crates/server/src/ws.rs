@@ -67,6 +67,7 @@ pub const SEND_QUEUE: usize = 64;
 const PING_EVERY: Duration = Duration::from_secs(15);
 const IDLE_LIMIT: Duration = Duration::from_secs(45);
 
+/// `GET /api/ws`: upgrades to a WebSocket for `me` (origin and connection limits checked first).
 pub async fn handler(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
@@ -345,10 +346,9 @@ async fn act(
     id: &str,
     me: &Me,
     action: super::requests::OnlineAction,
-) -> Result<super::online::Acted, AppError> {
-    let arc = state.games.get_for(id, me).await?;
-    let mut lg = arc.lock().await;
-    state.games.online.act(&arc, &mut lg, me, action).await
+) -> Result<crate::command::Acted, AppError> {
+    let command = crate::command::Command::Online(action);
+    Ok(state.games.act(id, me, command).await?.0)
 }
 
 fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
@@ -376,7 +376,8 @@ async fn subscribe(
     conn: &mut Conn,
 ) -> Option<ServerEvent> {
     let game_id = topic.strip_prefix("game:").filter(|id| valid_id(id));
-    if game_id.is_none() && topic != LOBBY_TOPIC {
+    let chat = crate::chat::parse_chat_topic(&topic).filter(|(id, _)| valid_id(id));
+    if game_id.is_none() && chat.is_none() && topic != LOBBY_TOPIC {
         return error(format!(
             "Unknown topic '{}'",
             topic.chars().take(64).collect::<String>()
@@ -390,16 +391,19 @@ async fn subscribe(
     // Subscribe before taking the snapshot, so no change falls in between.
     let rx = state.games.hub().subscribe(&topic);
     let (seat, snapshot) = match game_id {
+        None if chat.is_some() => match chat_snapshot(&topic, chat, state, &conn.me).await {
+            Ok(event) => (None, event),
+            Err(e) => return error(e.to_string()),
+        },
         None => match state.lobby.snapshot().await {
             Ok(event) => (None, event),
             Err(e) => return error(e.to_string()),
         },
         Some(id) => {
-            let arc = match state.games.get_for(id, &conn.me).await {
-                Ok(arc) => arc,
+            let lg = match state.games.lock_for(id, &conn.me).await {
+                Ok((_, lg)) => lg,
                 Err(e) => return error(e.to_string()),
             };
-            let lg = arc.lock().await;
             let snapshot = ServerEvent::Game {
                 topic: topic.clone(),
                 event: GameEvent::Snapshot,
@@ -432,6 +436,25 @@ async fn subscribe(
         old.abort();
     }
     None
+}
+
+/// A chat room's newest lines, for a subscriber who may read them.
+async fn chat_snapshot(
+    topic: &str,
+    chat: Option<(&str, crate::store::ChatRoom)>,
+    state: &AppState,
+    me: &Me,
+) -> Result<ServerEvent, AppError> {
+    let Some((id, room)) = chat else {
+        return Err(AppError::bad("Not a chat topic"));
+    };
+    let has_account = state.players.has_account(&me.id).await?;
+    let (_, lg) = state.games.lock_for(id, me).await?;
+    let view = state.chat.history(&lg, me, has_account, room).await?;
+    Ok(ServerEvent::ChatHistory {
+        topic: topic.to_string(),
+        chat: Box::new(view),
+    })
 }
 
 /// Queues a message for the connection; false (and the connection is

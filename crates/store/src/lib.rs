@@ -12,6 +12,7 @@
 //! nothing, so that when several servers share a database, the database
 //! decides the order of moves.
 
+pub mod chat;
 pub mod columns;
 /// The contract every backend meets, written once against the trait (for
 /// a new backend's tests: the `conformance` feature).
@@ -24,6 +25,7 @@ pub mod rows;
 mod sqlite;
 mod writer;
 
+pub use chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage, CHAT_HISTORY};
 pub use database::{redact, Database};
 pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
 pub use postgres::PgStore;
@@ -478,7 +480,7 @@ pub struct LessonRecord {
 
 /// Storage for games. Each method is one atomic, durable write or one read.
 #[async_trait]
-pub trait GameStore: Send + Sync + 'static {
+pub trait GameStore: ChatStore + Send + Sync + 'static {
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
@@ -529,6 +531,10 @@ pub trait GameStore: Send + Sync + 'static {
     fn shared(&self) -> bool {
         false
     }
+    /// Names the server using this store, for the notices the store sends
+    /// itself (a game's commit): the server then knows its own. Only the
+    /// first name counts.
+    fn set_instance(&self, _name: &str) {}
     /// Tells every server listening on this database (this one too). A
     /// database only one server uses (SQLite) has nobody to tell.
     async fn notify(&self, _notice: &Notice) -> Result<(), StoreError> {

@@ -20,7 +20,16 @@ pub const KEYS_PER_NOTICE: usize = 64;
 pub enum Notice {
     /// A game was committed at revision `rev` (sent by the store, in the
     /// commit's own transaction, so it is heard only if the commit holds).
-    Game { id: String, rev: i64 },
+    Game {
+        /// The game's id.
+        id: String,
+        /// Its new revision.
+        rev: i64,
+        /// The server whose commit it was (it ignores its own); absent
+        /// from servers that do not say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
+    },
     /// A game was deleted.
     Deleted { id: String },
     /// An account event was logged (sent by the store, in the event's own
@@ -40,6 +49,16 @@ pub enum Notice {
         seek: String,
         game: String,
         players: [String; 2],
+    },
+    /// A chat line was posted on `from` to a room's `topic` (its view,
+    /// as pages show it).
+    Chat {
+        /// The sending server.
+        from: String,
+        /// The room's topic, `chat:{game}:{room}`.
+        topic: String,
+        /// The line's view.
+        line: serde_json::Value,
     },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
@@ -69,7 +88,7 @@ impl Notice {
     ///
     /// ```
     /// use tensorchess_store::Notice;
-    /// let n = Notice::Game { id: "abc".into(), rev: 7 };
+    /// let n = Notice::Game { id: "abc".into(), rev: 7, from: Some("f00d".into()) };
     /// assert_eq!(Notice::parse(&n.to_string()), Some(n));
     /// assert_eq!(Notice::parse(r#"{"t":"game","id":"abc","rev":"seven"}"#), None);
     /// ```
@@ -80,10 +99,12 @@ impl Notice {
     /// The server that sent it, for the notices that name one.
     pub fn from(&self) -> Option<&str> {
         match self {
-            Notice::Game { .. } | Notice::Deleted { .. } | Notice::Account { .. } => None,
+            Notice::Game { from, .. } => from.as_deref(),
+            Notice::Deleted { .. } | Notice::Account { .. } => None,
             Notice::SeekAdded { from, .. }
             | Notice::SeeksRemoved { from, .. }
             | Notice::Paired { from, .. }
+            | Notice::Chat { from, .. }
             | Notice::Here { from, .. }
             | Notice::Hello { from }
             | Notice::Alive { from }
@@ -110,6 +131,12 @@ mod tests {
             Notice::Game {
                 id: "g1".into(),
                 rev: 12,
+                from: None,
+            },
+            Notice::Game {
+                id: "g1".into(),
+                rev: 13,
+                from: Some(from.clone()),
             },
             Notice::Deleted { id: "g1".into() },
             Notice::Account { seq: 41 },
@@ -126,6 +153,11 @@ mod tests {
                 seek: "s1".into(),
                 game: "g2".into(),
                 players: ["p1".into(), "p2".into()],
+            },
+            Notice::Chat {
+                from: from.clone(),
+                topic: "chat:g1:players".into(),
+                line: serde_json::json!({ "id": 3, "text": "gg \"well\" played" }),
             },
             Notice::Here {
                 from: from.clone(),

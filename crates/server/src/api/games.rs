@@ -4,10 +4,11 @@
 //! made it: anyone else gets 404, as if it did not exist.
 
 use super::ApiResult;
+use crate::command::Command;
 use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
 use crate::kind::Kind;
 use crate::players::Me;
-use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest, OnlineAction};
+use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest};
 use crate::store::GameMode;
 use crate::views::{AnalysisView, DrawAnswerView, GameListView, GameView};
 use crate::AppState;
@@ -47,8 +48,7 @@ pub async fn get(
     me: Me,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<GameView> {
-    let arc = state.games.get_for(&id, &me).await?;
-    let lg = arc.lock().await;
+    let (_, lg) = state.games.lock_for(&id, &me).await?;
     Ok(Json(state.games.online.view_for(&lg, &me)))
 }
 
@@ -72,27 +72,33 @@ pub async fn play(
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<GameView> {
-    let arc = state.games.get_for(&id, &me).await?;
-    let mut lg = arc.lock().await;
-    if lg.mode() == GameMode::Online {
-        let Some(ply) = req.ply else {
-            return Err(AppError::bad(
-                "A move in an online game must say at which ply it is played (\"ply\")",
-            ));
-        };
-        let action = OnlineAction::Move { mv: req.mv, ply };
-        let online = &state.games.online;
-        online.act(&arc, &mut lg, &me, action).await?;
-        return Ok(Json(online.view_for(&lg, &me)));
-    }
-    lg.set_engine_client(me.requester().client);
+    let command = Command::Move {
+        mv: req.mv,
+        ply: req.ply,
+    };
+    Ok(Json(state.games.act_view(&id, &me, command).await?))
+}
+
+/// `POST /api/games/{id}/takeback`: takes back the last move of a local
+/// game (against the engine, the engine's answer too).
+pub async fn takeback(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GameView> {
     Ok(Json(
-        state
-            .games
-            .local
-            .play(&arc, &mut lg, &req.mv, req.ply)
-            .await?,
+        state.games.act_view(&id, &me, Command::Takeback).await?,
     ))
+}
+
+/// `POST /api/games/{id}/resign`: the person resigns (two players on one
+/// device: the side to move resigns; online: the asker's seat).
+pub async fn resign(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GameView> {
+    Ok(Json(state.games.act_view(&id, &me, Command::Resign).await?))
 }
 
 /// Refuses what only local games allow.
@@ -103,48 +109,25 @@ fn local_only(mode: GameMode, message: &'static str) -> Result<(), AppError> {
     Ok(())
 }
 
-pub async fn takeback(
-    State(state): State<AppState>,
-    me: Me,
-    ApiPath(id): ApiPath<String>,
-) -> ApiResult<GameView> {
-    let arc = state.games.get_for(&id, &me).await?;
-    let mut lg = arc.lock().await;
-    local_only(lg.mode(), "There are no takebacks in online games")?;
-    lg.set_engine_client(me.requester().client);
-    Ok(Json(state.games.local.takeback(&arc, &mut lg).await?))
-}
-
-/// The person resigns (two players on one device: the side to move
-/// resigns; online: the asker's seat).
-pub async fn resign(
-    State(state): State<AppState>,
-    me: Me,
-    ApiPath(id): ApiPath<String>,
-) -> ApiResult<GameView> {
-    let arc = state.games.get_for(&id, &me).await?;
-    let mut lg = arc.lock().await;
-    if lg.mode() == GameMode::Online {
-        let online = &state.games.online;
-        online.act(&arc, &mut lg, &me, OnlineAction::Resign).await?;
-        return Ok(Json(online.view_for(&lg, &me)));
-    }
-    Ok(Json(state.games.local.resign(&mut lg).await?))
-}
-
+/// `POST /api/games/{id}/draw`: a draw offer in a local game (the engine
+/// answers by its evaluation; on one device it is agreed).
 pub async fn offer_draw(
     State(state): State<AppState>,
     me: Me,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<DrawAnswerView> {
-    let arc = state.games.get_for(&id, &me).await?;
-    local_only(
-        arc.lock().await.mode(),
-        "In an online game, offer a draw with the offer_draw action",
-    )?;
+    let arc = {
+        let (arc, lg) = state.games.lock_for(&id, &me).await?;
+        local_only(
+            lg.mode(),
+            "In an online game, offer a draw with the offer_draw action",
+        )?;
+        arc
+    };
     Ok(Json(state.games.local.offer_draw(&arc, &me).await?))
 }
 
+/// `POST /api/games/{id}/hint`: the engine's suggestion for the person's move.
 pub async fn hint(
     State(state): State<AppState>,
     me: Me,
@@ -154,6 +137,7 @@ pub async fn hint(
     Ok(Json(state.games.local.hint(&arc, &me).await?))
 }
 
+/// `GET /api/games/{id}/eval`: the engine's evaluation of a position of the game.
 pub async fn evaluate(
     State(state): State<AppState>,
     me: Me,
@@ -164,13 +148,13 @@ pub async fn evaluate(
     Ok(Json(state.games.local.evaluate(&arc, q.ply, &me).await?))
 }
 
+/// `GET /api/games/{id}/pgn`: the game as a PGN file.
 pub async fn pgn(
     State(state): State<AppState>,
     me: Me,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, AppError> {
-    let arc = state.games.get_for(&id, &me).await?;
-    let text = arc.lock().await.pgn();
+    let text = state.games.lock_for(&id, &me).await?.1.pgn();
     let disposition = format!("attachment; filename=\"tensorchess-{id}.pgn\"");
     Ok((
         [

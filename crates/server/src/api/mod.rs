@@ -2,6 +2,7 @@
 //! service, and answers a view or an [`AppError`].
 //! Every answer, errors included, is JSON.
 
+mod chat;
 mod games;
 mod health;
 mod learning;
@@ -36,6 +37,9 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/join", post(online::join))
         .route("/games/{id}/act", post(online::act))
         .route("/online", post(online::create))
+        .route("/games/{id}/chat", get(chat::history).post(chat::post))
+        .route("/games/{id}/chat/mute", post(chat::mute))
+        .route("/chat/{id}/report", post(chat::report))
         .route("/me", get(players::me).patch(players::rename))
         .route("/account/register", post(players::register))
         .route("/account/login", post(players::login))

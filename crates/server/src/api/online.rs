@@ -2,8 +2,8 @@
 //! seat, and the players' actions.
 
 use super::ApiResult;
+use crate::command::Command;
 use crate::error::{ApiJson, ApiPath, AppError};
-use crate::online::Acted;
 use crate::players::Me;
 use crate::requests::{JoinRequest, NewOnlineRequest, OnlineAction};
 use crate::views::GameView;
@@ -30,9 +30,9 @@ pub async fn join(
     ApiPath(id): ApiPath<String>,
     ApiJson(JoinRequest {}): ApiJson<JoinRequest>,
 ) -> ApiResult<GameView> {
-    let arc = state.games.get_for(&id, &me).await?;
     let name = state.players.name_of(&me.id).await?;
-    Ok(Json(state.games.online.join(&arc, &me, name).await?))
+    let command = Command::Join { name };
+    Ok(Json(state.games.act_view(&id, &me, command).await?))
 }
 
 /// `POST /api/games/{id}/act`: a player's action in an online game; the
@@ -43,8 +43,6 @@ pub async fn act(
     ApiPath(id): ApiPath<String>,
     ApiJson(action): ApiJson<OnlineAction>,
 ) -> ApiResult<GameView> {
-    let arc = state.games.get_for(&id, &me).await?;
-    let mut lg = arc.lock().await;
-    let Acted { .. } = state.games.online.act(&arc, &mut lg, &me, action).await?;
-    Ok(Json(state.games.online.view_for(&lg, &me)))
+    let command = Command::Online(action);
+    Ok(Json(state.games.act_view(&id, &me, command).await?))
 }

@@ -3,6 +3,7 @@
 
 use crate::live::LiveGames;
 use crate::lobby::{Lobby, LOBBY_TOPIC};
+use crate::online::OnlineGames;
 use crate::players::Players;
 use crate::store::{Notice, StoreNotice};
 use crate::views::ServerEvent;
@@ -13,6 +14,7 @@ use tokio::sync::{mpsc, watch};
 /// one stops (or its state is dropped).
 pub async fn follow(
     live: Weak<LiveGames>,
+    online: Weak<OnlineGames>,
     lobby: Weak<Lobby>,
     players: Weak<Players>,
     mut notices: mpsc::UnboundedReceiver<StoreNotice>,
@@ -27,10 +29,12 @@ pub async fn follow(
             return;
         };
         match notice {
-            StoreNotice::Listening => resync(&live, &lobby, &players),
+            StoreNotice::Listening => resync(&live, &online, &lobby, &players),
             StoreNotice::Text(text) => match Notice::parse(&text) {
                 Some(Notice::Account { .. }) => catch_up(&players),
-                Some(n) if n.from() != Some(live.cluster().instance()) => act_on(&live, &lobby, n),
+                Some(n) if n.from() != Some(live.cluster().instance()) => {
+                    act_on(&live, &online, &lobby, n)
+                }
                 Some(_) => {} // this server's own
                 None => tracing::debug!("a notice not understood: {text:?}"),
             },
@@ -46,11 +50,15 @@ fn catch_up(players: &Weak<Players>) {
 }
 
 /// The listener (re)connected: whatever was missed is read again.
-fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, players: &Weak<Players>) {
+fn resync(
+    live: &Arc<LiveGames>,
+    online: &Weak<OnlineGames>,
+    lobby: &Weak<Lobby>,
+    players: &Weak<Players>,
+) {
     catch_up(players);
     for id in live.cached_ids() {
-        let live = live.clone();
-        tokio::spawn(async move { live.sync(&id, None).await });
+        tokio::spawn(sync(live.clone(), online.clone(), id, None));
     }
     if let Some(lobby) = lobby.upgrade() {
         tokio::spawn(async move { lobby.announce_all().await });
@@ -60,14 +68,29 @@ fn resync(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, players: &Weak<Players>) {
     live.cluster().mark_listening();
 }
 
-fn act_on(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, notice: Notice) {
+/// Another server committed game `id` at `rev` (`None`: maybe, the
+/// notices were interrupted): reads it again if it is in memory here and
+/// older, and re-arms its timer.
+async fn sync(live: Arc<LiveGames>, online: Weak<OnlineGames>, id: String, rev: Option<i64>) {
+    let (Some(arc), Some(online)) = (live.cached(&id), online.upgrade()) else {
+        return;
+    };
+    let mut lg = arc.lock().await;
+    if rev.is_some_and(|rev| rev <= lg.rev()) {
+        return;
+    }
+    if let Err(e) = online.reload(&arc, &mut lg).await {
+        tracing::warn!("game {id} could not be read again: {e}");
+    }
+}
+
+fn act_on(live: &Arc<LiveGames>, online: &Weak<OnlineGames>, lobby: &Weak<Lobby>, notice: Notice) {
     let now = live.now();
     let presence = live.presence();
     match notice {
         // Reading a game again takes a query: games are read side by side.
-        Notice::Game { id, rev } => {
-            let live = live.clone();
-            tokio::spawn(async move { live.sync(&id, Some(rev)).await });
+        Notice::Game { id, rev, .. } => {
+            tokio::spawn(sync(live.clone(), online.clone(), id, Some(rev)));
         }
         Notice::Deleted { id } => {
             live.remove(&id);
@@ -98,6 +121,10 @@ fn act_on(live: &Arc<LiveGames>, lobby: &Weak<Lobby>, notice: Notice) {
                     players,
                 },
             );
+        }
+        Notice::Chat { topic, line, .. } => {
+            live.hub()
+                .publish(&topic.clone(), &ServerEvent::ChatElsewhere { topic, line });
         }
         Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),
         Notice::Hello { from } => {

@@ -77,6 +77,8 @@ impl Cluster {
         if self.outbox.set(tx).is_err() {
             return;
         }
+        // The store's own notices (a game's commit) say they are ours.
+        store.set_instance(self.instance());
         tokio::spawn(async move {
             let mut batch = Vec::new();
             while rx.recv_many(&mut batch, 256).await > 0 {

@@ -15,7 +15,9 @@ use tensorchess_rules::Move;
 pub struct Change {
     /// The event the game's subscribers are told (`move`, `resign`, ...).
     pub event: GameEvent,
+    /// What happens to the moves.
     pub moves: MovesEdit,
+    /// What happens to the end of the game.
     pub ending: EndingEdit,
     /// An online game's new record and clock state.
     pub online: Option<OnlineEdit>,
@@ -25,6 +27,7 @@ pub struct Change {
 
 /// What a change does to the moves.
 pub enum MovesEdit {
+    /// The moves as they are.
     Keep,
     /// A legal move of the position now.
     Play(Move),
@@ -45,6 +48,7 @@ pub enum EndingEdit {
 /// An online game's new stored record, and the clock state that lives in
 /// memory beside it.
 pub struct OnlineEdit {
+    /// The online record to store.
     pub record: OnlineRecord,
     /// When the running clock started (`None`: no clock runs).
     pub turn_origin: Option<i64>,
@@ -52,10 +56,28 @@ pub struct OnlineEdit {
     pub first_move_deadline: Option<i64>,
 }
 
+/// A change stored and made in memory, not yet announced: hand it to
+/// [`LiveGames::publish`](super::LiveGames::publish) once what runs after
+/// it has started.
+#[must_use = "a committed change is announced with LiveGames::publish"]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Committed {
+    pub(super) event: GameEvent,
+}
+
+impl Committed {
+    /// The event the game's subscribers are to be told.
+    pub fn event(self) -> GameEvent {
+        self.event
+    }
+}
+
 /// A change worked out, ready to be stored and then made.
 pub(super) struct Staged {
     pub(super) event: GameEvent,
-    pub(super) game: VariantGame,
+    /// The game after the change's moves (`None`: its moves are kept, and
+    /// so is the game: a resignation or an offer copies no positions).
+    pub(super) game: Option<VariantGame>,
     pub(super) history_edit: HistoryEdit,
     pub(super) stored_moves: MovesChange,
     pub(super) update: GameUpdate,
@@ -78,10 +100,10 @@ impl Change {
 impl LiveGame {
     /// Works out `change` at wall-clock time `now_ms` (for `updated_at`).
     pub(super) fn stage(&self, change: Change, now_ms: i64) -> Staged {
-        let mut game = self.game().clone();
-        let (history_edit, stored_moves) = match change.moves {
-            MovesEdit::Keep => (HistoryEdit::Keep, MovesChange::Keep),
+        let (game, history_edit, stored_moves) = match change.moves {
+            MovesEdit::Keep => (None, HistoryEdit::Keep, MovesChange::Keep),
             MovesEdit::Play(m) => {
+                let mut game = self.game().clone();
                 let entry = game.push_entry(m);
                 let stored = StoredMove {
                     ply: entry.ply,
@@ -89,21 +111,31 @@ impl LiveGame {
                     san: entry.san.clone(),
                 };
                 (
+                    Some(game),
                     HistoryEdit::Push(Box::new(entry)),
                     MovesChange::Push(stored),
                 )
             }
             MovesEdit::TakeBack(count) => {
+                let mut game = self.game().clone();
                 for _ in 0..count {
                     game.pop();
                 }
                 let keep = game.ply();
-                (HistoryEdit::Truncate(keep), MovesChange::Truncate(keep))
+                (
+                    Some(game),
+                    HistoryEdit::Truncate(keep),
+                    MovesChange::Truncate(keep),
+                )
             }
         };
         let ending = match change.ending {
             EndingEdit::Keep => self.ending(),
-            EndingEdit::ByRules => game.outcome().map(Ending::Outcome),
+            EndingEdit::ByRules => game
+                .as_ref()
+                .unwrap_or(self.game())
+                .outcome()
+                .map(Ending::Outcome),
             EndingEdit::To(e) => Some(e),
         };
         let mut online = change.online;

@@ -57,34 +57,42 @@ impl LiveGame {
         Ok(LiveGame::new(stored.record, game, stored.online))
     }
 
+    /// The game's id.
     pub fn id(&self) -> &str {
         &self.record.id
     }
 
+    /// The stored record (names, mode, owner, ending, revision).
     pub fn record(&self) -> &GameRecord {
         &self.record
     }
 
+    /// The game itself: positions and moves.
     pub fn game(&self) -> &VariantGame {
         &self.game
     }
 
+    /// The moves as pages show them.
     pub fn history(&self) -> &History {
         &self.history
     }
 
+    /// Against the engine, on one device, or online.
     pub fn mode(&self) -> GameMode {
         self.record.mode
     }
 
+    /// The revision: bumped by every committed change.
     pub fn rev(&self) -> i64 {
         self.record.rev
     }
 
+    /// How the game ended, if it did.
     pub fn ending(&self) -> Option<Ending> {
         self.record.ending
     }
 
+    /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.record.ending.is_some()
     }
@@ -94,10 +102,12 @@ impl LiveGame {
         self.game.ply()
     }
 
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.game.turn()
     }
 
+    /// An online game's seats, clocks and offers (`None` for local games).
     pub fn online(&self) -> Option<&OnlineState> {
         self.online.as_ref()
     }
@@ -113,6 +123,7 @@ impl LiveGame {
         self.record.human_color
     }
 
+    /// The engine's level in a game against it.
     pub fn level(&self) -> Option<Level> {
         self.record.level.and_then(Level::new)
     }
@@ -129,6 +140,7 @@ impl LiveGame {
         self.search.as_ref().map(|s| s.0)
     }
 
+    /// Whether an engine search runs for this game.
     pub fn is_thinking(&self) -> bool {
         self.search.is_some()
     }
@@ -154,6 +166,7 @@ impl LiveGame {
         self.search = None;
     }
 
+    /// Stops the engine's search for this game, if one runs.
     pub fn stop_search(&mut self) {
         if let Some((_, stop)) = self.search.take() {
             stop.store(true, Ordering::SeqCst);
@@ -169,7 +182,9 @@ impl LiveGame {
             online,
             ..
         } = staged;
-        self.game = game;
+        if let Some(game) = game {
+            self.game = game;
+        }
         match history_edit {
             HistoryEdit::Keep => {}
             HistoryEdit::Push(entry) => self.history.make_mut().push(*entry),

@@ -11,7 +11,7 @@ mod game;
 mod offer;
 mod online;
 
-pub use commit::{Change, EndingEdit, MovesEdit, OnlineEdit};
+pub use commit::{Change, Committed, EndingEdit, MovesEdit, OnlineEdit};
 pub use game::{date_string, LiveGame};
 pub use offer::{Offer, Offered};
 pub use online::OnlineState;
@@ -25,7 +25,7 @@ use super::presence::Presence;
 use super::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
 use super::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::{watch, OnceCell};
 
@@ -39,11 +39,6 @@ pub fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
-
-/// What a service does for a game read again after another server
-/// changed it (re-arms its flag timer); `moved` when a move was made or a
-/// seat taken meanwhile.
-pub type OnReload = Box<dyn Fn(&SharedGame, &mut LiveGame, bool) + Send + Sync>;
 
 /// A game in memory, with when it was last asked for.
 struct LiveEntry {
@@ -64,10 +59,10 @@ pub struct LiveGames {
     /// This run's id in the store's list of runs (registered on first need).
     run: OnceCell<i64>,
     stopping: watch::Sender<bool>,
-    on_reload: OnceLock<OnReload>,
 }
 
 impl LiveGames {
+    /// No game in memory yet; games come from `store` when asked for.
     pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>, config: ServerConfig) -> LiveGames {
         let cluster = Arc::new(Cluster::new());
         LiveGames {
@@ -80,23 +75,20 @@ impl LiveGames {
             live: Mutex::new(HashMap::new()),
             run: OnceCell::new(),
             stopping: watch::channel(false).0,
-            on_reload: OnceLock::new(),
         }
     }
 
-    /// Sets what is done for a game read again (once; later calls are ignored).
-    pub fn on_reload(&self, f: OnReload) {
-        let _ = self.on_reload.set(f);
-    }
-
+    /// The store every change is committed to.
     pub fn store(&self) -> &Arc<dyn GameStore> {
         &self.store
     }
 
+    /// Where changes are announced.
     pub fn hub(&self) -> &Arc<Hub> {
         &self.hub
     }
 
+    /// Who is connected, here and on the other servers.
     pub fn presence(&self) -> &Arc<Presence> {
         &self.presence
     }
@@ -106,6 +98,7 @@ impl LiveGames {
         &self.cluster
     }
 
+    /// The server's settings.
     pub fn config(&self) -> &ServerConfig {
         &self.config
     }
@@ -120,6 +113,7 @@ impl LiveGames {
         self.stopping.send_replace(true);
     }
 
+    /// Whether the server is shutting down (background work ends).
     pub fn is_stopping(&self) -> bool {
         *self.stopping.borrow()
     }
@@ -189,8 +183,16 @@ impl LiveGames {
         gone
     }
 
-    /// Puts a new game in memory.
-    pub fn insert(&self, lg: LiveGame) -> SharedGame {
+    /// Puts a new game in memory; an online game's wait for a first move
+    /// starts now.
+    pub fn insert(&self, mut lg: LiveGame) -> SharedGame {
+        let now = self.now();
+        let deadline = lg
+            .online()
+            .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), lg.is_over(), now));
+        if let Some(o) = lg.online_mut() {
+            o.first_move_deadline = deadline;
+        }
         let id = lg.id().to_string();
         let arc = Arc::new(tokio::sync::Mutex::new(lg));
         self.live.lock().unwrap_or_else(|e| e.into_inner()).insert(
@@ -235,8 +237,12 @@ impl LiveGames {
         let origin = self.clock_origin(&stored).await?;
         let mut lg = LiveGame::revive(stored)?;
         let over = lg.is_over();
+        let deadline = lg
+            .online()
+            .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), over, now));
         if let Some(o) = lg.online_mut() {
             o.turn_origin = if over { None } else { origin };
+            o.first_move_deadline = deadline;
         }
         let mut fresh = false;
         let arc = {
@@ -288,9 +294,11 @@ impl LiveGames {
     }
 
     /// Reads the game again if the store has a newer revision than memory
-    /// (another server changed it), and if so tells its subscribers.
-    /// Returns whether it was newer.
-    pub async fn reload(&self, arc: &SharedGame, lg: &mut LiveGame) -> Result<bool, AppError> {
+    /// (another server changed it), and if so tells its subscribers; the
+    /// wait for a first move starts again after a move or a seat taken.
+    /// Returns whether it was newer (the caller re-arms what runs for the
+    /// game: [`Games::reload`](crate::games::Games::reload)).
+    pub async fn reload(&self, lg: &mut LiveGame) -> Result<bool, AppError> {
         let Some(stored) = self.store.load_game(lg.id()).await? else {
             return Ok(false);
         };
@@ -299,61 +307,55 @@ impl LiveGames {
         }
         let origin = self.clock_origin(&stored).await?;
         let (from, moved) = lg.refresh(stored, origin)?;
-        if let Some(f) = self.on_reload.get() {
-            f(arc, lg, moved);
+        if moved {
+            let now = self.now();
+            let deadline = lg
+                .online()
+                .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), lg.is_over(), now));
+            if let Some(o) = lg.online_mut() {
+                o.first_move_deadline = deadline;
+            }
         }
         self.publish_from(lg, GameEvent::Update, from);
         Ok(true)
     }
 
-    /// Another server committed game `id` at `rev` (`None`: maybe, the
-    /// notices were interrupted): reads it again if it is in memory here
-    /// and older.
-    pub async fn sync(&self, id: &str, rev: Option<i64>) {
-        let Some(arc) = self.cached(id) else {
-            return;
-        };
-        let mut lg = arc.lock().await;
-        if rev.is_some_and(|rev| rev <= lg.rev()) {
-            return;
-        }
-        if let Err(e) = self.reload(&arc, &mut lg).await {
-            tracing::warn!("game {id} could not be read again: {e}");
-        }
+    /// When the side to move must have made its first move, counted from
+    /// `now`: only in a clocked online game with both seats taken, before
+    /// both sides have moved (`plies` < 2), while it goes on.
+    pub fn first_move_deadline(
+        &self,
+        record: &crate::store::OnlineRecord,
+        plies: usize,
+        over: bool,
+        now: i64,
+    ) -> Option<i64> {
+        use tensorchess_rules::Color;
+        let seated =
+            OnlineState::taken(record, Color::White) && OnlineState::taken(record, Color::Black);
+        let applies = !over && plies < 2 && record.clock.is_some() && seated;
+        applies.then_some(now + self.config.first_move_wait_ms)
     }
 
     /// A write found the game moved on in the store (another server got
-    /// there first): memory catches up, and the request may be tried again.
-    async fn caught_up(&self, lg: &mut LiveGame, e: StoreError) -> AppError {
-        let StoreError::Stale { ref id, .. } = e else {
-            return e.into();
-        };
-        if id == lg.id() {
-            if let Some(arc) = self.cached(lg.id()) {
-                if let Err(e) = self.reload(&arc, lg).await {
-                    tracing::warn!("game {id} could not be read again: {e}");
-                }
+    /// there first): the request may be judged again once memory has
+    /// caught up ([`LiveGames::reload`]).
+    fn stale(&self, e: StoreError) -> AppError {
+        match e {
+            StoreError::Stale { .. } => {
+                AppError::StaleGame("The game changed meanwhile: reload it and try again".into())
             }
+            e => e.into(),
         }
-        AppError::StaleGame("The game changed meanwhile: reload it and try again".into())
     }
 
-    /// Commits a change: stores it (the game's next revision), makes it in
-    /// memory, and announces it. Nothing changes if it cannot be stored.
-    pub async fn commit(&self, lg: &mut LiveGame, change: Change) -> Result<(), AppError> {
-        self.commit_then(lg, change, |_| {}).await
-    }
-
-    /// [`LiveGames::commit`], starting what runs after the change (the
-    /// engine's search, a flag timer) before it is announced, so that the
-    /// announcement shows it.
-    pub async fn commit_then(
-        &self,
-        lg: &mut LiveGame,
-        change: Change,
-        then: impl FnOnce(&mut LiveGame),
-    ) -> Result<(), AppError> {
-        let mut staged = lg.stage(change, now_ms());
+    /// Commits a change: stores it (the game's next revision) and makes it
+    /// in memory. Nothing changes if it cannot be stored. The caller starts
+    /// what runs after the change (the engine's search, a flag timer), then
+    /// announces it with [`LiveGames::publish`], so that the announcement
+    /// shows it.
+    pub async fn commit(&self, lg: &mut LiveGame, change: Change) -> Result<Committed, AppError> {
+        let mut staged = lg.stage(change, self.wall_ms());
         let event = staged.event;
         let rated_end = lg.record().rated && !lg.is_over() && staged.update.ending.is_some();
         // A rated result changes both ratings in the same transaction; a
@@ -374,13 +376,16 @@ impl LiveGames {
                 {
                     tries += 1;
                 }
-                Err(e) => return Err(self.caught_up(lg, e).await),
+                Err(e) => return Err(self.stale(e)),
             }
         }
         lg.apply(staged);
-        then(lg);
-        self.publish(lg, event);
-        Ok(())
+        Ok(Committed { event })
+    }
+
+    /// Wall-clock milliseconds for `updated_at` (pages show it as a date).
+    fn wall_ms(&self) -> i64 {
+        now_ms()
     }
 
     /// A player's rating in a game (the start for a player without one).
@@ -439,19 +444,18 @@ impl LiveGames {
         lg: &mut LiveGame,
         change: Change,
         new_game: &StoredGame,
-    ) -> Result<(), AppError> {
-        let staged = lg.stage(change, now_ms());
+    ) -> Result<Committed, AppError> {
+        let staged = lg.stage(change, self.wall_ms());
         let event = staged.event;
         if let Err(e) = self
             .store
             .create_rematch(new_game, lg.id(), &staged.update)
             .await
         {
-            return Err(self.caught_up(lg, e).await);
+            return Err(self.stale(e));
         }
         lg.apply(staged);
-        self.publish(lg, event);
-        Ok(())
+        Ok(Committed { event })
     }
 
     /// Announces the game's state to its subscribers after `event`.

@@ -41,6 +41,7 @@ impl OnlineState {
         }
     }
 
+    /// The stored part: seats, clocks, offers, ratings.
     pub fn record(&self) -> &OnlineRecord {
         &self.record
     }
@@ -60,20 +61,24 @@ impl OnlineState {
         record.players[c].is_some() || record.seats[c].is_some()
     }
 
+    /// Both seats are taken.
     pub fn both_seated(&self) -> bool {
         Self::taken(&self.record, Color::White) && Self::taken(&self.record, Color::Black)
     }
 
+    /// The first free seat, White before Black.
     pub fn free_seat(&self) -> Option<Color> {
         [Color::White, Color::Black]
             .into_iter()
             .find(|c| !Self::taken(&self.record, *c))
     }
 
+    /// The draw offer standing, if any.
     pub fn draw_offer(&self) -> Offer {
         Offer(self.record.draw_offer)
     }
 
+    /// The rematch offer standing, if any.
     pub fn rematch_offer(&self) -> Offer {
         Offer(self.record.rematch_offer)
     }
@@ -165,6 +170,7 @@ impl OnlineState {
         self.timer = Some(timer);
     }
 
+    /// Whether a flag timer is armed.
     pub fn has_timer(&self) -> bool {
         self.timer.is_some()
     }
@@ -174,6 +180,7 @@ impl OnlineState {
         self.timer = None;
     }
 
+    /// Stops the flag timer, if one is armed.
     pub fn cancel_timer(&mut self) {
         self.timer_gen += 1;
         if let Some(t) = self.timer.take() {

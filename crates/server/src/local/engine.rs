@@ -68,9 +68,21 @@ impl LocalGames {
             lg.search_done();
             match found {
                 Ok(out) if !out.best.is_null() && !this.engine.is_shut_down() => {
-                    if let Err(e) = this.live.commit(&mut lg, move_change(out.best)).await {
-                        tracing::error!("game {}: the engine's move was not stored: {e}", lg.id());
-                        this.live.publish(&lg, GameEvent::Move);
+                    match this.live.commit(&mut lg, move_change(out.best)).await {
+                        Ok(moved) => this.live.publish(&lg, moved.event()),
+                        Err(e) => {
+                            tracing::error!(
+                                "game {}: the engine's move was not stored: {e}",
+                                lg.id()
+                            );
+                            if matches!(e, AppError::StaleGame(_)) {
+                                // Another server changed the game: catch up.
+                                if let Err(e) = this.live.reload(&mut lg).await {
+                                    tracing::warn!("game {}: not read again: {e}", lg.id());
+                                }
+                            }
+                            this.live.publish(&lg, GameEvent::Move);
+                        }
                     }
                 }
                 Ok(_) => this.live.publish(&lg, GameEvent::Move),

@@ -10,11 +10,15 @@ use super::engine_player::EnginePlayer;
 use super::error::AppError;
 use super::game_views::{import_pgn, new_game, GameViews};
 use super::ids::new_id;
-use super::live::{now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame};
+use super::live::{
+    now_ms, Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame,
+};
 use super::players::Me;
 use super::requests::NewGameRequest;
 use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
 use super::views::{DrawAnswerView, GameView};
+use crate::command::{Command, Step};
+use crate::kind::Kind;
 use crate::live::GameEvent;
 use rand::Rng;
 use std::sync::atomic::AtomicU64;
@@ -37,6 +41,7 @@ fn game_over() -> AppError {
 }
 
 impl LocalGames {
+    /// The service over `live`, with `engine` to play and advise.
     pub fn new(live: Arc<LiveGames>, engine: Arc<EnginePlayer>) -> LocalGames {
         LocalGames {
             live,
@@ -45,12 +50,14 @@ impl LocalGames {
         }
     }
 
+    /// The engine player behind games, hints and evaluations.
     pub fn engine(&self) -> &Arc<EnginePlayer> {
         &self.engine
     }
 
-    /// Resumes what runs for a game just loaded: the engine's search when
-    /// it was to move (the server stopped while it thought).
+    /// Resumes what runs for a game just loaded or changed: the engine's
+    /// search when it is to move (after a person's move or a takeback, or
+    /// when the server stopped while it thought).
     pub fn resume(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
         self.start_engine(arc, lg);
     }
@@ -210,41 +217,40 @@ impl LocalGames {
         }
     }
 
-    /// Plays a person's move. On a store shared with other servers, a move
-    /// that says its ply is judged on the stored game when memory is
-    /// behind it (another server moved, or lost a race, first).
-    pub async fn play(
-        self: &Arc<Self>,
-        arc: &SharedGame,
+    /// The local half of [`Games::act`](crate::games::Games::act): a
+    /// person's move, takeback or resignation, committed. The engine's
+    /// search that follows and the announcement are the caller's.
+    pub(crate) async fn apply(
+        &self,
         lg: &mut LiveGame,
-        text: &str,
-        ply: Option<usize>,
-    ) -> Result<GameView, AppError> {
-        let judged_again = ply.is_some() && self.live.store().shared();
-        if judged_again && ply > Some(lg.ply()) {
-            self.live.reload(arc, lg).await?;
-        }
-        match self.play_once(arc, lg, text, ply).await {
-            // The failed write has read the game again already.
-            Err(AppError::StaleGame(_)) if judged_again => self.play_once(arc, lg, text, ply).await,
-            Err(refusal @ AppError::Conflict(_)) if judged_again => {
-                if self.live.reload(arc, lg).await? {
-                    self.play_once(arc, lg, text, ply).await
-                } else {
-                    Err(refusal)
-                }
+        me: &Me,
+        command: &Command,
+    ) -> Result<Step, AppError> {
+        match command {
+            Command::Move { mv, ply } => {
+                lg.set_engine_client(me.requester().client);
+                self.play(lg, mv, *ply).await
             }
-            done => done,
+            Command::Takeback => {
+                lg.set_engine_client(me.requester().client);
+                self.takeback(lg).await
+            }
+            Command::Resign => self.resign(lg).await,
+            Command::Join { .. } | Command::Online(_) => Err(AppError::refused(
+                Kind::NotOnline,
+                "This game is not played online",
+            )),
         }
+        .map(Step::done)
     }
 
-    async fn play_once(
-        self: &Arc<Self>,
-        arc: &SharedGame,
+    /// Plays a person's move (`ply`: the moves on the board they saw).
+    async fn play(
+        &self,
         lg: &mut LiveGame,
         text: &str,
         ply: Option<usize>,
-    ) -> Result<GameView, AppError> {
+    ) -> Result<Committed, AppError> {
         if lg.is_over() {
             return Err(game_over());
         }
@@ -268,19 +274,12 @@ impl LocalGames {
             self.engine
                 .admits_game(&Requester::new(&owner, lg.engine_client()))?;
         }
-        self.live
-            .commit_then(lg, move_change(m), |lg| self.start_engine(arc, lg))
-            .await?;
-        Ok(self.live.view(lg))
+        self.live.commit(lg, move_change(m)).await
     }
 
     /// Takes back the last move (against the engine: the person's last move
     /// and the engine's answer). A finished game stays finished.
-    pub async fn takeback(
-        self: &Arc<Self>,
-        arc: &SharedGame,
-        lg: &mut LiveGame,
-    ) -> Result<GameView, AppError> {
+    async fn takeback(&self, lg: &mut LiveGame) -> Result<Committed, AppError> {
         if lg.is_over() {
             return Err(game_over());
         }
@@ -301,15 +300,12 @@ impl LocalGames {
             online: None,
             names: None,
         };
-        self.live
-            .commit_then(lg, change, |lg| self.start_engine(arc, lg))
-            .await?;
-        Ok(self.live.view(lg))
+        self.live.commit(lg, change).await
     }
 
     /// The person resigns (two players on one device: the side to move
     /// resigns).
-    pub async fn resign(&self, lg: &mut LiveGame) -> Result<GameView, AppError> {
+    async fn resign(&self, lg: &mut LiveGame) -> Result<Committed, AppError> {
         if lg.is_over() {
             return Err(game_over());
         }
@@ -323,8 +319,7 @@ impl LocalGames {
         };
         self.live
             .commit(lg, Change::end(GameEvent::Resign, Ending::Outcome(outcome)))
-            .await?;
-        Ok(self.live.view(lg))
+            .await
     }
 
     /// A draw offer: the engine decides by its evaluation; on one device,
@@ -371,9 +366,11 @@ impl LocalGames {
         let draw = Outcome::Draw {
             reason: EndReason::Agreement,
         };
-        self.live
+        let drawn = self
+            .live
             .commit(&mut lg, Change::end(GameEvent::Draw, Ending::Outcome(draw)))
             .await?;
+        self.live.publish(&lg, drawn.event());
         Ok(DrawAnswerView {
             accepted: true,
             code,

@@ -4,31 +4,20 @@
 
 use super::seats::seat_of;
 use super::{refused, OnlineGames};
+use crate::command::{Command, Step};
 use crate::error::AppError;
 use crate::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::live::GameEvent;
 use crate::live::{
-    now_ms, Change, EndingEdit, LiveGame, MovesEdit, Offer, Offered, OnlineEdit, SharedGame,
+    now_ms, Change, Committed, EndingEdit, GameEvent, LiveGame, MovesEdit, Offer, Offered,
+    OnlineEdit, OnlineState,
 };
 use crate::players::Me;
 use crate::requests::OnlineAction;
 use crate::store::{Ending, GameRecord, OnlineRecord, StoredGame};
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, EndReason, Outcome};
-
-/// What an action did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Acted {
-    /// The event announced to the game's subscribers.
-    pub event: GameEvent,
-    pub rev: i64,
-    /// Moves in the game after the action.
-    pub ply: usize,
-    /// The rematch this action created (or found already created).
-    pub rematch_id: Option<String>,
-}
 
 fn game_over() -> AppError {
     refused(Kind::GameOver, "The game is over")
@@ -41,9 +30,14 @@ fn time_ran_out() -> AppError {
     )
 }
 
+/// The online state of a game that must be online.
+pub(super) fn online_of(lg: &LiveGame) -> Result<&OnlineState, AppError> {
+    lg.online()
+        .ok_or_else(|| refused(Kind::NotOnline, "This game is not played online"))
+}
+
 /// An online edit that keeps the clock state as it is.
-fn keep_clock(lg: &LiveGame, record: OnlineRecord) -> OnlineEdit {
-    let o = lg.online().expect("an online game");
+fn keep_clock(o: &OnlineState, record: OnlineRecord) -> OnlineEdit {
     OnlineEdit {
         record,
         turn_origin: o.turn_origin,
@@ -52,12 +46,12 @@ fn keep_clock(lg: &LiveGame, record: OnlineRecord) -> OnlineEdit {
 }
 
 /// A change of the online record alone (a seat, an offer).
-fn record_change(event: GameEvent, lg: &LiveGame, record: OnlineRecord) -> Change {
+fn record_change(event: GameEvent, o: &OnlineState, record: OnlineRecord) -> Change {
     Change {
         event,
         moves: MovesEdit::Keep,
         ending: EndingEdit::Keep,
-        online: Some(keep_clock(lg, record)),
+        online: Some(keep_clock(o, record)),
         names: None,
     }
 }
@@ -79,51 +73,37 @@ pub(super) fn flag_ending(game: &VariantGame, loser: Color) -> Ending {
 }
 
 impl OnlineGames {
-    /// Does what a player asks, as the seat `me` holds. Should another
-    /// server have changed the game first, it is read again and the action
-    /// judged once more against what was stored (a move for a ply already
-    /// played is then `stale`).
-    pub async fn act(
+    /// The online half of [`Games::act`](crate::games::Games::act): does
+    /// what a player asks, as the seat `me` holds, and commits it. What
+    /// runs after it (the flag timer) and its announcement are the
+    /// caller's.
+    pub(crate) async fn apply(
         self: &Arc<Self>,
-        arc: &SharedGame,
         lg: &mut LiveGame,
         me: &Me,
-        action: OnlineAction,
-    ) -> Result<Acted, AppError> {
-        let shared = self.live.store().shared();
-        // A move for a later ply than memory has: another server made the
-        // move before it, and its notice has not come yet.
-        if let OnlineAction::Move { ply, .. } = &action {
-            if *ply > lg.ply() && shared {
-                self.live.reload(arc, lg).await?;
+        command: &Command,
+    ) -> Result<Step, AppError> {
+        let action = match command {
+            Command::Online(action) => action.clone(),
+            Command::Move { ply: None, .. } => {
+                return Err(AppError::bad(
+                    "A move in an online game must say at which ply it is played (\"ply\")",
+                ))
             }
-        }
-        match self.act_once(arc, lg, me, action.clone()).await {
-            Err(AppError::StaleGame(_)) => self.act_once(arc, lg, me, action).await,
-            // Refused on what memory holds, which may be behind the store
-            // (a seat taken or an offer made on another server whose notice
-            // has not come yet): judged again only if the store is newer.
-            Err(refusal @ AppError::Refused { .. }) if shared => {
-                if self.live.reload(arc, lg).await? {
-                    self.act_once(arc, lg, me, action).await
-                } else {
-                    Err(refusal)
-                }
+            Command::Move { mv, ply: Some(ply) } => OnlineAction::Move {
+                mv: mv.clone(),
+                ply: *ply,
+            },
+            Command::Resign => OnlineAction::Resign,
+            Command::Takeback => {
+                return Err(refused(
+                    Kind::NotAllowed,
+                    "There are no takebacks in online games",
+                ))
             }
-            done => done,
-        }
-    }
-
-    async fn act_once(
-        self: &Arc<Self>,
-        arc: &SharedGame,
-        lg: &mut LiveGame,
-        me: &Me,
-        action: OnlineAction,
-    ) -> Result<Acted, AppError> {
-        let Some(o) = lg.online() else {
-            return Err(refused(Kind::NotOnline, "This game is not played online"));
+            Command::Join { name } => return self.join(lg, me, name.clone()).await,
         };
+        let o = online_of(lg)?;
         let Some(seat) = seat_of(o, lg.id(), me) else {
             return Err(refused(
                 Kind::NotAPlayer,
@@ -131,12 +111,8 @@ impl OnlineGames {
             ));
         };
         let now = self.live.now();
-        let mut rematch_id = None;
-        let event = match action {
-            OnlineAction::Move { mv, ply } => {
-                self.online_move(arc, lg, seat, &mv, ply, now).await?;
-                GameEvent::Move
-            }
+        let committed = match action {
+            OnlineAction::Move { mv, ply } => self.online_move(lg, seat, &mv, ply, now).await?,
             OnlineAction::Resign => {
                 self.check_playing(lg)?;
                 let outcome = Outcome::Decisive {
@@ -144,34 +120,31 @@ impl OnlineGames {
                     reason: EndReason::Resignation,
                 };
                 self.end(lg, GameEvent::Resign, Ending::Outcome(outcome), now)
-                    .await?;
-                GameEvent::Resign
+                    .await?
             }
             OnlineAction::OfferDraw => self.offer_draw(lg, seat, now).await?,
             OnlineAction::AcceptDraw | OnlineAction::DeclineDraw => {
                 self.check_playing(lg)?;
-                let o = lg.online().expect("online");
+                let o = online_of(lg)?;
                 let answered = o.draw_offer().answer(seat, "draw")?;
                 if action == OnlineAction::AcceptDraw {
                     let draw = Outcome::Draw {
                         reason: EndReason::Agreement,
                     };
                     self.end(lg, GameEvent::Draw, Ending::Outcome(draw), now)
-                        .await?;
-                    GameEvent::Draw
+                        .await?
                 } else {
                     let mut record = o.record().clone();
                     record.draw_offer = answered.0;
-                    let change = record_change(GameEvent::DrawDeclined, lg, record);
-                    self.live.commit(lg, change).await?;
-                    GameEvent::DrawDeclined
+                    let change = record_change(GameEvent::DrawDeclined, o, record);
+                    self.live.commit(lg, change).await?
                 }
             }
             OnlineAction::Abort => {
                 if lg.is_over() {
                     return Err(game_over());
                 }
-                let o = lg.online().expect("online");
+                let o = online_of(lg)?;
                 if lg.ply() >= 2 && o.both_seated() {
                     return Err(refused(
                         Kind::TooLate,
@@ -179,16 +152,11 @@ impl OnlineGames {
                     ));
                 }
                 self.end(lg, GameEvent::Abort, Ending::Aborted { no_show: None }, now)
-                    .await?;
-                GameEvent::Abort
+                    .await?
             }
-            OnlineAction::Rematch => {
-                let (event, id) = self.rematch(lg, seat).await?;
-                rematch_id = id;
-                event
-            }
+            OnlineAction::Rematch => return self.rematch(lg, seat).await,
             OnlineAction::DeclineRematch => {
-                let o = lg.online().expect("online");
+                let o = online_of(lg)?;
                 if !lg.is_over() {
                     return Err(refused(
                         Kind::NoOffer,
@@ -198,17 +166,11 @@ impl OnlineGames {
                 let answered = o.rematch_offer().answer(seat, "rematch")?;
                 let mut record = o.record().clone();
                 record.rematch_offer = answered.0;
-                let change = record_change(GameEvent::RematchDeclined, lg, record);
-                self.live.commit(lg, change).await?;
-                GameEvent::RematchDeclined
+                let change = record_change(GameEvent::RematchDeclined, o, record);
+                self.live.commit(lg, change).await?
             }
         };
-        Ok(Acted {
-            event,
-            rev: lg.rev(),
-            ply: lg.ply(),
-            rematch_id,
-        })
+        Ok(Step::done(committed))
     }
 
     /// The game is on: not over, and both seats are taken.
@@ -226,14 +188,13 @@ impl OnlineGames {
     }
 
     async fn online_move(
-        self: &Arc<Self>,
-        arc: &SharedGame,
+        &self,
         lg: &mut LiveGame,
         seat: Color,
         text: &str,
         ply: usize,
         now: i64,
-    ) -> Result<(), AppError> {
+    ) -> Result<Committed, AppError> {
         // The flag fell on the mover while the move was on its way (found
         // by the timer or by this check, whichever came first).
         let on_time = |e| matches!(e, Ending::Outcome(o) if o.reason() == EndReason::Timeout);
@@ -257,10 +218,12 @@ impl OnlineGames {
                 format!("It is {}'s move, not yours", color_title(turn)),
             ));
         }
-        let o = lg.online().expect("online");
+        let o = online_of(lg)?;
         if o.flag_fallen(turn, now) {
             let ending = flag_ending(lg.game(), turn);
-            self.end(lg, GameEvent::Flag, ending, now).await?;
+            let flagged = self.end(lg, GameEvent::Flag, ending, now).await?;
+            // The flag is announced although the move is refused.
+            self.live.publish(lg, flagged.event());
             return Err(time_ran_out());
         }
         let m = lg.game().parse_player_move(text)?;
@@ -276,7 +239,7 @@ impl OnlineGames {
         record.turn_started_at = origin;
         // A move declines the opponent's pending offer.
         record.draw_offer = Offer(record.draw_offer).after_move_by(turn).0;
-        let deadline = self.first_move_wait(&record, plies, false, now);
+        let deadline = self.live.first_move_deadline(&record, plies, false, now);
         let change = Change {
             event: GameEvent::Move,
             moves: MovesEdit::Play(m),
@@ -288,9 +251,7 @@ impl OnlineGames {
             }),
             names: None,
         };
-        self.live
-            .commit_then(lg, change, |lg| self.arm_timer(arc, lg))
-            .await
+        self.live.commit(lg, change).await
     }
 
     async fn offer_draw(
@@ -298,10 +259,10 @@ impl OnlineGames {
         lg: &mut LiveGame,
         seat: Color,
         now: i64,
-    ) -> Result<GameEvent, AppError> {
+    ) -> Result<Committed, AppError> {
         self.check_playing(lg)?;
         let ply = lg.ply();
-        let o = lg.online().expect("online");
+        let o = online_of(lg)?;
         if o.draw_offer().0.is_none() && o.draw_offered_at(seat) == Some(ply) {
             return Err(refused(
                 Kind::TooSoon,
@@ -314,16 +275,14 @@ impl OnlineGames {
                     reason: EndReason::Agreement,
                 };
                 self.end(lg, GameEvent::Draw, Ending::Outcome(draw), now)
-                    .await?;
-                Ok(GameEvent::Draw)
+                    .await
             }
             (Offered::Pending, offer) => {
                 let mut record = o.record().clone();
                 record.draw_offer = offer.0;
                 record.draw_offer_plies[seat] = Some(ply);
-                let change = record_change(GameEvent::DrawOffer, lg, record);
-                self.live.commit(lg, change).await?;
-                Ok(GameEvent::DrawOffer)
+                let change = record_change(GameEvent::DrawOffer, o, record);
+                self.live.commit(lg, change).await
             }
         }
     }
@@ -336,8 +295,8 @@ impl OnlineGames {
         event: GameEvent,
         ending: Ending,
         now: i64,
-    ) -> Result<(), AppError> {
-        let o = lg.online().expect("online");
+    ) -> Result<Committed, AppError> {
+        let o = online_of(lg)?;
         let record = o.stopped_record(lg.turn(), now);
         let change = Change {
             event,
@@ -354,17 +313,16 @@ impl OnlineGames {
     }
 
     /// A rematch offer, or its acceptance (which creates the rematch).
-    async fn rematch(
-        self: &Arc<Self>,
-        lg: &mut LiveGame,
-        seat: Color,
-    ) -> Result<(GameEvent, Option<String>), AppError> {
+    async fn rematch(self: &Arc<Self>, lg: &mut LiveGame, seat: Color) -> Result<Step, AppError> {
         if !lg.is_over() {
             return Err(refused(Kind::NotOver, "The game is not over yet"));
         }
-        let o = lg.online().expect("online");
+        let o = online_of(lg)?;
         if let Some(next) = &o.record().rematch_id {
-            return Ok((GameEvent::Rematch, Some(next.clone())));
+            return Ok(Step {
+                committed: None,
+                rematch_id: Some(next.clone()),
+            });
         }
         if !o.both_seated() {
             return Err(refused(
@@ -373,21 +331,20 @@ impl OnlineGames {
             ));
         }
         match o.rematch_offer().make(seat, "rematch")? {
-            (Offered::Agreed, _) => Ok((GameEvent::Rematch, Some(self.create_rematch(lg).await?))),
+            (Offered::Agreed, _) => self.create_rematch(lg).await,
             (Offered::Pending, offer) => {
                 let mut record = o.record().clone();
                 record.rematch_offer = offer.0;
-                let change = record_change(GameEvent::RematchOffer, lg, record);
-                self.live.commit(lg, change).await?;
-                Ok((GameEvent::RematchOffer, None))
+                let change = record_change(GameEvent::RematchOffer, o, record);
+                Ok(Step::done(self.live.commit(lg, change).await?))
             }
         }
     }
 
     /// Creates the rematch of a finished game: colours swapped, same clock,
-    /// the same players' tokens. Returns its id.
-    async fn create_rematch(self: &Arc<Self>, lg: &mut LiveGame) -> Result<String, AppError> {
-        let o = lg.online().expect("online");
+    /// the same players' tokens.
+    async fn create_rematch(self: &Arc<Self>, lg: &mut LiveGame) -> Result<Step, AppError> {
+        let o = online_of(lg)?;
         let game = new_game(lg.record().variant, Some(&lg.record().start_fen))?;
         let base = o.record().clock.map_or(0, |c| c.base_ms);
         let online = OnlineRecord {
@@ -437,19 +394,15 @@ impl OnlineGames {
             online: Some(online.clone()),
         };
         // The old game learns of its rematch in the same transaction.
-        let change = record_change(GameEvent::Rematch, lg, previous);
-        self.live.commit_creating(lg, change, &stored).await?;
+        let change = record_change(GameEvent::Rematch, o, previous);
+        let committed = self.live.commit_creating(lg, change, &stored).await?;
         let id = record.id.clone();
-        let mut new_game = LiveGame::new(record, game, Some(online));
-        let deadline = new_game
-            .online()
-            .and_then(|o| self.first_move_wait(o.record(), 0, false, self.live.now()));
-        if let Some(o) = new_game.online_mut() {
-            o.first_move_deadline = deadline;
-        }
-        let arc = self.live.insert(new_game);
+        let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
         let mut g = arc.lock().await;
         self.arm_timer(&arc, &mut g);
-        Ok(id)
+        Ok(Step {
+            committed: Some(committed),
+            rematch_id: Some(id),
+        })
     }
 }

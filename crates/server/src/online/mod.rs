@@ -20,7 +20,6 @@ mod actions;
 pub mod seats;
 mod timer;
 
-pub use actions::Acted;
 pub use seats::Cookies;
 
 use super::players::Me;
@@ -34,6 +33,7 @@ use super::live::{
 use super::requests::NewOnlineRequest;
 use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
 use super::views::GameView;
+use crate::command::Step;
 use crate::kind::Kind;
 use crate::live::GameEvent;
 use rand::Rng;
@@ -56,25 +56,37 @@ pub struct OnlineGames {
 }
 
 impl OnlineGames {
+    /// The service over `live`.
     pub fn new(live: Arc<LiveGames>) -> OnlineGames {
         OnlineGames { live }
     }
 
-    /// Resumes what runs for a game just loaded: the wait for a first move
-    /// and the flag timer.
+    /// Resumes what runs for a game just loaded: the flag timer (which
+    /// also ends the wait for a first move).
     pub fn resume(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
-        if lg.online().is_none() {
-            return;
-        }
-        let deadline = lg.online().and_then(|o| {
-            self.first_move_wait(o.record(), lg.ply(), lg.is_over(), self.live.now())
-        });
-        if let Some(o) = lg.online_mut() {
-            o.first_move_deadline = deadline;
-        }
         if lg.online().is_some_and(|o| !o.has_timer()) {
             self.arm_timer(arc, lg);
         }
+    }
+
+    /// Re-arms the flag timer of a game that changed (a move, a seat, an
+    /// end, a state read again).
+    pub fn resume_after_change(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
+        self.arm_timer(arc, lg);
+    }
+
+    /// Reads the game again if another server changed it, and re-arms its
+    /// flag timer for the new turn. Returns whether it was newer.
+    pub async fn reload(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+    ) -> Result<bool, AppError> {
+        let newer = self.live.reload(lg).await?;
+        if newer {
+            self.arm_timer(arc, lg);
+        }
+        Ok(newer)
     }
 
     /// Parses a time control of a request.
@@ -161,14 +173,7 @@ impl OnlineGames {
                 })?,
             None => self.live.store().create_game(&stored).await?,
         }
-        let mut lg = LiveGame::new(record, game, Some(online));
-        let deadline = lg
-            .online()
-            .and_then(|o| self.first_move_wait(o.record(), 0, false, self.live.now()));
-        if let Some(o) = lg.online_mut() {
-            o.first_move_deadline = deadline;
-        }
-        let arc = self.live.insert(lg);
+        let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
         {
             let mut lg = arc.lock().await;
             self.arm_timer(&arc, &mut lg);
@@ -230,32 +235,15 @@ impl OnlineGames {
 
     /// Takes the free seat of an online game for `me` (named `name`).
     /// Whoever already holds a seat keeps theirs.
-    pub async fn join(
-        self: &Arc<Self>,
-        arc: &SharedGame,
-        me: &Me,
-        name: String,
-    ) -> Result<GameView, AppError> {
-        let mut lg = arc.lock().await;
-        // Another server changed the game first: judged again on what it stored.
-        match self.join_once(arc, &mut lg, me, name.clone()).await {
-            Err(AppError::StaleGame(_)) => self.join_once(arc, &mut lg, me, name).await,
-            done => done,
-        }
-    }
-
-    async fn join_once(
-        self: &Arc<Self>,
-        arc: &SharedGame,
+    pub(crate) async fn join(
+        &self,
         lg: &mut LiveGame,
         me: &Me,
         name: String,
-    ) -> Result<GameView, AppError> {
-        let Some(o) = lg.online() else {
-            return Err(refused(Kind::NotOnline, "This game is not played online"));
-        };
+    ) -> Result<Step, AppError> {
+        let o = actions::online_of(lg)?;
         if seat_of(o, lg.id(), me).is_some() {
-            return Ok(self.view_for(lg, me));
+            return Ok(Step::unchanged());
         }
         if lg.is_over() {
             return Err(refused(
@@ -273,7 +261,7 @@ impl OnlineGames {
         record.players[color] = Some(me.id.clone());
         let turn_origin = o.turn_origin;
         let now = self.live.now();
-        let deadline = self.first_move_wait(&record, lg.ply(), false, now);
+        let deadline = self.live.first_move_deadline(&record, lg.ply(), false, now);
         let mut names = [lg.record().white.clone(), lg.record().black.clone()];
         names[color.index()] = name;
         let change = Change {
@@ -287,27 +275,6 @@ impl OnlineGames {
             }),
             names: Some(names),
         };
-        self.live
-            .commit_then(lg, change, |lg| self.arm_timer(arc, lg))
-            .await?;
-        Ok(self.view_for(lg, me))
-    }
-
-    /// What is done for a game read again after another server changed
-    /// it: the wait for a first move starts again after a move or a seat
-    /// taken, and the flag timer is armed for the new turn.
-    pub fn reloaded(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame, moved: bool) {
-        if lg.online().is_none() {
-            return;
-        }
-        if moved {
-            let deadline = lg.online().and_then(|o| {
-                self.first_move_wait(o.record(), lg.ply(), lg.is_over(), self.live.now())
-            });
-            if let Some(o) = lg.online_mut() {
-                o.first_move_deadline = deadline;
-            }
-        }
-        self.arm_timer(arc, lg);
+        Ok(Step::done(self.live.commit(lg, change).await?))
     }
 }

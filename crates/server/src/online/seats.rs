@@ -60,6 +60,7 @@ pub struct Cookies(Vec<(String, String)>);
 const MAX_COOKIES: usize = 200;
 
 impl Cookies {
+    /// The cookies of a request's `Cookie` headers.
     pub fn from_headers(headers: &HeaderMap) -> Cookies {
         let mut out = Vec::new();
         for value in headers.get_all(header::COOKIE) {
@@ -85,6 +86,7 @@ impl Cookies {
         Cookies::from_headers(&h)
     }
 
+    /// The value of the cookie named `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()

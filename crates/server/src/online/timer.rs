@@ -5,32 +5,16 @@ use super::actions::flag_ending;
 use super::OnlineGames;
 use crate::error::AppError;
 use crate::live::GameEvent;
-use crate::live::{LiveGame, OnlineState, SharedGame};
-use crate::store::{Ending, OnlineRecord};
+use crate::live::{LiveGame, SharedGame};
+use crate::store::Ending;
 use std::sync::Arc;
 
 impl OnlineGames {
-    /// When the side to move must have made its first move, counted from
-    /// `now`: only in a clocked game with both seats taken, before both
-    /// sides have moved (`plies` < 2), while it goes on.
-    pub(super) fn first_move_wait(
-        &self,
-        record: &OnlineRecord,
-        plies: usize,
-        over: bool,
-        now: i64,
-    ) -> Option<i64> {
-        let seated = OnlineState::taken(record, tensorchess_rules::Color::White)
-            && OnlineState::taken(record, tensorchess_rules::Color::Black);
-        let applies = !over && plies < 2 && record.clock.is_some() && seated;
-        applies.then_some(now + self.live.config().first_move_wait_ms)
-    }
-
     /// (Re)starts the timer of an online game with a clock: a task that
     /// sleeps until the side to move's time is up (or, before both sides
     /// have moved, until its time to make a first move is up), then ends the
     /// game on time (or aborts it) unless a move came first.
-    pub(super) fn arm_timer(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
+    pub(crate) fn arm_timer(self: &Arc<Self>, arc: &SharedGame, lg: &mut LiveGame) {
         let ended = lg.is_over();
         let turn = lg.turn();
         let Some(o) = lg.online_mut() else {
@@ -100,10 +84,18 @@ impl OnlineGames {
                     }
                 };
                 match games.end(&mut lg, event, ending, now).await {
-                    Ok(()) => return,
-                    // Another server changed the game first; reading it
-                    // again armed the timer its state needs.
-                    Err(AppError::StaleGame(_)) => return,
+                    Ok(ended) => {
+                        games.live.publish(&lg, ended.event());
+                        return;
+                    }
+                    // Another server changed the game first: reading it
+                    // again arms the timer its state needs.
+                    Err(AppError::StaleGame(_)) => {
+                        if let Err(e) = games.reload(&arc, &mut lg).await {
+                            tracing::warn!("game {}: not read again: {e}", lg.id());
+                        }
+                        return;
+                    }
                     Err(e) => {
                         tracing::error!(
                             "game {}: the {} was not stored: {e}",

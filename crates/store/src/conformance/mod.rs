@@ -3,7 +3,9 @@
 
 use super::*;
 
+mod chat;
 mod moderation;
+pub use chat::*;
 pub use moderation::*;
 use tensorchess_rules::{ByColor, EndReason};
 

@@ -8,6 +8,7 @@
 //! default). Numbered migrations (`migrations/postgres/*.sql`) run at
 //! start, recorded in `schema_migrations`.
 
+mod chat;
 mod games;
 mod learning;
 mod listen;
@@ -21,6 +22,7 @@ use super::{
     LessonRecord, MovesChange, Notice, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite,
     RatingRecord, ReviewRecord, RunRecord, SeekRecord, StoreError, StoreNotice, StoredGame,
 };
+use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use async_trait::async_trait;
 use deadpool_postgres::{
     GenericClient, Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime,
@@ -39,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0003_players.sql"),
     include_str!("../migrations/postgres/0004_learning.sql"),
     include_str!("../migrations/postgres/0005_moderation.sql"),
+    include_str!("../migrations/postgres/0006_chat.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -83,6 +86,8 @@ pub struct PgStore {
     channel: String,
     /// The schema holding this store's tables.
     schema: String,
+    /// The server using this store, named in its game notices.
+    instance: std::sync::OnceLock<String>,
 }
 
 impl PgStore {
@@ -154,6 +159,7 @@ impl PgStore {
             config,
             channel: String::new(),
             schema: String::new(),
+            instance: std::sync::OnceLock::new(),
         };
         store.migrate().await?;
         let schema: String = store
@@ -261,10 +267,66 @@ async fn send_notice(
     Ok(())
 }
 
-fn game_notice(id: &str, update: &GameUpdate) -> Notice {
-    Notice::Game {
-        id: id.to_string(),
-        rev: update.rev,
+impl PgStore {
+    fn game_notice(&self, id: &str, update: &GameUpdate) -> Notice {
+        Notice::Game {
+            id: id.to_string(),
+            rev: update.rev,
+            from: self.instance.get().cloned(),
+        }
+    }
+}
+
+#[async_trait]
+impl ChatStore for PgStore {
+    async fn add_chat(&self, message: &NewChatMessage) -> Result<ChatMessage, StoreError> {
+        chat::add(&self.client().await?, message).await
+    }
+
+    async fn chat(
+        &self,
+        game_id: &str,
+        room: ChatRoom,
+        limit: usize,
+    ) -> Result<Vec<ChatMessage>, StoreError> {
+        chat::room(&self.client().await?, game_id, room, limit).await
+    }
+
+    async fn chat_message(&self, id: i64) -> Result<Option<ChatMessage>, StoreError> {
+        chat::message(&self.client().await?, id).await
+    }
+
+    async fn report_chat(&self, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError> {
+        chat::report(&self.client().await?, id, reporter, at).await
+    }
+
+    async fn open_reports(&self) -> Result<Vec<ChatReport>, StoreError> {
+        chat::open_reports(&self.client().await?).await
+    }
+
+    async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError> {
+        chat::close_report(&self.client().await?, id, at).await
+    }
+
+    async fn set_chat_mute(&self, player: &str, until: Option<i64>) -> Result<(), StoreError> {
+        chat::set_mute(&self.client().await?, player, until).await
+    }
+
+    async fn chat_muted_until(&self, player: &str) -> Result<Option<i64>, StoreError> {
+        chat::muted_until(&self.client().await?, player).await
+    }
+
+    async fn set_opponent_muted(
+        &self,
+        player: &str,
+        game_id: &str,
+        muted: bool,
+    ) -> Result<(), StoreError> {
+        chat::set_opponent_muted(&self.client().await?, player, game_id, muted).await
+    }
+
+    async fn opponent_muted(&self, player: &str, game_id: &str) -> Result<bool, StoreError> {
+        chat::opponent_muted(&self.client().await?, player, game_id).await
     }
 }
 
@@ -308,7 +370,7 @@ impl GameStore for PgStore {
     ) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
-        let notice = game_notice(id, update).to_string();
+        let notice = self.game_notice(id, update).to_string();
         if games::commit(&tx, id, moves, update, (&self.channel, &notice)).await? {
             tx.commit().await?;
             return Ok(());
@@ -326,7 +388,7 @@ impl GameStore for PgStore {
         write_tx!(self, |tx| {
             games::apply_update(&tx, previous, update).await?;
             games::insert_game(&tx, game).await?;
-            send_notice(&tx, &self.channel, &game_notice(previous, update)).await?
+            send_notice(&tx, &self.channel, &self.game_notice(previous, update)).await?
         })
     }
 
@@ -358,6 +420,10 @@ impl GameStore for PgStore {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn set_instance(&self, name: &str) {
+        let _ = self.instance.set(name.to_string());
     }
 
     async fn notify(&self, notice: &Notice) -> Result<(), StoreError> {

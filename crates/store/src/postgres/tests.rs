@@ -66,6 +66,8 @@ contract!(
     seeks_are_accepted_once,
     merging_a_guest_moves_their_games,
     moderation_is_logged_in_order,
+    chat_rooms_are_kept_apart_and_in_order,
+    chat_reports_and_mutes,
 );
 
 #[tokio::test]

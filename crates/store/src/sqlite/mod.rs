@@ -5,6 +5,7 @@
 //! one writer thread that commits them in groups ([`super::writer`]);
 //! reads use a second connection (WAL lets them run beside the writer).
 
+mod chat;
 mod games;
 mod learning;
 mod moderation;
@@ -17,6 +18,7 @@ use super::{
     LessonRecord, MovesChange, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord,
     ReviewRecord, RunRecord, SeekRecord, StoreError, StoredGame,
 };
+use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
@@ -31,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0003_players.sql"),
     include_str!("../migrations/sqlite/0004_learning.sql"),
     include_str!("../migrations/sqlite/0005_moderation.sql"),
+    include_str!("../migrations/sqlite/0006_chat.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -137,6 +140,73 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[async_trait]
+impl ChatStore for SqliteStore {
+    async fn add_chat(&self, message: &NewChatMessage) -> Result<ChatMessage, StoreError> {
+        let message = message.clone();
+        self.write(move |conn| chat::add(conn, &message)).await
+    }
+
+    async fn chat(
+        &self,
+        game_id: &str,
+        room: ChatRoom,
+        limit: usize,
+    ) -> Result<Vec<ChatMessage>, StoreError> {
+        let game_id = game_id.to_string();
+        self.read(move |conn| chat::room(conn, &game_id, room, limit))
+            .await
+    }
+
+    async fn chat_message(&self, id: i64) -> Result<Option<ChatMessage>, StoreError> {
+        self.read(move |conn| chat::message(conn, id)).await
+    }
+
+    async fn report_chat(&self, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError> {
+        let reporter = reporter.to_string();
+        self.write(move |conn| chat::report(conn, id, &reporter, at))
+            .await
+    }
+
+    async fn open_reports(&self) -> Result<Vec<ChatReport>, StoreError> {
+        self.read(chat::open_reports).await
+    }
+
+    async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError> {
+        self.write(move |conn| chat::close_report(conn, id, at))
+            .await
+    }
+
+    async fn set_chat_mute(&self, player: &str, until: Option<i64>) -> Result<(), StoreError> {
+        let player = player.to_string();
+        self.write(move |conn| chat::set_mute(conn, &player, until))
+            .await
+    }
+
+    async fn chat_muted_until(&self, player: &str) -> Result<Option<i64>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| chat::muted_until(conn, &player))
+            .await
+    }
+
+    async fn set_opponent_muted(
+        &self,
+        player: &str,
+        game_id: &str,
+        muted: bool,
+    ) -> Result<(), StoreError> {
+        let (player, game_id) = (player.to_string(), game_id.to_string());
+        self.write(move |conn| chat::set_opponent_muted(conn, &player, &game_id, muted))
+            .await
+    }
+
+    async fn opponent_muted(&self, player: &str, game_id: &str) -> Result<bool, StoreError> {
+        let (player, game_id) = (player.to_string(), game_id.to_string());
+        self.read(move |conn| chat::opponent_muted(conn, &player, &game_id))
+            .await
+    }
 }
 
 #[async_trait]

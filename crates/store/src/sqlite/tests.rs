@@ -22,6 +22,8 @@ async fn the_store_contract_holds() {
     conformance::lesson_results_keep_the_best(&open(&dir)).await;
     conformance::merging_a_guest_moves_what_they_learnt(&open(&dir)).await;
     conformance::moderation_is_logged_in_order(&open(&dir)).await;
+    conformance::chat_rooms_are_kept_apart_and_in_order(&open(&dir)).await;
+    conformance::chat_reports_and_mutes(&open(&dir)).await;
 }
 
 #[tokio::test]

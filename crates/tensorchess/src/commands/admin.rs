@@ -43,6 +43,28 @@ pub enum AdminAction {
     Rename { username: String, new_name: String },
     /// Close an account: nobody logs in to it again; its sessions end.
     Close { username: String },
+    /// The open reports of chat messages (oldest first): the report's
+    /// number, when, the reporter, the game, the room, the author and the
+    /// message. `--close N` closes report N once dealt with.
+    Reports {
+        /// Close this report.
+        #[arg(long, value_name = "N")]
+        close: Option<i64>,
+    },
+    /// Mute a player's chat in every game (their messages are refused and
+    /// nobody sees them).
+    Mute {
+        /// USERNAME or PLAYER id.
+        target: String,
+        /// For this many hours (until lifted when not given).
+        #[arg(long)]
+        hours: Option<u32>,
+    },
+    /// Lift a chat mute.
+    Unmute {
+        /// USERNAME or PLAYER id.
+        target: String,
+    },
     /// Give every local game stored before players existed (they belong
     /// to nobody) to a player.
     Adopt {
@@ -182,6 +204,62 @@ pub async fn act(
             Ok(None) => return Err(CliError::new(format!("no account is called {username}"))),
             Err(e) => return Err(db(e)),
         },
+        AdminAction::Reports { close: Some(id) } => {
+            if store.close_report(*id, now_ms()).await.map_err(db)? {
+                vec![format!("closed report {id}")]
+            } else {
+                return Err(CliError::new(format!("no open report is numbered {id}")));
+            }
+        }
+        AdminAction::Reports { close: None } => {
+            let reports = store.open_reports().await.map_err(db)?;
+            if reports.is_empty() {
+                return Ok(vec!["no open reports".to_string()]);
+            }
+            let mut lines = Vec::with_capacity(reports.len());
+            for r in reports {
+                let m = &r.message.message;
+                // Tabs and line ends inside a message would break the columns.
+                let text: String = m
+                    .text
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+                lines.push(format!(
+                    "{}\t{}\t{}\tgame {}\t{}\t{} ({})\t{}",
+                    r.id,
+                    r.at,
+                    r.reporter,
+                    m.game_id,
+                    m.room.as_str(),
+                    m.name,
+                    m.author,
+                    text
+                ));
+            }
+            lines
+        }
+        AdminAction::Mute { target, hours } => {
+            let player = player_of(store, target).await?;
+            let until = match hours {
+                Some(h) => now_ms().saturating_add(i64::from(*h) * 3_600_000),
+                None => i64::MAX,
+            };
+            store
+                .set_chat_mute(&player, Some(until))
+                .await
+                .map_err(db)?;
+            let how_long = match hours {
+                Some(h) => format!("for {h} hours"),
+                None => "until unmuted".to_string(),
+            };
+            vec![format!("muted {target} (player {player}) {how_long}")]
+        }
+        AdminAction::Unmute { target } => {
+            let player = player_of(store, target).await?;
+            store.set_chat_mute(&player, None).await.map_err(db)?;
+            vec![format!("unmuted {target} (player {player})")]
+        }
         AdminAction::Adopt { to } => {
             let player = player_of(store, to).await?;
             let ids = store.adopt_unowned(&player).await.map_err(db)?;

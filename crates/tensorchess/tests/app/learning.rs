@@ -261,14 +261,19 @@ async fn reviews_wait_for_the_search_budget_behind_play() {
         .unwrap();
     let (status, _) = t.post(&format!("/api/games/{id}/review"), json!({})).await;
     assert_eq!(status, StatusCode::ACCEPTED);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    until("the review waits for the slot", || {
+        budget.background_waiting() == 1
+    })
+    .await;
     let (_, waiting) = t.get(&format!("/api/games/{id}/review")).await;
     assert_eq!(waiting["status"], "running", "{waiting}");
     assert_eq!(waiting["progress"]["done"], 0, "nothing searched yet");
     assert_eq!(waiting["progress"]["total"], 5);
-    assert_eq!(budget.background_waiting(), 1);
-    // A game's search that comes later still goes first.
+    // A game's search that comes later still goes first: it holds the slot
+    // until told to give it back.
     let b = budget.clone();
+    let (got, got_it) = tokio::sync::oneshot::channel();
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
     let game_search = tokio::spawn(async move {
         let _slot = b
             .slot(
@@ -277,13 +282,16 @@ async fn reviews_wait_for_the_search_budget_behind_play() {
             )
             .await
             .unwrap();
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        got.send(()).unwrap();
+        let _ = released.await;
     });
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    until("the game's search waits", || budget.load() == (1, 1)).await;
     drop(held);
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    got_it.await.unwrap();
+    assert_eq!(budget.background_waiting(), 1, "the review still waits");
     let (_, still) = t.get(&format!("/api/games/{id}/review")).await;
     assert_eq!(still["progress"]["done"], 0, "the game's search went first");
+    release.send(()).unwrap();
     game_search.await.unwrap();
     review_done(&t, &id).await;
     assert_eq!(budget.load(), (0, 0), "every slot given back");
@@ -556,4 +564,16 @@ async fn what_a_guest_learnt_follows_them_into_their_account() {
         .get(&format!("/api/puzzles/{}", p["id"].as_str().unwrap()))
         .await;
     assert_eq!(again["player"]["rating"], rating);
+}
+
+/// Waits (a few seconds at most) until `done` holds.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting until {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }

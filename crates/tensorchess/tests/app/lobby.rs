@@ -264,8 +264,19 @@ async fn a_seek_ends_when_its_creators_last_page_closes() {
         ws_next_of(ws, &["pong"]).await;
     }
     post_seek(&ann, seek_body(false)).await;
+    let (_, me) = ann.get("/api/me").await;
+    let presence = ann.state.games.live.presence().clone();
+    let pages = || presence.pages_here(me["id"].as_str().unwrap());
+    assert_eq!(pages(), 2);
     drop(one);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let start = Instant::now();
+    while pages() != 1 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the page did not close"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     assert_eq!(open_seeks(&ann).await.len(), 1, "another page is open");
     drop(two);
     let start = Instant::now();

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tensorchess::server::app;
+use tensorchess::server::clock::Clock;
 use tensorchess::server::ratelimit::RateLimit;
 use tensorchess::server::ServerConfig;
 
@@ -59,7 +60,7 @@ async fn clocks_start_after_both_first_moves_add_increments_and_flag_without_a_m
 
     // Nobody moves: the flag falls by itself, exactly on time.
     t.clock.advance(56_999);
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    t.armed_for(t.clock.now_ms() + 1).await;
     let g = t.game(&id).await;
     assert!(g["end"].is_null(), "1 ms left: {g}");
     assert_eq!(clock(&g).0, 1);
@@ -91,7 +92,7 @@ async fn a_side_that_does_not_make_its_first_move_in_time_aborts_the_game() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(first_move_ms(&r.body), 60_000);
     t.clock.advance(59_999);
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    t.armed_for(t.clock.now_ms() + 1).await;
     assert!(t.game(&id).await["end"].is_null(), "1 ms left");
     t.clock.advance(1);
     let g = t.wait_for(&id, "the abort", |g| g["end"].is_object()).await;
@@ -125,8 +126,8 @@ async fn a_side_that_does_not_make_its_first_move_in_time_aborts_the_game() {
     // Without a clock nobody is hurried.
     let (id, _, _) = t.started(Value::Null).await;
     assert_eq!(t.game(&id).await["online"]["clock"], Value::Null);
+    assert!(!t.has_timer(&id).await, "no timer runs without a clock");
     t.clock.advance(3_600_000);
-    tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(t.game(&id).await["end"].is_null());
 
     // A game still waiting for White after a restart: the minute starts again

@@ -328,6 +328,7 @@ export default {
   'error.overloaded': 'The server is busy: try again in a moment',
   'error.internal': 'Something went wrong on the server',
   'error.lobby_full': 'The lobby is full: accept a seek, or try again in a minute.',
+  'error.muted': 'Your chat is muted on this server.',
   'error.banned': 'You are banned from this server.',
   'error.account_closed': 'This account is closed.',
   'error.forbidden_origin': 'Refused: the request came from another site',

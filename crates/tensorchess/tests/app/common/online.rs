@@ -255,6 +255,30 @@ impl TestApp {
         }
     }
 
+    /// Waits until a timer on the test clock is armed for `deadline`:
+    /// then nothing it guards can happen before that moment (no sleep to
+    /// see that nothing happens).
+    pub async fn armed_for(&self, deadline: i64) {
+        let start = Instant::now();
+        while !self.clock.sleepers().contains(&deadline) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no timer for {deadline}: {:?}",
+                self.clock.sleepers()
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Whether game `id`, in memory, has a flag timer armed.
+    pub async fn has_timer(&self, id: &str) -> bool {
+        let Some(game) = self.state.games.live.cached(id) else {
+            return false;
+        };
+        let lg = game.lock().await;
+        lg.online().is_some_and(|o| o.has_timer())
+    }
+
     /// Serves on a real socket.
     pub async fn serve(&self) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
         super::serve_state(&self.state).await

@@ -1,0 +1,363 @@
+//! Game chat: each online game has the players' room and the spectators'
+//! room (players do not see the spectators' room while the game runs, as
+//! on lichess). Messages are plain text of at most 140 characters, stored
+//! with the game, sent to the room's WebSocket topic `chat:{id}:{room}`
+//! (on every server), and shown again after a reload. A player may mute
+//! the other side in one game (remembered); anyone in a room may report a
+//! message to the operator, who can mute a player's chat everywhere
+//! (`tensorchess admin reports`, `admin mute`).
+
+use crate::error::AppError;
+use crate::kind::Kind;
+use crate::live::{LiveGame, LiveGames};
+use crate::online::OnlineGames;
+use crate::players::Me;
+use crate::ratelimit::{KeyedLimiter, RateLimit};
+use crate::store::{ChatMessage, ChatRoom, NewChatMessage, Notice, CHAT_HISTORY};
+use crate::views::ServerEvent;
+use serde::Serialize;
+use std::sync::Arc;
+use tensorchess_rules::Color;
+
+/// Longest message, in characters.
+pub const MAX_CHARS: usize = 140;
+/// Messages a player may send back to back, then one every two seconds
+/// (five in ten seconds).
+pub const CHAT_RATE: RateLimit = RateLimit {
+    burst: 5,
+    per_second: 0.5,
+};
+
+/// One chat message as pages see it (its author's id is not shown).
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ChatLineView {
+    /// The message's number (to report it).
+    pub id: i64,
+    /// `players` or `spectators`.
+    pub room: ChatRoom,
+    /// The author's name when it was written.
+    pub name: String,
+    /// The author's seat, in the players' room.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<&'static str>,
+    /// The text, to be shown as text (never as HTML, links not made).
+    pub text: String,
+    /// When it was written (ms).
+    pub at: i64,
+}
+
+/// A room's messages (`GET /api/games/{id}/chat?room=`).
+#[derive(Serialize, Clone, Debug)]
+pub struct ChatView {
+    /// The room.
+    pub room: ChatRoom,
+    /// The newest messages, oldest first.
+    pub lines: Vec<ChatLineView>,
+    /// Whether the asker muted the other side in this game (their lines
+    /// are left out here, and the page hides new ones).
+    pub muted: bool,
+    /// Whether the asker may write in this room.
+    pub can_write: bool,
+}
+
+/// The topic of a game's room.
+pub fn chat_topic(game_id: &str, room: ChatRoom) -> String {
+    format!("chat:{game_id}:{}", room.as_str())
+}
+
+/// A topic `chat:{id}:{room}`, read.
+pub fn parse_chat_topic(topic: &str) -> Option<(&str, ChatRoom)> {
+    let rest = topic.strip_prefix("chat:")?;
+    let (id, room) = rest.rsplit_once(':')?;
+    Some((id, ChatRoom::parse(room)?))
+}
+
+/// Makes a message plain, short text: line ends and tabs become spaces,
+/// other control characters and those that reorder or hide text (bidi
+/// overrides, zero-width) are dropped, spaces at the ends trimmed.
+pub fn clean_text(text: &str) -> Result<String, AppError> {
+    let hidden = |c: char| matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}');
+    let cleaned: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if c.is_control() || hidden(c) => None,
+            c => Some(c),
+        })
+        .collect();
+    let cleaned = cleaned.trim();
+    if cleaned.is_empty() {
+        return Err(AppError::bad("A chat message needs some text"));
+    }
+    if cleaned.chars().count() > MAX_CHARS {
+        return Err(AppError::bad(format!(
+            "A chat message has at most {MAX_CHARS} characters"
+        )));
+    }
+    Ok(cleaned.to_string())
+}
+
+/// The chat service.
+pub struct Chat {
+    live: Arc<LiveGames>,
+    limiter: KeyedLimiter<String>,
+}
+
+/// What a player may do in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Access {
+    read: bool,
+    write: bool,
+}
+
+impl Chat {
+    /// The chat of the games in `live`.
+    pub fn new(live: Arc<LiveGames>) -> Chat {
+        Chat {
+            live,
+            limiter: KeyedLimiter::new(CHAT_RATE),
+        }
+    }
+
+    /// Who may read and write `room` of `lg`: the players' room is the
+    /// players'; the spectators' room is everyone else's, the players'
+    /// too once the game is over; only accounts write as spectators
+    /// (guests chat only in games they play).
+    fn access(
+        lg: &LiveGame,
+        me: &Me,
+        has_account: bool,
+        room: ChatRoom,
+    ) -> Result<Access, AppError> {
+        if lg.online().is_none() {
+            return Err(AppError::refused(
+                Kind::NotOnline,
+                "Only online games have a chat",
+            ));
+        }
+        let seated = OnlineGames::seat(lg, me).is_some();
+        Ok(match room {
+            ChatRoom::Players => Access {
+                read: seated,
+                write: seated,
+            },
+            ChatRoom::Spectators => {
+                let read = !seated || lg.is_over();
+                Access {
+                    read,
+                    write: read && has_account,
+                }
+            }
+        })
+    }
+
+    /// Whether `me` may follow `room` of `lg` (a WebSocket subscription).
+    pub fn may_read(lg: &LiveGame, me: &Me, room: ChatRoom) -> bool {
+        Self::access(lg, me, false, room).is_ok_and(|a| a.read)
+    }
+
+    /// The line a page shows for a stored message.
+    fn line(m: &ChatMessage, seat: Option<Color>) -> ChatLineView {
+        ChatLineView {
+            id: m.id,
+            room: m.message.room,
+            name: m.message.name.clone(),
+            seat: seat.map(Color::name),
+            text: m.message.text.clone(),
+            at: m.message.at,
+        }
+    }
+
+    /// The seat of a message's author in `lg`'s players' room.
+    fn seat_of(lg: &LiveGame, m: &ChatMessage) -> Option<Color> {
+        if m.message.room != ChatRoom::Players {
+            return None;
+        }
+        let o = lg.online()?;
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| o.player(*c) == Some(m.message.author.as_str()))
+    }
+
+    /// A room's newest messages, as `me` may see them.
+    pub async fn history(
+        &self,
+        lg: &LiveGame,
+        me: &Me,
+        has_account: bool,
+        room: ChatRoom,
+    ) -> Result<ChatView, AppError> {
+        let access = Self::access(lg, me, has_account, room)?;
+        if !access.read {
+            return Err(AppError::refused(
+                Kind::NotAllowed,
+                "This room is not yours to read: the players' chat is theirs, and the spectators' is hidden from the players until the game ends",
+            ));
+        }
+        let store = self.live.store();
+        let muted = room == ChatRoom::Players && store.opponent_muted(&me.id, lg.id()).await?;
+        let lines = store
+            .chat(lg.id(), room, CHAT_HISTORY)
+            .await?
+            .iter()
+            .filter(|m| !muted || m.message.author == me.id)
+            .map(|m| Self::line(m, Self::seat_of(lg, m)))
+            .collect();
+        Ok(ChatView {
+            room,
+            lines,
+            muted,
+            can_write: access.write,
+        })
+    }
+
+    /// Posts `text` as `me` (named `name`) in `room` of `lg`, and sends it
+    /// to the room's pages on every server.
+    pub async fn post(
+        &self,
+        lg: &LiveGame,
+        me: &Me,
+        (name, has_account): (String, bool),
+        room: ChatRoom,
+        text: &str,
+    ) -> Result<ChatLineView, AppError> {
+        let access = Self::access(lg, me, has_account, room)?;
+        if !access.write {
+            let message = match room {
+                ChatRoom::Players => "Only the players write in the players' chat",
+                ChatRoom::Spectators if !access.read => {
+                    "Players write in the spectators' chat only once the game is over"
+                }
+                ChatRoom::Spectators => {
+                    "Log in to chat as a spectator (guests chat in the games they play)"
+                }
+            };
+            let kind = if access.read && room == ChatRoom::Spectators {
+                Kind::AccountNeeded
+            } else {
+                Kind::NotAllowed
+            };
+            return Err(AppError::refused(kind, message));
+        }
+        let text = clean_text(text)?;
+        let now = self.live.now();
+        let store = self.live.store();
+        if store
+            .chat_muted_until(&me.id)
+            .await?
+            .is_some_and(|until| until > now)
+        {
+            return Err(AppError::refused(
+                Kind::Muted,
+                "Your chat is muted on this server: your messages are not sent",
+            ));
+        }
+        self.limiter
+            .take(&me.id, now)
+            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+        let stored = store
+            .add_chat(&NewChatMessage {
+                game_id: lg.id().to_string(),
+                room,
+                author: me.id.clone(),
+                name,
+                text,
+                at: now,
+            })
+            .await?;
+        let line = Self::line(&stored, Self::seat_of(lg, &stored));
+        self.announce(&chat_topic(lg.id(), room), &line);
+        Ok(line)
+    }
+
+    /// Sends a line to the room's pages here and on the other servers.
+    fn announce(&self, topic: &str, line: &ChatLineView) {
+        self.live.hub().publish(
+            topic,
+            &ServerEvent::Chat {
+                topic: topic.to_string(),
+                line: Box::new(line.clone()),
+            },
+        );
+        let cluster = self.live.cluster();
+        if cluster.is_shared() {
+            cluster.send(Notice::Chat {
+                from: cluster.instance().to_string(),
+                topic: topic.to_string(),
+                line: serde_json::to_value(line).unwrap_or_default(),
+            });
+        }
+    }
+
+    /// Mutes (or unmutes) the other side's chat for `me` in `lg`.
+    pub async fn mute_opponent(&self, lg: &LiveGame, me: &Me, muted: bool) -> Result<(), AppError> {
+        if !Self::access(lg, me, false, ChatRoom::Players)?.write {
+            return Err(AppError::refused(
+                Kind::NotAPlayer,
+                "Only a player mutes the other side's chat",
+            ));
+        }
+        self.live
+            .store()
+            .set_opponent_muted(&me.id, lg.id(), muted)
+            .await?;
+        Ok(())
+    }
+
+    /// Reports message `id` for the operator, as one who may read it.
+    /// Returns the game it was written in.
+    pub async fn report(&self, id: i64, me: &Me, lg: &LiveGame) -> Result<(), AppError> {
+        let store = self.live.store();
+        let Some(m) = store
+            .chat_message(id)
+            .await?
+            .filter(|m| m.message.game_id == lg.id())
+        else {
+            return Err(AppError::NotFound(format!("There is no message {id}")));
+        };
+        if !Self::access(lg, me, false, m.message.room)?.read {
+            return Err(AppError::NotFound(format!("There is no message {id}")));
+        }
+        store.report_chat(id, &me.id, self.live.now()).await?;
+        Ok(())
+    }
+
+    /// A message's game, for a report: only the store knows it.
+    pub async fn game_of(&self, id: i64) -> Result<String, AppError> {
+        match self.live.store().chat_message(id).await? {
+            Some(m) => Ok(m.message.game_id),
+            None => Err(AppError::NotFound(format!("There is no message {id}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_become_plain_short_text() {
+        assert_eq!(clean_text("  hi\nthere\t! ").unwrap(), "hi there !");
+        assert_eq!(clean_text("a\u{202e}b\u{200b}c\u{7}").unwrap(), "abc");
+        assert_eq!(
+            clean_text("<b>bold</b>").unwrap(),
+            "<b>bold</b>",
+            "shown as text"
+        );
+        assert!(clean_text(" \u{200b} ").is_err());
+        assert!(clean_text(&"x".repeat(MAX_CHARS)).is_ok());
+        assert!(
+            clean_text(&"й".repeat(MAX_CHARS + 1)).is_err(),
+            "characters, not bytes"
+        );
+    }
+
+    #[test]
+    fn topics_read_back() {
+        let t = chat_topic("abc123", ChatRoom::Spectators);
+        assert_eq!(t, "chat:abc123:spectators");
+        assert_eq!(parse_chat_topic(&t), Some(("abc123", ChatRoom::Spectators)));
+        assert_eq!(parse_chat_topic("chat:abc:lobby"), None);
+        assert_eq!(parse_chat_topic("game:abc"), None);
+    }
+}

@@ -1,0 +1,115 @@
+//! Game chat: the players' room and the spectators' room of each online
+//! game, the reports players make of messages, and mutes (the operator's,
+//! everywhere; a player's, of their opponent in one game).
+
+use crate::StoreError;
+use async_trait::async_trait;
+
+/// Messages of one room kept and shown after a reload (the newest).
+pub const CHAT_HISTORY: usize = 100;
+
+/// One of a game's two chat rooms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRoom {
+    /// The two players (spectators do not see it).
+    Players,
+    /// The spectators (players do not see it while the game runs).
+    Spectators,
+}
+
+impl ChatRoom {
+    /// Its name in URLs, topics and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatRoom::Players => "players",
+            ChatRoom::Spectators => "spectators",
+        }
+    }
+
+    /// The room named `s`.
+    pub fn parse(s: &str) -> Option<ChatRoom> {
+        match s {
+            "players" => Some(ChatRoom::Players),
+            "spectators" => Some(ChatRoom::Spectators),
+            _ => None,
+        }
+    }
+}
+
+/// A message to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewChatMessage {
+    /// The game it was written in.
+    pub game_id: String,
+    /// Its room.
+    pub room: ChatRoom,
+    /// The author's player id.
+    pub author: String,
+    /// The author's name when it was written.
+    pub name: String,
+    /// The text (checked by the server: short, plain text).
+    pub text: String,
+    /// When it was written (ms, server clock).
+    pub at: i64,
+}
+
+/// A stored message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatMessage {
+    /// Its number, increasing in the order messages were stored.
+    pub id: i64,
+    /// The message itself.
+    pub message: NewChatMessage,
+}
+
+/// A player's report of a message, for the operator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatReport {
+    /// The report's number.
+    pub id: i64,
+    /// The message reported.
+    pub message: ChatMessage,
+    /// Who reported it (player id).
+    pub reporter: String,
+    /// When (ms).
+    pub at: i64,
+}
+
+/// Storage for game chat. Each method is one atomic write or one read.
+#[async_trait]
+pub trait ChatStore: Send + Sync + 'static {
+    /// Stores a message; returns it with its number.
+    async fn add_chat(&self, message: &NewChatMessage) -> Result<ChatMessage, StoreError>;
+    /// The newest `limit` messages of a game's room, oldest first.
+    async fn chat(
+        &self,
+        game_id: &str,
+        room: ChatRoom,
+        limit: usize,
+    ) -> Result<Vec<ChatMessage>, StoreError>;
+    /// One message.
+    async fn chat_message(&self, id: i64) -> Result<Option<ChatMessage>, StoreError>;
+    /// Reports message `id` for the operator; `false` when this player
+    /// had reported it already (one report a player and message).
+    async fn report_chat(&self, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError>;
+    /// Reports not yet closed, oldest first.
+    async fn open_reports(&self) -> Result<Vec<ChatReport>, StoreError>;
+    /// Closes a report (the operator dealt with it); `false` if no open
+    /// report has that number.
+    async fn close_report(&self, id: i64, at: i64) -> Result<bool, StoreError>;
+    /// The operator mutes `player`'s chat everywhere until `until` (ms;
+    /// `None` lifts the mute).
+    async fn set_chat_mute(&self, player: &str, until: Option<i64>) -> Result<(), StoreError>;
+    /// Until when `player`'s chat is muted, if it is.
+    async fn chat_muted_until(&self, player: &str) -> Result<Option<i64>, StoreError>;
+    /// `player` mutes (or unmutes) the other side's chat in game `game_id`.
+    async fn set_opponent_muted(
+        &self,
+        player: &str,
+        game_id: &str,
+        muted: bool,
+    ) -> Result<(), StoreError>;
+    /// Whether `player` muted the other side's chat in game `game_id`.
+    async fn opponent_muted(&self, player: &str, game_id: &str) -> Result<bool, StoreError>;
+}

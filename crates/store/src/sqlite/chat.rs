@@ -1,0 +1,157 @@
+//! Game chat in SQLite.
+
+use crate::chat::{ChatMessage, ChatReport, ChatRoom, NewChatMessage};
+use crate::StoreError;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+const MESSAGE_COLUMNS: &str = "id, game_id, room, author, name, body, at";
+
+fn read_message(r: &Row<'_>, at: usize) -> Result<ChatMessage, rusqlite::Error> {
+    let room: String = r.get(at + 2)?;
+    Ok(ChatMessage {
+        id: r.get(at)?,
+        message: NewChatMessage {
+            game_id: r.get(at + 1)?,
+            // Only the two rooms are ever written.
+            room: ChatRoom::parse(&room).unwrap_or(ChatRoom::Spectators),
+            author: r.get(at + 3)?,
+            name: r.get(at + 4)?,
+            text: r.get(at + 5)?,
+            at: r.get(at + 6)?,
+        },
+    })
+}
+
+pub fn add(conn: &Connection, m: &NewChatMessage) -> Result<ChatMessage, StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO chat_messages (game_id, room, author, name, body, at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        m.game_id,
+        m.room.as_str(),
+        m.author,
+        m.name,
+        m.text,
+        m.at
+    ])?;
+    Ok(ChatMessage {
+        id: conn.last_insert_rowid(),
+        message: m.clone(),
+    })
+}
+
+pub fn room(
+    conn: &Connection,
+    game_id: &str,
+    room: ChatRoom,
+    limit: usize,
+) -> Result<Vec<ChatMessage>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {MESSAGE_COLUMNS} FROM chat_messages WHERE game_id = ?1 AND room = ?2 \
+         ORDER BY id DESC LIMIT ?3"
+    ))?;
+    let mut rows = stmt
+        .query_map(params![game_id, room.as_str(), limit as i64], |r| {
+            read_message(r, 0)
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.reverse();
+    Ok(rows)
+}
+
+pub fn message(conn: &Connection, id: i64) -> Result<Option<ChatMessage>, StoreError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {MESSAGE_COLUMNS} FROM chat_messages WHERE id = ?1"
+        ))?
+        .query_row(params![id], |r| read_message(r, 0))
+        .optional()?)
+}
+
+pub fn report(conn: &Connection, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError> {
+    if message(conn, id)?.is_none() {
+        return Err(StoreError::Conflict(format!("there is no message {id}")));
+    }
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO chat_reports (message_id, reporter, at) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (message_id, reporter) DO NOTHING",
+        )?
+        .execute(params![id, reporter, at])?;
+    Ok(n == 1)
+}
+
+pub fn open_reports(conn: &Connection) -> Result<Vec<ChatReport>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.id, r.reporter, r.at, m.id, m.game_id, m.room, m.author, m.name, m.body, m.at \
+         FROM chat_reports r JOIN chat_messages m ON m.id = r.message_id \
+         WHERE r.closed_at IS NULL ORDER BY r.id",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(ChatReport {
+                id: r.get(0)?,
+                reporter: r.get(1)?,
+                at: r.get(2)?,
+                message: read_message(r, 3)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+pub fn close_report(conn: &Connection, id: i64, at: i64) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE chat_reports SET closed_at = ?2 WHERE id = ?1 AND closed_at IS NULL",
+        )?
+        .execute(params![id, at])?;
+    Ok(n == 1)
+}
+
+pub fn set_mute(conn: &Connection, player: &str, until: Option<i64>) -> Result<(), StoreError> {
+    match until {
+        Some(until) => conn
+            .prepare_cached(
+                "INSERT INTO chat_mutes (player_id, until) VALUES (?1, ?2) \
+                 ON CONFLICT (player_id) DO UPDATE SET until = ?2",
+            )?
+            .execute(params![player, until])?,
+        None => conn
+            .prepare_cached("DELETE FROM chat_mutes WHERE player_id = ?1")?
+            .execute(params![player])?,
+    };
+    Ok(())
+}
+
+pub fn muted_until(conn: &Connection, player: &str) -> Result<Option<i64>, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT until FROM chat_mutes WHERE player_id = ?1")?
+        .query_row(params![player], |r| r.get(0))
+        .optional()?)
+}
+
+pub fn set_opponent_muted(
+    conn: &Connection,
+    player: &str,
+    game_id: &str,
+    muted: bool,
+) -> Result<(), StoreError> {
+    let sql = if muted {
+        "INSERT INTO chat_opponent_mutes (player_id, game_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
+    } else {
+        "DELETE FROM chat_opponent_mutes WHERE player_id = ?1 AND game_id = ?2"
+    };
+    conn.prepare_cached(sql)?
+        .execute(params![player, game_id])?;
+    Ok(())
+}
+
+pub fn opponent_muted(conn: &Connection, player: &str, game_id: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM chat_opponent_mutes WHERE player_id = ?1 AND game_id = ?2")?
+        .query_row(params![player, game_id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
