@@ -272,19 +272,17 @@ impl Chat {
 
     /// Sends a line to the room's pages here and on the other servers.
     fn announce(&self, topic: &str, line: &ChatLineView) {
-        self.live.hub().publish(
-            topic,
-            &ServerEvent::Chat {
-                topic: topic.to_string(),
-                line: Box::new(line.clone()),
-            },
-        );
+        let message = ServerEvent::Chat {
+            topic: topic.to_string(),
+            line: Box::new(line.clone()),
+        };
+        self.live.hub().publish(topic, &message);
         let cluster = self.live.cluster();
         if cluster.is_shared() {
-            cluster.send(Notice::Chat {
+            cluster.send(Notice::Relay {
                 from: cluster.instance().to_string(),
                 topic: topic.to_string(),
-                line: serde_json::to_value(line).unwrap_or_default(),
+                event: serde_json::to_value(&message).unwrap_or_default(),
             });
         }
     }

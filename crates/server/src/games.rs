@@ -271,7 +271,13 @@ impl Games {
     /// Starts the server's background work: the run's registration and
     /// heartbeat, resuming running clocks, and evicting idle games. It stops
     /// with [`Games::shutdown`].
-    pub fn spawn_background(&self, lobby: Arc<Lobby>, players: Arc<Players>) {
+    pub fn spawn_background(
+        &self,
+        lobby: Arc<Lobby>,
+        players: Arc<Players>,
+        challenges: Arc<crate::challenges::Challenges>,
+    ) {
+        let challenges = Arc::downgrade(&challenges);
         let lobby = Arc::downgrade(&lobby);
         let players = Arc::downgrade(&players);
         let live = Arc::downgrade(&self.live);
@@ -363,6 +369,9 @@ impl Games {
                     }
                     if let Some(lobby) = lobby.upgrade() {
                         lobby.sweep().await;
+                    }
+                    if let Some(challenges) = challenges.upgrade() {
+                        challenges.sweep().await;
                     }
                     next_sweep = now + sweep_every;
                 }

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 pub mod budget;
+pub mod challenges;
 pub mod chat;
 pub mod client;
 pub mod clock;
@@ -75,6 +76,8 @@ pub struct AppState {
     pub learning: Arc<Learning>,
     /// Game chat.
     pub chat: Arc<chat::Chat>,
+    /// Challenges between named players.
+    pub challenges: Arc<challenges::Challenges>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -109,11 +112,17 @@ impl AppState {
             games.local.engine().clone(),
             games.config().clock.clone(),
         ));
+        let challenges = Arc::new(challenges::Challenges::new(
+            games.live.clone(),
+            games.online.clone(),
+            players.clone(),
+        ));
         if tokio::runtime::Handle::try_current().is_ok() {
-            games.spawn_background(lobby.clone(), players.clone());
+            games.spawn_background(lobby.clone(), players.clone(), challenges.clone());
         }
         AppState {
             chat: Arc::new(chat::Chat::new(games.live.clone())),
+            challenges,
             games,
             players,
             lobby,

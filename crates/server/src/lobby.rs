@@ -18,16 +18,16 @@ use super::error::AppError;
 use super::hub::Hub;
 use super::ids::new_id;
 use super::live::LiveGames;
-use super::online::OnlineGames;
+use super::online::pairing::Pairing;
+use super::online::{OnlineGames, Origin};
 use super::players::{Me, Players};
 use super::requests::SeekRequest;
 use super::store::{Notice, SeekColor, SeekRecord};
 use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
 use crate::kind::Kind;
-use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use tensorchess_rules::{Color, VariantKind};
+use tensorchess_rules::{ByColor, VariantKind};
 
 /// How long a seek stays open.
 pub const SEEK_LIFETIME_MS: i64 = 30 * 60_000;
@@ -190,52 +190,16 @@ impl Lobby {
         if seek.rated && !self.players.has_account(&me.id).await? {
             return Err(rated_needs_account());
         }
-        let creator_color = match seek.color {
-            SeekColor::White => Color::White,
-            SeekColor::Black => Color::Black,
-            SeekColor::Random => {
-                if rand::rng().random_bool(0.5) {
-                    Color::White
-                } else {
-                    Color::Black
-                }
-            }
+        let pairing = Pairing {
+            variant: seek.variant,
+            clock: seek.clock,
+            rated: seek.rated,
+            maker: (&seek.player_id, seek.color),
+            taker: &me.id,
+            origin: Origin::Seek(&seek.id),
         };
-        let (white, black) = match creator_color {
-            Color::White => (seek.player_id.clone(), me.id.clone()),
-            Color::Black => (me.id.clone(), seek.player_id.clone()),
-        };
-        let names = [
-            self.players.name_of(&white).await?,
-            self.players.name_of(&black).await?,
-        ];
-        let rated = if seek.rated {
-            Some([
-                self.live
-                    .rating_of(&white, seek.variant)
-                    .await?
-                    .rating
-                    .round() as i32,
-                self.live
-                    .rating_of(&black, seek.variant)
-                    .await?
-                    .rating
-                    .round() as i32,
-            ])
-        } else {
-            None
-        };
-        let arc = self
-            .online
-            .start(
-                seek.variant,
-                seek.clock,
-                [Some(white.clone()), Some(black.clone())],
-                names,
-                rated,
-                Some(&seek.id),
-            )
-            .await?;
+        let (arc, seats) = self.online.start_paired(&self.players, pairing).await?;
+        let ByColor { white, black } = seats;
         let view = {
             let lg = arc.lock().await;
             self.online.view_for(&lg, me)

@@ -456,11 +456,19 @@ pub enum ServerEvent {
         topic: String,
         line: Box<crate::chat::ChatLineView>,
     },
-    /// A chat line posted on another server (the same shape as `chat`).
-    #[serde(rename = "chat")]
-    ChatElsewhere {
+
+    /// What became of a challenge (`created`, `accepted`, `declined`,
+    /// `canceled`, `expired`), on the `challenges` topic of each of its
+    /// two players.
+    Challenge {
         topic: String,
-        line: serde_json::Value,
+        event: &'static str,
+        challenge: Box<crate::challenges::ChallengeView>,
+    },
+    /// A player's open challenges, on subscribing to `challenges`.
+    Challenges {
+        topic: String,
+        challenges: Box<crate::challenges::ChallengesView>,
     },
     /// A chat room's newest lines, on subscribing to it.
     ChatHistory {

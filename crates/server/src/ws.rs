@@ -377,7 +377,8 @@ async fn subscribe(
 ) -> Option<ServerEvent> {
     let game_id = topic.strip_prefix("game:").filter(|id| valid_id(id));
     let chat = crate::chat::parse_chat_topic(&topic).filter(|(id, _)| valid_id(id));
-    if game_id.is_none() && chat.is_none() && topic != LOBBY_TOPIC {
+    let challenges = topic == crate::challenges::CHALLENGES_TOPIC;
+    if game_id.is_none() && chat.is_none() && !challenges && topic != LOBBY_TOPIC {
         return error(format!(
             "Unknown topic '{}'",
             topic.chars().take(64).collect::<String>()
@@ -389,8 +390,18 @@ async fn subscribe(
         ));
     }
     // Subscribe before taking the snapshot, so no change falls in between.
-    let rx = state.games.hub().subscribe(&topic);
+    // Each player follows their own challenges under the one topic name.
+    let hub_topic = if challenges {
+        crate::challenges::Challenges::topic_of(&conn.me)
+    } else {
+        topic.clone()
+    };
+    let rx = state.games.hub().subscribe(&hub_topic);
     let (seat, snapshot) = match game_id {
+        None if challenges => match state.challenges.snapshot(&conn.me).await {
+            Ok(event) => (None, event),
+            Err(e) => return error(e.to_string()),
+        },
         None if chat.is_some() => match chat_snapshot(&topic, chat, state, &conn.me).await {
             Ok(event) => (None, event),
             Err(e) => return error(e.to_string()),

@@ -12,6 +12,7 @@
 //! nothing, so that when several servers share a database, the database
 //! decides the order of moves.
 
+pub mod challenge;
 pub mod chat;
 pub mod columns;
 /// The contract every backend meets, written once against the trait (for
@@ -25,6 +26,7 @@ pub mod rows;
 mod sqlite;
 mod writer;
 
+pub use challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 pub use chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage, CHAT_HISTORY};
 pub use database::{redact, Database};
 pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
@@ -480,7 +482,7 @@ pub struct LessonRecord {
 
 /// Storage for games. Each method is one atomic, durable write or one read.
 #[async_trait]
-pub trait GameStore: ChatStore + Send + Sync + 'static {
+pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;

@@ -50,15 +50,15 @@ pub enum Notice {
         game: String,
         players: [String; 2],
     },
-    /// A chat line was posted on `from` to a room's `topic` (its view,
-    /// as pages show it).
-    Chat {
+    /// A message `from` sent to its pages following `topic` (a chat
+    /// line, a challenge's news): the others send it to theirs.
+    Relay {
         /// The sending server.
         from: String,
-        /// The room's topic, `chat:{game}:{room}`.
+        /// The hub topic (`chat:{game}:{room}`, `challenges:{player}`).
         topic: String,
-        /// The line's view.
-        line: serde_json::Value,
+        /// The message, as pages receive it.
+        event: serde_json::Value,
     },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
@@ -104,7 +104,7 @@ impl Notice {
             Notice::SeekAdded { from, .. }
             | Notice::SeeksRemoved { from, .. }
             | Notice::Paired { from, .. }
-            | Notice::Chat { from, .. }
+            | Notice::Relay { from, .. }
             | Notice::Here { from, .. }
             | Notice::Hello { from }
             | Notice::Alive { from }
@@ -154,10 +154,10 @@ mod tests {
                 game: "g2".into(),
                 players: ["p1".into(), "p2".into()],
             },
-            Notice::Chat {
+            Notice::Relay {
                 from: from.clone(),
                 topic: "chat:g1:players".into(),
-                line: serde_json::json!({ "id": 3, "text": "gg \"well\" played" }),
+                event: serde_json::json!({ "type": "chat", "line": { "text": "gg \"well\" played" } }),
             },
             Notice::Here {
                 from: from.clone(),

@@ -2,6 +2,7 @@
 //! service, and answers a view or an [`AppError`].
 //! Every answer, errors included, is JSON.
 
+mod challenges;
 mod chat;
 mod games;
 mod health;
@@ -40,6 +41,16 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/chat", get(chat::history).post(chat::post))
         .route("/games/{id}/chat/mute", post(chat::mute))
         .route("/chat/{id}/report", post(chat::report))
+        .route(
+            "/challenges",
+            get(challenges::list).post(challenges::create),
+        )
+        .route(
+            "/challenges/{id}",
+            axum::routing::delete(challenges::cancel),
+        )
+        .route("/challenges/{id}/accept", post(challenges::accept))
+        .route("/challenges/{id}/decline", post(challenges::decline))
         .route("/me", get(players::me).patch(players::rename))
         .route("/account/register", post(players::register))
         .route("/account/login", post(players::login))

@@ -122,9 +122,8 @@ fn act_on(live: &Arc<LiveGames>, online: &Weak<OnlineGames>, lobby: &Weak<Lobby>
                 },
             );
         }
-        Notice::Chat { topic, line, .. } => {
-            live.hub()
-                .publish(&topic.clone(), &ServerEvent::ChatElsewhere { topic, line });
+        Notice::Relay { topic, event, .. } => {
+            live.hub().publish(&topic, &event);
         }
         Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),
         Notice::Hello { from } => {

@@ -17,6 +17,7 @@
 //!   offers it, the other accepts.
 
 mod actions;
+pub mod pairing;
 pub mod seats;
 mod timer;
 
@@ -48,6 +49,18 @@ pub const MAX_INCREMENT_SECONDS: u32 = 180;
 
 fn refused(kind: Kind, message: impl Into<String>) -> AppError {
     AppError::refused(kind, message)
+}
+
+/// What a new game is made from, taken in the same write as the game is
+/// stored: one seek or challenge never makes two games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin<'a> {
+    /// A game made directly (a friend's link, a rematch).
+    Direct,
+    /// The lobby's seek with this id.
+    Seek(&'a str),
+    /// The challenge with this id.
+    Challenge(&'a str),
 }
 
 /// The service behind online games.
@@ -114,8 +127,8 @@ impl OnlineGames {
 
     /// A new online game, stored and in memory, with its seats given to
     /// `players` (White's first; `None`: free) under `names`; `rated` holds
-    /// the players' ratings when it is rated; `from_seek` is the seek it
-    /// comes from (accepted in the same write).
+    /// the players' ratings when it is rated; `origin` is the seek or
+    /// challenge it comes from (taken in the same write).
     pub async fn start(
         self: &Arc<Self>,
         kind: VariantKind,
@@ -123,7 +136,7 @@ impl OnlineGames {
         players: [Option<String>; 2],
         names: [String; 2],
         rated: Option<[i32; 2]>,
-        from_seek: Option<&str>,
+        origin: Origin<'_>,
     ) -> Result<SharedGame, AppError> {
         let game = new_game(kind, None)?;
         let base = clock.map_or(0, |c| c.base_ms);
@@ -157,21 +170,26 @@ impl OnlineGames {
             moves: Vec::new(),
             online: Some(online.clone()),
         };
-        match from_seek {
-            // The seek goes and the game comes in one write: one seek never
-            // makes two games.
-            Some(seek) => self
-                .live
-                .store()
+        let store = self.live.store();
+        let gone = |what: &'static str| {
+            move |e| match e {
+                StoreError::Conflict(_) => AppError::NotFound(format!(
+                    "That {what} is no longer open: someone else took it, or it lapsed"
+                )),
+                other => other.into(),
+            }
+        };
+        match origin {
+            // The seek goes and the game comes in one write.
+            Origin::Seek(seek) => store
                 .accept_seek(seek, self.live.now(), &stored)
                 .await
-                .map_err(|e| match e {
-                    StoreError::Conflict(_) => AppError::NotFound(
-                        "That seek is no longer open: someone else took it, or it lapsed".into(),
-                    ),
-                    other => other.into(),
-                })?,
-            None => self.live.store().create_game(&stored).await?,
+                .map_err(gone("seek"))?,
+            Origin::Challenge(id) => store
+                .accept_challenge(id, self.live.now(), &stored)
+                .await
+                .map_err(gone("challenge"))?,
+            Origin::Direct => store.create_game(&stored).await?,
         }
         let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
         {
@@ -215,7 +233,9 @@ impl OnlineGames {
             Color::White => ([Some(me.id.clone()), None], [my_name, "Black".into()]),
             Color::Black => ([None, Some(me.id.clone())], ["White".into(), my_name]),
         };
-        let arc = self.start(kind, clock, players, names, None, None).await?;
+        let arc = self
+            .start(kind, clock, players, names, None, Origin::Direct)
+            .await?;
         let lg = arc.lock().await;
         Ok(self.view_for(&lg, me))
     }

@@ -3,8 +3,10 @@
 
 use super::*;
 
+mod challenge;
 mod chat;
 mod moderation;
+pub use challenge::*;
 pub use chat::*;
 pub use moderation::*;
 use tensorchess_rules::{ByColor, EndReason};

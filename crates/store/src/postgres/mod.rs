@@ -8,6 +8,7 @@
 //! default). Numbered migrations (`migrations/postgres/*.sql`) run at
 //! start, recorded in `schema_migrations`.
 
+mod challenges;
 mod chat;
 mod games;
 mod learning;
@@ -22,6 +23,7 @@ use super::{
     LessonRecord, MovesChange, Notice, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite,
     RatingRecord, ReviewRecord, RunRecord, SeekRecord, StoreError, StoreNotice, StoredGame,
 };
+use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use async_trait::async_trait;
 use deadpool_postgres::{
@@ -42,6 +44,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0004_learning.sql"),
     include_str!("../migrations/postgres/0005_moderation.sql"),
     include_str!("../migrations/postgres/0006_chat.sql"),
+    include_str!("../migrations/postgres/0007_challenges.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -274,6 +277,46 @@ impl PgStore {
             rev: update.rev,
             from: self.instance.get().cloned(),
         }
+    }
+}
+
+#[async_trait]
+impl ChallengeStore for PgStore {
+    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError> {
+        challenges::create(&self.client().await?, c).await
+    }
+
+    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
+        challenges::get(&self.client().await?, id).await
+    }
+
+    async fn open_challenges_of(
+        &self,
+        player: &str,
+        now: i64,
+    ) -> Result<Vec<ChallengeRecord>, StoreError> {
+        challenges::open_of(&self.client().await?, player, now).await
+    }
+
+    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        challenges::open(&self.client().await?, now).await
+    }
+
+    async fn accept_challenge(
+        &self,
+        id: &str,
+        now: i64,
+        game: &StoredGame,
+    ) -> Result<(), StoreError> {
+        write_tx!(self, |tx| challenges::accept(&tx, id, now, game).await?)
+    }
+
+    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError> {
+        challenges::close(&self.client().await?, id, state).await
+    }
+
+    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        challenges::expire(&self.client().await?, now).await
     }
 }
 

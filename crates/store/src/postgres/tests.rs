@@ -68,6 +68,7 @@ contract!(
     moderation_is_logged_in_order,
     chat_rooms_are_kept_apart_and_in_order,
     chat_reports_and_mutes,
+    challenges_are_answered_once,
 );
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 //! one writer thread that commits them in groups ([`super::writer`]);
 //! reads use a second connection (WAL lets them run beside the writer).
 
+mod challenges;
 mod chat;
 mod games;
 mod learning;
@@ -18,6 +19,7 @@ use super::{
     LessonRecord, MovesChange, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord,
     ReviewRecord, RunRecord, SeekRecord, StoreError, StoredGame,
 };
+use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
@@ -34,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0004_learning.sql"),
     include_str!("../migrations/sqlite/0005_moderation.sql"),
     include_str!("../migrations/sqlite/0006_chat.sql"),
+    include_str!("../migrations/sqlite/0007_challenges.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -140,6 +143,54 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[async_trait]
+impl ChallengeStore for SqliteStore {
+    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError> {
+        let c = c.clone();
+        self.write(move |conn| challenges::create(conn, &c)).await
+    }
+
+    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| challenges::get(conn, &id)).await
+    }
+
+    async fn open_challenges_of(
+        &self,
+        player: &str,
+        now: i64,
+    ) -> Result<Vec<ChallengeRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| challenges::open_of(conn, &player, now))
+            .await
+    }
+
+    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        self.read(move |conn| challenges::open(conn, now)).await
+    }
+
+    async fn accept_challenge(
+        &self,
+        id: &str,
+        now: i64,
+        game: &StoredGame,
+    ) -> Result<(), StoreError> {
+        let (id, game) = (id.to_string(), game.clone());
+        self.write(move |conn| challenges::accept(conn, &id, now, &game))
+            .await
+    }
+
+    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError> {
+        let (id, state) = (id.to_string(), state.clone());
+        self.write(move |conn| challenges::close(conn, &id, &state))
+            .await
+    }
+
+    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        self.write(move |conn| challenges::expire(conn, now)).await
+    }
 }
 
 #[async_trait]

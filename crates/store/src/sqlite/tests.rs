@@ -24,6 +24,7 @@ async fn the_store_contract_holds() {
     conformance::moderation_is_logged_in_order(&open(&dir)).await;
     conformance::chat_rooms_are_kept_apart_and_in_order(&open(&dir)).await;
     conformance::chat_reports_and_mutes(&open(&dir)).await;
+    conformance::challenges_are_answered_once(&open(&dir)).await;
 }
 
 #[tokio::test]

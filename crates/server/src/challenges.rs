@@ -1,0 +1,480 @@
+//! Challenges: a player invites a named account to a game (from its
+//! profile or from a game), the other sees it live on their `challenges`
+//! topic and accepts (the game is made in the same write) or declines
+//! (with a reason the challenger reads); the challenger may withdraw it.
+//! An open challenge expires after a day, and a real-time one as soon as
+//! its challenger has had no page open for a while.
+
+use crate::error::AppError;
+use crate::game_views::parse_variant;
+use crate::ids::new_id;
+use crate::kind::Kind;
+use crate::live::LiveGames;
+use crate::online::pairing::Pairing;
+use crate::online::{OnlineGames, Origin};
+use crate::players::{Me, Players};
+use crate::requests::ClockRequest;
+use crate::store::{ChallengeRecord, ChallengeState, Notice, SeekColor};
+use crate::views::{ClockSpecView, ServerEvent};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// An open challenge lapses after this long (a day).
+pub const CHALLENGE_LIFETIME_MS: i64 = 24 * 3_600_000;
+/// A real-time challenge lapses once its challenger has had no page open
+/// for this long (a reload is not leaving).
+pub const ABSENT_CHALLENGER_MS: i64 = 45_000;
+/// Open challenges one player may have made at once.
+pub const MAX_OPEN_CHALLENGES: usize = 10;
+/// Longest reason for a decline, in characters.
+pub const MAX_REASON_CHARS: usize = 140;
+/// The topic a player follows for their challenges (each sees their own).
+pub const CHALLENGES_TOPIC: &str = "challenges";
+
+/// `POST /api/challenges`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeRequest {
+    /// The user name of the player challenged.
+    pub to: String,
+    /// `tensor` (default), `chess` or `chessence`.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// A real-time clock, or none.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+    /// Days per move (correspondence), or none.
+    #[serde(default)]
+    pub days: Option<u32>,
+    /// Rated (both players need accounts).
+    #[serde(default)]
+    pub rated: bool,
+    /// The challenger's colour: `white`, `black` or `random` (default).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// `POST /api/challenges/{id}/decline`.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct DeclineRequest {
+    /// Why, for the challenger.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A player of a challenge, as pages show them.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct ChallengerView {
+    /// Their player id.
+    pub id: String,
+    /// Their name.
+    pub name: String,
+    /// Their account's user name (for the profile link).
+    pub account: Option<String>,
+}
+
+/// A challenge, as one of its two players sees it.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeView {
+    /// Its id.
+    pub id: String,
+    /// `in` (received) or `out` (made), for the asker.
+    pub direction: &'static str,
+    /// The challenger.
+    pub from: ChallengerView,
+    /// The player challenged.
+    pub to: ChallengerView,
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: &'static str,
+    /// Its title.
+    pub variant_title: &'static str,
+    /// The real-time clock; `null` for none.
+    pub clock: Option<ClockSpecView>,
+    /// Days per move; `null` for none.
+    pub days: Option<u32>,
+    /// Rated or not.
+    pub rated: bool,
+    /// The challenger's colour: `white`, `black` or `random`.
+    pub color: &'static str,
+    /// `open`, `accepted`, `declined`, `canceled` or `expired`.
+    pub state: &'static str,
+    /// The game, once accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// The reason given with a decline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// When it was made (ms).
+    pub created_at: i64,
+    /// When it lapses unless answered (ms).
+    pub expires_at: i64,
+}
+
+/// `GET /api/challenges`: the asker's open challenges.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct ChallengesView {
+    /// Received, oldest first.
+    #[serde(rename = "in")]
+    pub incoming: Vec<ChallengeView>,
+    /// Made, oldest first.
+    #[serde(rename = "out")]
+    pub outgoing: Vec<ChallengeView>,
+}
+
+fn color_word(c: SeekColor) -> &'static str {
+    match c {
+        SeekColor::White => "white",
+        SeekColor::Black => "black",
+        SeekColor::Random => "random",
+    }
+}
+
+/// The hub topic of one player's challenges.
+fn player_topic(player: &str) -> String {
+    format!("{CHALLENGES_TOPIC}:{player}")
+}
+
+/// The challenges service.
+pub struct Challenges {
+    live: Arc<LiveGames>,
+    online: Arc<OnlineGames>,
+    players: Arc<Players>,
+}
+
+impl Challenges {
+    /// The service over the games and players.
+    pub fn new(
+        live: Arc<LiveGames>,
+        online: Arc<OnlineGames>,
+        players: Arc<Players>,
+    ) -> Challenges {
+        Challenges {
+            live,
+            online,
+            players,
+        }
+    }
+
+    async fn player_view(&self, id: &str) -> Result<ChallengerView, AppError> {
+        let p = self.players.record(id).await?;
+        Ok(ChallengerView {
+            id: p.id,
+            name: p.name,
+            account: p.account,
+        })
+    }
+
+    /// A challenge as `asker` sees it.
+    async fn view(&self, c: &ChallengeRecord, asker: &str) -> Result<ChallengeView, AppError> {
+        let (game, reason) = match &c.state {
+            ChallengeState::Accepted { game } => (Some(game.clone()), None),
+            ChallengeState::Declined { reason } => (None, reason.clone()),
+            _ => (None, None),
+        };
+        Ok(ChallengeView {
+            id: c.id.clone(),
+            direction: if c.challenger == asker { "out" } else { "in" },
+            from: self.player_view(&c.challenger).await?,
+            to: self.player_view(&c.challenged).await?,
+            variant: c.variant.name(),
+            variant_title: c.variant.title(),
+            clock: c.clock.map(|k| ClockSpecView {
+                base_seconds: k.base_ms / 1000,
+                increment_seconds: k.increment_ms / 1000,
+            }),
+            days: c.days,
+            rated: c.rated,
+            color: color_word(c.color),
+            state: c.state.as_str(),
+            game,
+            reason,
+            created_at: c.created_at,
+            expires_at: c.expires_at,
+        })
+    }
+
+    /// Tells both players (on every server) what became of a challenge.
+    async fn announce(&self, c: &ChallengeRecord, event: &'static str) -> Result<(), AppError> {
+        for player in [&c.challenger, &c.challenged] {
+            let topic = player_topic(player);
+            let message = ServerEvent::Challenge {
+                topic: CHALLENGES_TOPIC.to_string(),
+                event,
+                challenge: Box::new(self.view(c, player).await?),
+            };
+            self.live.hub().publish(&topic, &message);
+            let cluster = self.live.cluster();
+            if cluster.is_shared() {
+                cluster.send(Notice::Relay {
+                    from: cluster.instance().to_string(),
+                    topic,
+                    event: serde_json::to_value(&message).unwrap_or_default(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes a challenge from `me`.
+    pub async fn create(&self, me: &Me, req: ChallengeRequest) -> Result<ChallengeView, AppError> {
+        me.may_act()?;
+        let variant = match req.variant.as_deref() {
+            Some(v) => parse_variant(v)?,
+            None => tensorchess_rules::VariantKind::Tensor,
+        };
+        let clock = OnlineGames::clock_settings(req.clock)?;
+        if req.days.is_some() {
+            return Err(AppError::bad(
+                "Correspondence games (days per move) are not played on this server yet: give a clock, or none",
+            ));
+        }
+        let color = match req.color.as_deref().unwrap_or("random") {
+            "white" => SeekColor::White,
+            "black" => SeekColor::Black,
+            "random" => SeekColor::Random,
+            other => {
+                return Err(AppError::bad(format!(
+                    "Unknown colour '{}': expected white, black or random",
+                    other.chars().take(20).collect::<String>()
+                )))
+            }
+        };
+        let store = self.live.store();
+        let nobody = || {
+            AppError::NotFound(format!(
+                "There is no player {}",
+                req.to.chars().take(30).collect::<String>()
+            ))
+        };
+        let account = store
+            .account(&req.to)
+            .await?
+            .filter(|a| a.closed_at.is_none())
+            .ok_or_else(nobody)?;
+        if store.ban_of(&account.player_id).await?.is_some() {
+            return Err(nobody());
+        }
+        if account.player_id == me.id {
+            return Err(AppError::bad("You cannot challenge yourself"));
+        }
+        if req.rated && !self.players.has_account(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "Rated games are for accounts: register or log in first",
+            ));
+        }
+        let now = self.live.now();
+        let mine = store.open_challenges_of(&me.id, now).await?;
+        if mine.iter().filter(|c| c.challenger == me.id).count() >= MAX_OPEN_CHALLENGES {
+            return Err(AppError::refused(
+                Kind::TooMany,
+                format!("You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: withdraw one first"),
+            ));
+        }
+        let challenge = ChallengeRecord {
+            id: new_id(),
+            challenger: me.id.clone(),
+            challenged: account.player_id,
+            variant,
+            clock,
+            days: None,
+            rated: req.rated,
+            color,
+            created_at: now,
+            expires_at: now + CHALLENGE_LIFETIME_MS,
+            state: ChallengeState::Open,
+        };
+        store.create_challenge(&challenge).await?;
+        self.announce(&challenge, "created").await?;
+        self.view(&challenge, &me.id).await
+    }
+
+    /// The asker's open challenges.
+    pub async fn list(&self, me: &Me) -> Result<ChallengesView, AppError> {
+        let open = self
+            .live
+            .store()
+            .open_challenges_of(&me.id, self.live.now())
+            .await?;
+        let mut view = ChallengesView {
+            incoming: Vec::new(),
+            outgoing: Vec::new(),
+        };
+        for c in &open {
+            let v = self.view(c, &me.id).await?;
+            if c.challenger == me.id {
+                view.outgoing.push(v);
+            } else {
+                view.incoming.push(v);
+            }
+        }
+        Ok(view)
+    }
+
+    /// An open challenge of `me`'s: received (`received`) or made.
+    async fn open_one(
+        &self,
+        me: &Me,
+        id: &str,
+        received: bool,
+    ) -> Result<ChallengeRecord, AppError> {
+        let not_found = || {
+            AppError::NotFound(format!(
+                "There is no challenge {}",
+                id.chars().take(30).collect::<String>()
+            ))
+        };
+        let c = self
+            .live
+            .store()
+            .challenge(id)
+            .await?
+            .filter(|c| c.challenger == me.id || c.challenged == me.id)
+            .ok_or_else(not_found)?;
+        let theirs = if received {
+            &c.challenged
+        } else {
+            &c.challenger
+        };
+        if *theirs != me.id {
+            return Err(AppError::refused(
+                Kind::NotAllowed,
+                if received {
+                    "That challenge is yours: only the player challenged answers it"
+                } else {
+                    "Only the challenger withdraws a challenge"
+                },
+            ));
+        }
+        if c.state != ChallengeState::Open || c.expires_at <= self.live.now() {
+            return Err(AppError::refused(
+                Kind::GameOver,
+                "That challenge is no longer open",
+            ));
+        }
+        Ok(c)
+    }
+
+    /// `me` accepts a challenge they received: the game is made. Returns
+    /// the challenge with its game.
+    pub async fn accept(&self, me: &Me, id: &str) -> Result<ChallengeView, AppError> {
+        me.may_act()?;
+        let c = self.open_one(me, id, true).await?;
+        let pairing = Pairing {
+            variant: c.variant,
+            clock: c.clock,
+            rated: c.rated,
+            maker: (&c.challenger, c.color),
+            taker: &c.challenged,
+            origin: Origin::Challenge(&c.id),
+        };
+        let (arc, _) = self.online.start_paired(&self.players, pairing).await?;
+        let game = arc.lock().await.id().to_string();
+        let accepted = ChallengeRecord {
+            state: ChallengeState::Accepted { game },
+            ..c
+        };
+        self.announce(&accepted, "accepted").await?;
+        self.view(&accepted, &me.id).await
+    }
+
+    /// `me` declines a challenge they received; the challenger is told.
+    pub async fn decline(
+        &self,
+        me: &Me,
+        id: &str,
+        req: DeclineRequest,
+    ) -> Result<ChallengeView, AppError> {
+        let c = self.open_one(me, id, true).await?;
+        let reason = match req.reason {
+            Some(r) => Some(crate::chat::clean_text(&r).map_err(|_| {
+                AppError::bad(format!("A reason has 1 to {MAX_REASON_CHARS} characters"))
+            })?),
+            None => None,
+        };
+        self.close(c, ChallengeState::Declined { reason }, "declined", &me.id)
+            .await
+    }
+
+    /// `me` withdraws a challenge they made.
+    pub async fn cancel(&self, me: &Me, id: &str) -> Result<(), AppError> {
+        let c = self.open_one(me, id, false).await?;
+        self.close(c, ChallengeState::Canceled, "canceled", &me.id)
+            .await?;
+        Ok(())
+    }
+
+    async fn close(
+        &self,
+        c: ChallengeRecord,
+        state: ChallengeState,
+        event: &'static str,
+        asker: &str,
+    ) -> Result<ChallengeView, AppError> {
+        if !self.live.store().close_challenge(&c.id, &state).await? {
+            return Err(AppError::refused(
+                Kind::GameOver,
+                "That challenge is no longer open",
+            ));
+        }
+        let closed = ChallengeRecord { state, ..c };
+        self.announce(&closed, event).await?;
+        self.view(&closed, asker).await
+    }
+
+    /// Lapses what is due: challenges a day old, and real-time ones whose
+    /// challenger has had no page open for [`ABSENT_CHALLENGER_MS`].
+    pub async fn sweep(&self) {
+        let now = self.live.now();
+        let store = self.live.store();
+        let mut gone = match store.expire_challenges(now).await {
+            Ok(gone) => gone,
+            Err(e) => {
+                tracing::warn!("challenges not expired: {e}");
+                return;
+            }
+        };
+        // Presence counts the pages open on every server.
+        let presence = self.live.presence();
+        let absent: Vec<ChallengeRecord> = match store.open_challenges(now).await {
+            Ok(open) => open
+                .into_iter()
+                .filter(|c| c.clock.is_some() && now - c.created_at >= ABSENT_CHALLENGER_MS)
+                .filter(|c| !presence.is_here(&c.challenger))
+                .collect(),
+            Err(e) => {
+                tracing::warn!("challenges not read: {e}");
+                Vec::new()
+            }
+        };
+        for c in absent {
+            match store.close_challenge(&c.id, &ChallengeState::Expired).await {
+                Ok(true) => gone.push(ChallengeRecord {
+                    state: ChallengeState::Expired,
+                    ..c
+                }),
+                Ok(false) => {}
+                Err(e) => tracing::warn!("challenge {} not expired: {e}", c.id),
+            }
+        }
+        for c in gone {
+            if let Err(e) = self.announce(&c, "expired").await {
+                tracing::warn!("challenge {} expiry not announced: {e}", c.id);
+            }
+        }
+    }
+
+    /// What a page subscribing to its challenges receives first.
+    pub async fn snapshot(&self, me: &Me) -> Result<ServerEvent, AppError> {
+        Ok(ServerEvent::Challenges {
+            topic: CHALLENGES_TOPIC.to_string(),
+            challenges: Box::new(self.list(me).await?),
+        })
+    }
+
+    /// The hub topic `me`'s page follows for the topic `challenges`.
+    pub fn topic_of(me: &Me) -> String {
+        player_topic(&me.id)
+    }
+}

@@ -1,0 +1,117 @@
+//! Challenges in PostgreSQL.
+
+use super::games::insert_game;
+use super::row::{mark, params};
+use crate::challenge::{
+    challenge_values, read_challenge, ChallengeRecord, ChallengeState, CHALLENGE_COLUMNS,
+};
+use crate::rows::placeholders;
+use crate::{StoreError, StoredGame};
+use deadpool_postgres::GenericClient;
+use tokio_postgres::types::ToSql;
+
+pub async fn create(c: &impl GenericClient, ch: &ChallengeRecord) -> Result<(), StoreError> {
+    let values = challenge_values(ch);
+    let stmt = c
+        .prepare_cached(&format!(
+            "INSERT INTO challenges ({CHALLENGE_COLUMNS}) VALUES ({})",
+            placeholders(mark, 1, values.len())
+        ))
+        .await?;
+    c.execute(&stmt, &params(&values)).await?;
+    Ok(())
+}
+
+async fn select(
+    c: &impl GenericClient,
+    filter: &str,
+    args: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<ChallengeRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {filter} \
+             ORDER BY created_at, id COLLATE \"C\""
+        ))
+        .await?;
+    c.query(&stmt, args)
+        .await?
+        .iter()
+        .map(|row| read_challenge(row, 0))
+        .collect()
+}
+
+pub async fn get(c: &impl GenericClient, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
+    Ok(select(c, "id = $1", &[&id]).await?.pop())
+}
+
+pub async fn open_of(
+    c: &impl GenericClient,
+    player: &str,
+    now: i64,
+) -> Result<Vec<ChallengeRecord>, StoreError> {
+    select(
+        c,
+        "state = 'open' AND expires_at > $2 AND (challenger = $1 OR challenged = $1)",
+        &[&player, &now],
+    )
+    .await
+}
+
+pub async fn open(c: &impl GenericClient, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+    select(c, "state = 'open' AND expires_at > $1", &[&now]).await
+}
+
+/// Updating the open row is the condition: of two instances accepting it
+/// at once, the second finds it accepted and stores no game.
+pub async fn accept(
+    c: &impl GenericClient,
+    id: &str,
+    now: i64,
+    game: &StoredGame,
+) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "UPDATE challenges SET state = 'accepted', game_id = $3 \
+             WHERE id = $1 AND state = 'open' AND expires_at > $2",
+            &[&id, &now, &game.record.id],
+        )
+        .await?;
+    if n == 0 {
+        return Err(StoreError::Conflict(format!(
+            "the challenge {id} is no longer open"
+        )));
+    }
+    insert_game(c, game).await
+}
+
+pub async fn close(
+    c: &impl GenericClient,
+    id: &str,
+    state: &ChallengeState,
+) -> Result<bool, StoreError> {
+    let reason = match state {
+        ChallengeState::Declined { reason } => reason.clone(),
+        _ => None,
+    };
+    let n = c
+        .execute(
+            "UPDATE challenges SET state = $2, reason = $3 WHERE id = $1 AND state = 'open'",
+            &[&id, &state.as_str(), &reason],
+        )
+        .await?;
+    Ok(n == 1)
+}
+
+pub async fn expire(c: &impl GenericClient, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "UPDATE challenges SET state = 'expired' WHERE state = 'open' AND expires_at <= $1 \
+             RETURNING {CHALLENGE_COLUMNS}"
+        ))
+        .await?;
+    c.query(&stmt, &[&now])
+        .await?
+        .iter()
+        .map(|row| read_challenge(row, 0))
+        .collect()
+}
