@@ -202,10 +202,15 @@ const server = (end) => ({ title: end.title, text: end.text });
 
 /**
  * A refusal or an error from the server, by its `kind`; its own message
- * when the kind has no translation.
- * @param {{ kind?: string | null, message?: string }} err
+ * when the kind has no translation. A busy server's (429, 503) says in how
+ * many seconds to try again, when it said so (Retry-After).
+ * @param {{ kind?: string | null, message?: string, retryAfter?: number | null }} err
  */
 export function serverError(err) {
+  if (typeof err.retryAfter === 'number' && err.retryAfter > 0) {
+    const secs = Math.ceil(err.retryAfter);
+    return err.kind === 'rate_limited' ? plural('error.wait.rate_limited', secs) : plural('error.wait.busy', secs);
+  }
   const key = `error.${err.kind}`;
   return err.kind && has(key) ? t(key) : (err.message || t('error.unknown'));
 }

@@ -3,7 +3,8 @@
 // server (answers and WebSocket updates go through one queue, in order),
 // the player's moves, illegal tries explained, premoves, and the buttons.
 
-import { api, ApiError } from '../api.js';
+import { api, call } from '../api.js';
+/** @typedef {import('../api.js').ApiError} ApiError */
 import { live } from '../live.js';
 import { Board } from '../board.js';
 import { premoveMove } from '../board/tap.js';
@@ -234,21 +235,12 @@ async function updateEval() {
   const id = g.id;
   await new Promise((r) => setTimeout(r, 150));
   if (seq !== evalSeq) return;
-  // A busy server (429, 503) says when to ask again: a few tries, then the
-  // bar keeps its last value (it is advisory).
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const a = await api.evaluate(id, ply);
-      if (seq !== evalSeq || !state.game || state.game.id !== id) return;
-      showEval(a.score);
-      return;
-    } catch (e) {
-      const busy = e instanceof ApiError && (e.status === 429 || e.status === 503);
-      if (!busy) return;
-      await new Promise((r) => setTimeout(r, 1000 * Math.min(e.retryAfter || 1, 5)));
-      if (seq !== evalSeq) return;
-    }
-  }
+  // A busy server (429, 503) is asked again after its Retry-After by the
+  // request itself (a GET); after that the bar keeps its last value (it is
+  // advisory).
+  const r = await call('GET', `/api/games/${encodeURIComponent(id)}/eval?ply=${ply}`);
+  if (!r.ok || seq !== evalSeq || !state.game || state.game.id !== id) return;
+  showEval(r.value.score);
 }
 
 /** @param {import('../api.js').Score} score */

@@ -296,6 +296,15 @@ export default {
   'illegal.not_a_move': 'That is not a move: write it like e2e4, Nf3, c1e3>g5, b1d3xc2 or M@c2',
 
   'error.not_found': 'Not found: it may have been deleted',
+  // A busy server's refusal with its Retry-After (in seconds).
+  'error.wait.rate_limited.one': 'Too many requests: try again in {n} second',
+  'error.wait.rate_limited.few': 'Too many requests: try again in {n} seconds',
+  'error.wait.rate_limited.many': 'Too many requests: try again in {n} seconds',
+  'error.wait.rate_limited.other': 'Too many requests: try again in {n} seconds',
+  'error.wait.busy.one': 'The server is busy: try again in {n} second',
+  'error.wait.busy.few': 'The server is busy: try again in {n} seconds',
+  'error.wait.busy.many': 'The server is busy: try again in {n} seconds',
+  'error.wait.busy.other': 'The server is busy: try again in {n} seconds',
   'error.unknown': 'Something went wrong',
   'error.network': 'The server cannot be reached',
   'error.not_a_player': 'You do not play in this game',

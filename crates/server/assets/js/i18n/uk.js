@@ -297,6 +297,15 @@ export default {
   'illegal.not_a_move': 'Це не хід: пишіть, наприклад, e2e4, Nf3, c1e3>g5, b1d3xc2 або M@c2',
 
   'error.not_found': 'Не знайдено: можливо, це видалили',
+  // A busy server's refusal with its Retry-After (in seconds).
+  'error.wait.rate_limited.one': 'Забагато запитів: спробуйте ще раз за {n} секунду',
+  'error.wait.rate_limited.few': 'Забагато запитів: спробуйте ще раз за {n} секунди',
+  'error.wait.rate_limited.many': 'Забагато запитів: спробуйте ще раз за {n} секунд',
+  'error.wait.rate_limited.other': 'Забагато запитів: спробуйте ще раз за {n} секунди',
+  'error.wait.busy.one': 'Сервер зайнятий: спробуйте ще раз за {n} секунду',
+  'error.wait.busy.few': 'Сервер зайнятий: спробуйте ще раз за {n} секунди',
+  'error.wait.busy.many': 'Сервер зайнятий: спробуйте ще раз за {n} секунд',
+  'error.wait.busy.other': 'Сервер зайнятий: спробуйте ще раз за {n} секунди',
   'error.unknown': 'Щось пішло не так',
   'error.network': 'Сервер недоступний',
   'error.not_a_player': 'Ви не граєте в цій партії',
