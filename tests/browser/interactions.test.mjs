@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby
 } from './lib.mjs';
 
 let server;
@@ -66,7 +66,7 @@ test('ricochet in two taps, animated along its path through the beast', async ()
   });
   await tap(page, 'f4');
   await waitForPly(page, 1);
-  await page.waitForTimeout(200);
+  await settled(page); // the animation is over
   const track = await page.evaluate(() => window.__track);
   // a4's corner in board units (margin 44, squares 100, White at the bottom): x=44, y=400.
   const nearA4 = track.some(([x, y]) => Math.abs(x - 44) < 12 && Math.abs(y - 400) < 12);
@@ -181,7 +181,7 @@ test('checkmate from an imported mate in one: red glow and the banner', async ()
   await page.mouse.up();
   await waitForPly(page, 1, 'over');
   await page.waitForSelector("#banner:not(.hidden)");
-  await page.waitForTimeout(400); // the banner pops in
+  await settled(page); // the banner has popped in
   assert.equal(await page.textContent('#banner .banner-title'), 'Checkmate');
   assert.equal(await page.textContent('#banner .banner-text'), 'White wins');
   await page.waitForSelector('#board .check-glow[data-square="f8"]');

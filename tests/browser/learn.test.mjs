@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Server, openBrowser, shot, tap, assert, repo } from './lib.mjs';
+import { Server, openBrowser, shot, tap, pieceAt, assert, repo } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const axePath = require.resolve('axe-core/axe.min.js');
@@ -155,8 +155,8 @@ test('puzzles: one solved and one failed, each changing the rating', async () =>
       const m = solve.moves[k];
       await tap(page, m.slice(0, 2));
       await tap(page, m.slice(2, 4));
-      if (k === 1) await page.waitForFunction(() => /Your turn|Good move/.test(document.querySelector('#feedback').textContent + document.querySelector('#status').textContent));
-      await page.waitForTimeout(1200);
+      // The reply played, the board is the solver's again for the next move.
+      if (k === 1) await page.waitForSelector('#board[data-step="3"][data-mode="idle"]', { state: 'attached' });
     }
     await page.waitForFunction(() => /Solved!/.test(document.querySelector('#feedback').textContent));
     await page.waitForFunction(() => /Rating \+\d+/.test(document.querySelector('#feedback').textContent));
@@ -180,11 +180,11 @@ test('puzzles: one solved and one failed, each changing the rating', async () =>
     await tap(page, wrong.slice(0, 2));
     await tap(page, wrong.slice(2, 4));
     await page.waitForSelector('#feedback.bad');
-    assert.match(await page.$eval('#feedback', (e) => e.textContent), /not the move/);
-    await page.waitForSelector('#btn-retry:not(.hidden)');
+    assert.match(await page.$eval('#feedback', (e) => e.textContent), /not the move\. Try another move/);
     await shot(page, 'learn-puzzle-wrong');
-    await page.click('#btn-retry');
-    await page.waitForFunction(() => /Try another/.test(document.querySelector('#feedback').textContent));
+    // The wrong move is taken back (as lichess does): the same position, the solver to move.
+    await page.waitForSelector('#board[data-step="1"][data-mode="idle"]', { state: 'attached' });
+    assert.notEqual(await pieceAt(page, wrong.slice(0, 2)), null, 'the piece is back where it was');
     await page.click('#btn-hint');
     await page.waitForSelector('#board .drawing.circle.green');
     await page.click('#btn-solution');

@@ -226,6 +226,19 @@ export async function newGame(page, { variant = 'tensor', mode = 'engine', level
   await page.waitForFunction(() => document.querySelector('#board').dataset.mode === 'idle');
 }
 
+/**
+ * Waits until the page has done what an input set off: two frames drawn, no
+ * request in flight (api.js counts them on <html data-requests>), no move
+ * being animated and no finite CSS animation running. Tests call it before
+ * checking that something did NOT happen (a tap that must select nothing).
+ */
+export async function settled(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+  await page.waitForFunction(() => (document.documentElement.dataset.requests || '0') === '0' &&
+    !document.querySelector('[data-animating]') &&
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
+
 export async function toastText(page) {
   await page.waitForSelector('#toast:not(.hidden)');
   return page.textContent('#toast');

@@ -314,8 +314,10 @@ test('the Games list: own games only, newest first, a page at a time with More',
       for (let i = 0; i < 23; i++) {
         const body = i === 22 ? { variant: 'chess', mode: 'local', pgn: '1. e4 e5 2. Nf3 *' } : { variant: 'chess', mode: 'local' };
         const res = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-        out.push((await res.json()).id);
-        await new Promise((r) => setTimeout(r, 5)); // newest first by the time of the last change
+        const made = await res.json();
+        out.push(made.id);
+        // Newest first by the time of the last change (ms): the next one is made a millisecond later.
+        while (Date.now() <= made.updated_at) await new Promise((r) => requestAnimationFrame(r));
       }
       return out;
     });

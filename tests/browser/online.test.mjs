@@ -6,7 +6,7 @@
 // restored connection, a declined draw offer, a resignation, a rematch.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, tap, waitForPly, assert, PHONE, openLobby, waitForLobby } from './lib.mjs';
+import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby } from './lib.mjs';
 
 let server;
 let browser;
@@ -124,7 +124,7 @@ test('two friends play through the invite link while a third watches', async () 
 
   // The spectator cannot move: a tap selects nothing, the board stays.
   await tap(c, 'd7');
-  await c.waitForTimeout(300);
+  await settled(c);
   assert.equal(await c.$$eval('#board .mark-dest', (e) => e.length), 0);
   await shot(c, 'online-carol-watching');
 

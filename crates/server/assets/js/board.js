@@ -422,6 +422,15 @@ export class Board {
     this.layers.overlay.innerHTML = '';
     this.arrow = null;
     this.layers.arrows.innerHTML = '';
-    await animatePath({ g: this.geometry, orientation: this.orientation, layer: this.layers.pieces, pieces: this.pieces, skipFirst }, path);
+    // While a move is animated the board says so (data-animating): tests
+    // wait for it to end rather than for a fixed time.
+    this.container.dataset.animating = String((parseInt(this.container.dataset.animating || '0', 10) || 0) + 1);
+    try {
+      await animatePath({ g: this.geometry, orientation: this.orientation, layer: this.layers.pieces, pieces: this.pieces, skipFirst }, path);
+    } finally {
+      const left = (parseInt(this.container.dataset.animating || '1', 10) || 1) - 1;
+      if (left > 0) this.container.dataset.animating = String(left);
+      else delete this.container.dataset.animating;
+    }
   }
 }

@@ -18,6 +18,8 @@ import { learn } from './net.js';
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const REPLY_MS = 450;
 
+/** @typedef {'loading' | 'playing' | 'taking-back' | 'wrong' | 'solved' | 'failed'} Phase */
+
 const state = {
   variant: 'tensor',
   theme: '',
@@ -27,8 +29,10 @@ const state = {
   puzzle: null,
   /** the index in `puzzle.moves` of the next move to find */
   step: 1,
-  /** @type {'loading' | 'playing' | 'wrong' | 'solved' | 'failed'} */
-  phase: /** @type {'loading' | 'playing' | 'wrong' | 'solved' | 'failed'} */ ('loading'),
+  /** @type {Phase} */
+  phase: /** @type {Phase} */ ('loading'),
+  /** the last move shown before the solver's turn (highlighted) */
+  lastPath: /** @type {import('../board/types.js').Path | null} */ (null),
   /** a wrong move or the solution seen: no longer solved */
   failed: false,
   reported: false,
@@ -60,6 +64,8 @@ function showPosition(pos, last, movable) {
   board.setGeometry(pos.geometry);
   board.setOrientation(p.color);
   board.setPosition({ fen: pos.fen, variant: p.variant, legal: pos.legal, movable: movable ? [p.color] : [], check: pos.check, last, hands: pos.rules.hands ? pos.hands : null });
+  // Which move of the solution the player is to find (tests wait on it).
+  board.container.dataset.step = movable ? String(state.step) : '';
 }
 
 /** Plays move `k` of the puzzle with its animation (the opponent's, or the solution's). @param {number} k */
@@ -113,7 +119,8 @@ async function load(id) {
   $('#status').textContent = t('puzzles.watch');
   await new Promise((r) => setTimeout(r, REPLY_MS));
   const res = await playStep(0);
-  showPosition(res.position, (res.played && res.played.path) || null, true);
+  state.lastPath = (res.played && res.played.path) || null;
+  showPosition(res.position, state.lastPath, true);
   state.phase = 'playing';
   $('#status').textContent = t(p.color === 'white' ? 'puzzles.find_white' : 'puzzles.find_black');
   board.container.dataset.puzzle = p.id;
@@ -150,16 +157,24 @@ async function tryMove(uci) {
     try { await board.animate(res.played.path, res.played.uci); } finally { board.busy = false; }
   }
   if (res.played.uci !== expected && !mates) {
-    state.phase = 'wrong';
+    // A wrong move is shown, then taken back (as lichess does): the player
+    // tries another from the same position (a streak ends there).
     state.failed = true;
+    state.phase = state.streak ? 'wrong' : 'taking-back';
     showPosition(res.position, res.played.path || null, false);
-    feedback(t('puzzles.wrong', { san: res.played.san || uci }), 'bad');
+    const wrong = t('puzzles.wrong', { san: res.played.san || uci });
     if (state.streak) {
       feedback(t('puzzles.streak_over', { n: state.streakCount }), 'bad');
       state.streakCount = 0;
-    }
+    } else feedback(`${wrong} ${t('puzzles.try_again')}`, 'bad');
     renderFacts();
     report(false);
+    await new Promise((r) => setTimeout(r, REPLY_MS));
+    const before = await positionAfter(state.step);
+    if (state.puzzle !== p) return true;
+    showPosition(before, state.lastPath, !state.streak);
+    if (!state.streak) state.phase = 'playing';
+    renderFacts();
     return true;
   }
   state.step += 1;
@@ -169,7 +184,8 @@ async function tryMove(uci) {
   await new Promise((r) => setTimeout(r, REPLY_MS));
   const reply = await playStep(state.step);
   state.step += 1;
-  showPosition(reply.position, (reply.played && reply.played.path) || null, true);
+  state.lastPath = (reply.played && reply.played.path) || null;
+  showPosition(reply.position, state.lastPath, true);
   return true;
 }
 
@@ -185,7 +201,7 @@ function solved() {
 async function retry() {
   state.phase = 'playing';
   feedback(t('puzzles.try_again'));
-  showPosition(await positionAfter(state.step), null, true);
+  showPosition(await positionAfter(state.step), state.lastPath, true);
   renderFacts();
 }
 
