@@ -165,6 +165,9 @@ test('two friends play through the invite link while a third watches', async () 
   await shot(b2, 'online-bob-draw-offer');
   await b2.click('#btn-decline');
   await a.waitForFunction(() => document.querySelector('#offer').classList.contains('hidden'));
+  // Alice is told (issue: a declined offer was never reported to the offerer).
+  await a.waitForFunction(() => !document.querySelector('#toast').classList.contains('hidden') &&
+    /Draw declined.*declined your draw offer/.test(document.querySelector('#toast').textContent));
 
   // Bob resigns: everybody sees the end.
   await b2.click('#btn-resign');
@@ -243,4 +246,14 @@ test('the server is killed mid-game: both players come back to it, clocks go on'
   const g = await serverGame(b);
   assert.deepEqual(g.moves.map((m) => m.san), ['e4', 'c5', 'Nf3', 'd6', 'd4']);
   await shot(b, 'online-after-restart');
+
+  // A draw by agreement: the offerer's "waiting for an answer" goes away.
+  await a.click('#btn-draw');
+  await a.waitForFunction(() => /Waiting for your opponent/.test(document.querySelector('#toast').textContent));
+  await b.waitForSelector('#offer:not(.hidden)');
+  await b.click('#btn-accept');
+  await a.waitForSelector('#banner:not(.hidden)');
+  await a.waitForFunction(() => document.querySelector('#toast').classList.contains('hidden') ||
+    !/Waiting/.test(document.querySelector('#toast').textContent));
+  assert.equal(await a.textContent('#banner .banner-title'), 'Draw');
 });

@@ -17,7 +17,7 @@ import { showChooser, hideChooser } from './board/choosers.js';
 import { attachInput } from './board/input.js';
 import { pieceDefs, pieceSvg } from './pieces.js';
 import { placement } from './fen.js';
-import { t } from './i18n.js';
+import { t, plural } from './i18n.js';
 
 /** @typedef {import('./board/types.js').Color} Color */
 /** @typedef {import('./board/types.js').Geometry} Geometry */
@@ -274,7 +274,7 @@ export class Board {
       const n = hands[color];
       node.classList.toggle('selected', this.sel.mode === 'hand' && this.sel.color === color);
       node.setAttribute('aria-pressed', String(this.sel.mode === 'hand' && this.sel.color === color));
-      node.title = t(`board.reserve.${color}`, { count: n });
+      node.title = plural(`board.reserve.${color}`, n);
       node.innerHTML = `${pieceSvg(color === 'white' ? 'M' : 'm', 30)}<span class="hand-count">× ${n}</span><span class="hand-label"></span>`;
       /** @type {HTMLElement} */ (node.querySelector('.hand-label')).textContent = t(`board.reserve_short.${color}`);
     }

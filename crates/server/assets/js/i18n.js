@@ -50,15 +50,17 @@ export function t(key, args) {
 }
 
 /**
- * A count in words, by the language's plural rules: `key.one`, `key.few`,
- * `key.many` or `key.other` (Ukrainian: 1 хід, 2 ходи, 5 ходів), with `{n}`.
- * @param {string} key @param {number} n
+ * A count in words, by the language's plural rules (Intl.PluralRules):
+ * `key.one`, `key.few`, `key.many` or `key.other` (Ukrainian: 1 хід,
+ * 2 ходи, 5 ходів), with `{n}` and any other `args`. Every string with a
+ * count in it is a family like this.
+ * @param {string} key @param {number} n @param {Args} [args]
  */
-export function plural(key, n) {
+export function plural(key, n, args = {}) {
   let form = 'other';
   try { form = new Intl.PluralRules(current).select(n); } catch (_) { /* no Intl: other */ }
   const k = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
-  return t(k, { n });
+  return t(k, { ...args, n });
 }
 
 /** Whether the catalogues know `key`. @param {string} key */

@@ -76,6 +76,7 @@ async function applyView(v, opts = {}) {
     if (v.rev < old.rev) return;
   }
   if (v.online) state.clockAt = performance.now();
+  if (!opts.fresh && old && old.id === v.id) noteAnswers(old, v);
   if (!opts.fresh && old && v.rev === old.rev && v.engine_thinking === old.engine_thinking) {
     state.game = v; // the same state again (a snapshot after subscribing): keep what the player is doing
     view.renderPlayers(board, v);
@@ -128,6 +129,26 @@ async function applyView(v, opts = {}) {
   }
   renderAll();
   tryPremove();
+}
+
+/**
+ * An offer of this seat's answered online: a declined one is said (the
+ * offerer would otherwise never know), an accepted one (a draw by
+ * agreement, a rematch) ends the "waiting for an answer" notice.
+ * @param {GameView} old @param {GameView} v
+ */
+function noteAnswers(old, v) {
+  const seat = state.seat;
+  if (!seat || !old.online || !v.online) return;
+  const moved = v.moves.length !== old.moves.length;
+  if (old.online.draw_offer === seat && v.online.draw_offer !== seat) {
+    if (v.end || moved) hideToast();
+    else toast(t('notice.draw_declined'), t('notice.draw_declined_online'), 'info');
+  }
+  if (old.online.rematch_offer === seat && v.online.rematch_offer !== seat) {
+    if (v.online.rematch_id) hideToast();
+    else toast(t('notice.rematch_declined'), t('notice.rematch_declined_online'), 'info');
+  }
 }
 
 /** Reads a move out: "White: Nf3", and check. @param {GameView} g @param {number} i */

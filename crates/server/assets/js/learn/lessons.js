@@ -6,7 +6,7 @@
 // meeting the par.
 
 import { Board } from '../board.js';
-import { t, lang, applyI18n, onLangChange, illegalReason } from '../i18n.js';
+import { t, plural, lang, applyI18n, onLangChange, illegalReason } from '../i18n.js';
 import { setupHeader } from '../ui/header.js';
 import { announce } from '../ui/notice.js';
 import { learn } from './net.js';
@@ -70,13 +70,14 @@ function renderStages() {
     ol.appendChild(li);
   }
   const done = Object.keys(progress).length;
-  $('#progress').textContent = t('lessons.progress', { done, total: allLevels().length });
+  $('#progress').textContent = plural('lessons.progress', allLevels().length, { done });
 }
 
 /** What the level asks, for people. @param {Level} l */
 function goalText(l) {
-  const key = l.goal === 'mate' ? 'lessons.goal_mate' : l.goal === 'capture' ? 'lessons.goal_capture' : 'lessons.goal_collect';
-  return t(key, { par: l.par });
+  if (l.goal === 'mate') return plural('lessons.goal_mate', l.par);
+  if (l.goal === 'capture') return plural('lessons.goal_capture', l.par);
+  return plural('lessons.goal_collect', l.par);
 }
 
 function renderLevel() {
@@ -149,7 +150,7 @@ async function move(uci) {
   state.check = c;
   if (c.goal_met && state.lessons && c.best) state.lessons.progress[l.id] = c.best;
   fb.className = `feedback${c.goal_met ? ' good' : ''}`;
-  fb.textContent = c.goal_met ? t('lessons.done', { stars: c.stars || 0, n: c.played, par: l.par }) : '';
+  fb.textContent = c.goal_met ? plural('lessons.done', c.played, { stars: c.stars || 0, par: l.par }) : '';
   if (!c.goal_met && c.played >= l.par + 4) fb.textContent = t('lessons.over_par');
   if (fb.textContent) announce(fb.textContent);
   renderLevel();
