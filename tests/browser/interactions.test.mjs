@@ -39,6 +39,15 @@ test('propel in three taps: piece, beast (flashing +), green square with a beast
   // The + flashes.
   const animation = await page.$eval('#board .propel-sign', (e) => getComputedStyle(e).animationName);
   assert.equal(animation, 'blink');
+  // It sits in the corner, clear of the beast's face (a red disk over it read as a red face).
+  const clear = await page.evaluate(() => {
+    const sq = document.querySelector('#board rect.sq[data-square="b3"]').getBoundingClientRect();
+    const sign = document.querySelector('#board .propel-sign circle').getBoundingClientRect();
+    // The disk keeps off the middle of the square (a circle of a quarter square's radius).
+    const d = Math.hypot((sign.left + sign.right) / 2 - (sq.left + sq.right) / 2, (sign.top + sign.bottom) / 2 - (sq.top + sq.bottom) / 2);
+    return d - sign.width / 2 >= sq.width * 0.25 && sign.width <= sq.width * 0.32;
+  });
+  assert.ok(clear, 'the propel sign is clear of the beast\'s face');
   await tap(page, 'd4');
   await waitForPly(page, 1);
   assert.equal(await pieceAt(page, 'b3'), 'N');

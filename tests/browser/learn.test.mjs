@@ -94,6 +94,13 @@ test('analysis: a variation, promoted and deleted; live engine lines; PGN out an
     const text = await treeText(page);
     assert.match(text, /1\. e4!/);
     assert.match(text, /1… c5 2\. Nf3/);
+    // Text that is no FEN: said in a player's words, not the parser's.
+    await page.fill('#import-text', 'hello there');
+    await page.click('#btn-import');
+    await page.waitForFunction(() => /neither a position/.test(document.querySelector('#status').textContent));
+    const said = await page.textContent('#status');
+    assert.doesNotMatch(said, /ranks, expected|Invalid FEN/);
+    assert.match(said, /like rnbqkbnr\/pppppppp\/8/);
     assert.deepEqual(page.errors, []);
   } finally {
     await b.close();
@@ -221,6 +228,17 @@ test('lessons: a level completed with three stars, kept as progress; linked from
     await page.waitForSelector('#stages button[data-level="beast-step-1"]');
     assert.match(await page.$eval('#stages button[data-level="beast-step-1"]', (e) => e.textContent), /★★★/);
     assert.match(await page.$eval('#progress', (e) => e.textContent), /^1 of \d+ levels/);
+    // Counts by the language's plural rules ("in 1 moves", "за 1 ходів" before).
+    const counts = await page.evaluate(async () => {
+      const i18n = await import('/js/i18n.js');
+      const out = [i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.done', 1, { stars: 3, par: 1 })];
+      i18n.setLang('uk');
+      out.push(i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.goal_mate', 2), i18n.plural('lessons.goal_mate', 5));
+      i18n.setLang('en');
+      return out;
+    });
+    assert.deepEqual(counts, ['Goal: checkmate in 1 move.', 'Well done: 3 of 3 stars (1 move, par 1).',
+      'Мета: мат за 1 хід.', 'Мета: мат за 2 ходи.', 'Мета: мат за 5 ходів.']);
     assert.deepEqual(page.errors, []);
   } finally {
     await b.close();

@@ -216,6 +216,8 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.match(await a.textContent('#banner .banner-rating'), new RegExp(`Your rating: 1500 → ${1500 + up} \\(\\+${up}\\)`));
     assert.match(await b.textContent('#banner .banner-rating'), /Your rating: 1500 → \d+ \(\u2212\d+\)/);
     await shot(a, 'lobby-alice-won-rated');
+    // The rating changes are readable (the gain's green had 4.42:1).
+    for (const p of [a, b]) assert.deepEqual(await axeViolations(p), [], 'game page with rating changes');
 
     // Alice's profile: the new rating, above 1500, and the game.
     await a.click('#btn-player');

@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby
 } from './lib.mjs';
 
 let server;
@@ -216,6 +216,10 @@ test('the rules page: check, mate, stalemate, en passant and the draws, played o
   try {
     await page.goto(`${server.url}/rules.html`);
     await page.waitForFunction(() => document.body.dataset.loaded === '1');
+    // The footer links the site's rules, not a file of the project's sources.
+    const footer = await page.$eval('.rules-page > p.muted:last-of-type', (p) => ({ text: p.textContent, links: [...p.querySelectorAll('a')].map((a) => a.getAttribute('href')) }));
+    assert.doesNotMatch(footer.text, /docs\/rules\.md/);
+    assert.ok(footer.links.includes('/rules.html'), `footer links ${footer.links}`);
     const at = (id, s) => `#${id} .mini rect.sq[data-square="${s}"]`;
     const status = (id) => page.textContent(`#${id} .mini-status`);
     const play = async (id, from, to) => {
@@ -239,6 +243,21 @@ test('the rules page: check, mate, stalemate, en passant and the draws, played o
     await page.waitForSelector('#en-passant .mini use.piece[data-square="e5"]', { state: 'detached' });
     await play('draw-hundred', 'c2', 'c3');
     assert.match(await status('draw-hundred'), /Draw: 100 plies/);
+    // The repetition board: the moves its try-it line names are the board's
+    // own (it named h8-g6 while the knight stood on i8), played twice: a draw.
+    const tryit = await page.textContent('#draw-repetition .try');
+    const named = [...tryit.matchAll(/([a-j][1-8])–([a-j][1-8])/g)].map((m) => [m[1], m[2]]);
+    assert.equal(named.length, 4, tryit);
+    for (let round = 0; round < 2; round++) {
+      for (const [from, to] of named) {
+        await page.locator('#draw-repetition').scrollIntoViewIfNeeded();
+        await page.click(at('draw-repetition', from));
+        await page.click(at('draw-repetition', to));
+        await page.waitForSelector(`#draw-repetition .mini use.piece[data-square="${to}"]`, { state: 'attached' });
+        await settled(page);
+      }
+    }
+    assert.match(await status('draw-repetition'), /Draw/);
     await play('draw-dead', 'e4', 'e5');
     assert.match(await status('draw-dead'), /Draw: neither side can checkmate/);
     await shot(page, 'rules-draw-dead-desktop');

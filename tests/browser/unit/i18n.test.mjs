@@ -143,3 +143,11 @@ test('every counted string is a plural family (Intl.PluralRules), in both langua
   assert.equal(pick('lessons.goal_mate', 5), 'Мета: мат за 5 ходів.');
   assert.equal(en['lessons.goal_collect.one'].replace('{n}', '1').includes('in 1 move for'), true);
 });
+
+test('Ukrainian wording: the rulebook\'s terms, one word for drops, no clumsy phrasing', () => {
+  const all = Object.values(uk).join('\n') + JSON.stringify(JSON.parse(fs.readFileSync(path.join(assets, 'rules/diagrams.json'), 'utf8')).map((d) => d.uk));
+  for (const bad of [/не можливий/, /Напевно\?/, /[Сс]кидан/]) assert.doesNotMatch(all, bad);
+  assert.match(uk['illegal.typed'], /неможливий/);
+  assert.match(uk['confirm.resign_local'], /Точно\?/);
+  assert.match(uk['theme.drop'], /Виставлення/);
+});

@@ -90,6 +90,8 @@ async function applyView(v, opts = {}) {
   }
   if (opts.fresh || !old || old.id !== v.id) {
     hideToast();
+    // What was typed in the Move box was for the game before.
+    if (!old || old.id !== v.id) /** @type {HTMLInputElement} */ ($('#move-input')).value = '';
     state.missing = null;
     board.setGeometry(v.position.geometry);
     board.orientation = defaultOrientation(v);

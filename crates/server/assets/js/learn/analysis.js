@@ -383,7 +383,15 @@ async function importText() {
       state.variant = variant;
       await fromPgn(text);
     } else {
-      await begin(variant, text);
+      try {
+        await begin(variant, text);
+      } catch (e) {
+        // Not a FEN the server reads: say what one looks like, in words a
+        // player understands (not "Invalid FEN board: 1 ranks, expected 8").
+        if (/** @type {any} */ (e).kind !== 'bad_request') throw e;
+        status(await badFenText(variant));
+        return;
+      }
       state.gameId = null;
     }
     review.setGame(null, false);
@@ -391,6 +399,14 @@ async function importText() {
   } catch (e) {
     status(serverError(/** @type {any} */ (e)));
   }
+}
+
+/** What a FEN of `variant` looks like, for a text that is none. @param {string} variant */
+async function badFenText(variant) {
+  const info = await api.info().catch(() => null);
+  const v = info && info.variants.find((x) => x.name === variant);
+  const example = v ? v.start_fen : '';
+  return t('analysis.bad_fen', { game: t(`game.${variant}`), example });
 }
 
 function setup() {
