@@ -4,8 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame
-} from './lib.mjs';
+  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame, openMenu } from './lib.mjs';
 
 let server;
 
@@ -78,6 +77,7 @@ test('the Rules page in Ukrainian on a phone, and back to English by the switch'
     assert.equal(await page.textContent('#castling .reset'), 'Скинути');
     await page.locator('#propel-knight').scrollIntoViewIfNeeded();
     await shot(page, 'uk-rules-phone');
+    await openMenu(page); // on a phone the switches fold under the menu button
     await page.tap('.lang-switch button[data-lang="en"]');
     assert.equal(await page.textContent('#ricochet-rook h3'), 'Ricochet: the rook');
     await page.reload();

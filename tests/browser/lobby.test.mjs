@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP,
+  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu,
 } from './lib.mjs';
 
 let server;
@@ -57,7 +57,7 @@ test('a first visit makes no game: the Games list is empty', async () => {
     await page.reload();
     await waitForLobby(page);
     assert.deepEqual(await fetchJson(page, '/api/games'), { games: [], next: null });
-    await page.click('#btn-games');
+    await openGames(page);
     await page.waitForFunction(() => document.querySelector('#games-status').textContent === 'No saved games yet.');
     assert.equal(await page.$$eval('#games-list .game-row', (r) => r.length), 0);
     assert.equal(await page.isVisible('#games-more'), false);
@@ -237,7 +237,7 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.match(await b.textContent('#profile-ratings tr[data-variant="tensor"] td.rating'), new RegExp(`^${Math.round(rating)}(\\?|$)`));
 
     // Bob's Games list: the online game, its moves counted as moves.
-    await b.click('#btn-games');
+    await openGames(b);
     await b.waitForSelector('#games-list .game-row');
     assert.match(await b.textContent('#games-list .game-row'), /online: alice – bobby/);
     assert.match(await b.textContent('#games-list .game-row'), /1 move\b/);
@@ -323,7 +323,7 @@ test('the Games list: own games only, newest first, a page at a time with More',
       }
       return out;
     });
-    await page.click('#btn-games');
+    await openGames(page);
     await page.waitForFunction(() => document.querySelectorAll('#games-list .game-row').length === 20);
     assert.equal(await page.textContent('#games-status'), '20 shown');
     const first = await page.$eval('#games-list .game-row', (r) => ({ id: r.dataset.id, moves: r.dataset.moves, text: r.textContent }));
@@ -349,6 +349,7 @@ test('axe: no serious or critical violations on the lobby and the profile page, 
     try {
       await openLobby(page, server.url);
       for (const lang of ['en', 'uk']) {
+        await openMenu(page);
         await page.click(`.lang-switch button[data-lang="${lang}"]`);
         await page.waitForFunction((l) => document.documentElement.lang === l, lang);
         await page.evaluate(() => { location.hash = '#/'; });
@@ -361,6 +362,7 @@ test('axe: no serious or critical violations on the lobby and the profile page, 
         assert.deepEqual(await axeViolations(page), [], `profile, ${size}, ${lang}`);
         await shot(page, `profile-${size}-${lang}`);
       }
+      await openMenu(page);
       await page.click('.lang-switch button[data-lang="en"]');
       assert.deepEqual(page.errors, []);
     } finally {

@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby, openGames
 } from './lib.mjs';
 
 let server;
@@ -168,7 +168,7 @@ test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete
   const page = b.page;
   try {
     await openLobby(page, server.url);
-    await page.click('#btn-new');
+    await page.click('#btn-engine');
     await page.evaluate(() => { document.querySelector('#form-new details').open = true; });
     await page.fill('#form-new textarea[name=import]', 'rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/RTNBQKBNTR x KQkq - 0 1');
     await page.click('#btn-start');
@@ -196,7 +196,7 @@ test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete
     await page.waitForFunction(() => document.querySelector('#banner .banner-text').textContent === 'by agreement');
 
     // The resigned game is in the list as finished; delete it.
-    await page.click('#btn-games');
+    await openGames(page);
     const row = `#games-list .game-row[data-id="${resigned}"]`;
     await page.waitForSelector(row);
     assert.match(await page.textContent(row), /0-1 \(resignation\)/);

@@ -8,6 +8,7 @@ export default {
   'page.heading': 'Tensor Chess: the game',
   'nav.skip': 'Skip to the main content',
   'nav.main': 'Main',
+  'nav.menu': 'Menu',
   'nav.rules': 'Rules',
   'nav.play': 'Play',
   'nav.moves': 'Moves',
@@ -104,7 +105,7 @@ export default {
   'level.6': 'Full strength',
 
   'btn.new_game': 'New game',
-  'btn.games': 'Games',
+  'btn.games': 'Your games',
   'btn.flip': 'Flip',
   'btn.flip_title': 'Turn the board around',
   'btn.hint': 'Hint',

@@ -9,6 +9,7 @@ export default {
   'page.heading': 'Шахи Тензор: партія',
   'nav.skip': 'Перейти до головного вмісту',
   'nav.main': 'Головне меню',
+  'nav.menu': 'Меню',
   'nav.rules': 'Правила',
   'nav.play': 'Грати',
   'nav.moves': 'Ходи',
@@ -105,7 +106,7 @@ export default {
   'level.6': 'Повна сила',
 
   'btn.new_game': 'Нова партія',
-  'btn.games': 'Партії',
+  'btn.games': 'Ваші партії',
   'btn.flip': 'Перевернути',
   'btn.flip_title': 'Перевернути дошку',
   'btn.hint': 'Підказка',

@@ -9,7 +9,7 @@
 import { api } from '../api.js';
 import { Board } from '../board.js';
 import { t, applyI18n, onLangChange, serverError, illegalReason } from '../i18n.js';
-import { setupHeader } from '../ui/header.js';
+import { mountSite } from '../ui/site.js';
 import { announce } from '../ui/notice.js';
 import { learn, scoreText } from './net.js';
 import * as tree from './tree.js';
@@ -461,9 +461,9 @@ function params() {
   return { game: p.get('game'), fen: p.get('fen'), variant: p.get('variant') || 'tensor', review: p.get('review') === '1', ply: p.get('ply') };
 }
 
-async function main() {
-  applyI18n(document);
-  setupHeader({ onTheme: () => board.render() });
+/** The page's entry (the page calls it: importing this module does nothing). */
+export async function start() {
+  mountSite({ current: 'analysis', onTheme: () => board.render() });
   setup();
   renderEngine();
   const p = params();
@@ -481,5 +481,3 @@ async function main() {
     status(serverError(/** @type {any} */ (e)));
   }
 }
-
-main();

@@ -7,7 +7,7 @@
 
 import { Board } from '../board.js';
 import { t, plural, lang, applyI18n, onLangChange, illegalReason } from '../i18n.js';
-import { setupHeader } from '../ui/header.js';
+import { mountSite } from '../ui/site.js';
 import { announce } from '../ui/notice.js';
 import { learn } from './net.js';
 
@@ -163,9 +163,9 @@ function nextLevel() {
   if (i >= 0 && i + 1 < all.length) open(all[i + 1].level.id);
 }
 
-async function main() {
-  applyI18n(document);
-  setupHeader({ onTheme: () => board.render() });
+/** The page's entry (the page calls it: importing this module does nothing). */
+export async function start() {
+  mountSite({ current: 'lessons', onTheme: () => board.render() });
   $('#btn-restart').addEventListener('click', () => { if (state.level) open(state.level.id); });
   $('#btn-next-level').addEventListener('click', nextLevel);
   onLangChange(() => { applyI18n(document); renderLevel(); renderStages(); });
@@ -175,5 +175,3 @@ async function main() {
   const first = all.find((x) => x.level.id === wanted) || all.find((x) => !(state.lessons && state.lessons.progress[x.level.id])) || all[0];
   if (first) await open(first.level.id);
 }
-
-main();

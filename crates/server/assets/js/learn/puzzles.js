@@ -8,7 +8,7 @@
 
 import { Board } from '../board.js';
 import { t, applyI18n, onLangChange, serverError } from '../i18n.js';
-import { setupHeader } from '../ui/header.js';
+import { mountSite } from '../ui/site.js';
 import { announce } from '../ui/notice.js';
 import { learn } from './net.js';
 
@@ -251,9 +251,9 @@ async function loadThemes() {
   } catch (_) { /* no themes: any puzzle */ }
 }
 
-async function main() {
-  applyI18n(document);
-  setupHeader({ onTheme: () => board.render() });
+/** The page's entry (the page calls it: importing this module does nothing). */
+export async function start() {
+  mountSite({ current: 'puzzles', onTheme: () => board.render() });
   $('#btn-next').addEventListener('click', () => load());
   $('#btn-retry').addEventListener('click', retry);
   $('#btn-solution').addEventListener('click', showSolution);
@@ -278,5 +278,3 @@ async function main() {
   await loadThemes();
   await load(location.hash.slice(1) || undefined);
 }
-
-main();
