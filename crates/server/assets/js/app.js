@@ -16,6 +16,7 @@ import { gamePage, setInfo, redrawBoard } from './game/page.js';
 import { lobbyPage } from './lobby/page.js';
 import { profilePage } from './profile/page.js';
 import { openGames } from './game/games-list.js';
+import { mountWelcome } from './lobby/welcome.js';
 
 /** The skip link takes the focus to the main part of the page shown (not by the address: that is the route). */
 function setupSkipLink() {
@@ -47,6 +48,7 @@ export async function start() {
     { pattern: /^#\/games\/?$/, page: gamesPage },
   ], lobbyPage);
   const site = mountSite({ current: 'play', onTheme: redrawBoard, games: openGames });
+  mountWelcome({ openGame: (id) => Router.go(`#/game/${id}`) });
   setupSkipLink();
   onPlayerChange((change) => {
     if (!newIdentity(change)) return;
