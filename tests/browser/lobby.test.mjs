@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu,
+  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu, settled,
 } from './lib.mjs';
 
 let server;
@@ -184,11 +184,16 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.equal(await b.evaluate(() => document.body.dataset.seeks), '1');
 
     // Bob accepts: both land in the game (Alice by the lobby's `paired` event).
+    // Neither page asks to cancel a seek that is gone (it logged DELETE → 404).
+    const refused = [];
+    for (const p of [a, b]) p.on('response', (r) => { if (/\/api\/seeks\//.test(r.url()) && r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} ${r.status()}`); });
     await b.click(`${row} .accept-seek`);
     for (const p of [a, b]) {
       await p.waitForFunction(() => location.hash.startsWith('#/game/') && document.body.dataset.game === location.hash.split('/')[2]
         && document.body.dataset.mode === 'online' && !!document.body.dataset.seat);
     }
+    for (const p of [a, b]) await settled(p);
+    assert.deepEqual(refused, []);
     assert.equal(await a.evaluate(() => location.hash), await b.evaluate(() => location.hash), 'the same game');
     assert.equal(await a.evaluate(() => document.body.dataset.seat), 'white');
     assert.equal(await b.evaluate(() => document.body.dataset.seat), 'black');

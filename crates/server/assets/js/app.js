@@ -47,8 +47,20 @@ export async function start() {
     { pattern: /^#\/player\/([^/?#]+)/, page: profilePage },
     { pattern: /^#\/games\/?$/, page: gamesPage },
   ], lobbyPage);
-  const site = mountSite({ current: 'play', onTheme: redrawBoard, games: openGames });
-  mountWelcome({ openGame: (id) => Router.go(`#/game/${id}`) });
+  /** @type {{ welcome: import('./lobby/welcome.js').WelcomeState | null }} */
+  const boards = { welcome: null };
+  // A new board or piece theme: every board of the page draws its pieces
+  // anew (their symbols have the same ids in each board's defs).
+  const onTheme = () => {
+    const b = boards.welcome && boards.welcome.board;
+    if (b) {
+      b.refreshDefs();
+      b.render();
+    }
+    redrawBoard();
+  };
+  const site = mountSite({ current: 'play', onTheme, games: openGames });
+  boards.welcome = mountWelcome({ openGame: (id) => Router.go(`#/game/${id}`) });
   setupSkipLink();
   onPlayerChange((change) => {
     if (!newIdentity(change)) return;

@@ -52,6 +52,26 @@ function makeHand(cls) {
 
 const LAYERS = /** @type {const} */ (['squares', 'coords', 'highlights', 'marks', 'pieces', 'overlay', 'arrows', 'cursor', 'drag']);
 
+/**
+ * Puts `box` (absolutely placed in its board) right under the square
+ * (`below`) or right above it, centred on it as far as the board allows.
+ * @param {HTMLElement} box @param {Element} square @param {boolean} below
+ */
+function placeNear(box, square, below) {
+  const parent = /** @type {HTMLElement | null} */ (box.offsetParent);
+  if (!parent) return;
+  const p = parent.getBoundingClientRect();
+  const s = square.getBoundingClientRect();
+  const c = box.getBoundingClientRect();
+  const clamp = (/** @type {number} */ v, /** @type {number} */ hi) => Math.max(0, Math.min(v, Math.max(0, hi)));
+  const left = clamp(s.left + s.width / 2 - c.width / 2 - p.left, p.width - c.width);
+  const top = clamp(below ? s.bottom - p.top : s.top - p.top - c.height, p.height - c.height);
+  box.classList.add('chooser-near');
+  box.style.left = `${left}px`;
+  box.style.top = `${top}px`;
+  box.dataset.near = square.getAttribute('data-square') || '';
+}
+
 export class Board {
   /** @param {HTMLElement} container @param {BoardOptions} [opts] */
   constructor(container, opts = {}) {
@@ -337,6 +357,12 @@ export class Board {
     showChooser(this.chooser, { kind: sel.kind, to: sel.to, options: sel.options, color: machine.colorOfPiece(piece), upper },
       (uci) => { hideChooser(this.chooser); back(); this.applyTap(machine.choose(this.sel, uci)); },
       () => { this.setSelection(machine.IDLE); back(); });
+    // A promotion is chosen next to its square (as on the big sites); the
+    // beast chooser stays on the other half, to keep the beasts in sight.
+    if (sel.kind === 'promotion') {
+      const square = /** @type {Element | null} */ (this.svg.querySelector(`rect.sq[data-square="${sel.to}"]`));
+      if (square) placeNear(this.chooser, square, upper);
+    }
   }
 
   /** @param {string} uci @param {Selection} sel */

@@ -213,6 +213,9 @@ export function serverError(err) {
     const secs = Math.ceil(err.retryAfter);
     return err.kind === 'rate_limited' ? plural('error.wait.rate_limited', secs) : plural('error.wait.busy', secs);
   }
+  // Malformed input: the server's sentence says what is wrong with it (a
+  // FEN's side to move, a PGN's move), which "not understood" would not.
+  if (err.kind === 'bad_request' && err.message && !/^HTTP \d+$/.test(err.message)) return err.message;
   const key = `error.${err.kind}`;
   return err.kind && has(key) ? t(key) : (err.message || t('error.unknown'));
 }

@@ -6,7 +6,7 @@
 // one of this player's seeks, the server says `paired` and the page goes to
 // the game at once, wherever the player is in the app.
 
-import { api } from '../api.js';
+import { api, call } from '../api.js';
 import { live } from '../live.js';
 import { t, colorArgs, serverError, onLangChange, playerName } from '../i18n.js';
 import { player, myId, hasAccount, onPlayerChange, newIdentity } from '../player.js';
@@ -80,11 +80,26 @@ function follow() {
  * @param {string} id
  */
 function goToGame(id) {
-  const rest = mySeeks(lobby.seeks, myId());
+  const me = myId();
+  const rest = mySeeks(lobby.seeks, me);
   lobby.seeks = lobby.seeks.filter((s) => !rest.includes(s));
   follow();
   location.hash = `#/game/${id}`;
-  for (const s of rest) api.cancelSeek(s.id).catch(() => { /* gone already: the one just paired */ });
+  if (rest.length) cancelRest(me, new Set(rest.map((s) => s.id)));
+}
+
+/**
+ * Cancels this player's other seeks that are still open, as the server
+ * has them now (not the list the page last heard: the seek just paired,
+ * or one that lapsed, is gone already and would only answer 404).
+ * @param {string | null} me @param {Set<string>} ids
+ */
+async function cancelRest(me, ids) {
+  const r = await call('GET', '/api/seeks');
+  if (!r.ok) return;
+  for (const s of mySeeks(r.value, me)) {
+    if (ids.has(s.id)) call('DELETE', `/api/seeks/${encodeURIComponent(s.id)}`);
+  }
 }
 
 async function refreshSeeks() {
