@@ -245,6 +245,28 @@ test('lessons: a level completed with three stars, kept as progress; linked from
   }
 });
 
+test('lessons on a 375×667 phone: the board in the first screen, level buttons at least 44×44', async () => {
+  const b = await openBrowser({ viewport: { width: 375, height: 667 }, mobile: true });
+  const page = b.page;
+  try {
+    await page.goto(`${server.url}/lessons.html`);
+    await page.waitForSelector('#board[data-level] use.piece', { state: 'attached' });
+    await page.waitForSelector('#stages .level-button');
+    const look = await page.evaluate(() => {
+      const board = document.querySelector('#board svg').getBoundingClientRect();
+      const small = [...document.querySelectorAll('#stages .level-button')].map((x) => x.getBoundingClientRect())
+        .filter((r) => r.width < 44 || r.height < 44).length;
+      return { top: board.top, bottom: board.bottom, height: innerHeight, small };
+    });
+    assert.ok(look.top >= 0 && look.bottom <= look.height, `the board at ${look.top}..${look.bottom} of ${look.height}`);
+    assert.equal(look.small, 0, 'level buttons smaller than 44×44');
+    await shot(page, 'learn-lessons-phone');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
 test('axe: no serious or critical violations on the analysis, puzzle and lesson pages, in both languages', async () => {
   for (const lang of ['en', 'uk']) {
     const b = await openBrowser();

@@ -126,6 +126,13 @@ test('two friends play through the invite link while a third watches', async () 
   await tap(c, 'd7');
   await settled(c);
   assert.equal(await c.$$eval('#board .mark-dest', (e) => e.length), 0);
+  // The spectator's player bars (name, presence, clock) each stay on one line on her phone.
+  const bars = await c.$$eval('.player', (ps) => ps.map((p) => {
+    const kids = [...p.children].filter((k) => k.getBoundingClientRect().height > 0);
+    const mids = kids.map((k) => { const r = k.getBoundingClientRect(); return r.top + r.height / 2; });
+    return { height: p.getBoundingClientRect().height, spread: Math.max(...mids) - Math.min(...mids), n: kids.length };
+  }));
+  for (const bar of bars) assert.ok(bar.n >= 2 && bar.spread <= 4 && bar.height <= 44, `a player bar wraps: ${JSON.stringify(bar)}`);
   await shot(c, 'online-carol-watching');
 
   // Bob's connection drops (his tab closes): Alice sees "disconnected".

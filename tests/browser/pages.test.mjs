@@ -31,6 +31,27 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
     await waitForPly(page, 2, 'your-move');
     await shot(page, 'tensor-phone');
 
+    // The New game dialog's selects show their options' whole names.
+    await page.click('#btn-new');
+    for (const lang of ['en', 'uk']) {
+      await page.evaluate(async (l) => (await import('/js/i18n.js')).setLang(l), lang);
+      for (const v of ['tensor', 'chess', 'chessence']) {
+        await page.selectOption('#form-new select[name=variant]', v);
+        const fits = await page.$eval('#form-new select[name=variant]', (sel) => {
+          // The chosen option's text, measured in the select's font, within its box (less its arrow).
+          const c = document.createElement('canvas').getContext('2d');
+          const cs = getComputedStyle(sel);
+          c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const text = sel.options[sel.selectedIndex].textContent;
+          return { text, need: c.measureText(text).width, have: sel.clientWidth - 40 };
+        });
+        assert.ok(fits.need <= fits.have, `${lang}: "${fits.text}" needs ${fits.need} px, the select has ${fits.have}`);
+      }
+    }
+    await page.evaluate(async () => (await import('/js/i18n.js')).setLang('en'));
+    await shot(page, 'new-game-dialog-phone');
+    await page.keyboard.press('Escape');
+
     await newGame(page, { variant: 'chess', mode: 'local' });
     await shot(page, 'chess-phone');
 
@@ -46,6 +67,13 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
     await page.waitForSelector('.chooser-promotion');
     const promos = await page.$$eval('.chooser-option', (els) => els.map((e) => e.dataset.promo));
     assert.deepEqual(promos, ['q', 'r', 'b', 'n', 't']);
+    // Next to the promotion square: right under it, across its file.
+    const near = await page.evaluate(() => {
+      const s = document.querySelector('#board rect.sq[data-square="c8"]').getBoundingClientRect();
+      const c = document.querySelector('.chooser-promotion').getBoundingClientRect();
+      return { gap: c.top - s.bottom, across: c.left <= s.left + s.width / 2 && c.right >= s.left + s.width / 2 };
+    });
+    assert.ok(Math.abs(near.gap) <= 2 && near.across, `the chooser next to c8: ${JSON.stringify(near)}`);
     await shot(page, 'promotion-phone');
     await page.tap('.chooser-option[data-promo="t"]');
     await waitForPly(page, 1);
