@@ -9,12 +9,11 @@
 import { serverError } from './i18n.js';
 import { mountSite } from './ui/site.js';
 import { Router } from './router.js';
-import { api } from './api.js';
-import { live } from './live.js';
+import { api, Live } from './api.js';
 import { onPlayerChange, newIdentity, bindLive } from './player.js';
-import { gamePage, setInfo, redrawBoard } from './game/page.js';
-import { lobbyPage } from './lobby/page.js';
-import { profilePage } from './profile/page.js';
+import { createGamePage } from './game/page.js';
+import { createLobbyPage } from './lobby/page.js';
+import { createProfilePage } from './profile/page.js';
 import { openGames } from './game/games-list.js';
 import { mountWelcome } from './lobby/welcome.js';
 
@@ -28,24 +27,43 @@ function setupSkipLink() {
   });
 }
 
-/** `#/games`: the lobby, with the player's games open over it. */
-const gamesPage = {
-  ...lobbyPage,
-  /** @param {string[]} params */
-  enter(params) {
-    const r = lobbyPage.enter(params);
-    history.replaceState(null, '', '#/');
-    openGames();
-    return r;
-  },
-};
+/**
+ * The app's pages and what they share, one of each per page load: made by
+ * `start`, handed to what needs them.
+ * @typedef {{ live: Live, game: ReturnType<typeof createGamePage>, lobby: import('./router.js').Page,
+ *   profile: import('./router.js').Page, router: Router }} App
+ */
 
+/**
+ * `#/games`: the lobby, with the player's games open over it.
+ * @param {import('./router.js').Page} lobbyPage @returns {import('./router.js').Page}
+ */
+function gamesPage(lobbyPage) {
+  return {
+    ...lobbyPage,
+    enter(params) {
+      const r = lobbyPage.enter(params);
+      history.replaceState(null, '', '#/');
+      openGames();
+      return r;
+    },
+  };
+}
+
+/** Starts the app (index.html calls it; importing this module does nothing). @returns {Promise<App>} */
 export async function start() {
+  const live = new Live();
   bindLive(live);
+  const game = createGamePage({ live });
+  const lobbyPage = createLobbyPage({ live, openNewGame: (g, mode) => game.openNewGame(g, mode) });
+  const profilePage = createProfilePage();
+  const gamePage = game.page;
+  const redrawBoard = game.redrawBoard;
+  const setInfo = game.setInfo;
   const router = new Router([
     { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: gamePage },
     { pattern: /^#\/player\/([^/?#]+)/, page: profilePage },
-    { pattern: /^#\/games\/?$/, page: gamesPage },
+    { pattern: /^#\/games\/?$/, page: gamesPage(lobbyPage) },
   ], lobbyPage);
   /** @type {{ welcome: import('./lobby/welcome.js').WelcomeState | null }} */
   const boards = { welcome: null };
@@ -77,4 +95,5 @@ export async function start() {
   } catch (e) {
     /** @type {HTMLElement} */ (document.querySelector('#status')).textContent = /** @type {Error} */ (e).message;
   }
+  return { live, game, lobby: lobbyPage, profile: profilePage, router };
 }
