@@ -193,7 +193,7 @@ export async function request(method, path, body, opts) {
 const enc = encodeURIComponent;
 // The server answers /api/explain once it has it; until then (404) the page
 // says something general instead, and stops asking.
-let explainMissing = false;
+const server = { explainMissing: false };
 
 export const api = {
   /** @returns {Promise<Info>} */
@@ -244,11 +244,11 @@ export const api = {
    * @returns {Promise<Explanation | null>}
    */
   explain: async (variant, fen, move) => {
-    if (explainMissing) return null;
+    if (server.explainMissing) return null;
     try {
       return await request('POST', '/api/explain', { variant, fen, move }, { idempotent: true });
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) explainMissing = true;
+      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) server.explainMissing = true;
       return null;
     }
   },

@@ -39,7 +39,7 @@ import { t, plural } from './i18n.js';
  * }} BoardOptions
  */
 
-let boardCount = 0;
+const boards = { count: 0 };
 
 /** A reserve (Chessence): a button that selects it. @param {string} cls */
 function makeHand(cls) {
@@ -77,7 +77,7 @@ export class Board {
   constructor(container, opts = {}) {
     this.container = container;
     this.opts = { coords: true, small: false, ...opts };
-    this.id = `b${++boardCount}`;
+    this.id = `b${++boards.count}`;
     /** @type {Color} */
     this.orientation = 'white';
     /** @type {Geometry} */

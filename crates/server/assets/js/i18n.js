@@ -19,8 +19,10 @@ export const CATALOGUES = { en, uk };
 export const LANGS = /** @type {Lang[]} */ (Object.keys(CATALOGUES));
 const STORE_KEY = 'tensorchess.lang';
 
-/** @type {Lang} */
-let current = detect();
+/** The language chosen (detected on first use: importing reads nothing). @type {{ lang: Lang | null }} */
+const chosen = { lang: null };
+/** @returns {Lang} */
+const current = () => (chosen.lang ??= detect());
 /** @type {Set<() => void>} */
 const listeners = new Set();
 
@@ -37,7 +39,7 @@ function detect() {
   return 'en';
 }
 
-export const lang = () => current;
+export const lang = () => current();
 
 /**
  * The string for `key` in the current language (English if missing there,
@@ -45,7 +47,7 @@ export const lang = () => current;
  * @param {string} key @param {Args} [args]
  */
 export function t(key, args) {
-  const text = CATALOGUES[current][key] ?? en[key] ?? key;
+  const text = CATALOGUES[current()][key] ?? en[key] ?? key;
   return args ? fill(text, args) : text;
 }
 
@@ -58,7 +60,7 @@ export function t(key, args) {
  */
 export function plural(key, n, args = {}) {
   let form = 'other';
-  try { form = new Intl.PluralRules(current).select(n); } catch (_) { /* no Intl: other */ }
+  try { form = new Intl.PluralRules(current()).select(n); } catch (_) { /* no Intl: other */ }
   const k = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
   return t(k, { ...args, n });
 }
@@ -73,8 +75,8 @@ export function fill(text, args) {
 
 /** @param {Lang} next */
 export function setLang(next) {
-  if (!(next in CATALOGUES) || next === current) return;
-  current = next;
+  if (!(next in CATALOGUES) || next === current()) return;
+  chosen.lang = next;
   try { localStorage.setItem(STORE_KEY, next); } catch (_) { /* storage off */ }
   applyI18n(document);
   for (const f of listeners) f();
@@ -91,7 +93,7 @@ export function onLangChange(f) {
  */
 export function applyI18n(root) {
   if (root instanceof Document) {
-    root.documentElement.lang = current;
+    root.documentElement.lang = current();
     const title = root.querySelector('title[data-i18n]');
     if (title) root.title = t(title.getAttribute('data-i18n') || '');
   }

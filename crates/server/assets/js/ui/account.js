@@ -59,36 +59,30 @@ const DIALOGS = `
     </form>
   </dialog>`;
 
-const button = node('<button type="button" id="btn-player" class="player-button" aria-haspopup="true" aria-expanded="false" aria-controls="player-menu"><span class="player-icon" aria-hidden="true"></span><span class="player-name"></span></button>');
-const menu = node(`<div id="player-menu" class="player-menu hidden">
-  <p class="player-menu-who"></p>
-  <a id="menu-profile" class="menu-item" href="/#/"></a>
-  <a id="btn-games" class="menu-item" href="/#/games"></a>
-  <button type="button" id="menu-rename" class="menu-item"></button>
-  <button type="button" id="menu-register" class="menu-item"></button>
-  <button type="button" id="menu-login" class="menu-item"></button>
-  <button type="button" id="menu-logout" class="menu-item"></button>
-</div>`);
+/** The player's button in the header (made by `setupAccount`). */
+const button = () => $('#btn-player');
+/** Its menu. */
+const menu = () => $('#player-menu');
 
 function closeMenu() {
-  menu.classList.add('hidden');
-  button.setAttribute('aria-expanded', 'false');
+  menu().classList.add('hidden');
+  button().setAttribute('aria-expanded', 'false');
 }
 
 /** The player's name and menu, as the player now is. */
 function render() {
   const me = player.me;
   const name = me ? playerName(me.name) : '…';
-  /** @type {HTMLElement} */ (button.querySelector('.player-name')).textContent = name;
-  button.setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
-  button.dataset.account = me && me.account ? me.account : '';
+  /** @type {HTMLElement} */ (button().querySelector('.player-name')).textContent = name;
+  button().setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
+  button().dataset.account = me && me.account ? me.account : '';
   // Who the page plays as, for tests and styles (the identity itself is an HttpOnly cookie).
   document.body.dataset.player = me ? me.id : '';
   document.body.dataset.account = me && me.account ? me.account : '';
-  const who = /** @type {HTMLElement} */ (menu.querySelector('.player-menu-who'));
+  const who = /** @type {HTMLElement} */ (menu().querySelector('.player-menu-who'));
   who.textContent = !me ? '' : me.account ? t('account.signed_in', { username: me.account }) : t('account.guest_note');
   const account = !!(me && me.account);
-  const profile = /** @type {HTMLAnchorElement} */ (menu.querySelector('#menu-profile'));
+  const profile = /** @type {HTMLAnchorElement} */ (menu().querySelector('#menu-profile'));
   profile.classList.toggle('hidden', !account);
   if (me && me.account) profile.href = `/#/player/${encodeURIComponent(me.account)}`;
   profile.textContent = t('account.profile');
@@ -212,25 +206,33 @@ export function setupAccount(opts = {}) {
   }
   const tools = /** @type {HTMLElement} */ (document.querySelector('header.top .header-tools'));
   const wrap = node('<div class="player-tools"></div>');
-  wrap.append(button, menu);
+  wrap.append(node('<button type="button" id="btn-player" class="player-button" aria-haspopup="true" aria-expanded="false" aria-controls="player-menu"><span class="player-icon" aria-hidden="true"></span><span class="player-name"></span></button>'), node(`<div id="player-menu" class="player-menu hidden">
+  <p class="player-menu-who"></p>
+  <a id="menu-profile" class="menu-item" href="/#/"></a>
+  <a id="btn-games" class="menu-item" href="/#/games"></a>
+  <button type="button" id="menu-rename" class="menu-item"></button>
+  <button type="button" id="menu-register" class="menu-item"></button>
+  <button type="button" id="menu-login" class="menu-item"></button>
+  <button type="button" id="menu-logout" class="menu-item"></button>
+</div>`));
   tools.prepend(wrap);
-  button.addEventListener('click', () => {
-    const open = menu.classList.toggle('hidden') === false;
-    button.setAttribute('aria-expanded', String(open));
-    if (open) /** @type {HTMLElement | null} */ (menu.querySelector('.menu-item:not(.hidden)'))?.focus();
+  button().addEventListener('click', () => {
+    const open = menu().classList.toggle('hidden') === false;
+    button().setAttribute('aria-expanded', String(open));
+    if (open) /** @type {HTMLElement | null} */ (menu().querySelector('.menu-item:not(.hidden)'))?.focus();
   });
-  menu.addEventListener('keydown', (e) => {
+  menu().addEventListener('keydown', (e) => {
     if (e.key === 'Escape') {
       closeMenu();
-      button.focus();
+      button().focus();
     }
   });
   document.addEventListener('click', (e) => {
-    if (!menu.classList.contains('hidden') && !wrap.contains(/** @type {Node} */ (e.target))) closeMenu();
+    if (!menu().classList.contains('hidden') && !wrap.contains(/** @type {Node} */ (e.target))) closeMenu();
   });
-  menu.querySelector('#menu-profile')?.addEventListener('click', closeMenu);
+  menu().querySelector('#menu-profile')?.addEventListener('click', closeMenu);
   const games = opts.games;
-  menu.querySelector('#btn-games')?.addEventListener('click', (e) => {
+  menu().querySelector('#btn-games')?.addEventListener('click', (e) => {
     closeMenu();
     if (games) {
       e.preventDefault();
@@ -267,8 +269,8 @@ export function setupAccount(opts = {}) {
 
 /** A failure outside any form: said in the menu's place. @param {string} text */
 function alertError(text) {
-  const who = /** @type {HTMLElement} */ (menu.querySelector('.player-menu-who'));
+  const who = /** @type {HTMLElement} */ (menu().querySelector('.player-menu-who'));
   who.textContent = text;
-  menu.classList.remove('hidden');
-  button.setAttribute('aria-expanded', 'true');
+  menu().classList.remove('hidden');
+  button().setAttribute('aria-expanded', 'true');
 }
