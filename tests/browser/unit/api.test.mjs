@@ -74,3 +74,17 @@ test('a 429 on a POST is not asked again: its error says when to try', async () 
   assert.equal((await call('POST', '/api/position', {}, { idempotent: true })).ok, true);
   assert.equal(again.length, 2);
 });
+
+test('a busy server\'s refusal says in how many seconds to try again', async () => {
+  // The page's language is read on first use: Ukrainian here (the browser's storage says so).
+  globalThis.localStorage = { getItem: () => 'uk', setItem: () => {} };
+  const i18n = await import('../../../crates/server/assets/js/i18n.js');
+  assert.equal(i18n.lang(), 'uk');
+  const err = new ApiError(429, { error: 'Too many requests', kind: 'rate_limited' }, 3);
+  assert.equal(i18n.serverError(err), 'Забагато запитів: спробуйте ще раз за 3 секунди');
+  assert.equal(i18n.serverError(new ApiError(503, { kind: 'overloaded' }, 1)), 'Сервер зайнятий: спробуйте ще раз за 1 секунду');
+  assert.equal(i18n.serverError(new ApiError(503, { kind: 'overloaded' }, 5)), 'Сервер зайнятий: спробуйте ще раз за 5 секунд');
+  // Other kinds keep their own words.
+  assert.equal(i18n.serverError(new ApiError(409, { kind: 'not_your_turn' })), i18n.t('error.not_your_turn'));
+  delete globalThis.localStorage;
+});

@@ -211,7 +211,8 @@ const server = (end) => ({ title: end.title, text: end.text });
  * @param {{ kind?: string | null, message?: string, retryAfter?: number | null }} err
  */
 export function serverError(err) {
-  if (typeof err.retryAfter === 'number' && err.retryAfter > 0) {
+  const busy = err.kind === 'rate_limited' || err.kind === 'overloaded' || err.kind === 'unavailable';
+  if (busy && typeof err.retryAfter === 'number' && err.retryAfter > 0) {
     const secs = Math.ceil(err.retryAfter);
     return err.kind === 'rate_limited' ? plural('error.wait.rate_limited', secs) : plural('error.wait.busy', secs);
   }
