@@ -332,10 +332,7 @@ fn san_names<V: Variant>(pos: &Position<V>, parts: &SanParts, m: Move) -> bool {
         return false;
     }
     // A pawn that changes file must say where from (exd5).
-    if role == Role::Pawn
-        && parts.file.is_none()
-        && g.file_of(m.from()) != g.file_of(m.to())
-    {
+    if role == Role::Pawn && parts.file.is_none() && g.file_of(m.from()) != g.file_of(m.to()) {
         return false;
     }
     match m.kind() {
@@ -347,9 +344,7 @@ fn san_names<V: Variant>(pos: &Position<V>, parts: &SanParts, m: Move) -> bool {
                 && parts.captured_beast.is_none()
         }
         _ => {
-            parts.promotion.is_none()
-                && parts.propel_to.is_none()
-                && parts.captured_beast.is_none()
+            parts.promotion.is_none() && parts.propel_to.is_none() && parts.captured_beast.is_none()
         }
     }
 }
