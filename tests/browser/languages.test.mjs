@@ -39,6 +39,19 @@ test('a Ukrainian browser: the game page in Ukrainian, illegal tries and the end
     assert.match(text, /виштовхнути|Фігура з b8 не може/);
     await shot(page, 'uk-illegal-propel-desktop');
 
+    // The wording an issue asked for: "неможливий" in one word, "Точно?".
+    // (The general sentence, said when the server cannot explain a typed move.)
+    await page.route('**/api/explain', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"busy","kind":"unavailable"}' }));
+    await page.evaluate(() => document.querySelector('#toast').classList.add('hidden'));
+    await page.fill('#move-input', 'zz9');
+    await page.press('#move-input', 'Enter');
+    assert.match(await toastText(page), /«zz9» — тут неможливий хід/);
+    await page.unroute('**/api/explain');
+    await page.click('#btn-resign');
+    await page.waitForSelector('#dlg-confirm[open]');
+    assert.match(await page.textContent('#confirm-text'), /здаються\. Точно\?$/);
+    await page.click('#confirm-no');
+
     // Mate: the banner in Ukrainian.
     await newGame(page, { mode: 'local', text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
     await tap(page, 'a1');
