@@ -29,6 +29,8 @@ async function headerReady(page) {
 
 const PAGES = [
   ['home', '/', 'play'],
+  ['game', '/#/game/nosuchgame1', 'play'],
+  ['profile', '/#/player/nobody', 'play'],
   ['rules', '/rules.html', 'rules'],
   ['lessons', '/lessons.html', 'lessons'],
   ['puzzles', '/puzzles.html', 'puzzles'],
