@@ -172,8 +172,10 @@ export class Board {
 
   drawSquares() {
     const { files, ranks } = this.geometry;
-    this.svg.setAttribute('viewBox', `0 0 ${M + files * S} ${ranks * S + M}`);
-    this.container.style.setProperty('--aspect', `${(M + files * S) / (ranks * S + M)}`);
+    // The margin (left and below) holds the coordinates; a board without them shows none.
+    const m = this.opts.coords ? M : 0;
+    this.svg.setAttribute('viewBox', `${M - m} 0 ${m + files * S} ${ranks * S + m}`);
+    this.container.style.setProperty('--aspect', `${(m + files * S) / (ranks * S + m)}`);
     draw.drawSquares(this.layers.squares, this.view);
     if (this.opts.coords) draw.drawCoords(this.layers.coords, this.view);
     else this.layers.coords.innerHTML = '';
