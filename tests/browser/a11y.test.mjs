@@ -146,6 +146,20 @@ test('the Move box: move strings, SAN, the legal moves offered, and an illegal o
     assert.equal(await box.inputValue(), 'd4d9');
     assert.equal((await game(page)).moves.length, 2);
     await shot(page, 'move-box-illegal-desktop');
+    // A new game starts with an empty Move box (it kept the text before).
+    // Typed SAN that check forbids says so, as the move string does
+    // (it said "No pawn of yours can make that move to a3").
+    await newGame(page, { mode: 'local', text: '4k5/10/10/10/10/10/P3q5/5K4 w - - 0 1' });
+    assert.equal(await box.inputValue(), '', 'the box is empty in the new game');
+    for (const typed of ['a3', 'a2a3']) {
+      await page.evaluate(() => document.querySelector('#toast').classList.add('hidden'));
+      await box.fill(typed);
+      await box.press('Enter');
+      await page.waitForSelector('#toast.illegal:not(.hidden)');
+      const said = await page.textContent('#toast');
+      assert.match(said, /in check/, `${typed}: ${said}`);
+      assert.doesNotMatch(said, /No pawn of yours/);
+    }
   } finally {
     await b.close();
   }

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, openLobby
 } from './lib.mjs';
 
 let server;
@@ -97,10 +97,10 @@ test('(3) a bad game link leaves no playable board behind', async () => {
     await page.waitForFunction(() => /does not exist/.test(document.querySelector('#status').textContent));
     // Taps do nothing, and nothing reaches the old game.
     await tap(page, 'e2');
-    await page.waitForTimeout(200);
+    await settled(page);
     assert.equal(await page.$$eval('#board .mark-dest', (e) => e.length), 0, 'no moves offered');
     await tap(page, 'e4');
-    await page.waitForTimeout(300);
+    await settled(page);
     const old = await page.evaluate(async (gid) => (await fetch(`/api/games/${gid}`)).json(), id);
     assert.equal(old.moves.length, 0, 'no move saved into the previous game');
     assert.notEqual(await page.evaluate(() => document.body.dataset.game || ''), id);

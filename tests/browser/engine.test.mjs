@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, sq, firstGame
+  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, sq, firstGame, openGames
 } from './lib.mjs';
 
 let server;
@@ -118,7 +118,7 @@ test('the server is killed mid-game and restarted: the game resumes', async () =
   assert.equal((await game(page)).id, id);
 
   // And the saved games list offers it.
-  await page.click('#btn-games');
+  await openGames(page);
   await page.waitForSelector(`#games-list .game-row[data-id="${id}"]`);
   await shot(page, 'saved-games-desktop');
   await page.click(`#games-list .game-row[data-id="${id}"] .open-game`);

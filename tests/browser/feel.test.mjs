@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame
 } from './lib.mjs';
 
 let server;
@@ -41,7 +41,8 @@ test('the legend of the Tensor marks: shown the first time, dismissed for good',
   await page.waitForSelector('#legend', { state: 'detached' });
   await page.reload();
   await waitForGame(page);
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => document.querySelector('#board').dataset.mode === 'idle');
+  await settled(page);
   assert.equal(await page.$('#legend'), null, 'not shown again');
 });
 
@@ -108,7 +109,7 @@ test('a premove while the engine thinks is played as soon as it may be; Esc canc
   await page.keyboard.press('Escape');
   await page.waitForSelector('#board .premove', { state: 'detached' });
   await waitForPly(page, 5, 'your-move');
-  await page.waitForTimeout(300);
+  await settled(page);
   assert.equal((await game(page)).moves.length, 5, 'the cancelled premove was not played');
 });
 
@@ -169,7 +170,8 @@ test('on a phone, a long press draws: an arrow to where the finger is lifted', a
     const cdp = await p.context().newCDPSession(p);
     const touch = (type, pt) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pt ? [{ x: pt.x, y: pt.y }] : [] });
     await touch('touchStart', a);
-    await p.waitForTimeout(800); // held still: a drawing, not a selection
+    // Held still until the board says the press draws (a long press), not a selection.
+    await p.waitForSelector('#board[data-press="draw"]', { state: 'attached' });
     await touch('touchMove', { x: (a.x + c.x) / 2, y: (a.y + c.y) / 2 });
     await touch('touchMove', c);
     await touch('touchEnd');

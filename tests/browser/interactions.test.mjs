@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby
 } from './lib.mjs';
 
 let server;
@@ -39,6 +39,15 @@ test('propel in three taps: piece, beast (flashing +), green square with a beast
   // The + flashes.
   const animation = await page.$eval('#board .propel-sign', (e) => getComputedStyle(e).animationName);
   assert.equal(animation, 'blink');
+  // It sits in the corner, clear of the beast's face (a red disk over it read as a red face).
+  const clear = await page.evaluate(() => {
+    const sq = document.querySelector('#board rect.sq[data-square="b3"]').getBoundingClientRect();
+    const sign = document.querySelector('#board .propel-sign circle').getBoundingClientRect();
+    // The disk keeps off the middle of the square (a circle of a quarter square's radius).
+    const d = Math.hypot((sign.left + sign.right) / 2 - (sq.left + sq.right) / 2, (sign.top + sign.bottom) / 2 - (sq.top + sq.bottom) / 2);
+    return d - sign.width / 2 >= sq.width * 0.25 && sign.width <= sq.width * 0.32;
+  });
+  assert.ok(clear, 'the propel sign is clear of the beast\'s face');
   await tap(page, 'd4');
   await waitForPly(page, 1);
   assert.equal(await pieceAt(page, 'b3'), 'N');
@@ -66,7 +75,7 @@ test('ricochet in two taps, animated along its path through the beast', async ()
   });
   await tap(page, 'f4');
   await waitForPly(page, 1);
-  await page.waitForTimeout(200);
+  await settled(page); // the animation is over
   const track = await page.evaluate(() => window.__track);
   // a4's corner in board units (margin 44, squares 100, White at the bottom): x=44, y=400.
   const nearA4 = track.some(([x, y]) => Math.abs(x - 44) < 12 && Math.abs(y - 400) < 12);
@@ -181,7 +190,7 @@ test('checkmate from an imported mate in one: red glow and the banner', async ()
   await page.mouse.up();
   await waitForPly(page, 1, 'over');
   await page.waitForSelector("#banner:not(.hidden)");
-  await page.waitForTimeout(400); // the banner pops in
+  await settled(page); // the banner has popped in
   assert.equal(await page.textContent('#banner .banner-title'), 'Checkmate');
   assert.equal(await page.textContent('#banner .banner-text'), 'White wins');
   await page.waitForSelector('#board .check-glow[data-square="f8"]');

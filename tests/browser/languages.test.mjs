@@ -4,8 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame
-} from './lib.mjs';
+  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame, openMenu } from './lib.mjs';
 
 let server;
 
@@ -39,6 +38,19 @@ test('a Ukrainian browser: the game page in Ukrainian, illegal tries and the end
     assert.match(text, /^Неправильний хід/);
     assert.match(text, /виштовхнути|Фігура з b8 не може/);
     await shot(page, 'uk-illegal-propel-desktop');
+
+    // The wording an issue asked for: "неможливий" in one word, "Точно?".
+    // (The general sentence, said when the server cannot explain a typed move.)
+    await page.route('**/api/explain', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"busy","kind":"unavailable"}' }));
+    await page.evaluate(() => document.querySelector('#toast').classList.add('hidden'));
+    await page.fill('#move-input', 'zz9');
+    await page.press('#move-input', 'Enter');
+    assert.match(await toastText(page), /«zz9» — тут неможливий хід/);
+    await page.unroute('**/api/explain');
+    await page.click('#btn-resign');
+    await page.waitForSelector('#dlg-confirm[open]');
+    assert.match(await page.textContent('#confirm-text'), /здаються\. Точно\?$/);
+    await page.click('#confirm-no');
 
     // Mate: the banner in Ukrainian.
     await newGame(page, { mode: 'local', text: '5k4/10/5K4/10/10/10/10/R9 w - - 0 1' });
@@ -78,6 +90,7 @@ test('the Rules page in Ukrainian on a phone, and back to English by the switch'
     assert.equal(await page.textContent('#castling .reset'), 'Скинути');
     await page.locator('#propel-knight').scrollIntoViewIfNeeded();
     await shot(page, 'uk-rules-phone');
+    await openMenu(page); // on a phone the switches fold under the menu button
     await page.tap('.lang-switch button[data-lang="en"]');
     assert.equal(await page.textContent('#ricochet-rook h3'), 'Ricochet: the rook');
     await page.reload();

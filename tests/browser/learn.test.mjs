@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Server, openBrowser, shot, tap, assert, repo } from './lib.mjs';
+import { Server, openBrowser, shot, tap, pieceAt, assert, repo } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const axePath = require.resolve('axe-core/axe.min.js');
@@ -94,6 +94,13 @@ test('analysis: a variation, promoted and deleted; live engine lines; PGN out an
     const text = await treeText(page);
     assert.match(text, /1\. e4!/);
     assert.match(text, /1… c5 2\. Nf3/);
+    // Text that is no FEN: said in a player's words, not the parser's.
+    await page.fill('#import-text', 'hello there');
+    await page.click('#btn-import');
+    await page.waitForFunction(() => /neither a position/.test(document.querySelector('#status').textContent));
+    const said = await page.textContent('#status');
+    assert.doesNotMatch(said, /ranks, expected|Invalid FEN/);
+    assert.match(said, /like rnbqkbnr\/pppppppp\/8/);
     assert.deepEqual(page.errors, []);
   } finally {
     await b.close();
@@ -155,8 +162,8 @@ test('puzzles: one solved and one failed, each changing the rating', async () =>
       const m = solve.moves[k];
       await tap(page, m.slice(0, 2));
       await tap(page, m.slice(2, 4));
-      if (k === 1) await page.waitForFunction(() => /Your turn|Good move/.test(document.querySelector('#feedback').textContent + document.querySelector('#status').textContent));
-      await page.waitForTimeout(1200);
+      // The reply played, the board is the solver's again for the next move.
+      if (k === 1) await page.waitForSelector('#board[data-step="3"][data-mode="idle"]', { state: 'attached' });
     }
     await page.waitForFunction(() => /Solved!/.test(document.querySelector('#feedback').textContent));
     await page.waitForFunction(() => /Rating \+\d+/.test(document.querySelector('#feedback').textContent));
@@ -180,11 +187,11 @@ test('puzzles: one solved and one failed, each changing the rating', async () =>
     await tap(page, wrong.slice(0, 2));
     await tap(page, wrong.slice(2, 4));
     await page.waitForSelector('#feedback.bad');
-    assert.match(await page.$eval('#feedback', (e) => e.textContent), /not the move/);
-    await page.waitForSelector('#btn-retry:not(.hidden)');
+    assert.match(await page.$eval('#feedback', (e) => e.textContent), /not the move\. Try another move/);
     await shot(page, 'learn-puzzle-wrong');
-    await page.click('#btn-retry');
-    await page.waitForFunction(() => /Try another/.test(document.querySelector('#feedback').textContent));
+    // The wrong move is taken back (as lichess does): the same position, the solver to move.
+    await page.waitForSelector('#board[data-step="1"][data-mode="idle"]', { state: 'attached' });
+    assert.notEqual(await pieceAt(page, wrong.slice(0, 2)), null, 'the piece is back where it was');
     await page.click('#btn-hint');
     await page.waitForSelector('#board .drawing.circle.green');
     await page.click('#btn-solution');
@@ -221,6 +228,39 @@ test('lessons: a level completed with three stars, kept as progress; linked from
     await page.waitForSelector('#stages button[data-level="beast-step-1"]');
     assert.match(await page.$eval('#stages button[data-level="beast-step-1"]', (e) => e.textContent), /★★★/);
     assert.match(await page.$eval('#progress', (e) => e.textContent), /^1 of \d+ levels/);
+    // Counts by the language's plural rules ("in 1 moves", "за 1 ходів" before).
+    const counts = await page.evaluate(async () => {
+      const i18n = await import('/js/i18n.js');
+      const out = [i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.done', 1, { stars: 3, par: 1 })];
+      i18n.setLang('uk');
+      out.push(i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.goal_mate', 2), i18n.plural('lessons.goal_mate', 5));
+      i18n.setLang('en');
+      return out;
+    });
+    assert.deepEqual(counts, ['Goal: checkmate in 1 move.', 'Well done: 3 of 3 stars (1 move, par 1).',
+      'Мета: мат за 1 хід.', 'Мета: мат за 2 ходи.', 'Мета: мат за 5 ходів.']);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('lessons on a 375×667 phone: the board in the first screen, level buttons at least 44×44', async () => {
+  const b = await openBrowser({ viewport: { width: 375, height: 667 }, mobile: true });
+  const page = b.page;
+  try {
+    await page.goto(`${server.url}/lessons.html`);
+    await page.waitForSelector('#board[data-level] use.piece', { state: 'attached' });
+    await page.waitForSelector('#stages .level-button');
+    const look = await page.evaluate(() => {
+      const board = document.querySelector('#board svg').getBoundingClientRect();
+      const small = [...document.querySelectorAll('#stages .level-button')].map((x) => x.getBoundingClientRect())
+        .filter((r) => r.width < 44 || r.height < 44).length;
+      return { top: board.top, bottom: board.bottom, height: innerHeight, small };
+    });
+    assert.ok(look.top >= 0 && look.bottom <= look.height, `the board at ${look.top}..${look.bottom} of ${look.height}`);
+    assert.equal(look.small, 0, 'level buttons smaller than 44×44');
+    await shot(page, 'learn-lessons-phone');
     assert.deepEqual(page.errors, []);
   } finally {
     await b.close();

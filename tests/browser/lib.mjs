@@ -211,7 +211,8 @@ export async function waitForGame(page) {
 // Starts a game through the New game dialog.
 export async function newGame(page, { variant = 'tensor', mode = 'engine', level = 1, color = 'white', text = '' } = {}) {
   const before = await page.evaluate(() => location.hash);
-  await page.click('#btn-new');
+  // The New game button of the game page, or the lobby's "Play the engine" (the same dialog).
+  await page.click((await page.isVisible('#btn-new')) ? '#btn-new' : '#btn-engine');
   await page.selectOption('#form-new select[name=variant]', variant);
   await page.check(`#form-new input[name=mode][value=${mode}]`);
   if (mode === 'engine') {
@@ -224,6 +225,31 @@ export async function newGame(page, { variant = 'tensor', mode = 'engine', level
   await page.waitForFunction((h) => location.hash !== h && location.hash.startsWith('#/game/'), before);
   await page.waitForFunction(() => document.body.dataset.game === location.hash.split('/')[2]);
   await page.waitForFunction(() => document.querySelector('#board').dataset.mode === 'idle');
+}
+
+/**
+ * Waits until the page has done what an input set off: two frames drawn, no
+ * request in flight (api.js counts them on <html data-requests>), no move
+ * being animated and no finite CSS animation running. Tests call it before
+ * checking that something did NOT happen (a tap that must select nothing).
+ */
+export async function settled(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+  await page.waitForFunction(() => (document.documentElement.dataset.requests || '0') === '0' &&
+    !document.querySelector('[data-animating]') &&
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
+
+/** Opens the player's games (the Games dialog) from the player's menu in the header. */
+export async function openGames(page) {
+  await page.click('#btn-player');
+  await page.click('#btn-games');
+  await page.waitForSelector('#dlg-games[open]');
+}
+
+/** Opens the header's menu where it is folded (a phone): the site's pages and the switches. */
+export async function openMenu(page) {
+  if (await page.isVisible('#btn-menu') && !(await page.isVisible('#site-nav'))) await page.click('#btn-menu');
 }
 
 export async function toastText(page) {

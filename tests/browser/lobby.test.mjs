@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP,
+  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu, settled,
 } from './lib.mjs';
 
 let server;
@@ -57,7 +57,7 @@ test('a first visit makes no game: the Games list is empty', async () => {
     await page.reload();
     await waitForLobby(page);
     assert.deepEqual(await fetchJson(page, '/api/games'), { games: [], next: null });
-    await page.click('#btn-games');
+    await openGames(page);
     await page.waitForFunction(() => document.querySelector('#games-status').textContent === 'No saved games yet.');
     assert.equal(await page.$$eval('#games-list .game-row', (r) => r.length), 0);
     assert.equal(await page.isVisible('#games-more'), false);
@@ -184,11 +184,16 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.equal(await b.evaluate(() => document.body.dataset.seeks), '1');
 
     // Bob accepts: both land in the game (Alice by the lobby's `paired` event).
+    // Neither page asks to cancel a seek that is gone (it logged DELETE → 404).
+    const refused = [];
+    for (const p of [a, b]) p.on('response', (r) => { if (/\/api\/seeks\//.test(r.url()) && r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} ${r.status()}`); });
     await b.click(`${row} .accept-seek`);
     for (const p of [a, b]) {
       await p.waitForFunction(() => location.hash.startsWith('#/game/') && document.body.dataset.game === location.hash.split('/')[2]
         && document.body.dataset.mode === 'online' && !!document.body.dataset.seat);
     }
+    for (const p of [a, b]) await settled(p);
+    assert.deepEqual(refused, []);
     assert.equal(await a.evaluate(() => location.hash), await b.evaluate(() => location.hash), 'the same game');
     assert.equal(await a.evaluate(() => document.body.dataset.seat), 'white');
     assert.equal(await b.evaluate(() => document.body.dataset.seat), 'black');
@@ -216,6 +221,8 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.match(await a.textContent('#banner .banner-rating'), new RegExp(`Your rating: 1500 → ${1500 + up} \\(\\+${up}\\)`));
     assert.match(await b.textContent('#banner .banner-rating'), /Your rating: 1500 → \d+ \(\u2212\d+\)/);
     await shot(a, 'lobby-alice-won-rated');
+    // The rating changes are readable (the gain's green had 4.42:1).
+    for (const p of [a, b]) assert.deepEqual(await axeViolations(p), [], 'game page with rating changes');
 
     // Alice's profile: the new rating, above 1500, and the game.
     await a.click('#btn-player');
@@ -235,7 +242,7 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.match(await b.textContent('#profile-ratings tr[data-variant="tensor"] td.rating'), new RegExp(`^${Math.round(rating)}(\\?|$)`));
 
     // Bob's Games list: the online game, its moves counted as moves.
-    await b.click('#btn-games');
+    await openGames(b);
     await b.waitForSelector('#games-list .game-row');
     assert.match(await b.textContent('#games-list .game-row'), /online: alice – bobby/);
     assert.match(await b.textContent('#games-list .game-row'), /1 move\b/);
@@ -314,12 +321,14 @@ test('the Games list: own games only, newest first, a page at a time with More',
       for (let i = 0; i < 23; i++) {
         const body = i === 22 ? { variant: 'chess', mode: 'local', pgn: '1. e4 e5 2. Nf3 *' } : { variant: 'chess', mode: 'local' };
         const res = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-        out.push((await res.json()).id);
-        await new Promise((r) => setTimeout(r, 5)); // newest first by the time of the last change
+        const made = await res.json();
+        out.push(made.id);
+        // Newest first by the time of the last change (ms): the next one is made a millisecond later.
+        while (Date.now() <= made.updated_at) await new Promise((r) => requestAnimationFrame(r));
       }
       return out;
     });
-    await page.click('#btn-games');
+    await openGames(page);
     await page.waitForFunction(() => document.querySelectorAll('#games-list .game-row').length === 20);
     assert.equal(await page.textContent('#games-status'), '20 shown');
     const first = await page.$eval('#games-list .game-row', (r) => ({ id: r.dataset.id, moves: r.dataset.moves, text: r.textContent }));
@@ -345,6 +354,7 @@ test('axe: no serious or critical violations on the lobby and the profile page, 
     try {
       await openLobby(page, server.url);
       for (const lang of ['en', 'uk']) {
+        await openMenu(page);
         await page.click(`.lang-switch button[data-lang="${lang}"]`);
         await page.waitForFunction((l) => document.documentElement.lang === l, lang);
         await page.evaluate(() => { location.hash = '#/'; });
@@ -357,6 +367,7 @@ test('axe: no serious or critical violations on the lobby and the profile page, 
         assert.deepEqual(await axeViolations(page), [], `profile, ${size}, ${lang}`);
         await shot(page, `profile-${size}-${lang}`);
       }
+      await openMenu(page);
       await page.click('.lang-switch button[data-lang="en"]');
       assert.deepEqual(page.errors, []);
     } finally {

@@ -1,7 +1,7 @@
 // A look at the pages (not a test): screenshots at desktop and phone size,
 // in both languages, into screenshots/look-*.png. Usage: node look.mjs URL
 // [all|lobby|game|rules]
-import { openBrowser, shot, openLobby, firstGame, DESKTOP, PHONE } from './lib.mjs';
+import { openBrowser, shot, settled, openLobby, firstGame, DESKTOP, PHONE } from './lib.mjs';
 
 const url = process.argv[2];
 const which = process.argv[3] || 'all';
@@ -13,12 +13,12 @@ for (const [vp, mobile, size] of [[DESKTOP, false, 'desktop'], [PHONE, true, 'ph
     await page.addInitScript((l) => localStorage.setItem('tensorchess.lang', l), lang);
     if (which === 'all' || which === 'lobby') {
       await openLobby(page, url);
-      await page.waitForTimeout(300);
+      await settled(page);
       await shot(page, `look-lobby-${size}-${lang}`);
     }
     if (which === 'all' || which === 'game') {
       await firstGame(page, url); // a game against the engine (the page makes none by itself)
-      await page.waitForTimeout(500);
+      await settled(page);
       await shot(page, `look-game-${size}-${lang}`);
     }
     if (which === 'all' || which === 'rules') {

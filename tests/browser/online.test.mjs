@@ -6,7 +6,7 @@
 // restored connection, a declined draw offer, a resignation, a rematch.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, tap, waitForPly, assert, PHONE, openLobby, waitForLobby } from './lib.mjs';
+import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby } from './lib.mjs';
 
 let server;
 let browser;
@@ -124,8 +124,15 @@ test('two friends play through the invite link while a third watches', async () 
 
   // The spectator cannot move: a tap selects nothing, the board stays.
   await tap(c, 'd7');
-  await c.waitForTimeout(300);
+  await settled(c);
   assert.equal(await c.$$eval('#board .mark-dest', (e) => e.length), 0);
+  // The spectator's player bars (name, presence, clock) each stay on one line on her phone.
+  const bars = await c.$$eval('.player', (ps) => ps.map((p) => {
+    const kids = [...p.children].filter((k) => k.getBoundingClientRect().height > 0);
+    const mids = kids.map((k) => { const r = k.getBoundingClientRect(); return r.top + r.height / 2; });
+    return { height: p.getBoundingClientRect().height, spread: Math.max(...mids) - Math.min(...mids), n: kids.length };
+  }));
+  for (const bar of bars) assert.ok(bar.n >= 2 && bar.spread <= 4 && bar.height <= 44, `a player bar wraps: ${JSON.stringify(bar)}`);
   await shot(c, 'online-carol-watching');
 
   // Bob's connection drops (his tab closes): Alice sees "disconnected".
@@ -165,6 +172,9 @@ test('two friends play through the invite link while a third watches', async () 
   await shot(b2, 'online-bob-draw-offer');
   await b2.click('#btn-decline');
   await a.waitForFunction(() => document.querySelector('#offer').classList.contains('hidden'));
+  // Alice is told (issue: a declined offer was never reported to the offerer).
+  await a.waitForFunction(() => !document.querySelector('#toast').classList.contains('hidden') &&
+    /Draw declined.*declined your draw offer/.test(document.querySelector('#toast').textContent));
 
   // Bob resigns: everybody sees the end.
   await b2.click('#btn-resign');
@@ -243,4 +253,14 @@ test('the server is killed mid-game: both players come back to it, clocks go on'
   const g = await serverGame(b);
   assert.deepEqual(g.moves.map((m) => m.san), ['e4', 'c5', 'Nf3', 'd6', 'd4']);
   await shot(b, 'online-after-restart');
+
+  // A draw by agreement: the offerer's "waiting for an answer" goes away.
+  await a.click('#btn-draw');
+  await a.waitForFunction(() => /Waiting for your opponent/.test(document.querySelector('#toast').textContent));
+  await b.waitForSelector('#offer:not(.hidden)');
+  await b.click('#btn-accept');
+  await a.waitForSelector('#banner:not(.hidden)');
+  await a.waitForFunction(() => document.querySelector('#toast').classList.contains('hidden') ||
+    !/Waiting/.test(document.querySelector('#toast').textContent));
+  assert.equal(await a.textContent('#banner .banner-title'), 'Draw');
 });

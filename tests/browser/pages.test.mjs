@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby, openGames
 } from './lib.mjs';
 
 let server;
@@ -31,6 +31,27 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
     await waitForPly(page, 2, 'your-move');
     await shot(page, 'tensor-phone');
 
+    // The New game dialog's selects show their options' whole names.
+    await page.click('#btn-new');
+    for (const lang of ['en', 'uk']) {
+      await page.evaluate(async (l) => (await import('/js/i18n.js')).setLang(l), lang);
+      for (const v of ['tensor', 'chess', 'chessence']) {
+        await page.selectOption('#form-new select[name=variant]', v);
+        const fits = await page.$eval('#form-new select[name=variant]', (sel) => {
+          // The chosen option's text, measured in the select's font, within its box (less its arrow).
+          const c = document.createElement('canvas').getContext('2d');
+          const cs = getComputedStyle(sel);
+          c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const text = sel.options[sel.selectedIndex].textContent;
+          return { text, need: c.measureText(text).width, have: sel.clientWidth - 40 };
+        });
+        assert.ok(fits.need <= fits.have, `${lang}: "${fits.text}" needs ${fits.need} px, the select has ${fits.have}`);
+      }
+    }
+    await page.evaluate(async () => (await import('/js/i18n.js')).setLang('en'));
+    await shot(page, 'new-game-dialog-phone');
+    await page.keyboard.press('Escape');
+
     await newGame(page, { variant: 'chess', mode: 'local' });
     await shot(page, 'chess-phone');
 
@@ -46,6 +67,13 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
     await page.waitForSelector('.chooser-promotion');
     const promos = await page.$$eval('.chooser-option', (els) => els.map((e) => e.dataset.promo));
     assert.deepEqual(promos, ['q', 'r', 'b', 'n', 't']);
+    // Next to the promotion square: right under it, across its file.
+    const near = await page.evaluate(() => {
+      const s = document.querySelector('#board rect.sq[data-square="c8"]').getBoundingClientRect();
+      const c = document.querySelector('.chooser-promotion').getBoundingClientRect();
+      return { gap: c.top - s.bottom, across: c.left <= s.left + s.width / 2 && c.right >= s.left + s.width / 2 };
+    });
+    assert.ok(Math.abs(near.gap) <= 2 && near.across, `the chooser next to c8: ${JSON.stringify(near)}`);
     await shot(page, 'promotion-phone');
     await page.tap('.chooser-option[data-promo="t"]');
     await waitForPly(page, 1);
@@ -168,7 +196,7 @@ test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete
   const page = b.page;
   try {
     await openLobby(page, server.url);
-    await page.click('#btn-new');
+    await page.click('#btn-engine');
     await page.evaluate(() => { document.querySelector('#form-new details').open = true; });
     await page.fill('#form-new textarea[name=import]', 'rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/RTNBQKBNTR x KQkq - 0 1');
     await page.click('#btn-start');
@@ -196,7 +224,7 @@ test('bad FEN and PGN are shown in the dialog; resign, draw agreement and delete
     await page.waitForFunction(() => document.querySelector('#banner .banner-text').textContent === 'by agreement');
 
     // The resigned game is in the list as finished; delete it.
-    await page.click('#btn-games');
+    await openGames(page);
     const row = `#games-list .game-row[data-id="${resigned}"]`;
     await page.waitForSelector(row);
     assert.match(await page.textContent(row), /0-1 \(resignation\)/);
@@ -216,6 +244,10 @@ test('the rules page: check, mate, stalemate, en passant and the draws, played o
   try {
     await page.goto(`${server.url}/rules.html`);
     await page.waitForFunction(() => document.body.dataset.loaded === '1');
+    // The footer links the site's rules, not a file of the project's sources.
+    const footer = await page.$eval('.rules-page > p.muted:last-of-type', (p) => ({ text: p.textContent, links: [...p.querySelectorAll('a')].map((a) => a.getAttribute('href')) }));
+    assert.doesNotMatch(footer.text, /docs\/rules\.md/);
+    assert.ok(footer.links.includes('/rules.html'), `footer links ${footer.links}`);
     const at = (id, s) => `#${id} .mini rect.sq[data-square="${s}"]`;
     const status = (id) => page.textContent(`#${id} .mini-status`);
     const play = async (id, from, to) => {
@@ -239,6 +271,21 @@ test('the rules page: check, mate, stalemate, en passant and the draws, played o
     await page.waitForSelector('#en-passant .mini use.piece[data-square="e5"]', { state: 'detached' });
     await play('draw-hundred', 'c2', 'c3');
     assert.match(await status('draw-hundred'), /Draw: 100 plies/);
+    // The repetition board: the moves its try-it line names are the board's
+    // own (it named h8-g6 while the knight stood on i8), played twice: a draw.
+    const tryit = await page.textContent('#draw-repetition .try');
+    const named = [...tryit.matchAll(/([a-j][1-8])–([a-j][1-8])/g)].map((m) => [m[1], m[2]]);
+    assert.equal(named.length, 4, tryit);
+    for (let round = 0; round < 2; round++) {
+      for (const [from, to] of named) {
+        await page.locator('#draw-repetition').scrollIntoViewIfNeeded();
+        await page.click(at('draw-repetition', from));
+        await page.click(at('draw-repetition', to));
+        await page.waitForSelector(`#draw-repetition .mini use.piece[data-square="${to}"]`, { state: 'attached' });
+        await settled(page);
+      }
+    }
+    assert.match(await status('draw-repetition'), /Draw/);
     await play('draw-dead', 'e4', 'e5');
     assert.match(await status('draw-dead'), /Draw: neither side can checkmate/);
     await shot(page, 'rules-draw-dead-desktop');

@@ -578,7 +578,7 @@ impl<V: Variant> Position<V> {
         None
     }
 
-    fn check_reason(&self) -> IllegalReason {
+    pub(crate) fn check_reason(&self) -> IllegalReason {
         if self.is_check() {
             IllegalReason::StillInCheck
         } else {

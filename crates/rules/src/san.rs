@@ -2,9 +2,11 @@
 //! propels `Ne3>f5`, beast captures `Td3xc2`, Tensor castling as the king's
 //! move `Kh1`, and drops `M@c2`.
 
+use crate::movegen::GenType;
 use crate::uci::{parse_move_text, take_square};
 use crate::{
-    CastlingSide, File, IllegalReason, Move, MoveKind, Position, Rank, Role, Square, Variant,
+    CastlingSide, File, IllegalReason, Move, MoveKind, MoveList, Position, Rank, Role, Square,
+    Variant,
 };
 
 /// A SAN that names no legal move, or more than one.
@@ -290,50 +292,10 @@ pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanE
             _ => Err(SanError::Ambiguous(shown, "several castlings".into())),
         };
     }
-    let role = parts.role.unwrap_or(Role::Pawn);
     let matches: Vec<Move> = legal
         .iter()
         .copied()
-        .filter(|m| {
-            if parts.drop {
-                return m.drop_role() == Some(role) && Some(m.to()) == parts.to;
-            }
-            if m.kind() == MoveKind::Drop {
-                return false;
-            }
-            let Some(piece) = pos.piece_at(m.from()) else {
-                return false;
-            };
-            if piece.role() != role || Some(m.to()) != parts.to {
-                return false;
-            }
-            if parts.file.is_some_and(|f| g.file_of(m.from()) != f)
-                || parts.rank.is_some_and(|r| g.rank_of(m.from()) != r)
-            {
-                return false;
-            }
-            // A pawn that changes file must say where from (exd5).
-            if role == Role::Pawn
-                && parts.file.is_none()
-                && g.file_of(m.from()) != g.file_of(m.to())
-            {
-                return false;
-            }
-            match m.kind() {
-                MoveKind::Propel => parts.propel_to == Some(m.aux()),
-                MoveKind::BeastCapture => parts.captured_beast == Some(m.aux()),
-                MoveKind::Promotion => {
-                    parts.promotion == m.promotion_role()
-                        && parts.propel_to.is_none()
-                        && parts.captured_beast.is_none()
-                }
-                _ => {
-                    parts.promotion.is_none()
-                        && parts.propel_to.is_none()
-                        && parts.captured_beast.is_none()
-                }
-            }
-        })
+        .filter(|m| san_names(pos, &parts, *m))
         .collect();
     match matches.as_slice() {
         [m] => Ok(*m),
@@ -345,6 +307,45 @@ pub fn parse_san<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, SanE
                 .collect::<Vec<_>>()
                 .join(" or "),
         )),
+    }
+}
+
+/// Whether SAN `parts` name move `m` (legal or not).
+fn san_names<V: Variant>(pos: &Position<V>, parts: &SanParts, m: Move) -> bool {
+    let g = V::GEOMETRY;
+    let role = parts.role.unwrap_or(Role::Pawn);
+    if parts.drop {
+        return m.drop_role() == Some(role) && Some(m.to()) == parts.to;
+    }
+    if m.kind() == MoveKind::Drop {
+        return false;
+    }
+    let Some(piece) = pos.piece_at(m.from()) else {
+        return false;
+    };
+    if piece.role() != role || Some(m.to()) != parts.to {
+        return false;
+    }
+    if parts.file.is_some_and(|f| g.file_of(m.from()) != f)
+        || parts.rank.is_some_and(|r| g.rank_of(m.from()) != r)
+    {
+        return false;
+    }
+    // A pawn that changes file must say where from (exd5).
+    if role == Role::Pawn && parts.file.is_none() && g.file_of(m.from()) != g.file_of(m.to()) {
+        return false;
+    }
+    match m.kind() {
+        MoveKind::Propel => parts.propel_to == Some(m.aux()),
+        MoveKind::BeastCapture => parts.captured_beast == Some(m.aux()),
+        MoveKind::Promotion => {
+            parts.promotion == m.promotion_role()
+                && parts.propel_to.is_none()
+                && parts.captured_beast.is_none()
+        }
+        _ => {
+            parts.promotion.is_none() && parts.propel_to.is_none() && parts.captured_beast.is_none()
+        }
     }
 }
 
@@ -360,6 +361,13 @@ fn illegal_reason<V: Variant>(pos: &Position<V>, parts: &SanParts) -> IllegalRea
     }
     if pos.pieces(pos.turn(), role).is_empty() {
         return IllegalReason::NoPieceOfRole { role };
+    }
+    // A move the pieces could make but for the king's safety: say so (as
+    // the same move written as a move string does), not that no piece can.
+    let mut pseudo = MoveList::new();
+    pos.generate_into(GenType::IgnoringCheck, &mut pseudo);
+    if pseudo.iter().any(|m| san_names(pos, parts, *m)) {
+        return pos.check_reason();
     }
     IllegalReason::NoSuchMove { role, to }
 }

@@ -124,3 +124,23 @@ fn ordinary_reasons_keep_their_words() {
     assert_eq!(reason::<Tensor>(start, "e3e4").code(), "no_piece");
     assert_eq!(reason::<Tensor>(start, "e7e5").code(), "not_yours");
 }
+
+/// SAN that names a move the king's safety forbids says so, as the same
+/// move written as a move string does (not "no pawn can go there").
+#[test]
+fn san_blocked_by_check_says_check() {
+    use tensorchess_rules::san::SanError;
+    let fen = "4k5/10/10/10/10/10/P3q5/5K4 w - - 0 1";
+    let pos = Position::<Tensor>::from_fen(fen).unwrap();
+    let by_string = reason::<Tensor>(fen, "a2a3");
+    assert_eq!(by_string.code(), "still_in_check");
+    match pos.parse_san("a3") {
+        Err(SanError::Illegal(_, r)) => assert_eq!(r, by_string),
+        other => panic!("a3: expected illegal, got {other:?}"),
+    }
+    // A move no piece of that kind could make at all is still "no such move".
+    match pos.parse_san("a5") {
+        Err(SanError::Illegal(_, r)) => assert_eq!(r.code(), "no_such_move"),
+        other => panic!("a5: expected illegal, got {other:?}"),
+    }
+}

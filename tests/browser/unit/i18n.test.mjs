@@ -81,7 +81,7 @@ test('the families of keys built at run time are complete', () => {
   const need = [];
   const roles = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn', 'beast', 'man'];
   for (const r of roles) need.push(`role.${r}`, `piece.white.${r}`, `piece.black.${r}`);
-  for (const c of ['white', 'black']) need.push(`color.${c}`, `color.${c}.gen`, `color.${c}.ins`, `board.reserve.${c}`, `board.reserve_short.${c}`, `games.you_play_${c}`);
+  for (const c of ['white', 'black']) need.push(`color.${c}`, `color.${c}.gen`, `color.${c}.ins`, `board.reserve.${c}.one`, `board.reserve.${c}.other`, `board.reserve_short.${c}`, `games.you_play_${c}`);
   for (const l of [1, 2, 3, 4, 5, 6]) need.push(`level.${l}`);
   for (const v of ['tensor', 'chess', 'chessence']) need.push(`game.${v}`);
   for (const s of ['empty', 'connected', 'disconnected']) need.push(`presence.${s}`);
@@ -114,4 +114,40 @@ test('every Rules page diagram has its title, text and try-it line in both langu
     }
     assert.equal(tags(d.uk.text), tags(d.en.text), `${d.id}: the Ukrainian text has other markup than the English one`);
   }
+});
+
+test('every counted string is a plural family (Intl.PluralRules), in both languages', () => {
+  const forms = /\.(one|few|many|other)$/;
+  const counted = {
+    en: /\{\w+\} (moves?|men|man|positions?|levels?|seconds?|games?|plies|puzzles?)\b/,
+    uk: /\{\w+\} (хід|ходи|ходів|ходу|фішк|фішок|секунд|позиці|рівн|парті|півход)/,
+  };
+  for (const [name, cat] of Object.entries(catalogues)) {
+    const bad = Object.entries(cat).filter(([k, v]) => !forms.test(k) && counted[name].test(v)).map(([k]) => k);
+    assert.deepEqual(bad, [], `${name}: counted strings that are not plural families`);
+  }
+  // Each family has all four forms in both languages.
+  const families = new Set(Object.keys(en).filter((k) => forms.test(k)).map((k) => k.replace(forms, '')).filter((f) => `${f}.one` in en && `${f}.other` in en));
+  for (const f of families) {
+    for (const form of ['one', 'few', 'many', 'other']) {
+      assert.ok(`${f}.${form}` in en && `${f}.${form}` in uk, `${f}.${form}`);
+    }
+  }
+  // Ukrainian counts decline: 1 хід, 2 ходи, 5 ходів.
+  const pick = (key, n) => {
+    const form = new Intl.PluralRules('uk').select(n);
+    return uk[`${key}.${form}`].replace('{n}', String(n));
+  };
+  assert.equal(pick('lessons.goal_mate', 1), 'Мета: мат за 1 хід.');
+  assert.equal(pick('lessons.goal_mate', 2), 'Мета: мат за 2 ходи.');
+  assert.equal(pick('lessons.goal_mate', 5), 'Мета: мат за 5 ходів.');
+  assert.equal(en['lessons.goal_collect.one'].replace('{n}', '1').includes('in 1 move for'), true);
+});
+
+test('Ukrainian wording: the rulebook\'s terms, one word for drops, no clumsy phrasing', () => {
+  const all = Object.values(uk).join('\n') + JSON.stringify(JSON.parse(fs.readFileSync(path.join(assets, 'rules/diagrams.json'), 'utf8')).map((d) => d.uk));
+  for (const bad of [/не можливий/, /Напевно\?/, /[Сс]кидан/]) assert.doesNotMatch(all, bad);
+  assert.match(uk['illegal.typed'], /неможливий/);
+  assert.match(uk['confirm.resign_local'], /Точно\?/);
+  assert.match(uk['theme.drop'], /Виставлення/);
 });

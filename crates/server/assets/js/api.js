@@ -69,50 +69,131 @@
  *   variants: { name: string, title: string, start_fen: string, rules: RulesView }[] }} Info
  */
 
+/**
+ * A request the server refused, or that never reached it: a value carrying
+ * the server's refusal `kind` (`error.<kind>` in the catalogues; `network`
+ * when the server cannot be reached), the HTTP status (0 without an
+ * answer), the server's own sentence, and for a 429 or 503 the seconds its
+ * `Retry-After` asked to wait.
+ */
 export class ApiError extends Error {
   /**
-   * @param {number} status @param {{ error?: string, kind?: string, reason?: string } | null} body
+   * @param {number} status
+   * @param {{ error?: string, message?: string, kind?: string, reason?: string, code?: string,
+   *   args?: Record<string, string> } | null} body
    * @param {number | null} [retryAfter] seconds to wait (a 429's or 503's Retry-After)
    */
   constructor(status, body, retryAfter = null) {
-    super((body && body.error) || `HTTP ${status}`);
+    super((body && (body.error || body.message)) || `HTTP ${status}`);
     this.status = status;
-    this.kind = body && body.kind;
+    /** @type {string} */
+    this.kind = (body && body.kind) || (status === 0 ? 'network' : 'unknown');
     this.reason = body && body.reason;
+    this.code = body && body.code;
+    this.args = body && body.args;
     this.retryAfter = retryAfter;
+  }
+
+  /** Whether the server asked to be asked again later (429, 503). */
+  get busy() {
+    return this.status === 429 || this.status === 503;
   }
 }
 
 /**
- * @param {string} method @param {string} path @param {unknown} [body]
- * @returns {Promise<any>}
+ * What a request gives: its value, or the error as a value.
+ * @template T
+ * @typedef {{ ok: true, value: T } | { ok: false, error: ApiError }} Result
  */
-async function request(method, path, body) {
+
+/**
+ * @typedef {object} RequestOptions
+ * @property {boolean} [idempotent] asking twice does no harm (GET, PUT and
+ *   DELETE are; a POST that only computes, like /api/position, says so):
+ *   a 429 or 503 is then asked again after its Retry-After, a few times
+ * @property {number} [retries] how many times at most (default 2)
+ */
+
+/** The longest wait between two tries, whatever Retry-After says (s). */
+const MAX_RETRY_WAIT = 8;
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The number of requests in flight, on <html data-requests> (tests wait for
+ * it to be 0 before checking that nothing happened).
+ * @param {number} delta
+ */
+function inFlight(delta) {
+  if (typeof document === 'undefined') return;
+  const root = document.documentElement;
+  root.dataset.requests = String(Math.max(0, (parseInt(root.dataset.requests || '0', 10) || 0) + delta));
+}
+
+/**
+ * The page's one way to ask the server: JSON in and out, `Content-Type:
+ * application/json` on every request that is not a GET (the server refuses
+ * others: a form on another site cannot say it), never throwing: the
+ * answer's value, or the error as a value ({@link ApiError}). A busy server
+ * (429, 503) is asked again after its `Retry-After` when asking twice is
+ * harmless, a bounded number of times; otherwise its error says when to try
+ * again (see `serverError` in i18n.js).
+ * @param {string} method @param {string} path @param {unknown} [body] @param {RequestOptions} [opts]
+ * @returns {Promise<Result<any>>}
+ */
+export async function call(method, path, body, opts = {}) {
   /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: {} };
-  // Every request that changes something says it is JSON, body or not:
-  // the server refuses others (a form on another site cannot say it).
-  if (method !== 'GET') init.headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && method !== 'HEAD') init.headers['Content-Type'] = 'application/json';
   if (body !== undefined) init.body = JSON.stringify(body);
+  const again = opts.idempotent ?? IDEMPOTENT.has(method);
+  const retries = again ? (opts.retries ?? 2) : 0;
+  inFlight(1);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const r = await once(path, init);
+      if (r.ok || !r.error.busy || attempt >= retries) return r;
+      await sleep(1000 * Math.min(Math.max(r.error.retryAfter ?? 1, 0.2), MAX_RETRY_WAIT));
+    }
+  } finally {
+    inFlight(-1);
+  }
+}
+
+/** @param {string} path @param {RequestInit} init @returns {Promise<Result<any>>} */
+async function once(path, init) {
   let res;
   try {
     res = await fetch(path, init);
-  } catch (e) {
-    throw new ApiError(0, { error: 'The server cannot be reached', kind: 'network' });
+  } catch (_) {
+    return { ok: false, error: new ApiError(0, { error: 'The server cannot be reached', kind: 'network' }) };
   }
   const type = res.headers.get('Content-Type') || '';
-  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
-  if (!res.ok) {
-    const retry = parseInt(res.headers.get('Retry-After') || '', 10);
-    throw new ApiError(res.status, typeof data === 'object' ? data : { error: String(data) }, Number.isFinite(retry) ? retry : null);
-  }
-  return data;
+  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text().catch(() => '');
+  if (res.ok) return { ok: true, value: data };
+  const retry = parseFloat(res.headers.get('Retry-After') || '');
+  const errBody = data && typeof data === 'object' ? data : { error: String(data || '') || undefined };
+  return { ok: false, error: new ApiError(res.status, errBody, Number.isFinite(retry) ? retry : null) };
+}
+
+/**
+ * {@link call}, for callers that would rather catch: the value, or the
+ * {@link ApiError} thrown.
+ * @param {string} method @param {string} path @param {unknown} [body] @param {RequestOptions} [opts]
+ * @returns {Promise<any>}
+ */
+export async function request(method, path, body, opts) {
+  const r = await call(method, path, body, opts);
+  if (!r.ok) throw r.error;
+  return r.value;
 }
 
 const enc = encodeURIComponent;
 // The server answers /api/explain once it has it; until then (404) the page
 // says something general instead, and stops asking.
-let explainMissing = false;
+const server = { explainMissing: false };
 
 export const api = {
   /** @returns {Promise<Info>} */
@@ -155,7 +236,7 @@ export const api = {
    * @param {string} variant @param {string} fen @param {string} [move] @param {string[]} [moves]
    * @returns {Promise<Played>}
    */
-  position: (variant, fen, move, moves = []) => request('POST', '/api/position', { variant, fen, move, moves }),
+  position: (variant, fen, move, moves = []) => request('POST', '/api/position', { variant, fen, move, moves }, { idempotent: true }),
   /**
    * Why a move is not legal (or that it is), without playing it; null when
    * the server cannot say (an older server without the endpoint, no network).
@@ -163,11 +244,11 @@ export const api = {
    * @returns {Promise<Explanation | null>}
    */
   explain: async (variant, fen, move) => {
-    if (explainMissing) return null;
+    if (server.explainMissing) return null;
     try {
-      return await request('POST', '/api/explain', { variant, fen, move });
+      return await request('POST', '/api/explain', { variant, fen, move }, { idempotent: true });
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) explainMissing = true;
+      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) server.explainMissing = true;
       return null;
     }
   },

@@ -1,18 +1,21 @@
 // @ts-check
-// The app's entry: languages, the header (settings, and the player with
-// their account), and the router that shows a page for the address: the
-// lobby (`#/`, the home page: opening the page starts no game), a game
-// (`#/game/ID`), a player's profile (`#/player/NAME`).
+// The app's entry (index.html): the site's header (ui/site.js), the live
+// connection, and the router that shows a page for the address: the lobby
+// (`#/`, the home page: a first screen for a newcomer, then the lobby;
+// opening it starts no game), a game (`#/game/ID`), a player's profile
+// (`#/player/NAME`); `#/games` opens the player's games over the lobby.
+// Importing this module does nothing: index.html calls `start()`.
 
-import { applyI18n, serverError } from './i18n.js';
-import { setupHeader } from './ui/header.js';
-import { setupAccount } from './ui/account.js';
+import { serverError } from './i18n.js';
+import { mountSite } from './ui/site.js';
 import { Router } from './router.js';
-import { api } from './api.js';
-import { loadPlayer, onPlayerChange, newIdentity } from './player.js';
-import { gamePage, setInfo, redrawBoard } from './game/page.js';
-import { lobbyPage } from './lobby/page.js';
-import { profilePage } from './profile/page.js';
+import { api, Live } from './api.js';
+import { onPlayerChange, newIdentity, bindLive } from './player.js';
+import { createGamePage } from './game/page.js';
+import { createLobbyPage } from './lobby/page.js';
+import { createProfilePage } from './profile/page.js';
+import { openGames } from './game/games-list.js';
+import { mountWelcome } from './lobby/welcome.js';
 
 /** The skip link takes the focus to the main part of the page shown (not by the address: that is the route). */
 function setupSkipLink() {
@@ -24,15 +27,59 @@ function setupSkipLink() {
   });
 }
 
-async function main() {
-  applyI18n(document);
-  setupHeader({ onTheme: redrawBoard });
-  setupAccount();
-  setupSkipLink();
+/**
+ * The app's pages and what they share, one of each per page load: made by
+ * `start`, handed to what needs them.
+ * @typedef {{ live: Live, game: ReturnType<typeof createGamePage>, lobby: import('./router.js').Page,
+ *   profile: import('./router.js').Page, router: Router }} App
+ */
+
+/**
+ * `#/games`: the lobby, with the player's games open over it.
+ * @param {import('./router.js').Page} lobbyPage @returns {import('./router.js').Page}
+ */
+function gamesPage(lobbyPage) {
+  return {
+    ...lobbyPage,
+    enter(params) {
+      const r = lobbyPage.enter(params);
+      history.replaceState(null, '', '#/');
+      openGames();
+      return r;
+    },
+  };
+}
+
+/** Starts the app (index.html calls it; importing this module does nothing). @returns {Promise<App>} */
+export async function start() {
+  const live = new Live();
+  bindLive(live);
+  const game = createGamePage({ live });
+  const lobbyPage = createLobbyPage({ live, openNewGame: (g, mode) => game.openNewGame(g, mode) });
+  const profilePage = createProfilePage();
+  const gamePage = game.page;
+  const redrawBoard = game.redrawBoard;
+  const setInfo = game.setInfo;
   const router = new Router([
     { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: gamePage },
     { pattern: /^#\/player\/([^/?#]+)/, page: profilePage },
+    { pattern: /^#\/games\/?$/, page: gamesPage(lobbyPage) },
   ], lobbyPage);
+  /** @type {{ welcome: import('./lobby/welcome.js').WelcomeState | null }} */
+  const boards = { welcome: null };
+  // A new board or piece theme: every board of the page draws its pieces
+  // anew (their symbols have the same ids in each board's defs).
+  const onTheme = () => {
+    const b = boards.welcome && boards.welcome.board;
+    if (b) {
+      b.refreshDefs();
+      b.render();
+    }
+    redrawBoard();
+  };
+  const site = mountSite({ current: 'play', onTheme, games: openGames });
+  boards.welcome = mountWelcome({ openGame: (id) => Router.go(`#/game/${id}`) });
+  setupSkipLink();
   onPlayerChange((change) => {
     if (!newIdentity(change)) return;
     // Logged out: what was shown may be the account's own (a local game),
@@ -41,16 +88,12 @@ async function main() {
     else router.run();
   });
   router.run();
-  try {
-    await loadPlayer();
-  } catch (e) {
-    document.body.dataset.playerError = serverError(/** @type {any} */ (e));
-  }
+  await site;
+  if (!document.body.dataset.player) document.body.dataset.playerError = serverError({ kind: 'network' });
   try {
     setInfo(await api.info());
   } catch (e) {
     /** @type {HTMLElement} */ (document.querySelector('#status')).textContent = /** @type {Error} */ (e).message;
   }
+  return { live, game, lobby: lobbyPage, profile: profilePage, router };
 }
-
-main();

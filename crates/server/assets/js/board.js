@@ -17,7 +17,7 @@ import { showChooser, hideChooser } from './board/choosers.js';
 import { attachInput } from './board/input.js';
 import { pieceDefs, pieceSvg } from './pieces.js';
 import { placement } from './fen.js';
-import { t } from './i18n.js';
+import { t, plural } from './i18n.js';
 
 /** @typedef {import('./board/types.js').Color} Color */
 /** @typedef {import('./board/types.js').Geometry} Geometry */
@@ -39,7 +39,7 @@ import { t } from './i18n.js';
  * }} BoardOptions
  */
 
-let boardCount = 0;
+const boards = { count: 0 };
 
 /** A reserve (Chessence): a button that selects it. @param {string} cls */
 function makeHand(cls) {
@@ -52,12 +52,32 @@ function makeHand(cls) {
 
 const LAYERS = /** @type {const} */ (['squares', 'coords', 'highlights', 'marks', 'pieces', 'overlay', 'arrows', 'cursor', 'drag']);
 
+/**
+ * Puts `box` (absolutely placed in its board) right under the square
+ * (`below`) or right above it, centred on it as far as the board allows.
+ * @param {HTMLElement} box @param {Element} square @param {boolean} below
+ */
+function placeNear(box, square, below) {
+  const parent = /** @type {HTMLElement | null} */ (box.offsetParent);
+  if (!parent) return;
+  const p = parent.getBoundingClientRect();
+  const s = square.getBoundingClientRect();
+  const c = box.getBoundingClientRect();
+  const clamp = (/** @type {number} */ v, /** @type {number} */ hi) => Math.max(0, Math.min(v, Math.max(0, hi)));
+  const left = clamp(s.left + s.width / 2 - c.width / 2 - p.left, p.width - c.width);
+  const top = clamp(below ? s.bottom - p.top : s.top - p.top - c.height, p.height - c.height);
+  box.classList.add('chooser-near');
+  box.style.left = `${left}px`;
+  box.style.top = `${top}px`;
+  box.dataset.near = square.getAttribute('data-square') || '';
+}
+
 export class Board {
   /** @param {HTMLElement} container @param {BoardOptions} [opts] */
   constructor(container, opts = {}) {
     this.container = container;
     this.opts = { coords: true, small: false, ...opts };
-    this.id = `b${++boardCount}`;
+    this.id = `b${++boards.count}`;
     /** @type {Color} */
     this.orientation = 'white';
     /** @type {Geometry} */
@@ -152,8 +172,10 @@ export class Board {
 
   drawSquares() {
     const { files, ranks } = this.geometry;
-    this.svg.setAttribute('viewBox', `0 0 ${M + files * S} ${ranks * S + M}`);
-    this.container.style.setProperty('--aspect', `${(M + files * S) / (ranks * S + M)}`);
+    // The margin (left and below) holds the coordinates; a board without them shows none.
+    const m = this.opts.coords ? M : 0;
+    this.svg.setAttribute('viewBox', `${M - m} 0 ${m + files * S} ${ranks * S + m}`);
+    this.container.style.setProperty('--aspect', `${(m + files * S) / (ranks * S + m)}`);
     draw.drawSquares(this.layers.squares, this.view);
     if (this.opts.coords) draw.drawCoords(this.layers.coords, this.view);
     else this.layers.coords.innerHTML = '';
@@ -274,7 +296,7 @@ export class Board {
       const n = hands[color];
       node.classList.toggle('selected', this.sel.mode === 'hand' && this.sel.color === color);
       node.setAttribute('aria-pressed', String(this.sel.mode === 'hand' && this.sel.color === color));
-      node.title = t(`board.reserve.${color}`, { count: n });
+      node.title = plural(`board.reserve.${color}`, n);
       node.innerHTML = `${pieceSvg(color === 'white' ? 'M' : 'm', 30)}<span class="hand-count">× ${n}</span><span class="hand-label"></span>`;
       /** @type {HTMLElement} */ (node.querySelector('.hand-label')).textContent = t(`board.reserve_short.${color}`);
     }
@@ -337,6 +359,12 @@ export class Board {
     showChooser(this.chooser, { kind: sel.kind, to: sel.to, options: sel.options, color: machine.colorOfPiece(piece), upper },
       (uci) => { hideChooser(this.chooser); back(); this.applyTap(machine.choose(this.sel, uci)); },
       () => { this.setSelection(machine.IDLE); back(); });
+    // A promotion is chosen next to its square (as on the big sites); the
+    // beast chooser stays on the other half, to keep the beasts in sight.
+    if (sel.kind === 'promotion') {
+      const square = /** @type {Element | null} */ (this.svg.querySelector(`rect.sq[data-square="${sel.to}"]`));
+      if (square) placeNear(this.chooser, square, upper);
+    }
   }
 
   /** @param {string} uci @param {Selection} sel */
@@ -422,6 +450,15 @@ export class Board {
     this.layers.overlay.innerHTML = '';
     this.arrow = null;
     this.layers.arrows.innerHTML = '';
-    await animatePath({ g: this.geometry, orientation: this.orientation, layer: this.layers.pieces, pieces: this.pieces, skipFirst }, path);
+    // While a move is animated the board says so (data-animating): tests
+    // wait for it to end rather than for a fixed time.
+    this.container.dataset.animating = String((parseInt(this.container.dataset.animating || '0', 10) || 0) + 1);
+    try {
+      await animatePath({ g: this.geometry, orientation: this.orientation, layer: this.layers.pieces, pieces: this.pieces, skipFirst }, path);
+    } finally {
+      const left = (parseInt(this.container.dataset.animating || '1', 10) || 1) - 1;
+      if (left > 0) this.container.dataset.animating = String(left);
+      else delete this.container.dataset.animating;
+    }
   }
 }

@@ -19,8 +19,10 @@ export const CATALOGUES = { en, uk };
 export const LANGS = /** @type {Lang[]} */ (Object.keys(CATALOGUES));
 const STORE_KEY = 'tensorchess.lang';
 
-/** @type {Lang} */
-let current = detect();
+/** The language chosen (detected on first use: importing reads nothing). @type {{ lang: Lang | null }} */
+const chosen = { lang: null };
+/** @returns {Lang} */
+const current = () => (chosen.lang ??= detect());
 /** @type {Set<() => void>} */
 const listeners = new Set();
 
@@ -37,7 +39,7 @@ function detect() {
   return 'en';
 }
 
-export const lang = () => current;
+export const lang = () => current();
 
 /**
  * The string for `key` in the current language (English if missing there,
@@ -45,20 +47,22 @@ export const lang = () => current;
  * @param {string} key @param {Args} [args]
  */
 export function t(key, args) {
-  const text = CATALOGUES[current][key] ?? en[key] ?? key;
+  const text = CATALOGUES[current()][key] ?? en[key] ?? key;
   return args ? fill(text, args) : text;
 }
 
 /**
- * A count in words, by the language's plural rules: `key.one`, `key.few`,
- * `key.many` or `key.other` (Ukrainian: 1 хід, 2 ходи, 5 ходів), with `{n}`.
- * @param {string} key @param {number} n
+ * A count in words, by the language's plural rules (Intl.PluralRules):
+ * `key.one`, `key.few`, `key.many` or `key.other` (Ukrainian: 1 хід,
+ * 2 ходи, 5 ходів), with `{n}` and any other `args`. Every string with a
+ * count in it is a family like this.
+ * @param {string} key @param {number} n @param {Args} [args]
  */
-export function plural(key, n) {
+export function plural(key, n, args = {}) {
   let form = 'other';
-  try { form = new Intl.PluralRules(current).select(n); } catch (_) { /* no Intl: other */ }
+  try { form = new Intl.PluralRules(current()).select(n); } catch (_) { /* no Intl: other */ }
   const k = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
-  return t(k, { n });
+  return t(k, { ...args, n });
 }
 
 /** Whether the catalogues know `key`. @param {string} key */
@@ -71,8 +75,8 @@ export function fill(text, args) {
 
 /** @param {Lang} next */
 export function setLang(next) {
-  if (!(next in CATALOGUES) || next === current) return;
-  current = next;
+  if (!(next in CATALOGUES) || next === current()) return;
+  chosen.lang = next;
   try { localStorage.setItem(STORE_KEY, next); } catch (_) { /* storage off */ }
   applyI18n(document);
   for (const f of listeners) f();
@@ -89,7 +93,7 @@ export function onLangChange(f) {
  */
 export function applyI18n(root) {
   if (root instanceof Document) {
-    root.documentElement.lang = current;
+    root.documentElement.lang = current();
     const title = root.querySelector('title[data-i18n]');
     if (title) root.title = t(title.getAttribute('data-i18n') || '');
   }
@@ -202,10 +206,19 @@ const server = (end) => ({ title: end.title, text: end.text });
 
 /**
  * A refusal or an error from the server, by its `kind`; its own message
- * when the kind has no translation.
- * @param {{ kind?: string | null, message?: string }} err
+ * when the kind has no translation. A busy server's (429, 503) says in how
+ * many seconds to try again, when it said so (Retry-After).
+ * @param {{ kind?: string | null, message?: string, retryAfter?: number | null }} err
  */
 export function serverError(err) {
+  const busy = err.kind === 'rate_limited' || err.kind === 'overloaded' || err.kind === 'unavailable';
+  if (busy && typeof err.retryAfter === 'number' && err.retryAfter > 0) {
+    const secs = Math.ceil(err.retryAfter);
+    return err.kind === 'rate_limited' ? plural('error.wait.rate_limited', secs) : plural('error.wait.busy', secs);
+  }
+  // Malformed input: the server's sentence says what is wrong with it (a
+  // FEN's side to move, a PGN's move), which "not understood" would not.
+  if (err.kind === 'bad_request' && err.message && !/^HTTP \d+$/.test(err.message)) return err.message;
   const key = `error.${err.kind}`;
   return err.kind && has(key) ? t(key) : (err.message || t('error.unknown'));
 }

@@ -26,11 +26,13 @@ export const PIECE_THEMES = {
 };
 
 // The player's choice, from the start: boards draw their pieces when made.
-let theme = PIECE_THEMES[settings.get('pieceTheme')] || PIECE_THEMES.classic;
+/** The piece theme drawn (read from the settings on first use). @type {{ theme: typeof PIECE_THEMES.classic | null }} */
+const drawn = { theme: null };
+const theme = () => (drawn.theme ??= PIECE_THEMES[settings.get('pieceTheme')] || PIECE_THEMES.classic);
 
 /** Chooses the colouring used by pieceDefs and pieceSvg. @param {string} name */
 export function setPieceTheme(name) {
-  theme = PIECE_THEMES[name] || PIECE_THEMES.classic;
+  drawn.theme = PIECE_THEMES[name] || PIECE_THEMES.classic;
 }
 
 /** @param {Colors} c */
@@ -104,8 +106,8 @@ export function symbolId(letter) {
 export function pieceDefs() {
   let out = '';
   for (const role of Object.keys(SHAPES)) {
-    out += `<symbol id="piece-w${role}" viewBox="0 0 100 100">${SHAPES[role](theme.white)}</symbol>`;
-    out += `<symbol id="piece-b${role}" viewBox="0 0 100 100">${SHAPES[role](theme.black)}</symbol>`;
+    out += `<symbol id="piece-w${role}" viewBox="0 0 100 100">${SHAPES[role](theme().white)}</symbol>`;
+    out += `<symbol id="piece-b${role}" viewBox="0 0 100 100">${SHAPES[role](theme().black)}</symbol>`;
   }
   const halo = { fill: 'none', stroke: 'rgba(60,40,0,0.55)', detail: 'none', accent: 'none', eye: 'none' };
   const outline = { fill: 'rgba(255,214,0,0.3)', stroke: '#ffd400', detail: '#ffd400', accent: '#ffd400', eye: 'none' };
@@ -120,7 +122,7 @@ export function pieceDefs() {
  * @param {string} letter @param {number} [size] @param {string} [label]
  */
 export function pieceSvg(letter, size = 48, label = '') {
-  const c = isWhite(letter) ? theme.white : theme.black;
+  const c = isWhite(letter) ? theme().white : theme().black;
   const shape = SHAPES[letter.toUpperCase()];
   if (!shape) return '';
   const a11y = label ? `role="img" aria-label="${label.replace(/"/g, '')}"` : 'aria-hidden="true"';

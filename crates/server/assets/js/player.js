@@ -5,13 +5,19 @@
 // which tell the listeners (the header's menu, the lobby, the router).
 
 import { api } from './api.js';
-import { live } from './live.js';
 import { t } from './i18n.js';
 
 /** @typedef {import('./api.js').MeView} MeView */
 
-/** @type {{ me: MeView | null }} */
-export const player = { me: null };
+/** @typedef {import('./api.js').Live} Live */
+
+/**
+ * The player, and the page's live connection when it has one (the app's
+ * pages; the Rules and learning pages have none): it speaks for the
+ * identity it was opened with, so it is opened again on a new one.
+ * @type {{ me: MeView | null, live: Live | null }}
+ */
+export const player = { me: null, live: null };
 
 /**
  * What changed: `load` (the page asked who it is), `name`, or a new
@@ -36,7 +42,7 @@ function set(me, change) {
   player.me = me;
   if (me.banned) showBanned(t('account.banned', { reason: me.banned }));
   // The socket speaks for the identity it was opened with.
-  else if (newIdentity(change)) live.reconnect();
+  else if (newIdentity(change) && player.live) player.live.reconnect();
   for (const f of listeners) f(change);
 }
 
@@ -46,7 +52,7 @@ function set(me, change) {
  * @param {string} text
  */
 function showBanned(text) {
-  live.halt();
+  if (player.live) player.live.halt();
   let banner = document.getElementById('banned');
   if (!banner) {
     banner = document.createElement('div');
@@ -58,12 +64,19 @@ function showBanned(text) {
   banner.textContent = text;
 }
 
-// The server closes a socket whose session ended (a logout on another
-// page, a password change, the operator) or whose player was banned.
-live.listen((msg) => {
-  if (msg.type === 'banned') showBanned(msg.message);
-  else if (msg.type === 'session_ended') loadPlayer().then(() => live.reconnect(), () => live.reconnect());
-});
+/**
+ * The page's live connection, for the player: the server closes a socket
+ * whose session ended (a logout on another page, a password change, the
+ * operator) or whose player was banned.
+ * @param {Live} live
+ */
+export function bindLive(live) {
+  player.live = live;
+  live.listen((msg) => {
+    if (msg.type === 'banned') showBanned(msg.message);
+    else if (msg.type === 'session_ended') loadPlayer().then(() => live.reconnect(), () => live.reconnect());
+  });
+}
 
 /** Asks the server who this browser is. */
 export async function loadPlayer() {

@@ -12,7 +12,7 @@ import { api } from './api.js';
 import { Board } from './board.js';
 import { withOtherTurn, turnOf, placement } from './fen.js';
 import { t, lang, applyI18n, onLangChange, illegalReason, endText, serverError } from './i18n.js';
-import { setupHeader } from './ui/header.js';
+import { mountSite } from './ui/site.js';
 import { announce } from './ui/notice.js';
 
 /** @typedef {import('./board/types.js').Color} Color */
@@ -180,10 +180,10 @@ function renderTexts(diagrams, minis) {
   for (const h of document.querySelectorAll('#rules h2[data-section]')) h.textContent = t(`rules.section.${/** @type {HTMLElement} */ (h).dataset.section}`);
 }
 
-async function main() {
-  applyI18n(document);
+/** The page's entry (the page calls it: importing this module does nothing). */
+export async function start() {
   const minis = new Map();
-  setupHeader({ onTheme: () => { for (const m of minis.values()) { m.board.refreshDefs(); m.board.render(); } } });
+  mountSite({ current: 'rules', onTheme: () => { for (const m of minis.values()) { m.board.refreshDefs(); m.board.render(); } } });
   /** @type {Diagram[]} */
   const diagrams = await (await fetch('/rules/diagrams.json')).json();
   const root = /** @type {HTMLElement} */ (document.getElementById('rules'));
@@ -220,5 +220,3 @@ async function main() {
   await Promise.all(loads);
   document.body.dataset.loaded = '1';
 }
-
-main();

@@ -8,21 +8,23 @@ import * as settings from './settings.js';
 
 /** @typedef {'move' | 'capture' | 'check' | 'end' | 'lowtime' | 'illegal'} SoundName */
 
-/** @type {AudioContext | null} */
-let ctx = null;
+/** The audio context, made on first use (browsers allow sound after a gesture). @type {{ ctx: AudioContext | null }} */
+const sound = { ctx: null };
 
-/** The audio context, made on first use (browsers allow sound after a gesture). */
+/** The audio context (made, and woken whenever the page is used, on first use). */
 function audio() {
-  if (ctx) return ctx;
+  if (sound.ctx) return sound.ctx;
   const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
   if (!AC) return null;
-  try { ctx = new AC(); } catch (_) { ctx = null; }
+  try { sound.ctx = new AC(); } catch (_) { sound.ctx = null; }
+  const ctx = sound.ctx;
+  // Browsers start audio suspended until the page is used: wake it then.
+  if (ctx) {
+    for (const type of ['pointerdown', 'keydown']) {
+      window.addEventListener(type, () => { if (ctx.state === 'suspended') ctx.resume().catch(() => {}); }, { passive: true });
+    }
+  }
   return ctx;
-}
-
-// Browsers start audio suspended until the page is used: wake it then.
-for (const type of ['pointerdown', 'keydown']) {
-  window.addEventListener(type, () => { if (ctx && ctx.state === 'suspended') ctx.resume().catch(() => {}); }, { passive: true });
 }
 
 /**

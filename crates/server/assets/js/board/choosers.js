@@ -19,6 +19,8 @@ import { t, roleName } from '../i18n.js';
  */
 export function showChooser(box, c, onPick, onCancel) {
   box.className = `chooser chooser-${c.kind} ${c.upper ? 'chooser-low' : 'chooser-high'}`;
+  box.style.left = '';
+  box.style.top = '';
   box.setAttribute('role', 'dialog');
   const title = c.kind === 'promotion' ? t('chooser.promote') : t('chooser.beast', { square: c.to });
   box.setAttribute('aria-label', title);
@@ -68,6 +70,9 @@ export function showChooser(box, c, onPick, onCancel) {
 /** @param {HTMLElement} box */
 export function hideChooser(box) {
   box.className = 'chooser hidden';
+  box.style.left = '';
+  box.style.top = '';
+  delete box.dataset.near;
   box.innerHTML = '';
   box.onkeydown = null;
 }

@@ -47,6 +47,7 @@ export function attachInput(b) {
     for (const p of b.layers.pieces.querySelectorAll('.drag-origin')) p.classList.remove('drag-origin');
     if (press && press.longPress) clearTimeout(press.longPress);
     press = null;
+    delete b.container.dataset.press;
   };
 
   b.svg.addEventListener('pointerdown', (e) => {
@@ -82,6 +83,7 @@ export function attachInput(b) {
         if (press !== mine || mine.dragging) return;
         mine.draw = true;
         mine.canDrag = false;
+        b.container.dataset.press = 'draw'; // held long enough: says so (tests wait on it)
         if (mine.justSelected) b.setSelection(machine.IDLE);
       }, LONG_PRESS);
     }

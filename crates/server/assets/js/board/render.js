@@ -179,9 +179,13 @@ export function drawMarks(marksLayer, overLayer, v, marks) {
         el('use', { href: '#beast-sign', x: x + S * 0.25, y: y + S * 0.25, width: S * 0.5, height: S * 0.5, class: 'beast-sign', 'data-square': m.square }, overLayer);
         break;
       case 'propel-sign': {
+        // A badge in the square's corner, clear of the beast's face (a red
+        // disk over it read as a red face).
         const g = el('g', { class: 'propel-sign', 'data-square': m.square }, overLayer);
-        el('circle', { cx: c.x, cy: c.y, r: S * 0.24 }, g);
-        el('path', { d: `M${c.x} ${y + S * 0.35} V${y + S * 0.65} M${x + S * 0.35} ${c.y} H${x + S * 0.65}` }, g);
+        const b = { x: x + S * 0.83, y: y + S * 0.17 };
+        const r = S * 0.14;
+        el('circle', { cx: b.x, cy: b.y, r }, g);
+        el('path', { d: `M${b.x} ${b.y - r * 0.55} V${b.y + r * 0.55} M${b.x - r * 0.55} ${b.y} H${b.x + r * 0.55}` }, g);
         break;
       }
       case 'castle-arrow': {

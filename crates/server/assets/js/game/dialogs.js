@@ -4,11 +4,12 @@
 // Games list is in games-list.js.)
 
 import { api } from '../api.js';
-import { state, shownPly, positionFor } from './state.js';
+import { shownPly, positionFor } from './state.js';
 import { t, serverError, onLangChange } from '../i18n.js';
 import { toast } from '../ui/notice.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
+/** @typedef {import('./state.js').GameState} GameState */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const form = () => /** @type {HTMLFormElement & Record<string, any>} */ ($('#form-new'));
@@ -50,8 +51,8 @@ function clockRequest(f) {
   return { base_seconds: base, increment_seconds: inc };
 }
 
-/** The engine's levels in the dialog's list (again once /api/info has answered). */
-export function fillLevels() {
+/** The engine's levels in the dialog's list (again once /api/info has answered). @param {GameState} state */
+export function fillLevels(state) {
   const sel = /** @type {HTMLSelectElement} */ (form().level);
   const chosen = sel.value || '3';
   sel.innerHTML = '';
@@ -68,15 +69,16 @@ function showFormError(text) {
 }
 
 /**
- * @param {{ openGame: (id: string) => void }} deps
+ * Wires the dialogs to the game page's state.
+ * @param {GameState} state @param {{ openGame: (id: string) => void }} deps
  */
-export function setupDialogs({ openGame }) {
+export function setupDialogs(state, { openGame }) {
   const f = form();
   $('#btn-new').addEventListener('click', () => openNewGame(state.game));
   for (const r of f.querySelectorAll('input[name=mode]')) r.addEventListener('change', syncNewForm);
   f.clock.addEventListener('change', syncNewForm);
-  fillLevels();
-  onLangChange(() => { fillLevels(); syncNewForm(); });
+  fillLevels(state);
+  onLangChange(() => { fillLevels(state); syncNewForm(); });
 
   f.addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
     const submitter = /** @type {HTMLButtonElement | null} */ (e.submitter);
@@ -118,7 +120,7 @@ export function setupDialogs({ openGame }) {
     const g = state.game;
     if (!g) return;
     const pgn = /** @type {HTMLTextAreaElement} */ ($('#export-pgn'));
-    /** @type {HTMLTextAreaElement} */ ($('#export-fen')).value = positionFor(g, shownPly(g)).fen;
+    /** @type {HTMLTextAreaElement} */ ($('#export-fen')).value = positionFor(state, g, shownPly(state, g)).fen;
     pgn.value = t('common.loading');
     /** @type {HTMLAnchorElement} */ ($('#download-pgn')).href = `/api/games/${g.id}/pgn`;
     /** @type {HTMLDialogElement} */ ($('#dlg-export')).showModal();

@@ -110,10 +110,12 @@ export function openGames() {
   return loadPage(null);
 }
 
-/** @param {(id: string) => void} open how a game is opened */
+/**
+ * Wires the Games dialog (opened by the player's menu, "Your games").
+ * @param {(id: string) => void} open how a game is opened
+ */
 export function setupGamesList(open) {
   list.open = open;
-  $('#btn-games').addEventListener('click', openGames);
   $('#games-more').addEventListener('click', () => { if (list.next) loadPage(list.next); });
   $('#games-close').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('#dlg-games')).close());
 }

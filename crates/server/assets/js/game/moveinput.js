@@ -3,23 +3,24 @@
 // b1d3xc2, M@c2, c7c8t) or in SAN, played on Enter; the legal moves are
 // offered as you type (a datalist of SAN with the move string beside it).
 
-import { state, canMove } from './state.js';
+import { canMove } from './state.js';
 
 /**
+ * @param {import('./state.js').GameState} state the game page's
  * @param {{ typedMove: (text: string) => Promise<boolean | undefined> }} deps
  */
-export function setupMoveInput({ typedMove }) {
+export function setupMoveInput(state, { typedMove }) {
   const input = /** @type {HTMLInputElement} */ (document.querySelector('#move-input'));
   const list = /** @type {HTMLDataListElement} */ (document.querySelector('#move-options'));
   let filledFor = '';
   // The options are made when the box is used, for the position shown then.
   const fill = () => {
     const g = state.game;
-    const key = g ? `${g.id}:${g.rev}:${canMove(g)}` : '';
+    const key = g ? `${g.id}:${g.rev}:${canMove(state, g)}` : '';
     if (key === filledFor) return;
     filledFor = key;
     list.innerHTML = '';
-    if (!g || !canMove(g)) return;
+    if (!g || !canMove(state, g)) return;
     for (const m of g.position.legal) {
       const o = document.createElement('option');
       o.value = m.san || m.uci;

@@ -1,15 +1,17 @@
 // @ts-check
 // Drawing the game page from its state: the players and clocks, the
 // status line, the move list, the buttons, the online panel, the banner at
-// the end. Each function reads `state` and writes its part of the page.
+// the end. Each function reads the page's state (handed to it: there is
+// one per page) and writes its part of the page.
 
 import {
-  state, isOnline, isLive, shownPly, other, seatsTaken, freeSeat, canMove, premoveColor, moveNumber,
+  isOnline, isLive, shownPly, other, seatsTaken, freeSeat, canMove, premoveColor, moveNumber,
 } from './state.js';
 import { t, colorName, colorArgs, endText, playerName } from '../i18n.js';
 import { signed } from '../ratings.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
+/** @typedef {import('./state.js').GameState} GameState */
 /** @typedef {import('../api.js').ClockView} ClockView */
 /** @typedef {import('../board.js').Board} Board */
 /** @typedef {import('../board/types.js').Color} Color */
@@ -17,8 +19,8 @@ import { signed } from '../ratings.js';
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const btn = (/** @type {string} */ sel) => /** @type {HTMLButtonElement} */ (document.querySelector(sel));
 
-/** @param {Board} board @param {GameView} g */
-export function renderPlayers(board, g) {
+/** @param {GameState} state @param {Board} board @param {GameView} g */
+export function renderPlayers(state, board, g) {
   const bottom = board.orientation;
   for (const [pos, color] of /** @type {[string, Color][]} */ ([['top', other(bottom)], ['bottom', bottom]])) {
     let name = color === 'white' ? g.white : g.black;
@@ -35,7 +37,7 @@ export function renderPlayers(board, g) {
     node.classList.toggle('to-move', !g.end && g.position.turn === color);
     node.dataset.color = color;
     node.dataset.toMove = t('player.to_move');
-    renderRating(g, color, $(`#rating-${pos}`));
+    renderRating(state, g, color, $(`#rating-${pos}`));
     const engineSide = g.mode === 'engine' && g.human_color !== color;
     const thinking = $(`#thinking-${pos}`);
     thinking.classList.toggle('hidden', !(engineSide && g.engine_thinking));
@@ -50,15 +52,15 @@ export function renderPlayers(board, g) {
       presence.className = `presence ${st}${state.seat === color ? ' hidden' : ''}`;
     }
   }
-  renderClocks(board, g);
+  renderClocks(state, board, g);
 }
 
 /**
  * A rated game's rating beside a name: the rating when the game began and,
  * once it is over, how the result changed it ("1500 +162").
- * @param {GameView} g @param {Color} color @param {HTMLElement} node
+ * @param {GameState} state @param {GameView} g @param {Color} color @param {HTMLElement} node
  */
-function renderRating(g, color, node) {
+function renderRating(state, g, color, node) {
   const o = g.online;
   const i = color === 'white' ? 0 : 1;
   const rating = o && o.rated ? o.ratings[i] : null;
@@ -95,9 +97,9 @@ export function formatClock(ms) {
  * The server keeps the clocks; the page only counts the running one down
  * from the time it was told, until the next update. Returns the time left
  * to the running clock of this page's player (for the low-time sound).
- * @param {Board} board @param {GameView} g @returns {number | null}
+ * @param {GameState} state @param {Board} board @param {GameView} g @returns {number | null}
  */
-export function renderClocks(board, g) {
+export function renderClocks(state, board, g) {
   const clock = g.online && g.online.clock;
   const bottom = board.orientation;
   let mine = null;
@@ -115,16 +117,16 @@ export function renderClocks(board, g) {
     node.setAttribute('aria-label', t('clock.label', { ...colorArgs(color), time: formatClock(ms) }));
     if (running && color === state.seat) mine = ms;
   }
-  renderFirstMoveWait(g, clock || null);
+  renderFirstMoveWait(state, g, clock || null);
   return mine;
 }
 
 // With a clock, each side has a limited time for its first move; the server
 // aborts the game when it runs out. The page counts it down.
-/** @param {GameView} g @param {ClockView | null} clock */
-function renderFirstMoveWait(g, clock) {
+/** @param {GameState} state @param {GameView} g @param {ClockView | null} clock */
+function renderFirstMoveWait(state, g, clock) {
   const node = $('#first-move');
-  const wait = clock && !g.end && isLive() ? clock.first_move_ms : null;
+  const wait = clock && !g.end && isLive(state) ? clock.first_move_ms : null;
   node.classList.toggle('hidden', wait == null);
   if (wait == null) return;
   const left = Math.max(0, wait - ((state.frozenAt ?? performance.now()) - state.clockAt));
@@ -140,11 +142,11 @@ export function moveLabel(g, i) {
   return `${no}${white ? '.' : '…'} ${g.moves[i].san}`;
 }
 
-/** @param {GameView} g */
-export function renderStatus(g) {
+/** @param {GameState} state @param {GameView} g */
+export function renderStatus(state, g) {
   let text;
   const turn = g.position.turn;
-  if (!isLive()) {
+  if (!isLive(state)) {
     text = state.viewPly === 0 ? t('status.start') : t('status.after', { move: moveLabel(g, /** @type {number} */ (state.viewPly) - 1) });
     text += ` — ${t('status.back_to_game')}`;
   } else if (g.end) {
@@ -162,19 +164,19 @@ export function renderStatus(g) {
     text = g.mode === 'engine' && turn === g.human_color ? t('status.your_move') : t('status.to_move', colorArgs(turn));
     if (g.position.check) text += ` — ${t('status.check')}`;
   }
-  if (state.hint && state.hint.rev === g.rev && isLive() && !g.end) text += ` · ${t('status.hint', { san: state.hint.san })}`;
-  if (state.premove && isLive() && !g.end) text += ` · ${t('status.premove', { from: state.premove.from, to: state.premove.to })}`;
+  if (state.hint && state.hint.rev === g.rev && isLive(state) && !g.end) text += ` · ${t('status.hint', { san: state.hint.san })}`;
+  if (state.premove && isLive(state) && !g.end) text += ` · ${t('status.premove', { from: state.premove.from, to: state.premove.to })}`;
   $('#status').textContent = text;
 }
 
-/** @param {GameView} g @param {(ply: number) => void} stepTo */
-export function renderMoves(g, stepTo) {
+/** @param {GameState} state @param {GameView} g @param {(ply: number) => void} stepTo */
+export function renderMoves(state, g, stepTo) {
   const list = $('#moves');
   list.innerHTML = '';
   list.setAttribute('aria-label', t('moves.label'));
   /** @type {HTMLElement | null} */
   let row = null;
-  const shown = shownPly(g);
+  const shown = shownPly(state, g);
   g.moves.forEach((m, i) => {
     const { no, white } = moveNumber(g, i);
     if (!row || white) {
@@ -208,8 +210,8 @@ export function renderMoves(g, stepTo) {
   if (current) current.scrollIntoView({ block: 'nearest' });
 }
 
-/** @param {GameView} g */
-export function renderButtons(g) {
+/** @param {GameState} state @param {GameView} g */
+export function renderButtons(state, g) {
   const active = !g.end;
   for (const id of ['#btn-flip', '#btn-eval', '#btn-export', '#btn-abort']) btn(id).disabled = false;
   // A finished game stays finished: no takeback reopens it (the server refuses too).
@@ -217,16 +219,16 @@ export function renderButtons(g) {
   if (g.mode === 'engine') canTakeback = canTakeback && g.moves.length >= (g.position.turn === g.human_color ? 2 : 1);
   btn('#btn-takeback').disabled = !canTakeback;
   btn('#btn-takeback').classList.toggle('hidden', !!g.end || isOnline(g));
-  btn('#btn-hint').disabled = !active || !isLive() || g.engine_thinking;
+  btn('#btn-hint').disabled = !active || !isLive(state) || g.engine_thinking;
   btn('#btn-draw').disabled = !active;
   btn('#btn-resign').disabled = !active;
   btn('#btn-eval').setAttribute('aria-pressed', state.evalOn ? 'true' : 'false');
   $('#evalbar').classList.toggle('hidden', !state.evalOn);
-  const shown = shownPly(g);
+  const shown = shownPly(state, g);
   btn('#nav-first').disabled = shown === 0;
   btn('#nav-prev').disabled = shown === 0;
-  btn('#nav-next').disabled = isLive();
-  btn('#nav-last').disabled = isLive();
+  btn('#nav-next').disabled = isLive(state);
+  btn('#nav-last').disabled = isLive(state);
   btn('#nav-play').disabled = g.moves.length === 0;
   btn('#nav-play').textContent = state.replaying ? t('nav.pause') : t('nav.replay');
   const bits = [t(`game.${g.variant}`)];
@@ -238,17 +240,17 @@ export function renderButtons(g) {
     bits.push(g.mode === 'engine' ? t('info.engine', { level: g.level ?? '', name: t(`level.${g.level}`) }) : t('info.local'));
   }
   $('#game-info').textContent = bits.join(' · ');
-  renderLearnLinks(g);
-  /** @type {HTMLInputElement} */ (document.querySelector('#move-input')).disabled = !(canMove(g) || premoveColor(g));
-  if (g.online) renderOnlineButtons(g);
+  renderLearnLinks(state, g);
+  /** @type {HTMLInputElement} */ (document.querySelector('#move-input')).disabled = !(canMove(state, g) || premoveColor(state, g));
+  if (g.online) renderOnlineButtons(state, g);
 }
 
 /**
  * The links to the analysis board (a finished game, or one against the
  * engine or on this device, from its current position) and to the review
- * (a finished game). @param {GameView} g
+ * (a finished game). @param {GameState} state @param {GameView} g
  */
-function renderLearnLinks(g) {
+function renderLearnLinks(state, g) {
   const analyse = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#btn-analyse'));
   const review = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#btn-review'));
   if (!analyse || !review) return;
@@ -258,8 +260,8 @@ function renderLearnLinks(g) {
   review.href = `/analysis.html#game=${encodeURIComponent(g.id)}&review=1`;
 }
 
-/** @param {GameView} g */
-function renderOnlineButtons(g) {
+/** @param {GameState} state @param {GameView} g */
+function renderOnlineButtons(state, g) {
   const o = /** @type {import('../api.js').OnlineView} */ (g.online);
   const player = !!state.seat;
   for (const id of ['#btn-hint', '#btn-takeback', '#btn-eval']) $(id).classList.add('hidden');
@@ -273,14 +275,14 @@ function renderOnlineButtons(g) {
   const rematch = player && !!g.end && seatsTaken(g) && !o.rematch_id;
   $('#btn-rematch').classList.toggle('hidden', !rematch);
   btn('#btn-rematch').disabled = o.rematch_offer === state.seat;
-  btn('#btn-rematch').textContent = rematchLabel(o);
+  btn('#btn-rematch').textContent = rematchLabel(state, o);
 }
 
-/** @param {import('../api.js').OnlineView} o */
-const rematchLabel = (o) => (o.rematch_offer === state.seat ? t('btn.rematch_offered') : o.rematch_offer ? t('btn.rematch_accept') : t('btn.rematch'));
+/** @param {GameState} state @param {import('../api.js').OnlineView} o */
+const rematchLabel = (state, o) => (o.rematch_offer === state.seat ? t('btn.rematch_offered') : o.rematch_offer ? t('btn.rematch_accept') : t('btn.rematch'));
 
-/** What the online panel says: the invite link, the free seat, offers. @param {GameView} g */
-export function renderOnline(g) {
+/** What the online panel says: the invite link, the free seat, offers. @param {GameState} state @param {GameView} g */
+export function renderOnline(state, g) {
   $('#online-panel').classList.toggle('hidden', !g.online);
   if (!g.online) {
     for (const id of ['#btn-hint', '#btn-eval', '#btn-draw', '#btn-resign']) $(id).classList.remove('hidden');
@@ -322,9 +324,9 @@ export function renderOnline(g) {
   }
 }
 
-/** @param {HTMLElement} banner @param {GameView} g */
-export function renderBanner(banner, g) {
-  const show = !!g.end && isLive() && !state.bannerDismissed;
+/** @param {GameState} state @param {HTMLElement} banner @param {GameView} g */
+export function renderBanner(state, banner, g) {
+  const show = !!g.end && isLive(state) && !state.bannerDismissed;
   banner.classList.toggle('hidden', !show);
   if (!show || !g.end) return;
   const o = g.online;
@@ -332,7 +334,7 @@ export function renderBanner(banner, g) {
   rematch.classList.toggle('hidden', !(o && state.seat && seatsTaken(g) && !o.rematch_id));
   if (o) {
     rematch.disabled = o.rematch_offer === state.seat;
-    rematch.textContent = rematchLabel(o);
+    rematch.textContent = rematchLabel(state, o);
   }
   const e = endText(g.end, g.variant);
   /** @type {HTMLElement} */ (banner.querySelector('.banner-title')).textContent = e.title;

@@ -1,6 +1,7 @@
 // @ts-check
-// The game page's state: one object, read by the render functions and
-// changed only by the page's controller (game/page.js), and what follows
+// The game page's state: one object per page, made by the page's entry
+// (game/page.js, createGamePage), read by the render functions it is
+// handed to and changed only by the page's controller; and what follows
 // from it (who may move, which position is shown).
 
 import { turnOf, moveNumberOf } from '../fen.js';
@@ -32,30 +33,37 @@ import * as settings from '../settings.js';
  * }} GameState
  */
 
-/** @type {GameState} */
-export const state = {
-  info: null,
-  game: null, // the server's GameView
-  viewPly: null, // null: the live position; else the position after that many moves
-  seat: null, // online: the seat this browser holds (the token is an HttpOnly cookie)
-  hint: null,
-  evalOn: settings.get('evalBar'),
-  replaying: false,
-  orientation: null, // the player's flip, for one game
-  connected: true, // this page's socket is up
-  clockAt: 0, // performance.now() when the clock times shown were received
-  frozenAt: null, // performance.now() when the socket went down
-  seatFixes: 0,
-  bannerDismissed: false,
-  premove: null,
-  missing: null, // why no game is shown (a bad link)
-};
+/**
+ * A new game page's state (one per page: the page's entry makes it and
+ * hands it to what reads it).
+ * @returns {GameState}
+ */
+export function createGameState() {
+  return {
+    info: null,
+    game: null, // the server's GameView
+    viewPly: null, // null: the live position; else the position after that many moves
+    seat: null, // online: the seat this browser holds (the token is an HttpOnly cookie)
+    hint: null,
+    evalOn: settings.get('evalBar'),
+    replaying: false,
+    orientation: null, // the player's flip, for one game
+    connected: true, // this page's socket is up
+    clockAt: 0, // performance.now() when the clock times shown were received
+    frozenAt: null, // performance.now() when the socket went down
+    seatFixes: 0,
+    bannerDismissed: false,
+    premove: null,
+    missing: null, // why no game is shown (a bad link)
+  };
+}
 
 /** @param {GameView} g */
 export const isOnline = (g) => g.mode === 'online';
-export const isLive = () => state.viewPly === null;
-/** @param {GameView} g */
-export const shownPly = (g) => (state.viewPly === null ? g.moves.length : state.viewPly);
+/** @param {GameState} state */
+export const isLive = (state) => state.viewPly === null;
+/** @param {GameState} state @param {GameView} g */
+export const shownPly = (state, g) => (state.viewPly === null ? g.moves.length : state.viewPly);
 /** @param {Color} c @returns {Color} */
 export const other = (c) => (c === 'white' ? 'black' : 'white');
 /** @param {GameView} g */
@@ -63,17 +71,17 @@ export const seatsTaken = (g) => !!g.online && g.online.white.taken && g.online.
 /** @param {GameView} g @returns {Color | null} */
 export const freeSeat = (g) => (!g.online ? null : !g.online.white.taken ? 'white' : !g.online.black.taken ? 'black' : null);
 
-/** Whether this page may move now. @param {GameView} g */
-export function canMove(g) {
-  if (g.end || !isLive()) return false;
+/** Whether this page may move now. @param {GameState} state @param {GameView} g */
+export function canMove(state, g) {
+  if (g.end || !isLive(state)) return false;
   if (g.mode === 'local') return true;
   if (g.mode === 'online') return !!state.seat && state.seat === g.position.turn && seatsTaken(g);
   return g.human_color === g.position.turn && !g.engine_thinking;
 }
 
-/** The colour that may queue a premove now (the other side moves). @param {GameView} g @returns {Color | null} */
-export function premoveColor(g) {
-  if (g.end || !isLive()) return null;
+/** The colour that may queue a premove now (the other side moves). @param {GameState} state @param {GameView} g @returns {Color | null} */
+export function premoveColor(state, g) {
+  if (g.end || !isLive(state)) return null;
   if (g.mode === 'engine' && g.human_color && g.human_color !== g.position.turn) return g.human_color;
   if (g.mode === 'online' && state.seat && state.seat !== g.position.turn && seatsTaken(g)) return state.seat;
   return null;
@@ -86,12 +94,12 @@ function handsOf(fen) {
   return { white: (m[1].match(/[A-Z]/g) || []).length, black: (m[1].match(/[a-z]/g) || []).length };
 }
 
-/** The board's position after `ply` moves. @param {GameView} g @param {number} ply @returns {BoardPosition} */
-export function positionFor(g, ply) {
+/** The board's position after `ply` moves. @param {GameState} state @param {GameView} g @param {number} ply @returns {BoardPosition} */
+export function positionFor(state, g, ply) {
   const hasHands = g.position.rules ? g.position.rules.hands : g.variant === 'chessence';
   if (ply >= g.moves.length) {
     const p = g.position;
-    const mine = canMove(g);
+    const mine = canMove(state, g);
     return {
       fen: p.fen, variant: g.variant, check: p.check, hands: hasHands ? p.hands : null,
       legal: mine ? p.legal : [], movable: mine ? [p.turn] : [],
@@ -107,8 +115,8 @@ export function positionFor(g, ply) {
   };
 }
 
-/** Which side is at the bottom. @param {GameView} g @returns {Color} */
-export function defaultOrientation(g) {
+/** Which side is at the bottom. @param {GameState} state @param {GameView} g @returns {Color} */
+export function defaultOrientation(state, g) {
   if (state.orientation && state.orientation.id === g.id) return state.orientation.color;
   if (g.mode === 'online') return state.seat || 'white';
   return g.mode === 'engine' && g.human_color === 'black' ? 'black' : 'white';

@@ -3,7 +3,9 @@
 // and PGN import, game reviews, puzzles and lessons. The types are the
 // server's views (server/learning/*.rs).
 
-import { ApiError } from '../api.js';
+// Every request goes through api.js's one wrapper (JSON, errors as
+// values with the server's kind, Retry-After honoured).
+import { request } from '../api.js';
 
 /** @typedef {import('../api.js').PositionView} PositionView */
 /** @typedef {import('../board/types.js').LegalMove} LegalMove */
@@ -48,26 +50,6 @@ import { ApiError } from '../api.js';
  *   stars: number | null, par: number, best: LevelProgress | null }} Check
  */
 
-/** @param {string} method @param {string} path @param {unknown} [body] @returns {Promise<any>} */
-async function request(method, path, body) {
-  /** @type {RequestInit & { headers: Record<string, string> }} */
-  const init = { method, headers: {} };
-  // Every request that changes something says it is JSON, body or not:
-  // the server refuses others (a form on another site cannot say it).
-  if (method !== 'GET') init.headers['Content-Type'] = 'application/json';
-  if (body !== undefined) init.body = JSON.stringify(body);
-  let res;
-  try {
-    res = await fetch(path, init);
-  } catch (e) {
-    throw new ApiError(0, { error: 'The server cannot be reached', kind: 'network' });
-  }
-  const type = res.headers.get('Content-Type') || '';
-  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
-  if (!res.ok) throw new ApiError(res.status, typeof data === 'object' ? data : { error: String(data) });
-  return data;
-}
-
 const enc = encodeURIComponent;
 
 export const learn = {
@@ -76,7 +58,7 @@ export const learn = {
    * @param {string} variant @param {string} fen @param {string[]} moves @param {string} [move]
    * @returns {Promise<{ played: LegalMove | null, position: PositionView }>}
    */
-  position: (variant, fen, moves, move) => request('POST', '/api/position', { variant, fen, moves, move }),
+  position: (variant, fen, moves, move) => request('POST', '/api/position', { variant, fen, moves, move }, { idempotent: true }),
   /** @param {string} pgn @param {string} [variant] @returns {Promise<TreeImport>} */
   importPgn: (pgn, variant) => request('POST', '/api/analysis/pgn', { pgn, variant }),
   /** @param {string} id @returns {Promise<ReviewStatus>} */

@@ -5,7 +5,7 @@
 // goes to the next mistake and shows the better move as an arrow. The
 // review is stored with the game: it opens at once the next time.
 
-import { t } from '../i18n.js';
+import { t, plural } from '../i18n.js';
 import { learn, scoreText } from './net.js';
 import { serverError } from '../i18n.js';
 
@@ -95,7 +95,7 @@ export function reviewPanel(deps) {
     const p = s.progress || { done: 0, total: 1 };
     bar.max = p.total;
     bar.value = p.done;
-    $('#review-progress-text').textContent = s.status === 'queued' ? t('review.queued') : t('review.progress_text', { done: p.done, total: p.total });
+    $('#review-progress-text').textContent = s.status === 'queued' ? t('review.queued') : plural('review.progress_text', p.total, { done: p.done });
   }
 
   /** @param {import('./net.js').ReviewStatus} s */

@@ -17,11 +17,11 @@
  * }} TreeNode
  */
 
-let nextId = 1;
+const ids = { next: 1 };
 
 /** @param {string} fen @returns {TreeNode} */
 export function newRoot(fen) {
-  return { id: nextId++, uci: '', san: '', fen, check: null, path: null, nags: [], comments: [], children: [], parent: null, ply: 0 };
+  return { id: ids.next++, uci: '', san: '', fen, check: null, path: null, nags: [], comments: [], children: [], parent: null, ply: 0 };
 }
 
 /**
@@ -36,7 +36,7 @@ export function addMove(parent, move) {
   if (same) return same;
   /** @type {TreeNode} */
   const node = {
-    id: nextId++, uci: move.uci, san: move.san, fen: move.fen, check: move.check || null, path: move.path || null,
+    id: ids.next++, uci: move.uci, san: move.san, fen: move.fen, check: move.check || null, path: move.path || null,
     nags: move.nags ? [...move.nags] : [], comments: move.comments ? [...move.comments] : [], children: [], parent, ply: parent.ply + 1,
   };
   parent.children.push(node);

@@ -13,10 +13,10 @@ import { opponentText, resultText } from '../game/games-list.js';
 /** @typedef {import('../api.js').ApiError} ApiError */
 
 /**
- * @type {{ username: string, profile: ProfileView | null, error: ApiError | null, seq: number }}
- * `error`: why the profile cannot be shown (a 404: no such player)
+ * The profile page's state, one per page (made by `createProfilePage`).
+ * `error`: why the profile cannot be shown (a 404: no such player).
+ * @typedef {{ username: string, profile: ProfileView | null, error: ApiError | null, seq: number }} ProfileState
  */
-const view = { username: '', profile: null, error: null, seq: 0 };
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const VARIANTS = /** @type {const} */ (['tensor', 'chess', 'chessence']);
@@ -29,7 +29,8 @@ function el(tag, cls, text) {
   return e;
 }
 
-function render() {
+/** @param {ProfileState} view */
+function render(view) {
   const p = view.profile;
   const err = view.error;
   const missing = !err ? '' : err.status === 404 ? t('profile.missing', { username: view.username }) : serverError(err);
@@ -82,12 +83,13 @@ function render() {
 }
 
 /** @param {string} username */
-async function open(username) {
+/** @param {ProfileState} view @param {string} username */
+async function open(view, username) {
   const seq = ++view.seq;
   view.username = username;
   view.profile = null;
   view.error = null;
-  render();
+  render(view);
   try {
     const p = await api.profile(username);
     if (seq !== view.seq) return;
@@ -96,19 +98,25 @@ async function open(username) {
     if (seq !== view.seq) return;
     view.error = /** @type {ApiError} */ (e);
   }
-  render();
+  render(view);
   document.body.dataset.profile = view.profile ? view.profile.username : 'none';
 }
 
-onLangChange(() => { if (document.body.dataset.page === 'profile') render(); });
-
-/** @type {import('../router.js').Page} */
-export const profilePage = {
-  name: 'profile',
-  enter: ([username]) => open(decodeURIComponent(username)),
-  leave() {
-    view.seq++;
-    delete document.body.dataset.profile;
-    document.title = t('page.title');
-  },
-};
+/**
+ * The profile page (`#/player/NAME`); nothing happens before the app makes it.
+ * @returns {import('../router.js').Page}
+ */
+export function createProfilePage() {
+  /** @type {ProfileState} */
+  const view = { username: '', profile: null, error: null, seq: 0 };
+  onLangChange(() => { if (document.body.dataset.page === 'profile') render(view); });
+  return {
+    name: 'profile',
+    enter: ([username]) => open(view, decodeURIComponent(username)),
+    leave() {
+      view.seq++;
+      delete document.body.dataset.profile;
+      document.title = t('page.title');
+    },
+  };
+}

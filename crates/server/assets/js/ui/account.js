@@ -4,7 +4,7 @@
 // log out), and the dialogs behind it. The server's refusals are said by
 // their `kind`, on the field they concern.
 
-import { t, onLangChange, serverError, playerName } from '../i18n.js';
+import { t, applyI18n, onLangChange, serverError, playerName } from '../i18n.js';
 import { player, onPlayerChange, rename, register, login, logout, USERNAME, passwordOk, MAX_NAME } from '../player.js';
 
 /** @typedef {import('../api.js').ApiError} ApiError */
@@ -24,38 +24,69 @@ function node(html) {
   return /** @type {HTMLElement} */ (d.firstElementChild);
 }
 
-const button = node('<button type="button" id="btn-player" class="player-button" aria-haspopup="true" aria-expanded="false" aria-controls="player-menu"><span class="player-icon" aria-hidden="true"></span><span class="player-name"></span></button>');
-const menu = node(`<div id="player-menu" class="player-menu hidden">
-  <p class="player-menu-who"></p>
-  <a id="menu-profile" class="menu-item" href="#/"></a>
-  <button type="button" id="menu-rename" class="menu-item"></button>
-  <button type="button" id="menu-register" class="menu-item"></button>
-  <button type="button" id="menu-login" class="menu-item"></button>
-  <button type="button" id="menu-logout" class="menu-item"></button>
-</div>`);
+/** The name and account dialogs, put into the page once (every page has the menu). */
+const DIALOGS = `
+  <dialog id="dlg-name" aria-labelledby="dlg-name-title">
+    <form id="form-name" novalidate>
+      <h2 id="dlg-name-title" data-i18n="name.title">Your name</h2>
+      <label for="name-input" data-i18n="name.label">The name other players see</label>
+      <input id="name-input" name="name" type="text" maxlength="40" autocomplete="nickname" required aria-describedby="name-hint name-error">
+      <p id="name-hint" class="muted small" data-i18n="name.hint">At most 40 characters.</p>
+      <p class="form-error hidden" id="name-error" role="alert"></p>
+      <div class="dialog-buttons">
+        <button type="button" id="name-cancel" data-i18n="common.cancel">Cancel</button>
+        <button type="submit" class="primary" id="name-save" data-i18n="name.save">Save</button>
+      </div>
+    </form>
+  </dialog>
+
+  <dialog id="dlg-account" aria-labelledby="dlg-account-title">
+    <form id="form-account" novalidate>
+      <h2 id="dlg-account-title"></h2>
+      <p id="account-intro" class="muted"></p>
+      <label for="account-username" data-i18n="account.username">User name</label>
+      <input id="account-username" name="username" type="text" autocomplete="username" autocapitalize="off" spellcheck="false" maxlength="20" required aria-describedby="account-username-hint">
+      <p id="account-username-hint" class="muted small" data-i18n="account.username_hint">3 to 20 letters, digits, - or _, starting with a letter or digit.</p>
+      <label for="account-password" data-i18n="account.password">Password</label>
+      <input id="account-password" name="password" type="password" maxlength="128" required aria-describedby="account-password-hint">
+      <p id="account-password-hint" class="muted small" data-i18n="account.password_hint">8 to 128 characters.</p>
+      <p class="form-error hidden" id="account-error" role="alert"></p>
+      <p class="account-switch"><span id="account-switch-text"></span> <button type="button" id="account-switch" class="link-button"></button></p>
+      <div class="dialog-buttons">
+        <button type="button" id="account-cancel" data-i18n="common.cancel">Cancel</button>
+        <button type="submit" class="primary" id="account-submit"></button>
+      </div>
+    </form>
+  </dialog>`;
+
+/** The player's button in the header (made by `setupAccount`). */
+const button = () => $('#btn-player');
+/** Its menu. */
+const menu = () => $('#player-menu');
 
 function closeMenu() {
-  menu.classList.add('hidden');
-  button.setAttribute('aria-expanded', 'false');
+  menu().classList.add('hidden');
+  button().setAttribute('aria-expanded', 'false');
 }
 
 /** The player's name and menu, as the player now is. */
 function render() {
   const me = player.me;
   const name = me ? playerName(me.name) : '…';
-  /** @type {HTMLElement} */ (button.querySelector('.player-name')).textContent = name;
-  button.setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
-  button.dataset.account = me && me.account ? me.account : '';
+  /** @type {HTMLElement} */ (button().querySelector('.player-name')).textContent = name;
+  button().setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
+  button().dataset.account = me && me.account ? me.account : '';
   // Who the page plays as, for tests and styles (the identity itself is an HttpOnly cookie).
   document.body.dataset.player = me ? me.id : '';
   document.body.dataset.account = me && me.account ? me.account : '';
-  const who = /** @type {HTMLElement} */ (menu.querySelector('.player-menu-who'));
+  const who = /** @type {HTMLElement} */ (menu().querySelector('.player-menu-who'));
   who.textContent = !me ? '' : me.account ? t('account.signed_in', { username: me.account }) : t('account.guest_note');
   const account = !!(me && me.account);
-  const profile = /** @type {HTMLAnchorElement} */ (menu.querySelector('#menu-profile'));
+  const profile = /** @type {HTMLAnchorElement} */ (menu().querySelector('#menu-profile'));
   profile.classList.toggle('hidden', !account);
-  if (me && me.account) profile.href = `#/player/${encodeURIComponent(me.account)}`;
+  if (me && me.account) profile.href = `/#/player/${encodeURIComponent(me.account)}`;
   profile.textContent = t('account.profile');
+  $('#btn-games').textContent = t('btn.games');
   $('#menu-rename').textContent = t('account.rename');
   $('#menu-register').textContent = t('account.register');
   $('#menu-login').textContent = t('account.login');
@@ -160,26 +191,54 @@ async function submitAccount() {
   }
 }
 
-export function setupAccount() {
+/**
+ * Puts the player's button and menu into the header, and the name and
+ * account dialogs into the page. `games` opens the player's games where the
+ * page has them (the app's Games dialog); elsewhere the menu links there.
+ * @param {{ games?: () => void }} [opts]
+ */
+export function setupAccount(opts = {}) {
+  if (!document.querySelector('#dlg-account')) {
+    const box = document.createElement('div');
+    box.innerHTML = DIALOGS;
+    applyI18n(box);
+    document.body.append(...box.children);
+  }
   const tools = /** @type {HTMLElement} */ (document.querySelector('header.top .header-tools'));
   const wrap = node('<div class="player-tools"></div>');
-  wrap.append(button, menu);
+  wrap.append(node('<button type="button" id="btn-player" class="player-button" aria-haspopup="true" aria-expanded="false" aria-controls="player-menu"><span class="player-icon" aria-hidden="true"></span><span class="player-name"></span></button>'), node(`<div id="player-menu" class="player-menu hidden">
+  <p class="player-menu-who"></p>
+  <a id="menu-profile" class="menu-item" href="/#/"></a>
+  <a id="btn-games" class="menu-item" href="/#/games"></a>
+  <button type="button" id="menu-rename" class="menu-item"></button>
+  <button type="button" id="menu-register" class="menu-item"></button>
+  <button type="button" id="menu-login" class="menu-item"></button>
+  <button type="button" id="menu-logout" class="menu-item"></button>
+</div>`));
   tools.prepend(wrap);
-  button.addEventListener('click', () => {
-    const open = menu.classList.toggle('hidden') === false;
-    button.setAttribute('aria-expanded', String(open));
-    if (open) /** @type {HTMLElement | null} */ (menu.querySelector('.menu-item:not(.hidden)'))?.focus();
+  button().addEventListener('click', () => {
+    const open = menu().classList.toggle('hidden') === false;
+    button().setAttribute('aria-expanded', String(open));
+    if (open) /** @type {HTMLElement | null} */ (menu().querySelector('.menu-item:not(.hidden)'))?.focus();
   });
-  menu.addEventListener('keydown', (e) => {
+  menu().addEventListener('keydown', (e) => {
     if (e.key === 'Escape') {
       closeMenu();
-      button.focus();
+      button().focus();
     }
   });
   document.addEventListener('click', (e) => {
-    if (!menu.classList.contains('hidden') && !wrap.contains(/** @type {Node} */ (e.target))) closeMenu();
+    if (!menu().classList.contains('hidden') && !wrap.contains(/** @type {Node} */ (e.target))) closeMenu();
   });
-  menu.querySelector('#menu-profile')?.addEventListener('click', closeMenu);
+  menu().querySelector('#menu-profile')?.addEventListener('click', closeMenu);
+  const games = opts.games;
+  menu().querySelector('#btn-games')?.addEventListener('click', (e) => {
+    closeMenu();
+    if (games) {
+      e.preventDefault();
+      games();
+    }
+  });
   $('#menu-rename').addEventListener('click', openRename);
   $('#menu-register').addEventListener('click', () => openAccount('register'));
   $('#menu-login').addEventListener('click', () => openAccount('login'));
@@ -210,8 +269,8 @@ export function setupAccount() {
 
 /** A failure outside any form: said in the menu's place. @param {string} text */
 function alertError(text) {
-  const who = /** @type {HTMLElement} */ (menu.querySelector('.player-menu-who'));
+  const who = /** @type {HTMLElement} */ (menu().querySelector('.player-menu-who'));
   who.textContent = text;
-  menu.classList.remove('hidden');
-  button.setAttribute('aria-expanded', 'true');
+  menu().classList.remove('hidden');
+  button().setAttribute('aria-expanded', 'true');
 }

@@ -19,15 +19,48 @@ function node(html) {
   return /** @type {HTMLElement} */ (d.firstElementChild);
 }
 
+/** The pages of the site, as the header's links name them. */
+export const SITE_PAGES = /** @type {const} */ (['play', 'analysis', 'puzzles', 'lessons', 'rules']);
+/** @typedef {typeof SITE_PAGES[number]} SitePage */
+
 /**
- * Puts the switches into the header's nav. `onTheme` is called after a
- * change of board or piece theme (boards redraw their pieces).
- * @param {{ onTheme?: () => void }} [opts]
+ * The header every page has: the site's pages (Play, Analysis, Puzzles,
+ * Lessons, Rules; the one shown marked), then the player's menu (put in
+ * by ui/account.js), the language and sound switches, and the settings.
+ * On a phone the links and the switches fold under a menu button, so the
+ * header stays one row. `onTheme` is called after a change of board or
+ * piece theme (boards redraw their pieces).
+ * @param {{ onTheme?: () => void, current?: SitePage }} [opts]
  */
 export function setupHeader(opts = {}) {
-  const nav = /** @type {HTMLElement} */ (document.querySelector('header.top nav'));
+  const header = /** @type {HTMLElement} */ (document.querySelector('header.top'));
+  const nav = /** @type {HTMLElement} */ (header.querySelector('nav'));
   applyBoardTheme();
   setPieceTheme(settings.get('pieceTheme'));
+  for (const a of nav.querySelectorAll('a[data-nav]')) {
+    if (/** @type {HTMLElement} */ (a).dataset.nav === opts.current) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  // The menu button (phones): the links and the switches unfold under the header.
+  if (!nav.id) nav.id = 'site-nav';
+  const menuToggle = node(`<button type="button" id="btn-menu" class="icon-button menu-button" aria-expanded="false" aria-controls="${nav.id}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/></svg></button>`);
+  header.prepend(menuToggle);
+  const setOpen = (/** @type {boolean} */ open) => {
+    header.classList.toggle('menu-open', open);
+    menuToggle.setAttribute('aria-expanded', String(open));
+  };
+  menuToggle.addEventListener('click', () => setOpen(!header.classList.contains('menu-open')));
+  header.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && header.classList.contains('menu-open')) {
+      setOpen(false);
+      menuToggle.focus();
+    }
+  });
+  document.addEventListener('click', (e) => {
+    if (header.classList.contains('menu-open') && !header.contains(/** @type {Node} */ (e.target))) setOpen(false);
+  });
+  // A link followed inside the app (#/...) closes the menu.
+  nav.addEventListener('click', (e) => { if (/** @type {HTMLElement} */ (e.target).closest('a')) setOpen(false); });
 
   const langSwitch = node('<div class="lang-switch" role="group"></div>');
   for (const l of LANGS) {
@@ -80,8 +113,13 @@ export function setupHeader(opts = {}) {
     setPieceTheme(pieceSel.value);
     if (opts.onTheme) opts.onTheme();
   });
+  // The switches go with the links (on a phone they fold with them); the
+  // player's menu and the settings stay in the header's row.
+  const extra = node('<div class="header-extra"></div>');
+  extra.append(langSwitch, sound);
+  nav.append(extra);
   const wrap = node('<div class="header-tools"></div>');
-  wrap.append(langSwitch, sound, menuButton, menu);
+  wrap.append(menuButton, menu);
   nav.after(wrap);
 
   function render() {
@@ -96,6 +134,8 @@ export function setupHeader(opts = {}) {
     sound.setAttribute('aria-pressed', String(!muted));
     sound.title = t(muted ? 'settings.sound_off' : 'settings.sound_on');
     menuButton.setAttribute('aria-label', t('settings.title'));
+    menuToggle.setAttribute('aria-label', t('nav.menu'));
+    menuToggle.title = t('nav.menu');
     menuButton.title = t('settings.title');
     boardSel.innerHTML = '';
     for (const name of settings.BOARD_THEMES) boardSel.add(new Option(t(`theme.board.${name}`), name, false, name === settings.get('boardTheme')));

@@ -7,8 +7,6 @@ import { t } from '../i18n.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let timer;
 
 /**
  * Shows a notice: `kind` 'illegal' (an illegal try), 'error', or 'info'.
@@ -20,8 +18,9 @@ export function toast(title, text = '', kind = 'info') {
   box.className = `toast ${kind}`;
   /** @type {HTMLElement} */ (box.querySelector('.toast-title')).textContent = title;
   /** @type {HTMLElement} */ (box.querySelector('.toast-text')).textContent = text;
-  clearTimeout(timer);
-  timer = setTimeout(() => box.classList.add('hidden'), kind === 'illegal' ? 5000 : 3500);
+  // The timer that hides it is the box's own (no state in this module).
+  clearTimeout(Number(box.dataset.timer));
+  box.dataset.timer = String(setTimeout(() => box.classList.add('hidden'), kind === 'illegal' ? 5000 : 3500));
 }
 
 export function hideToast() {
