@@ -51,6 +51,7 @@ pub struct ManualClock {
 }
 
 impl ManualClock {
+    /// A clock that reads `start_ms` until moved.
     pub fn new(start_ms: i64) -> ManualClock {
         ManualClock {
             now: watch::channel(start_ms).0,

@@ -20,39 +20,73 @@ pub const KEYS_PER_NOTICE: usize = 64;
 pub enum Notice {
     /// A game was committed at revision `rev` (sent by the store, in the
     /// commit's own transaction, so it is heard only if the commit holds).
-    Game { id: String, rev: i64 },
+    Game {
+        /// The game's id.
+        id: String,
+        /// Its revision after the commit.
+        rev: i64,
+    },
     /// A game was deleted.
-    Deleted { id: String },
+    Deleted {
+        /// The game's id.
+        id: String,
+    },
     /// An account event was logged (sent by the store, in the event's own
     /// transaction): read the events after the last one acted on.
-    Account { seq: i64 },
+    Account {
+        /// The event's number ([`AccountEvent::seq`](crate::AccountEvent::seq)).
+        seq: i64,
+    },
     /// A seek was posted on `from`: its view, as the lobby shows it (the
     /// store does not read it; the lobby made it).
     SeekAdded {
+        /// The server that sends it (its instance name).
         from: String,
+        /// The seek's view, as JSON.
         seek: serde_json::Value,
     },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
-    SeeksRemoved { from: String, ids: Vec<String> },
+    SeeksRemoved {
+        /// The server that sends it (its instance name).
+        from: String,
+        /// The seeks' ids.
+        ids: Vec<String>,
+    },
     /// A seek became a game: the seek's creator may be on another server.
     Paired {
+        /// The server that sends it (its instance name).
         from: String,
+        /// The seek's id.
         seek: String,
+        /// The new game's id.
         game: String,
+        /// The players' ids, White's first.
         players: [String; 2],
     },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
+        /// The server that sends it (its instance name).
         from: String,
+        /// Each key with whether it is now here, in the order they changed
+        /// (at most [`KEYS_PER_NOTICE`]).
         changes: Vec<(bool, String)>,
     },
     /// `from` (re)connected its listener: the others tell it what they hold.
-    Hello { from: String },
+    Hello {
+        /// The server that sends it (its instance name).
+        from: String,
+    },
     /// `from` is up (sent with every heartbeat); a server not heard from
     /// for a while is taken for dead and its presence forgotten.
-    Alive { from: String },
+    Alive {
+        /// The server that sends it (its instance name).
+        from: String,
+    },
     /// `from` stops (its presence goes at once).
-    Bye { from: String },
+    Bye {
+        /// The server that sends it (its instance name).
+        from: String,
+    },
 }
 
 /// What a store's listener hands on.

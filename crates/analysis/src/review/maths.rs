@@ -20,7 +20,10 @@ use tensorchess_engine::Eval;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Score {
+    /// Centipawns (100 is a pawn), positive when the side is better.
     Cp(i32),
+    /// Mate in this many moves: positive when the side mates, negative
+    /// when it is mated.
     Mate(i32),
 }
 
@@ -41,6 +44,7 @@ impl Score {
         }
     }
 
+    /// The centipawns; `None` for a mate.
     pub fn cp(self) -> Option<i32> {
         match self {
             Score::Cp(c) => Some(c),
@@ -48,6 +52,7 @@ impl Score {
         }
     }
 
+    /// The moves to mate; `None` for a centipawn score.
     pub fn mate(self) -> Option<i32> {
         match self {
             Score::Mate(m) => Some(m),
@@ -107,8 +112,14 @@ pub fn win_percent(s: Score) -> f64 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Judgement {
+    /// `?!`: winning chances down by 0.1 to 0.2, or a mate let in or let
+    /// go in an already decided game (see [`judge`]).
     Inaccuracy,
+    /// `?`: winning chances down by 0.2 to 0.3, or a mate let in or let go
+    /// in a nearly decided game.
     Mistake,
+    /// `??`: winning chances down by 0.3 or more, or a mate let in or let
+    /// go in an open game.
     Blunder,
 }
 

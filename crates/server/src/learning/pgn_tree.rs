@@ -14,6 +14,7 @@ use tensorchess_rules::{san, with_variant, Position, Variant, VariantKind};
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct TreeImportRequest {
+    /// The PGN text (its first game is read).
     pub pgn: String,
     /// The game when the PGN has no `Variant` tag (default: chess, as PGN).
     pub variant: Option<String>,
@@ -22,14 +23,20 @@ pub struct TreeImportRequest {
 /// A move of an imported line.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct TreeNodeView {
+    /// The move string (RULES 4.2).
     pub uci: String,
+    /// The move in SAN, as this server writes it.
     pub san: String,
     /// The position after the move.
     pub fen: String,
     /// The king in check after it.
     pub check: Option<String>,
+    /// How the move looks on the board.
     pub path: PathView,
+    /// The move's annotation glyphs (`$2` is 2; `!`, `?` and the like are
+    /// read as their numbers).
     pub nags: Vec<u8>,
+    /// Comments after the move.
     pub comments: Vec<String>,
     /// Lines played instead of this move.
     pub variations: Vec<TreeLineView>,
@@ -40,16 +47,23 @@ pub struct TreeNodeView {
 pub struct TreeLineView {
     /// Comments before its first move.
     pub comments: Vec<String>,
+    /// Its moves, in order.
     pub moves: Vec<TreeNodeView>,
 }
 
 /// An imported game with its variations.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct TreeImportView {
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
+    /// The position the game starts from (its `FEN` tag, or the game's
+    /// start).
     pub start_fen: String,
+    /// The PGN's tags, in order, as `[name, value]` pairs.
     pub tags: Vec<(String, String)>,
+    /// The movetext's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+    /// The main line, with the variations on its moves.
     pub line: TreeLineView,
 }
 

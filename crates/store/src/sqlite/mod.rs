@@ -19,7 +19,7 @@ use super::{
 };
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
 use tensorchess_rules::VariantKind;
 
@@ -47,7 +47,6 @@ impl From<rusqlite::Error> for StoreError {
 pub struct SqliteStore {
     writer: Arc<mpsc::Sender<Box<dyn Job>>>,
     reader: Arc<Mutex<Connection>>,
-    path: PathBuf,
 }
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
@@ -62,10 +61,10 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
 impl SqliteStore {
     /// Opens (creating if needed) the database file and brings its schema up to date.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
-        let path = path.as_ref().to_path_buf();
-        let mut conn = connect(&path)?;
-        migrate(&mut conn, &path)?;
-        let reader = connect(&path)?;
+        let path = path.as_ref();
+        let mut conn = connect(path)?;
+        migrate(&mut conn, path)?;
+        let reader = connect(path)?;
         let (tx, rx) = mpsc::channel::<Box<dyn Job>>();
         std::thread::Builder::new()
             .name("sqlite-writer".into())
@@ -74,12 +73,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             writer: Arc::new(tx),
             reader: Arc::new(Mutex::new(reader)),
-            path,
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// The schema version of the open database.
