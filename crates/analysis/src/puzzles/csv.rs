@@ -66,7 +66,7 @@ impl Puzzle {
     /// Reads one CSV line.
     ///
     /// ```
-    /// use tensorchess::puzzles::Puzzle;
+    /// use tensorchess_analysis::puzzles::Puzzle;
     /// let p = Puzzle::from_csv("00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6 d7d8 f7f8,1760,80,83,72,mate mateIn2 middlegame short,https://lichess.org/yyznGmXs/black#34,Italian_Game").unwrap();
     /// assert_eq!(p.moves.len(), 4);
     /// assert!(p.has_theme("mateIn2"));

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use tensorchess::review::{review_game, Budget, ReviewSettings};
+//! use tensorchess_analysis::review::{review_game, Budget, ReviewSettings};
 //! use tensorchess_rules::{Chess, Game};
 //! let mut game = Game::<Chess>::new();
 //! for m in ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"] {
