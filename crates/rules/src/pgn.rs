@@ -1,15 +1,24 @@
 //! PGN (RULES 4.4): reading and writing games, with the `Variant` tag and
-//! `SetUp`/`FEN` for games that start elsewhere. [`parse_pgn`] reads the
-//! main line; [`parse_pgn_tree`] keeps the variations, comments and
-//! annotation glyphs too.
+//! `SetUp`/`FEN` for games that start elsewhere.
+//!
+//! One reader, [`parse_pgn_tree`], reads games with their variations,
+//! comments and annotation glyphs ([`PgnTree`]); [`parse_pgn`] keeps only
+//! their main lines ([`PgnGame`]). The moves are read as text and played
+//! under a game's rules by [`replay`] (the main line) or [`PgnLine::play`]
+//! (every line). One writer, [`PgnTree::to_pgn`], writes a tree:
+//! [`write_pgn`] a game, and the game review its annotated games.
 
 mod lex;
 mod tree;
+mod write;
 
-pub use tree::{parse_pgn_tree, PgnLine, PgnNode, PgnTree, MAX_VARIATION_DEPTH};
+pub use tree::{
+    parse_pgn_tree, PgnLine, PgnNode, PgnTree, PlayedLine, PlayedNode, MAX_VARIATION_DEPTH,
+};
+pub use write::{game_tags, ROSTER};
 
 use crate::san::{parse_any, san_with};
-use crate::{Game, Outcome, ParseFenError, Position, Variant, VariantKind};
+use crate::{Color, Game, Move, Outcome, ParseFenError, Position, Variant, VariantKind};
 
 /// A PGN game as text: tags and move tokens, not yet checked against the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,9 +54,16 @@ impl PgnGame {
 /// Why a PGN could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PgnError {
-    /// The text is not PGN: what went wrong where.
-    #[error("PGN syntax error: {0}")]
-    Syntax(String),
+    /// The text is not PGN: what went wrong, and where.
+    #[error("PGN syntax error at line {line}, column {column}: {message}")]
+    Syntax {
+        /// The line, 1 for the first.
+        line: usize,
+        /// The character in the line, 1 for the first.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
     /// The `Variant` tag names no game of ours.
     #[error("unknown variant '{0}' in the PGN")]
     Variant(String),
@@ -72,7 +88,8 @@ pub enum PgnError {
 /// Largest PGN text read.
 pub const MAX_PGN_LEN: usize = 4 << 20;
 
-/// Splits PGN text into games.
+/// Splits PGN text into games, keeping their main lines ([`parse_pgn_tree`]
+/// reads them; text that is not PGN is an error that says where).
 ///
 /// ```
 /// use tensorchess_rules::pgn::parse_pgn;
@@ -81,104 +98,52 @@ pub const MAX_PGN_LEN: usize = 4 << 20;
 /// assert_eq!(games[0].result, "1-0");
 /// ```
 pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    if text.len() > MAX_PGN_LEN {
-        return Err(PgnError::Syntax("the PGN is larger than 4 MiB".into()));
-    }
-    let mut games = Vec::new();
-    let mut cur = PgnGame::default();
-    let mut in_moves = false;
-    let mut chars = text.chars().peekable();
-    let mut depth = 0usize; // variation nesting
-    let finish = |cur: &mut PgnGame, games: &mut Vec<PgnGame>| {
-        if !cur.tags.is_empty() || !cur.moves.is_empty() {
-            if cur.result.is_empty() {
-                cur.result = "*".into();
-            }
-            games.push(std::mem::take(cur));
+    Ok(parse_pgn_tree(text)?
+        .into_iter()
+        .map(PgnTree::into_main_line)
+        .collect())
+}
+
+/// The move token `tok` in `pos` (SAN or a move string), or why it is not
+/// a legal move there, with its move number.
+fn play_token<V: Variant>(pos: &Position<V>, tok: &str) -> Result<Move, PgnError> {
+    parse_any(pos, tok).map_err(|e| {
+        let full = pos.fullmoves();
+        let number = match pos.turn() {
+            Color::White => format!("{full}."),
+            Color::Black => format!("{full}..."),
+        };
+        PgnError::Move {
+            number,
+            token: tok.chars().take(24).collect(),
+            reason: e.to_string(),
         }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '[' if depth == 0 => {
-                if in_moves {
-                    finish(&mut cur, &mut games);
-                    in_moves = false;
-                }
-                cur.tags.push(lex::read_tag(&mut chars)?);
-            }
-            '{' => {
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            c if c.is_whitespace() => {}
-            _ => {
-                let tok = lex::read_token(c, &mut chars);
-                if depth > 0 {
-                    continue;
-                }
-                in_moves = true;
-                if matches!(tok.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
-                    cur.result = tok;
-                    finish(&mut cur, &mut games);
-                    in_moves = false;
-                    continue;
-                }
-                if tok.starts_with('$') {
-                    continue;
-                }
-                // Strip a move number ("12." or "12...") glued to the move.
-                let t = lex::strip_move_number(&tok);
-                if t.is_empty() {
-                    continue;
-                }
-                cur.moves.push(t.to_string());
-            }
-        }
-    }
-    finish(&mut cur, &mut games);
-    Ok(games)
+    })
+}
+
+/// The start position of a game with these tags: its `FEN` tag, or the
+/// game's start.
+fn start_position<V: Variant>(fen: Option<&str>) -> Result<Position<V>, PgnError> {
+    Ok(match fen {
+        Some(fen) => Position::<V>::from_fen(fen)?,
+        None => Position::<V>::new(),
+    })
 }
 
 /// Replays a PGN game under game `V`'s rules.
 pub fn replay<V: Variant>(pgn: &PgnGame) -> Result<Game<V>, PgnError> {
-    let start = match pgn.tag("FEN") {
-        Some(fen) => Position::<V>::from_fen(fen)?,
-        None => Position::<V>::new(),
-    };
-    let mut game = Game::from_position(start);
-    for (i, tok) in pgn.moves.iter().enumerate() {
-        let pos = *game.position();
-        let m = parse_any(&pos, tok).map_err(|e| {
-            let full = pos.fullmoves();
-            let number = match pos.turn() {
-                crate::Color::White => format!("{full}."),
-                crate::Color::Black => format!("{full}..."),
-            };
-            let _ = i;
-            PgnError::Move {
-                number,
-                token: tok.chars().take(24).collect(),
-                reason: e.to_string(),
-            }
-        })?;
+    let mut game = Game::from_position(start_position::<V>(pgn.tag("FEN"))?);
+    for tok in &pgn.moves {
+        let m = play_token(game.position(), tok)?;
         game.push(m);
     }
     Ok(game)
 }
 
-/// Writes a game as PGN with the given tags (the seven-tag roster is filled in).
+/// Writes a game as PGN with the given tags: the seven-tag roster first
+/// (from `tags`, or its defaults), the result `outcome`'s or the game's
+/// own (`*` while it goes on), the `Variant` and `SetUp`/`FEN` tags the
+/// game needs, then `tags`' others ([`game_tags`]); the moves in SAN.
 ///
 /// ```
 /// use tensorchess_rules::{Game, Tensor, pgn::{write_pgn, parse_pgn, replay}};
@@ -199,74 +164,25 @@ pub fn write_pgn<V: Variant>(
         .or_else(|| game.outcome())
         .map(|o| o.result_str())
         .unwrap_or("*");
-    let mut out = String::new();
-    let get = |name: &str, default: &str| -> String {
-        tags.iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_else(|| default.to_string())
-    };
-    for (name, default) in [
-        ("Event", "?"),
-        ("Site", "?"),
-        ("Date", "????.??.??"),
-        ("Round", "-"),
-        ("White", "?"),
-        ("Black", "?"),
-    ] {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(&get(name, default))));
-    }
-    out.push_str(&format!("[Result \"{result}\"]\n"));
-    if let Some(v) = V::KIND.pgn_name() {
-        out.push_str(&format!("[Variant \"{v}\"]\n"));
-    }
     let start = game.start();
-    if start.fen() != Position::<V>::new().fen() {
-        out.push_str("[SetUp \"1\"]\n");
-        out.push_str(&format!("[FEN \"{}\"]\n", start.fen()));
-    }
-    let reserved = [
-        "Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant", "SetUp", "FEN",
-    ];
-    for (k, v) in tags {
-        if !reserved.contains(&k.as_str()) {
-            out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-        }
-    }
-    out.push('\n');
-    let mut line = String::new();
-    let push_token = |tok: &str, out: &mut String, line: &mut String| {
-        if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
-            out.push_str(line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(tok);
+    let start_fen = start.fen();
+    let setup = (start_fen != Position::<V>::new().fen()).then_some(start_fen.as_str());
+    let moves = game
+        .moves()
+        .iter()
+        .zip(game.positions())
+        .map(|(m, pos)| PgnNode {
+            san: san_with(pos, *m, &pos.legal_moves()),
+            ..PgnNode::default()
+        })
+        .collect();
+    let tree = PgnTree {
+        tags: game_tags(tags, result, Some(V::KIND), setup),
+        line: PgnLine {
+            comments: Vec::new(),
+            moves,
+        },
+        result: result.to_string(),
     };
-    for (i, m) in game.moves().iter().enumerate() {
-        let pos = &game.positions()[i];
-        let legal = pos.legal_moves();
-        let s = san_with(pos, *m, &legal);
-        match pos.turn() {
-            crate::Color::White => {
-                push_token(&format!("{}.", pos.fullmoves()), &mut out, &mut line)
-            }
-            crate::Color::Black if i == 0 => {
-                push_token(&format!("{}...", pos.fullmoves()), &mut out, &mut line)
-            }
-            _ => {}
-        }
-        push_token(&s, &mut out, &mut line);
-    }
-    push_token(result, &mut out, &mut line);
-    out.push_str(&line);
-    out.push('\n');
-    out
-}
-
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    tree.to_pgn(start.fullmoves(), start.turn())
 }

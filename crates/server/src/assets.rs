@@ -11,9 +11,13 @@ const JS: &str = "text/javascript; charset=utf-8";
 #[cfg(test)]
 const CSS: &str = "text/css; charset=utf-8";
 
+/// A file of the page.
 pub struct Asset {
+    /// Its path under `assets/` (`index.html`, `js/app.js`).
     pub path: &'static str,
+    /// Its `Content-Type`.
     pub mime: &'static str,
+    /// Its bytes.
     pub body: &'static [u8],
 }
 

@@ -36,11 +36,14 @@ pub enum Refusal {
 /// (`None` for work the server resumes by itself).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Requester {
+    /// The player's id.
     pub player: String,
+    /// The client's address (after trusted proxies).
     pub client: Option<IpAddr>,
 }
 
 impl Requester {
+    /// A requester from a player's id and their address.
     pub fn new(player: &str, client: Option<IpAddr>) -> Requester {
         Requester {
             player: player.to_string(),
@@ -157,6 +160,7 @@ pub struct SearchBudget {
     queue: Mutex<Queue>,
     /// Searches at once.
     pub capacity: usize,
+    /// How many searches may wait, per player, per address and in all.
     pub limits: QueueLimits,
 }
 
@@ -166,11 +170,14 @@ pub struct Slot {
 }
 
 impl SearchBudget {
+    /// A budget of `capacity` slots (at least 1), with queue limits that
+    /// grow with it.
     pub fn new(capacity: usize) -> Arc<SearchBudget> {
         let capacity = capacity.max(1);
         SearchBudget::with_limits(capacity, QueueLimits::for_capacity(capacity))
     }
 
+    /// A budget of `capacity` slots (at least 1) and these limits.
     pub fn with_limits(capacity: usize, limits: QueueLimits) -> Arc<SearchBudget> {
         Arc::new(SearchBudget {
             queue: Mutex::new(Queue::default()),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 /// Timings and limits of the server, with the clock they are read on.
 #[derive(Clone)]
 pub struct ServerConfig {
+    /// Where the time comes from: the system's, or a manual one (tests).
     pub clock: Arc<dyn Clock>,
     /// A finished game nobody watches leaves memory after this long.
     pub evict_finished_after_ms: i64,

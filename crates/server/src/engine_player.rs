@@ -27,9 +27,11 @@ const POOL_SIZE: usize = 4;
 pub struct SearchRequest {
     /// The game (only the positions up to `ply` are searched).
     pub game: VariantGame,
+    /// The position to search: after this many of the game's moves.
     pub ply: usize,
     /// A playing level; `None` is full strength (hints, evaluation).
     pub level: Option<Level>,
+    /// The longest the search may take (a level may take less).
     pub movetime: Duration,
     /// Seeds a weak level's noise, so that games differ.
     pub seed: u64,
@@ -40,10 +42,13 @@ pub struct SearchRequest {
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchOutcome {
+    /// The move found (the null move when the position has none).
     pub best: Move,
+    /// That move as pages see it; `None` for the null move.
     pub best_view: Option<MoveView>,
     /// From the side to move's point of view.
     pub score: Eval,
+    /// The depth completed, in plies.
     pub depth: u32,
     /// White's point of view, for pages.
     pub white_score: ScoreView,
@@ -98,6 +103,7 @@ impl Default for EnginePlayer {
 }
 
 impl EnginePlayer {
+    /// An engine player running as many searches at once as there are CPUs.
     pub fn new() -> EnginePlayer {
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         EnginePlayer::with_slots(cpus)
@@ -121,6 +127,7 @@ impl EnginePlayer {
         self.shutdown.store(true, Ordering::SeqCst);
     }
 
+    /// Whether [`EnginePlayer::shutdown`] was called.
     pub fn is_shut_down(&self) -> bool {
         self.shutdown.load(Ordering::SeqCst)
     }

@@ -22,8 +22,10 @@ pub enum AppError {
     /// Wrong credentials.
     #[error("{0}")]
     Unauthorized(String),
+    /// No such game, player, seek, puzzle or route.
     #[error("{0}")]
     NotFound(String),
+    /// A route that does not take this method.
     #[error("{0}")]
     MethodNotAllowed(String),
     /// A `Host` this server does not serve.
@@ -39,33 +41,53 @@ pub enum AppError {
     StaleGame(String),
     /// A well-formed move the rules forbid, with the reason for the player.
     #[error("Illegal move {text}: {reason}")]
-    IllegalMove { text: String, reason: IllegalReason },
+    IllegalMove {
+        /// The move as the player sent it.
+        text: String,
+        /// Why the rules forbid it.
+        reason: IllegalReason,
+    },
     /// An action the player's seat, account or the game's state does not
     /// allow; `kind` names the reason ([`Kind::NotAPlayer`],
     /// [`Kind::NotYourTurn`], [`Kind::Stale`], [`Kind::GameOver`], ...).
     #[error("{message}")]
-    Refused { kind: Kind, message: String },
+    Refused {
+        /// Why, in a word.
+        kind: Kind,
+        /// Why, as a sentence for the player.
+        message: String,
+    },
+    /// A request, PGN or game larger than the server takes.
     #[error("{0}")]
     TooLarge(String),
     /// The request's body did not arrive in time.
     #[error("{0}")]
     Timeout(String),
+    /// A body that is not `application/json`.
     #[error("{0}")]
     UnsupportedMediaType(String),
     /// Too many requests from one client; it may try again after `retry_ms`.
     #[error("Too many requests: try again in {} s", retry_ms.div_ceil(1000))]
-    TooManyRequests { retry_ms: u64 },
+    TooManyRequests {
+        /// Milliseconds until the client's next request is allowed.
+        retry_ms: u64,
+    },
     /// The server is shutting down.
     #[error("{0}")]
     Unavailable(String),
     /// The server has too much to do: try again after `retry_ms`.
     #[error("The server is busy: try again in {} s", retry_ms.div_ceil(1000))]
-    Overloaded { retry_ms: u64 },
+    Overloaded {
+        /// Milliseconds after which trying again makes sense.
+        retry_ms: u64,
+    },
+    /// A bug or a storage failure; the message is logged too.
     #[error("internal error: {0}")]
     Internal(String),
 }
 
 impl AppError {
+    /// A [`AppError::BadRequest`] with this message.
     pub fn bad(msg: impl Into<String>) -> AppError {
         AppError::BadRequest(msg.into())
     }
@@ -132,18 +154,21 @@ fn warn_overloaded(e: &AppError) {
 
 /// The JSON body of an error answer.
 #[derive(Serialize, Debug)]
-pub struct ErrorBody {
-    pub error: String,
-    pub kind: Kind,
+struct ErrorBody {
+    /// What went wrong, as a sentence for people.
+    error: String,
+    /// Why, in a word.
+    kind: Kind,
     /// For illegal moves: why, as a sentence for the player.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    reason: Option<String>,
     /// For illegal moves: the reason in a word, and its details (for
     /// translations: see [`IllegalReason::code`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<&'static str>,
+    code: Option<&'static str>,
+    /// The reason's details by name (squares, roles, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub args: Option<BTreeMap<&'static str, String>>,
+    args: Option<BTreeMap<&'static str, String>>,
 }
 
 /// The details of an illegal move's reason, by name.

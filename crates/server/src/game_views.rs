@@ -29,11 +29,16 @@ pub const MAX_PGN_TAG: usize = 256;
 
 /// A game imported from PGN: the moves, its tags, and its result token.
 pub struct ImportedGame {
+    /// The game, every move played.
     pub game: VariantGame,
+    /// The PGN's tags, in order (values cut at [`MAX_PGN_TAG`] bytes).
     pub tags: Vec<(String, String)>,
+    /// The movetext's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
 }
 
+/// A game from its name (`tensor`, `chess`, `chessence`); a bad request
+/// for another word.
 pub fn parse_variant(name: &str) -> Result<VariantKind, AppError> {
     name.parse::<VariantKind>()
         .map_err(|e| AppError::BadRequest(capital(&e.to_string())))
@@ -93,6 +98,7 @@ fn square_name<V: Variant>(sq: Square) -> String {
     V::GEOMETRY.square_name(sq).to_string()
 }
 
+/// The board's shape of a game, as pages see it.
 pub fn geometry_view(kind: VariantKind) -> GeometryView {
     let g = kind.geometry();
     let holes = (0..g.size() as u8)

@@ -15,12 +15,15 @@ use tokio::sync::broadcast;
 /// Messages kept for a slow subscriber before it lags.
 const TOPIC_CAPACITY: usize = 64;
 
+/// Live-update topics (`game:ID`, `lobby`): each sends what is published
+/// on it to every subscriber, as WebSocket text.
 #[derive(Default)]
 pub struct Hub {
     topics: Mutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
 }
 
 impl Hub {
+    /// A hub without topics.
     pub fn new() -> Hub {
         Hub::default()
     }

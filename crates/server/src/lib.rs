@@ -6,7 +6,7 @@
 //! `docs/online.md`.
 
 pub mod api;
-pub mod assets;
+pub(crate) mod assets;
 pub mod budget;
 pub mod challenges;
 pub mod chat;
@@ -30,7 +30,8 @@ pub mod live;
 pub mod lobby;
 pub mod local;
 pub mod metrics;
-pub mod mime;
+// `build.rs` includes this file too, so it has no inner doc comment.
+pub(crate) mod mime;
 pub mod online;
 pub mod players;
 pub mod presence;
@@ -69,8 +70,12 @@ pub const MAX_BODY: usize = 1 << 20;
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
+    /// The games being played (engine, local and online), in memory and
+    /// in the store.
     pub games: Arc<Games>,
+    /// Identities, accounts, sessions and ratings.
     pub players: Arc<Players>,
+    /// Open seeks, and pairing.
     pub lobby: Arc<Lobby>,
     /// Analysis, reviews, puzzles and lessons.
     pub learning: Arc<Learning>,
@@ -86,6 +91,7 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// State over `store`, with the default configuration.
     pub fn new(store: Arc<dyn GameStore>) -> AppState {
         AppState::with_config(store, ServerConfig::default())
     }
@@ -176,7 +182,8 @@ impl AppState {
         }
     }
 
-    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+    /// Becomes `true` when the server stops (WebSockets close on it).
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
     }
 }

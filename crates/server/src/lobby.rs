@@ -62,6 +62,7 @@ fn refused_seek(why: String) -> AppError {
 }
 
 impl Lobby {
+    /// The lobby, pairing seeks into online games of `online`.
     pub fn new(live: Arc<LiveGames>, online: Arc<OnlineGames>, players: Arc<Players>) -> Lobby {
         Lobby {
             live,

@@ -43,10 +43,12 @@ impl Metrics {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// TCP connections open now.
     pub fn connections(&self) -> usize {
         self.connections.load(Ordering::Relaxed)
     }
 
+    /// WebSockets open now.
     pub fn sockets(&self) -> usize {
         self.sockets.load(Ordering::Relaxed)
     }

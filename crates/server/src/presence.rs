@@ -51,6 +51,8 @@ pub struct Presence {
 }
 
 impl Presence {
+    /// Nobody here yet; changes are published on `hub` and told to the
+    /// other servers through `cluster`.
     pub fn new(hub: Arc<Hub>, cluster: Arc<Cluster>) -> Presence {
         Presence {
             hub,

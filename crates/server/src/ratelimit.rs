@@ -35,6 +35,8 @@ impl RateLimit {
     };
 }
 
+/// One client's allowance: up to the limit's burst at once, refilled at
+/// its rate.
 #[derive(Clone, Debug)]
 pub struct TokenBucket {
     limit: RateLimit,
@@ -94,6 +96,7 @@ impl<K: std::hash::Hash + Eq + Clone> KeyedLimiter<K> {
     /// Buckets kept before idle ones are dropped.
     pub(crate) const PRUNE_AT: usize = 4096;
 
+    /// A limiter giving each key `limit`.
     pub fn new(limit: RateLimit) -> KeyedLimiter<K> {
         KeyedLimiter {
             limit,
@@ -156,6 +159,7 @@ impl<K: std::hash::Hash + Eq + Clone> KeyedLimiter<K> {
 pub struct ClientLimiter(KeyedLimiter<IpAddr>);
 
 impl ClientLimiter {
+    /// A limiter giving each address `limit`.
     pub fn new(limit: RateLimit) -> ClientLimiter {
         ClientLimiter(KeyedLimiter::new(limit))
     }

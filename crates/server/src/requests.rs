@@ -23,7 +23,9 @@ pub struct NewGameRequest {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct AccountRequest {
+    /// The account's user name (letters, digits, `_` and `-`).
     pub username: String,
+    /// The password, as typed.
     pub password: String,
 }
 
@@ -31,7 +33,9 @@ pub struct AccountRequest {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct PasswordRequest {
+    /// The password now, as typed.
     pub old: String,
+    /// The password to use from now on.
     pub new: String,
 }
 
@@ -39,6 +43,7 @@ pub struct PasswordRequest {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RenameRequest {
+    /// The name to show over the board and in the lobby.
     pub name: String,
 }
 
@@ -56,12 +61,14 @@ pub struct MoveRequest {
 /// `POST /api/position`: the legal moves of any position, optionally after a move.
 #[derive(Deserialize, Debug, Clone)]
 pub struct PositionRequest {
+    /// `tensor`, `chess` or `chessence`.
     pub variant: String,
     /// The game's start position when absent.
     pub fen: Option<String>,
     /// Moves played from `fen` first (so that repetitions count).
     #[serde(default)]
     pub moves: Vec<String>,
+    /// A move (a move string or SAN) to play and show, with its path.
     #[serde(rename = "move")]
     pub mv: Option<String>,
 }
@@ -70,9 +77,11 @@ pub struct PositionRequest {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct ExplainRequest {
+    /// `tensor`, `chess` or `chessence`.
     pub variant: String,
     /// The game's start position when absent.
     pub fen: Option<String>,
+    /// The move to judge: a move string (RULES 4.2) or SAN.
     #[serde(rename = "move")]
     pub mv: String,
 }
@@ -153,22 +162,31 @@ pub enum OnlineAction {
     /// A move, with the number of moves the player saw on the board: any
     /// other number means the player's page is stale, and the move is refused.
     Move {
+        /// A move string (RULES 4.2) or SAN.
         #[serde(rename = "move")]
         mv: String,
+        /// Moves on the player's board before this one.
         ply: usize,
     },
+    /// Gives the game up.
     Resign,
+    /// Offers a draw (once per move), or accepts the opponent's offer.
     OfferDraw,
+    /// Accepts the opponent's draw offer.
     AcceptDraw,
+    /// Declines the opponent's draw offer.
     DeclineDraw,
     /// Ends the game without a result, before both sides have moved.
     Abort,
     /// Offers a rematch (colours swapped), or accepts the opponent's offer.
     Rematch,
+    /// Declines the opponent's rematch offer.
     DeclineRematch,
 }
 
 impl OnlineAction {
+    /// The action's `type`, as requests write it (and acknowledgements
+    /// name it).
     pub fn name(&self) -> &'static str {
         match self {
             OnlineAction::Move { .. } => "move",
@@ -189,60 +207,98 @@ impl OnlineAction {
 pub enum ClientMessage {
     /// Receive a topic's events, starting with a snapshot (`game:ID`).
     Subscribe {
+        /// `game:ID`, or `lobby`.
         topic: String,
     },
+    /// Stop receiving a topic's events.
     Unsubscribe {
+        /// A topic subscribed to before.
         topic: String,
     },
+    /// Asks for a `pong` (keeps the connection alive through proxies).
     Ping,
-    /// An online action on a game, by the seat this connection's cookies hold.
+    /// An online action on a game, by the seat this connection's cookies
+    /// hold: [`OnlineAction::Move`]. In every action, `game` is the game's
+    /// id and `req` the client's own number for the request, sent back in
+    /// the `ack` or `refused` answer.
     Move {
+        /// The game's id.
         game: String,
+        /// A move string (RULES 4.2) or SAN.
         #[serde(rename = "move")]
         mv: String,
+        /// Moves on the player's board before this one.
         ply: usize,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::Resign`].
     Resign {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::OfferDraw`].
     OfferDraw {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::AcceptDraw`].
     AcceptDraw {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::DeclineDraw`].
     DeclineDraw {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::Abort`].
     Abort {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::Rematch`].
     Rematch {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
+    /// [`OnlineAction::DeclineRematch`].
     DeclineRematch {
+        /// The game's id.
         game: String,
+        /// The client's number for the request.
         req: Option<u64>,
     },
     /// Analyse the position after `moves` from `fen` (docs/analysis.md);
     /// replaces this connection's analysis.
     Analyse {
+        /// The client's number for the analysis, in every `analysis` answer.
         id: u64,
+        /// `tensor`, `chess` or `chessence`.
         variant: String,
+        /// The game's start position when absent.
         fen: Option<String>,
+        /// Moves played from `fen` first (move strings or SAN).
         #[serde(default)]
         moves: Vec<String>,
+        /// Lines to find, 1 to 5 (default 1).
         multipv: Option<usize>,
     },
     /// Stop analysis `id` (if it is this connection's).
     AnalyseStop {
+        /// The number the analysis was started with.
         id: u64,
     },
 }

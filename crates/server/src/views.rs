@@ -9,7 +9,9 @@ use serde::Serialize;
 /// One piece's route during a move; `squares[0]` is where it starts.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct RouteView {
+    /// The piece that travels, as a FEN letter.
     pub piece: String,
+    /// The squares it passes through, in order, ending where it stops.
     pub squares: Vec<String>,
 }
 
@@ -27,6 +29,7 @@ pub struct PathView {
 pub struct MoveView {
     /// The move string to post back (RULES 4.2).
     pub uci: String,
+    /// The move in standard algebraic notation, for move lists.
     pub san: String,
     /// `normal`, `promotion`, `en_passant`, `castle`, `propel`, `beast_capture` or `drop`.
     pub kind: &'static str,
@@ -40,6 +43,7 @@ pub struct MoveView {
     pub promotion: Option<String>,
     /// The rook a castling moves.
     pub rook: Option<String>,
+    /// How the move looks on the board.
     pub path: PathView,
 }
 
@@ -48,7 +52,9 @@ pub struct MoveView {
 pub struct HistoryEntry {
     /// 0 for the first move.
     pub ply: usize,
+    /// The move string (RULES 4.2).
     pub uci: String,
+    /// The move in standard algebraic notation, as it was played.
     pub san: String,
     /// The colour that played it.
     pub color: &'static str,
@@ -56,15 +62,20 @@ pub struct HistoryEntry {
     pub fen: String,
     /// The king in check after it, if any.
     pub check: Option<String>,
+    /// How the move looked on the board.
     pub path: PathView,
 }
 
 /// A game's moves, shared between the game in memory and the views made
 /// of it (a view copies no move).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct History(pub std::sync::Arc<Vec<HistoryEntry>>);
+pub struct History(
+    /// The moves, first first.
+    pub std::sync::Arc<Vec<HistoryEntry>>,
+);
 
 impl History {
+    /// A history of these moves.
     pub fn new(entries: Vec<HistoryEntry>) -> History {
         History(std::sync::Arc::new(entries))
     }
@@ -92,7 +103,9 @@ impl Serialize for History {
 /// The board's shape.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct GeometryView {
+    /// Columns, `a` first: 10 in Tensor Chess, 8 in chess, 6 in Chessence.
     pub files: u8,
+    /// Rows, `1` first: 8, or 9 in Chessence.
     pub ranks: u8,
     /// Squares that do not exist (Chessence).
     pub holes: Vec<String>,
@@ -101,6 +114,8 @@ pub struct GeometryView {
 /// `POST /api/explain`: whether a move is legal, and if not, why.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct ExplainView {
+    /// The move is legal in the position; the other fields say which move
+    /// it is (`uci`) or why it is not (`reason`, `code`, `args`).
     pub legal: bool,
     /// The move string of the legal move (also when SAN was given).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,7 +148,9 @@ pub struct RulesView {
 /// Pieces in reserve (Chessence men), by side.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandsView {
+    /// Men White may still drop (0 outside Chessence).
     pub white: u8,
+    /// Men Black may still drop (0 outside Chessence).
     pub black: u8,
 }
 
@@ -145,6 +162,7 @@ pub struct EndView {
     /// `checkmate`, `stalemate`, `no_legal_moves`, `repetition`, `hundred_plies`,
     /// `dead_material`, `resignation`, `agreement`.
     pub reason: String,
+    /// `white` or `black`; `null` for a draw.
     pub winner: Option<&'static str>,
     /// An aborted game: the side that did not make its first move in time.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -158,13 +176,19 @@ pub struct EndView {
 /// A position with its legal moves.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct PositionView {
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
+    /// The position (RULES 5).
     pub fen: String,
+    /// The side to move: `white` or `black`.
     pub turn: &'static str,
     /// The side to move's king, when it is in check.
     pub check: Option<String>,
+    /// Men in reserve, by side.
     pub hands: HandsView,
+    /// The board's shape.
     pub geometry: GeometryView,
+    /// What the game's rules have.
     pub rules: RulesView,
     /// Empty when the game is over.
     pub legal: Vec<MoveView>,
@@ -175,26 +199,39 @@ pub struct PositionView {
 /// A game, whole: what a page shows and replays.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct GameView {
+    /// The game's id, as in its URL.
     pub id: String,
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
+    /// The game's name for people: `Tensor Chess`, `Chess`, `Chessence`.
     pub variant_title: &'static str,
-    /// `engine` or `local`.
+    /// `engine`, `local` or `online`.
     pub mode: &'static str,
     /// The person's colour against the engine.
     pub human_color: Option<String>,
+    /// The engine's level, 1..=6 (engine games only).
     pub level: Option<u8>,
+    /// The level's name for people (`Beginner` ... `Full strength`).
     pub level_name: Option<&'static str>,
+    /// White's name, as shown over the board.
     pub white: String,
+    /// Black's name, as shown over the board.
     pub black: String,
     /// Grows with every change to the game.
     pub rev: i64,
+    /// The position the game started from.
     pub start_fen: String,
+    /// The position now, with its legal moves.
     pub position: PositionView,
+    /// The moves from ply `moves_from` on.
     pub moves: History,
     /// Set once the game is over.
     pub end: Option<EndView>,
+    /// The engine is searching for its move.
     pub engine_thinking: bool,
+    /// When the game was made, in milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// When it last changed, in milliseconds since the Unix epoch.
     pub updated_at: i64,
     /// Seats, clocks and offers of an online game.
     pub online: Option<OnlineView>,
@@ -222,10 +259,13 @@ pub struct SeatView {
 /// A game's clocks at the moment the view was made.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockView {
+    /// Each side's time for the whole game, in milliseconds.
     pub base_ms: i64,
+    /// Time added after each move, in milliseconds.
     pub increment_ms: i64,
-    /// Time left, in milliseconds (never below 0).
+    /// White's time left, in milliseconds (never below 0).
     pub white_ms: i64,
+    /// Black's time left, in milliseconds (never below 0).
     pub black_ms: i64,
     /// The colour whose clock is running, if one is.
     pub running: Option<&'static str>,
@@ -237,7 +277,9 @@ pub struct ClockView {
 /// What an online game adds to a [`GameView`].
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct OnlineView {
+    /// White's seat.
     pub white: SeatView,
+    /// Black's seat.
     pub black: SeatView,
     /// `null`: the game has no clock.
     pub clock: Option<ClockView>,
@@ -262,28 +304,45 @@ pub struct OnlineView {
 /// A line of the saved-games list.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct GameSummaryView {
+    /// The game's id, as in its URL.
     pub id: String,
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: String,
+    /// The game's name for people.
     pub variant_title: &'static str,
+    /// `engine`, `local` or `online`.
     pub mode: &'static str,
+    /// The person's colour against the engine.
     pub human_color: Option<String>,
+    /// The engine's level, 1..=6 (engine games only).
     pub level: Option<u8>,
+    /// White's name.
     pub white: String,
+    /// Black's name.
     pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
+    /// aborted game).
     pub result: String,
+    /// How the game ended, as stored (`checkmate`, `resignation`,
+    /// `aborted`, ...); `null` while it goes on.
     pub end_reason: Option<String>,
+    /// The game is over.
     pub finished: bool,
     /// Half-moves (plies) played.
     pub move_count: usize,
     /// Moves, as players count them (a move of each side is one).
     pub moves: usize,
+    /// When the game was made, in milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// When it last changed, in milliseconds since the Unix epoch (the
+    /// list's order).
     pub updated_at: i64,
 }
 
 /// `GET /api/games`: a page of the asker's games, newest first.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct GameListView {
+    /// At most `limit` games, the most recently changed first.
     pub games: Vec<GameSummaryView>,
     /// Pass as `cursor` for the next page; `null` on the last one.
     pub next: Option<String>,
@@ -296,57 +355,80 @@ pub struct ScoreView {
     pub cp: Option<i32>,
     /// Moves to mate, positive when White mates.
     pub mate: Option<i32>,
+    /// The search depth the score came from, in plies.
     pub depth: u32,
 }
 
-/// The engine's advice for the side to move.
+/// The engine's advice for the side to move (`POST /api/games/{id}/hint`,
+/// `GET /api/games/{id}/eval`).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct AnalysisView {
     /// The ply of the game it was computed for.
     pub ply: usize,
+    /// The move the engine would play; `null` when there is none (the
+    /// game is over).
     pub best: Option<MoveView>,
+    /// How the position stands.
     pub score: ScoreView,
 }
 
-/// The answer to a draw offer.
+/// The answer to a draw offer (`POST /api/games/{id}/draw`).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct DrawAnswerView {
+    /// The game ended in a draw.
     pub accepted: bool,
     /// The answer in a word, for translations: `agreed` (on one device),
     /// `accepted`, `accepted_level`, `declined_mate`, `declined_better`,
     /// `declined_play_on`, `moved_on`.
     pub code: &'static str,
+    /// The answer as a sentence for the player.
     pub message: String,
+    /// The game after the answer.
     pub game: GameView,
 }
 
-/// A position after an optional move (the rules page's mini-boards).
+/// `POST /api/position`: a position after an optional move (the rules
+/// page's mini-boards).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct PlayedView {
     /// The move played, with its path, as it looked before it was played.
     pub played: Option<MoveView>,
+    /// The position after it (or the position asked for, without a move).
     pub position: PositionView,
 }
 
+/// A game the server plays, in [`InfoView`].
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct VariantInfo {
+    /// The name requests use: `tensor`, `chess` or `chessence`.
     pub name: &'static str,
+    /// The name for people.
     pub title: &'static str,
+    /// Its start position (RULES 5).
     pub start_fen: &'static str,
+    /// What its rules have.
     pub rules: RulesView,
 }
 
+/// An engine level, in [`InfoView`].
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct LevelInfo {
+    /// The number requests use, 1..=6.
     pub level: u8,
+    /// Its name for people (`Beginner` ... `Full strength`).
     pub name: &'static str,
 }
 
-/// A rating as pages see it.
+/// A Glicko-2 rating as pages see it.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
 pub struct RatingView {
+    /// The rating (1500 to start), rounded to hundredths.
     pub rating: f64,
+    /// The rating deviation: how uncertain the rating is, in rating
+    /// points (350 to start), rounded to hundredths.
     pub rd: f64,
+    /// How erratic the player's results are (0.06 to start), rounded to
+    /// millionths.
     pub volatility: f64,
     /// Rated games played.
     pub games: u32,
@@ -355,18 +437,24 @@ pub struct RatingView {
 /// A player's rating in each game.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
 pub struct RatingsView {
+    /// Tensor Chess.
     pub tensor: RatingView,
+    /// Chess.
     pub chess: RatingView,
+    /// Chessence.
     pub chessence: RatingView,
 }
 
 /// `GET /api/me`: the player asking.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct MeView {
+    /// The player's id (public: it names them in seeks and games).
     pub id: String,
+    /// The display name.
     pub name: String,
     /// The account's user name; `null` for a guest.
     pub account: Option<String>,
+    /// The player's ratings.
     pub ratings: RatingsView,
     /// Why the operator banned this player; absent when not banned.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -376,10 +464,15 @@ pub struct MeView {
 /// `GET /api/players/{username}`: a player's public profile.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct ProfileView {
+    /// The player's id.
     pub id: String,
+    /// The display name.
     pub name: String,
+    /// The account's user name (as in the URL).
     pub username: String,
+    /// When the player first came, in milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// The player's ratings.
     pub ratings: RatingsView,
     /// Recent finished online games, newest first.
     pub games: Vec<GameSummaryView>,
@@ -388,15 +481,20 @@ pub struct ProfileView {
 /// A time control, as requests write it.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockSpecView {
+    /// Each side's time for the whole game, in seconds.
     pub base_seconds: i64,
+    /// Time added after each move, in seconds.
     pub increment_seconds: i64,
 }
 
 /// Who posted a seek.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct SeekPlayerView {
+    /// The player's id.
     pub id: String,
+    /// The display name.
     pub name: String,
+    /// The account's user name; `null` for a guest.
     pub account: Option<String>,
     /// Their rating in the seek's game (rounded).
     pub rating: i32,
@@ -407,24 +505,35 @@ pub struct SeekPlayerView {
 /// An open seek of the lobby.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct SeekView {
+    /// The seek's id (`DELETE /api/seeks/{id}`, `POST .../accept`).
     pub id: String,
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
+    /// The game's name for people.
     pub variant_title: &'static str,
     /// `null`: no clock.
     pub clock: Option<ClockSpecView>,
+    /// The game will change both players' ratings.
     pub rated: bool,
     /// The colour the creator plays: `white`, `black` or `random`.
     pub color: &'static str,
+    /// Who posted it.
     pub player: SeekPlayerView,
+    /// When it was posted, in milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// When it lapses if nobody takes it, in milliseconds since the Unix
+    /// epoch.
     pub expires_at: i64,
 }
 
-/// What the server offers.
+/// `GET /api/info`: what the server offers.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct InfoView {
+    /// The server's version (its crate's).
     pub version: &'static str,
+    /// The games it plays.
     pub variants: Vec<VariantInfo>,
+    /// The engine's levels, weakest first.
     pub levels: Vec<LevelInfo>,
 }
 
@@ -433,8 +542,9 @@ pub struct InfoView {
 pub struct AnalysisLineView {
     /// From White's point of view: `{"cp": 35}` or `{"mate": -3}`.
     pub score: tensorchess_analysis::review::Score,
-    /// The line's moves in SAN, and as move strings (RULES 4.2).
+    /// The line's moves in SAN.
     pub san: Vec<String>,
+    /// The same moves as move strings (RULES 4.2).
     pub uci: Vec<String>,
     /// The first move's path, for its arrow.
     pub path: Option<PathView>,
@@ -447,8 +557,11 @@ pub enum ServerEvent {
     /// A game's whole state, after `event` (`snapshot`, `move`, `takeback`,
     /// `resign`, `draw`, `thinking`).
     Game {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// What happened.
         event: GameEvent,
+        /// The game after it.
         game: Box<GameView>,
     },
     /// A chat line posted to a room (`chat:{id}:{room}`).
@@ -478,57 +591,81 @@ pub enum ServerEvent {
     /// Answer to a client's `subscribe`; `seat` is the colour this
     /// connection plays in an online game (absent for spectators).
     Subscribed {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// `white` or `black`.
         #[serde(skip_serializing_if = "Option::is_none")]
         seat: Option<&'static str>,
     },
+    /// Answer to a client's `unsubscribe`.
     Unsubscribed {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
     },
+    /// Answer to a client's `ping`.
     Pong,
     /// A message that could not be handled; the connection stays open.
     Error {
+        /// Why, as a sentence.
         message: String,
     },
     /// Updates were missed (a slow connection): fetch the state again.
     Resync {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
     },
     /// The lobby's open seeks (on subscription; again only after this
     /// server missed notices of the others).
     Lobby {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// Every open seek, oldest first.
         seeks: Vec<SeekView>,
     },
     /// A seek was posted.
     SeekAdded {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// The new seek.
         seek: SeekView,
     },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
     SeekRemoved {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// The seeks' ids.
         ids: Vec<String>,
     },
     /// A seek was accepted: it became `game`, played by `players` (White's first).
     Paired {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// The seek's id.
         seek: String,
+        /// The new game's id.
         game: String,
+        /// The players' ids, White's first.
         players: [String; 2],
     },
     /// Which players of an online game are connected (sent when it changes).
     Presence {
+        /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
+        /// White's player has the game open.
         white: bool,
+        /// Black's player has the game open.
         black: bool,
     },
     /// An online action (`move`, `resign`, ...) was done; `req` is the
     /// client's own number for the request, if it sent one.
     Ack {
+        /// The client's number for the request, if it sent one.
         req: Option<u64>,
+        /// The game's id.
         game: String,
+        /// The action's `type` (`move`, `resign`, ...).
         action: &'static str,
+        /// The game's revision after the action.
         rev: i64,
         /// Moves in the game after the action.
         ply: usize,
@@ -540,33 +677,47 @@ pub enum ServerEvent {
     /// (`not_a_player`, `not_your_turn`, `stale`, `game_over`, `illegal_move`,
     /// `waiting`, `rate_limited`, ...), `message` in a sentence.
     Refused {
+        /// The client's number for the request, if it sent one.
         req: Option<u64>,
+        /// The game's id.
         game: String,
+        /// The action's `type` (`move`, `resign`, ...).
         action: &'static str,
+        /// Why, in a word.
         kind: crate::kind::Kind,
+        /// Why, as a sentence.
         message: String,
+        /// An illegal move: why the rules forbid it, as a sentence.
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
     /// A depth of a live analysis finished (`done`: the analysis ended;
     /// the lines are the last ones found); `id` is the client's number.
     Analysis {
+        /// The client's number for the analysis.
         id: u64,
         /// The position analysed.
         fen: String,
+        /// The depth finished, in plies.
         depth: u32,
+        /// Positions searched so far.
         nodes: u64,
+        /// Time searched so far, in milliseconds.
         time_ms: u64,
         /// Best first.
         lines: Vec<AnalysisLineView>,
+        /// The analysis ended: no more messages come for `id`.
         done: bool,
     },
     /// An analysis was not started: `kind` says why in a word
     /// (`overloaded`, `rate_limited`, `too_many`, `bad_request`,
     /// `illegal_move`), `message` in a sentence.
     AnalysisRefused {
+        /// The client's number for the analysis.
         id: u64,
+        /// Why, in a word.
         kind: crate::kind::Kind,
+        /// Why, as a sentence.
         message: String,
     },
 }

@@ -8,7 +8,10 @@ use std::sync::Arc;
 /// `postgres://user@host:port/db` (or `postgresql://`) URL.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Database {
+    /// An SQLite file, created if it does not exist.
     Sqlite(PathBuf),
+    /// A PostgreSQL server's URL, as given (with its password, if any:
+    /// [`redact`] it before showing it).
     Postgres(String),
 }
 

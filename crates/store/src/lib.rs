@@ -44,8 +44,12 @@ pub enum StoreError {
     /// message: SQLite's, or PostgreSQL's with its error code).
     #[error("database error: {0}")]
     Backend(String),
+    /// The thread or task that runs the database's work failed or stopped
+    /// (SQLite's writer thread, a blocking task).
     #[error("storage task failed: {0}")]
     Task(String),
+    /// A write succeeded but the transaction it ran in could not commit
+    /// (the database's message): nothing was stored.
     #[error("the database could not commit: {0}")]
     Commit(String),
     /// The write does not fit what is stored (no such game, a ply out of turn).
@@ -54,14 +58,29 @@ pub enum StoreError {
     /// The game moved on: its stored revision is `found`, not the one the
     /// write followed.
     #[error("game {id} has moved on (revision {found} is stored)")]
-    Stale { id: String, found: i64 },
+    Stale {
+        /// The game (for a rating write: `rating of PLAYER`, or the puzzle).
+        id: String,
+        /// The revision stored now (-1 for a rating write).
+        found: i64,
+    },
     /// A stored value this program cannot read.
     #[error("game {id}: {what}")]
-    Corrupt { id: String, what: String },
+    Corrupt {
+        /// The record's id.
+        id: String,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The database's schema is newer than this program's: it refuses to
+    /// touch it rather than misread it.
     #[error("the database at {path} was written by a newer version (schema {found}, this program knows {known})")]
     TooNew {
+        /// The database, as `--db` named it (any password removed).
         path: String,
+        /// The schema version stored.
         found: i64,
+        /// The newest schema version this program knows.
         known: i64,
     },
 }
@@ -79,6 +98,7 @@ pub enum GameMode {
 }
 
 impl GameMode {
+    /// The mode's name, as stored and as pages see it.
     pub fn as_str(self) -> &'static str {
         match self {
             GameMode::Engine => "engine",
@@ -87,6 +107,7 @@ impl GameMode {
         }
     }
 
+    /// A mode from its name ([`GameMode::as_str`]); `None` for another word.
     pub fn parse(s: &str) -> Option<GameMode> {
         match s {
             "engine" => Some(GameMode::Engine),
@@ -105,11 +126,17 @@ pub enum Ending {
     Outcome(Outcome),
     /// A finished game imported from PGN with a result the rules do not
     /// explain: `None` is a draw.
-    Imported { winner: Option<Color> },
+    Imported {
+        /// The side that won; `None` for a draw.
+        winner: Option<Color>,
+    },
     /// Called off before it started (online games): no result. `no_show`
     /// is the side that did not make its first move in time; `None` when a
     /// player aborted.
-    Aborted { no_show: Option<Color> },
+    Aborted {
+        /// The side that did not move in time; `None` when a player aborted.
+        no_show: Option<Color>,
+    },
 }
 
 impl Ending {
@@ -139,15 +166,21 @@ impl Ending {
 /// What is stored about a game, besides its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The game's id (random letters and digits, as in its URL).
     pub id: String,
+    /// The game played.
     pub variant: VariantKind,
+    /// The position it started from (FEN).
     pub start_fen: String,
+    /// Who plays it.
     pub mode: GameMode,
     /// The person's colour against the engine.
     pub human_color: Option<Color>,
     /// The engine's level, 1..=6.
     pub level: Option<u8>,
+    /// White's name, as shown over the board.
     pub white: String,
+    /// Black's name, as shown over the board.
     pub black: String,
     /// The player who made a local game (only they may see it); `None` for
     /// online games, and for games stored before players existed.
@@ -158,15 +191,18 @@ pub struct GameRecord {
     pub ending: Option<Ending>,
     /// Bumped by every change, so pages can tell new states from old ones.
     pub rev: i64,
-    /// Milliseconds since the Unix epoch.
+    /// When the game was made, in milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// When it last changed, in milliseconds since the Unix epoch (the games list's order).
     pub updated_at: i64,
 }
 
 /// A time control: `base_ms` for the game plus `increment_ms` a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockSettings {
+    /// Each side's time for the whole game, in milliseconds.
     pub base_ms: i64,
+    /// Time added after each move, in milliseconds.
     pub increment_ms: i64,
 }
 
@@ -210,13 +246,16 @@ pub struct StoredMove {
     pub ply: usize,
     /// The move string (RULES 4.2).
     pub uci: String,
+    /// The move in standard algebraic notation, as it was played.
     pub san: String,
 }
 
 /// A game with its moves, as loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
+    /// Everything but the moves.
     pub record: GameRecord,
+    /// The moves, in the order they were played.
     pub moves: Vec<StoredMove>,
     /// Set for online games.
     pub online: Option<OnlineRecord>,
@@ -225,7 +264,9 @@ pub struct StoredGame {
 /// A line of the saved-games list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSummary {
+    /// The game, without its moves.
     pub record: GameRecord,
+    /// Half-moves (plies) played.
     pub move_count: usize,
 }
 
@@ -245,7 +286,10 @@ pub enum MovesChange {
 pub struct GameUpdate {
     /// The new revision: the write applies only to revision `rev - 1`.
     pub rev: i64,
+    /// How the game ended; `None` while it goes on (or again, after a
+    /// takeback).
     pub ending: Option<Ending>,
+    /// When the change was made, in milliseconds since the Unix epoch.
     pub updated_at: i64,
     /// An online game's new seats, clocks and offers, written in the same
     /// transaction (`None`: unchanged, or not an online game).
@@ -266,6 +310,7 @@ pub struct PlayerRecord {
     pub id: String,
     /// The name others see (at most 40 characters).
     pub name: String,
+    /// When the player first came, in milliseconds since the Unix epoch.
     pub created_at: i64,
     /// The account's user name, once the player has registered.
     pub account: Option<String>,
@@ -278,7 +323,9 @@ pub struct AccountRecord {
     pub username: String,
     /// The password's Argon2id hash (PHC string).
     pub password_hash: String,
+    /// The player the account belongs to ([`PlayerRecord::id`]).
     pub player_id: String,
+    /// When the account was registered, in milliseconds since the Unix epoch.
     pub created_at: i64,
     /// When the operator closed it (`admin close`): nobody logs in.
     pub closed_at: Option<i64>,
@@ -287,9 +334,11 @@ pub struct AccountRecord {
 /// A player the operator banned (`admin ban`): they may look, not act.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BanRecord {
+    /// The player banned ([`PlayerRecord::id`]).
     pub player_id: String,
     /// Shown to the player.
     pub reason: String,
+    /// When the ban was made, in milliseconds since the Unix epoch.
     pub banned_at: i64,
 }
 
@@ -299,14 +348,18 @@ pub struct BanRecord {
 pub enum AccountChange {
     /// One session ended (a logout, or the guest token a login replaced).
     Logout {
+        /// The SHA-256 (hex) of the session's token.
         token_hash: String,
     },
     /// Every session of the player ended but `keep` (a password change
     /// keeps the session that made it).
     SessionsEnded {
+        /// The hash of the session that stays, if one does.
         keep: Option<String>,
     },
+    /// The operator banned the player.
     Banned,
+    /// The operator lifted the player's ban.
     Unbanned,
     /// The account's user name changed.
     Renamed,
@@ -349,8 +402,11 @@ impl AccountChange {
 pub struct AccountEvent {
     /// Increases with every event.
     pub seq: i64,
+    /// The player it happened to.
     pub player_id: String,
+    /// What happened.
     pub change: AccountChange,
+    /// When it was logged, in milliseconds since the Unix epoch (the database's clock).
     pub at: i64,
 }
 
@@ -361,8 +417,11 @@ pub const ACCOUNT_EVENTS_KEPT: i64 = 10_000;
 /// A Glicko-2 rating as stored (rating scale, not the algorithm's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatingRecord {
+    /// The rating (1500 to start).
     pub rating: f64,
+    /// The rating deviation, in rating points (350 to start).
     pub rd: f64,
+    /// The volatility (0.06 to start).
     pub volatility: f64,
     /// Rated games played (also the version the conditional write checks).
     pub games: u32,
@@ -372,29 +431,43 @@ pub struct RatingRecord {
 /// (`None`: no rating stored yet).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingWrite {
+    /// The player rated.
     pub player_id: String,
+    /// The game the rating is for.
     pub variant: VariantKind,
+    /// The rating the new one was computed from.
     pub before: Option<RatingRecord>,
+    /// The new rating.
     pub after: RatingRecord,
 }
 
 /// The colour a seek's creator wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeekColor {
+    /// The creator plays White.
     White,
+    /// The creator plays Black.
     Black,
+    /// Drawn when the seek is accepted.
     Random,
 }
 
 /// An open invitation in the lobby: anyone may accept it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeekRecord {
+    /// The seek's id.
     pub id: String,
+    /// The player who posted it.
     pub player_id: String,
+    /// The game offered.
     pub variant: VariantKind,
+    /// The time control; `None`: no clock.
     pub clock: Option<ClockSettings>,
+    /// The game will change both players' ratings.
     pub rated: bool,
+    /// The colour the creator plays.
     pub color: SeekColor,
+    /// When it was posted (server clock, ms).
     pub created_at: i64,
     /// It lapses then (server clock), if nobody accepted it before.
     pub expires_at: i64,
@@ -405,7 +478,9 @@ pub struct SeekRecord {
 /// A page of a player's games, newest first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameListQuery {
+    /// The player whose games are listed.
     pub player: String,
+    /// At most this many games.
     pub limit: usize,
     /// Only games older than this `(updated_at, id)`: the next page.
     pub before: Option<(i64, String)>,
@@ -416,8 +491,11 @@ pub struct GameListQuery {
 /// the time a server was running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunRecord {
+    /// The run's number, from the database.
     pub id: i64,
+    /// When the server started (server clock, ms).
     pub boot_ms: i64,
+    /// Its latest heartbeat (server clock, ms).
     pub last_seen_ms: i64,
 }
 
@@ -427,6 +505,7 @@ pub const MAX_PUZZLE_ATTEMPTS: usize = 1000;
 /// A game's stored review (the review library's `Review`, as JSON).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReviewRecord {
+    /// The game reviewed.
     pub game_id: String,
     /// `tensorchess::review::Review`, serialised.
     pub review_json: String,
@@ -437,14 +516,19 @@ pub struct ReviewRecord {
 /// One try at a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PuzzleAttemptRecord {
+    /// The player who tried.
     pub player_id: String,
+    /// The puzzle's id in the shipped puzzle set.
     pub puzzle_id: String,
+    /// The puzzle's game.
     pub variant: VariantKind,
+    /// The player found the whole solution.
     pub solved: bool,
     /// The try changed the ratings (a first try; streaks and repeats do not).
     pub rated: bool,
     /// How the player's rating changed (rounded), when rated.
     pub rating_diff: Option<i32>,
+    /// When the try ended, in milliseconds since the Unix epoch.
     pub played_at: i64,
 }
 
@@ -452,7 +536,9 @@ pub struct PuzzleAttemptRecord {
 /// stored one is still `before` (`None`: none stored yet).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PuzzleRatingWrite {
+    /// The rating the new one was computed from.
     pub before: Option<RatingRecord>,
+    /// The new rating.
     pub after: RatingRecord,
 }
 
@@ -460,6 +546,7 @@ pub struct PuzzleRatingWrite {
 /// one rating period for the player and one for the puzzle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PuzzleResultWrite {
+    /// The try.
     pub attempt: PuzzleAttemptRecord,
     /// The player's new puzzle rating in the attempt's game (rated tries).
     pub player: Option<PuzzleRatingWrite>,
@@ -470,6 +557,7 @@ pub struct PuzzleResultWrite {
 /// A lesson level a player completed, with their best result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonRecord {
+    /// The player who completed the level.
     pub player_id: String,
     /// The level's id in the lesson data (`beast-step-1`).
     pub level_id: String,
@@ -477,6 +565,7 @@ pub struct LessonRecord {
     pub stars: u8,
     /// The fewest moves the level took.
     pub moves: u32,
+    /// When the level was completed (its best result), in milliseconds since the Unix epoch.
     pub completed_at: i64,
 }
 
@@ -485,6 +574,7 @@ pub struct LessonRecord {
 pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
+    /// A game with its moves and online state; `None` if there is none.
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
     /// A player's games, the most recently played first: the local games
     /// they own and the online games they sit in.
@@ -566,10 +656,12 @@ pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
         player: &PlayerRecord,
         ending: Option<&str>,
     ) -> Result<(), StoreError>;
+    /// Ends a session (a logout), logging it.
     async fn end_session(&self, token_hash: &str) -> Result<(), StoreError>;
     /// Creates an account for its player; [`StoreError::Conflict`] if the
     /// name is taken (ignoring case).
     async fn create_account(&self, account: &AccountRecord) -> Result<(), StoreError>;
+    /// The account of a user name (ignoring case).
     async fn account(&self, username: &str) -> Result<Option<AccountRecord>, StoreError>;
     /// Gives `into` everything `from` has (a guest logging in): their local
     /// games and seats (each such game's revision goes up), and drops
@@ -651,6 +743,7 @@ pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
     async fn ban(&self, ban: &BanRecord) -> Result<(), StoreError>;
     /// Lifts a ban, logged; false if there was none.
     async fn unban(&self, player: &str) -> Result<bool, StoreError>;
+    /// The player's ban, if they are banned.
     async fn ban_of(&self, player: &str) -> Result<Option<BanRecord>, StoreError>;
     /// Every ban, newest first.
     async fn bans(&self) -> Result<Vec<BanRecord>, StoreError>;

@@ -31,23 +31,40 @@ pub enum Notice {
         from: Option<String>,
     },
     /// A game was deleted.
-    Deleted { id: String },
+    Deleted {
+        /// The game's id.
+        id: String,
+    },
     /// An account event was logged (sent by the store, in the event's own
     /// transaction): read the events after the last one acted on.
-    Account { seq: i64 },
+    Account {
+        /// The event's number ([`AccountEvent::seq`](crate::AccountEvent::seq)).
+        seq: i64,
+    },
     /// A seek was posted on `from`: its view, as the lobby shows it (the
     /// store does not read it; the lobby made it).
     SeekAdded {
+        /// The server that sends it (its instance name).
         from: String,
+        /// The seek's view, as JSON.
         seek: serde_json::Value,
     },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
-    SeeksRemoved { from: String, ids: Vec<String> },
+    SeeksRemoved {
+        /// The server that sends it (its instance name).
+        from: String,
+        /// The seeks' ids.
+        ids: Vec<String>,
+    },
     /// A seek became a game: the seek's creator may be on another server.
     Paired {
+        /// The server that sends it (its instance name).
         from: String,
+        /// The seek's id.
         seek: String,
+        /// The new game's id.
         game: String,
+        /// The players' ids, White's first.
         players: [String; 2],
     },
     /// A message `from` sent to its pages following `topic` (a chat
@@ -62,16 +79,28 @@ pub enum Notice {
     },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
+        /// The server that sends it (its instance name).
         from: String,
+        /// Each key with whether it is now here, in the order they changed
+        /// (at most [`KEYS_PER_NOTICE`]).
         changes: Vec<(bool, String)>,
     },
     /// `from` (re)connected its listener: the others tell it what they hold.
-    Hello { from: String },
+    Hello {
+        /// The server that sends it (its instance name).
+        from: String,
+    },
     /// `from` is up (sent with every heartbeat); a server not heard from
     /// for a while is taken for dead and its presence forgotten.
-    Alive { from: String },
+    Alive {
+        /// The server that sends it (its instance name).
+        from: String,
+    },
     /// `from` stops (its presence goes at once).
-    Bye { from: String },
+    Bye {
+        /// The server that sends it (its instance name).
+        from: String,
+    },
 }
 
 /// What a store's listener hands on.

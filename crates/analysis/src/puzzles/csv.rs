@@ -9,19 +9,29 @@ pub const HEADER: &str =
 /// A puzzle: the position before the opponent's move, that move, and the solution.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Puzzle {
+    /// The puzzle's id (mined puzzles: five base-62 characters from the
+    /// position and moves, [`puzzle_id`](super::puzzle_id)).
     pub id: String,
     /// The position before the opponent's move that sets the puzzle.
     pub fen: String,
     /// RULES 4.2 move strings: the opponent's move, then the solution
     /// (solver, opponent, solver, …; it ends with a solver move).
     pub moves: Vec<String>,
+    /// How hard the puzzle is, on the Glicko scale (an estimate until
+    /// players have tried it).
     pub rating: u32,
+    /// How uncertain the rating is, in rating points.
     pub rating_deviation: u32,
+    /// lichess's −100 to 100 from players' votes (0 for mined puzzles).
     pub popularity: i32,
+    /// How many times the puzzle was played (0 for mined puzzles).
     pub plays: u32,
+    /// What the solution does (`mateIn2`, `ricochet`, ...: see
+    /// [`THEMES`](super::themes::THEMES)).
     pub themes: Vec<String>,
     /// Where the puzzle comes from (may be empty).
     pub game_url: String,
+    /// lichess's opening names (empty for mined puzzles).
     pub opening_tags: Vec<String>,
 }
 
@@ -31,6 +41,7 @@ impl Puzzle {
         self.moves.iter().skip(1).step_by(2).map(String::as_str)
     }
 
+    /// Whether the puzzle is tagged with `theme`.
     pub fn has_theme(&self, theme: &str) -> bool {
         self.themes.iter().any(|t| t == theme)
     }
@@ -55,7 +66,7 @@ impl Puzzle {
     /// Reads one CSV line.
     ///
     /// ```
-    /// use tensorchess::puzzles::Puzzle;
+    /// use tensorchess_analysis::puzzles::Puzzle;
     /// let p = Puzzle::from_csv("00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6 d7d8 f7f8,1760,80,83,72,mate mateIn2 middlegame short,https://lichess.org/yyznGmXs/black#34,Italian_Game").unwrap();
     /// assert_eq!(p.moves.len(), 4);
     /// assert!(p.has_theme("mateIn2"));
@@ -108,15 +119,21 @@ impl Puzzle {
 /// Why a puzzle line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleCsvError {
+    /// A line without the 10 columns (how many it has).
     #[error("expected 10 comma-separated fields, found {0}")]
     Fields(usize),
+    /// A numeric column (its name) that holds something else (this).
     #[error("{0} is not a number: '{1}'")]
     Number(&'static str, String),
+    /// A column (its name) that must not be empty.
     #[error("{0} is empty")]
     Empty(&'static str),
+    /// An error in a file, with its line.
     #[error("line {line}: {error}")]
     Line {
+        /// The line, 1 for the first.
         line: usize,
+        /// What is wrong with it.
         error: Box<PuzzleCsvError>,
     },
 }

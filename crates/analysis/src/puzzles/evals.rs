@@ -8,8 +8,8 @@ use crate::review::Score;
 /// comment after it (White's view), if any.
 ///
 /// ```
-/// use tensorchess::puzzles::move_evals;
-/// use tensorchess::review::Score;
+/// use tensorchess_analysis::puzzles::move_evals;
+/// use tensorchess_analysis::review::Score;
 /// let e = move_evals("[Event \"x\"]\n\n1. e4 { [%eval 0.35] } e5 (1... c5 { [%eval 1.0] }) 2. Qh5 { [%eval #-3] } *");
 /// assert_eq!(e, vec![Some(Score::Cp(35)), None, Some(Score::Mate(-3))]);
 /// ```

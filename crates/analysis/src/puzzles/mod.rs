@@ -49,16 +49,24 @@ pub fn shipped(kind: VariantKind) -> Vec<Puzzle> {
 /// own evaluation after each move (White's view; see [`mine_game`]).
 #[derive(Clone, Debug)]
 pub struct MineInput<V: Evaluate> {
+    /// The game's name (`FILE#N`), in each of its puzzles' `GameUrl`.
     pub source: String,
+    /// The game, with its moves.
     pub game: Game<V>,
+    /// The game's own evaluation after each move (White's view, from its
+    /// `[%eval]` comments); `None` where it has none (the engine then
+    /// scans the position).
     pub evals: Vec<Option<crate::review::Score>>,
 }
 
 /// Progress of [`mine_games`]: games done, games in all, puzzles found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MineProgress {
+    /// Games mined so far.
     pub games: usize,
+    /// Games to mine.
     pub total: usize,
+    /// Puzzles found so far.
     pub puzzles: usize,
 }
 

@@ -77,7 +77,9 @@ pub fn material_diff<V: Variant>(pos: &Position<V>, side: Color) -> i32 {
 /// A puzzle line to tag: `positions[i]` is the position before `moves[i]`;
 /// `moves[0]` is the opponent's move that sets the puzzle.
 pub struct Line<'a, V: Variant> {
+    /// The position before each move (as many as `moves`).
     pub positions: &'a [Position<V>],
+    /// The opponent's move, then the solution.
     pub moves: &'a [Move],
     /// The engine's score at the end of the solution, in centipawns from
     /// the solver's view (`None` after a mate).

@@ -20,7 +20,10 @@ use tensorchess_engine::Eval;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Score {
+    /// Centipawns (100 is a pawn), positive when the side is better.
     Cp(i32),
+    /// Mate in this many moves: positive when the side mates, negative
+    /// when it is mated.
     Mate(i32),
 }
 
@@ -41,6 +44,7 @@ impl Score {
         }
     }
 
+    /// The centipawns; `None` for a mate.
     pub fn cp(self) -> Option<i32> {
         match self {
             Score::Cp(c) => Some(c),
@@ -48,6 +52,7 @@ impl Score {
         }
     }
 
+    /// The moves to mate; `None` for a centipawn score.
     pub fn mate(self) -> Option<i32> {
         match self {
             Score::Mate(m) => Some(m),
@@ -58,7 +63,7 @@ impl Score {
     /// PGN `%eval` form: pawns with two decimals, or `#N` / `#-N`.
     ///
     /// ```
-    /// use tensorchess::review::Score;
+    /// use tensorchess_analysis::review::Score;
     /// assert_eq!(Score::Cp(35).pgn(), "0.35");
     /// assert_eq!(Score::Cp(-120).pgn(), "-1.20");
     /// assert_eq!(Score::Mate(-3).pgn(), "#-3");
@@ -107,8 +112,14 @@ pub fn win_percent(s: Score) -> f64 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Judgement {
+    /// `?!`: winning chances down by 0.1 to 0.2, or a mate let in or let
+    /// go in an already decided game (see [`judge`]).
     Inaccuracy,
+    /// `?`: winning chances down by 0.2 to 0.3, or a mate let in or let go
+    /// in a nearly decided game.
     Mistake,
+    /// `??`: winning chances down by 0.3 or more, or a mate let in or let
+    /// go in an open game.
     Blunder,
 }
 
@@ -147,7 +158,7 @@ impl Judgement {
 /// - a longer mate, or mate to mate of one side, is not judged.
 ///
 /// ```
-/// use tensorchess::review::{judge, Judgement, Score};
+/// use tensorchess_analysis::review::{judge, Judgement, Score};
 /// assert_eq!(judge(Score::Cp(0), Score::Cp(-300)), Some(Judgement::Blunder));
 /// assert_eq!(judge(Score::Cp(0), Score::Cp(-20)), None);
 /// assert_eq!(judge(Score::Cp(-1200), Score::Mate(-2)), Some(Judgement::Inaccuracy));
@@ -193,7 +204,7 @@ pub fn judge(before: Score, after: Score) -> Option<Judgement> {
 /// plus 1 for the analysis' own uncertainty).
 ///
 /// ```
-/// use tensorchess::review::move_accuracy;
+/// use tensorchess_analysis::review::move_accuracy;
 /// assert_eq!(move_accuracy(50.0, 60.0), 100.0);
 /// assert!((move_accuracy(50.0, 40.0) - 64.58).abs() < 0.01);
 /// ```
@@ -219,7 +230,7 @@ pub fn move_accuracy(win_before: f64, win_after: f64) -> f64 {
 /// one, so there is one window per move). `None` for a side without moves.
 ///
 /// ```
-/// use tensorchess::review::game_accuracy;
+/// use tensorchess_analysis::review::game_accuracy;
 /// let (w, b) = game_accuracy(&[55.0, 55.0, 55.0], true);
 /// assert_eq!((w, b), (Some(100.0), Some(100.0)));
 /// ```

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use tensorchess::review::{review_game, Budget, ReviewSettings};
+//! use tensorchess_analysis::review::{review_game, Budget, ReviewSettings};
 //! use tensorchess_rules::{Chess, Game};
 //! let mut game = Game::<Chess>::new();
 //! for m in ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"] {
@@ -56,6 +56,7 @@ impl Budget {
 /// How to review.
 #[derive(Clone, Debug)]
 pub struct ReviewSettings {
+    /// How long each position is searched (200,000 nodes by default).
     pub budget: Budget,
     /// Lines searched per position (2 by default: the second line shows
     /// what else the mover had).
@@ -80,13 +81,16 @@ impl Default for ReviewSettings {
 /// Progress of a review: positions analysed of all.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReviewProgress {
+    /// Positions analysed so far.
     pub done: usize,
+    /// Positions to analyse: the start and one after each move.
     pub total: usize,
 }
 
 /// Why a review did not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReviewError {
+    /// The stop flag was set before every position was analysed.
     #[error("the review was stopped")]
     Stopped,
 }
@@ -95,7 +99,9 @@ pub enum ReviewError {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// White, `"white"` in JSON.
     White,
+    /// Black, `"black"` in JSON.
     Black,
 }
 
@@ -113,10 +119,12 @@ impl From<Color> for Side {
 pub struct BetterMove {
     /// RULES 4.2 move string.
     pub uci: String,
+    /// The better move in SAN.
     pub san: String,
-    /// The engine's line from that position, starting with the better move:
-    /// SAN and move strings.
+    /// The engine's line from that position, starting with the better move,
+    /// in SAN (at most [`ReviewSettings::line_plies`] moves).
     pub line_san: Vec<String>,
+    /// The same line as move strings.
     pub line_uci: Vec<String>,
     /// Its evaluation, from White's view.
     pub eval: Score,
@@ -127,17 +135,23 @@ pub struct BetterMove {
 pub struct PlyReview {
     /// 1 for the game's first move.
     pub ply: usize,
+    /// The side that played it.
     pub mover: Side,
+    /// The move string (RULES 4.2).
     pub uci: String,
+    /// The move in SAN.
     pub san: String,
     /// Evaluation after the move, from White's view; `None` when the move
     /// ended the game with a win (there is nothing left to evaluate).
     pub eval: Option<Score>,
-    /// The mover's winning chances before and after the move, in [−1, 1].
+    /// The mover's winning chances before the move, in [−1, 1].
     pub win_before: f64,
+    /// The mover's winning chances after the move, in [−1, 1].
     pub win_after: f64,
     /// This move's accuracy, 0–100.
     pub accuracy: f64,
+    /// How bad the move was; `None` for a good enough move (or one the
+    /// engine had no other move to compare with).
     pub judgement: Option<Judgement>,
     /// For judged moves: what the engine preferred.
     pub better: Option<BetterMove>,
@@ -148,8 +162,11 @@ pub struct PlyReview {
 pub struct SideSummary {
     /// Game accuracy, 0–100 (`None` without moves).
     pub accuracy: Option<f64>,
+    /// Moves judged [`Judgement::Inaccuracy`].
     pub inaccuracies: usize,
+    /// Moves judged [`Judgement::Mistake`].
     pub mistakes: usize,
+    /// Moves judged [`Judgement::Blunder`].
     pub blunders: usize,
 }
 
@@ -158,15 +175,22 @@ pub struct SideSummary {
 pub struct Review {
     /// `tensor`, `chess` or `chessence`.
     pub variant: String,
+    /// The position the game started from.
     pub start_fen: String,
-    /// Move number and side of the first move (for printing).
+    /// The move number of the first move (for printing).
     pub first_move_number: u32,
+    /// White made the first move (false when the game starts with Black
+    /// to move).
     pub white_first: bool,
+    /// How long each position was searched.
     pub budget: Budget,
     /// Evaluation of the start position, from White's view.
     pub start_eval: Option<Score>,
+    /// Every move, in order.
     pub plies: Vec<PlyReview>,
+    /// White's accuracy and errors.
     pub white: SideSummary,
+    /// Black's accuracy and errors.
     pub black: SideSummary,
 }
 

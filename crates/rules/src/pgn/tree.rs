@@ -1,11 +1,12 @@
 //! PGN movetext as a tree: the main line with its variations (`( … )`,
 //! nested), comments (`{ … }`, `; …`) and numeric annotation glyphs
 //! (`$2`, and the suffixes `!`, `?`, `!!`, `??`, `!?`, `?!`, read as
-//! `$1`…`$6`). The moves stay text: [`super::replay`] and the callers play
-//! them under a game's rules.
+//! `$1`…`$6`). The moves stay text until [`PgnLine::play`] plays them
+//! under a game's rules.
 
-use super::lex::{read_tag, read_token, strip_move_number};
-use super::{PgnError, MAX_PGN_LEN};
+use super::lex::{read_tag, read_token, strip_move_number, At, Chars};
+use super::{play_token, start_position, PgnError, PgnGame, MAX_PGN_LEN};
+use crate::{Move, Position, Variant};
 
 /// Variations nested deeper than this are refused (they would only be
 /// there to exhaust the reader).
@@ -43,6 +44,69 @@ impl PgnLine {
             .map(|n| 1 + n.variations.iter().map(PgnLine::count).sum::<usize>())
             .sum()
     }
+
+    /// Plays the line and its variations from `start` under game `V`'s
+    /// rules (each variation from the position before the move it
+    /// replaces); the first move that cannot be played is an error with
+    /// its move number ([`PgnError::Move`]).
+    ///
+    /// ```
+    /// use tensorchess_rules::pgn::parse_pgn_tree;
+    /// use tensorchess_rules::{Chess, Position};
+    /// let tree = &parse_pgn_tree("1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *").unwrap()[0];
+    /// let played = tree.line.play(&Position::<Chess>::new()).unwrap();
+    /// let c5 = &played.moves[1].variations[0].moves[0];
+    /// assert_eq!(c5.before.move_string(c5.mv), "c7c5");
+    /// assert!(parse_pgn_tree("1. e4 e4 *").unwrap()[0].line.play(&Position::<Chess>::new()).is_err());
+    /// ```
+    pub fn play<V: Variant>(&self, start: &Position<V>) -> Result<PlayedLine<V>, PgnError> {
+        let mut pos = *start;
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for node in &self.moves {
+            let variations = node
+                .variations
+                .iter()
+                .map(|v| v.play(&pos))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mv = play_token(&pos, &node.san)?;
+            moves.push(PlayedNode {
+                before: pos,
+                mv,
+                nags: node.nags.clone(),
+                comments: node.comments.clone(),
+                variations,
+            });
+            pos = pos.play(mv);
+        }
+        Ok(PlayedLine {
+            comments: self.comments.clone(),
+            moves,
+        })
+    }
+}
+
+/// A move of a line, played under a game's rules ([`PgnLine::play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedNode<V: Variant> {
+    /// The position the move is played in.
+    pub before: Position<V>,
+    /// The move, legal in `before`.
+    pub mv: Move,
+    /// Numeric annotation glyphs, as read.
+    pub nags: Vec<u8>,
+    /// Comments after the move, as read.
+    pub comments: Vec<String>,
+    /// Lines played instead of this move, from `before`.
+    pub variations: Vec<PlayedLine<V>>,
+}
+
+/// A line of moves, played under a game's rules ([`PgnLine::play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedLine<V: Variant> {
+    /// Comments before the line's first move.
+    pub comments: Vec<String>,
+    /// The moves, in order.
+    pub moves: Vec<PlayedNode<V>>,
 }
 
 /// A game of a PGN text with its variations.
@@ -63,6 +127,21 @@ impl PgnTree {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The game without its variations, comments and glyphs.
+    pub fn into_main_line(self) -> PgnGame {
+        PgnGame {
+            tags: self.tags,
+            moves: self.line.moves.into_iter().map(|n| n.san).collect(),
+            result: self.result,
+        }
+    }
+
+    /// The position the game starts from under game `V`'s rules: its `FEN`
+    /// tag, or the game's start position.
+    pub fn start<V: Variant>(&self) -> Result<Position<V>, PgnError> {
+        start_position(self.tag("FEN"))
     }
 }
 
@@ -85,6 +164,8 @@ struct Reader {
     tags: Vec<(String, String)>,
     /// The main line first, then each open variation.
     lines: Vec<PgnLine>,
+    /// Where each open variation's `(` is.
+    opened: Vec<At>,
     in_moves: bool,
 }
 
@@ -109,23 +190,25 @@ impl Reader {
         }
     }
 
-    fn open(&mut self) -> Result<(), PgnError> {
+    fn open(&mut self, at: At) -> Result<(), PgnError> {
         if self.line().moves.is_empty() {
-            return Err(PgnError::Syntax("a variation before any move".into()));
+            return Err(at.error("a variation before any move"));
         }
         if self.lines.len() > MAX_VARIATION_DEPTH {
-            return Err(PgnError::Syntax(format!(
+            return Err(at.error(format!(
                 "variations nested deeper than {MAX_VARIATION_DEPTH}"
             )));
         }
         self.lines.push(PgnLine::default());
+        self.opened.push(at);
         Ok(())
     }
 
-    fn close(&mut self) -> Result<(), PgnError> {
+    fn close(&mut self, at: At) -> Result<(), PgnError> {
         if self.lines.len() < 2 {
-            return Err(PgnError::Syntax("')' without '('".into()));
+            return Err(at.error("')' without '('"));
         }
+        self.opened.pop();
         let variation = self.lines.pop().unwrap_or_default();
         if let Some(node) = self.line().moves.last_mut() {
             node.variations.push(variation);
@@ -134,10 +217,8 @@ impl Reader {
     }
 
     fn finish(&mut self, result: &str) -> Result<(), PgnError> {
-        if self.lines.len() > 1 {
-            return Err(PgnError::Syntax(
-                "a variation is not closed with ')'".into(),
-            ));
+        if let Some(&at) = self.opened.first() {
+            return Err(at.error("a variation is not closed with ')'"));
         }
         let line = self.lines.pop().unwrap_or_default();
         if !self.tags.is_empty() || !line.moves.is_empty() || !line.comments.is_empty() {
@@ -155,15 +236,16 @@ impl Reader {
         Ok(())
     }
 
-    fn token(&mut self, tok: &str) -> Result<(), PgnError> {
+    fn token(&mut self, tok: &str, at: At) -> Result<(), PgnError> {
         self.in_moves = true;
-        if self.lines.len() <= 1 && matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
+        if self.lines.len() <= 1 && RESULTS.contains(&tok) {
             return self.finish(tok);
         }
         if let Some(n) = tok.strip_prefix('$') {
+            let shown: String = tok.chars().take(12).collect();
             let nag = n
                 .parse::<u8>()
-                .map_err(|_| PgnError::Syntax(format!("bad annotation glyph {tok}")))?;
+                .map_err(|_| at.error(format!("bad annotation glyph {shown}")))?;
             if let Some(node) = self.line().moves.last_mut() {
                 node.nags.push(nag);
             }
@@ -194,10 +276,16 @@ impl Reader {
     }
 }
 
+/// The result tokens that end a game's movetext.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
 /// Splits PGN text into games with their variations, comments and glyphs.
+/// Text that is not PGN is an error that says where
+/// ([`PgnError::Syntax`]); the moves are not checked (see
+/// [`PgnLine::play`] and [`super::replay`]).
 ///
 /// ```
-/// use tensorchess_rules::pgn::parse_pgn_tree;
+/// use tensorchess_rules::pgn::{parse_pgn_tree, PgnError};
 /// let games = parse_pgn_tree("[Variant \"Tensor\"]\n\n1. e4 {good} e5 (1... d5 $1 2. Nh3) 2. Nh3?! 1-0").unwrap();
 /// let line = &games[0].line;
 /// assert_eq!(line.moves.len(), 3);
@@ -206,25 +294,32 @@ impl Reader {
 /// assert_eq!(line.moves[1].variations[0].moves[0].nags, [1]);
 /// assert_eq!(line.moves[2].nags, [6]);
 /// assert_eq!(games[0].result, "1-0");
+/// assert!(matches!(
+///     parse_pgn_tree("1. e4\n2. d4 ) *"),
+///     Err(PgnError::Syntax { line: 2, column: 7, .. })
+/// ));
 /// ```
 pub fn parse_pgn_tree(text: &str) -> Result<Vec<PgnTree>, PgnError> {
     if text.len() > MAX_PGN_LEN {
-        return Err(PgnError::Syntax("the PGN is larger than 4 MiB".into()));
+        return Err(At { line: 1, column: 1 }.error("the PGN is larger than 4 MiB"));
     }
     let mut r = Reader {
         games: Vec::new(),
         tags: Vec::new(),
         lines: Vec::new(),
+        opened: Vec::new(),
         in_moves: false,
     };
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut chars = Chars::new(text);
+    loop {
+        let at = chars.at();
+        let Some(c) = chars.next() else { break };
         match c {
             '[' if r.lines.len() <= 1 => {
                 if r.in_moves {
                     r.finish("*")?;
                 }
-                let tag = read_tag(&mut chars)?;
+                let tag = read_tag(&mut chars, at)?;
                 r.tags.push(tag);
             }
             '{' => {
@@ -238,7 +333,7 @@ pub fn parse_pgn_tree(text: &str) -> Result<Vec<PgnTree>, PgnError> {
                     comment.push(c);
                 }
                 if !closed {
-                    return Err(PgnError::Syntax("a comment is not closed with '}'".into()));
+                    return Err(at.error("a comment is not closed with '}'"));
                 }
                 r.in_moves = true;
                 r.comment(comment);
@@ -255,13 +350,13 @@ pub fn parse_pgn_tree(text: &str) -> Result<Vec<PgnTree>, PgnError> {
             }
             '(' => {
                 r.in_moves = true;
-                r.open()?;
+                r.open(at)?;
             }
-            ')' => r.close()?,
+            ')' => r.close(at)?,
             c if c.is_whitespace() => {}
             _ => {
                 let tok = read_token(c, &mut chars);
-                r.token(&tok)?;
+                r.token(&tok, at)?;
             }
         }
     }

@@ -42,6 +42,7 @@ impl Default for Cluster {
 }
 
 impl Cluster {
+    /// This server's part, under a new random instance name (16 hex digits).
     pub fn new() -> Cluster {
         let bytes: [u8; 8] = rand::random();
         Cluster {

@@ -47,6 +47,7 @@ const LINE_PLIES: usize = 12;
 pub struct AnalyseRequest {
     /// The page's number for this analysis, echoed in every answer.
     pub id: u64,
+    /// `tensor`, `chess` or `chessence`.
     pub variant: String,
     /// The start (default: the game's start position).
     pub fen: Option<String>,
@@ -87,18 +88,22 @@ impl Drop for Ticket {
 
 /// A connection's analysis: its id, how to stop it, and its task.
 pub struct RunningAnalysis {
+    /// The page's number for the analysis.
     pub id: u64,
     stop: Arc<AtomicBool>,
     task: JoinHandle<()>,
 }
 
 impl RunningAnalysis {
+    /// Asks the search to stop; it sends its last lines as `done`.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 }
 
 impl Analyses {
+    /// Analyses searching with `engine`, as many at once in all as it has
+    /// search slots.
     pub fn new(engine: Arc<EnginePlayer>) -> Arc<Analyses> {
         let cores = engine.budget().capacity;
         Arc::new(Analyses {

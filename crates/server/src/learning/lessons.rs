@@ -29,7 +29,9 @@ pub const MAX_MOVES: usize = 64;
 /// A text in each of the page's languages.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Text {
+    /// English.
     pub en: String,
+    /// Ukrainian.
     pub uk: String,
 }
 
@@ -52,7 +54,9 @@ pub enum Only {
     /// No propel, castling or promotion: a plain move (a slide, a
     /// ricochet, a hop).
     Normal,
+    /// A propel: a piece moves onto its own beast and pushes it.
     Propel,
+    /// Castling.
     Castle,
     /// A pawn promoting to a beast.
     BeastPromotion,
@@ -82,8 +86,11 @@ impl Only {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Level {
+    /// The level's id (`beast-step-1`), as progress is stored under.
     pub id: String,
+    /// The position, White to move.
     pub fen: String,
+    /// What the player must do.
     pub goal: Goal,
     /// The marked squares (collect, capture).
     #[serde(default)]
@@ -98,6 +105,7 @@ pub struct Level {
     pub only: Option<Only>,
     /// Moves for three stars.
     pub par: u32,
+    /// The instructions shown with the board.
     pub text: Text,
     /// What the level teaches, checked against the solution by the tests
     /// (`step`, `hop_orthogonal`, `ricochet_rook`, `propel_knight`, ...).
@@ -112,9 +120,13 @@ pub struct Level {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Stage {
+    /// The stage's id.
     pub id: String,
+    /// Its title.
     pub title: Text,
+    /// The text shown before its first level.
     pub intro: Text,
+    /// Its levels, in order.
     pub levels: Vec<Level>,
 }
 
@@ -122,7 +134,9 @@ pub struct Stage {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct LessonBook {
+    /// The game the lessons teach (`tensor`).
     pub variant: String,
+    /// The stages, in order.
     pub stages: Vec<Stage>,
 }
 
@@ -169,29 +183,37 @@ pub struct LessonRefusal {
     /// `illegal_move`, `bad_request`, `gives_check`, `not_mate`, `wrong_kind`,
     /// `took_kept`, `goal_met` (no move after the goal), `too_many`.
     pub kind: &'static str,
+    /// Why, as a sentence for the player.
     pub message: String,
-    /// For illegal moves: the rules' reason in a word and its details.
+    /// For illegal moves: the rules' reason in a word
+    /// ([`IllegalReason::code`](tensorchess_rules::IllegalReason::code)).
     pub code: Option<&'static str>,
+    /// For illegal moves: the reason's details by name.
     pub args: Option<BTreeMap<&'static str, String>>,
 }
 
 /// What a level's moves come to.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct CheckView {
+    /// The level's id.
     pub level: String,
     /// The moves that were played (all of them unless `refused`).
     pub played: usize,
+    /// The move that could not be played, and why.
     pub refused: Option<LessonRefusal>,
     /// The position now, White to move (or mated), with its legal moves.
     pub position: PositionView,
     /// The last move played, with its path (for the animation).
     pub last: Option<MoveView>,
-    /// Marked squares reached or cleared, and those left.
+    /// Marked squares reached or cleared.
     pub done_squares: Vec<String>,
+    /// Marked squares left.
     pub remaining: Vec<String>,
+    /// The level is done.
     pub goal_met: bool,
-    /// When the goal is met.
+    /// 1 to 3, when the goal is met.
     pub stars: Option<u8>,
+    /// The level's moves for three stars.
     pub par: u32,
     /// The player's best on this level (after this try).
     pub best: Option<LevelProgressView>,
@@ -200,29 +222,38 @@ pub struct CheckView {
 /// A player's best on a level.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelProgressView {
+    /// 1 to 3.
     pub stars: u8,
+    /// The fewest moves the level took.
     pub moves: u32,
 }
 
 /// `GET /api/lessons`: the book and the asker's progress.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct LessonsView {
+    /// Every stage and level.
     pub book: &'static LessonBook,
+    /// The asker's best, by level id (levels not completed are absent).
     pub progress: HashMap<String, LevelProgressView>,
 }
 
 /// The replay of a level's moves, before it is made a view.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Judged {
-    pub played: usize,
-    pub refused: Option<LessonRefusal>,
+struct Judged {
+    /// The moves that were played.
+    played: usize,
+    /// The move that could not be played, and why.
+    refused: Option<LessonRefusal>,
     /// The position after the moves played (White to move unless mated).
-    pub fen: String,
+    fen: String,
     /// The position before the last move played, and that move.
-    pub last: Option<(String, String)>,
-    pub done_squares: Vec<String>,
-    pub remaining: Vec<String>,
-    pub goal_met: bool,
+    last: Option<(String, String)>,
+    /// Marked squares reached or cleared.
+    done_squares: Vec<String>,
+    /// Marked squares left.
+    remaining: Vec<String>,
+    /// The level is done.
+    goal_met: bool,
 }
 
 fn refusal(index: usize, kind: &'static str, message: impl Into<String>) -> LessonRefusal {
@@ -253,7 +284,7 @@ fn square<V: Variant>(name: &str) -> Option<Square> {
 }
 
 /// Replays `moves` on `level` under the rules of `V`.
-pub fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError> {
+fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError> {
     let mut pos = Position::<V>::from_fen(&level.fen)
         .map_err(|e| AppError::Internal(format!("lesson {}: {e}", level.id)))?;
     let marked: Vec<(String, Square)> = level
@@ -394,6 +425,7 @@ pub struct Lessons {
 }
 
 impl Lessons {
+    /// The service over `store`, reading time on `clock`.
     pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>) -> Lessons {
         Lessons { store, clock }
     }

@@ -20,13 +20,18 @@ use std::sync::Arc;
 
 /// The learning services, together.
 pub struct Learning {
+    /// Live analyses, over the WebSocket.
     pub analyses: Arc<analysis::Analyses>,
+    /// Game reviews, run in the background and stored.
     pub reviews: Arc<reviews::Reviews>,
+    /// Rated puzzles.
     pub puzzles: puzzles::Puzzles,
+    /// Lessons and the players' progress.
     pub lessons: lessons::Lessons,
 }
 
 impl Learning {
+    /// The services over `store`, searching with `engine`'s budget.
     pub fn new(
         store: Arc<dyn GameStore>,
         engine: Arc<EnginePlayer>,

@@ -7,13 +7,14 @@ use crate::error::AppError;
 use crate::game_views::{history_entry, MAX_PGN_BYTES, MAX_PGN_PLIES, MAX_PGN_TAG};
 use crate::views::PathView;
 use serde::{Deserialize, Serialize};
-use tensorchess_rules::pgn::{parse_pgn_tree, PgnLine, PgnTree};
-use tensorchess_rules::{san, with_variant, Position, Variant, VariantKind};
+use tensorchess_rules::pgn::{parse_pgn_tree, PgnTree, PlayedLine};
+use tensorchess_rules::{with_variant, Variant, VariantKind};
 
 /// `POST /api/analysis/pgn`.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct TreeImportRequest {
+    /// The PGN text (its first game is read).
     pub pgn: String,
     /// The game when the PGN has no `Variant` tag (default: chess, as PGN).
     pub variant: Option<String>,
@@ -22,14 +23,20 @@ pub struct TreeImportRequest {
 /// A move of an imported line.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct TreeNodeView {
+    /// The move string (RULES 4.2).
     pub uci: String,
+    /// The move in SAN, as this server writes it.
     pub san: String,
     /// The position after the move.
     pub fen: String,
     /// The king in check after it.
     pub check: Option<String>,
+    /// How the move looks on the board.
     pub path: PathView,
+    /// The move's annotation glyphs (`$2` is 2; `!`, `?` and the like are
+    /// read as their numbers).
     pub nags: Vec<u8>,
+    /// Comments after the move.
     pub comments: Vec<String>,
     /// Lines played instead of this move.
     pub variations: Vec<TreeLineView>,
@@ -40,16 +47,23 @@ pub struct TreeNodeView {
 pub struct TreeLineView {
     /// Comments before its first move.
     pub comments: Vec<String>,
+    /// Its moves, in order.
     pub moves: Vec<TreeNodeView>,
 }
 
 /// An imported game with its variations.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct TreeImportView {
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
+    /// The position the game starts from (its `FEN` tag, or the game's
+    /// start).
     pub start_fen: String,
+    /// The PGN's tags, in order, as `[name, value]` pairs.
     pub tags: Vec<(String, String)>,
+    /// The movetext's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+    /// The main line, with the variations on its moves.
     pub line: TreeLineView,
 }
 
@@ -57,68 +71,49 @@ fn bad(e: impl std::fmt::Display) -> AppError {
     AppError::BadRequest(format!("PGN: {e}"))
 }
 
-/// Plays `line` from `start` (the positions before it in `history`).
-fn play_line<V: Variant>(
-    history: &[Position<V>],
-    line: &PgnLine,
-) -> Result<TreeLineView, AppError> {
-    let mut positions = history.to_vec();
-    let mut moves = Vec::with_capacity(line.moves.len());
-    for node in &line.moves {
-        let Some(&pos) = positions.last() else {
-            return Err(bad("a line without a start"));
-        };
-        if node.san.len() > 32 || !node.san.is_ascii() {
-            return Err(bad(format!(
-                "'{}' is not a move",
-                node.san.chars().take(32).collect::<String>()
-            )));
-        }
-        // The lines played instead of this move start where it does.
-        let variations = node
-            .variations
-            .iter()
-            .map(|v| play_line(&positions, v))
-            .collect::<Result<Vec<_>, _>>()?;
-        let m = san::parse_any(&pos, &node.san).map_err(|e| {
-            let number = pos.fullmoves();
-            let dots = if pos.turn() == tensorchess_rules::Color::White {
-                "."
-            } else {
-                "..."
-            };
-            bad(format!("move {number}{dots} {}: {e}", node.san))
-        })?;
-        let entry = history_entry(&pos, m, positions.len() - 1);
-        positions.push(pos.play(m));
-        moves.push(TreeNodeView {
-            uci: entry.uci,
-            san: entry.san,
-            fen: entry.fen,
-            check: entry.check,
-            path: entry.path,
-            nags: node.nags.clone(),
-            comments: node.comments.clone(),
-            variations,
-        });
-    }
-    Ok(TreeLineView {
+/// A played line as the page sees it; its first move is ply `first_ply`
+/// of the game.
+fn line_view<V: Variant>(line: &PlayedLine<V>, first_ply: usize) -> TreeLineView {
+    let moves = line
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let entry = history_entry(&node.before, node.mv, first_ply + i);
+            TreeNodeView {
+                uci: entry.uci,
+                san: entry.san,
+                fen: entry.fen,
+                check: entry.check,
+                path: entry.path,
+                nags: node.nags.clone(),
+                comments: node.comments.clone(),
+                // The lines played instead of this move start where it does.
+                variations: node
+                    .variations
+                    .iter()
+                    .map(|v| line_view(v, first_ply + i))
+                    .collect(),
+            }
+        })
+        .collect();
+    TreeLineView {
         comments: line.comments.clone(),
         moves,
-    })
+    }
 }
 
+/// Plays every line of `tree` under the rules of `V` (the rules crate reads
+/// each move against its position).
 fn play_tree<V: Variant>(tree: &PgnTree) -> Result<TreeImportView, AppError> {
-    let start = match tree.tag("FEN") {
-        Some(fen) => Position::<V>::from_fen(fen).map_err(bad)?,
-        None => Position::<V>::new(),
-    };
+    let start = tree.start::<V>().map_err(bad)?;
+    let played = tree.line.play(&start).map_err(bad)?;
     Ok(TreeImportView {
         variant: V::KIND.name(),
         start_fen: start.fen(),
         tags: tree.tags.clone(),
         result: tree.result.clone(),
-        line: play_line(&[start], &tree.line)?,
+        line: line_view(&played, 0),
     })
 }
 

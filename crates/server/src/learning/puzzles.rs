@@ -31,8 +31,9 @@ pub const PUZZLE_VOLATILITY: f64 = 0.09;
 const NEAREST: usize = 8;
 /// A streak's first puzzle is rated about this; each solved one adds
 /// [`STREAK_STEP`].
-pub const STREAK_START: f64 = 700.0;
-pub const STREAK_STEP: f64 = 60.0;
+const STREAK_START: f64 = 700.0;
+/// What each solved puzzle of a streak adds to the next one's rating.
+const STREAK_STEP: f64 = 60.0;
 /// Conditional rating writes tried before giving up (others rating the
 /// same puzzle at the same moment).
 const WRITE_TRIES: usize = 4;
@@ -115,6 +116,7 @@ pub fn judge(kind: VariantKind, p: &Puzzle, tried: &[String]) -> Result<bool, Ap
 pub struct PuzzleRatingView {
     /// Rounded.
     pub rating: i32,
+    /// The rating deviation, rounded.
     pub rd: i32,
     /// Rated tries.
     pub games: u32,
@@ -125,7 +127,9 @@ pub struct PuzzleRatingView {
 /// A puzzle to solve.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct PuzzleView {
+    /// The puzzle's id (`GET /api/puzzles/{id}`).
     pub id: String,
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
     /// The position before the opponent's move.
     pub fen: String,
@@ -133,7 +137,9 @@ pub struct PuzzleView {
     pub moves: Vec<String>,
     /// The side the player solves for.
     pub color: &'static str,
+    /// What the solution does (`mateIn2`, `ricochet`, ...).
     pub themes: Vec<String>,
+    /// The puzzle's own rating.
     pub rating: PuzzleRatingView,
     /// The asker's puzzle rating in this game.
     pub player: PuzzleRatingView,
@@ -142,27 +148,35 @@ pub struct PuzzleView {
 /// What a try changed.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct PuzzleResultView {
+    /// The puzzle's id.
     pub id: String,
+    /// The player found the solution.
     pub solved: bool,
     /// The ratings changed (a first try outside a streak).
     pub rated: bool,
+    /// The player's puzzle rating after the try.
     pub player: PuzzleRatingView,
     /// How the player's rating changed (rounded; 0 when not rated).
     pub player_diff: i32,
+    /// The puzzle's rating after the try.
     pub puzzle: PuzzleRatingView,
 }
 
 /// A theme and how many puzzles have it.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct ThemeView {
+    /// The theme (`mateIn2`, `ricochet`, ...).
     pub name: String,
+    /// Puzzles of the game with it.
     pub count: usize,
 }
 
 /// `GET /api/puzzles/themes`.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct ThemesView {
+    /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
+    /// The game's puzzles, in all.
     pub count: usize,
     /// Most common first.
     pub themes: Vec<ThemeView>,
@@ -235,12 +249,15 @@ fn solver(kind: VariantKind, p: &Puzzle) -> Color {
 }
 
 /// The puzzle service.
+/// The puzzles service: the shipped puzzles, their ratings and the
+/// players'.
 pub struct Puzzles {
     store: Arc<dyn GameStore>,
     clock: Arc<dyn Clock>,
 }
 
 impl Puzzles {
+    /// The service over `store`, reading time on `clock`.
     pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>) -> Puzzles {
         Puzzles { store, clock }
     }

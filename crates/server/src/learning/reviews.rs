@@ -50,6 +50,7 @@ struct Job {
 /// `GET`/`POST /api/games/{id}/review`.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct ReviewStatusView {
+    /// The game's id.
     pub game: String,
     /// `none` (never reviewed), `queued`, `running`, `done` or `failed`.
     pub status: &'static str,
@@ -72,6 +73,8 @@ pub struct Reviews {
 }
 
 impl Reviews {
+    /// Reviews stored in `store`, searching with `engine`'s budget in the
+    /// background.
     pub fn new(
         store: Arc<dyn GameStore>,
         engine: Arc<EnginePlayer>,

@@ -18,12 +18,20 @@ pub enum AccountSignal {
     /// The sessions of `player` ended: a socket of a session other than
     /// `keep` closes (`keep: None` and `token_hash: Some`: only that one).
     SessionsEnded {
+        /// The player's id.
         player: String,
+        /// The one session that ended (a logout), by its token's hash.
         token_hash: Option<String>,
+        /// The session that stays (a password change), by its token's hash.
         keep: Option<String>,
     },
     /// `player` was banned: their sockets say why and close.
-    Banned { player: String, reason: String },
+    Banned {
+        /// The player's id.
+        player: String,
+        /// The operator's reason, shown to the player.
+        reason: String,
+    },
 }
 
 impl AccountSignal {

@@ -17,8 +17,11 @@ const EPSILON: f64 = 0.000_001;
 /// A rating on the Glicko scale (1500 ± RD), with its volatility.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Glicko {
+    /// The rating (1500 to start).
     pub rating: f64,
+    /// The rating deviation, in rating points (350 to start).
     pub rd: f64,
+    /// How erratic the player's results are (0.06 to start).
     pub volatility: f64,
 }
 
@@ -26,7 +29,9 @@ pub struct Glicko {
 /// 0.5 draw, 0 loss).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Game {
+    /// The opponent's rating before the period.
     pub opponent: Glicko,
+    /// 1 for a win, 0.5 for a draw, 0 for a loss.
     pub score: f64,
 }
 

@@ -173,6 +173,7 @@ pub fn clean_name(name: &str) -> Result<String, AppError> {
 }
 
 impl Players {
+    /// The players service over `store`, reading time on `clock`.
     pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>) -> Players {
         Players {
             store,

@@ -11,6 +11,7 @@ pub use chat::*;
 pub use moderation::*;
 use tensorchess_rules::{ByColor, EndReason};
 
+/// An engine game `id` at revision 1, owned by player `p1`, without moves.
 pub fn record(id: &str) -> GameRecord {
     GameRecord {
         id: id.into(),
@@ -30,6 +31,7 @@ pub fn record(id: &str) -> GameRecord {
     }
 }
 
+/// A change that only moves game to revision `rev` (at time `2 + rev`).
 pub fn update(rev: i64) -> GameUpdate {
     GameUpdate {
         rev,
@@ -78,6 +80,9 @@ pub async fn a_game_with_two_moves(store: &dyn GameStore, id: &str) {
         .unwrap();
 }
 
+/// Moves are pushed ply after ply and taken back; a write that follows
+/// another revision, or skips a ply, fails and changes nothing; a deleted
+/// game is gone.
 pub async fn moves_follow_on_and_revisions_decide(store: &dyn GameStore) {
     a_game_with_two_moves(store, "g1").await;
     // A ply out of order is refused and changes nothing.
@@ -142,6 +147,8 @@ fn online_game(id: &str) -> StoredGame {
     }
 }
 
+/// An online game's seats, clocks and offers are written in the move's
+/// transaction, and the game is listed for its two players only.
 pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_players(
     store: &dyn GameStore,
 ) {
@@ -211,6 +218,8 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     assert!(store.load_game("o1").await.unwrap().is_none());
 }
 
+/// Many games written at once all keep their moves, and a write that fails
+/// (a stale revision) spoils none of the others.
 pub async fn concurrent_writes_and_a_failing_one_spoils_nothing(store: &(impl GameStore + Clone)) {
     let games = 40;
     for g in 0..games {
@@ -250,6 +259,8 @@ pub async fn concurrent_writes_and_a_failing_one_spoils_nothing(store: &(impl Ga
     }
 }
 
+/// Server runs are numbered, their heartbeats never go back, and they are
+/// listed by when they were last seen.
 pub async fn runs_and_heartbeats(store: &dyn GameStore) {
     let before = store.runs_since(0).await.unwrap().len();
     let a = store.start_run(1_000).await.unwrap();

@@ -23,7 +23,7 @@ use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
 use tensorchess_rules::VariantKind;
 
@@ -53,7 +53,6 @@ impl From<rusqlite::Error> for StoreError {
 pub struct SqliteStore {
     writer: Arc<mpsc::Sender<Box<dyn Job>>>,
     reader: Arc<Mutex<Connection>>,
-    path: PathBuf,
 }
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
@@ -68,10 +67,10 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
 impl SqliteStore {
     /// Opens (creating if needed) the database file and brings its schema up to date.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
-        let path = path.as_ref().to_path_buf();
-        let mut conn = connect(&path)?;
-        migrate(&mut conn, &path)?;
-        let reader = connect(&path)?;
+        let path = path.as_ref();
+        let mut conn = connect(path)?;
+        migrate(&mut conn, path)?;
+        let reader = connect(path)?;
         let (tx, rx) = mpsc::channel::<Box<dyn Job>>();
         std::thread::Builder::new()
             .name("sqlite-writer".into())
@@ -80,12 +79,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             writer: Arc::new(tx),
             reader: Arc::new(Mutex::new(reader)),
-            path,
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// The schema version of the open database.
