@@ -566,26 +566,34 @@ pub enum ServerEvent {
     },
     /// A chat line posted to a room (`chat:{id}:{room}`).
     Chat {
+        /// The room's topic.
         topic: String,
+        /// The line.
         line: Box<crate::chat::ChatLineView>,
     },
-
     /// What became of a challenge (`created`, `accepted`, `declined`,
     /// `canceled`, `expired`), on the `challenges` topic of each of its
     /// two players.
     Challenge {
+        /// Always `challenges`.
         topic: String,
+        /// What happened to it.
         event: &'static str,
+        /// The challenge as the receiving player sees it.
         challenge: Box<crate::challenges::ChallengeView>,
     },
     /// A player's open challenges, on subscribing to `challenges`.
     Challenges {
+        /// Always `challenges`.
         topic: String,
+        /// Received and made, open.
         challenges: Box<crate::challenges::ChallengesView>,
     },
     /// A chat room's newest lines, on subscribing to it.
     ChatHistory {
+        /// The room's topic.
         topic: String,
+        /// Its newest lines.
         chat: Box<crate::chat::ChatView>,
     },
     /// Answer to a client's `subscribe`; `seat` is the colour this
