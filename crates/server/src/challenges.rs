@@ -6,14 +6,13 @@
 //! its challenger has had no page open for a while.
 
 use crate::error::AppError;
-use crate::game_views::parse_variant;
 use crate::ids::new_id;
 use crate::kind::Kind;
 use crate::live::LiveGames;
 use crate::online::pairing::Pairing;
 use crate::online::{OnlineGames, Origin};
 use crate::players::{Me, Players};
-use crate::requests::ClockRequest;
+use crate::requests::{ClockRequest, ColorChoice};
 use crate::store::{ChallengeRecord, ChallengeState, Notice, SeekColor};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::{Deserialize, Serialize};
@@ -38,8 +37,8 @@ pub struct ChallengeRequest {
     /// The user name of the player challenged.
     pub to: String,
     /// `tensor` (default), `chess` or `chessence`.
-    #[serde(default)]
-    pub variant: Option<String>,
+    #[serde(default, deserialize_with = "crate::requests::optional_variant")]
+    pub variant: Option<tensorchess_rules::VariantKind>,
     /// A real-time clock, or none.
     #[serde(default)]
     pub clock: Option<ClockRequest>,
@@ -51,7 +50,7 @@ pub struct ChallengeRequest {
     pub rated: bool,
     /// The challenger's colour: `white`, `black` or `random` (default).
     #[serde(default)]
-    pub color: Option<String>,
+    pub color: Option<ColorChoice>,
 }
 
 /// `POST /api/challenges/{id}/decline`.
@@ -219,27 +218,14 @@ impl Challenges {
     /// Makes a challenge from `me`.
     pub async fn create(&self, me: &Me, req: ChallengeRequest) -> Result<ChallengeView, AppError> {
         me.may_act()?;
-        let variant = match req.variant.as_deref() {
-            Some(v) => parse_variant(v)?,
-            None => tensorchess_rules::VariantKind::Tensor,
-        };
+        let variant = req.variant.unwrap_or_default();
         let clock = OnlineGames::clock_settings(req.clock)?;
         if req.days.is_some() {
             return Err(AppError::bad(
                 "Correspondence games (days per move) are not played on this server yet: give a clock, or none",
             ));
         }
-        let color = match req.color.as_deref().unwrap_or("random") {
-            "white" => SeekColor::White,
-            "black" => SeekColor::Black,
-            "random" => SeekColor::Random,
-            other => {
-                return Err(AppError::bad(format!(
-                    "Unknown colour '{}': expected white, black or random",
-                    other.chars().take(20).collect::<String>()
-                )))
-            }
-        };
+        let color = req.color.unwrap_or(ColorChoice::RANDOM).0;
         let store = self.live.store();
         let nobody = || {
             AppError::NotFound(format!(

@@ -21,13 +21,13 @@ use super::live::LiveGames;
 use super::online::pairing::Pairing;
 use super::online::{OnlineGames, Origin};
 use super::players::{Me, Players};
-use super::requests::SeekRequest;
+use super::requests::{ColorChoice, SeekRequest};
 use super::store::{Notice, SeekColor, SeekRecord};
 use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
 use crate::kind::Kind;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use tensorchess_rules::{ByColor, VariantKind};
+use tensorchess_rules::ByColor;
 
 /// How long a seek stays open.
 pub const SEEK_LIFETIME_MS: i64 = 30 * 60_000;
@@ -78,19 +78,9 @@ impl Lobby {
 
     /// Posts a seek for `me`.
     pub async fn create(&self, me: &Me, req: SeekRequest) -> Result<SeekView, AppError> {
-        let variant: VariantKind = super::game_views::parse_variant(&req.variant)?;
+        let variant = req.variant;
         let clock = OnlineGames::clock_settings(req.clock)?;
-        let color = match req.color.as_deref().unwrap_or("random") {
-            "white" => SeekColor::White,
-            "black" => SeekColor::Black,
-            "random" => SeekColor::Random,
-            other => {
-                return Err(AppError::bad(format!(
-                    "Unknown colour '{}': expected white, black or random",
-                    other.chars().take(20).collect::<String>()
-                )))
-            }
-        };
+        let color = req.color.unwrap_or(ColorChoice::RANDOM).0;
         if req.rated && !self.players.has_account(&me.id).await? {
             return Err(rated_needs_account());
         }
@@ -412,7 +402,7 @@ mod tests {
         SeekRecord {
             id: format!("s{id}"),
             player_id: player.into(),
-            variant: VariantKind::Tensor,
+            variant: tensorchess_rules::VariantKind::Tensor,
             clock: None,
             rated: false,
             color: SeekColor::Random,

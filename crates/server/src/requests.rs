@@ -1,16 +1,101 @@
 //! Request types: what pages send to the API and the WebSocket.
 
-use serde::Deserialize;
+use crate::store::SeekColor;
+use serde::{Deserialize, Deserializer};
+use tensorchess_rules::{Color, VariantKind};
+
+/// A colour asked for: `white`, `black`, or `random` (drawn when the game
+/// is made). Anything else is refused with the words a player reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColorChoice(pub SeekColor);
+
+impl<'de> Deserialize<'de> for ColorChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let word = String::deserialize(d)?;
+        match word.as_str() {
+            "white" => Ok(ColorChoice(SeekColor::White)),
+            "black" => Ok(ColorChoice(SeekColor::Black)),
+            "random" => Ok(ColorChoice(SeekColor::Random)),
+            other => Err(serde::de::Error::custom(format!(
+                "Unknown colour '{}': expected white, black or random",
+                other.chars().take(20).collect::<String>()
+            ))),
+        }
+    }
+}
+
+impl ColorChoice {
+    /// White.
+    pub const WHITE: ColorChoice = ColorChoice(SeekColor::White);
+    /// Random.
+    pub const RANDOM: ColorChoice = ColorChoice(SeekColor::Random);
+
+    /// The colour itself, a random one drawn now.
+    pub fn draw(self) -> Color {
+        crate::online::pairing::draw_color(self.0)
+    }
+}
+
+/// Reads a game's name as the rules crate does (`tensor`, `chess` or
+/// `chessence`, any case; `standard` is chess).
+fn variant_name<'de, D: Deserializer<'de>>(d: D) -> Result<VariantKind, D::Error> {
+    let word = String::deserialize(d)?;
+    word.parse::<VariantKind>().map_err(|e| {
+        let text = e.to_string();
+        let mut chars = text.chars();
+        let capital = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+            .unwrap_or_default();
+        serde::de::Error::custom(capital)
+    })
+}
+
+/// [`variant_name`] of a field that may be absent or `null`.
+pub(crate) fn optional_variant<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<VariantKind>, D::Error> {
+    #[derive(Deserialize)]
+    struct Name(#[serde(deserialize_with = "variant_name")] VariantKind);
+    Ok(Option::<Name>::deserialize(d)?.map(|n| n.0))
+}
+
+/// What kind of local game `POST /api/games` makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalMode {
+    /// Against the engine.
+    Engine,
+    /// Two people on one device.
+    Local,
+}
+
+impl<'de> Deserialize<'de> for LocalMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let word = String::deserialize(d)?;
+        match word.as_str() {
+            "engine" => Ok(LocalMode::Engine),
+            "local" => Ok(LocalMode::Local),
+            "online" => Err(serde::de::Error::custom(
+                "Online games are created with POST /api/online",
+            )),
+            other => Err(serde::de::Error::custom(format!(
+                "Unknown mode '{}': expected engine or local",
+                other.chars().take(20).collect::<String>()
+            ))),
+        }
+    }
+}
 
 /// `POST /api/games`: a new game, from the start, a FEN or a PGN.
 #[derive(Deserialize, Debug, Default, Clone)]
 pub struct NewGameRequest {
     /// `tensor` (default), `chess` or `chessence`. A PGN's `Variant` tag wins.
-    pub variant: Option<String>,
+    #[serde(default, deserialize_with = "optional_variant")]
+    pub variant: Option<VariantKind>,
     /// `engine` (default) or `local` (two players on one device).
-    pub mode: Option<String>,
+    pub mode: Option<LocalMode>,
     /// The person's colour against the engine: `white` (default), `black` or `random`.
-    pub color: Option<String>,
+    pub color: Option<ColorChoice>,
     /// The engine's level, 1..=6 (default 3).
     pub level: Option<u8>,
     /// Start from this position.
@@ -62,7 +147,8 @@ pub struct MoveRequest {
 #[derive(Deserialize, Debug, Clone)]
 pub struct PositionRequest {
     /// `tensor`, `chess` or `chessence`.
-    pub variant: String,
+    #[serde(deserialize_with = "variant_name")]
+    pub variant: VariantKind,
     /// The game's start position when absent.
     pub fen: Option<String>,
     /// Moves played from `fen` first (so that repetitions count).
@@ -78,7 +164,8 @@ pub struct PositionRequest {
 #[serde(deny_unknown_fields)]
 pub struct ExplainRequest {
     /// `tensor`, `chess` or `chessence`.
-    pub variant: String,
+    #[serde(deserialize_with = "variant_name")]
+    pub variant: VariantKind,
     /// The game's start position when absent.
     pub fen: Option<String>,
     /// The move to judge: a move string (RULES 4.2) or SAN.
@@ -98,9 +185,10 @@ pub struct EvalQuery {
 #[serde(deny_unknown_fields)]
 pub struct NewOnlineRequest {
     /// `tensor` (default), `chess` or `chessence`.
-    pub variant: Option<String>,
+    #[serde(default, deserialize_with = "optional_variant")]
+    pub variant: Option<VariantKind>,
     /// The creator's colour: `white` (default), `black` or `random`.
-    pub color: Option<String>,
+    pub color: Option<ColorChoice>,
     /// The time control; absent or `null`: no clock.
     pub clock: Option<ClockRequest>,
 }
@@ -110,7 +198,8 @@ pub struct NewOnlineRequest {
 #[serde(deny_unknown_fields)]
 pub struct SeekRequest {
     /// `tensor`, `chess` or `chessence`.
-    pub variant: String,
+    #[serde(deserialize_with = "variant_name")]
+    pub variant: VariantKind,
     /// The time control; `null`: no clock.
     #[serde(default)]
     pub clock: Option<ClockRequest>,
@@ -119,7 +208,7 @@ pub struct SeekRequest {
     pub rated: bool,
     /// The creator's colour: `white`, `black` or `random` (default).
     #[serde(default)]
-    pub color: Option<String>,
+    pub color: Option<ColorChoice>,
 }
 
 /// `POST /api/seeks/{id}/accept`: an empty JSON object.

@@ -3,7 +3,7 @@
 
 use super::ApiResult;
 use crate::error::ApiJson;
-use crate::game_views::{explain as explain_move, parse_variant, rules_view, standalone};
+use crate::game_views::{explain as explain_move, rules_view, standalone};
 use crate::requests::{ExplainRequest, PositionRequest};
 use crate::views::{ExplainView, InfoView, LevelInfo, PlayedView, VariantInfo};
 use axum::Json;
@@ -45,7 +45,7 @@ pub async fn info() -> Json<InfoView> {
 /// Legal moves of any position, optionally after a move: the rules page's
 /// mini-boards and the FEN preview.
 pub async fn position(ApiJson(req): ApiJson<PositionRequest>) -> ApiResult<PlayedView> {
-    let kind = parse_variant(&req.variant)?;
+    let kind = req.variant;
     let fen = req.fen.as_deref();
     let mv = req.mv.as_deref();
     let (played, position) = match kind {
@@ -59,7 +59,7 @@ pub async fn position(ApiJson(req): ApiJson<PositionRequest>) -> ApiResult<Playe
 /// `POST /api/explain`: whether a move is legal in a position, and if not,
 /// why (answered 200 either way: a page asks before it plays).
 pub async fn explain(ApiJson(req): ApiJson<ExplainRequest>) -> ApiResult<ExplainView> {
-    let kind = parse_variant(&req.variant)?;
+    let kind = req.variant;
     let fen = req.fen.as_deref();
     Ok(Json(match kind {
         VariantKind::Tensor => explain_move::<Tensor>(fen, &req.mv)?,

@@ -14,13 +14,12 @@ use super::live::{
     now_ms, Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame,
 };
 use super::players::Me;
-use super::requests::NewGameRequest;
+use super::requests::{ColorChoice, LocalMode, NewGameRequest};
 use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
 use super::views::{DrawAnswerView, GameView};
 use crate::command::{Command, Step};
 use crate::kind::Kind;
 use crate::live::GameEvent;
-use rand::Rng;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use tensorchess_engine::Level;
@@ -69,24 +68,11 @@ impl LocalGames {
         who: &Requester,
     ) -> Result<GameView, AppError> {
         let owner = who.player.as_str();
-        let mode = match req.mode.as_deref().unwrap_or("engine") {
-            "engine" => GameMode::Engine,
-            "local" => GameMode::Local,
-            "online" => {
-                return Err(AppError::bad(
-                    "Online games are created with POST /api/online",
-                ))
-            }
-            other => {
-                return Err(AppError::bad(format!(
-                    "Unknown mode '{other}': expected engine or local"
-                )))
-            }
+        let mode = match req.mode.unwrap_or(LocalMode::Engine) {
+            LocalMode::Engine => GameMode::Engine,
+            LocalMode::Local => GameMode::Local,
         };
-        let variant = match req.variant.as_deref() {
-            Some(v) => Some(super::game_views::parse_variant(v)?),
-            None => None,
-        };
+        let variant = req.variant;
         let (game, tags, imported_result) = match (&req.pgn, &req.fen) {
             (Some(_), Some(_)) => return Err(AppError::bad("Give a FEN or a PGN, not both")),
             (Some(pgn), None) => {
@@ -101,22 +87,7 @@ impl LocalGames {
         };
         let (human_color, level) = match mode {
             GameMode::Engine => {
-                let color = match req.color.as_deref().unwrap_or("white") {
-                    "white" => Color::White,
-                    "black" => Color::Black,
-                    "random" => {
-                        if rand::rng().random_bool(0.5) {
-                            Color::White
-                        } else {
-                            Color::Black
-                        }
-                    }
-                    other => {
-                        return Err(AppError::bad(format!(
-                            "Unknown colour '{other}': expected white, black or random"
-                        )))
-                    }
-                };
+                let color = req.color.unwrap_or(ColorChoice::WHITE).draw();
                 let n = req.level.unwrap_or(DEFAULT_LEVEL);
                 let level = Level::new(n).ok_or_else(|| {
                     AppError::bad(format!(

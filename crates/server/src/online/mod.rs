@@ -26,18 +26,17 @@ pub use seats::Cookies;
 use super::players::Me;
 
 use super::error::AppError;
-use super::game_views::{new_game, parse_variant};
+use super::game_views::new_game;
 use super::ids::new_id;
 use super::live::{
     now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, SharedGame,
 };
-use super::requests::NewOnlineRequest;
+use super::requests::{ColorChoice, NewOnlineRequest};
 use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
 use super::views::GameView;
 use crate::command::Step;
 use crate::kind::Kind;
 use crate::live::GameEvent;
-use rand::Rng;
 use seats::seat_of;
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, VariantKind};
@@ -207,27 +206,8 @@ impl OnlineGames {
         me: &Me,
         my_name: String,
     ) -> Result<GameView, AppError> {
-        let kind = match req.variant.as_deref() {
-            Some(v) => parse_variant(v)?,
-            None => VariantKind::Tensor,
-        };
-        let color = match req.color.as_deref().unwrap_or("white") {
-            "random" => {
-                if rand::rng().random_bool(0.5) {
-                    Color::White
-                } else {
-                    Color::Black
-                }
-            }
-            "white" => Color::White,
-            "black" => Color::Black,
-            c => {
-                return Err(AppError::bad(format!(
-                    "Unknown colour '{}': expected white, black or random",
-                    c.chars().take(20).collect::<String>()
-                )))
-            }
-        };
+        let kind = req.variant.unwrap_or_default();
+        let color = req.color.unwrap_or(ColorChoice::WHITE).draw();
         let clock = Self::clock_settings(req.clock)?;
         let (players, names) = match color {
             Color::White => ([Some(me.id.clone()), None], [my_name, "Black".into()]),
