@@ -163,6 +163,7 @@ test('chat: the players\' room, the spectators\' room kept from the players unti
     const chatBox = await b.locator('#chat').boundingBox();
     assert.ok(chatBox.y >= boardBox.y + boardBox.height, 'the chat is below the board');
     assert.ok(chatBox.width <= 375 && chatBox.x >= 0, 'the chat fits the width');
+    await b.evaluate(() => window.scrollTo(0, 0));
     await shot(b, 'social-chat-phone');
     await b.locator('#chat').scrollIntoViewIfNeeded();
     await shot(b, 'social-chat-phone-chat');

@@ -676,7 +676,7 @@ export default {
   "chat.empty": "No messages yet.",
   "chat.empty_muted": "No messages: your opponent's are hidden (Unmute shows them).",
   "chat.account_needed": "Log in to chat as a spectator (guests chat in the games they play).",
-  "chat.placeholder": "A message (140 characters at most)",
+  "chat.placeholder": "Say something…",
   "chat.label": "Message",
   "chat.send": "Send",
   "chat.reported": "reported",
