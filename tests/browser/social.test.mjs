@@ -212,7 +212,7 @@ test('chat: the players\' room, the spectators\' room kept from the players unti
 
 test('challenges: from a profile, seen live on the Rules page, declined with a reason, sent again, accepted, both in the game', async () => {
   const dora = await registered('dora');
-  const erin = await registered('erin');
+  const erin = await registered('erin', { viewport: { width: 375, height: 667 } });
   const d = dora.page;
   const e = erin.page;
   try {
@@ -240,10 +240,12 @@ test('challenges: from a profile, seen live on the Rules page, declined with a r
     await e.waitForSelector('#challenges .challenge.incoming');
     assert.match(await e.textContent('#challenges .challenge.incoming'), /dora challenges you\s*Chess · no clock · Casual · you play Black/);
     assert.deepEqual(await axeViolations(e), []);
-    await shot(e, 'social-challenge-incoming');
+    assert.ok(await e.evaluate(() => document.documentElement.scrollWidth <= 375), 'the notice fits a phone');
+    await shot(e, 'social-challenge-incoming-phone');
     // Declined, with a reason.
     await e.click('#challenges .challenge-decline-open');
     await e.fill('#challenges .challenge-reason', 'busy now, later?');
+    await shot(e, 'social-challenge-decline-phone');
     await e.click('#challenges .challenge-decline-send');
     await e.waitForSelector('#challenges', { state: 'hidden' });
     await d.waitForSelector('#challenges .challenge.note');
