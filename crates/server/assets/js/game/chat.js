@@ -9,7 +9,7 @@
 // history; the page hides the new ones), and report anyone else's line.
 
 import { social } from '../api.js';
-import { t, plural, playerName, serverError, onLangChange } from '../i18n.js';
+import { t, lang, plural, playerName, serverError, onLangChange } from '../i18n.js';
 import { player } from '../player.js';
 import { confirmDialog } from '../ui/notice.js';
 
@@ -188,15 +188,24 @@ export function createChat({ live, state }) {
     mute.title = chat.muted ? t('chat.unmute_title') : t('chat.mute_title');
 
     const list = $('#chat-lines');
-    list.replaceChildren();
+    const log = $('#chat-log');
     const shown = room.lines.filter(visible);
-    for (const line of shown) list.append(lineNode(line));
+    // Drawn again only when the lines change (a move drawn does not take
+    // the focus off a report button); kept at the newest line unless the
+    // reader scrolled up, where it stays.
+    const drawn = `${lang()}|${chat.tab}|${state.seat}|${shown.map((l) => `${l.id}${chat.reported.has(l.id) ? 'r' : ''}`).join(',')}`;
+    if (list.dataset.drawn !== drawn) {
+      const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 12 || list.dataset.tab !== chat.tab;
+      const top = log.scrollTop;
+      list.replaceChildren(...shown.map(lineNode));
+      list.dataset.drawn = drawn;
+      list.dataset.tab = chat.tab;
+      log.scrollTop = atEnd ? log.scrollHeight : top;
+    }
     const empty = $('#chat-empty');
     empty.classList.toggle('hidden', shown.length > 0 || !room.loaded);
     empty.textContent = chat.muted && chat.tab === 'players' ? t('chat.empty_muted') : t('chat.empty');
-    const log = $('#chat-log');
     log.setAttribute('aria-label', t(`chat.title.${chat.tab}`));
-    log.scrollTop = log.scrollHeight;
 
     const form = $('#chat-form');
     form.classList.toggle('hidden', !room.canWrite);
@@ -282,6 +291,10 @@ export function createChat({ live, state }) {
       chat.mine.add(r.value.id);
       if (chat.game === id && chat.rooms.includes(room)) add(room, r.value);
       input.value = '';
+      const log = $('#chat-log');
+      log.scrollTop = log.scrollHeight;
+      render();
+      log.scrollTop = log.scrollHeight;
     } else {
       const err = r.error;
       chat.error = err.kind === 'account_needed' ? t('chat.account_needed') : serverError(err);
