@@ -10,7 +10,7 @@
 import { applyI18n } from '../i18n.js';
 import { setupHeader } from './header.js';
 import { setupAccount } from './account.js';
-import { loadPlayer, onPlayerChange, newIdentity, bindLive } from '../player.js';
+import { player, loadPlayer, onPlayerChange, newIdentity, bindLive } from '../player.js';
 import { Live } from '../api.js';
 import { createChallenges } from './challenges.js';
 
@@ -27,11 +27,9 @@ export function mountSite(opts) {
   applyI18n(document);
   setupHeader({ onTheme: opts.onTheme, current: opts.current });
   setupAccount({ games: opts.games });
-  let live = opts.live;
-  if (!live) {
-    live = new Live();
-    bindLive(live);
-  }
+  const live = opts.live || new Live();
+  // The player's connection: told of a ban or an ended session.
+  if (player.live !== live) bindLive(live);
   const challenges = createChallenges({ live, openGame: opts.openGame });
   if (!opts.games) {
     // Logged in or out on a page that is not the app's: what it shows (a
