@@ -141,6 +141,7 @@ test('chat: the players\' room, the spectators\' room kept from the players unti
     await b.waitForFunction(() => document.querySelector('#chat')?.dataset.players !== undefined && document.querySelector('#chat').dataset.players !== '');
     await b.waitForFunction(() => document.querySelector('#chat-mute').getAttribute('aria-pressed') === 'true');
     assert.deepEqual(await lines(b), ['hi alice']);
+    await b.locator('#chat').scrollIntoViewIfNeeded();
     await shot(b, 'social-chat-phone-muted');
     // Unmuted: her lines are back.
     await b.click('#chat-mute');
