@@ -144,6 +144,7 @@ pub fn replay<V: Variant>(pgn: &PgnGame) -> Result<Game<V>, PgnError> {
 /// (from `tags`, or its defaults), the result `outcome`'s or the game's
 /// own (`*` while it goes on), the `Variant` and `SetUp`/`FEN` tags the
 /// game needs, then `tags`' others ([`game_tags`]); the moves in SAN.
+/// [`PgnTree::of_game`] gives the same game as a tree, to annotate.
 ///
 /// ```
 /// use tensorchess_rules::{Game, Tensor, pgn::{write_pgn, parse_pgn, replay}};
@@ -160,29 +161,53 @@ pub fn write_pgn<V: Variant>(
     tags: &[(String, String)],
     outcome: Option<Outcome>,
 ) -> String {
-    let result = outcome
-        .or_else(|| game.outcome())
-        .map(|o| o.result_str())
-        .unwrap_or("*");
     let start = game.start();
-    let start_fen = start.fen();
-    let setup = (start_fen != Position::<V>::new().fen()).then_some(start_fen.as_str());
-    let moves = game
-        .moves()
-        .iter()
-        .zip(game.positions())
-        .map(|(m, pos)| PgnNode {
-            san: san_with(pos, *m, &pos.legal_moves()),
-            ..PgnNode::default()
-        })
-        .collect();
-    let tree = PgnTree {
-        tags: game_tags(tags, result, Some(V::KIND), setup),
-        line: PgnLine {
-            comments: Vec::new(),
-            moves,
-        },
-        result: result.to_string(),
-    };
-    tree.to_pgn(start.fullmoves(), start.turn())
+    PgnTree::of_game(game, tags, outcome).to_pgn(start.fullmoves(), start.turn())
+}
+
+impl PgnTree {
+    /// A game as a tree, as [`write_pgn`] writes it: its tags
+    /// ([`game_tags`], with the result `outcome`'s or the game's own, `*`
+    /// while it goes on) and its moves in SAN, without comments. Write it
+    /// with [`PgnTree::to_pgn`] from the game's start position's move
+    /// number and side.
+    ///
+    /// ```
+    /// use tensorchess_rules::{Chess, Game, pgn::PgnTree};
+    /// let mut game = Game::<Chess>::new();
+    /// game.push_str("e2e4").unwrap();
+    /// let mut tree = PgnTree::of_game(&game, &[], None);
+    /// tree.line.moves[0].comments.push("[%eval 0.3]".into());
+    /// let start = game.start();
+    /// assert!(tree.to_pgn(start.fullmoves(), start.turn()).ends_with("\n1. e4 { [%eval 0.3] } *\n"));
+    /// ```
+    pub fn of_game<V: Variant>(
+        game: &Game<V>,
+        tags: &[(String, String)],
+        outcome: Option<Outcome>,
+    ) -> PgnTree {
+        let result = outcome
+            .or_else(|| game.outcome())
+            .map(|o| o.result_str())
+            .unwrap_or("*");
+        let start_fen = game.start().fen();
+        let setup = (start_fen != Position::<V>::new().fen()).then_some(start_fen.as_str());
+        let moves = game
+            .moves()
+            .iter()
+            .zip(game.positions())
+            .map(|(m, pos)| PgnNode {
+                san: san_with(pos, *m, &pos.legal_moves()),
+                ..PgnNode::default()
+            })
+            .collect();
+        PgnTree {
+            tags: game_tags(tags, result, Some(V::KIND), setup),
+            line: PgnLine {
+                comments: Vec::new(),
+                moves,
+            },
+            result: result.to_string(),
+        }
+    }
 }

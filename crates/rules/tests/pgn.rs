@@ -3,22 +3,14 @@
 //! generated trees); the reader never panics on arbitrary text and says
 //! where text is not PGN; every line of a tree plays under the rules.
 
+mod common;
+
+use common::config;
 use proptest::prelude::*;
 use tensorchess_rules::pgn::{
     game_tags, parse_pgn, parse_pgn_tree, replay, write_pgn, PgnError, PgnLine, PgnNode, PgnTree,
 };
 use tensorchess_rules::{Chess, Color, Game, Position, Tensor, VariantKind};
-
-fn config(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(cases);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
 
 /// A move token as a reader keeps it: a letter first (no move number), no
 /// suffix glyph, nothing that ends a token.

@@ -115,18 +115,6 @@ fn brute_force<V: Variant>(start: usize, choices: &[u16]) {
     });
 }
 
-/// `cases` cases, or `PROPTEST_CASES` when set (for long runs).
-fn config(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(cases);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
     #![proptest_config(config(96))]
 

@@ -204,9 +204,7 @@ impl EnginePlayer {
     /// A slot for one background search (a position of a game review): it
     /// waits until no other search does.
     pub async fn background_slot(&self) -> Result<Slot, AppError> {
-        if self.is_shut_down() {
-            return Err(AppError::Unavailable("The server is shutting down".into()));
-        }
+        self.refuse_if_shut_down()?;
         Ok(self.budget.background_slot().await)
     }
 
@@ -241,10 +239,16 @@ impl EnginePlayer {
         self.shutdown.clone()
     }
 
-    async fn slot(&self, who: &Requester, game: bool) -> Result<Slot, AppError> {
+    /// Refuses new work once the server is shutting down.
+    fn refuse_if_shut_down(&self) -> Result<(), AppError> {
         if self.is_shut_down() {
             return Err(AppError::Unavailable("The server is shutting down".into()));
         }
+        Ok(())
+    }
+
+    async fn slot(&self, who: &Requester, game: bool) -> Result<Slot, AppError> {
+        self.refuse_if_shut_down()?;
         self.budget
             .slot(who, game)
             .await
@@ -255,20 +259,8 @@ impl EnginePlayer {
     }
 
     async fn run(&self, req: SearchRequest, threads: usize) -> Result<SearchOutcome, AppError> {
-        if self.is_shut_down() {
-            return Err(AppError::Unavailable("The server is shutting down".into()));
-        }
-        let mut engine = self
-            .idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop()
-            .unwrap_or_else(|| {
-                Engine::new(Options {
-                    hash_mb: HASH_MB,
-                    ..Options::default()
-                })
-            });
+        self.refuse_if_shut_down()?;
+        let mut engine = self.lend_engine();
         let shutdown = self.shutdown.clone();
         let joined = tokio::task::spawn_blocking(move || {
             engine.new_game();

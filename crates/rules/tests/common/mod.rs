@@ -363,3 +363,18 @@ pub fn brute_force_legal<V: Variant>(p: &Position<V>) -> BTreeSet<String> {
         .map(|m| p.move_string(m))
         .collect()
 }
+
+// ---- property tests -------------------------------------------------------
+
+/// Proptest's settings: `cases` cases, or `PROPTEST_CASES` when set (for
+/// long runs).
+pub fn config(cases: u32) -> proptest::prelude::ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
+    proptest::prelude::ProptestConfig {
+        cases,
+        ..proptest::prelude::ProptestConfig::default()
+    }
+}

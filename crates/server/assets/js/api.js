@@ -64,6 +64,27 @@
 /** @typedef {{ ply: number, best: LegalMove | null, score: Score }} Analysis */
 /** @typedef {{ played: LegalMove | null, position: PositionView }} Played */
 /** @typedef {{ legal: boolean, uci?: string, reason?: string, code?: string, args?: Record<string, string> }} Explanation */
+/** @typedef {'players' | 'spectators'} ChatRoom */
+/**
+ * A chat line: `seat` names a player's seat in the players' room; `text`
+ * is shown as text, never as HTML.
+ * @typedef {{ id: number, room: ChatRoom, name: string, seat?: Color, text: string, at: number }} ChatLine
+ */
+/** @typedef {{ room: ChatRoom, lines: ChatLine[], muted: boolean, can_write: boolean }} ChatView */
+/** @typedef {{ id: string, name: string, account: string | null }} ChallengePlayer */
+/**
+ * @typedef {{ id: string, direction: 'in' | 'out', from: ChallengePlayer, to: ChallengePlayer, variant: string,
+ *   variant_title: string, clock: ClockSpec | null, days: number | null, rated: boolean,
+ *   color: 'white' | 'black' | 'random', state: 'open' | 'accepted' | 'declined' | 'canceled' | 'expired',
+ *   game?: string, reason?: string, created_at: number, expires_at: number }} ChallengeView
+ */
+/** @typedef {{ in: ChallengeView[], out: ChallengeView[] }} ChallengesView */
+/**
+ * @typedef {{ to: string, variant: string, clock: ClockSpec | null, days: null, rated: boolean,
+ *   color: 'white' | 'black' | 'random' }} ChallengeRequest
+ */
+/** @typedef {{ name: string, account: string | null }} SeatPlayer */
+/** @typedef {{ white: SeatPlayer | null, black: SeatPlayer | null }} GamePlayers */
 /**
  * @typedef {{ version: string, levels: { level: number, name: string }[],
  *   variants: { name: string, title: string, start_fen: string, rules: RulesView }[] }} Info
@@ -281,6 +302,30 @@ export const api = {
   cancelSeek: (id) => request('DELETE', `/api/seeks/${enc(id)}`),
   /** @param {string} id @returns {Promise<GameView>} the new online game */
   acceptSeek: (id) => request('POST', `/api/seeks/${enc(id)}/accept`, {}),
+};
+
+// Chat and challenges: every answer a value (`call`), the error one too.
+export const social = {
+  /** An online game's seats' players and accounts. @param {string} id @returns {Promise<Result<GamePlayers>>} */
+  gamePlayers: (id) => call('GET', `/api/games/${enc(id)}/players`),
+  /** @param {string} id @param {ChatRoom} room @returns {Promise<Result<ChatView>>} */
+  chat: (id, room) => call('GET', `/api/games/${enc(id)}/chat?room=${room}`),
+  /** @param {string} id @param {ChatRoom} room @param {string} text @returns {Promise<Result<ChatLine>>} */
+  say: (id, room, text) => call('POST', `/api/games/${enc(id)}/chat`, { room, text }),
+  /** The other side's lines hidden (or shown again). @param {string} id @param {boolean} muted @returns {Promise<Result<null>>} */
+  mute: (id, muted) => call('POST', `/api/games/${enc(id)}/chat/mute`, { muted }),
+  /** @param {number} line @returns {Promise<Result<null>>} */
+  report: (line) => call('POST', `/api/chat/${line}/report`, {}),
+  /** @returns {Promise<Result<ChallengesView>>} */
+  challenges: () => call('GET', '/api/challenges'),
+  /** @param {ChallengeRequest} req @returns {Promise<Result<ChallengeView>>} */
+  challenge: (req) => call('POST', '/api/challenges', req),
+  /** @param {string} id @returns {Promise<Result<ChallengeView>>} with its `game` */
+  accept: (id) => call('POST', `/api/challenges/${enc(id)}/accept`, {}),
+  /** @param {string} id @param {string} reason @returns {Promise<Result<ChallengeView>>} */
+  decline: (id, reason) => call('POST', `/api/challenges/${enc(id)}/decline`, reason ? { reason } : {}),
+  /** @param {string} id @returns {Promise<Result<null>>} */
+  withdraw: (id) => call('DELETE', `/api/challenges/${enc(id)}`),
 };
 
 // One WebSocket for the whole page, resubscribing after every reconnection

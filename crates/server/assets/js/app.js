@@ -54,9 +54,13 @@ function gamesPage(lobbyPage) {
 export async function start() {
   const live = new Live();
   bindLive(live);
-  const game = createGamePage({ live });
+  // The challenge form is the site's (under the header, on every page);
+  // the profile and game pages open it for a player.
+  /** @param {string} username @param {string} name */
+  const challenge = (username, name) => site.challenges.open(username, name);
+  const game = createGamePage({ live, challenge });
   const lobbyPage = createLobbyPage({ live, openNewGame: (g, mode) => game.openNewGame(g, mode) });
-  const profilePage = createProfilePage();
+  const profilePage = createProfilePage({ challenge });
   const gamePage = game.page;
   const redrawBoard = game.redrawBoard;
   const setInfo = game.setInfo;
@@ -77,7 +81,7 @@ export async function start() {
     }
     redrawBoard();
   };
-  const site = mountSite({ current: 'play', onTheme, games: openGames });
+  const site = mountSite({ current: 'play', onTheme, games: openGames, live, openGame: (id) => Router.go(`#/game/${id}`) });
   boards.welcome = mountWelcome({ openGame: (id) => Router.go(`#/game/${id}`) });
   setupSkipLink();
   onPlayerChange((change) => {
@@ -88,7 +92,7 @@ export async function start() {
     else router.run();
   });
   router.run();
-  await site;
+  await site.ready;
   if (!document.body.dataset.player) document.body.dataset.playerError = serverError({ kind: 'network' });
   try {
     setInfo(await api.info());

@@ -36,6 +36,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/eval", get(games::evaluate))
         .route("/games/{id}/pgn", get(games::pgn))
         .route("/games/{id}/join", post(online::join))
+        .route("/games/{id}/players", get(online::players))
         .route("/games/{id}/act", post(online::act))
         .route("/online", post(online::create))
         .route("/games/{id}/chat", get(chat::history).post(chat::post))

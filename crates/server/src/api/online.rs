@@ -4,6 +4,7 @@
 use super::ApiResult;
 use crate::command::Command;
 use crate::error::{ApiJson, ApiPath, AppError};
+use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{JoinRequest, NewOnlineRequest, OnlineAction};
 use crate::views::GameView;
@@ -11,6 +12,26 @@ use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
+use serde::Serialize;
+use tensorchess_rules::Color;
+
+/// A seat's player, as pages link to them (a profile, a challenge).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct SeatPlayerView {
+    /// The name others see.
+    pub name: String,
+    /// The account's user name; `null` for a guest.
+    pub account: Option<String>,
+}
+
+/// `GET /api/games/{id}/players`: who holds each seat (`null`: nobody yet).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GamePlayersView {
+    /// White's player.
+    pub white: Option<SeatPlayerView>,
+    /// Black's player.
+    pub black: Option<SeatPlayerView>,
+}
 
 /// `POST /api/online`: a game against a friend, who joins by its link.
 pub async fn create(
@@ -21,6 +42,37 @@ pub async fn create(
     let name = state.players.name_of(&me.id).await?;
     let view = state.games.online.create(req, &me, name).await?;
     Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// `GET /api/games/{id}/players`: an online game's players and their
+/// accounts (the page's profile links and challenges).
+pub async fn players(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GamePlayersView> {
+    let seats = {
+        let (_, lg) = state.games.lock_for(&id, &me).await?;
+        let Some(o) = lg.online() else {
+            return Err(AppError::refused(
+                Kind::NotOnline,
+                "Only online games have players to name",
+            ));
+        };
+        [Color::White, Color::Black].map(|c| o.player(c).map(str::to_string))
+    };
+    let mut out = [None, None];
+    for (slot, player) in out.iter_mut().zip(seats) {
+        if let Some(p) = player {
+            let record = state.players.record(&p).await?;
+            *slot = Some(SeatPlayerView {
+                name: record.name,
+                account: record.account,
+            });
+        }
+    }
+    let [white, black] = out;
+    Ok(Json(GamePlayersView { white, black }))
 }
 
 /// `POST /api/games/{id}/join`: takes the free seat of an online game.

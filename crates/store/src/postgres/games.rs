@@ -9,8 +9,8 @@ use crate::rows::{
     ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS,
 };
 use crate::{
-    GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, RatingWrite, StoreError,
-    StoredGame, StoredMove,
+    GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, PuzzleRatingWrite,
+    RatingWrite, StoreError, StoredGame, StoredMove,
 };
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
@@ -42,58 +42,19 @@ fn write_online_sql() -> String {
 
 /// Writes a player's new rating if the stored one is still `before`.
 async fn write_rating(c: &impl GenericClient, w: &RatingWrite) -> Result<(), StoreError> {
-    let a = &w.after;
-    let games = i64::from(a.games);
-    let n = match &w.before {
-        None => {
-            let stmt = c
-                .prepare_cached(
-                    "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                )
-                .await?;
-            c.execute(
-                &stmt,
-                &[
-                    &w.player_id,
-                    &w.variant.name(),
-                    &a.rating,
-                    &a.rd,
-                    &a.volatility,
-                    &games,
-                ],
-            )
-            .await?
-        }
-        Some(b) => {
-            let stmt = c
-                .prepare_cached(
-                    "UPDATE ratings SET rating = $3, rd = $4, volatility = $5, games = $6 \
-                     WHERE player_id = $1 AND variant = $2 AND games = $7",
-                )
-                .await?;
-            c.execute(
-                &stmt,
-                &[
-                    &w.player_id,
-                    &w.variant.name(),
-                    &a.rating,
-                    &a.rd,
-                    &a.volatility,
-                    &games,
-                    &i64::from(b.games),
-                ],
-            )
-            .await?
-        }
+    let write = PuzzleRatingWrite {
+        before: w.before,
+        after: w.after,
     };
-    if n == 0 {
-        return Err(StoreError::Stale {
-            id: format!("rating of {}", w.player_id),
-            found: -1,
-        });
-    }
-    Ok(())
+    super::learning::write_rating(
+        c,
+        "ratings",
+        "player_id",
+        &w.player_id,
+        w.variant.name(),
+        &write,
+    )
+    .await
 }
 
 /// Moves a game from revision `$2 - 1` to `$2`: no row changed means

@@ -116,8 +116,10 @@ pub async fn recent_puzzle_attempts(
         .collect()
 }
 
-/// Writes a rating if the stored one is still `w.before` (see SQLite's).
-async fn write_rating(
+/// Writes the rating of `id` in `table` (keyed by `key` and the variant)
+/// if the stored one is still `w.before` (see SQLite's); a rating changed
+/// meanwhile is [`StoreError::Stale`].
+pub(super) async fn write_rating(
     c: &impl GenericClient,
     table: &str,
     key: &str,

@@ -31,44 +31,17 @@ fn write_online(conn: &Connection, id: &str, o: &OnlineRecord) -> Result<(), Sto
 
 /// Writes a player's new rating if the stored one is still `before`.
 fn write_rating(conn: &Connection, w: &RatingWrite) -> Result<(), StoreError> {
-    let stale = || StoreError::Stale {
-        id: format!("rating of {}", w.player_id),
-        found: -1,
-    };
-    let a = &w.after;
-    let n = match &w.before {
-        None => conn
-            .prepare_cached(
-                "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
-            )?
-            .execute(params![
-                w.player_id,
-                w.variant.name(),
-                a.rating,
-                a.rd,
-                a.volatility,
-                a.games
-            ])?,
-        Some(b) => conn
-            .prepare_cached(
-                "UPDATE ratings SET rating = ?3, rd = ?4, volatility = ?5, games = ?6 \
-                 WHERE player_id = ?1 AND variant = ?2 AND games = ?7",
-            )?
-            .execute(params![
-                w.player_id,
-                w.variant.name(),
-                a.rating,
-                a.rd,
-                a.volatility,
-                a.games,
-                b.games
-            ])?,
-    };
-    if n == 0 {
-        return Err(stale());
-    }
-    Ok(())
+    super::learning::write_rating(
+        conn,
+        "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
+        "UPDATE ratings SET rating = ?3, rd = ?4, volatility = ?5, games = ?6 \
+         WHERE player_id = ?1 AND variant = ?2 AND games = ?7",
+        [&w.player_id, w.variant.name()],
+        w.before.as_ref(),
+        &w.after,
+        format!("rating of {}", w.player_id),
+    )
 }
 
 /// Writes an update to revision `update.rev - 1` of a game.

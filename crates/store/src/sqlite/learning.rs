@@ -3,8 +3,8 @@
 
 use super::super::columns::parse_variant;
 use super::super::{
-    LessonRecord, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite, RatingRecord,
-    ReviewRecord, StoreError, MAX_PUZZLE_ATTEMPTS,
+    LessonRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord, ReviewRecord, StoreError,
+    MAX_PUZZLE_ATTEMPTS,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tensorchess_rules::VariantKind;
@@ -126,19 +126,21 @@ pub fn recent_puzzle_attempts(
         .collect()
 }
 
-/// Writes a rating if the stored one is still `w.before`: `insert` when
+/// Writes a rating if the stored one is still `before`: `insert` when
 /// none was stored, `update` (whose last parameter is the old `games`)
-/// otherwise; `key` are the row's key values (`?1`, `?2`).
-fn write_rating(
+/// otherwise; `key` are the row's key values (`?1`, `?2`). A rating
+/// changed meanwhile is [`StoreError::Stale`], named `what`.
+pub(super) fn write_rating(
     conn: &Connection,
     insert: &str,
     update: &str,
     key: [&str; 2],
-    w: &PuzzleRatingWrite,
+    before: Option<&RatingRecord>,
+    after: &RatingRecord,
     what: String,
 ) -> Result<(), StoreError> {
-    let a = &w.after;
-    let n = match &w.before {
+    let a = after;
+    let n = match before {
         None => conn.prepare_cached(insert)?.execute(params![
             key[0],
             key[1],
@@ -177,7 +179,8 @@ pub fn record_puzzle_attempt(conn: &Connection, w: &PuzzleResultWrite) -> Result
             "UPDATE puzzle_player_ratings SET rating = ?3, rd = ?4, volatility = ?5, games = ?6 \
              WHERE player_id = ?1 AND variant = ?2 AND games = ?7",
             [&a.player_id, variant],
-            player,
+            player.before.as_ref(),
+            &player.after,
             format!("puzzle rating of {}", a.player_id),
         )?;
     }
@@ -189,7 +192,8 @@ pub fn record_puzzle_attempt(conn: &Connection, w: &PuzzleResultWrite) -> Result
             "UPDATE puzzle_ratings SET rating = ?3, rd = ?4, volatility = ?5, games = ?6 \
              WHERE puzzle_id = ?1 AND variant = ?2 AND games = ?7",
             [&a.puzzle_id, variant],
-            puzzle,
+            puzzle.before.as_ref(),
+            &puzzle.after,
             format!("rating of puzzle {}", a.puzzle_id),
         )?;
     }

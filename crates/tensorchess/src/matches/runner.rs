@@ -16,7 +16,7 @@ use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
-use tensorchess_rules::pgn::write_pgn;
+use tensorchess_rules::pgn::PgnTree;
 use tensorchess_rules::{with_variant, Color, VariantKind};
 
 /// A match to play.
@@ -359,12 +359,15 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                             played.game.moves().len().to_string(),
                         ),
                     ];
-                    let mut pgn = write_pgn(&played.game, &tags, Some(played.outcome));
                     // The reason as a comment before the result (PGN allows it).
-                    let result = played.outcome.result_str();
-                    if let Some(at) = pgn.trim_end().rfind(result) {
-                        pgn.insert_str(at, &format!("{{{}}} ", played.detail.replace('}', ")")));
+                    let mut tree = PgnTree::of_game(&played.game, &tags, Some(played.outcome));
+                    match tree.line.moves.last_mut() {
+                        Some(last) => last.comments.push(played.detail.clone()),
+                        None => tree.line.comments.push(played.detail.clone()),
                     }
+                    let start = played.game.start();
+                    let pgn = tree.to_pgn(start.fullmoves(), start.turn());
+                    let result = played.outcome.result_str();
                     let summary = GameSummary {
                         round: index + 1,
                         white: names[wi].clone(),

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
-use tensorchess_rules::pgn::write_pgn;
+use tensorchess_rules::pgn::PgnTree;
 use tensorchess_rules::{Color, EndReason, Game, MoveKind, Outcome, Position};
 
 /// How to play the games.
@@ -145,42 +145,14 @@ fn pgn_with_evals<V: Evaluate>(
     outcome: Outcome,
     evals: &[Option<Score>],
 ) -> String {
-    let plain = write_pgn(game, tags, Some(outcome));
-    let header = plain.split_once("\n\n").map_or("", |(h, _)| h);
-    let mut out = format!("{header}\n\n");
-    let mut line = String::new();
-    let mut push = |tok: &str, out: &mut String| {
-        if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(tok);
-    };
-    let mut after_comment = true;
-    for (i, &m) in game.moves().iter().enumerate() {
-        let pos = &game.positions()[i];
-        match pos.turn() {
-            Color::White => push(&format!("{}.", pos.fullmoves()), &mut out),
-            Color::Black if after_comment => push(&format!("{}...", pos.fullmoves()), &mut out),
-            Color::Black => {}
-        }
-        push(&tensorchess_rules::san::san(pos, m), &mut out);
-        after_comment = false;
+    let mut tree = PgnTree::of_game(game, tags, Some(outcome));
+    for (i, node) in tree.line.moves.iter_mut().enumerate() {
         if let Some(e) = evals.get(i + 1).copied().flatten() {
-            push("{", &mut out);
-            push(&format!("[%eval {}]", e.pgn()), &mut out);
-            push("}", &mut out);
-            after_comment = true;
+            node.comments.push(format!("[%eval {}]", e.pgn()));
         }
     }
-    push(outcome.result_str(), &mut out);
-    out.push_str(&line);
-    out.push('\n');
-    out
+    let start = game.start();
+    tree.to_pgn(start.fullmoves(), start.turn())
 }
 
 /// Plays `cfg.games` games on `cfg.threads` threads and writes `FEN;result` lines.

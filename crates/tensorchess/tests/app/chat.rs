@@ -308,3 +308,43 @@ async fn lines_arrive_live_on_the_room_topic() {
     let h = next_of(&mut s, &["error", "chat_history"]).await;
     assert_eq!(h["type"], "chat_history", "{h}");
 }
+
+/// `GET /api/games/{id}/players`: each seat's player, with the account a
+/// page challenges (a guest has none; a free seat is null).
+#[tokio::test]
+async fn a_games_players_name_their_accounts() {
+    let t = TestApp::new();
+    let (id, white, _black) = t.started(Value::Null).await;
+    let reg = t
+        .post(
+            "/api/account/register",
+            Some(&white),
+            json!({ "username": "wanda", "password": "a long password" }),
+        )
+        .await;
+    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
+    let p = t.get(&format!("/api/games/{id}/players"), None).await;
+    assert_eq!(p.status, StatusCode::OK, "{}", p.text);
+    assert_eq!(p.body["white"]["account"], "wanda");
+    assert_eq!(p.body["black"]["account"], Value::Null, "a guest");
+    assert!(p.body["black"]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("Guest "));
+
+    let open = t.post("/api/online", None, json!({})).await;
+    let oid = open.body["id"].as_str().unwrap();
+    let p = t.get(&format!("/api/games/{oid}/players"), None).await;
+    assert_eq!(p.status, StatusCode::OK, "{}", p.text);
+    assert_eq!(p.body["black"], Value::Null, "a free seat");
+
+    let local = t.post("/api/games", None, json!({ "mode": "local" })).await;
+    let lid = local.body["id"].as_str().unwrap();
+    let maker = local.cookie.unwrap();
+    expect_refused(
+        &t.get(&format!("/api/games/{lid}/players"), Some(&maker))
+            .await,
+        StatusCode::CONFLICT,
+        "not_online",
+    );
+}

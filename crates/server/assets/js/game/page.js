@@ -3,11 +3,13 @@
 // server (answers and WebSocket updates go through one queue, in order),
 // the player's moves, illegal tries explained, premoves, and the buttons.
 
-import { api, call } from '../api.js';
+import { api, call, social } from '../api.js';
 /** @typedef {import('../api.js').ApiError} ApiError */
 import { Board } from '../board.js';
 import { premoveMove } from '../board/tap.js';
-import { createGameState, isOnline, isLive, shownPly, canMove, premoveColor, positionFor, defaultOrientation } from './state.js';
+import { createGameState, isOnline, isLive, shownPly, canMove, premoveColor, positionFor, defaultOrientation, other } from './state.js';
+import { createChat } from './chat.js';
+import { player } from '../player.js';
 import * as view from './render.js';
 import { t, has, colorName, colorArgs, endText, illegalReason, serverError, onLangChange } from '../i18n.js';
 import { toast, hideToast, announce, confirmDialog } from '../ui/notice.js';
@@ -42,11 +44,14 @@ const EMPTY_FEN = '8/8/8/8/8/8/8/8 w - - 0 1';
 
 /**
  * Makes the game page (`#/game/ID`) on index.html's elements: its board,
- * its buttons, its live updates. Nothing happens before the app calls it.
- * @param {{ live: Live }} deps
+ * its buttons, its live updates, the chat of an online game. Nothing
+ * happens before the app calls it. `challenge` opens the site's challenge
+ * form (the opponent's name, after an online game).
+ * @param {{ live: Live, challenge?: (username: string, name: string) => void }} deps
  */
-export function createGamePage({ live }) {
+export function createGamePage({ live, challenge }) {
   const state = createGameState();
+  const chat = createChat({ live, state });
   const board = new Board($('#board'), {
     onMove,
     onTried: explainTry,
@@ -238,6 +243,8 @@ export function createGamePage({ live }) {
     view.renderButtons(state, g);
     view.renderOnline(state, g);
     view.renderBanner(state, banner, g);
+    chat.sync(g);
+    renderChallenge(g);
     const d = document.body.dataset;
     d.game = g.id;
     d.mode = g.mode;
@@ -252,6 +259,34 @@ export function createGamePage({ live }) {
     // engine thinks, ask for the state again.
     clearTimeout(ctl.poll);
     if (g.engine_thinking) ctl.poll = setTimeout(refresh, 5000);
+  }
+
+  /**
+   * After an online game, a Challenge button by the opponent's name (an
+   * account's: a guest cannot be challenged), for a new game on new terms.
+   * @param {GameView} g
+   */
+  function renderChallenge(g) {
+    for (const pos of ['top', 'bottom']) $(`#challenge-${pos}`).classList.add('hidden');
+    if (!g.online || !g.end || !state.seat || !challenge) return;
+    if (!state.players || state.players.id !== g.id) {
+      const players = { id: g.id, white: null, black: null };
+      state.players = players;
+      social.gamePlayers(g.id).then((r) => {
+        if (!r.ok || state.players !== players) return;
+        Object.assign(players, r.value);
+        if (state.game && state.game.id === g.id) renderChallenge(state.game);
+      });
+      return;
+    }
+    const opponent = state.players[other(state.seat)];
+    if (!opponent || !opponent.account || (player.me && player.me.account === opponent.account)) return;
+    const account = opponent.account;
+    const b = $(`#challenge-${board.orientation === other(state.seat) ? 'bottom' : 'top'}`);
+    b.classList.remove('hidden');
+    b.textContent = t('challenge.button');
+    b.setAttribute('aria-label', t('challenge.button_label', { name: opponent.name }));
+    b.onclick = () => challenge(account, opponent.name);
   }
 
   setInterval(() => {
@@ -657,6 +692,8 @@ export function createGamePage({ live }) {
       state.missing = key;
       clearTimeout(ctl.poll);
       live.follow('game', null);
+      chat.leave();
+      for (const pos of ['top', 'bottom']) $(`#challenge-${pos}`).classList.add('hidden');
       board.premovable = null;
       board.setPremove(null);
       board.setPosition({ fen: EMPTY_FEN, legal: [], movable: [] });
@@ -683,6 +720,7 @@ export function createGamePage({ live }) {
       stopReplay();
       clearTimeout(ctl.poll);
       live.follow('game', null);
+      chat.leave();
     },
   };
 

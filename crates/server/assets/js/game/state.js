@@ -6,6 +6,7 @@
 
 import { turnOf, moveNumberOf } from '../fen.js';
 import * as settings from '../settings.js';
+import { createChatState } from './chat.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').Info} Info */
@@ -30,6 +31,8 @@ import * as settings from '../settings.js';
  *   bannerDismissed: boolean,
  *   premove: { from: string, to: string } | null,
  *   missing: string | null,
+ *   chat: import('./chat.js').ChatState,
+ *   players: { id: string, white: import('../api.js').SeatPlayer | null, black: import('../api.js').SeatPlayer | null } | null,
  * }} GameState
  */
 
@@ -55,6 +58,8 @@ export function createGameState() {
     bannerDismissed: false,
     premove: null,
     missing: null, // why no game is shown (a bad link)
+    chat: createChatState(), // the online game's chat (chat.js)
+    players: null, // a finished online game's players and their accounts (to challenge the opponent)
   };
 }
 

@@ -468,7 +468,7 @@ export async function start() {
   }
 
   async function run() {
-    mountSite({ current: 'analysis', onTheme: () => board.render() });
+    mountSite({ current: 'analysis', onTheme: () => board.render(), live: engine.live });
     setup();
     renderEngine();
     const p = params();

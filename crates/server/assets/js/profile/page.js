@@ -5,7 +5,7 @@
 
 import { api } from '../api.js';
 import { t, plural, serverError, onLangChange } from '../i18n.js';
-import { player } from '../player.js';
+import { player, onPlayerChange } from '../player.js';
 import { isProvisional } from '../ratings.js';
 import { opponentText, resultText } from '../game/games-list.js';
 
@@ -29,14 +29,16 @@ function el(tag, cls, text) {
   return e;
 }
 
-/** @param {ProfileState} view */
-function render(view) {
+/** @param {ProfileState} view @param {(username: string, name: string) => void} [challenge] */
+function render(view, challenge) {
   const p = view.profile;
   const err = view.error;
   const missing = !err ? '' : err.status === 404 ? t('profile.missing', { username: view.username }) : serverError(err);
   $('#profile-missing').classList.toggle('hidden', !missing);
   $('#profile-missing').textContent = missing;
   $('#profile-body').classList.toggle('hidden', !p);
+  const challengeButton = /** @type {HTMLButtonElement} */ ($('#btn-challenge'));
+  challengeButton.classList.toggle('hidden', !p || !challenge || !!(player.me && player.me.account === p.username));
   if (!p) {
     $('#profile-name').textContent = missing ? t('profile.missing_title') : t('common.loading');
     $('#profile-sub').textContent = '';
@@ -47,6 +49,9 @@ function render(view) {
   const since = new Date(p.created_at).toLocaleDateString(document.documentElement.lang, { year: 'numeric', month: 'long', day: 'numeric' });
   $('#profile-sub').textContent = `${t('profile.username', { username: p.username })} · ${t('profile.since', { date: since })}${me ? ` · ${t('profile.you')}` : ''}`;
   document.title = `${p.name} — ${t('page.title')}`;
+  challengeButton.textContent = t('challenge.button');
+  challengeButton.setAttribute('aria-label', t('challenge.button_label', { name: p.name }));
+  challengeButton.onclick = challenge ? () => challenge(p.username, p.name) : null;
 
   const body = /** @type {HTMLElement} */ ($('#profile-ratings').querySelector('tbody'));
   body.innerHTML = '';
@@ -82,14 +87,16 @@ function render(view) {
   }
 }
 
-/** @param {string} username */
-/** @param {ProfileState} view @param {string} username */
-async function open(view, username) {
+/**
+ * @param {ProfileState} view @param {string} username
+ * @param {(username: string, name: string) => void} [challenge]
+ */
+async function open(view, username, challenge) {
   const seq = ++view.seq;
   view.username = username;
   view.profile = null;
   view.error = null;
-  render(view);
+  render(view, challenge);
   try {
     const p = await api.profile(username);
     if (seq !== view.seq) return;
@@ -98,21 +105,26 @@ async function open(view, username) {
     if (seq !== view.seq) return;
     view.error = /** @type {ApiError} */ (e);
   }
-  render(view);
+  render(view, challenge);
   document.body.dataset.profile = view.profile ? view.profile.username : 'none';
 }
 
 /**
- * The profile page (`#/player/NAME`); nothing happens before the app makes it.
+ * The profile page (`#/player/NAME`), with a Challenge button for another
+ * player's (`challenge` opens the site's form); nothing happens before the
+ * app makes it.
+ * @param {{ challenge?: (username: string, name: string) => void }} [deps]
  * @returns {import('../router.js').Page}
  */
-export function createProfilePage() {
+export function createProfilePage({ challenge } = {}) {
   /** @type {ProfileState} */
   const view = { username: '', profile: null, error: null, seq: 0 };
-  onLangChange(() => { if (document.body.dataset.page === 'profile') render(view); });
+  onLangChange(() => { if (document.body.dataset.page === 'profile') render(view, challenge); });
+  // Logged in as this player (or out): no challenging oneself.
+  onPlayerChange(() => { if (document.body.dataset.page === 'profile') render(view, challenge); });
   return {
     name: 'profile',
-    enter: ([username]) => open(view, decodeURIComponent(username)),
+    enter: ([username]) => open(view, decodeURIComponent(username), challenge),
     leave() {
       view.seq++;
       delete document.body.dataset.profile;

@@ -2,28 +2,40 @@
 // What every page of the site has, set up by the page's entry function:
 // its strings in the player's language, the header (the site's pages, the
 // player's menu with their account, the settings) and who the player is.
-// The app (index.html, app.js) also has a live connection and its own
-// routes; the Rules and learning pages call `mountSite` alone.
+// Every page has a live connection (the app's own, handed in; else one
+// made here) on which the player's challenges arrive, shown under the
+// header (ui/challenges.js). The app (index.html, app.js) has its own
+// routes too; the Rules and learning pages call `mountSite` alone.
 
 import { applyI18n } from '../i18n.js';
 import { setupHeader } from './header.js';
 import { setupAccount } from './account.js';
-import { loadPlayer, onPlayerChange, newIdentity } from '../player.js';
+import { player, loadPlayer, onPlayerChange, newIdentity, bindLive } from '../player.js';
+import { Live } from '../api.js';
+import { createChallenges } from './challenges.js';
 
 /**
- * @param {{ current: import('./header.js').SitePage, onTheme?: () => void, games?: () => void }} opts
- * @returns {Promise<void>} when the player is known (a failure is left to the menu's "…")
+ * Sets up what every page has. `live`: the page's live connection (the
+ * app's); without one, one is made for the challenges. `openGame`: how the
+ * page goes to a game (the app's router; else the app's address).
+ * @param {{ current: import('./header.js').SitePage, onTheme?: () => void, games?: () => void, live?: Live,
+ *   openGame?: (id: string) => void }} opts
+ * @returns {{ ready: Promise<void>, challenges: ReturnType<typeof createChallenges> }} `ready` when the
+ *   player is known (a failure is left to the menu's "…")
  */
-export async function mountSite(opts) {
+export function mountSite(opts) {
   applyI18n(document);
   setupHeader({ onTheme: opts.onTheme, current: opts.current });
   setupAccount({ games: opts.games });
+  const live = opts.live || new Live();
+  // The player's connection: told of a ban or an ended session.
+  if (player.live !== live) bindLive(live);
+  const challenges = createChallenges({ live, openGame: opts.openGame });
   if (!opts.games) {
     // Logged in or out on a page that is not the app's: what it shows (a
     // puzzle rating, lesson progress) is the player's, so it is loaded anew.
     onPlayerChange((change) => { if (newIdentity(change)) location.reload(); });
   }
-  try {
-    await loadPlayer();
-  } catch (_) { /* the menu says "…" until the server answers */ }
+  const ready = loadPlayer().catch(() => { /* the menu says "…" until the server answers */ });
+  return { ready, challenges };
 }
