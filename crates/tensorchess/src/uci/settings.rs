@@ -188,6 +188,7 @@ impl EngineSettings {
             features: self.features,
             seed: self.seed,
             weights: self.weights.weights::<V>()?,
+            ..Options::default()
         })
     }
 }
