@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod bench;
+pub mod datagen;
 pub mod error;
 pub mod fen;
 pub mod game_args;
