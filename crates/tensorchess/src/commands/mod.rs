@@ -13,5 +13,6 @@ pub mod puzzles;
 pub mod review;
 pub mod selfplay;
 pub mod serve;
+pub mod train;
 pub mod tune;
 pub mod uci;

@@ -4,3 +4,4 @@
 
 pub mod data;
 pub mod datagen;
+pub mod train;
