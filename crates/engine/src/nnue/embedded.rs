@@ -8,7 +8,8 @@ use tensorchess_rules::{Variant, VariantKind};
 /// The file of a game's built-in network, if it has one.
 pub fn embedded_bytes(game: VariantKind) -> Option<&'static [u8]> {
     match game {
-        VariantKind::Tensor => None,
+        // A first small network (docs/nnue.md has its recipe and match).
+        VariantKind::Tensor => Some(include_bytes!("../../nets/tensor.nnue")),
         VariantKind::Chess | VariantKind::Chessence => None,
     }
 }
@@ -25,4 +26,19 @@ pub fn embedded<V: Variant>() -> Option<&'static Network> {
     NETS[slot]
         .get_or_init(|| embedded_bytes(V::KIND).and_then(|b| Network::from_bytes::<V>(b).ok()))
         .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensorchess_rules::{Chess, Chessence, Tensor};
+
+    #[test]
+    fn the_built_in_networks_read() {
+        let net = embedded::<Tensor>().expect("Tensor Chess has a network");
+        assert_eq!(net.game, VariantKind::Tensor);
+        assert!(embedded_bytes(VariantKind::Tensor).is_some_and(|b| b.len() < 2 << 20));
+        assert!(embedded::<Chess>().is_none());
+        assert!(embedded::<Chessence>().is_none());
+    }
 }
