@@ -154,3 +154,27 @@ fn a_search_with_a_network_finds_the_mate() {
         nnue::evaluate(engine.options.network.as_ref().unwrap(), pos).abs()
     );
 }
+
+#[test]
+fn use_nnue_picks_the_built_in_network_and_levels_keep_the_hand_made_eval() {
+    use tensorchess_engine::{Engine, Level, Options};
+    let pos = Position::<Tensor>::new().play(Position::<Tensor>::new().parse_move("e2e4").unwrap());
+    let built_in = nnue::embedded::<Tensor>().unwrap();
+    let on = Options {
+        use_nnue: true,
+        ..Options::default()
+    };
+    assert_eq!(on.network_for::<Tensor>(), Some(built_in));
+    let engine = Engine::new(on.clone());
+    // Black to move: the static eval is from White's view.
+    assert_eq!(engine.static_eval(&pos), -nnue::evaluate(built_in, &pos));
+    // Chess has no network: the hand-made evaluation stays.
+    assert_eq!(on.network_for::<Chess>(), None);
+    // A level for people keeps its (hand-made) strength.
+    let weak = Options {
+        level: Level::new(2),
+        ..on
+    };
+    assert_eq!(weak.network_for::<Tensor>(), None);
+    assert_eq!(Options::default().network_for::<Tensor>(), None);
+}
