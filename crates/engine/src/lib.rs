@@ -23,6 +23,7 @@ pub mod eval;
 mod features;
 pub mod level;
 mod limits;
+pub mod nnue;
 mod score;
 mod search;
 mod tt;
@@ -137,6 +138,13 @@ pub struct Options {
     pub seed: u64,
     /// Evaluation weights replacing the defaults (for tuning experiments).
     pub weights: Option<Arc<Vec<[i32; 2]>>>,
+    /// Evaluate with a network (UCI `UseNNUE`) rather than the weights:
+    /// [`Options::network`] when it is for the game, else the game's
+    /// built-in one; games without either keep the weights. Levels for
+    /// people always use the weights, so that they keep their strengths.
+    pub use_nnue: bool,
+    /// A network read from a file (UCI `EvalFile`).
+    pub network: Option<Arc<nnue::Network>>,
 }
 
 impl Default for Options {
@@ -149,6 +157,21 @@ impl Default for Options {
             features: Features::default(),
             seed: 0x5eed,
             weights: None,
+            use_nnue: false,
+            network: None,
+        }
+    }
+}
+
+impl Options {
+    /// The network that evaluates game `V` under these options, if any.
+    pub fn network_for<V: Evaluate>(&self) -> Option<&nnue::Network> {
+        if !self.use_nnue || self.level.is_some() {
+            return None;
+        }
+        match &self.network {
+            Some(net) if net.game == V::KIND => Some(net),
+            _ => nnue::embedded::<V>(),
         }
     }
 }
@@ -247,6 +270,7 @@ impl Engine {
             ),
             node_limit: limits.nodes,
             weights,
+            net: self.options.network_for::<V>(),
             features,
             noise,
             noise_seed: self.options.seed,
@@ -329,7 +353,10 @@ impl Engine {
             Some(w) if w.len() == V::LAYOUT.len() => w,
             _ => V::default_weights(),
         };
-        let e = eval::evaluate(pos, w);
+        let e = match self.options.network_for::<V>() {
+            Some(net) => nnue::evaluate(net, pos),
+            None => eval::evaluate(pos, w),
+        };
         match pos.turn() {
             tensorchess_rules::Color::White => e,
             tensorchess_rules::Color::Black => -e,

@@ -2,7 +2,9 @@
 
 use crate::attacks::{perpendicular, Tables, DIAG_DIRS, ORTHO_DIRS};
 use crate::zobrist::KEYS;
-use crate::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Rank, Role, Square, Variant};
+use crate::{
+    Bitboard, CastlingSide, Color, Move, MoveKind, MoveObserver, Piece, Rank, Role, Square, Variant,
+};
 use std::marker::PhantomData;
 
 /// Men of one side with the powers their neighbours lend them (Chessence):
@@ -446,6 +448,27 @@ impl<V: Variant> Position<V> {
         Some(p)
     }
 
+    /// [`Position::take`], telling `obs` what left the square.
+    #[inline(always)]
+    fn take_seen<const HASH: bool, O: MoveObserver>(
+        &mut self,
+        sq: Square,
+        obs: &mut O,
+    ) -> Option<Piece> {
+        let p = self.take::<HASH>(sq);
+        if let Some(p) = p {
+            obs.removed(sq, p);
+        }
+        p
+    }
+
+    /// [`Position::put`], telling `obs` what arrived on the square.
+    #[inline(always)]
+    fn put_seen<const HASH: bool, O: MoveObserver>(&mut self, sq: Square, p: Piece, obs: &mut O) {
+        self.put::<HASH>(sq, p);
+        obs.added(sq, p);
+    }
+
     pub(crate) fn set_castling(&mut self, rights: CastlingRights) {
         self.hash ^= KEYS.castling[self.castling.index()] ^ KEYS.castling[rights.index()];
         self.castling = rights;
@@ -509,6 +532,15 @@ impl<V: Variant> Position<V> {
         self.do_move::<true>(m);
     }
 
+    /// Plays a legal move and returns the new position, telling `obs` the
+    /// board changes (see [`MoveObserver`]).
+    #[inline]
+    pub fn play_observed<O: MoveObserver>(&self, m: Move, obs: &mut O) -> Position<V> {
+        let mut p = *self;
+        p.do_move_observed::<true, O>(m, obs);
+        p
+    }
+
     /// Plays a legal move and returns the new position.
     #[inline]
     pub fn play(&self, m: Move) -> Position<V> {
@@ -531,6 +563,13 @@ impl<V: Variant> Position<V> {
     /// legality tests): no hash, rights, clocks or en-passant bookkeeping.
     #[inline(always)]
     pub(crate) fn do_move<const FULL: bool>(&mut self, m: Move) {
+        self.do_move_observed::<FULL, ()>(m, &mut ());
+    }
+
+    /// [`Position::do_move`], telling `obs` each piece taken off or put on a
+    /// square and each change of a hand.
+    #[inline(always)]
+    fn do_move_observed<const FULL: bool, O: MoveObserver>(&mut self, m: Move, obs: &mut O) {
         let us = self.turn;
         let from = m.from();
         let to = m.to();
@@ -541,12 +580,12 @@ impl<V: Variant> Position<V> {
         }
         match m.kind() {
             MoveKind::Normal => {
-                let p = self.take::<FULL>(from);
+                let p = self.take_seen::<FULL, O>(from, obs);
                 let Some(p) = p else { return };
-                if self.take::<FULL>(to).is_some() {
+                if self.take_seen::<FULL, O>(to, obs).is_some() {
                     reset_clock = true;
                 }
-                self.put::<FULL>(to, p);
+                self.put_seen::<FULL, O>(to, p, obs);
                 if p.role() == Role::Pawn {
                     reset_clock = true;
                     if FULL {
@@ -565,58 +604,60 @@ impl<V: Variant> Position<V> {
                 }
             }
             MoveKind::Promotion => {
-                self.take::<FULL>(from);
-                self.take::<FULL>(to);
+                self.take_seen::<FULL, O>(from, obs);
+                self.take_seen::<FULL, O>(to, obs);
                 let role = m.promotion_role().unwrap_or(Role::Queen);
-                self.put::<FULL>(to, Piece::new(us, role));
+                self.put_seen::<FULL, O>(to, Piece::new(us, role), obs);
                 reset_clock = true;
             }
             MoveKind::EnPassant => {
                 let t = Self::t();
                 let victim = Square::new((to.raw() as i32 - t.delta[Self::forward_dir(us)]) as u8);
-                self.take::<FULL>(victim);
-                if let Some(p) = self.take::<FULL>(from) {
-                    self.put::<FULL>(to, p);
+                self.take_seen::<FULL, O>(victim, obs);
+                if let Some(p) = self.take_seen::<FULL, O>(from, obs) {
+                    self.put_seen::<FULL, O>(to, p, obs);
                 }
                 reset_clock = true;
             }
             MoveKind::Castle => {
                 if let Some((rook_from, rook_to)) = Self::castling_rook_squares(us, to) {
-                    let king = self.take::<FULL>(from);
-                    let rook = self.take::<FULL>(rook_from);
+                    let king = self.take_seen::<FULL, O>(from, obs);
+                    let rook = self.take_seen::<FULL, O>(rook_from, obs);
                     if let Some(k) = king {
-                        self.put::<FULL>(to, k);
+                        self.put_seen::<FULL, O>(to, k, obs);
                     }
                     if let Some(r) = rook {
-                        self.put::<FULL>(rook_to, r);
+                        self.put_seen::<FULL, O>(rook_to, r, obs);
                     }
                 }
             }
             MoveKind::Propel => {
-                let beast = self.take::<FULL>(to);
-                if let Some(p) = self.take::<FULL>(from) {
+                let beast = self.take_seen::<FULL, O>(to, obs);
+                if let Some(p) = self.take_seen::<FULL, O>(from, obs) {
                     if p.role() == Role::Pawn {
                         reset_clock = true;
                     }
-                    self.put::<FULL>(to, p);
+                    self.put_seen::<FULL, O>(to, p, obs);
                 }
                 if let Some(b) = beast {
-                    self.put::<FULL>(m.aux(), b);
+                    self.put_seen::<FULL, O>(m.aux(), b, obs);
                 }
             }
             MoveKind::BeastCapture => {
-                self.take::<FULL>(m.aux());
-                if let Some(b) = self.take::<FULL>(from) {
-                    self.put::<FULL>(to, b);
+                self.take_seen::<FULL, O>(m.aux(), obs);
+                if let Some(b) = self.take_seen::<FULL, O>(from, obs) {
+                    self.put_seen::<FULL, O>(to, b, obs);
                 }
                 reset_clock = true;
             }
             MoveKind::Drop => {
                 let role = m.drop_role().unwrap_or(V::DROP_ROLE);
-                self.put::<FULL>(to, Piece::new(us, role));
+                self.put_seen::<FULL, O>(to, Piece::new(us, role), obs);
                 if FULL {
-                    let n = self.hand[us.index()].saturating_sub(1);
+                    let before = self.hand[us.index()];
+                    let n = before.saturating_sub(1);
                     self.set_hand(us, n);
+                    obs.hand_changed(us, before, n);
                 } else {
                     self.hand[us.index()] = self.hand[us.index()].saturating_sub(1);
                 }

@@ -3,13 +3,17 @@
 //! (a) incremental hashes equal recomputed ones and FENs round-trip;
 //! (b) the legal moves equal a brute-force filter of the moves generated
 //!     ignoring check, judged by an attack oracle built on the move generator;
-//! (c) the parsers never panic, on arbitrary text and on mutated real FENs.
+//! (c) the parsers never panic, on arbitrary text and on mutated real FENs;
+//! (d) the board changes a move reports to an observer, replayed on the
+//!     position before it, give the position after it.
 
 mod common;
 
 use common::*;
 use proptest::prelude::*;
-use tensorchess_rules::{pgn, san, Chess, Chessence, Color, Game, Position, Tensor, Variant};
+use tensorchess_rules::{
+    pgn, san, Chess, Chessence, Color, Game, MoveObserver, Piece, Position, Square, Tensor, Variant,
+};
 
 /// The start FEN and every FEN of the game's perft file.
 fn fens<V: Variant>(file: &str) -> Vec<String> {
@@ -300,5 +304,87 @@ proptest! {
             words.join(" ")
         );
         parse_text_everywhere(&text);
+    }
+}
+
+/// A board and hands rebuilt from the changes a move reports.
+struct Replay {
+    squares: Vec<Option<Piece>>,
+    hands: [u8; 2],
+    changes: usize,
+}
+
+impl Replay {
+    fn of<V: Variant>(pos: &Position<V>) -> Replay {
+        let n = V::GEOMETRY.files as usize * V::GEOMETRY.ranks as usize;
+        Replay {
+            squares: (0..n).map(|i| pos.piece_at(Square::new(i as u8))).collect(),
+            hands: [pos.hand(Color::White), pos.hand(Color::Black)],
+            changes: 0,
+        }
+    }
+}
+
+impl MoveObserver for Replay {
+    fn removed(&mut self, sq: Square, piece: Piece) {
+        assert_eq!(self.squares[sq.index()], Some(piece), "removed from {sq:?}");
+        self.squares[sq.index()] = None;
+        self.changes += 1;
+    }
+    fn added(&mut self, sq: Square, piece: Piece) {
+        assert_eq!(self.squares[sq.index()], None, "added on {sq:?}");
+        self.squares[sq.index()] = Some(piece);
+        self.changes += 1;
+    }
+    fn hand_changed(&mut self, color: Color, before: u8, after: u8) {
+        assert_eq!(self.hands[color.index()], before);
+        self.hands[color.index()] = after;
+        self.changes += 1;
+    }
+}
+
+/// (d): every move's reported changes, replayed, give the next position;
+/// no move reports more than four.
+fn observed_changes<V: Variant + PartialEq>(start: usize, choices: &[u16]) {
+    let all = fens::<V>(file_of::<V>());
+    let mut pos = from_fen::<V>(&all[start % all.len()]);
+    for &c in choices {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[c as usize % legal.len()];
+        let mut replay = Replay::of(&pos);
+        let next = pos.play_observed(m, &mut replay);
+        assert_eq!(next, pos.play(m));
+        let expected = Replay::of(&next);
+        assert_eq!(replay.squares, expected.squares, "{} {m:?}", pos.fen());
+        assert_eq!(replay.hands, expected.hands, "{} {m:?}", pos.fen());
+        assert!(
+            replay.changes <= 4,
+            "{} {m:?}: {} changes",
+            pos.fen(),
+            replay.changes
+        );
+        pos = next;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn observed_changes_tensor(start in 0usize..1000, choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        observed_changes::<Tensor>(start, &choices);
+    }
+
+    #[test]
+    fn observed_changes_chess(start in 0usize..1000, choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        observed_changes::<Chess>(start, &choices);
+    }
+
+    #[test]
+    fn observed_changes_chessence(start in 0usize..1000, choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        observed_changes::<Chessence>(start, &choices);
     }
 }

@@ -37,6 +37,10 @@ pub enum Command {
     Match(commands::matches::MatchArgs),
     /// Play engine games that record positions for tuning.
     Selfplay(commands::selfplay::SelfplayArgs),
+    /// Self-play that records positions for training the evaluation network.
+    Datagen(commands::datagen::DatagenArgs),
+    /// Train an evaluation network on datagen files.
+    Train(commands::train::TrainArgs),
     /// Fit the evaluation weights to self-play results.
     Tune(commands::tune::TuneArgs),
     /// Review a game: annotated PGN with evaluations, judgements and accuracies.
@@ -88,6 +92,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Bench(args)) => commands::bench::run(&args),
         Some(Command::Match(args)) => commands::matches::run(&args),
         Some(Command::Selfplay(args)) => commands::selfplay::run(&args),
+        Some(Command::Datagen(args)) => commands::datagen::run(&args),
+        Some(Command::Train(args)) => commands::train::run(&args),
         Some(Command::Tune(args)) => commands::tune::run(&args),
         Some(Command::Review(args)) => commands::review::run(&args),
         Some(Command::Puzzles(args)) => commands::puzzles::run(&args),

@@ -7,6 +7,7 @@ pub mod child;
 pub mod cli;
 pub mod commands;
 pub mod matches;
+pub mod nnue;
 pub mod tune;
 pub mod uci;
 

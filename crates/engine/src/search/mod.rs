@@ -18,6 +18,7 @@ pub(crate) use history::MoveStats;
 
 use crate::eval::{evaluate, Evaluate, Weights};
 use crate::limits::Deadline;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;
 use crate::{Eval, Feature, Features, SearchHandler};
 use history::NO_CONT;
@@ -44,6 +45,8 @@ pub(crate) struct Shared<'a> {
     pub deadline: Deadline,
     pub node_limit: Option<u64>,
     pub weights: &'a Weights,
+    /// The network that evaluates instead of the weights, if any.
+    pub net: Option<&'a Network>,
     pub features: Features,
     /// Half-width of the evaluation noise of weak levels (0 = none) and its seed.
     pub noise: i32,
@@ -88,6 +91,8 @@ pub(crate) struct Searcher<'a, 'b, V: Evaluate> {
     root_best: Option<(Vec<Move>, i32)>,
     /// Static evaluations by position hash (direct-mapped).
     eval_cache: Vec<(u64, i32)>,
+    /// The network's accumulators along the path, when a network evaluates.
+    accumulators: Option<AccumulatorStack>,
     _v: std::marker::PhantomData<V>,
 }
 
@@ -122,19 +127,44 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             lmr: pruning::reduction_table(),
             root_best: None,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            accumulators: shared
+                .net
+                .map(|net| AccumulatorStack::new(net, MAX_PLY + 2)),
             _v: std::marker::PhantomData,
         }
     }
 
-    /// The static evaluation (cached, with a weak level's noise), kept off
-    /// mate scores.
-    fn evaluate(&mut self, pos: &Position<V>) -> i32 {
+    /// The child of `pos` (at `ply`) after `m`; the network's accumulators
+    /// learn what the move changed.
+    #[inline]
+    fn play(&mut self, pos: &Position<V>, m: Move, ply: usize) -> Position<V> {
+        match &mut self.accumulators {
+            Some(stack) => stack.play(pos, m, ply),
+            None => pos.play(m),
+        }
+    }
+
+    /// The child of `pos` (at `ply`) after a null move.
+    #[inline]
+    fn play_null(&mut self, pos: &Position<V>, ply: usize) -> Position<V> {
+        if let Some(stack) = &mut self.accumulators {
+            stack.play_null(ply);
+        }
+        pos.play_null()
+    }
+
+    /// The static evaluation of `pos`, the position at `ply` (cached, with
+    /// a weak level's noise), kept off mate scores.
+    fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         let key = pos.hash();
         let slot = (key as usize) & (EVAL_CACHE_SIZE - 1);
         let mut e = if self.eval_cache[slot].0 == key {
             self.eval_cache[slot].1
         } else {
-            let e = evaluate(pos, self.shared.weights);
+            let e = match (self.shared.net, &mut self.accumulators) {
+                (Some(net), Some(stack)) => stack.evaluate(net, pos, ply),
+                _ => evaluate(pos, self.shared.weights),
+            };
             self.eval_cache[slot] = (key, e);
             e
         };

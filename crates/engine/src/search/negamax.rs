@@ -133,7 +133,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
             }
         }
         if ply >= MAX_PLY {
-            return ControlFlow::Break(self.evaluate(pos));
+            return ControlFlow::Break(self.evaluate(pos, ply));
         }
         if in_check && self.shared.features.is_on(Feature::CheckExtension) {
             depth += 1;
@@ -188,7 +188,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
         let static_eval = if node.in_check {
             -INF
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         };
         self.eval_stack[ply] = static_eval;
         node.improving = !node.in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
@@ -268,7 +268,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
                 continue;
             }
             self.cont_keys[ply] = Self::cont_key(pos, m);
-            let child = pos.play(m);
+            let child = self.play(pos, m, ply);
             self.shared.tt.prefetch(child.hash());
             let gives_check = child.is_check();
             self.hashes.push(child.hash());

@@ -120,7 +120,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
             let r = NULL_MOVE_REDUCTION
                 + depth / NULL_MOVE_DEPTH_DIVISOR
                 + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_PLIES);
-            let child = pos.play_null();
+            let child = self.play_null(pos, ply);
             let outer_floor = std::mem::replace(&mut self.null_floor, self.hashes.len());
             self.hashes.push(child.hash());
             self.cont_keys[ply] = NO_CONT;

@@ -31,7 +31,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         let f = self.shared.features;
         let use_tt = f.is_on(Feature::QsearchTt);
@@ -50,7 +50,11 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
         }
         let alpha_in = alpha;
         // Standing pat: the side to move need not capture (unless in check).
-        let stand = if in_check { -INF } else { self.evaluate(pos) };
+        let stand = if in_check {
+            -INF
+        } else {
+            self.evaluate(pos, ply)
+        };
         if stand >= beta {
             return stand;
         }
@@ -86,7 +90,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
                 }
             }
             self.cont_keys[ply] = Self::cont_key(pos, m);
-            let child = pos.play(m);
+            let child = self.play(pos, m, ply);
             if use_tt {
                 self.shared.tt.prefetch(child.hash());
             }

@@ -7,8 +7,10 @@ mod positions;
 
 pub use positions::{CHESS, CHESSENCE, TENSOR};
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::nnue::Network;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
 use tensorchess_rules::uci::move_string;
 use tensorchess_rules::{with_variant, Position, VariantKind};
@@ -51,6 +53,8 @@ pub struct BenchRow {
 /// The totals of a bench run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BenchTotals {
+    /// The evaluation that ran, in words.
+    pub evaluation: String,
     pub nodes: u64,
     pub time: Duration,
     pub rows: Vec<BenchRow>,
@@ -62,17 +66,54 @@ impl BenchTotals {
     }
 }
 
+/// The evaluation a bench uses.
+#[derive(Clone, Debug, Default)]
+pub struct BenchEval {
+    /// Evaluate with a network: `network`'s, else the game's built-in one.
+    pub use_nnue: bool,
+    /// A network file's bytes.
+    pub network: Option<Vec<u8>>,
+}
+
+/// Which evaluation the engine's options select for game `V`, in words.
+pub fn describe_eval<V: Evaluate>(options: &Options) -> String {
+    match options.network_for::<V>() {
+        Some(net) => {
+            let from = if options.network.as_ref().is_some_and(|n| n.game == V::KIND) {
+                "from the file"
+            } else {
+                "built in"
+            };
+            format!("network ({from}, {} hidden)", net.hidden)
+        }
+        None if options.use_nnue => format!("hand-made (no network for {})", V::KIND),
+        None => "hand-made".to_string(),
+    }
+}
+
 fn bench<V: Evaluate>(
     fens: &[&str],
     depth: u32,
+    eval: &BenchEval,
     mut on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchTotals, String> {
+    let network = match &eval.network {
+        Some(bytes) => Some(Arc::new(
+            Network::from_bytes::<V>(bytes).map_err(|e| format!("network file: {e}"))?,
+        )),
+        None => None,
+    };
     let mut engine = Engine::new(Options {
         hash_mb: BENCH_HASH_MB,
         threads: 1,
+        use_nnue: eval.use_nnue,
+        network,
         ..Options::default()
     });
-    let mut totals = BenchTotals::default();
+    let mut totals = BenchTotals {
+        evaluation: describe_eval::<V>(&engine.options),
+        ..BenchTotals::default()
+    };
     for (i, fen) in fens.iter().enumerate() {
         let pos = Position::<V>::from_fen_or_epd(fen)
             .map_err(|e| format!("bench position {} of {}: {e}", i + 1, V::KIND))?;
@@ -103,12 +144,24 @@ fn bench<V: Evaluate>(
     Ok(totals)
 }
 
-/// Searches `fens` (positions of game `kind`) to `depth`, calling `on_row` after each.
+/// Searches `fens` (positions of game `kind`) to `depth` with the
+/// hand-made evaluation, calling `on_row` after each.
 pub fn run_bench(
     kind: VariantKind,
     fens: &[&str],
     depth: u32,
     on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchTotals, String> {
-    with_variant!(kind, V => bench::<V>(fens, depth, on_row))
+    run_bench_with(kind, fens, depth, &BenchEval::default(), on_row)
+}
+
+/// [`run_bench`] with the evaluation `eval`.
+pub fn run_bench_with(
+    kind: VariantKind,
+    fens: &[&str],
+    depth: u32,
+    eval: &BenchEval,
+    on_row: impl FnMut(&BenchRow),
+) -> Result<BenchTotals, String> {
+    with_variant!(kind, V => bench::<V>(fens, depth, eval, on_row))
 }

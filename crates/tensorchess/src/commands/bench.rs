@@ -2,9 +2,11 @@
 
 use super::error::CliError;
 use super::game_args::VariantParser;
-use crate::bench::{default_depth, positions, run_bench, BenchTotals};
+use crate::bench::{default_depth, positions, run_bench_with, BenchEval, BenchTotals};
+use crate::uci::settings::read_eval_file;
 use clap::Args;
 use std::io::Write;
+use tensorchess_engine::nnue::MAX_FILE_BYTES;
 use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
@@ -18,6 +20,13 @@ pub struct BenchArgs {
     /// Print only the totals.
     #[arg(long)]
     pub quiet: bool,
+    /// Evaluate with the game's built-in network (games without one keep
+    /// the hand-made evaluation).
+    #[arg(long)]
+    pub nnue: bool,
+    /// Evaluate with this network file (implies --nnue).
+    #[arg(long)]
+    pub eval_file: Option<String>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
@@ -30,13 +39,20 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     // Write errors (a closed pipe, say) are ignored: the bench is only output.
     let mut out = std::io::stdout().lock();
+    let eval = BenchEval {
+        use_nnue: args.nnue || args.eval_file.is_some(),
+        network: match &args.eval_file {
+            Some(path) => Some(read_eval_file(path, MAX_FILE_BYTES).map_err(CliError)?),
+            None => None,
+        },
+    };
     let mut all = BenchTotals::default();
     for kind in kinds {
         let depth = args.depth.unwrap_or_else(|| default_depth(kind));
         let fens = positions(kind);
         let n = fens.len();
         let quiet = args.quiet;
-        let t = run_bench(kind, fens, depth, |row| {
+        let t = run_bench_with(kind, fens, depth, &eval, |row| {
             if !quiet {
                 let _ = writeln!(
                     out,
@@ -62,6 +78,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             t.time.as_millis(),
             t.nps()
         );
+        let _ = writeln!(out, "{}: evaluation: {}", kind.name(), t.evaluation);
         all.nodes += t.nodes;
         all.time += t.time;
     }

@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod bench;
+pub mod datagen;
 pub mod error;
 pub mod fen;
 pub mod game_args;
@@ -12,5 +13,6 @@ pub mod puzzles;
 pub mod review;
 pub mod selfplay;
 pub mod serve;
+pub mod train;
 pub mod tune;
 pub mod uci;

@@ -52,6 +52,10 @@ pub fn option_lines(defaults: &EngineSettings) -> Vec<String> {
             defaults.seed
         ),
         "option name EvalFile type string default <default>".to_string(),
+        format!(
+            "option name UseNNUE type check default {}",
+            defaults.use_nnue
+        ),
     ];
     for feature in Feature::ALL {
         lines.push(format!(
@@ -160,6 +164,10 @@ pub fn apply(
         }
         "seed" => {
             settings.seed = parse_spin(name, value, 0, i32::MAX as i64)? as u64;
+            Ok(Change::Settings)
+        }
+        "usennue" => {
+            settings.use_nnue = parse_bool(name, value)?;
             Ok(Change::Settings)
         }
         "evalfile" => {

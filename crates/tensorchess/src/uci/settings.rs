@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 use tensorchess_engine::eval::{term_name, Evaluate, Layout};
+use tensorchess_engine::nnue::{Network, MAGIC, MAX_FILE_BYTES};
 use tensorchess_engine::{Features, Level, Options};
 
 /// Where the evaluation weights come from.
@@ -17,6 +18,49 @@ pub enum WeightsSource {
     MaterialOnly,
     /// A weights file's text (see [`parse_weights`]), with its name for messages.
     File { name: String, text: String },
+    /// A network file's bytes (the engine's format), with its name; the
+    /// weights stay the defaults, and the network evaluates when `UseNNUE` is on.
+    Network { name: String, bytes: Arc<Vec<u8>> },
+}
+
+/// Reads an evaluation file: a regular file of at most `max` bytes. A
+/// directory, a FIFO or a device (`/dev/zero`) is refused at once, never
+/// read (it would hang or never end).
+pub fn read_eval_file(path: &str, max: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Opening a FIFO for reading would wait for a writer: not with O_NONBLOCK.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options
+        .open(path)
+        .map_err(|e| format!("cannot read evaluation file {path}: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read evaluation file {path}: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("evaluation file {path} is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(format!("evaluation file {path} is not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "evaluation file {path} has {} bytes, more than the {max} allowed",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read evaluation file {path}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "evaluation file {path} is larger than the {max} bytes allowed"
+        ));
+    }
+    Ok(bytes)
 }
 
 impl WeightsSource {
@@ -27,8 +71,15 @@ impl WeightsSource {
             "" | "<default>" | "<empty>" | "default" => Ok(WeightsSource::Default),
             "<material>" | "material" => Ok(WeightsSource::MaterialOnly),
             path => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read weights file {path}: {e}"))?;
+                let bytes = read_eval_file(path, MAX_FILE_BYTES)?;
+                if bytes.starts_with(MAGIC) {
+                    return Ok(WeightsSource::Network {
+                        name: path.to_string(),
+                        bytes: Arc::new(bytes),
+                    });
+                }
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| format!("weights file {path} is neither text nor a network"))?;
                 Ok(WeightsSource::File {
                     name: path.to_string(),
                     text,
@@ -40,11 +91,24 @@ impl WeightsSource {
     /// The weight table for game `V` (`None` for the defaults).
     pub fn weights<V: Evaluate>(&self) -> Result<Option<Arc<Vec<[i32; 2]>>>, String> {
         match self {
-            WeightsSource::Default => Ok(None),
+            WeightsSource::Default | WeightsSource::Network { .. } => Ok(None),
             WeightsSource::MaterialOnly => Ok(Some(Arc::new(material_only::<V>()))),
             WeightsSource::File { name, text } => parse_weights::<V>(text)
                 .map(|w| Some(Arc::new(w)))
                 .map_err(|e| format!("{name}: {e}")),
+        }
+    }
+}
+
+impl WeightsSource {
+    /// The network for game `V`, if this is a network file (an error if it
+    /// is not one for `V`).
+    pub fn network<V: Evaluate>(&self) -> Result<Option<Arc<Network>>, String> {
+        match self {
+            WeightsSource::Network { name, bytes } => Network::from_bytes::<V>(bytes)
+                .map(|n| Some(Arc::new(n)))
+                .map_err(|e| format!("{name}: {e}")),
+            _ => Ok(None),
         }
     }
 }
@@ -140,6 +204,8 @@ pub struct EngineSettings {
     pub weights: WeightsSource,
     /// Time kept back per move, beyond the engine's own margin.
     pub move_overhead: Duration,
+    /// `UseNNUE`: evaluate with the network (EvalFile's or the built-in one).
+    pub use_nnue: bool,
 }
 
 impl Default for EngineSettings {
@@ -157,6 +223,7 @@ impl Default for EngineSettings {
             seed: o.seed,
             weights: WeightsSource::Default,
             move_overhead: Duration::from_millis(10),
+            use_nnue: o.use_nnue,
         }
     }
 }
@@ -188,6 +255,8 @@ impl EngineSettings {
             features: self.features,
             seed: self.seed,
             weights: self.weights.weights::<V>()?,
+            use_nnue: self.use_nnue,
+            network: self.weights.network::<V>()?,
         })
     }
 }

@@ -9,6 +9,7 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::nnue::Network;
 use tensorchess_engine::{Engine, FlagHandler, Limits, SearchInfo};
 use tensorchess_rules::uci::move_string;
 use tensorchess_rules::{perft_stoppable, with_variant, Game, Move, VariantKind};
@@ -52,7 +53,13 @@ pub(super) enum Job {
 }
 
 /// Weights built for a game from a source (`None`: the defaults).
-type WeightsCache = Option<(VariantKind, WeightsSource, Option<Arc<Vec<[i32; 2]>>>)>;
+/// Weights and network last built, for their game and source.
+type WeightsCache = Option<(
+    VariantKind,
+    WeightsSource,
+    Option<Arc<Vec<[i32; 2]>>>,
+    Option<Arc<Network>>,
+)>;
 
 /// The search thread's state.
 pub(super) struct Worker {
@@ -134,12 +141,14 @@ impl Worker {
         o.level = s.level();
         o.features = s.features;
         o.seed = s.seed;
+        o.use_nnue = s.use_nnue;
     }
 
-    /// Sets the weights for game `V`, reporting a bad weights file once.
+    /// Sets the weights and the network for game `V`, reporting a bad
+    /// weights or network file once.
     fn set_weights<V: Evaluate>(&mut self, s: &EngineSettings) {
-        let fresh = match &self.weights {
-            Some((k, src, w)) if *k == V::KIND && *src == s.weights => w.clone(),
+        let (weights, network) = match &self.weights {
+            Some((k, src, w, n)) if *k == V::KIND && *src == s.weights => (w.clone(), n.clone()),
             _ => {
                 let w = match s.weights.weights::<V>() {
                     Ok(w) => w,
@@ -149,11 +158,20 @@ impl Worker {
                         None
                     }
                 };
-                self.weights = Some((V::KIND, s.weights.clone(), w.clone()));
-                w
+                let n = match s.weights.network::<V>() {
+                    Ok(n) => n,
+                    Err(e) => {
+                        self.out
+                            .info_string(&format!("{e}; using the built-in evaluation"));
+                        None
+                    }
+                };
+                self.weights = Some((V::KIND, s.weights.clone(), w.clone(), n.clone()));
+                (w, n)
             }
         };
-        self.engine.options.weights = fresh;
+        self.engine.options.weights = weights;
+        self.engine.options.network = network;
     }
 
     /// `go`: searches and answers `bestmove` (held back while `control.hold`).

@@ -64,6 +64,37 @@ fn the_bench_command_prints_the_same_signature_twice() {
         text.starts_with("chess: 12 positions at depth 3:"),
         "{text}"
     );
+    assert!(text.contains("\nchess: evaluation: hand-made\n"), "{text}");
+    // With a network file the bench says so (a network of zeros: every
+    // score 0).
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("zero.nnue");
+    let zeros = tensorchess_engine::nnue::Network::zeros::<tensorchess_rules::Chess>(8);
+    std::fs::write(&net, zeros.to_bytes()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
+        .args(["bench", "--variant", "chess", "--depth", "2"])
+        .arg("--eval-file")
+        .arg(&net)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("chess: evaluation: network (from the file, 8 hidden)"),
+        "{text}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
+        .args([
+            "bench",
+            "--variant",
+            "chess",
+            "--depth",
+            "2",
+            "--eval-file",
+            "/dev/zero",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
     let bad = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
         .args(["bench", "--variant", "go"])
         .output()

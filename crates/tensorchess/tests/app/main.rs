@@ -19,6 +19,7 @@ mod learning;
 mod limits;
 mod lobby;
 mod match_games;
+mod nnue_cli;
 mod online;
 mod online_clocks;
 mod players;

@@ -528,3 +528,64 @@ fn searchmoves_restricts_the_root() {
     assert_eq!(mv, "b1b3");
     e.quit();
 }
+
+#[test]
+fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
+    use tensorchess_engine::nnue::Network;
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    let options = e.until(SECS10, |l| l == "uciok");
+    assert!(options
+        .iter()
+        .any(|l| l == "option name UseNNUE type check default false"));
+    // A directory, a FIFO and a device are refused at once, with a reason.
+    let fifo = dir.path().join("fifo");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    for (path, reason) in [
+        (dir.path().to_str().unwrap().to_string(), "is a directory"),
+        (fifo.to_str().unwrap().to_string(), "not a regular file"),
+        ("/dev/zero".to_string(), "not a regular file"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.until(SECS10, |l| l.starts_with("info string"));
+        assert!(lines.last().unwrap().contains(reason), "{path}: {lines:?}");
+    }
+    // A file beyond the size limit is refused without being read.
+    let huge = dir.path().join("huge.nnue");
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(tensorchess_engine::nnue::MAX_FILE_BYTES + 1)
+        .unwrap();
+    e.send(&format!("setoption name EvalFile value {}", huge.display()));
+    let lines = e.until(SECS10, |l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains("allowed"), "{lines:?}");
+    // A network of zeros judges every position level; the hand-made
+    // evaluation does not, and comes back with UseNNUE off.
+    let net = dir.path().join("zero.nnue");
+    std::fs::write(&net, Network::zeros::<Tensor>(8).to_bytes()).unwrap();
+    e.send("position startpos moves e2e4 d7d5 e4d5");
+    e.send("eval");
+    let hand_made = e.until(SECS10, |l| l.starts_with("info string static eval"));
+    assert_ne!(
+        hand_made.last().unwrap(),
+        "info string static eval 0 cp from White's view"
+    );
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e.send("setoption name UseNNUE value true");
+    e.send("eval");
+    e.until(SECS10, |l| {
+        l == "info string static eval 0 cp from White's view"
+    });
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove(SECS10);
+    assert!(
+        lines.iter().any(|l| l.contains(" score cp 0 ")),
+        "{lines:?}"
+    );
+    e.send("setoption name UseNNUE value false");
+    e.send("eval");
+    let again = e.until(SECS10, |l| l.starts_with("info string static eval"));
+    assert_eq!(again.last(), hand_made.last());
+    e.quit();
+}

@@ -1,0 +1,111 @@
+//! `tensorchess train`: fits an evaluation network to `datagen` files and
+//! writes it quantised, in the engine's format (docs/nnue.md).
+
+use super::error::CliError;
+use super::game_args::VariantParser;
+use crate::nnue::data::read_file;
+use crate::nnue::train::samples::SampleSet;
+use crate::nnue::train::trainer::{train, TrainConfig};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::nnue::features::feature_count;
+use tensorchess_engine::nnue::MAX_HIDDEN;
+use tensorchess_rules::{with_variant, VariantKind};
+
+/// Games whose number is a multiple of this are held out for validation.
+const VALIDATION_EVERY: u32 = 20;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The game.
+    #[arg(long, default_value = "tensor", value_parser = VariantParser)]
+    pub variant: VariantKind,
+    /// Data files written by `datagen`.
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Neurons of the hidden layer (per perspective).
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+    /// Samples per gradient step.
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f32,
+    /// The step size's factor after each epoch.
+    #[arg(long, default_value_t = 0.9)]
+    pub rate_decay: f32,
+    /// Weight of the search's score in the target (the rest is the game's result).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn go<V: Evaluate>(a: &TrainArgs) -> Result<(), CliError> {
+    if a.hidden == 0 || a.hidden > MAX_HIDDEN {
+        return Err(CliError(format!(
+            "--hidden must be within 1..={MAX_HIDDEN}"
+        )));
+    }
+    if !(0.0..=1.0).contains(&a.lambda) {
+        return Err(CliError("--lambda must be within 0..=1".into()));
+    }
+    let (mut train_set, mut validation) = (SampleSet::default(), SampleSet::default());
+    for path in &a.data {
+        let data = read_file::<V>(path).map_err(|e| CliError(e.to_string()))?;
+        let (held, kept): (Vec<_>, Vec<_>) = data
+            .games
+            .into_iter()
+            .partition(|g| g.index % VALIDATION_EVERY == 0);
+        train_set.add_games::<V>(&kept, a.lambda);
+        validation.add_games::<V>(&held, a.lambda);
+    }
+    if train_set.is_empty() {
+        return Err(CliError("no training positions in the data files".into()));
+    }
+    eprintln!(
+        "{} training positions, {} for validation; {} features, {} hidden",
+        train_set.len(),
+        validation.len(),
+        feature_count::<V>(),
+        a.hidden
+    );
+    let cfg = TrainConfig {
+        hidden: a.hidden,
+        epochs: a.epochs,
+        batch: a.batch.max(1),
+        rate: a.rate,
+        rate_decay: a.rate_decay,
+        threads: a.threads.max(1),
+        seed: a.seed,
+    };
+    let started = Instant::now();
+    let net = train(feature_count::<V>(), &train_set, &validation, &cfg, |r| {
+        eprintln!(
+            "epoch {}: train loss {:.5}, validation loss {:.5} ({:.0} s)",
+            r.epoch,
+            r.train_loss,
+            r.validation_loss,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let bytes = net.quantise(V::KIND).to_bytes();
+    std::fs::write(&a.out, &bytes)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", a.out.display())))?;
+    eprintln!("wrote {} ({} bytes)", a.out.display(), bytes.len());
+    Ok(())
+}
+
+pub fn run(args: &TrainArgs) -> Result<(), CliError> {
+    with_variant!(args.variant, V => go::<V>(args))
+}
