@@ -280,7 +280,16 @@ async fn the_engine_answers_and_takeback_undoes_both_moves() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(plies(&game), 0);
     assert_eq!(game["engine_thinking"], false);
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    // The stopped search ends and gives its slot back; it moved nothing.
+    let budget = t.state.games.local.engine().budget().clone();
+    let start = std::time::Instant::now();
+    while budget.load() != (0, 0) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the search did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     let (_, game) = t.get(&format!("/api/games/{id}")).await;
     assert_eq!(plies(&game), 0, "a stopped search must not move afterwards");
 }
@@ -403,7 +412,16 @@ async fn the_engine_resumes_after_a_restart() {
     let id = game["id"].as_str().unwrap().to_string();
     assert_eq!(game["engine_thinking"], true);
     let t2 = t.restart();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The first server's search ends (stopped) without storing a move.
+    let budget = t.state.games.local.engine().budget().clone();
+    let start = std::time::Instant::now();
+    while budget.load() != (0, 0) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the search did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     let (_, game) = t2.get(&format!("/api/games/{id}")).await;
     assert_eq!(plies(&game), 0, "the stopped search stored nothing");
     assert_eq!(game["engine_thinking"], true, "the engine thinks again");

@@ -84,14 +84,14 @@ async fn connections_past_the_caps_are_refused_quickly_with_json() {
     for _ in 0..3 {
         held.push(TcpStream::connect(addr).await.unwrap());
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    open_connections(&t, 3).await;
     let refused = answers(addr).await;
     assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
     let body = refused.split("\r\n\r\n").nth(1).unwrap_or("");
     let v: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("JSON: {refused}"));
     assert!(v["error"].as_str().is_some(), "{v}");
     drop(held.pop());
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    open_connections(&t, 2).await;
     assert!(
         answers(addr).await.starts_with("HTTP/1.1 200"),
         "a closed connection frees its place"
@@ -102,8 +102,21 @@ async fn connections_past_the_caps_are_refused_quickly_with_json() {
     let (addr, _stop) = t.serve().await;
     let _a = TcpStream::connect(addr).await.unwrap();
     let _b = TcpStream::connect(addr).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    open_connections(&t, 2).await;
     assert!(answers(addr).await.starts_with("HTTP/1.1 503"));
+}
+
+/// Waits until the server counts `n` open connections.
+async fn open_connections(t: &TestApp, n: usize) {
+    let start = std::time::Instant::now();
+    while t.state.metrics.connections() != n {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{} connections open, not {n}",
+            t.state.metrics.connections()
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 #[tokio::test]
