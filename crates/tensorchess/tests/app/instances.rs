@@ -408,3 +408,99 @@ async fn a_local_move_unheard_of_does_not_refuse_the_next() {
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
 }
+
+/// An account on `t`; its session cookie.
+async fn account(t: &TestApp, name: &str) -> String {
+    let reg = t
+        .post(
+            "/api/account/register",
+            None,
+            json!({ "username": name, "password": "a long password" }),
+        )
+        .await;
+    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
+    reg.cookie.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_and_challenges_reach_pages_on_the_other_server() {
+    let Some(Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        _stops,
+    }) = two_servers().await
+    else {
+        return;
+    };
+    // Chat: White writes on A; Black's page on B hears it.
+    let (id, white, black) = game_across(&a, &b, Value::Null).await;
+    let mut black_ws = ws_connect(addr_b, Some(&black)).await;
+    let topic = format!("chat:{id}:players");
+    send(
+        &mut black_ws,
+        json!({ "type": "subscribe", "topic": topic }),
+    )
+    .await;
+    next_of(&mut black_ws, &["chat_history"]).await;
+    let said = a
+        .post(
+            &format!("/api/games/{id}/chat"),
+            Some(&white),
+            json!({ "room": "players", "text": "hello from A" }),
+        )
+        .await;
+    assert_eq!(said.status, StatusCode::CREATED, "{}", said.text);
+    let heard = next_of(&mut black_ws, &["chat"]).await;
+    assert_eq!(heard["topic"], topic);
+    assert_eq!(heard["line"]["text"], "hello from A");
+    assert_eq!(heard["line"]["seat"], "white");
+
+    // Challenges: Ann on A challenges Bob, whose page is on B; Bob
+    // accepts on B and Ann's page on A is told.
+    let ann = account(&a, "ann").await;
+    let bob = account(&b, "bob").await;
+    let mut ann_ws = ws_connect(addr_a, Some(&ann)).await;
+    let mut bob_ws = ws_connect(addr_b, Some(&bob)).await;
+    for ws in [&mut ann_ws, &mut bob_ws] {
+        send(ws, json!({ "type": "subscribe", "topic": "challenges" })).await;
+        next_of(ws, &["challenges"]).await;
+    }
+    let made = a
+        .post(
+            "/api/challenges",
+            Some(&ann),
+            json!({ "to": "bob", "color": "black" }),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let seen = next_of(&mut bob_ws, &["challenge"]).await;
+    assert_eq!(
+        (
+            seen["event"].as_str(),
+            seen["challenge"]["direction"].as_str()
+        ),
+        (Some("created"), Some("in"))
+    );
+    let cid = made.body["id"].as_str().unwrap();
+    let accepted = b
+        .post(
+            &format!("/api/challenges/{cid}/accept"),
+            Some(&bob),
+            json!({}),
+        )
+        .await;
+    assert_eq!(accepted.status, StatusCode::CREATED, "{}", accepted.text);
+    let game = accepted.body["game"].as_str().unwrap();
+    let told = loop {
+        let m = next_of(&mut ann_ws, &["challenge"]).await;
+        if m["event"] == "accepted" {
+            break m;
+        }
+    };
+    assert_eq!(told["challenge"]["game"], game);
+    // Ann plays Black in it, from server A.
+    let g = a.get(&format!("/api/games/{game}"), Some(&ann)).await;
+    assert_eq!(g.body["you"], "black", "{}", g.text);
+}
