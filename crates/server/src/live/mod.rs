@@ -186,13 +186,7 @@ impl LiveGames {
     /// Puts a new game in memory; an online game's wait for a first move
     /// starts now.
     pub fn insert(&self, mut lg: LiveGame) -> SharedGame {
-        let now = self.now();
-        let deadline = lg
-            .online()
-            .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), lg.is_over(), now));
-        if let Some(o) = lg.online_mut() {
-            o.first_move_deadline = deadline;
-        }
+        self.start_first_move_wait(&mut lg);
         let id = lg.id().to_string();
         let arc = Arc::new(tokio::sync::Mutex::new(lg));
         self.live.lock().unwrap_or_else(|e| e.into_inner()).insert(
@@ -237,13 +231,10 @@ impl LiveGames {
         let origin = self.clock_origin(&stored).await?;
         let mut lg = LiveGame::revive(stored)?;
         let over = lg.is_over();
-        let deadline = lg
-            .online()
-            .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), over, now));
         if let Some(o) = lg.online_mut() {
             o.turn_origin = if over { None } else { origin };
-            o.first_move_deadline = deadline;
         }
+        self.start_first_move_wait(&mut lg);
         let mut fresh = false;
         let arc = {
             let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
@@ -308,16 +299,22 @@ impl LiveGames {
         let origin = self.clock_origin(&stored).await?;
         let (from, moved) = lg.refresh(stored, origin)?;
         if moved {
-            let now = self.now();
-            let deadline = lg
-                .online()
-                .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), lg.is_over(), now));
-            if let Some(o) = lg.online_mut() {
-                o.first_move_deadline = deadline;
-            }
+            self.start_first_move_wait(lg);
         }
         self.publish_from(lg, GameEvent::Update, from);
         Ok(true)
+    }
+
+    /// Starts an online game's wait for a first move from now (when the
+    /// rule applies to it; see [`LiveGames::first_move_deadline`]).
+    fn start_first_move_wait(&self, lg: &mut LiveGame) {
+        let now = self.now();
+        let deadline = lg
+            .online()
+            .and_then(|o| self.first_move_deadline(o.record(), lg.ply(), lg.is_over(), now));
+        if let Some(o) = lg.online_mut() {
+            o.first_move_deadline = deadline;
+        }
     }
 
     /// When the side to move must have made its first move, counted from

@@ -281,15 +281,7 @@ async fn the_engine_answers_and_takeback_undoes_both_moves() {
     assert_eq!(plies(&game), 0);
     assert_eq!(game["engine_thinking"], false);
     // The stopped search ends and gives its slot back; it moved nothing.
-    let budget = t.state.games.local.engine().budget().clone();
-    let start = std::time::Instant::now();
-    while budget.load() != (0, 0) {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the search did not stop"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    searches_ended(&t).await;
     let (_, game) = t.get(&format!("/api/games/{id}")).await;
     assert_eq!(plies(&game), 0, "a stopped search must not move afterwards");
 }
@@ -413,15 +405,7 @@ async fn the_engine_resumes_after_a_restart() {
     assert_eq!(game["engine_thinking"], true);
     let t2 = t.restart();
     // The first server's search ends (stopped) without storing a move.
-    let budget = t.state.games.local.engine().budget().clone();
-    let start = std::time::Instant::now();
-    while budget.load() != (0, 0) {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the search did not stop"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    searches_ended(&t).await;
     let (_, game) = t2.get(&format!("/api/games/{id}")).await;
     assert_eq!(plies(&game), 0, "the stopped search stored nothing");
     assert_eq!(game["engine_thinking"], true, "the engine thinks again");
@@ -614,4 +598,18 @@ async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
         .expect("the server stopped")
         .unwrap()
         .unwrap();
+}
+
+/// Waits until no engine search of `t` runs or waits (a stopped one has
+/// given its slot back).
+async fn searches_ended(t: &TestApp) {
+    let budget = t.state.games.local.engine().budget().clone();
+    let start = std::time::Instant::now();
+    while budget.load() != (0, 0) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the search did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }

@@ -7,18 +7,6 @@ use crate::common::online::*;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-async fn account(t: &TestApp, name: &str) -> String {
-    let reg = t
-        .post(
-            "/api/account/register",
-            None,
-            json!({ "username": name, "password": "a long password" }),
-        )
-        .await;
-    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
-    reg.cookie.unwrap()
-}
-
 async fn challenge(t: &TestApp, from: &str, body: Value) -> Answer {
     t.post("/api/challenges", Some(from), body).await
 }
@@ -43,20 +31,10 @@ async fn a_challenge_is_seen_live_declined_then_accepted() {
     let bob = account(&t, "Bob").await;
     let (addr, _stop) = t.serve().await;
     let mut bob_ws = ws_connect(addr, Some(&bob)).await;
-    send(
-        &mut bob_ws,
-        json!({ "type": "subscribe", "topic": "challenges" }),
-    )
-    .await;
-    let first = next_of(&mut bob_ws, &["challenges"]).await;
+    let first = follow_challenges(&mut bob_ws).await;
     assert_eq!(first["challenges"]["in"], json!([]));
     let mut ann_ws = ws_connect(addr, Some(&ann)).await;
-    send(
-        &mut ann_ws,
-        json!({ "type": "subscribe", "topic": "challenges" }),
-    )
-    .await;
-    next_of(&mut ann_ws, &["challenges"]).await;
+    follow_challenges(&mut ann_ws).await;
 
     let made = challenge(&t, &ann, blitz("bob")).await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
@@ -247,12 +225,7 @@ async fn challenges_lapse_after_a_day_or_when_a_real_time_challenger_leaves() {
     // Real time, while Ann has a page open: stays.
     let (addr, _stop) = t.serve().await;
     let mut ann_ws = ws_connect(addr, Some(&ann)).await;
-    send(
-        &mut ann_ws,
-        json!({ "type": "subscribe", "topic": "challenges" }),
-    )
-    .await;
-    next_of(&mut ann_ws, &["challenges"]).await;
+    follow_challenges(&mut ann_ws).await;
     let fast = challenge(&t, &ann, blitz("bob")).await;
     assert_eq!(fast.status, StatusCode::CREATED);
     t.clock.advance(60_000);
@@ -276,12 +249,7 @@ async fn challenges_lapse_after_a_day_or_when_a_real_time_challenger_leaves() {
     assert_eq!(left[0]["id"], slow.body["id"]);
     // A day later it is gone too, and Bob is told.
     let mut bob_ws = ws_connect(addr, Some(&bob)).await;
-    send(
-        &mut bob_ws,
-        json!({ "type": "subscribe", "topic": "challenges" }),
-    )
-    .await;
-    next_of(&mut bob_ws, &["challenges"]).await;
+    follow_challenges(&mut bob_ws).await;
     t.clock.advance(24 * 3_600_000);
     t.state.challenges.sweep().await;
     let m = next_of(&mut bob_ws, &["challenge"]).await;

@@ -32,19 +32,6 @@ fn texts(chat: &Value) -> Vec<String> {
         .collect()
 }
 
-/// An account's session cookie.
-async fn account(t: &TestApp, name: &str) -> String {
-    let reg = t
-        .post(
-            "/api/account/register",
-            None,
-            json!({ "username": name, "password": "a long password" }),
-        )
-        .await;
-    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
-    reg.cookie.unwrap()
-}
-
 #[tokio::test]
 async fn players_and_spectators_chat_apart() {
     let t = TestApp::new();

@@ -409,19 +409,6 @@ async fn a_local_move_unheard_of_does_not_refuse_the_next() {
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
 }
 
-/// An account on `t`; its session cookie.
-async fn account(t: &TestApp, name: &str) -> String {
-    let reg = t
-        .post(
-            "/api/account/register",
-            None,
-            json!({ "username": name, "password": "a long password" }),
-        )
-        .await;
-    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
-    reg.cookie.unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_and_challenges_reach_pages_on_the_other_server() {
     let Some(Pair {
@@ -463,10 +450,8 @@ async fn chat_and_challenges_reach_pages_on_the_other_server() {
     let bob = account(&b, "bob").await;
     let mut ann_ws = ws_connect(addr_a, Some(&ann)).await;
     let mut bob_ws = ws_connect(addr_b, Some(&bob)).await;
-    for ws in [&mut ann_ws, &mut bob_ws] {
-        send(ws, json!({ "type": "subscribe", "topic": "challenges" })).await;
-        next_of(ws, &["challenges"]).await;
-    }
+    follow_challenges(&mut ann_ws).await;
+    follow_challenges(&mut bob_ws).await;
     let made = a
         .post(
             "/api/challenges",

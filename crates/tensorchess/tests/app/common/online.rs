@@ -285,6 +285,25 @@ impl TestApp {
     }
 }
 
+/// Registers account `name` on `t`; returns its session cookie.
+pub async fn account(t: &TestApp, name: &str) -> String {
+    let reg = t
+        .post(
+            "/api/account/register",
+            None,
+            json!({ "username": name, "password": "a long password" }),
+        )
+        .await;
+    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
+    reg.cookie.unwrap()
+}
+
+/// Subscribes `ws` to its player's challenges; returns the first list.
+pub async fn follow_challenges(ws: &mut Ws) -> Value {
+    send(ws, json!({ "type": "subscribe", "topic": "challenges" })).await;
+    next_of(ws, &["challenges"]).await
+}
+
 pub fn expect_refused(a: &Answer, status: StatusCode, kind: &str) {
     assert_eq!(a.status, status, "{}", a.text);
     assert_eq!(a.body["kind"], kind, "{}", a.text);
