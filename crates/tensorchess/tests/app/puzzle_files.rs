@@ -70,6 +70,19 @@ fn chessence_puzzles() {
 }
 
 #[test]
+fn no_two_puzzles_share_a_position_and_first_move() {
+    for kind in [VariantKind::Tensor, VariantKind::Chessence] {
+        let mut seen = std::collections::HashMap::new();
+        for p in shipped(kind) {
+            let key = (p.fen.clone(), p.moves.first().cloned());
+            if let Some(other) = seen.insert(key, p.id.clone()) {
+                panic!("puzzles {other} and {} are the same puzzle", p.id);
+            }
+        }
+    }
+}
+
+#[test]
 fn ids_are_unique() {
     let mut seen = HashSet::new();
     for kind in [VariantKind::Tensor, VariantKind::Chessence] {
