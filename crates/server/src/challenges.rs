@@ -13,7 +13,7 @@ use crate::online::pairing::Pairing;
 use crate::online::{OnlineGames, Origin};
 use crate::players::{Me, Players};
 use crate::requests::{ClockRequest, ColorChoice};
-use crate::store::{ChallengeRecord, ChallengeState, Notice, SeekColor};
+use crate::store::{ChallengeRecord, ChallengeState, Notice};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -121,14 +121,6 @@ pub struct ChallengesView {
     pub outgoing: Vec<ChallengeView>,
 }
 
-fn color_word(c: SeekColor) -> &'static str {
-    match c {
-        SeekColor::White => "white",
-        SeekColor::Black => "black",
-        SeekColor::Random => "random",
-    }
-}
-
 /// The hub topic of one player's challenges.
 fn player_topic(player: &str) -> String {
     format!("{CHALLENGES_TOPIC}:{player}")
@@ -178,13 +170,10 @@ impl Challenges {
             to: self.player_view(&c.challenged).await?,
             variant: c.variant.name(),
             variant_title: c.variant.title(),
-            clock: c.clock.map(|k| ClockSpecView {
-                base_seconds: k.base_ms / 1000,
-                increment_seconds: k.increment_ms / 1000,
-            }),
+            clock: c.clock.map(ClockSpecView::from),
             days: c.days,
             rated: c.rated,
-            color: color_word(c.color),
+            color: c.color.as_str(),
             state: c.state.as_str(),
             game,
             reason,
@@ -245,10 +234,7 @@ impl Challenges {
             return Err(AppError::bad("You cannot challenge yourself"));
         }
         if req.rated && !self.players.has_account(&me.id).await? {
-            return Err(AppError::refused(
-                Kind::AccountNeeded,
-                "Rated games are for accounts: register or log in first",
-            ));
+            return Err(crate::lobby::rated_needs_account());
         }
         let now = self.live.now();
         let mine = store.open_challenges_of(&me.id, now).await?;

@@ -302,8 +302,8 @@ impl Chat {
         Ok(())
     }
 
-    /// Reports message `id` for the operator, as one who may read it.
-    /// Returns the game it was written in.
+    /// Reports message `id` of game `lg` for the operator, as one who may
+    /// read it.
     pub async fn report(&self, id: i64, me: &Me, lg: &LiveGame) -> Result<(), AppError> {
         let store = self.live.store();
         let Some(m) = store

@@ -69,18 +69,8 @@ impl Games {
         self.live.hub()
     }
 
-    /// The game, loaded from the store if needed; a game loaded now resumes
-    /// what ran for it (the engine's search, an online game's timer).
-    pub async fn get(&self, id: &str) -> Result<SharedGame, AppError> {
-        let (arc, fresh) = self.live.get(id).await?;
-        if fresh {
-            let mut lg = arc.lock().await;
-            self.settle(&arc, &mut lg);
-        }
-        Ok(arc)
-    }
-
-    /// The game, locked, if `me` may see it: an online game is seen by
+    /// The game, locked, if `me` may see it (loaded from the store if
+    /// needed, resuming what ran for it): an online game is seen by
     /// everyone (spectators), a local game only by the player who made it;
     /// to anyone else it does not exist. A local game stored before
     /// players existed belongs to nobody until the operator gives it to

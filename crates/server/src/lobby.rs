@@ -22,7 +22,7 @@ use super::online::pairing::Pairing;
 use super::online::{OnlineGames, Origin};
 use super::players::{Me, Players};
 use super::requests::{ColorChoice, SeekRequest};
-use super::store::{Notice, SeekColor, SeekRecord};
+use super::store::{Notice, SeekRecord};
 use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
 use crate::kind::Kind;
 use std::collections::{HashMap, HashSet};
@@ -129,16 +129,9 @@ impl Lobby {
             id: s.id.clone(),
             variant: s.variant.name(),
             variant_title: s.variant.title(),
-            clock: s.clock.map(|c| super::views::ClockSpecView {
-                base_seconds: c.base_ms / 1000,
-                increment_seconds: c.increment_ms / 1000,
-            }),
+            clock: s.clock.map(super::views::ClockSpecView::from),
             rated: s.rated,
-            color: match s.color {
-                SeekColor::White => "white",
-                SeekColor::Black => "black",
-                SeekColor::Random => "random",
-            },
+            color: s.color.as_str(),
             player: SeekPlayerView {
                 id: player.id,
                 name: player.name,
@@ -387,7 +380,8 @@ fn check_caps(open: &[SeekRecord], player: &str, client: &Client) -> Result<(), 
     Ok(())
 }
 
-fn rated_needs_account() -> AppError {
+/// The refusal of a rated game to a guest (seeks and challenges).
+pub(crate) fn rated_needs_account() -> AppError {
     AppError::refused(
         Kind::AccountNeeded,
         "Rated games are for players with an account: register or log in first",
@@ -405,7 +399,7 @@ mod tests {
             variant: tensorchess_rules::VariantKind::Tensor,
             clock: None,
             rated: false,
-            color: SeekColor::Random,
+            color: crate::store::SeekColor::Random,
             created_at: 0,
             expires_at: 1,
             client: Some(client.into()),

@@ -487,6 +487,15 @@ pub struct ClockSpecView {
     pub increment_seconds: i64,
 }
 
+impl From<crate::store::ClockSettings> for ClockSpecView {
+    fn from(c: crate::store::ClockSettings) -> ClockSpecView {
+        ClockSpecView {
+            base_seconds: c.base_ms / 1000,
+            increment_seconds: c.increment_ms / 1000,
+        }
+    }
+}
+
 /// Who posted a seek.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct SeekPlayerView {

@@ -75,14 +75,6 @@ pub struct ChallengeRecord {
 pub const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, clock_base_ms, \
      clock_inc_ms, days, rated, color, created_at, expires_at, state, game_id, reason";
 
-fn color_word(c: SeekColor) -> &'static str {
-    match c {
-        SeekColor::White => "white",
-        SeekColor::Black => "black",
-        SeekColor::Random => "random",
-    }
-}
-
 /// A challenge's values, in [`CHALLENGE_COLUMNS`]' order.
 pub fn challenge_values(c: &ChallengeRecord) -> Vec<Value> {
     let (game, reason) = match &c.state {
@@ -99,7 +91,7 @@ pub fn challenge_values(c: &ChallengeRecord) -> Vec<Value> {
         Value::Int(c.clock.map(|k| k.increment_ms)),
         Value::Int(c.days.map(i64::from)),
         Value::Bool(c.rated),
-        Value::Text(Some(color_word(c.color).to_string())),
+        Value::Text(Some(c.color.as_str().to_string())),
         Value::Int(Some(c.created_at)),
         Value::Int(Some(c.expires_at)),
         Value::Text(Some(c.state.as_str().to_string())),
@@ -114,11 +106,7 @@ pub fn read_challenge(row: &impl Row, at: usize) -> Result<ChallengeRecord, Stor
     let variant = parse_variant(&id, &row.text_nn(at + 3)?)?;
     let base = row.int(at + 4)?;
     let increment = row.int(at + 5)?;
-    let color = match row.text_nn(at + 8)?.as_str() {
-        "white" => SeekColor::White,
-        "black" => SeekColor::Black,
-        _ => SeekColor::Random,
-    };
+    let color = SeekColor::from_stored(&row.text_nn(at + 8)?);
     let state = match row.text_nn(at + 11)?.as_str() {
         "open" => ChallengeState::Open,
         "accepted" => ChallengeState::Accepted {

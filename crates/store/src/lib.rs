@@ -452,6 +452,26 @@ pub enum SeekColor {
     Random,
 }
 
+impl SeekColor {
+    /// Its word in requests, views and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeekColor::White => "white",
+            SeekColor::Black => "black",
+            SeekColor::Random => "random",
+        }
+    }
+
+    /// The colour a stored word names (anything else: random).
+    pub fn from_stored(s: &str) -> SeekColor {
+        match s {
+            "white" => SeekColor::White,
+            "black" => SeekColor::Black,
+            _ => SeekColor::Random,
+        }
+    }
+}
+
 /// An open invitation in the lobby: anyone may accept it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeekRecord {

@@ -165,24 +165,6 @@ pub const SEEK_COLUMNS: &str =
     "id, player_id, variant, clock_base_ms, clock_inc_ms, rated, color, \
      created_at, expires_at, client";
 
-/// The stored word of a seek's colour.
-fn seek_color_text(c: SeekColor) -> &'static str {
-    match c {
-        SeekColor::White => "white",
-        SeekColor::Black => "black",
-        SeekColor::Random => "random",
-    }
-}
-
-/// A seek's colour from its stored word (anything else: random).
-fn parse_seek_color(s: &str) -> SeekColor {
-    match s {
-        "white" => SeekColor::White,
-        "black" => SeekColor::Black,
-        _ => SeekColor::Random,
-    }
-}
-
 /// A seek's values, in [`SEEK_COLUMNS`]' order.
 pub fn seek_values(s: &SeekRecord) -> Vec<Value> {
     vec![
@@ -192,7 +174,7 @@ pub fn seek_values(s: &SeekRecord) -> Vec<Value> {
         Value::Int(s.clock.map(|c| c.base_ms)),
         Value::Int(s.clock.map(|c| c.increment_ms)),
         Value::Bool(s.rated),
-        Value::Text(Some(seek_color_text(s.color).to_string())),
+        Value::Text(Some(s.color.as_str().to_string())),
         Value::Int(Some(s.created_at)),
         Value::Int(Some(s.expires_at)),
         text(&s.client),
@@ -212,7 +194,7 @@ pub fn read_seek(row: &impl Row, at: usize) -> Result<SeekRecord, StoreError> {
             increment_ms: inc.unwrap_or(0),
         }),
         rated: row.boolean(at + 5)?,
-        color: parse_seek_color(&row.text_nn(at + 6)?),
+        color: SeekColor::from_stored(&row.text_nn(at + 6)?),
         created_at: row.int_nn(at + 7)?,
         expires_at: row.int_nn(at + 8)?,
         client: row.text(at + 9)?,
