@@ -10,6 +10,7 @@ use crate::ids::new_id;
 use crate::kind::Kind;
 use crate::live::LiveGames;
 use crate::online::pairing::Pairing;
+use crate::online::timing::Timing;
 use crate::online::{OnlineGames, Origin};
 use crate::players::{Me, Players};
 use crate::requests::{ClockRequest, ColorChoice};
@@ -25,6 +26,12 @@ pub const CHALLENGE_LIFETIME_MS: i64 = 24 * 3_600_000;
 pub const ABSENT_CHALLENGER_MS: i64 = 45_000;
 /// Open challenges one player may have made at once.
 pub const MAX_OPEN_CHALLENGES: usize = 10;
+/// Open challenges from one client address (a family, a club behind one
+/// address: a few players' worth).
+pub const MAX_CHALLENGES_PER_ADDRESS: usize = 30;
+/// Open challenges one player may have received at once: more wait until
+/// some are answered or lapse.
+pub const MAX_CHALLENGES_RECEIVED: usize = 50;
 /// Longest reason for a decline, in characters.
 pub const MAX_REASON_CHARS: usize = 140;
 /// The topic a player follows for their challenges (each sees their own).
@@ -42,7 +49,7 @@ pub struct ChallengeRequest {
     /// A real-time clock, or none.
     #[serde(default)]
     pub clock: Option<ClockRequest>,
-    /// Days per move (correspondence), or none.
+    /// Days per move (correspondence: 1, 2, 3, 5, 7 or 14), or none.
     #[serde(default)]
     pub days: Option<u32>,
     /// Rated (both players need accounts).
@@ -209,11 +216,7 @@ impl Challenges {
         me.may_act()?;
         let variant = req.variant.unwrap_or_default();
         let clock = OnlineGames::clock_settings(req.clock)?;
-        if req.days.is_some() {
-            return Err(AppError::bad(
-                "Correspondence games (days per move) are not played on this server yet: give a clock, or none",
-            ));
-        }
+        let timing = Timing::of_request(clock, req.days)?;
         let color = req.color.unwrap_or(ColorChoice::RANDOM).0;
         let store = self.live.store();
         let nobody = || {
@@ -237,29 +240,64 @@ impl Challenges {
             return Err(crate::lobby::rated_needs_account());
         }
         let now = self.live.now();
-        let mine = store.open_challenges_of(&me.id, now).await?;
-        if mine.iter().filter(|c| c.challenger == me.id).count() >= MAX_OPEN_CHALLENGES {
-            return Err(AppError::refused(
-                Kind::TooMany,
-                format!("You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: withdraw one first"),
-            ));
-        }
+        self.check_caps(me, &account.player_id, now).await?;
         let challenge = ChallengeRecord {
             id: new_id(),
             challenger: me.id.clone(),
             challenged: account.player_id,
             variant,
-            clock,
-            days: None,
+            clock: timing.clock(),
+            days: timing.days(),
             rated: req.rated,
             color,
             created_at: now,
             expires_at: now + CHALLENGE_LIFETIME_MS,
             state: ChallengeState::Open,
+            client: Some(me.client.key().to_string()),
         };
         store.create_challenge(&challenge).await?;
         self.announce(&challenge, "created").await?;
         self.view(&challenge, &me.id).await
+    }
+
+    /// Refuses a challenge from `me` to `to` past the caps: one open
+    /// challenge to the same player, [`MAX_OPEN_CHALLENGES`] made by one
+    /// player, [`MAX_CHALLENGES_PER_ADDRESS`] from one address (a thousand
+    /// fresh guests behind one address are one address), and
+    /// [`MAX_CHALLENGES_RECEIVED`] waiting for one player.
+    async fn check_caps(&self, me: &Me, to: &str, now: i64) -> Result<(), AppError> {
+        let store = self.live.store();
+        let too_many = |why: String| AppError::refused(Kind::TooMany, why);
+        let mine = store.open_challenges_of(&me.id, now).await?;
+        let made: Vec<_> = mine.iter().filter(|c| c.challenger == me.id).collect();
+        if made.iter().any(|c| c.challenged == to) {
+            return Err(too_many(
+                "You have already challenged that player: wait for the answer, or withdraw it"
+                    .into(),
+            ));
+        }
+        if made.len() >= MAX_OPEN_CHALLENGES {
+            return Err(too_many(format!(
+                "You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: withdraw one first"
+            )));
+        }
+        if !me.client.exempt {
+            let from_here = store
+                .open_challenges_from(&me.client.key().to_string(), now)
+                .await?;
+            if from_here >= MAX_CHALLENGES_PER_ADDRESS {
+                return Err(too_many(format!(
+                    "{MAX_CHALLENGES_PER_ADDRESS} challenges from your address wait for an answer: try again later"
+                )));
+            }
+        }
+        let theirs = store.open_challenges_of(to, now).await?;
+        if theirs.iter().filter(|c| c.challenged == to).count() >= MAX_CHALLENGES_RECEIVED {
+            return Err(too_many(
+                "That player has too many challenges waiting: try again later".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// The asker's open challenges.
@@ -335,7 +373,7 @@ impl Challenges {
         let c = self.open_one(me, id, true).await?;
         let pairing = Pairing {
             variant: c.variant,
-            clock: c.clock,
+            timing: Timing::of_challenge(&c),
             rated: c.rated,
             maker: (&c.challenger, c.color),
             taker: &c.challenged,

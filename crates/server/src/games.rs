@@ -13,7 +13,9 @@ use super::local::LocalGames;
 use super::online::OnlineGames;
 use super::players::{Me, Players};
 use super::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
-use super::views::{GameListView, GameSummaryView, GameView};
+use super::views::{
+    CorrespondenceGameView, CorrespondenceView, GameListView, GameSummaryView, GameView,
+};
 use crate::command::{Acted, Command, Step};
 use crate::live::LiveGame;
 use std::sync::Arc;
@@ -234,6 +236,45 @@ impl Games {
         Ok(GameListView {
             games: rows.into_iter().map(summary_view).collect(),
             next,
+        })
+    }
+
+    /// `me`'s correspondence games in progress, those where it is their
+    /// move first (the header's "Your turn").
+    pub async fn correspondence(&self, me: &Me) -> Result<CorrespondenceView, AppError> {
+        let ids = self
+            .live
+            .store()
+            .running_correspondence_games(&me.id)
+            .await?;
+        let now = self.live.now();
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            let (_, lg) = self.lock_for(&id, me).await?;
+            let (Some(seat), Some(o)) = (OnlineGames::seat(&lg, me), lg.online()) else {
+                continue;
+            };
+            if lg.is_over() {
+                continue;
+            }
+            let turn = lg.turn();
+            let names = [&lg.record().white, &lg.record().black];
+            games.push(CorrespondenceGameView {
+                id: lg.id().to_string(),
+                variant: lg.record().variant.name(),
+                color: seat.name(),
+                opponent: names[(!seat).index()].clone(),
+                your_turn: turn == seat,
+                days: o.record().days.unwrap_or(0),
+                ms_left: o.remaining(turn, turn, now).unwrap_or(0).max(0),
+                ply: lg.ply(),
+            });
+        }
+        // Your move first, the least time left first.
+        games.sort_by_key(|g| (!g.your_turn, g.ms_left));
+        Ok(CorrespondenceView {
+            your_turn: games.iter().filter(|g| g.your_turn).count(),
+            games,
         })
     }
 

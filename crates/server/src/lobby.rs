@@ -19,10 +19,11 @@ use super::hub::Hub;
 use super::ids::new_id;
 use super::live::LiveGames;
 use super::online::pairing::Pairing;
+use super::online::timing::Timing;
 use super::online::{OnlineGames, Origin};
 use super::players::{Me, Players};
 use super::requests::{ColorChoice, SeekRequest};
-use super::store::{Notice, SeekRecord};
+use super::store::{Notice, RatingPool, SeekRecord};
 use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
 use crate::kind::Kind;
 use std::collections::{HashMap, HashSet};
@@ -124,7 +125,10 @@ impl Lobby {
             return Ok(v.clone());
         }
         let player = self.players.record(&s.player_id).await?;
-        let rating = self.live.rating_of(&s.player_id, s.variant).await?;
+        let rating = self
+            .live
+            .rating_of(&s.player_id, RatingPool::real_time(s.variant))
+            .await?;
         let view = SeekView {
             id: s.id.clone(),
             variant: s.variant.name(),
@@ -176,7 +180,7 @@ impl Lobby {
         }
         let pairing = Pairing {
             variant: seek.variant,
-            clock: seek.clock,
+            timing: seek.clock.map_or(Timing::Untimed, Timing::Clock),
             rated: seek.rated,
             maker: (&seek.player_id, seek.color),
             taker: &me.id,

@@ -256,13 +256,47 @@ pub struct SeatView {
     pub connected: bool,
 }
 
+/// `GET /api/correspondence`: the asker's correspondence games in progress.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct CorrespondenceView {
+    /// How many wait for the asker's move.
+    pub your_turn: usize,
+    /// The games, those waiting for the asker first (least time left first).
+    pub games: Vec<CorrespondenceGameView>,
+}
+
+/// One correspondence game in [`CorrespondenceView`].
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct CorrespondenceGameView {
+    /// The game's id.
+    pub id: String,
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: &'static str,
+    /// The asker's colour.
+    pub color: &'static str,
+    /// The opponent's name.
+    pub opponent: String,
+    /// The asker is to move.
+    pub your_turn: bool,
+    /// Days per move.
+    pub days: u32,
+    /// The side to move's time left for this move (ms).
+    pub ms_left: i64,
+    /// Plies played.
+    pub ply: usize,
+}
+
 /// A game's clocks at the moment the view was made.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockView {
-    /// Each side's time for the whole game, in milliseconds.
+    /// Each side's time for the whole game, in milliseconds (for
+    /// correspondence: for each move).
     pub base_ms: i64,
     /// Time added after each move, in milliseconds.
     pub increment_ms: i64,
+    /// Correspondence: days per move (each move starts the mover's time
+    /// again); `null` for a real-time clock.
+    pub days: Option<u32>,
     /// White's time left, in milliseconds (never below 0).
     pub white_ms: i64,
     /// Black's time left, in milliseconds (never below 0).
@@ -437,6 +471,19 @@ pub struct RatingView {
 /// A player's rating in each game.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq)]
 pub struct RatingsView {
+    /// Tensor Chess.
+    pub tensor: RatingView,
+    /// Chess.
+    pub chess: RatingView,
+    /// Chessence.
+    pub chessence: RatingView,
+    /// The correspondence ratings (days per move), a pool of their own.
+    pub correspondence: GameRatingsView,
+}
+
+/// A rating per game, in one pool.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct GameRatingsView {
     /// Tensor Chess.
     pub tensor: RatingView,
     /// Chess.

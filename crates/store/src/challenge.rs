@@ -69,11 +69,14 @@ pub struct ChallengeRecord {
     pub expires_at: i64,
     /// Where it stands.
     pub state: ChallengeState,
+    /// The key of the client address it came from (open challenges are
+    /// capped per address).
+    pub client: Option<String>,
 }
 
 /// The columns of a challenge, in [`challenge_values`]' order.
 pub const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, clock_base_ms, \
-     clock_inc_ms, days, rated, color, created_at, expires_at, state, game_id, reason";
+     clock_inc_ms, days, rated, color, created_at, expires_at, state, game_id, reason, client";
 
 /// A challenge's values, in [`CHALLENGE_COLUMNS`]' order.
 pub fn challenge_values(c: &ChallengeRecord) -> Vec<Value> {
@@ -97,6 +100,7 @@ pub fn challenge_values(c: &ChallengeRecord) -> Vec<Value> {
         Value::Text(Some(c.state.as_str().to_string())),
         Value::Text(game),
         Value::Text(reason),
+        Value::Text(c.client.clone()),
     ]
 }
 
@@ -134,6 +138,7 @@ pub fn read_challenge(row: &impl Row, at: usize) -> Result<ChallengeRecord, Stor
         created_at: row.int_nn(at + 9)?,
         expires_at: row.int_nn(at + 10)?,
         state,
+        client: row.text(at + 14)?,
         id,
     })
 }
@@ -152,6 +157,9 @@ pub trait ChallengeStore: Send + Sync + 'static {
         player: &str,
         now: i64,
     ) -> Result<Vec<ChallengeRecord>, StoreError>;
+    /// How many open challenges not expired at `now` came from the client
+    /// address `client`.
+    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError>;
     /// Every open challenge not expired at `now`, oldest first.
     async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError>;
     /// Accepts an open challenge not expired at `now` and stores its game,

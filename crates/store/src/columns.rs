@@ -129,6 +129,14 @@ pub fn parse_variant(id: &str, s: &str) -> Result<VariantKind, StoreError> {
     })
 }
 
+/// A rating pool from its stored key.
+pub fn parse_pool(player: &str, s: &str) -> Result<crate::RatingPool, StoreError> {
+    s.parse().map_err(|_| StoreError::Corrupt {
+        id: player.to_string(),
+        what: format!("unknown rating pool {s}"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ pub mod conformance;
 mod database;
 mod notice;
 mod postgres;
+mod rating_pool;
 pub mod rows;
 mod sqlite;
 mod writer;
@@ -31,6 +32,7 @@ pub use chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage, CHA
 pub use database::{redact, Database};
 pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
 pub use postgres::PgStore;
+pub use rating_pool::RatingPool;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use async_trait::async_trait;
@@ -237,6 +239,24 @@ pub struct OnlineRecord {
     pub ratings: ByColor<Option<i32>>,
     /// How the result changed the ratings, once it is known.
     pub rating_diffs: ByColor<Option<i32>>,
+    /// Correspondence: days per move (then `clock` is `None`). The side to
+    /// move has this long from the start of its turn; a move resets it.
+    pub days: Option<u32>,
+}
+
+impl OnlineRecord {
+    /// Whether a time limit runs in this game (a clock, or days per move).
+    pub fn timed(&self) -> bool {
+        self.clock.is_some() || self.days.is_some()
+    }
+
+    /// The rating pool a rated game of `variant` timed so counts in.
+    pub fn rating_pool(&self, variant: VariantKind) -> RatingPool {
+        RatingPool {
+            variant,
+            correspondence: self.days.is_some(),
+        }
+    }
 }
 
 /// One stored move.
@@ -433,8 +453,8 @@ pub struct RatingRecord {
 pub struct RatingWrite {
     /// The player rated.
     pub player_id: String,
-    /// The game the rating is for.
-    pub variant: VariantKind,
+    /// The game and speed the rating is for.
+    pub pool: RatingPool,
     /// The rating the new one was computed from.
     pub before: Option<RatingRecord>,
     /// The new rating.
@@ -631,6 +651,9 @@ pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
     async fn delete_game(&self, id: &str) -> Result<bool, StoreError>;
     /// Online games in progress whose clock runs.
     async fn running_online_games(&self) -> Result<Vec<String>, StoreError>;
+    /// The correspondence games in progress where `player` holds a seat,
+    /// the least recently changed first.
+    async fn running_correspondence_games(&self, player: &str) -> Result<Vec<String>, StoreError>;
     /// Records that a server started at `boot_ms`; returns the run's id.
     async fn start_run(&self, boot_ms: i64) -> Result<i64, StoreError>;
     /// The run is still up at `now_ms`.
@@ -688,7 +711,7 @@ pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
     /// `from`'s seeks. Returns the games that changed.
     async fn merge_player(&self, from: &str, into: &str) -> Result<Vec<String>, StoreError>;
     /// A player's ratings, by game.
-    async fn ratings(&self, player: &str) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError>;
+    async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError>;
 
     /// Stores a seek.
     async fn create_seek(&self, seek: &SeekRecord) -> Result<(), StoreError>;

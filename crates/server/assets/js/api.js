@@ -20,7 +20,7 @@
 /** @typedef {{ ply: number, uci: string, san: string, color: Color, fen: string, check: string | null, path: Path }} HistoryEntry */
 /** @typedef {{ taken: boolean, connected: boolean }} SeatView */
 /**
- * @typedef {{ base_ms: number, increment_ms: number, white_ms: number, black_ms: number,
+ * @typedef {{ base_ms: number, increment_ms: number, days: number | null, white_ms: number, black_ms: number,
  *   running: Color | null, first_move_ms: number | null }} ClockView
  */
 /**
@@ -42,7 +42,8 @@
  */
 /** @typedef {{ games: GameSummary[], next: string | null }} GameList */
 /** @typedef {{ rating: number, rd: number, volatility: number, games: number }} RatingView */
-/** @typedef {{ tensor: RatingView, chess: RatingView, chessence: RatingView }} Ratings */
+/** @typedef {{ tensor: RatingView, chess: RatingView, chessence: RatingView }} GameRatings */
+/** @typedef {GameRatings & { correspondence: GameRatings }} Ratings */
 /** @typedef {{ id: string, name: string, account: string | null, ratings: Ratings, banned?: string }} MeView */
 /**
  * @typedef {{ id: string, name: string, username: string, created_at: number, ratings: Ratings,
@@ -80,7 +81,12 @@
  */
 /** @typedef {{ in: ChallengeView[], out: ChallengeView[] }} ChallengesView */
 /**
- * @typedef {{ to: string, variant: string, clock: ClockSpec | null, days: null, rated: boolean,
+ * @typedef {{ id: string, variant: string, color: Color, opponent: string, your_turn: boolean, days: number,
+ *   ms_left: number, ply: number }} CorrespondenceGame
+ */
+/** @typedef {{ your_turn: number, games: CorrespondenceGame[] }} CorrespondenceView */
+/**
+ * @typedef {{ to: string, variant: string, clock: ClockSpec | null, days: number | null, rated: boolean,
  *   color: 'white' | 'black' | 'random' }} ChallengeRequest
  */
 /** @typedef {{ name: string, account: string | null }} SeatPlayer */
@@ -326,6 +332,8 @@ export const social = {
   decline: (id, reason) => call('POST', `/api/challenges/${enc(id)}/decline`, reason ? { reason } : {}),
   /** @param {string} id @returns {Promise<Result<null>>} */
   withdraw: (id) => call('DELETE', `/api/challenges/${enc(id)}`),
+  /** The player's correspondence games in progress. @returns {Promise<Result<CorrespondenceView>>} */
+  correspondence: () => call('GET', '/api/correspondence'),
 };
 
 // One WebSocket for the whole page, resubscribing after every reconnection

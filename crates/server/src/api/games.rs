@@ -32,6 +32,15 @@ pub async fn list(
     ))
 }
 
+/// `GET /api/correspondence`: the asker's correspondence games in
+/// progress, with how many wait for their move.
+pub async fn correspondence(
+    State(state): State<AppState>,
+    me: Me,
+) -> ApiResult<crate::views::CorrespondenceView> {
+    Ok(Json(state.games.correspondence(&me).await?))
+}
+
 /// `POST /api/games`: a game against the engine or on one device.
 pub async fn create(
     State(state): State<AppState>,

@@ -27,6 +27,7 @@ pub fn routes() -> Router<AppState> {
         .route("/position", post(position::position))
         .route("/explain", post(position::explain))
         .route("/games", get(games::list).post(games::create))
+        .route("/correspondence", get(games::correspondence))
         .route("/games/{id}", get(games::get).delete(games::delete))
         .route("/games/{id}/moves", post(games::play))
         .route("/games/{id}/takeback", post(games::takeback))

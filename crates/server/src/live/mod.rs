@@ -330,8 +330,13 @@ impl LiveGames {
         use tensorchess_rules::Color;
         let seated =
             OnlineState::taken(record, Color::White) && OnlineState::taken(record, Color::Black);
-        let applies = !over && plies < 2 && record.clock.is_some() && seated;
-        applies.then_some(now + self.config.first_move_wait_ms)
+        let applies = !over && plies < 2 && record.timed() && seated;
+        // Correspondence: a first move, too, may take the days per move.
+        let wait = match record.days {
+            Some(days) => i64::from(days) * crate::online::timing::DAY_MS,
+            None => self.config.first_move_wait_ms,
+        };
+        applies.then_some(now + wait)
     }
 
     /// A write found the game moved on in the store (another server got
@@ -389,14 +394,14 @@ impl LiveGames {
     pub async fn rating_of(
         &self,
         player: &str,
-        variant: tensorchess_rules::VariantKind,
+        pool: crate::store::RatingPool,
     ) -> Result<crate::store::RatingRecord, AppError> {
         Ok(self
             .store
             .ratings(player)
             .await?
             .into_iter()
-            .find(|(v, _)| *v == variant)
+            .find(|(p, _)| *p == pool)
             .map_or(crate::players::ratings::START, |(_, r)| r))
     }
 
@@ -415,7 +420,7 @@ impl LiveGames {
         let Some(score) = crate::players::ratings::white_score(ending) else {
             return Ok(());
         };
-        let variant = lg.record().variant;
+        let pool = edit.record.rating_pool(lg.record().variant);
         let mut before = [None, None];
         for (slot, player) in before.iter_mut().zip([&white, &black]) {
             *slot = self
@@ -423,11 +428,11 @@ impl LiveGames {
                 .ratings(player)
                 .await?
                 .into_iter()
-                .find(|(v, _)| *v == variant)
+                .find(|(p, _)| *p == pool)
                 .map(|(_, r)| r);
         }
         let (writes, diffs) =
-            crate::players::ratings::after_game(variant, [&white, &black], before, score);
+            crate::players::ratings::after_game(pool, [&white, &black], before, score);
         edit.record.rating_diffs = tensorchess_rules::ByColor::from_array(diffs.map(Some));
         staged.update.online = Some(edit.record.clone());
         staged.update.ratings = writes;

@@ -7,6 +7,7 @@
 //! has `its time - (now - turn_origin)` left.
 
 use super::offer::Offer;
+use crate::online::timing::Timing;
 use crate::store::OnlineRecord;
 use crate::views::{ClockView, OnlineView, SeatView};
 use tensorchess_rules::Color;
@@ -86,7 +87,9 @@ impl OnlineState {
     /// Time `c` has left at `now` when `turn` is to move (may be negative:
     /// the flag has fallen); `None` without a clock.
     pub fn remaining(&self, c: Color, turn: Color, now: i64) -> Option<i64> {
-        self.record.clock?;
+        if !self.record.timed() {
+            return None;
+        }
         let stored = self.record.ms[c];
         Some(match self.turn_origin {
             Some(origin) if c == turn => stored - (now - origin).max(0),
@@ -124,11 +127,13 @@ impl OnlineState {
         now: i64,
         connected: [bool; 2],
     ) -> OnlineView {
-        let clock = self.record.clock.map(|c| {
+        let timing = Timing::of_record(&self.record);
+        let clock = self.record.timed().then(|| {
             let left = |color| self.remaining(color, turn, now).unwrap_or(0).max(0);
             ClockView {
-                base_ms: c.base_ms,
-                increment_ms: c.increment_ms,
+                base_ms: timing.initial_ms(),
+                increment_ms: timing.clock().map_or(0, |c| c.increment_ms),
+                days: timing.days(),
                 white_ms: left(Color::White),
                 black_ms: left(Color::Black),
                 running: (self.turn_origin.is_some() && !ended).then(|| turn.name()),

@@ -3,6 +3,7 @@
 //! the seat and the game's state, then committed in one step.
 
 use super::seats::seat_of;
+use super::timing::Timing;
 use super::{refused, OnlineGames};
 use crate::command::{Command, Step};
 use crate::error::AppError;
@@ -228,14 +229,11 @@ impl OnlineGames {
         }
         let m = lg.game().parse_player_move(text)?;
         let mut record = o.record().clone();
-        if let (Some(clock), Some(left)) = (record.clock, o.remaining(turn, turn, now)) {
-            if o.turn_origin.is_some() {
-                record.ms[turn] = left + clock.increment_ms;
-            }
-        }
+        let running = o.turn_origin.and(o.remaining(turn, turn, now));
+        record.ms[turn] = Timing::of_record(&record).after_move(running, record.ms[turn]);
         // The clocks run once both sides have moved (the end stops them).
         let plies = lg.ply() + 1;
-        let origin = (record.clock.is_some() && plies >= 2).then_some(now);
+        let origin = (record.timed() && plies >= 2).then_some(now);
         record.turn_started_at = origin;
         // A move declines the opponent's pending offer.
         record.draw_offer = Offer(record.draw_offer).after_move_by(turn).0;
@@ -346,7 +344,7 @@ impl OnlineGames {
     async fn create_rematch(self: &Arc<Self>, lg: &mut LiveGame) -> Result<Step, AppError> {
         let o = online_of(lg)?;
         let game = new_game(lg.record().variant, Some(&lg.record().start_fen))?;
-        let base = o.record().clock.map_or(0, |c| c.base_ms);
+        let timing = Timing::of_record(o.record());
         let online = OnlineRecord {
             // Colours swapped.
             players: ByColor::new(
@@ -357,20 +355,18 @@ impl OnlineGames {
                 o.record().seats.black.clone(),
                 o.record().seats.white.clone(),
             ),
-            clock: o.record().clock,
-            ms: ByColor::new(base, base),
             rematch_of: Some(lg.id().to_string()),
-            ..OnlineRecord::default()
+            ..timing.record()
         };
         // The rematch of a rated game is rated too, from today's ratings.
         let mut online = online;
         if lg.record().rated {
             if let (Some(w), Some(b)) = (online.players.white.clone(), online.players.black.clone())
             {
-                let variant = lg.record().variant;
+                let pool = online.rating_pool(lg.record().variant);
                 online.ratings = ByColor::new(
-                    Some(self.live.rating_of(&w, variant).await?.rating.round() as i32),
-                    Some(self.live.rating_of(&b, variant).await?.rating.round() as i32),
+                    Some(self.live.rating_of(&w, pool).await?.rating.round() as i32),
+                    Some(self.live.rating_of(&b, pool).await?.rating.round() as i32),
                 );
             }
         }

@@ -20,6 +20,7 @@ mod actions;
 pub mod pairing;
 pub mod seats;
 mod timer;
+pub mod timing;
 
 pub use seats::Cookies;
 
@@ -40,6 +41,7 @@ use crate::live::GameEvent;
 use seats::seat_of;
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, VariantKind};
+use timing::Timing;
 
 /// Longest time control offered: three hours a side.
 pub const MAX_BASE_SECONDS: u32 = 3 * 3600;
@@ -131,20 +133,17 @@ impl OnlineGames {
     pub async fn start(
         self: &Arc<Self>,
         kind: VariantKind,
-        clock: Option<ClockSettings>,
+        timing: Timing,
         players: [Option<String>; 2],
         names: [String; 2],
         rated: Option<[i32; 2]>,
         origin: Origin<'_>,
     ) -> Result<SharedGame, AppError> {
         let game = new_game(kind, None)?;
-        let base = clock.map_or(0, |c| c.base_ms);
         let online = OnlineRecord {
-            clock,
-            ms: ByColor::new(base, base),
             players: ByColor::from_array(players),
             ratings: ByColor::from_array(rated.map_or([None, None], |r| r.map(Some))),
-            ..OnlineRecord::default()
+            ..timing.record()
         };
         let now = now_ms();
         let [white, black] = names;
@@ -214,7 +213,14 @@ impl OnlineGames {
             Color::Black => ([None, Some(me.id.clone())], ["White".into(), my_name]),
         };
         let arc = self
-            .start(kind, clock, players, names, None, Origin::Direct)
+            .start(
+                kind,
+                clock.map_or(Timing::Untimed, Timing::Clock),
+                players,
+                names,
+                None,
+                Origin::Direct,
+            )
             .await?;
         let lg = arc.lock().await;
         Ok(self.view_for(&lg, me))

@@ -2,11 +2,12 @@
 //! accepted): the colours drawn, the names and ratings read, the game
 //! started in the same write as the seek or challenge is taken.
 
+use super::timing::Timing;
 use super::{OnlineGames, Origin};
 use crate::error::AppError;
 use crate::live::SharedGame;
 use crate::players::Players;
-use crate::store::{ClockSettings, SeekColor};
+use crate::store::{RatingPool, SeekColor};
 use rand::Rng;
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, VariantKind};
@@ -15,8 +16,8 @@ use tensorchess_rules::{ByColor, Color, VariantKind};
 pub struct Pairing<'a> {
     /// The game.
     pub variant: VariantKind,
-    /// The clock, if any.
-    pub clock: Option<ClockSettings>,
+    /// The clock or days per move, if any.
+    pub timing: Timing,
     /// Rated (both players' ratings are read now).
     pub rated: bool,
     /// Who asked first (the seek's or challenge's maker), and the colour
@@ -60,10 +61,14 @@ impl OnlineGames {
             players.name_of(&seats.white).await?,
             players.name_of(&seats.black).await?,
         ];
+        let pool = RatingPool {
+            variant: p.variant,
+            correspondence: p.timing.days().is_some(),
+        };
         let rated = if p.rated {
             let mut r = [0; 2];
             for (slot, player) in r.iter_mut().zip([&seats.white, &seats.black]) {
-                *slot = self.live.rating_of(player, p.variant).await?.rating.round() as i32;
+                *slot = self.live.rating_of(player, pool).await?.rating.round() as i32;
             }
             Some(r)
         } else {
@@ -72,7 +77,7 @@ impl OnlineGames {
         let arc = self
             .start(
                 p.variant,
-                p.clock,
+                p.timing,
                 [Some(seats.white.clone()), Some(seats.black.clone())],
                 names,
                 rated,

@@ -21,7 +21,7 @@ impl OnlineGames {
             return;
         };
         o.cancel_timer();
-        if ended || o.record().clock.is_none() {
+        if ended || !o.record().timed() {
             return;
         }
         let mut deadline = match (o.turn_origin, o.first_move_deadline) {

@@ -3,8 +3,8 @@
 //! both players, applied in the same transaction as the result).
 
 use super::glicko2::{self, Glicko};
-use crate::store::{Ending, RatingRecord, RatingWrite};
-use crate::views::{RatingView, RatingsView};
+use crate::store::{Ending, RatingPool, RatingRecord, RatingWrite};
+use crate::views::{GameRatingsView, RatingView, RatingsView};
 use tensorchess_rules::{Color, VariantKind};
 
 /// A new player's rating.
@@ -32,20 +32,27 @@ fn view(r: &RatingRecord) -> RatingView {
     }
 }
 
-/// Every game's rating (the start for games not played yet).
-pub fn ratings_view(stored: &[(VariantKind, RatingRecord)]) -> RatingsView {
-    let of = |kind| {
+/// Every game's rating in each pool (the start for games not played yet).
+pub fn ratings_view(stored: &[(RatingPool, RatingRecord)]) -> RatingsView {
+    let of = |pool| {
         view(
             stored
                 .iter()
-                .find(|(v, _)| *v == kind)
+                .find(|(p, _)| *p == pool)
                 .map_or(&START, |(_, r)| r),
         )
     };
+    let real_time = RatingPool::real_time;
+    let correspondence = RatingPool::correspondence;
     RatingsView {
-        tensor: of(VariantKind::Tensor),
-        chess: of(VariantKind::Chess),
-        chessence: of(VariantKind::Chessence),
+        tensor: of(real_time(VariantKind::Tensor)),
+        chess: of(real_time(VariantKind::Chess)),
+        chessence: of(real_time(VariantKind::Chessence)),
+        correspondence: GameRatingsView {
+            tensor: of(correspondence(VariantKind::Tensor)),
+            chess: of(correspondence(VariantKind::Chess)),
+            chessence: of(correspondence(VariantKind::Chessence)),
+        },
     }
 }
 
@@ -63,7 +70,7 @@ pub fn white_score(ending: Ending) -> Option<f64> {
 /// The two players' rating writes after a game (`before` as read now), and
 /// how much each rating changed (rounded), White first.
 pub fn after_game(
-    variant: VariantKind,
+    pool: RatingPool,
     players: [&str; 2],
     before: [Option<RatingRecord>; 2],
     white_score: f64,
@@ -84,7 +91,7 @@ pub fn after_game(
     let writes = (0..2)
         .map(|i| RatingWrite {
             player_id: players[i].to_string(),
-            variant,
+            pool,
             before: before[i],
             after: after[i],
         })

@@ -21,6 +21,7 @@ fn challenge(id: &str, from: &str, to: &str, expires_at: i64) -> ChallengeRecord
         created_at: 100,
         expires_at,
         state: ChallengeState::Open,
+        client: Some("10.0.0.1".into()),
     }
 }
 
@@ -34,6 +35,7 @@ pub async fn challenges_are_answered_once(store: &dyn GameStore) {
         rated: false,
         color: SeekColor::Random,
         variant: VariantKind::Chessence,
+        client: None,
         ..challenge("c2", "bob", "ann", 2_000)
     };
     store.create_challenge(&c2).await.unwrap();
@@ -55,6 +57,20 @@ pub async fn challenges_are_answered_once(store: &dyn GameStore) {
         store.open_challenges(1_500).await.unwrap().len(),
         2,
         "c2 and c3"
+    );
+    // Counted per address while open.
+    assert_eq!(
+        store.open_challenges_from("10.0.0.1", 500).await.unwrap(),
+        2
+    );
+    assert_eq!(
+        store.open_challenges_from("10.0.0.1", 1_500).await.unwrap(),
+        1,
+        "c1 lapsed"
+    );
+    assert_eq!(
+        store.open_challenges_from("10.0.0.2", 500).await.unwrap(),
+        0
     );
 
     // Accepted once, with its game; a second accept makes no game.

@@ -178,6 +178,26 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
     );
     assert_eq!(store.running_online_games().await.unwrap(), vec!["o1"]);
 
+    // A correspondence game: days per move instead of a clock, listed for
+    // its players while it runs.
+    let mut corr = online_game("c1");
+    let o = corr.online.as_mut().unwrap();
+    o.clock = None;
+    o.days = Some(3);
+    o.players.black = Some("bob".into());
+    store.create_game(&corr).await.unwrap();
+    assert_eq!(store.load_game("c1").await.unwrap().unwrap(), corr);
+    assert_eq!(
+        store.running_correspondence_games("bob").await.unwrap(),
+        vec!["c1"]
+    );
+    assert!(store
+        .running_correspondence_games("carol")
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(store.delete_game("c1").await.unwrap());
+
     // The list shows online games only to their players, local ones only
     // to their owner.
     let mut local = record("local");
@@ -403,7 +423,7 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
     };
     let write = |before, after| RatingWrite {
         player_id: "ann".into(),
-        variant: VariantKind::Tensor,
+        pool: RatingPool::real_time(VariantKind::Tensor),
         before,
         after,
     };
@@ -428,11 +448,33 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
         .unwrap();
     assert_eq!(
         store.ratings("ann").await.unwrap(),
-        vec![(VariantKind::Tensor, r(1540.0, 2))]
+        vec![(RatingPool::real_time(VariantKind::Tensor), r(1540.0, 2))]
+    );
+    // The correspondence pool is a rating of its own.
+    let mut up = update(4);
+    up.ratings = vec![RatingWrite {
+        pool: RatingPool::correspondence(VariantKind::Tensor),
+        ..write(None, r(1400.0, 1))
+    }];
+    store
+        .commit("rated", &MovesChange::Keep, &up)
+        .await
+        .unwrap();
+    let mut ratings = store.ratings("ann").await.unwrap();
+    ratings.sort_by_key(|(pool, _)| pool.key());
+    assert_eq!(
+        ratings,
+        vec![
+            (RatingPool::real_time(VariantKind::Tensor), r(1540.0, 2)),
+            (
+                RatingPool::correspondence(VariantKind::Tensor),
+                r(1400.0, 1)
+            ),
+        ]
     );
     assert_eq!(
         store.load_game("rated").await.unwrap().unwrap().record.rev,
-        3
+        4
     );
 }
 

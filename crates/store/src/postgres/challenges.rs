@@ -57,6 +57,20 @@ pub async fn open_of(
     .await
 }
 
+pub async fn open_from(
+    c: &impl GenericClient,
+    client: &str,
+    now: i64,
+) -> Result<usize, StoreError> {
+    let row = c
+        .query_one(
+            "SELECT COUNT(*) FROM challenges WHERE client = $1 AND state = 'open' AND expires_at > $2",
+            &[&client, &now],
+        )
+        .await?;
+    Ok(row.try_get::<_, i64>(0)?.max(0) as usize)
+}
+
 pub async fn open(c: &impl GenericClient, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
     select(c, "state = 'open' AND expires_at > $1", &[&now]).await
 }

@@ -51,7 +51,7 @@ async fn write_rating(c: &impl GenericClient, w: &RatingWrite) -> Result<(), Sto
         "ratings",
         "player_id",
         &w.player_id,
-        w.variant.name(),
+        &w.pool.key(),
         &write,
     )
     .await

@@ -25,6 +25,7 @@ use super::{
 };
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
+use crate::RatingPool;
 use async_trait::async_trait;
 use deadpool_postgres::{
     GenericClient, Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime,
@@ -45,6 +46,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0005_moderation.sql"),
     include_str!("../migrations/postgres/0006_chat.sql"),
     include_str!("../migrations/postgres/0007_challenges.sql"),
+    include_str!("../migrations/postgres/0009_correspondence.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -298,6 +300,10 @@ impl ChallengeStore for PgStore {
         challenges::open_of(&self.client().await?, player, now).await
     }
 
+    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError> {
+        challenges::open_from(&self.client().await?, client, now).await
+    }
+
     async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
         challenges::open(&self.client().await?, now).await
     }
@@ -482,6 +488,21 @@ impl GameStore for PgStore {
         )))
     }
 
+    async fn running_correspondence_games(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let c = self.client().await?;
+        let rows = c
+            .query(
+                "SELECT o.game_id FROM online_games o JOIN games g ON g.id = o.game_id \
+                 WHERE o.days_per_move IS NOT NULL AND (o.white_player = $1 OR o.black_player = $1) \
+                 AND g.result = '*' AND g.end_reason IS NULL ORDER BY g.updated_at, o.game_id",
+                &[&player],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get(0)?))
+            .collect::<Result<_, StoreError>>()
+    }
+
     async fn running_online_games(&self) -> Result<Vec<String>, StoreError> {
         let c = self.client().await?;
         let rows = c
@@ -588,7 +609,7 @@ impl GameStore for PgStore {
         write_tx!(self, |tx| players::merge_player(&tx, from, into).await?)
     }
 
-    async fn ratings(&self, player: &str) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError> {
+    async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
         players::ratings(&self.client().await?, player).await
     }
 

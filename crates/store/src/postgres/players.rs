@@ -1,13 +1,14 @@
 //! Players, sessions, accounts, ratings and seeks in PostgreSQL.
 
-use super::super::columns::parse_variant;
-use super::super::{AccountRecord, PlayerRecord, RatingRecord, SeekRecord, StoreError, StoredGame};
+use super::super::columns::parse_pool;
+use super::super::{
+    AccountRecord, PlayerRecord, RatingPool, RatingRecord, SeekRecord, StoreError, StoredGame,
+};
 use super::games::insert_game;
 use super::is_unique_violation;
 use super::row::{mark, params};
 use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
 use deadpool_postgres::GenericClient;
-use tensorchess_rules::VariantKind;
 
 pub async fn player(c: &impl GenericClient, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
     let stmt = c
@@ -143,7 +144,7 @@ pub async fn account(
 pub async fn ratings(
     c: &impl GenericClient,
     player: &str,
-) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError> {
+) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
     let rows = c
         .query(
             "SELECT variant, rating, rd, volatility, games FROM ratings WHERE player_id = $1 \
@@ -155,7 +156,7 @@ pub async fn ratings(
         .map(|r| {
             let variant: String = r.try_get(0)?;
             Ok((
-                parse_variant(player, &variant)?,
+                parse_pool(player, &variant)?,
                 RatingRecord {
                     rating: r.try_get(1)?,
                     rd: r.try_get(2)?,

@@ -51,6 +51,15 @@ pub fn open_of(
     )
 }
 
+pub fn open_from(conn: &Connection, client: &str, now: i64) -> Result<usize, StoreError> {
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM challenges WHERE client = ?1 AND state = 'open' AND expires_at > ?2",
+        )?
+        .query_row(params![client, now], |r| r.get(0))?;
+    Ok(n.max(0) as usize)
+}
+
 pub fn open(conn: &Connection, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
     select(conn, "state = 'open' AND expires_at > ?1", params![now])
 }

@@ -37,7 +37,7 @@ fn write_rating(conn: &Connection, w: &RatingWrite) -> Result<(), StoreError> {
          VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
         "UPDATE ratings SET rating = ?3, rd = ?4, volatility = ?5, games = ?6 \
          WHERE player_id = ?1 AND variant = ?2 AND games = ?7",
-        [&w.player_id, w.variant.name()],
+        [&w.player_id, &w.pool.key()],
         w.before.as_ref(),
         &w.after,
         format!("rating of {}", w.player_id),

@@ -21,6 +21,7 @@ use super::{
 };
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
+use crate::RatingPool;
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
 use std::path::Path;
@@ -37,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0005_moderation.sql"),
     include_str!("../migrations/sqlite/0006_chat.sql"),
     include_str!("../migrations/sqlite/0007_challenges.sql"),
+    include_str!("../migrations/sqlite/0009_correspondence.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -158,6 +160,12 @@ impl ChallengeStore for SqliteStore {
     ) -> Result<Vec<ChallengeRecord>, StoreError> {
         let player = player.to_string();
         self.read(move |conn| challenges::open_of(conn, &player, now))
+            .await
+    }
+
+    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError> {
+        let client = client.to_string();
+        self.read(move |conn| challenges::open_from(conn, &client, now))
             .await
     }
 
@@ -334,6 +342,22 @@ impl GameStore for SqliteStore {
         .await
     }
 
+    async fn running_correspondence_games(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT o.game_id FROM online_games o JOIN games g ON g.id = o.game_id \
+                 WHERE o.days_per_move IS NOT NULL AND (o.white_player = ?1 OR o.black_player = ?1) \
+                 AND g.result = '*' AND g.end_reason IS NULL ORDER BY g.updated_at, o.game_id",
+            )?;
+            let ids = stmt
+                .query_map(params![player], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
     async fn running_online_games(&self) -> Result<Vec<String>, StoreError> {
         self.read(|conn| {
             let mut stmt = conn.prepare(
@@ -444,7 +468,7 @@ impl GameStore for SqliteStore {
             .await
     }
 
-    async fn ratings(&self, player: &str) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError> {
+    async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
         let player = player.to_string();
         self.read(move |conn| players::ratings(conn, &player)).await
     }

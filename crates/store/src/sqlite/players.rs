@@ -1,13 +1,14 @@
 //! Players, sessions, accounts, ratings and seeks in SQLite.
 
-use super::super::columns::parse_variant;
-use super::super::{AccountRecord, PlayerRecord, RatingRecord, SeekRecord, StoreError, StoredGame};
+use super::super::columns::parse_pool;
+use super::super::{
+    AccountRecord, PlayerRecord, RatingPool, RatingRecord, SeekRecord, StoreError, StoredGame,
+};
 use super::games::insert_game;
 use super::moderation::end_session;
 use super::row::mark;
 use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
-use tensorchess_rules::VariantKind;
 
 pub fn player(conn: &Connection, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
     Ok(conn
@@ -110,7 +111,7 @@ pub fn account(conn: &Connection, username: &str) -> Result<Option<AccountRecord
 pub fn ratings(
     conn: &Connection,
     player: &str,
-) -> Result<Vec<(VariantKind, RatingRecord)>, StoreError> {
+) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
     let rows = conn
         .prepare_cached(
             "SELECT variant, rating, rd, volatility, games FROM ratings WHERE player_id = ?1",
@@ -128,7 +129,7 @@ pub fn ratings(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     rows.into_iter()
-        .map(|(v, r)| Ok((parse_variant(player, &v)?, r)))
+        .map(|(v, r)| Ok((parse_pool(player, &v)?, r)))
         .collect()
 }
 

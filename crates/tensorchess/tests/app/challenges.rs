@@ -139,7 +139,15 @@ async fn challenges_that_make_no_sense_are_refused() {
     assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.text);
     let a = challenge(&t, &ann, blitz("ann")).await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
-    let a = challenge(&t, &ann, json!({ "to": "bob", "days": 3 })).await;
+    // Days per move: one of the offered counts, and not with a clock.
+    let a = challenge(&t, &ann, json!({ "to": "bob", "days": 4 })).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
+    let a = challenge(
+        &t,
+        &ann,
+        json!({ "to": "bob", "days": 3, "clock": { "base_seconds": 60 } }),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
     let a = challenge(&t, &ann, json!({ "to": "bob", "color": "green" })).await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
@@ -160,15 +168,31 @@ async fn challenges_that_make_no_sense_are_refused() {
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     assert_eq!(a.body["color"], "random");
     assert_eq!(a.body["clock"], Value::Null);
-    // At most ten waiting at once; withdrawing one makes room.
+    // One waiting per pair of players; at most ten waiting at once;
+    // withdrawing one makes room.
     let mut last = String::new();
-    for _ in 0..10 {
-        let a = challenge(&t, &ann, json!({ "to": "bob" })).await;
+    for i in 0..10 {
+        let to = if i == 9 {
+            "bob".to_string()
+        } else {
+            let name = format!("player{i}");
+            account(&t, &name).await;
+            name
+        };
+        let a = challenge(&t, &ann, json!({ "to": to })).await;
         assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
         last = a.body["id"].as_str().unwrap().to_string();
+        if i == 9 {
+            expect_refused(
+                &challenge(&t, &ann, json!({ "to": "bob" })).await,
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many",
+            );
+        }
     }
+    account(&t, "player10").await;
     expect_refused(
-        &challenge(&t, &ann, json!({ "to": "bob" })).await,
+        &challenge(&t, &ann, json!({ "to": "player10" })).await,
         StatusCode::TOO_MANY_REQUESTS,
         "too_many",
     );
@@ -209,7 +233,9 @@ async fn challenges_that_make_no_sense_are_refused() {
         .await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
     assert_eq!(
-        challenge(&t, &ann, json!({ "to": "bob" })).await.status,
+        challenge(&t, &ann, json!({ "to": "player10" }))
+            .await
+            .status,
         StatusCode::CREATED
     );
 }
@@ -219,8 +245,9 @@ async fn challenges_lapse_after_a_day_or_when_a_real_time_challenger_leaves() {
     let t = TestApp::new();
     let ann = account(&t, "ann").await;
     let bob = account(&t, "bob").await;
-    // Unlimited: waits a day, with or without Ann's page.
-    let slow = challenge(&t, &ann, json!({ "to": "bob" })).await;
+    let cat = account(&t, "cat").await;
+    // Unlimited: waits a day, with or without its challenger's page.
+    let slow = challenge(&t, &cat, json!({ "to": "bob" })).await;
     assert_eq!(slow.status, StatusCode::CREATED);
     // Real time, while Ann has a page open: stays.
     let (addr, _stop) = t.serve().await;

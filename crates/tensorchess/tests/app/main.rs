@@ -10,6 +10,7 @@ mod challenges;
 mod chat;
 mod cli;
 mod common;
+mod correspondence;
 mod hardening;
 mod hardening_sockets;
 mod instances;

@@ -93,6 +93,15 @@ export function formatClock(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
+/** A correspondence clock: days and hours left, then hours and minutes. @param {number} ms */
+export function formatDaysLeft(ms) {
+  const mins = Math.ceil(Math.max(0, ms) / 60000);
+  const d = Math.floor(mins / 1440);
+  const h = Math.floor((mins % 1440) / 60);
+  if (d) return t('corr.left_days', { d, h });
+  return h ? t('corr.left_hours', { h, m: mins % 60 }) : formatClock(ms);
+}
+
 /**
  * The server keeps the clocks; the page only counts the running one down
  * from the time it was told, until the next update. Returns the time left
@@ -110,11 +119,11 @@ export function renderClocks(state, board, g) {
     let ms = clock[`${color}_ms`];
     const running = clock.running === color && !g.end;
     if (running) ms -= (state.frozenAt ?? performance.now()) - state.clockAt;
-    node.textContent = formatClock(ms);
+    node.textContent = clock.days ? formatDaysLeft(ms) : formatClock(ms);
     node.dataset.ms = String(Math.max(0, Math.round(ms)));
     node.classList.toggle('running', running);
     node.classList.toggle('low', ms < 20000);
-    node.setAttribute('aria-label', t('clock.label', { ...colorArgs(color), time: formatClock(ms) }));
+    node.setAttribute('aria-label', t('clock.label', { ...colorArgs(color), time: node.textContent }));
     if (running && color === state.seat) mine = ms;
   }
   renderFirstMoveWait(state, g, clock || null);
@@ -126,7 +135,8 @@ export function renderClocks(state, board, g) {
 /** @param {GameState} state @param {GameView} g @param {ClockView | null} clock */
 function renderFirstMoveWait(state, g, clock) {
   const node = $('#first-move');
-  const wait = clock && !g.end && isLive(state) ? clock.first_move_ms : null;
+  // Correspondence: the first move's days show on the clock itself.
+  const wait = clock && !clock.days && !g.end && isLive(state) ? clock.first_move_ms : null;
   node.classList.toggle('hidden', wait == null);
   if (wait == null) return;
   const left = Math.max(0, wait - ((state.frozenAt ?? performance.now()) - state.clockAt));

@@ -55,11 +55,16 @@ function render(view, challenge) {
 
   const body = /** @type {HTMLElement} */ ($('#profile-ratings').querySelector('tbody'));
   body.innerHTML = '';
+  // The real-time ratings always; a correspondence one once it was played.
+  const rows = VARIANTS.map((v) => ({ v, r: p.ratings[v], corr: false }));
   for (const v of VARIANTS) {
-    const r = p.ratings[v];
+    const r = p.ratings.correspondence[v];
+    if (r.games > 0) rows.push({ v, r, corr: true });
+  }
+  for (const { v, r, corr } of rows) {
     const tr = el('tr');
-    tr.dataset.variant = v;
-    const head = el('th', '', t(`game.${v}`));
+    tr.dataset.variant = corr ? `${v}_correspondence` : v;
+    const head = el('th', '', corr ? t('corr.rating_row', { game: t(`game.${v}`) }) : t(`game.${v}`));
     head.setAttribute('scope', 'row');
     const rating = el('td', 'rating', String(Math.round(r.rating)));
     rating.dataset.rating = String(r.rating);

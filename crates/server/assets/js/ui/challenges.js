@@ -11,6 +11,7 @@ import { social } from '../api.js';
 import { t, colorArgs, playerName, serverError, onLangChange, applyI18n } from '../i18n.js';
 import { onPlayerChange, hasAccount } from '../player.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
+import { daysPerMove } from './your-turn.js';
 
 /** @typedef {import('../api.js').ChallengeView} ChallengeView */
 /** @typedef {import('../api.js').ChallengeRequest} ChallengeRequest */
@@ -73,6 +74,12 @@ const FORM = `<dialog id="dlg-challenge" aria-labelledby="dlg-challenge-title">
         <option value="600+5" data-i18n="new.clock_10_5">10 minutes + 5 seconds a move</option>
         <option value="900+10" data-i18n="new.clock_15_10">15 minutes + 10 seconds a move</option>
         <option value="1800+0" data-i18n="new.clock_30">30 minutes</option>
+        <option value="d1" data-i18n="corr.option_1">Correspondence: 1 day a move</option>
+        <option value="d2" data-i18n="corr.option_2">Correspondence: 2 days a move</option>
+        <option value="d3" data-i18n="corr.option_3">Correspondence: 3 days a move</option>
+        <option value="d5" data-i18n="corr.option_5">Correspondence: 5 days a move</option>
+        <option value="d7" data-i18n="corr.option_7">Correspondence: 7 days a move</option>
+        <option value="d14" data-i18n="corr.option_14">Correspondence: 14 days a move</option>
       </select>
     </label>
     <label><span data-i18n="new.you_play">You play</span>
@@ -99,7 +106,7 @@ export function challengeTerms(c) {
   const color = c.direction === 'out' ? c.color : acceptorColor(c.color);
   return [
     t(`game.${c.variant}`),
-    clockShort(c.clock) || t('seek.no_clock'),
+    clockShort(c.clock) || (c.days ? daysPerMove(c.days) : t('seek.no_clock')),
     t(c.rated ? 'seek.rated' : 'seek.casual'),
     color === 'random' ? t('seek.you_play_random') : t('seek.you_play', colorArgs(color)),
   ].join(' · ');
@@ -358,12 +365,13 @@ export function createChallenges({ live, openGame = goToGame }) {
     if (!f) return null;
     const value = (/** @type {string} */ name) => /** @type {HTMLSelectElement} */ (form.elements.namedItem(name)).value;
     const clock = value('clock');
+    const days = clock.startsWith('d') ? Number(clock.slice(1)) : null;
     const [base, inc] = clock.split('+').map(Number);
     return {
       to: f.to,
       variant: value('variant'),
-      clock: clock === 'none' ? null : { base_seconds: base, increment_seconds: inc },
-      days: null,
+      clock: clock === 'none' || days ? null : { base_seconds: base, increment_seconds: inc },
+      days,
       rated: /** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked,
       color: /** @type {'white' | 'black' | 'random'} */ (value('color')),
     };

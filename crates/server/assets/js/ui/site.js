@@ -13,6 +13,7 @@ import { setupAccount } from './account.js';
 import { player, loadPlayer, onPlayerChange, newIdentity, bindLive } from '../player.js';
 import { Live } from '../api.js';
 import { createChallenges } from './challenges.js';
+import { setupYourTurn } from './your-turn.js';
 
 /**
  * Sets up what every page has. `live`: the page's live connection (the
@@ -27,6 +28,7 @@ export function mountSite(opts) {
   applyI18n(document);
   setupHeader({ onTheme: opts.onTheme, current: opts.current });
   setupAccount({ games: opts.games });
+  setupYourTurn();
   const live = opts.live || new Live();
   // The player's connection: told of a ban or an ended session.
   if (player.live !== live) bindLive(live);
