@@ -222,3 +222,8 @@ export function serverError(err) {
   const key = `error.${err.kind}`;
   return err.kind && has(key) ? t(key) : (err.message || t('error.unknown'));
 }
+
+/** "3 days a move" (correspondence), in the player's language. @param {number} n */
+export function daysPerMove(n) {
+  return t(n === 1 ? 'corr.days_one' : n < 5 ? 'corr.days_few' : 'corr.days_many', { n });
+}

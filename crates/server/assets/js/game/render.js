@@ -7,7 +7,7 @@
 import {
   isOnline, isLive, shownPly, other, seatsTaken, freeSeat, canMove, premoveColor, moveNumber,
 } from './state.js';
-import { t, colorName, colorArgs, endText, playerName } from '../i18n.js';
+import { t, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
 import { signed } from '../ratings.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
@@ -245,7 +245,8 @@ export function renderButtons(state, g) {
   if (g.online) {
     const c = g.online.clock;
     bits.push(t(g.online.rated ? 'info.online_rated' : 'info.online_casual'));
-    bits.push(c ? t('info.clock', { min: c.base_ms / 60000, inc: c.increment_ms / 1000 }) : t('info.no_clock'));
+    if (c && c.days) bits.push(t('corr.info', { days: daysPerMove(c.days) }));
+    else bits.push(c ? t('info.clock', { min: c.base_ms / 60000, inc: c.increment_ms / 1000 }) : t('info.no_clock'));
   } else {
     bits.push(g.mode === 'engine' ? t('info.engine', { level: g.level ?? '', name: t(`level.${g.level}`) }) : t('info.local'));
   }

@@ -722,4 +722,5 @@ export default {
   "corr.your_turn": "Your turn: {n}",
   "corr.your_turn_label": "Correspondence games waiting for your move: {n}",
   "corr.rating_row": "{game} (correspondence)",
+  "corr.info": "correspondence, {days}",
 };

@@ -723,4 +723,5 @@ export default {
   "corr.your_turn": "Ваш хід: {n}",
   "corr.your_turn_label": "Партії за листуванням, що чекають на ваш хід: {n}",
   "corr.rating_row": "{game} (за листуванням)",
+  "corr.info": "за листуванням, {days}",
 };

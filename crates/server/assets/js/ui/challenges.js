@@ -8,10 +8,9 @@
 // Challenge button, the opponent's name after an online game).
 
 import { social } from '../api.js';
-import { t, colorArgs, playerName, serverError, onLangChange, applyI18n } from '../i18n.js';
+import { t, colorArgs, playerName, serverError, onLangChange, applyI18n, daysPerMove } from '../i18n.js';
 import { onPlayerChange, hasAccount } from '../player.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
-import { daysPerMove } from './your-turn.js';
 
 /** @typedef {import('../api.js').ChallengeView} ChallengeView */
 /** @typedef {import('../api.js').ChallengeRequest} ChallengeRequest */

@@ -28,8 +28,8 @@ export function mountSite(opts) {
   applyI18n(document);
   setupHeader({ onTheme: opts.onTheme, current: opts.current });
   setupAccount({ games: opts.games });
-  setupYourTurn();
   const live = opts.live || new Live();
+  setupYourTurn(live);
   // The player's connection: told of a ban or an ended session.
   if (player.live !== live) bindLive(live);
   const challenges = createChallenges({ live, openGame: opts.openGame });

@@ -2,25 +2,23 @@
 // "Your turn" in the header, on every page: how many correspondence games
 // (days per move) wait for the player's move, as a link to the one with
 // the least time left. Asked again when the player changes, when the page
-// comes back into view, and when the app's page changes (after a move).
+// comes back into view, when the app's page changes, and when news of one
+// of those games comes on the page's live connection (a move made).
 
 import { t, onLangChange } from '../i18n.js';
 import { social } from '../api.js';
+/** @typedef {import('../api.js').Live} Live */
 import { onPlayerChange } from '../player.js';
-
-/** "3 days a move", in the player's language. @param {number} n */
-export function daysPerMove(n) {
-  return t(n === 1 ? 'corr.days_one' : n < 5 ? 'corr.days_few' : 'corr.days_many', { n });
-}
 
 /**
  * Puts the link into the header (hidden while no game waits) and keeps it
  * current. Returns `refresh`, for a page that knows something changed.
+ * @param {Live} live the page's live connection
  * @returns {{ refresh: () => Promise<void> }}
  */
-export function setupYourTurn() {
-  /** @type {{ count: number, first: string | null }} */
-  const state = { count: 0, first: null };
+export function setupYourTurn(live) {
+  /** @type {{ count: number, first: string | null, ids: Set<string>, soon: ReturnType<typeof setTimeout> | null }} */
+  const state = { count: 0, first: null, ids: new Set(), soon: null };
   const link = document.createElement('a');
   link.id = 'your-turn';
   link.className = 'your-turn hidden';
@@ -30,7 +28,7 @@ export function setupYourTurn() {
   function render() {
     link.classList.toggle('hidden', state.count === 0);
     link.textContent = t('corr.your_turn', { n: state.count });
-    link.setAttribute('aria-label', t('corr.your_turn_label', { n: state.count }));
+    link.title = t('corr.your_turn_label', { n: state.count });
     link.href = state.first ? `/#/game/${state.first}` : '/#/games';
   }
 
@@ -38,12 +36,19 @@ export function setupYourTurn() {
     const r = await social.correspondence();
     if (!r.ok) return; // the link stays as it was
     state.count = r.value.your_turn;
+    state.ids = new Set(r.value.games.map((g) => g.id));
     const first = r.value.games.find((g) => g.your_turn);
     state.first = first ? first.id : null;
     render();
   }
 
   onPlayerChange(() => { refresh(); });
+  // A game of the list changed: asked again once its news has settled.
+  live.listen((msg) => {
+    if (msg.type !== 'game' || !state.ids.has(String(msg.topic).slice('game:'.length))) return;
+    if (state.soon) clearTimeout(state.soon);
+    state.soon = setTimeout(() => { state.soon = null; refresh(); }, 300);
+  });
   onLangChange(render);
   window.addEventListener('hashchange', () => { refresh(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });

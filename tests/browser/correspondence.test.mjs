@@ -1,0 +1,90 @@
+// Correspondence games in the browser: a challenge with days per move from
+// a profile, accepted on a phone; the clocks show days and hours; the
+// header's "Your turn" counts the games waiting for the player's move and
+// follows the moves; axe-core on the game with its days clock.
+
+import { test, before, after } from 'node:test';
+import { Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await new Server().start();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+const PASSWORD = 'correct horse battery';
+
+/** A person with an account named `username`, on the app's home page. */
+async function registered(username, opts = {}) {
+  const p = await browser.person(opts);
+  await p.page.goto(server.url);
+  await p.page.waitForFunction(() => !!document.body.dataset.player);
+  const status = await p.page.evaluate(async ([u, pw]) => {
+    const res = await fetch('/api/account/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: u, password: pw }) });
+    return res.status;
+  }, [username, PASSWORD]);
+  assert.equal(status, 201);
+  await p.page.reload();
+  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
+  return p;
+}
+
+/** The header's "Your turn" link: its text, or null while hidden. */
+const yourTurn = (page) => page.$eval('#your-turn', (a) => (a.classList.contains('hidden') ? null : a.textContent));
+
+test('correspondence: days per move from a profile, a days clock, and "Your turn" in the header', async () => {
+  const frank = await registered('frank');
+  const gina = await registered('gina', { viewport: { width: 375, height: 667 } });
+  const f = frank.page;
+  const g = gina.page;
+  try {
+    assert.equal(await yourTurn(f), null, 'no game waits');
+    await f.evaluate(() => { location.hash = '#/player/gina'; });
+    await f.waitForFunction(() => document.body.dataset.profile === 'gina');
+    await f.click('#btn-challenge');
+    await f.waitForSelector('#dlg-challenge[open]');
+    await f.selectOption('#form-challenge select[name=variant]', 'chess');
+    await f.selectOption('#form-challenge select[name=clock]', 'd3');
+    await f.selectOption('#form-challenge select[name=color]', 'white');
+    await f.uncheck('#form-challenge input[name=rated]');
+    await f.click('#challenge-send');
+    await f.waitForSelector('#challenges .challenge.outgoing');
+    await g.waitForSelector('#challenges .challenge.incoming');
+    assert.match(await g.textContent('#challenges .challenge.incoming'), /Chess · 3 days a move · Casual · you play Black/);
+    await g.click('#challenges .challenge-accept');
+    await g.waitForURL(/\/#\/game\//);
+    await waitForGame(g);
+    await waitForGame(f);
+    await f.waitForFunction(() => document.body.dataset.seat === 'white');
+    // Three days on each clock; Frank's move, so his header says so.
+    await f.waitForFunction(() => document.querySelector('#clock-bottom')?.textContent === '3 d 0 h');
+    assert.equal(await g.textContent('#clock-top'), '3 d 0 h');
+    assert.match(await f.textContent('#game-info'), /correspondence, 3 days a move/);
+    await f.waitForFunction(() => document.querySelector('#your-turn')?.textContent === 'Your turn: 1');
+    assert.equal(await yourTurn(g), null);
+    assert.match(await f.getAttribute('#your-turn', 'href'), /#\/game\//);
+    await shot(f, 'correspondence-your-turn');
+    // Frank moves: the turn passes to Gina, in both headers.
+    await tap(f, 'e2');
+    await f.waitForSelector('#board .mark-dest[data-square="e4"]');
+    await tap(f, 'e4');
+    await waitForPly(f, 1);
+    await waitForPly(g, 1);
+    await f.waitForFunction(() => document.querySelector('#your-turn')?.classList.contains('hidden'));
+    await g.waitForFunction(() => document.querySelector('#your-turn')?.textContent === 'Your turn: 1');
+    await shot(g, 'correspondence-phone');
+    const header = await g.$eval('header.top', (h) => h.getBoundingClientRect().height);
+    assert.ok(header <= 56, `the phone's header stays one row: ${header}px`);
+    assert.deepEqual(await axeViolations(g), []);
+  } finally {
+    await frank.context.close();
+    await gina.context.close();
+  }
+});
