@@ -1,9 +1,10 @@
 //! Arena pairing: who of the players waiting now plays whom, and with
 //! which colours.
 //!
-//! * **The first wave** (nobody waiting has played yet) pairs rating
-//!   neighbours: first with second, third with fourth…; the higher-rated
-//!   player has White on the first, third… pair and Black on the others.
+//! * **The first wave** (nobody waiting has played yet: no colours, no
+//!   opponents) pairs rating neighbours: first with second, third with
+//!   fourth…; the higher-rated player has White on the first, third… pair
+//!   and Black on the others.
 //! * **Later waves** are a minimum-cost matching (see [`pair_cost`]): the
 //!   cost grows with the difference in rank, weighted more among the
 //!   leaders, and in rating; an opponent among one's recent ones and two
@@ -70,7 +71,10 @@ pub fn pair_arena(waiting: &[ArenaCandidate], active_players: usize) -> Vec<Pair
     if players.len() < 2 {
         return Vec::new();
     }
-    if players.iter().all(|c| c.colours.is_empty()) {
+    if players
+        .iter()
+        .all(|c| c.colours.is_empty() && c.recent_opponents.is_empty())
+    {
         return pair_first_wave(&players);
     }
     let max_rank = players.iter().map(|c| c.rank).max().unwrap_or(1).max(1);
