@@ -4,6 +4,8 @@
 //!   berserk), pairing a wave of waiting players (an exact minimum-cost
 //!   matching for small waves, windows for large ones) and the standings.
 //! * [`berger`]: round robins by the FIDE Berger tables, single or double.
+//! * [`swiss`]: Swiss tournaments by the FIDE Dutch system.
+//! * [`standings`]: points, Sonneborn–Berger, performance, podium.
 //!
 //! The rules as implemented are written down in the repository's
 //! `docs/tournaments.md`.
@@ -12,6 +14,9 @@ pub mod arena;
 pub mod berger;
 mod outcome;
 mod player;
+pub mod standings;
+pub mod swiss;
 
+pub use arena::Pairing;
 pub use outcome::{FinishedGame, Outcome, PlayerResult};
 pub use player::{PlayerKey, Side};

@@ -1,0 +1,35 @@
+//! Swiss tournaments by the FIDE Dutch system (Handbook C.04.3, the rules
+//! in force since 2017), as far as implemented:
+//!
+//! * **Implemented**: pairing numbers (rating, then name, then key); score
+//!   brackets paired from the top with downfloaters (MDPs) carried into the
+//!   next bracket as its S1; S1 against S2 in order, with transpositions
+//!   and exchanges approximated by a greedy choice in Dutch order; the
+//!   absolute criteria (no rematch; no colour three times in a row; colour
+//!   difference within ±2; at most one point without playing from the
+//!   pairing bye); the completion test (a choice is only made if everyone
+//!   left can still be paired); colour preferences (absolute, strong,
+//!   mild) and their allocation (E.1–E.5); minimising unmet colour
+//!   preferences per pairing; the bye to the lowest-ranked eligible
+//!   player; late joiners' half points for rounds missed; forfeits (not
+//!   counted as played); standings by points, Sonneborn–Berger,
+//!   performance.
+//! * **Not implemented**: the full quality-criteria optimisation of C.04.3
+//!   C.5–C.21 over a whole bracket (the greedy choice satisfies them per
+//!   player, in order, not globally); the floater history criteria (not
+//!   floating down twice in a row, C.14–C.17); the last-round exception
+//!   for topscorers; accelerated pairings.
+
+mod colour;
+mod completion;
+mod history;
+mod pairing;
+mod standings;
+mod tournament;
+
+pub use pairing::{pair_next_round, SwissPairing};
+pub use standings::swiss_standings;
+pub use tournament::{
+    ByeKind, SwissBye, SwissError, SwissGame, SwissPlayer, SwissResult, SwissRound,
+    SwissTournament, MAX_ROUNDS, MIN_ROUNDS,
+};
