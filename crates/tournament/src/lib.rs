@@ -6,6 +6,7 @@
 //! * [`berger`]: round robins by the FIDE Berger tables, single or double.
 //! * [`swiss`]: Swiss tournaments by the FIDE Dutch system.
 //! * [`standings`]: points, Sonneborn–Berger, performance, podium.
+//! * [`trf`]: the FIDE tournament report file of a Swiss tournament.
 //!
 //! The rules as implemented are written down in the repository's
 //! `docs/tournaments.md`.
@@ -16,6 +17,7 @@ mod outcome;
 mod player;
 pub mod standings;
 pub mod swiss;
+pub mod trf;
 
 pub use arena::Pairing;
 pub use outcome::{FinishedGame, Outcome, PlayerResult};
