@@ -160,7 +160,7 @@ mod tests {
                 left & 1 << j != 0 && allowed(i, j) && go(left & !(1 << i | 1 << j), n, allowed)
             })
         }
-        n % 2 == 0 && go((1u32 << n) - 1, n, allowed)
+        n.is_multiple_of(2) && go((1u32 << n) - 1, n, allowed)
     }
 
     #[test]
