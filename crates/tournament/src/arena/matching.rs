@@ -1,11 +1,12 @@
 //! Minimum-cost matching of a wave of players, each of whom may also be
 //! left out at a price.
 //!
-//! Up to [`EXACT_LIMIT`] players the matching is exact: a dynamic
-//! programme over the subsets of players already decided, always deciding
-//! the lowest undecided player next (pair them with someone, or leave them
-//! out), so each of the 2ⁿ subsets is reached once and the optimum is
-//! found in O(2ⁿ·n).
+//! Up to [`EXACT_LIMIT`] players the matching is exact: leaving player `i`
+//! out costs `L(i)`, so a matching's cost is `Σ L(unpaired) + Σ cost(pair)`
+//! `= Σ L(all) − Σ (L(i) + L(j) − cost(i, j))` over its pairs, and the
+//! cheapest matching is the one of maximum weight with
+//! `weight(i, j) = L(i) + L(j) − cost(i, j)`: Edmonds' weighted blossom
+//! algorithm ([`super::blossom`]), O(n³).
 //!
 //! Larger waves are matched by windows: the players come in the caller's
 //! order (rank order, so neighbours are the likely partners), the first
@@ -14,12 +15,14 @@
 //! players of every two neighbouring pairs whenever one of the other two
 //! ways is cheaper, until no swap helps. This is not guaranteed optimal, but
 //! the cost model makes good partners close in rank, which is exactly what
-//! the windows keep together; 1,000 players take a few milliseconds.
+//! the windows keep together.
+
+use super::blossom::max_weight_matching;
 
 /// The largest wave matched exactly.
-pub const EXACT_LIMIT: usize = 20;
+pub const EXACT_LIMIT: usize = 64;
 /// The size of a window for larger waves (even, so a window can pair all).
-pub const WINDOW: usize = 12;
+pub const WINDOW: usize = 48;
 /// At most this many improvement passes over the windowed matching.
 const IMPROVEMENT_PASSES: usize = 8;
 
@@ -44,11 +47,38 @@ pub(crate) fn min_cost_matching(problem: &Problem<'_>) -> Vec<(usize, usize)> {
     }
 }
 
-/// The exact optimum over the players `ids` (at most [`EXACT_LIMIT`]),
-/// with the players it leaves out.
+/// The exact optimum over the players `ids`, with the players it leaves
+/// out.
 fn exact(problem: &Problem<'_>, ids: &[usize]) -> (Vec<(usize, usize)>, Vec<usize>) {
+    let mut edges = Vec::new();
+    for (a, &i) in ids.iter().enumerate() {
+        for (b, &j) in ids.iter().enumerate().skip(a + 1) {
+            if let Some(cost) = (problem.pair)(i, j) {
+                let weight = (problem.leave_out)(i) + (problem.leave_out)(j) - cost;
+                edges.push((a, b, weight));
+            }
+        }
+    }
+    let mates = max_weight_matching(ids.len(), &edges);
+    let mut pairs = Vec::new();
+    let mut left_out = Vec::new();
+    for (a, mate) in mates.iter().enumerate() {
+        match *mate {
+            Some(b) if a < b => pairs.push((ids[a], ids[b])),
+            Some(_) => {}
+            None => left_out.push(ids[a]),
+        }
+    }
+    (pairs, left_out)
+}
+
+/// The exact optimum by another road, for the tests: a dynamic programme
+/// over the subsets of players decided, always deciding the lowest
+/// undecided player next (pair them, or leave them out): O(2ⁿ·n).
+#[cfg(test)]
+fn exact_by_subsets(problem: &Problem<'_>, ids: &[usize]) -> (Vec<(usize, usize)>, Vec<usize>) {
     let n = ids.len();
-    assert!(n <= EXACT_LIMIT, "exact matching of {n} players");
+    assert!(n <= 20, "exact matching of {n} players by subsets");
     let full = (1usize << n) - 1;
     let mut best = vec![i64::MAX; 1 << n];
     // For each reached subset: the partner of its lowest undecided player
@@ -225,6 +255,45 @@ mod tests {
                 };
                 let found = min_cost_matching(&problem);
                 assert_eq!(total(&found, n, &pair, &out), brute_force(n, &pair, &out));
+            }
+        }
+    }
+
+    #[test]
+    fn the_blossom_and_the_subsets_agree_up_to_sixteen_players() {
+        let mut seed = 777u64;
+        let mut rand = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for n in 2..=16 {
+            for _ in 0..10 {
+                let costs: Vec<Option<i64>> = (0..n * n)
+                    .map(|_| {
+                        if rand(4) == 0 {
+                            None
+                        } else {
+                            Some(rand(5000) as i64)
+                        }
+                    })
+                    .collect();
+                let pair = |a: usize, b: usize| costs[a.min(b) * n + a.max(b)];
+                let out = |i: usize| (1 << 40) + i as i64;
+                let problem = Problem {
+                    len: n,
+                    pair: &pair,
+                    leave_out: &out,
+                };
+                let ids: Vec<usize> = (0..n).collect();
+                let by_blossom = exact(&problem, &ids).0;
+                let by_subsets = exact_by_subsets(&problem, &ids).0;
+                assert_eq!(
+                    total(&by_blossom, n, &pair, &out),
+                    total(&by_subsets, n, &pair, &out),
+                    "n {n}"
+                );
             }
         }
     }

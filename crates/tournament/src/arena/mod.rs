@@ -2,6 +2,7 @@
 //! the time; each is paired again as soon as they are free.
 
 mod berserk;
+mod blossom;
 mod matching;
 mod pairing;
 mod ranking;
