@@ -394,3 +394,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_field_of_two_hundred_pairs_nine_rounds_by_the_rules() {
+    let mut t = new_tournament(200, 9);
+    let mut seed = 2024u64;
+    let mut met: HashSet<(u64, u64)> = HashSet::new();
+    for _ in 0..9 {
+        let pairing = pair_next_round(&t).unwrap();
+        assert_eq!(pairing.boards.len(), 100);
+        for p in &pairing.boards {
+            assert!(met.insert((p.white.0.min(p.black.0), p.white.0.max(p.black.0))));
+        }
+        let games = pairing
+            .boards
+            .iter()
+            .map(|p| SwissGame {
+                white: p.white,
+                black: p.black,
+                result: SwissResult::Played(match xorshift(&mut seed) % 3 {
+                    0 => Outcome::WhiteWins,
+                    1 => Outcome::BlackWins,
+                    _ => Outcome::Draw,
+                }),
+            })
+            .collect();
+        t.rounds.push(SwissRound {
+            games,
+            byes: Vec::new(),
+        });
+    }
+}

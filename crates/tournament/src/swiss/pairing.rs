@@ -57,10 +57,7 @@ pub fn pair_next_round(tournament: &SwissTournament) -> Result<SwissPairing, Swi
     if round > tournament.rounds_planned {
         return Err(SwissError::Finished(tournament.rounds_planned));
     }
-    let pairer = Pairer {
-        records: &records,
-        initial_colour: tournament.initial_colour,
-    };
+    let pairer = Pairer::new(&records, tournament.initial_colour);
     let mut ranked: Vec<usize> = (0..records.len()).filter(|&i| records[i].present).collect();
     ranked.sort_by_key(|&i| pairer.rank_key(i));
     let mut bye = None;
@@ -125,9 +122,33 @@ fn without(set: &[usize], gone: &[usize]) -> Vec<usize> {
 struct Pairer<'a> {
     records: &'a [PlayerRecord],
     initial_colour: Side,
+    /// The absolute criteria for every two players, worked out once: the
+    /// completion test asks them many times.
+    may_meet: Vec<Vec<bool>>,
 }
 
-impl Pairer<'_> {
+impl<'a> Pairer<'a> {
+    fn new(records: &'a [PlayerRecord], initial_colour: Side) -> Pairer<'a> {
+        let may_meet = records
+            .iter()
+            .enumerate()
+            .map(|(a, ra)| {
+                records
+                    .iter()
+                    .enumerate()
+                    .map(|(b, rb)| {
+                        a != b && !ra.opponents.contains(&rb.key) && colours_compatible(ra, rb)
+                    })
+                    .collect()
+            })
+            .collect();
+        Pairer {
+            records,
+            initial_colour,
+            may_meet,
+        }
+    }
+
     /// Ranking order: more points first, then the lower pairing number.
     fn rank_key(&self, i: usize) -> (std::cmp::Reverse<u32>, u32) {
         (
@@ -138,8 +159,7 @@ impl Pairer<'_> {
 
     /// The absolute criteria: not met before, colours compatible.
     fn allowed(&self, a: usize, b: usize) -> bool {
-        let (ra, rb) = (&self.records[a], &self.records[b]);
-        a != b && !ra.opponents.contains(&rb.key) && colours_compatible(ra, rb)
+        self.may_meet[a][b]
     }
 
     /// Whether all of `players` can be paired by the absolute criteria.
