@@ -13,12 +13,14 @@
 
 pub mod arena;
 pub mod berger;
+mod matching;
 mod outcome;
+mod pairing;
 mod player;
 pub mod standings;
 pub mod swiss;
 pub mod trf;
 
-pub use arena::Pairing;
 pub use outcome::{FinishedGame, Outcome, PlayerResult};
+pub use pairing::Pairing;
 pub use player::{PlayerKey, Side};

@@ -19,7 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::matching::{min_cost_matching, Problem};
+use super::min_cost::{min_cost_matching, Problem};
+use crate::pairing::Pairing;
 use crate::player::{PlayerKey, Side};
 
 /// A player waiting to be paired.
@@ -36,15 +37,6 @@ pub struct ArenaCandidate {
     pub recent_opponents: Vec<PlayerKey>,
     /// The colours of their games so far, the oldest first.
     pub colours: Vec<Side>,
-}
-
-/// A game to start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Pairing {
-    /// The player with the white pieces.
-    pub white: PlayerKey,
-    /// The player with the black pieces.
-    pub black: PlayerKey,
 }
 
 /// The longest run of one colour a player may have: never a fourth.
@@ -379,7 +371,7 @@ mod tests {
         // Leaving someone out is only done when they could not pair: no two
         // players left out could have met.
         let left: Vec<&ArenaCandidate> = wave.iter().filter(|c| !used.contains(&c.key)).collect();
-        if wave.len() <= super::super::matching::EXACT_LIMIT {
+        if wave.len() <= super::super::min_cost::EXACT_LIMIT {
             for (i, a) in left.iter().enumerate() {
                 for b in &left[i + 1..] {
                     assert!(

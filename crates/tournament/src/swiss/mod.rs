@@ -21,7 +21,6 @@
 //!   for topscorers; accelerated pairings.
 
 mod colour;
-mod completion;
 mod history;
 mod pairing;
 mod standings;

@@ -17,7 +17,7 @@
 //!    * the pair meets the absolute criteria: not met before, not both with
 //!      an absolute preference for the same colour;
 //!    * every player not yet paired, down to the last bracket, can still
-//!      be paired (the completion test, [`super::completion`]);
+//!      be paired (the completion test, [`crate::matching::cardinality`]);
 //!    * as few colour preferences as possible go unmet: first a partner
 //!      meeting both preferences, then one leaving a mild preference unmet,
 //!      then a strong one.
@@ -32,10 +32,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::colour::{allocate, colours_compatible, Strength};
-use super::completion::has_perfect_matching;
 use super::history::{records, PlayerRecord};
 use super::tournament::{SwissError, SwissTournament};
-use crate::arena::Pairing;
+use crate::matching::cardinality::has_perfect_matching;
+use crate::pairing::Pairing;
 use crate::player::{PlayerKey, Side};
 
 /// The pairing of a Swiss round.

@@ -6,7 +6,7 @@
 //! `= Σ L(all) − Σ (L(i) + L(j) − cost(i, j))` over its pairs, and the
 //! cheapest matching is the one of maximum weight with
 //! `weight(i, j) = L(i) + L(j) − cost(i, j)`: Edmonds' weighted blossom
-//! algorithm ([`super::blossom`]), O(n³).
+//! algorithm ([`crate::matching::weighted`]), O(n³).
 //!
 //! Larger waves are matched by windows: the players come in the caller's
 //! order (rank order, so neighbours are the likely partners), the first
@@ -17,7 +17,7 @@
 //! the cost model makes good partners close in rank, which is exactly what
 //! the windows keep together.
 
-use super::blossom::max_weight_matching;
+use crate::matching::weighted::max_weight_matching;
 
 /// The largest wave matched exactly.
 pub const EXACT_LIMIT: usize = 64;
