@@ -208,6 +208,9 @@ struct Card {
     colours: Vec<Side>,
     opponents: HashSet<u64>,
     byes: u32,
+    /// Floated down last round: met a player with fewer points, or had
+    /// the bye.
+    floated_down: bool,
 }
 
 impl Card {
@@ -297,7 +300,9 @@ proptest! {
     // no legal round exists (checked by brute force up to 16 players, and
     // never allowed above). Score groups: the leader (the top-ranked
     // player without the bye) meets a player of his own score whenever a
-    // legal round exists in which he does (checked by brute force up to 16
+    // legal round exists in which he does, unless his group is odd and he
+    // is the only one who did not float down last round and can float
+    // (C.14 makes him the floater) (checked by brute force up to 16
     // players): the pairing does not float him when it need not.
     #[test]
     fn random_tournaments_keep_the_absolute_rules(n in 6u64..=40, seed in 1u64..u64::MAX) {
@@ -343,12 +348,36 @@ proptest! {
                         brute_pairable(&cards, &rest)
                     }
                 });
-                if could_stay {
+                // C.04.3 C.14: in an odd group the floater is one who did not
+                // float down last round, if one can be, even the leader.
+                let group: Vec<u64> = ranked.iter().copied().filter(|&k| cards[&k].score == cards[&leader].score).collect();
+                let another_could_float = group.iter().any(|&f| {
+                    f != leader && !cards[&f].floated_down && {
+                        let rest: Vec<u64> = group.iter().copied().filter(|&k| k != f).collect();
+                        let others: Vec<u64> = ranked.iter().copied().filter(|&k| k == f || !group.contains(&k)).collect();
+                        brute_pairable(&cards, &rest) && brute_pairable(&cards, &others)
+                    }
+                });
+                let floats_by_c14 = group.len() % 2 == 1 && !cards[&leader].floated_down && !another_could_float;
+                if could_stay && !floats_by_c14 {
                     prop_assert_eq!(cards[&opponent].score, cards[&leader].score, "the leader floated");
                 }
             }
 
             // Results, and the cards for the next round.
+            for card in cards.values_mut() {
+                card.floated_down = false;
+            }
+            for p in &pairing.boards {
+                let (w, b) = (p.white.0, p.black.0);
+                let (sw, sb) = (cards[&w].score, cards[&b].score);
+                if sw != sb {
+                    cards.get_mut(if sw > sb { &w } else { &b }).unwrap().floated_down = true;
+                }
+            }
+            if let Some(bye) = pairing.bye {
+                cards.get_mut(&bye.0).unwrap().floated_down = true;
+            }
             let mut games = Vec::new();
             for p in &pairing.boards {
                 let outcome = match xorshift(&mut seed) % 5 {

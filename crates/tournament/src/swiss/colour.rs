@@ -168,6 +168,7 @@ mod tests {
             opponents: Default::default(),
             had_point_without_playing: false,
             present: true,
+            last_float: None,
         }
     }
 

@@ -30,6 +30,18 @@ pub(crate) struct PlayerRecord {
     pub had_point_without_playing: bool,
     /// Whether they are to be paired in the next round.
     pub present: bool,
+    /// How they floated in the last round played, if they did.
+    pub last_float: Option<Float>,
+}
+
+/// A float (C.04.3 1.4): meeting a player of a different score, or
+/// scoring more than a loss without playing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Float {
+    /// Met a player with fewer points, or scored without playing.
+    Down,
+    /// Met a player with more points.
+    Up,
 }
 
 impl PlayerRecord {
@@ -62,21 +74,28 @@ pub(crate) fn records(t: &SwissTournament) -> Result<Vec<PlayerRecord>, SwissErr
     let mut records: Vec<PlayerRecord> = order
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let missed = (p.joined_round.max(1) - 1).min(rounds_done as u32);
-            PlayerRecord {
-                key: p.key,
-                pairing_number: i as u32 + 1,
-                score: HalfPoints(missed),
-                colours_by_round: vec![None; rounds_done],
-                opponents: HashSet::new(),
-                had_point_without_playing: false,
-                present: !p.withdrawn && p.joined_round as usize <= rounds_done + 1,
-            }
+        .map(|(i, p)| PlayerRecord {
+            key: p.key,
+            pairing_number: i as u32 + 1,
+            score: HalfPoints(0),
+            colours_by_round: vec![None; rounds_done],
+            opponents: HashSet::new(),
+            had_point_without_playing: false,
+            present: !p.withdrawn && p.joined_round as usize <= rounds_done + 1,
+            last_float: None,
         })
         .collect();
     for (r, round) in t.rounds.iter().enumerate() {
         let round_number = r as u32 + 1;
+        let before: Vec<HalfPoints> = records.iter().map(|p| p.score).collect();
+        for (record, player) in records.iter_mut().zip(&order) {
+            record.last_float = None;
+            // A late joiner's missed round: half a point without playing.
+            if round_number < player.joined_round {
+                record.score += HalfPoints::HALF;
+                record.last_float = Some(Float::Down);
+            }
+        }
         let mut seen = HashSet::new();
         let mut find = |player: PlayerKey| -> Result<usize, SwissError> {
             let &i = index.get(&player).ok_or(SwissError::UnknownPlayer {
@@ -101,17 +120,30 @@ pub(crate) fn records(t: &SwissTournament) -> Result<Vec<PlayerRecord>, SwissErr
                     records[b].colours_by_round[r] = Some(Side::Black);
                     records[w].opponents.insert(game.black);
                     records[b].opponents.insert(game.white);
+                    let (down, up) = match before[w].cmp(&before[b]) {
+                        std::cmp::Ordering::Greater => (Some(w), Some(b)),
+                        std::cmp::Ordering::Less => (Some(b), Some(w)),
+                        std::cmp::Ordering::Equal => (None, None),
+                    };
+                    if let (Some(down), Some(up)) = (down, up) {
+                        records[down].last_float = Some(Float::Down);
+                        records[up].last_float = Some(Float::Up);
+                    }
                 }
                 SwissResult::Forfeit { winner } => {
                     let i = if winner == Side::White { w } else { b };
                     records[i].score += HalfPoints::ONE;
                     records[i].had_point_without_playing = true;
+                    records[i].last_float = Some(Float::Down);
                 }
             }
         }
         for bye in &round.byes {
             let i = find(bye.player)?;
             records[i].score += bye.kind.points();
+            if bye.kind.points() > HalfPoints(0) {
+                records[i].last_float = Some(Float::Down);
+            }
             if matches!(bye.kind, ByeKind::Pairing | ByeKind::Full) {
                 records[i].had_point_without_playing = true;
             }

@@ -8,17 +8,21 @@
 //!   absolute criteria (no rematch; no colour three times in a row; colour
 //!   difference within ±2; at most one point without playing from the
 //!   pairing bye); the completion test (a choice is only made if everyone
-//!   left can still be paired); colour preferences (absolute, strong,
-//!   mild) and their allocation (E.1–E.5); minimising unmet colour
-//!   preferences per pairing; the bye to the lowest-ranked eligible
-//!   player; late joiners' half points for rounds missed; forfeits (not
-//!   counted as played); standings by points, Sonneborn–Berger,
-//!   performance.
+//!   left can still be paired); a homogeneous bracket paired whole when it
+//!   can be; colour preferences (absolute, strong, mild) and their
+//!   allocation (E.1–E.5); minimising unmet colour preferences per
+//!   pairing; floats of the last round (C.14: the floater of an odd
+//!   bracket did not float down, if possible; C.15: MDPs meet residents
+//!   who did not float up, if possible); the bye to the lowest-ranked
+//!   eligible player; late joiners' half points for rounds missed;
+//!   forfeits (not counted as played); standings by points,
+//!   Sonneborn–Berger, performance.
 //! * **Not implemented**: the full quality-criteria optimisation of C.04.3
-//!   C.5–C.21 over a whole bracket (the greedy choice satisfies them per
-//!   player, in order, not globally); the floater history criteria (not
-//!   floating down twice in a row, C.14–C.17); the last-round exception
-//!   for topscorers; accelerated pairings.
+//!   C.5–C.21 over a whole bracket (the greedy choice meets them player by
+//!   player, in order, not globally, and chooses a floater by C.14 before
+//!   the colour criteria are weighed); the float criteria of two rounds
+//!   back (C.16–C.17); the last-round exception for topscorers;
+//!   accelerated pairings.
 
 mod colour;
 mod history;

@@ -8,23 +8,26 @@
 //!    all be paired.
 //! 3. Score brackets are paired from the top. A bracket is the players
 //!    floated down from above (MDPs), then the score group's residents.
-//!    S1 is the MDPs (at most half the bracket) or, in a homogeneous
-//!    bracket, the top half; S2 the rest. Each S1 player in turn takes the
-//!    first S2 player in order (S1\[i\] meets S2\[i\] when nothing stands in
-//!    the way; otherwise the next, which amounts to the transpositions of
-//!    S2 in their order), else the lowest S1 player still free (an
-//!    exchange), such that
+//!    * The MDPs come first (S1), each meeting the first resident (S2, in
+//!      order) it can, residents who floated up last round last (C.15).
+//!    * The residents left are a homogeneous bracket. If it can be paired
+//!      whole (all but one when odd) with everyone below still pairable,
+//!      the floater is chosen first: the lowest-ranked who did not float
+//!      down last round (C.14), else the lowest-ranked; the rest is paired
+//!      S1 (top half) against S2 (bottom half). Otherwise player by
+//!      player, and those who find no partner float down.
+//!
+//!    Pairing a player means taking, of S2 in order (S1\[i\] meets S2\[i\]
+//!    when nothing stands in the way; otherwise the next, which amounts to
+//!    the transpositions of S2 in their order), else of the lowest S1
+//!    players still free (an exchange), the first partner such that
 //!    * the pair meets the absolute criteria: not met before, not both with
 //!      an absolute preference for the same colour;
-//!    * every player not yet paired, down to the last bracket, can still
-//!      be paired (the completion test, [`crate::matching::cardinality`]);
+//!    * everyone still to be paired can be (the completion test,
+//!      [`crate::matching::cardinality`]);
 //!    * as few colour preferences as possible go unmet: first a partner
 //!      meeting both preferences, then one leaving a mild preference unmet,
 //!      then a strong one.
-//!
-//!    An S1 player with no such partner floats down; after S1, what is
-//!    left of S2 is paired again as a bracket of its own; the odd player
-//!    out floats down.
 //! 4. Colours by [`super::colour::allocate`]; boards ordered by the higher
 //!    score, then the score sum, then the higher-ranked player's pairing
 //!    number.
@@ -32,7 +35,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::colour::{allocate, colours_compatible, Strength};
-use super::history::{records, PlayerRecord};
+use super::history::{records, Float, PlayerRecord};
 use super::tournament::{SwissError, SwissTournament};
 use crate::matching::cardinality::has_perfect_matching;
 use crate::pairing::Pairing;
@@ -187,26 +190,138 @@ impl<'a> Pairer<'a> {
     /// and removing the paired from `unpaired`; returns those who float on.
     fn pair_bracket(
         &self,
-        mut bracket: Vec<usize>,
+        bracket: Vec<usize>,
         downfloaters: usize,
         unpaired: &mut Vec<usize>,
         pairs: &mut Vec<(usize, usize)>,
     ) -> Vec<usize> {
+        let (mdps, residents) = bracket.split_at(downfloaters.min(bracket.len()));
+        let mut residents = residents.to_vec();
         let mut floating = Vec::new();
-        let mut s1_size = downfloaters.min(bracket.len() / 2);
-        if s1_size == 0 {
-            s1_size = bracket.len() / 2;
+        // The MDPs first, each against the first resident that works;
+        // residents who floated up last round come last (C.04.3 C.15).
+        let mut mdps_free = mdps.to_vec();
+        for &m in mdps {
+            if !mdps_free.contains(&m) {
+                continue;
+            }
+            mdps_free.retain(|&x| x != m);
+            let mut candidates = residents.clone();
+            candidates.sort_by_key(|&r| self.records[r].last_float == Some(Float::Up));
+            candidates.extend(mdps_free.iter().rev());
+            match self.partner(m, &candidates, unpaired) {
+                Some(b) => {
+                    self.take(m, b, unpaired, pairs);
+                    residents.retain(|&x| x != b);
+                    mdps_free.retain(|&x| x != b);
+                }
+                None => floating.push(m),
+            }
         }
+        // The residents left are a homogeneous bracket (the remainder).
+        floating.extend(self.pair_homogeneous(residents, unpaired, pairs));
+        floating.sort_by_key(|&i| self.rank_key(i));
+        floating
+    }
+
+    /// Pairs a homogeneous bracket. When it can be paired whole (all but
+    /// one, if odd) with everyone else still pairable, the floater is
+    /// chosen first: the lowest-ranked player who did not float down last
+    /// round (C.04.3 C.14), else the lowest-ranked; then the rest are
+    /// paired among themselves. Otherwise player by player, floating those
+    /// who find no partner.
+    fn pair_homogeneous(
+        &self,
+        players: Vec<usize>,
+        unpaired: &mut Vec<usize>,
+        pairs: &mut Vec<(usize, usize)>,
+    ) -> Vec<usize> {
+        if players.len() < 2 {
+            return players;
+        }
+        let others = without(unpaired, &players);
+        let workable = |to_pair: &[usize], floater: Option<usize>| {
+            let mut rest = others.clone();
+            rest.extend(floater);
+            self.can_complete(to_pair) && self.can_complete(&rest)
+        };
+        let plan = if players.len().is_multiple_of(2) {
+            workable(&players, None).then(|| (players.clone(), None))
+        } else {
+            let mut lowest_first: Vec<usize> = players.iter().rev().copied().collect();
+            lowest_first.sort_by_key(|&f| self.records[f].last_float == Some(Float::Down));
+            lowest_first.into_iter().find_map(|f| {
+                let rest = without(&players, &[f]);
+                workable(&rest, Some(f)).then_some((rest, Some(f)))
+            })
+        };
+        match plan {
+            Some((to_pair, floater)) => {
+                self.pair_whole(to_pair, unpaired, pairs);
+                floater.into_iter().collect()
+            }
+            None => self.pair_one_by_one(players, unpaired, pairs),
+        }
+    }
+
+    /// Pairs all of `players`, who can be paired among themselves: S1 the
+    /// top half, S2 the bottom half; what is left of S2 after S1 (when S1
+    /// players met each other) is paired the same way.
+    fn pair_whole(
+        &self,
+        players: Vec<usize>,
+        unpaired: &mut Vec<usize>,
+        pairs: &mut Vec<(usize, usize)>,
+    ) {
+        if players.is_empty() {
+            return;
+        }
+        let mut left = players.clone();
+        let (s1, s2) = players.split_at(players.len() / 2);
+        let mut s2 = s2.to_vec();
+        let mut s1_free = s1.to_vec();
+        for &a in s1 {
+            if !s1_free.contains(&a) {
+                continue;
+            }
+            s1_free.retain(|&x| x != a);
+            let candidates: Vec<usize> = s2
+                .iter()
+                .copied()
+                .chain(s1_free.iter().rev().copied())
+                .collect();
+            // The candidates are all of `left` but `a`, which can be paired
+            // whole: `a`'s partner in such a pairing is among them.
+            let b = self
+                .partner(a, &candidates, &left)
+                .expect("a bracket that can be paired whole gives every player a partner");
+            self.take(a, b, unpaired, pairs);
+            left.retain(|&x| x != a && x != b);
+            s2.retain(|&x| x != b);
+            s1_free.retain(|&x| x != b);
+        }
+        self.pair_whole(s2, unpaired, pairs);
+    }
+
+    /// Pairs player by player (S1 against S2, then the rest of S2 as a
+    /// bracket of its own), keeping everyone unpaired pairable; returns
+    /// those who find no partner.
+    fn pair_one_by_one(
+        &self,
+        mut bracket: Vec<usize>,
+        unpaired: &mut Vec<usize>,
+        pairs: &mut Vec<(usize, usize)>,
+    ) -> Vec<usize> {
+        let mut floating = Vec::new();
         while bracket.len() >= 2 {
-            let (s1, s2) = bracket.split_at(s1_size);
+            let (s1, s2) = bracket.split_at(bracket.len() / 2);
             let (s1, mut s2) = (s1.to_vec(), s2.to_vec());
-            let mut s1_free: Vec<usize> = s1.clone();
+            let mut s1_free = s1.clone();
             for &a in &s1 {
                 if !s1_free.contains(&a) {
                     continue;
                 }
                 s1_free.retain(|&x| x != a);
-                // S2 in order, then the lowest S1 players still free.
                 let candidates: Vec<usize> = s2
                     .iter()
                     .copied()
@@ -214,26 +329,33 @@ impl<'a> Pairer<'a> {
                     .collect();
                 match self.partner(a, &candidates, unpaired) {
                     Some(b) => {
-                        pairs.push((a, b));
-                        unpaired.retain(|&x| x != a && x != b);
+                        self.take(a, b, unpaired, pairs);
                         s2.retain(|&x| x != b);
                         s1_free.retain(|&x| x != b);
                     }
                     None => floating.push(a),
                 }
             }
-            // What is left of S2 is a homogeneous bracket of its own.
             bracket = s2;
-            s1_size = bracket.len() / 2;
         }
         floating.extend(bracket);
-        floating.sort_by_key(|&i| self.rank_key(i));
         floating
     }
 
-    /// The first of `candidates` `a` may meet, keeping the rest pairable,
-    /// with the fewest unmet colour preferences.
-    fn partner(&self, a: usize, candidates: &[usize], unpaired: &[usize]) -> Option<usize> {
+    /// Records the pair `a`–`b` (`a` the higher-ranked).
+    fn take(&self, a: usize, b: usize, unpaired: &mut Vec<usize>, pairs: &mut Vec<(usize, usize)>) {
+        let (higher, lower) = if self.rank_key(a) <= self.rank_key(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        pairs.push((higher, lower));
+        unpaired.retain(|&x| x != a && x != b);
+    }
+
+    /// The first of `candidates` `a` may meet such that the rest of `pool`
+    /// can still be paired, with the fewest unmet colour preferences.
+    fn partner(&self, a: usize, candidates: &[usize], pool: &[usize]) -> Option<usize> {
         // The completion test is the dear part: each candidate's once.
         let mut legal: Vec<Option<bool>> = vec![None; candidates.len()];
         for tier in [
@@ -247,7 +369,7 @@ impl<'a> Pairer<'a> {
                     continue;
                 }
                 let ok = *legal[k].get_or_insert_with(|| {
-                    self.allowed(a, b) && self.can_complete(&without(unpaired, &[a, b]))
+                    self.allowed(a, b) && self.can_complete(&without(pool, &[a, b]))
                 });
                 if ok {
                     return Some(b);
@@ -255,5 +377,77 @@ impl<'a> Pairer<'a> {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::standings::HalfPoints;
+
+    fn record(number: u32, points: u32, last_float: Option<Float>) -> PlayerRecord {
+        PlayerRecord {
+            key: PlayerKey(u64::from(number)),
+            pairing_number: number,
+            score: HalfPoints(points),
+            colours_by_round: vec![None],
+            opponents: Default::default(),
+            had_point_without_playing: false,
+            present: true,
+            last_float,
+        }
+    }
+
+    #[test]
+    fn the_floater_of_an_odd_group_did_not_float_down_last_round() {
+        // Players 1, 2, 3 on 1 point, 4 below. 3 floated down last round,
+        // so 2 floats now (C.04.3 C.14) and 1 meets 3.
+        let records = [
+            record(1, 2, None),
+            record(2, 2, None),
+            record(3, 2, Some(Float::Down)),
+            record(4, 0, Some(Float::Up)),
+        ];
+        let pairer = Pairer::new(&records, Side::White);
+        let mut unpaired = vec![0, 1, 2, 3];
+        let mut pairs = Vec::new();
+        let floating = pairer.pair_homogeneous(vec![0, 1, 2], &mut unpaired, &mut pairs);
+        assert_eq!(floating, [1]);
+        assert_eq!(pairs, [(0, 2)]);
+        assert_eq!(unpaired, [1, 3]);
+        // Without the float, the lowest floats.
+        let records = [
+            record(1, 2, None),
+            record(2, 2, None),
+            record(3, 2, None),
+            record(4, 0, None),
+        ];
+        let pairer = Pairer::new(&records, Side::White);
+        let mut unpaired = vec![0, 1, 2, 3];
+        let mut pairs = Vec::new();
+        assert_eq!(
+            pairer.pair_homogeneous(vec![0, 1, 2], &mut unpaired, &mut pairs),
+            [2]
+        );
+        assert_eq!(pairs, [(0, 1)]);
+    }
+
+    #[test]
+    fn moved_down_players_prefer_residents_who_did_not_float_up() {
+        // 1 floats down into 2, 3, 4 (0 points); 2 floated up last round,
+        // so 1 meets 3 and the remainder pairs 2 with 4.
+        let records = [
+            record(1, 2, None),
+            record(2, 0, Some(Float::Up)),
+            record(3, 0, None),
+            record(4, 0, None),
+        ];
+        let pairer = Pairer::new(&records, Side::White);
+        let mut unpaired = vec![0, 1, 2, 3];
+        let mut pairs = Vec::new();
+        let floating = pairer.pair_bracket(vec![0, 1, 2, 3], 1, &mut unpaired, &mut pairs);
+        assert_eq!(pairs, [(0, 2), (1, 3)]);
+        assert!(floating.is_empty());
+        assert!(unpaired.is_empty());
     }
 }
