@@ -86,6 +86,8 @@ pub fn berger_table(players: u32, cycles: Cycles) -> Result<Vec<Vec<BergerBoard>
     }
     let mut rounds = first_cycle.clone();
     if cycles == Cycles::Double {
+        let last = rounds.len() - 1;
+        rounds.swap(last - 1, last);
         rounds.extend(first_cycle.into_iter().map(|boards| {
             boards
                 .into_iter()
@@ -203,8 +205,34 @@ mod tests {
     #[test]
     fn the_second_cycle_reverses_colours() {
         let double = berger_table(4, Cycles::Double).unwrap();
-        assert_eq!(double.len(), 6);
-        assert_eq!(double[3][0], BergerBoard::Game { white: 4, black: 1 });
+        let expected = parse(&[
+            "1-4 2-3", "2-4 3-1", // the first cycle's last two rounds swapped
+            "4-3 1-2", "4-1 3-2", // the second cycle: the table, colours reversed
+            "3-4 2-1", "4-2 1-3",
+        ]);
+        assert_eq!(double, expected);
+    }
+
+    #[test]
+    fn no_colour_three_times_in_a_row_in_a_double_round_robin() {
+        for n in MIN_PLAYERS..=MAX_PLAYERS {
+            let table = berger_table(n, Cycles::Double).unwrap();
+            for player in 1..=n {
+                let colours: Vec<bool> = table
+                    .iter()
+                    .flatten()
+                    .filter_map(|board| match *board {
+                        BergerBoard::Game { white, .. } if white == player => Some(true),
+                        BergerBoard::Game { black, .. } if black == player => Some(false),
+                        _ => None,
+                    })
+                    .collect();
+                assert!(
+                    colours.windows(3).all(|w| !(w[0] == w[1] && w[1] == w[2])),
+                    "{n} players: player {player} has {colours:?}"
+                );
+            }
+        }
     }
 
     #[test]
