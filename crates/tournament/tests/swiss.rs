@@ -86,6 +86,64 @@ fn round_one_with_an_odd_field_gives_the_last_player_the_bye() {
     assert_eq!(pairing.boards, boards(&[(1, 4), (5, 2), (3, 6)]));
 }
 
+// The 14-player example of Mario Held's tutorial on the Dutch system
+// (tinyurl.com/held2014), round 1, as transcribed in the tests of
+// r-moeritz/swissdutch (tests/test_swiss.py): pairing numbers by rating,
+// then name; 1-8, 9-2, 3-10, 11-4, 5-12, 13-6, 7-14.
+#[test]
+fn held_tutorial_round_one() {
+    let field = [
+        ("Bruno", 2500),
+        ("Alice", 2500),
+        ("Carla", 2400),
+        ("Eloise", 2350),
+        ("Giorgia", 2250),
+        ("Louise", 2150),
+        ("Nancy", 2100),
+        ("Patricia", 2050),
+        ("David", 2400),
+        ("Finn", 2300),
+        ("Kevin", 2250),
+        ("Mark", 2150),
+        ("Oskar", 2100),
+        ("Robert", 2000),
+    ];
+    let players: Vec<SwissPlayer> = field
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, rating))| SwissPlayer {
+            key: PlayerKey(100 + i as u64),
+            name: name.into(),
+            rating,
+            joined_round: 1,
+            withdrawn: false,
+        })
+        .collect();
+    let key = |name: &str| players.iter().find(|p| p.name == name).unwrap().key;
+    let expected: Vec<Pairing> = [
+        ("Alice", "Kevin"),
+        ("Louise", "Bruno"),
+        ("Carla", "Mark"),
+        ("Nancy", "David"),
+        ("Eloise", "Oskar"),
+        ("Patricia", "Finn"),
+        ("Giorgia", "Robert"),
+    ]
+    .iter()
+    .map(|&(w, b)| Pairing {
+        white: key(w),
+        black: key(b),
+    })
+    .collect();
+    let t = SwissTournament {
+        players: players.clone(),
+        rounds_planned: 5,
+        initial_colour: Side::White,
+        rounds: Vec::new(),
+    };
+    assert_eq!(pair_next_round(&t).unwrap().boards, expected);
+}
+
 // Worked by hand from the rules of C.04.3: after round 1 of the example
 // above with White winning every board, the winners are 1, 3, 6 and 8 (the
 // White players) and the losers 2, 4, 5 and 7.
