@@ -13,9 +13,10 @@
 //!   two active players), and never a fourth game in a row with the same
 //!   colour: such pairs are not made at all; a player who cannot be paired
 //!   waits for the next wave.
-//! * With an odd number of waiting players one is left out: the one who
-//!   came last in `waiting` (the order is the caller's: who waited
-//!   longest first), unless leaving out someone else gives better pairs.
+//! * With an odd number of waiting players one is left out: in the first
+//!   wave the lowest-rated; later, the one who came last in `waiting` (the
+//!   order is the caller's: who waited longest first), unless leaving out
+//!   someone else gives cheaper pairs.
 
 use serde::{Deserialize, Serialize};
 
