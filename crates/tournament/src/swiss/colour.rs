@@ -10,9 +10,11 @@
 //! * **none**: no game played yet.
 //!
 //! Two players with the same absolute preference never meet (an absolute
-//! criterion; the exception FIDE allows for topscorers in the last round is
-//! not implemented), so no one gets a colour three times in a row or a
-//! difference beyond ±2.
+//! criterion), so no one gets a colour three times in a row or a
+//! difference beyond ±2 — except in the last round, where a topscorer
+//! (more than half the points possible) may meet a player with the same
+//! absolute preference (C.04.3 C.3); the wider colour difference then gets
+//! its preference (E.2).
 
 use super::history::PlayerRecord;
 use crate::player::Side;
@@ -39,6 +41,14 @@ pub(crate) struct Preference {
     pub strength: Strength,
 }
 
+/// Games with White − games with Black, over the games played.
+pub(crate) fn colour_difference(record: &PlayerRecord) -> i64 {
+    record
+        .colours()
+        .map(|s| if s == Side::White { 1 } else { -1 })
+        .sum()
+}
+
 /// The player's colour preference for the next round.
 pub(crate) fn preference(record: &PlayerRecord) -> Preference {
     let colours: Vec<Side> = record.colours().collect();
@@ -48,8 +58,7 @@ pub(crate) fn preference(record: &PlayerRecord) -> Preference {
             strength: Strength::None,
         };
     };
-    let whites = colours.iter().filter(|&&s| s == Side::White).count() as i64;
-    let difference = 2 * whites - colours.len() as i64;
+    let difference = colour_difference(record);
     let twice_in_a_row = colours.len() >= 2 && colours[colours.len() - 2] == last;
     let towards_balance = if difference > 0 {
         Side::Black
@@ -132,6 +141,17 @@ fn allocate_side(
         // E.2: the stronger preference.
         (h, l) if h > l => ph.side,
         (h, l) if l > h => pl.side.opposite(),
+        // E.2 for two absolute preferences (topscorers in the last round):
+        // the wider colour difference.
+        (Strength::Absolute, Strength::Absolute)
+            if colour_difference(higher).abs() != colour_difference(lower).abs() =>
+        {
+            if colour_difference(higher).abs() > colour_difference(lower).abs() {
+                ph.side
+            } else {
+                pl.side.opposite()
+            }
+        }
         // E.3: alternate from the latest round in which their colours
         // differed; E.4: else the higher-ranked player's preference.
         _ => {

@@ -6,8 +6,8 @@
 //!   next bracket as its S1; S1 against S2 in order, with transpositions
 //!   and exchanges approximated by a greedy choice in Dutch order; the
 //!   absolute criteria (no rematch; no colour three times in a row; colour
-//!   difference within ±2; at most one point without playing from the
-//!   pairing bye); the completion test (a choice is only made if everyone
+//!   difference within ±2, but for the last round's topscorers; at most
+//!   one point without playing from the pairing bye); the completion test (a choice is only made if everyone
 //!   left can still be paired); a homogeneous bracket paired whole when it
 //!   can be; colour preferences (absolute, strong, mild) and their
 //!   allocation (E.1–E.5); minimising unmet colour preferences per
@@ -21,8 +21,8 @@
 //!   C.5–C.21 over a whole bracket (the greedy choice meets them player by
 //!   player, in order, not globally, and chooses a floater by C.14 before
 //!   the colour criteria are weighed); the float criteria of two rounds
-//!   back (C.16–C.17); the last-round exception for topscorers;
-//!   accelerated pairings.
+//!   back (C.16–C.17); the other topscorer criteria of the last round
+//!   (C.10–C.11); accelerated pairings.
 
 mod colour;
 mod history;

@@ -60,7 +60,13 @@ pub fn pair_next_round(tournament: &SwissTournament) -> Result<SwissPairing, Swi
     if round > tournament.rounds_planned {
         return Err(SwissError::Finished(tournament.rounds_planned));
     }
-    let pairer = Pairer::new(&records, tournament.initial_colour);
+    // Topscorers of the last round: more than half the points possible.
+    let last_round = round == tournament.rounds_planned;
+    let topscorers: Vec<bool> = records
+        .iter()
+        .map(|r| last_round && r.score.0 > round - 1)
+        .collect();
+    let pairer = Pairer::new(&records, tournament.initial_colour, &topscorers);
     let mut ranked: Vec<usize> = (0..records.len()).filter(|&i| records[i].present).collect();
     ranked.sort_by_key(|&i| pairer.rank_key(i));
     let mut bye = None;
@@ -131,7 +137,9 @@ struct Pairer<'a> {
 }
 
 impl<'a> Pairer<'a> {
-    fn new(records: &'a [PlayerRecord], initial_colour: Side) -> Pairer<'a> {
+    /// `topscorers` (by record) may meet despite the same absolute colour
+    /// preference (the last round only; C.04.3 C.3).
+    fn new(records: &'a [PlayerRecord], initial_colour: Side, topscorers: &[bool]) -> Pairer<'a> {
         let may_meet = records
             .iter()
             .enumerate()
@@ -140,7 +148,9 @@ impl<'a> Pairer<'a> {
                     .iter()
                     .enumerate()
                     .map(|(b, rb)| {
-                        a != b && !ra.opponents.contains(&rb.key) && colours_compatible(ra, rb)
+                        a != b
+                            && !ra.opponents.contains(&rb.key)
+                            && (topscorers[a] || topscorers[b] || colours_compatible(ra, rb))
                     })
                     .collect()
             })
@@ -408,7 +418,7 @@ mod tests {
             record(3, 2, Some(Float::Down)),
             record(4, 0, Some(Float::Up)),
         ];
-        let pairer = Pairer::new(&records, Side::White);
+        let pairer = Pairer::new(&records, Side::White, &[false; 4]);
         let mut unpaired = vec![0, 1, 2, 3];
         let mut pairs = Vec::new();
         let floating = pairer.pair_homogeneous(vec![0, 1, 2], &mut unpaired, &mut pairs);
@@ -422,7 +432,7 @@ mod tests {
             record(3, 2, None),
             record(4, 0, None),
         ];
-        let pairer = Pairer::new(&records, Side::White);
+        let pairer = Pairer::new(&records, Side::White, &[false; 4]);
         let mut unpaired = vec![0, 1, 2, 3];
         let mut pairs = Vec::new();
         assert_eq!(
@@ -442,7 +452,7 @@ mod tests {
             record(3, 0, None),
             record(4, 0, None),
         ];
-        let pairer = Pairer::new(&records, Side::White);
+        let pairer = Pairer::new(&records, Side::White, &[false; 4]);
         let mut unpaired = vec![0, 1, 2, 3];
         let mut pairs = Vec::new();
         let floating = pairer.pair_bracket(vec![0, 1, 2, 3], 1, &mut unpaired, &mut pairs);
