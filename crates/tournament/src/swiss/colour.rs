@@ -116,6 +116,30 @@ pub(crate) fn allocate(
     (side, unmet(ph, side).max(unmet(pl, side.opposite())))
 }
 
+/// How many of the two players would not get their colour preference if
+/// they met (C.04.3 C.12), and how many of those had a strong or absolute
+/// one (C.13).
+pub(crate) fn unmet_preferences(
+    higher: &PlayerRecord,
+    lower: &PlayerRecord,
+    initial_colour: Side,
+) -> (u32, u32) {
+    let (side, _) = allocate(higher, lower, initial_colour);
+    let mut unmet = (0, 0);
+    for (p, got) in [
+        (preference(higher), side),
+        (preference(lower), side.opposite()),
+    ] {
+        if p.strength != Strength::None && p.side != got {
+            unmet.0 += 1;
+            if p.strength >= Strength::Strong {
+                unmet.1 += 1;
+            }
+        }
+    }
+    unmet
+}
+
 fn allocate_side(
     higher: &PlayerRecord,
     lower: &PlayerRecord,

@@ -14,10 +14,13 @@
 //!      whole (all but one when odd) with everyone below still pairable,
 //!      the floater is chosen first: the lowest-ranked who did not float
 //!      down last round (C.14), else the lowest-ranked; the rest is paired
-//!      S1 (top half) against S2 (bottom half). Otherwise player by
-//!      player, and those who find no partner float down.
+//!      by [`best_whole_pairing`]: the fewest unmet colour preferences
+//!      (C.12, C.13), then the Dutch order (S1 against S2, transpositions,
+//!      exchanges). Otherwise player by player, and those who find no
+//!      partner float down.
 //!
-//!    Pairing a player means taking, of S2 in order (S1\[i\] meets S2\[i\]
+//!    Pairing player by player (the MDPs, or a bracket that cannot be
+//!    paired whole) means taking, of S2 in order (S1\[i\] meets S2\[i\]
 //!    when nothing stands in the way; otherwise the next, which amounts to
 //!    the transpositions of S2 in their order), else of the lowest S1
 //!    players still free (an exchange), the first partner such that
@@ -34,9 +37,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::colour::{allocate, colours_compatible, Strength};
+use super::colour::{allocate, colours_compatible, unmet_preferences, Strength};
 use super::history::{records, Float, PlayerRecord};
 use super::tournament::{SwissError, SwissTournament};
+use super::whole_bracket::best_whole_pairing;
 use crate::matching::cardinality::has_perfect_matching;
 use crate::pairing::Pairing;
 use crate::player::{PlayerKey, Side};
@@ -274,43 +278,30 @@ impl<'a> Pairer<'a> {
         }
     }
 
-    /// Pairs all of `players`, who can be paired among themselves: S1 the
-    /// top half, S2 the bottom half; what is left of S2 after S1 (when S1
-    /// players met each other) is paired the same way.
+    /// Pairs all of `players`, who can be paired among themselves, by
+    /// [`best_whole_pairing`]: the fewest unmet colour preferences, then
+    /// the Dutch order of S1 against S2.
     fn pair_whole(
         &self,
         players: Vec<usize>,
         unpaired: &mut Vec<usize>,
         pairs: &mut Vec<(usize, usize)>,
     ) {
-        if players.is_empty() {
-            return;
-        }
-        let mut left = players.clone();
-        let (s1, s2) = players.split_at(players.len() / 2);
-        let mut s2 = s2.to_vec();
-        let mut s1_free = s1.to_vec();
-        for &a in s1 {
-            if !s1_free.contains(&a) {
-                continue;
-            }
-            s1_free.retain(|&x| x != a);
-            let candidates: Vec<usize> = s2
-                .iter()
-                .copied()
-                .chain(s1_free.iter().rev().copied())
-                .collect();
-            // The candidates are all of `left` but `a`, which can be paired
-            // whole: `a`'s partner in such a pairing is among them.
-            let b = self
-                .partner(a, &candidates, &left)
-                .expect("a bracket that can be paired whole gives every player a partner");
+        let unmet = |a: usize, b: usize| {
+            let (higher, lower) = if self.rank_key(a) <= self.rank_key(b) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            unmet_preferences(
+                &self.records[higher],
+                &self.records[lower],
+                self.initial_colour,
+            )
+        };
+        for (a, b) in best_whole_pairing(&players, &|a, b| self.allowed(a, b), &unmet) {
             self.take(a, b, unpaired, pairs);
-            left.retain(|&x| x != a && x != b);
-            s2.retain(|&x| x != b);
-            s1_free.retain(|&x| x != b);
         }
-        self.pair_whole(s2, unpaired, pairs);
     }
 
     /// Pairs player by player (S1 against S2, then the rest of S2 as a
