@@ -18,27 +18,10 @@
 //!   order is the caller's: who waited longest first), unless leaving out
 //!   someone else gives cheaper pairs.
 
-use serde::{Deserialize, Serialize};
-
+use super::candidate::ArenaCandidate;
 use super::min_cost::{min_cost_matching, Problem};
 use crate::pairing::Pairing;
 use crate::player::{PlayerKey, Side};
-
-/// A player waiting to be paired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ArenaCandidate {
-    /// The player.
-    pub key: PlayerKey,
-    /// Their rating.
-    pub rating: i32,
-    /// Their rank in the tournament by current points (1 = leader; players
-    /// on equal points may share a rank).
-    pub rank: u32,
-    /// Their recent opponents, the most recent first.
-    pub recent_opponents: Vec<PlayerKey>,
-    /// The colours of their games so far, the oldest first.
-    pub colours: Vec<Side>,
-}
 
 /// The longest run of one colour a player may have: never a fourth.
 pub const MAX_SAME_COLOUR_IN_A_ROW: usize = 3;
