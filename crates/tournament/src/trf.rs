@@ -90,14 +90,8 @@ pub fn export_trf(
     details: &HashMap<PlayerKey, TrfPlayerDetails>,
 ) -> Result<String, SwissError> {
     let table = swiss_standings(tournament)?;
-    let mut order: Vec<_> = tournament.players.iter().collect();
-    // Start numbers are the pairing numbers: rating, then name, then key.
-    order.sort_by(|a, b| {
-        b.rating
-            .cmp(&a.rating)
-            .then(a.name.cmp(&b.name))
-            .then(a.key.cmp(&b.key))
-    });
+    // Start numbers are the pairing numbers.
+    let order = tournament.by_pairing_number();
     let number: HashMap<PlayerKey, usize> = order
         .iter()
         .enumerate()

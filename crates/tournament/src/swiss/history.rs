@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::tournament::{
-    ByeKind, SwissError, SwissPlayer, SwissResult, SwissTournament, MAX_ROUNDS, MIN_ROUNDS,
+    ByeKind, SwissError, SwissResult, SwissTournament, MAX_ROUNDS, MIN_ROUNDS,
 };
 use crate::player::{PlayerKey, Side};
 use crate::standings::{points_for, HalfPoints};
@@ -57,13 +57,7 @@ pub(crate) fn records(t: &SwissTournament) -> Result<Vec<PlayerRecord>, SwissErr
     if !(MIN_ROUNDS..=MAX_ROUNDS).contains(&t.rounds_planned) {
         return Err(SwissError::RoundCount(t.rounds_planned));
     }
-    let mut order: Vec<&SwissPlayer> = t.players.iter().collect();
-    order.sort_by(|a, b| {
-        b.rating
-            .cmp(&a.rating)
-            .then(a.name.cmp(&b.name))
-            .then(a.key.cmp(&b.key))
-    });
+    let order = t.by_pairing_number();
     let mut index = HashMap::new();
     for (i, p) in order.iter().enumerate() {
         if index.insert(p.key, i).is_some() {

@@ -110,6 +110,22 @@ pub struct SwissTournament {
     pub rounds: Vec<SwissRound>,
 }
 
+impl SwissTournament {
+    /// The players in pairing-number order (the first is number 1): by
+    /// rating, highest first, then name, then key.
+    #[must_use]
+    pub fn by_pairing_number(&self) -> Vec<&SwissPlayer> {
+        let mut order: Vec<&SwissPlayer> = self.players.iter().collect();
+        order.sort_by(|a, b| {
+            b.rating
+                .cmp(&a.rating)
+                .then(a.name.cmp(&b.name))
+                .then(a.key.cmp(&b.key))
+        });
+        order
+    }
+}
+
 /// Why a round cannot be paired.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SwissError {
