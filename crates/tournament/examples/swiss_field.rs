@@ -24,6 +24,7 @@ fn main() {
             rounds_planned: 9,
             initial_colour: Side::White,
             rounds: Vec::new(),
+            sitting_out: Vec::new(),
         };
         let mut seed = 12345u64;
         let mut times = Vec::new();

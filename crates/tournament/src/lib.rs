@@ -41,6 +41,7 @@
 //!     rounds_planned: 3,
 //!     initial_colour: Side::White,
 //!     rounds: Vec::new(),
+//!     sitting_out: Vec::new(),
 //! };
 //! let round = pair_next_round(&tournament).unwrap();
 //! assert_eq!(

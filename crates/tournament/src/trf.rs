@@ -242,6 +242,7 @@ mod tests {
                     }],
                 },
             ],
+            sitting_out: Vec::new(),
         }
     }
 

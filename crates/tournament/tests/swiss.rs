@@ -29,6 +29,7 @@ fn new_tournament(n: u64, rounds: u32) -> SwissTournament {
         rounds_planned: rounds,
         initial_colour: Side::White,
         rounds: Vec::new(),
+        sitting_out: Vec::new(),
     }
 }
 
@@ -140,6 +141,7 @@ fn held_tutorial_round_one() {
         rounds_planned: 5,
         initial_colour: Side::White,
         rounds: Vec::new(),
+        sitting_out: Vec::new(),
     };
     assert_eq!(pair_next_round(&t).unwrap().boards, expected);
 }
@@ -224,6 +226,33 @@ fn topscorers_with_the_same_absolute_colour_meet_in_the_last_round() {
         .boards
         .iter()
         .all(|p| (p.white.0, p.black.0) != (1, 2) && (p.white.0, p.black.0) != (2, 1)));
+}
+
+#[test]
+fn players_sitting_out_are_not_paired_and_their_bye_counts() {
+    let mut t = new_tournament(6, 5);
+    t.sitting_out = vec![PlayerKey(2)];
+    // Five play: the lowest, 6, has the pairing bye; 2 is left alone.
+    let first = pair_next_round(&t).unwrap();
+    assert_eq!(first.bye, Some(PlayerKey(6)));
+    assert_eq!(first.boards.len(), 2);
+    assert!(first
+        .boards
+        .iter()
+        .all(|p| p.white != PlayerKey(2) && p.black != PlayerKey(2)));
+    play(&mut t, &first.boards, first.bye, Outcome::Draw);
+    t.rounds[0].byes.push(SwissBye {
+        player: PlayerKey(2),
+        kind: ByeKind::Half,
+    });
+    t.sitting_out.clear();
+    let table = swiss_standings(&t).unwrap();
+    let two = table.iter().find(|s| s.key == PlayerKey(2)).unwrap();
+    assert_eq!(two.points.as_f64(), 0.5);
+    // Back for round 2: everyone is paired, no bye.
+    let second = pair_next_round(&t).unwrap();
+    assert_eq!(second.boards.len(), 3);
+    assert_eq!(second.bye, None);
 }
 
 #[test]

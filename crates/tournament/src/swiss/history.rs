@@ -75,7 +75,9 @@ pub(crate) fn records(t: &SwissTournament) -> Result<Vec<PlayerRecord>, SwissErr
             colours_by_round: vec![None; rounds_done],
             opponents: HashSet::new(),
             had_point_without_playing: false,
-            present: !p.withdrawn && p.joined_round as usize <= rounds_done + 1,
+            present: !p.withdrawn
+                && p.joined_round as usize <= rounds_done + 1
+                && !t.sitting_out.contains(&p.key),
             last_float: None,
         })
         .collect();

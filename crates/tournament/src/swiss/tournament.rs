@@ -108,6 +108,11 @@ pub struct SwissTournament {
     pub initial_colour: Side,
     /// The rounds finished so far, the first first.
     pub rounds: Vec<SwissRound>,
+    /// Players who sit the next round out (a requested bye): they are not
+    /// paired; the server records their bye (`Half`, `Full` or `Zero`) with
+    /// that round's results.
+    #[serde(default)]
+    pub sitting_out: Vec<PlayerKey>,
 }
 
 impl SwissTournament {
