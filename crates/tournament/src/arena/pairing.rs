@@ -298,8 +298,8 @@ mod tests {
         );
     }
 
-    fn arb_wave(max: usize) -> impl Strategy<Value = (Vec<ArenaCandidate>, usize)> {
-        (2..max)
+    fn arb_wave(min: usize, max: usize) -> impl Strategy<Value = (Vec<ArenaCandidate>, usize)> {
+        (min..max)
             .prop_flat_map(|n| {
                 let player = (
                     1000..2500i32,
@@ -371,7 +371,13 @@ mod tests {
 
     proptest! {
         #[test]
-        fn waves_pair_everyone_once_by_the_rules((wave, active) in arb_wave(24)) {
+        fn waves_pair_everyone_once_by_the_rules((wave, active) in arb_wave(2, 24)) {
+            let pairs = pair_arena(&wave, active);
+            check_properties(&wave, active, &pairs);
+        }
+
+        #[test]
+        fn exact_and_windowed_waves_pair_by_the_rules((wave, active) in arb_wave(40, 160)) {
             let pairs = pair_arena(&wave, active);
             check_properties(&wave, active, &pairs);
         }
