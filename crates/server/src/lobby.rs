@@ -84,6 +84,12 @@ impl Lobby {
         if req.rated && !self.players.has_account(&me.id).await? {
             return Err(rated_needs_account());
         }
+        if self.live.store().is_bot(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "Bot accounts do not post seeks in the lobby: they play through challenges",
+            ));
+        }
         let now = self.live.now();
         let store = self.live.store();
         let open = store.open_seeks(now).await?;
@@ -173,6 +179,12 @@ impl Lobby {
         }
         if seek.rated && !self.players.has_account(&me.id).await? {
             return Err(rated_needs_account());
+        }
+        if seek.rated && self.live.store().is_bot(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "Bot accounts play rated games through challenges, not the lobby",
+            ));
         }
         let pairing = Pairing {
             variant: seek.variant,

@@ -6,6 +6,7 @@ mod admin_cli;
 mod api;
 mod api_moves;
 mod bench_signature;
+mod bots;
 mod challenges;
 mod chat;
 mod cli;
