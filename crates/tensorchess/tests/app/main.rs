@@ -7,6 +7,7 @@ mod api;
 mod api_moves;
 mod bench_signature;
 mod bots;
+mod bots_bridge;
 mod challenges;
 mod chat;
 mod cli;
