@@ -54,6 +54,31 @@ pub async fn tokens_are_found_by_hash_listed_and_revoked(store: &dyn GameStore) 
         Some(60)
     );
     assert_eq!(store.tokens_of("ann").await.unwrap(), [t2]);
+    // Closing an account revokes its tokens.
+    store
+        .save_player(&PlayerRecord {
+            id: "bob".into(),
+            name: "Bob".into(),
+            created_at: 1,
+            account: None,
+        })
+        .await
+        .unwrap();
+    store
+        .create_account(&AccountRecord {
+            username: "bob".into(),
+            password_hash: "x".into(),
+            player_id: "bob".into(),
+            created_at: 1,
+            closed_at: None,
+        })
+        .await
+        .unwrap();
+    store.close_account("bob", 65).await.unwrap();
+    assert_eq!(
+        store.token_by_hash("h3").await.unwrap().unwrap().revoked_at,
+        Some(65)
+    );
 
     assert!(!store.is_bot("ann").await.unwrap());
     assert!(store.make_bot("ann", 70).await.unwrap());

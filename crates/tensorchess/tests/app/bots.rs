@@ -583,3 +583,83 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
     assert_eq!(s.next().await["state"]["status"], "resign");
     assert_eq!(s.line().await, None);
 }
+
+/// A person's account plays from a program through the Board API; a
+/// token's requests are limited (moves aside), answered 429 in JSON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_api_plays_a_persons_game_and_tokens_are_limited() {
+    let t = TestApp::new();
+    let ann = account(&t, "ann").await;
+    let bob = account(&t, "bob").await;
+    let board = make_token(&t, &ann, &["board:play"]).await;
+    let c = with_token(
+        &t,
+        Method::POST,
+        "/api/challenge/bob",
+        &board,
+        Some(json!({ "color": "white", "clock": { "base_seconds": 60 } })),
+    )
+    .await;
+    assert_eq!(c.status, StatusCode::CREATED, "{}", c.text);
+    let cid = c.body["id"].as_str().unwrap();
+    let a = t
+        .post(
+            &format!("/api/challenges/{cid}/accept"),
+            Some(&bob),
+            json!({}),
+        )
+        .await;
+    let id = a.body["game"].as_str().unwrap().to_string();
+    let mut s = Lines::open(&t, &format!("/api/board/game/stream/{id}"), &board).await;
+    let full = s.next().await;
+    assert_eq!(full["type"], "gameFull");
+    assert!(full["white"]["title"].is_null());
+    let a = with_token(
+        &t,
+        Method::POST,
+        &format!("/api/board/game/{id}/move/e2e4"),
+        &board,
+        None,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(s.next().await["moves"], "e2e4");
+    // A spectator's stream is refused: only the players.
+    let bob_board = make_token(&t, &bob, &["board:play"]).await;
+    let (_, other) = bot_account(&t, "robo").await;
+    let res = with_token(
+        &t,
+        Method::GET,
+        &format!("/api/bot/game/stream/{id}"),
+        &other,
+        None,
+    )
+    .await;
+    expect_refused(&res, StatusCode::FORBIDDEN, "not_a_player");
+    let a = with_token(
+        &t,
+        Method::POST,
+        &format!("/api/board/game/{id}/abort"),
+        &bob_board,
+        None,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let end = s.next_of("gameState").await;
+    assert_eq!(end["status"], "aborted");
+
+    // Forty requests at once, then a pause (the test clock stands still).
+    let board = make_token(&t, &ann, &["board:play"]).await;
+    for _ in 0..40 {
+        let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    }
+    let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
+    expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    // Another token of the same account is counted apart.
+    let a = with_token(&t, Method::GET, "/api/account", &bob_board, None).await;
+    assert_eq!(a.status, StatusCode::OK);
+    t.clock.advance(1_000);
+    let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
