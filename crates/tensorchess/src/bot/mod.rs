@@ -351,6 +351,20 @@ async fn start_game(config: &BotConfig, account: &Account, full: &Value) -> Resu
     })
 }
 
+/// A move string as a path segment: a propel's `>` (and anything else
+/// outside letters, digits and `-._~@`) percent-encoded.
+pub fn path_segment(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// On our turn, asks the engine and plays its move.
 async fn turn(server: &Server, config: &BotConfig, g: &mut Game, state: &Value) {
     let moves = state["moves"].as_str().unwrap_or("").to_string();
@@ -398,7 +412,10 @@ async fn turn(server: &Server, config: &BotConfig, g: &mut Game, state: &Value) 
         }
     };
     match server
-        .post(&format!("/api/bot/game/{}/move/{best}", g.id), None)
+        .post(
+            &format!("/api/bot/game/{}/move/{}", g.id, path_segment(&best)),
+            None,
+        )
         .await
     {
         Ok(_) => g.moved_after = Some(moves),

@@ -663,3 +663,14 @@ async fn the_board_api_plays_a_persons_game_and_tokens_are_limited() {
     let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
+
+/// A propel's `>` is percent-encoded in the path (what the bridge sends),
+/// and the route reads it back.
+#[test]
+fn move_strings_become_path_segments() {
+    use tensorchess::bot::path_segment;
+    assert_eq!(path_segment("e2e4"), "e2e4");
+    assert_eq!(path_segment("c1e3>g5"), "c1e3%3Eg5");
+    assert_eq!(path_segment("M@c2"), "M@c2");
+    assert_eq!(path_segment("b1d3xc2"), "b1d3xc2");
+}
