@@ -490,11 +490,6 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
     assert_eq!(st["moves"], "e2e4");
     assert_eq!(st["winc"], 2_000);
 
-    let a = with_token(&t, Method::POST, &uri, &bot, None).await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    assert_eq!(a.body, json!({ "ok": true }));
-    let st = s.next().await;
-    assert_eq!(st["moves"], "e2e4 e7e5");
     // An illegal move, refused with the rules' reason.
     let a = with_token(
         &t,
@@ -504,9 +499,24 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
         None,
     )
     .await;
+    expect_refused(&a, StatusCode::UNPROCESSABLE_ENTITY, "illegal_move");
+    // A propel's `>` comes percent-encoded, and is read back.
+    let a = with_token(
+        &t,
+        Method::POST,
+        &format!("/api/bot/game/{id}/move/d7d6%3Ed5"),
+        &bot,
+        None,
+    )
+    .await;
     assert!(a.status.is_client_error(), "{}", a.text);
-    assert!(a.body["error"].as_str().is_some());
+    assert!(a.text.contains("d7d6>d5"), "{}", a.text);
 
+    let a = with_token(&t, Method::POST, &uri, &bot, None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body, json!({ "ok": true }));
+    let st = s.next().await;
+    assert_eq!(st["moves"], "e2e4 e7e5");
     // Chat, as a form and as JSON; Ann's line too.
     let req = Request::builder()
         .method(Method::POST)
