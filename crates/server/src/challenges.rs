@@ -78,6 +78,8 @@ pub struct ChallengerView {
     pub name: String,
     /// Their account's user name (for the profile link).
     pub account: Option<String>,
+    /// `BOT` for a bot account.
+    pub title: Option<&'static str>,
 }
 
 /// A challenge, as one of its two players sees it.
@@ -156,7 +158,9 @@ impl Challenges {
 
     async fn player_view(&self, id: &str) -> Result<ChallengerView, AppError> {
         let p = self.players.record(id).await?;
+        let bot = self.live.store().is_bot(&p.id).await?;
         Ok(ChallengerView {
+            title: bot.then_some(crate::bot::BOT_TITLE),
             id: p.id,
             name: p.name,
             account: p.account,

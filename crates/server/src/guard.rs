@@ -109,7 +109,10 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
         )
         .into_response();
     }
-    if !says_json(request.headers()) {
+    // A program's token is sent by no form of another site: its bodies may
+    // be forms, or none (as lichess's clients send them).
+    let program = crate::tokens::bearer(request.headers()).is_some();
+    if !program && !says_json(request.headers()) {
         return AppError::UnsupportedMediaType(
             "Send requests that change something with Content-Type: application/json".into(),
         )

@@ -114,6 +114,11 @@ kinds! {
     TooMany = "too_many" => TOO_MANY_REQUESTS,
     /// The operator muted this player's chat.
     Muted = "muted" => FORBIDDEN,
+    /// The API token lacks the scope the route needs.
+    MissingScope = "missing_scope" => FORBIDDEN,
+    /// Bot accounts play through challenges (not the lobby, not as a
+    /// person); a bot route asked by an account that is not a bot.
+    BotAccount = "bot_account" => FORBIDDEN,
 }
 
 impl std::fmt::Display for Kind {

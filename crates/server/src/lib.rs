@@ -7,6 +7,7 @@
 
 pub mod api;
 pub(crate) mod assets;
+pub mod bot;
 pub mod budget;
 pub mod challenges;
 pub mod chat;
@@ -37,6 +38,7 @@ pub mod players;
 pub mod presence;
 pub mod ratelimit;
 pub mod requests;
+pub mod tokens;
 pub use tensorchess_store as store;
 pub mod views;
 pub mod ws;
@@ -83,6 +85,10 @@ pub struct AppState {
     pub chat: Arc<chat::Chat>,
     /// Challenges between named players.
     pub challenges: Arc<challenges::Challenges>,
+    /// Personal API tokens.
+    pub tokens: Arc<tokens::Tokens>,
+    /// Bot accounts and the Bot and Board APIs' streams.
+    pub bots: Arc<bot::Bots>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -126,8 +132,15 @@ impl AppState {
         if tokio::runtime::Handle::try_current().is_ok() {
             games.spawn_background(lobby.clone(), players.clone(), challenges.clone());
         }
+        let tokens = Arc::new(tokens::Tokens::new(
+            games.live.store().clone(),
+            games.config().clock.clone(),
+        ));
+        let bots = Arc::new(bot::Bots::new(games.live.clone(), players.clone()));
         AppState {
             chat: Arc::new(chat::Chat::new(games.live.clone())),
+            tokens,
+            bots,
             challenges,
             games,
             players,
@@ -245,6 +258,15 @@ async fn limit_writes(
             request.uri().path(),
             "/position" | "/explain" | "/analysis/pgn"
         );
+    // A program's requests count against its token (moves and streams
+    // excepted), not its address.
+    if let Some(auth) = request.extensions().get::<tokens::TokenAuth>() {
+        let path = request.uri().path();
+        if !path.contains("/move/") && !path.contains("/stream/") {
+            state.tokens.take(auth)?;
+        }
+        return Ok(next.run(request).await);
+    }
     let client = client::Client::of(&request);
     if writes && !client.exempt {
         let now = state.games.config().clock.now_ms();

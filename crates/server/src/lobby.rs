@@ -85,6 +85,12 @@ impl Lobby {
         if req.rated && !self.players.has_account(&me.id).await? {
             return Err(rated_needs_account());
         }
+        if self.live.store().is_bot(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "Bot accounts do not post seeks in the lobby: they play through challenges",
+            ));
+        }
         let now = self.live.now();
         let store = self.live.store();
         let open = store.open_seeks(now).await?;
@@ -177,6 +183,12 @@ impl Lobby {
         }
         if seek.rated && !self.players.has_account(&me.id).await? {
             return Err(rated_needs_account());
+        }
+        if seek.rated && self.live.store().is_bot(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "Bot accounts play rated games through challenges, not the lobby",
+            ));
         }
         let pairing = Pairing {
             variant: seek.variant,

@@ -515,6 +515,8 @@ pub struct ProfileView {
     pub id: String,
     /// The display name.
     pub name: String,
+    /// `BOT` for a bot account (played by a program); `null` otherwise.
+    pub title: Option<&'static str>,
     /// The account's user name (as in the URL).
     pub username: String,
     /// When the player first came, in milliseconds since the Unix epoch.

@@ -49,6 +49,8 @@ pub enum Command {
     Puzzles(commands::puzzles::PuzzlesArgs),
     /// The operator's tools: bans, accounts, ownerless games.
     Admin(commands::admin::AdminArgs),
+    /// Play on a server's Bot API with a UCI engine (ours by default).
+    Bot(commands::bot::BotArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -98,5 +100,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Review(args)) => commands::review::run(&args),
         Some(Command::Puzzles(args)) => commands::puzzles::run(&args),
         Some(Command::Admin(args)) => commands::admin::run(&args),
+        Some(Command::Bot(args)) => commands::bot::run(&args),
     }
 }

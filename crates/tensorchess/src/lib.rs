@@ -3,6 +3,7 @@
 //! crate of its own (re-exported here under their old paths).
 
 pub mod bench;
+pub mod bot;
 pub mod child;
 pub mod cli;
 pub mod commands;

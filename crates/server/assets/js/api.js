@@ -46,7 +46,7 @@
 /** @typedef {GameRatings & { correspondence: GameRatings }} Ratings */
 /** @typedef {{ id: string, name: string, account: string | null, ratings: Ratings, banned?: string }} MeView */
 /**
- * @typedef {{ id: string, name: string, username: string, created_at: number, ratings: Ratings,
+ * @typedef {{ id: string, name: string, title?: string | null, username: string, created_at: number, ratings: Ratings,
  *   games: GameSummary[] }} ProfileView
  */
 /** @typedef {{ base_seconds: number, increment_seconds: number }} ClockSpec */
@@ -72,7 +72,7 @@
  * @typedef {{ id: number, room: ChatRoom, name: string, seat?: Color, text: string, at: number }} ChatLine
  */
 /** @typedef {{ room: ChatRoom, lines: ChatLine[], muted: boolean, can_write: boolean }} ChatView */
-/** @typedef {{ id: string, name: string, account: string | null }} ChallengePlayer */
+/** @typedef {{ id: string, name: string, account: string | null, title?: string | null }} ChallengePlayer */
 /**
  * @typedef {{ id: string, direction: 'in' | 'out', from: ChallengePlayer, to: ChallengePlayer, variant: string,
  *   variant_title: string, clock: ClockSpec | null, days: number | null, rated: boolean,

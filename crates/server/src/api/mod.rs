@@ -2,6 +2,7 @@
 //! service, and answers a view or an [`AppError`].
 //! Every answer, errors included, is JSON.
 
+mod bot;
 mod challenges;
 mod chat;
 mod games;
@@ -63,6 +64,35 @@ pub fn routes() -> Router<AppState> {
         .route("/seeks/{id}", axum::routing::delete(lobby::cancel))
         .route("/seeks/{id}/accept", post(lobby::accept))
         .route("/ws", get(ws::handler))
+        // Programs (issue 24): tokens, the Bot and Board APIs, lichess's shapes.
+        .route(
+            "/account/tokens",
+            get(bot::list_tokens).post(bot::create_token),
+        )
+        .route(
+            "/account/tokens/{id}",
+            axum::routing::delete(bot::revoke_token),
+        )
+        .route("/account", get(bot::account))
+        .route("/bot/account/upgrade", post(bot::upgrade))
+        .route("/stream/event", get(bot::event_stream))
+        .route("/bot/online", get(bot::online_bots))
+        .route("/bot/game/stream/{id}", get(bot::bot_stream))
+        .route("/bot/game/{id}/move/{mv}", post(bot::bot_move))
+        .route("/bot/game/{id}/resign", post(bot::bot_resign))
+        .route("/bot/game/{id}/abort", post(bot::bot_abort))
+        .route("/bot/game/{id}/draw/{accept}", post(bot::bot_draw))
+        .route("/bot/game/{id}/chat", post(bot::bot_chat))
+        .route("/board/game/stream/{id}", get(bot::board_stream))
+        .route("/board/game/{id}/move/{mv}", post(bot::board_move))
+        .route("/board/game/{id}/resign", post(bot::board_resign))
+        .route("/board/game/{id}/abort", post(bot::board_abort))
+        .route("/board/game/{id}/draw/{accept}", post(bot::board_draw))
+        .route("/board/game/{id}/chat", post(bot::board_chat))
+        .route("/challenge/{username}", post(bot::challenge))
+        .route("/challenge/{id}/accept", post(bot::accept))
+        .route("/challenge/{id}/decline", post(bot::decline))
+        .route("/challenge/{id}/cancel", post(bot::cancel))
         // Learning (issue 16): analysis import, reviews, puzzles, lessons.
         .route("/analysis/pgn", post(learning::import_pgn))
         .route(

@@ -97,6 +97,32 @@ pub fn id_cookie(token: &str, secure: bool) -> HeaderValue {
 /// the request had no valid identity, sets the new one's cookie on the
 /// answer.
 pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    // A program with a personal API token is its account (no cookie).
+    if let Some(token) = crate::tokens::bearer(request.headers()) {
+        let auth = match state.tokens.authenticate(token).await {
+            Ok(auth) => auth,
+            Err(e) => return e.into_response(),
+        };
+        let banned = match state.games.live.store().ban_of(&auth.player).await {
+            Ok(ban) => ban.map(|b| b.reason),
+            Err(e) => return crate::error::AppError::from(e).into_response(),
+        };
+        let me = Me {
+            id: auth.player.clone(),
+            token_hash: crate::tokens::hash(token),
+            stored: true,
+            new_token: None,
+            seat_tokens: Vec::new(),
+            client: Client::of(&request),
+            banned,
+        };
+        if let Err(e) = me.may_act() {
+            return e.into_response();
+        }
+        request.extensions_mut().insert(me);
+        request.extensions_mut().insert(auth);
+        return next.run(request).await;
+    }
     let cookies = Cookies::from_headers(request.headers());
     let secure = via_https(request.headers());
     let mut me = state.players.identify(cookies.get(ID_COOKIE)).await;

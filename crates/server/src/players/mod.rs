@@ -548,9 +548,11 @@ impl Players {
             .store
             .finished_online_games(&account.player_id, PROFILE_GAMES)
             .await?;
+        let bot = self.store.is_bot(&account.player_id).await?;
         Ok(ProfileView {
             id: record.id,
             name: record.name,
+            title: bot.then_some(crate::bot::BOT_TITLE),
             username: account.username,
             created_at: account.created_at,
             ratings: ratings::ratings_view(&self.store.ratings(&account.player_id).await?),

@@ -16,6 +16,7 @@ mod listen;
 mod moderation;
 mod players;
 mod row;
+mod tokens;
 
 use super::database::redact;
 use super::{
@@ -26,6 +27,7 @@ use super::{
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use crate::RatingPool;
+use crate::token::{TokenRecord, TokenStore};
 use async_trait::async_trait;
 use deadpool_postgres::{
     GenericClient, Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime,
@@ -46,6 +48,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0005_moderation.sql"),
     include_str!("../migrations/postgres/0006_chat.sql"),
     include_str!("../migrations/postgres/0007_challenges.sql"),
+    include_str!("../migrations/postgres/0008_tokens.sql"),
     include_str!("../migrations/postgres/0009_correspondence.sql"),
 ];
 
@@ -323,6 +326,41 @@ impl ChallengeStore for PgStore {
 
     async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
         challenges::expire(&self.client().await?, now).await
+    }
+}
+
+#[async_trait]
+impl TokenStore for PgStore {
+    async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
+        tokens::create(&self.client().await?, token).await
+    }
+
+    async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRecord>, StoreError> {
+        tokens::by_hash(&self.client().await?, hash).await
+    }
+
+    async fn tokens_of(&self, player: &str) -> Result<Vec<TokenRecord>, StoreError> {
+        tokens::of(&self.client().await?, player).await
+    }
+
+    async fn revoke_token(&self, id: &str, player: &str, at: i64) -> Result<bool, StoreError> {
+        tokens::revoke(&self.client().await?, id, player, at).await
+    }
+
+    async fn touch_token(&self, id: &str, at: i64) -> Result<(), StoreError> {
+        tokens::touch(&self.client().await?, id, at).await
+    }
+
+    async fn make_bot(&self, player: &str, at: i64) -> Result<bool, StoreError> {
+        tokens::make_bot(&self.client().await?, player, at).await
+    }
+
+    async fn is_bot(&self, player: &str) -> Result<bool, StoreError> {
+        tokens::is_bot(&self.client().await?, player).await
+    }
+
+    async fn bots(&self) -> Result<Vec<String>, StoreError> {
+        tokens::bots(&self.client().await?).await
     }
 }
 

@@ -226,6 +226,12 @@ pub async fn close_account(
         .await?;
     c.execute("DELETE FROM seeks WHERE player_id = $1", &[&player])
         .await?;
+    // Its programs' tokens go with it.
+    c.execute(
+        "UPDATE api_tokens SET revoked_at = $2 WHERE player_id = $1 AND revoked_at IS NULL",
+        &[&player, &at],
+    )
+    .await?;
     log_event(c, channel, &player, &AccountChange::Closed).await?;
     Ok(Some(player))
 }

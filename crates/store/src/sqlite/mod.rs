@@ -12,6 +12,7 @@ mod learning;
 mod moderation;
 mod players;
 mod row;
+mod tokens;
 
 use super::writer::{writer_loop, Job, TypedJob};
 use super::{
@@ -22,6 +23,7 @@ use super::{
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use crate::RatingPool;
+use crate::token::{TokenRecord, TokenStore};
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
 use std::path::Path;
@@ -38,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0005_moderation.sql"),
     include_str!("../migrations/sqlite/0006_chat.sql"),
     include_str!("../migrations/sqlite/0007_challenges.sql"),
+    include_str!("../migrations/sqlite/0008_tokens.sql"),
     include_str!("../migrations/sqlite/0009_correspondence.sql"),
 ];
 
@@ -192,6 +195,50 @@ impl ChallengeStore for SqliteStore {
 
     async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
         self.write(move |conn| challenges::expire(conn, now)).await
+    }
+}
+
+#[async_trait]
+impl TokenStore for SqliteStore {
+    async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
+        let token = token.clone();
+        self.write(move |conn| tokens::create(conn, &token)).await
+    }
+
+    async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRecord>, StoreError> {
+        let hash = hash.to_string();
+        self.read(move |conn| tokens::by_hash(conn, &hash)).await
+    }
+
+    async fn tokens_of(&self, player: &str) -> Result<Vec<TokenRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| tokens::of(conn, &player)).await
+    }
+
+    async fn revoke_token(&self, id: &str, player: &str, at: i64) -> Result<bool, StoreError> {
+        let (id, player) = (id.to_string(), player.to_string());
+        self.write(move |conn| tokens::revoke(conn, &id, &player, at))
+            .await
+    }
+
+    async fn touch_token(&self, id: &str, at: i64) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.write(move |conn| tokens::touch(conn, &id, at)).await
+    }
+
+    async fn make_bot(&self, player: &str, at: i64) -> Result<bool, StoreError> {
+        let player = player.to_string();
+        self.write(move |conn| tokens::make_bot(conn, &player, at))
+            .await
+    }
+
+    async fn is_bot(&self, player: &str) -> Result<bool, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| tokens::is_bot(conn, &player)).await
+    }
+
+    async fn bots(&self) -> Result<Vec<String>, StoreError> {
+        self.read(tokens::bots).await
     }
 }
 

@@ -163,6 +163,11 @@ pub fn close_account(
             .execute(params![player])?;
         conn.prepare_cached("DELETE FROM seeks WHERE player_id = ?1")?
             .execute(params![player])?;
+        // Its programs' tokens go with it.
+        conn.prepare_cached(
+            "UPDATE api_tokens SET revoked_at = ?2 WHERE player_id = ?1 AND revoked_at IS NULL",
+        )?
+        .execute(params![player, at])?;
         log_event(conn, player, &AccountChange::Closed)?;
     }
     Ok(player)

@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod bench;
+pub mod bot;
 pub mod datagen;
 pub mod error;
 pub mod fen;

@@ -489,3 +489,63 @@ async fn chat_and_challenges_reach_pages_on_the_other_server() {
     let g = a.get(&format!("/api/games/{game}"), Some(&ann)).await;
     assert_eq!(g.body["you"], "black", "{}", g.text);
 }
+
+/// A program's token made on one server works on the other, and once
+/// revoked on one is refused on the other at once; a bot's event stream on
+/// one server hears of a challenge made on the other, and its game stream
+/// of a move made there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_and_bot_streams_work_across_servers() {
+    use crate::bots::{bot_account, make_token, with_token, Lines};
+    use axum::http::Method;
+    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
+        return;
+    };
+    let ann = account(&a, "ann").await;
+    let (_, bot) = bot_account(&a, "robo").await;
+    let mut events = Lines::open(&b, "/api/stream/event", &bot).await;
+    let c = a
+        .post(
+            "/api/challenges",
+            Some(&ann),
+            json!({ "to": "robo", "color": "white", "clock": { "base_seconds": 60 } }),
+        )
+        .await;
+    assert_eq!(c.status, StatusCode::CREATED, "{}", c.text);
+    let cid = c.body["id"].as_str().unwrap().to_string();
+    let seen = events.next_of("challenge").await;
+    assert_eq!(seen["challenge"]["id"], cid.as_str());
+    let ok = with_token(
+        &b,
+        Method::POST,
+        &format!("/api/challenge/{cid}/accept"),
+        &bot,
+        None,
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.text);
+    let start = events.next_of("gameStart").await;
+    let id = start["game"]["id"].as_str().unwrap().to_string();
+    let mut game = Lines::open(&b, &format!("/api/bot/game/stream/{id}"), &bot).await;
+    assert_eq!(game.next().await["type"], "gameFull");
+    assert_eq!(a.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
+    assert_eq!(game.next_of("gameState").await["moves"], "e2e4");
+
+    // Revoked on A, refused on B.
+    let token = make_token(&a, &ann, &["board:play"]).await;
+    let me = with_token(&b, Method::GET, "/api/account", &token, None).await;
+    assert_eq!(me.status, StatusCode::OK, "{}", me.text);
+    let list = a.get("/api/account/tokens", Some(&ann)).await;
+    let tid = list.body["tokens"][0]["id"].as_str().unwrap().to_string();
+    let gone = a
+        .req(
+            Method::DELETE,
+            &format!("/api/account/tokens/{tid}"),
+            Some(&ann),
+            None,
+        )
+        .await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT, "{}", gone.text);
+    let me = with_token(&b, Method::GET, "/api/account", &token, None).await;
+    expect_refused(&me, StatusCode::UNAUTHORIZED, "unauthorized");
+}

@@ -6,6 +6,8 @@ mod admin_cli;
 mod api;
 mod api_moves;
 mod bench_signature;
+mod bots;
+mod bots_bridge;
 mod challenges;
 mod chat;
 mod cli;

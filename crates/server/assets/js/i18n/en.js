@@ -353,6 +353,8 @@ export default {
   'error.internal': 'Something went wrong on the server',
   'error.lobby_full': 'The lobby is full: accept a seek, or try again in a minute.',
   'error.muted': 'Your chat is muted on this server.',
+  'error.missing_scope': 'This API token may not do that.',
+  'error.bot_account': 'Bot accounts play through challenges, not the lobby.',
   'error.banned': 'You are banned from this server.',
   'error.account_closed': 'This account is closed.',
   'error.forbidden_origin': 'Refused: the request came from another site',

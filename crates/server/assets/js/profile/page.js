@@ -29,6 +29,14 @@ function el(tag, cls, text) {
   return e;
 }
 
+/** The mark of a title before a name (`BOT`). @param {string} title */
+export function titleMark(title) {
+  const mark = document.createElement('span');
+  mark.className = 'title-mark';
+  mark.textContent = title;
+  return mark;
+}
+
 /** @param {ProfileState} view @param {(username: string, name: string) => void} [challenge] */
 function render(view, challenge) {
   const p = view.profile;
@@ -45,7 +53,8 @@ function render(view, challenge) {
     return;
   }
   const me = player.me && player.me.account === p.username;
-  $('#profile-name').textContent = p.name;
+  // A bot account (played by a program) shows BOT before its name.
+  $('#profile-name').replaceChildren(...(p.title ? [titleMark(p.title), ' '] : []), p.name);
   const since = new Date(p.created_at).toLocaleDateString(document.documentElement.lang, { year: 'numeric', month: 'long', day: 'numeric' });
   $('#profile-sub').textContent = `${t('profile.username', { username: p.username })} · ${t('profile.since', { date: since })}${me ? ` · ${t('profile.you')}` : ''}`;
   document.title = `${p.name} — ${t('page.title')}`;

@@ -278,6 +278,7 @@ export function createChallenges({ live, openGame = goToGame }) {
     li.dataset.id = c.id;
     const name = playerName(c.from.name);
     const text = el('span', 'challenge-text');
+    if (c.from.title) text.append(el('span', 'title-mark', c.from.title), ' ');
     text.append(el('strong', '', t('challenge.from_short', { name })), ' ', el('span', 'muted', challengeTerms(c)));
     li.append(text);
     const busy = state.busy.has(c.id);

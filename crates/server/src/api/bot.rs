@@ -1,0 +1,569 @@
+//! The routes for programs, in lichess's shapes: personal API tokens
+//! (`/api/account/tokens`, for a logged-in account), the Bot API
+//! (`/api/bot/...`, a bot account's token with `bot:play`), the Board API
+//! (`/api/board/...`, a person's account's token with `board:play`), the
+//! event stream, and challenges by user name. Every refusal is JSON with
+//! a reason (`{"error", "kind"}`).
+
+use crate::bot::{self, OnlineBotView};
+use crate::challenges::{ChallengeRequest, DeclineRequest};
+use crate::command::Command;
+use crate::error::{ApiPath, AppError};
+use crate::kind::Kind;
+use crate::players::Me;
+use crate::requests::{ClockRequest, ColorChoice, OnlineAction};
+use crate::store::{ChatRoom, SeekColor};
+use crate::tokens::{
+    NewTokenRequest, NewTokenView, TokenAuth, TokensView, BOARD_PLAY, BOT_PLAY, CHALLENGE_WRITE,
+};
+use crate::AppState;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// `{"ok": true}`, lichess's answer to a command done.
+fn ok() -> Json<Value> {
+    Json(json!({ "ok": true }))
+}
+
+/// A body as JSON (`Content-Type: application/json`) or as a form
+/// (anything else, lichess's clients' way); an empty body is an empty form.
+pub struct FormOrJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for FormOrJson<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("application/json"));
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| AppError::bad(format!("Could not read the request body: {e}")))?;
+        if json {
+            serde_json::from_slice(&bytes)
+                .map(FormOrJson)
+                .map_err(|e| AppError::bad(format!("Invalid request: {e}")))
+        } else {
+            serde_urlencoded::from_bytes(&bytes)
+                .map(FormOrJson)
+                .map_err(|e| AppError::bad(format!("Invalid form: {e}")))
+        }
+    }
+}
+
+/// Whether the request came with a token (the account routes of tokens
+/// are for people, logged in with their password).
+pub struct ViaToken(pub bool);
+
+impl<S: Send + Sync> FromRequestParts<S> for ViaToken {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ViaToken(parts.extensions.get::<TokenAuth>().is_some()))
+    }
+}
+
+fn no_token(via: ViaToken) -> Result<(), AppError> {
+    if via.0 {
+        Err(AppError::refused(
+            Kind::MissingScope,
+            "Tokens are made and revoked by a person logged in, not with a token",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// `POST /api/account/tokens` (201): the token is shown this once.
+pub async fn create_token(
+    State(state): State<AppState>,
+    me: Me,
+    via: ViaToken,
+    FormOrJson(req): FormOrJson<NewTokenRequest>,
+) -> Result<(StatusCode, Json<NewTokenView>), AppError> {
+    no_token(via)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(state.tokens.create(&me, req).await?),
+    ))
+}
+
+/// `GET /api/account/tokens`: the account's tokens (never the tokens
+/// themselves).
+pub async fn list_tokens(
+    State(state): State<AppState>,
+    me: Me,
+    via: ViaToken,
+) -> Result<Json<TokensView>, AppError> {
+    no_token(via)?;
+    Ok(Json(state.tokens.list(&me).await?))
+}
+
+/// `DELETE /api/account/tokens/{id}` (204): refused from now on, on every
+/// server.
+pub async fn revoke_token(
+    State(state): State<AppState>,
+    me: Me,
+    via: ViaToken,
+    ApiPath(id): ApiPath<String>,
+) -> Result<StatusCode, AppError> {
+    no_token(via)?;
+    state.tokens.revoke(&me, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/account` (a token's account, as lichess's clients ask first).
+#[derive(Serialize, Debug)]
+pub struct AccountView {
+    /// The player's id.
+    pub id: String,
+    /// The account's user name.
+    pub username: String,
+    /// `BOT` for a bot account.
+    pub title: Option<&'static str>,
+}
+
+/// `GET /api/account`: whose token this is.
+pub async fn account(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+) -> Result<Json<AccountView>, AppError> {
+    let _ = auth;
+    let record = state.players.record(&me.id).await?;
+    Ok(Json(AccountView {
+        username: record
+            .account
+            .ok_or_else(|| AppError::refused(Kind::AccountNeeded, "The account is gone"))?,
+        title: state.bots.title(&me.id).await?,
+        id: me.id,
+    }))
+}
+
+/// `POST /api/bot/account/upgrade`: the account becomes a bot account.
+pub async fn upgrade(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+) -> Result<Json<Value>, AppError> {
+    auth.require_any(&[BOT_PLAY])?;
+    state.bots.upgrade(&me).await?;
+    Ok(ok())
+}
+
+/// `GET /api/stream/event`: the account's challenges and games, as NDJSON.
+pub async fn event_stream(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+) -> Result<Response, AppError> {
+    auth.require_any(&[BOT_PLAY, BOARD_PLAY, CHALLENGE_WRITE])?;
+    bot::event_stream(
+        state.games.clone(),
+        state.bots.clone(),
+        state.challenges.clone(),
+        me,
+    )
+    .await
+}
+
+/// `GET /api/bot/online`: the bots with a stream open, as NDJSON.
+pub async fn online_bots(State(state): State<AppState>) -> Result<Response, AppError> {
+    let bots: Vec<OnlineBotView> = state.bots.online().await?;
+    let mut text = String::new();
+    for b in bots {
+        text.push_str(&serde_json::to_string(&b).unwrap_or_default());
+        text.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response())
+}
+
+/// Which API a game route is under.
+#[derive(Clone, Copy)]
+enum Api {
+    Bot,
+    Board,
+}
+
+impl Api {
+    /// Refuses a token or an account that does not fit the API.
+    async fn check(self, state: &AppState, me: &Me, auth: &TokenAuth) -> Result<(), AppError> {
+        match self {
+            Api::Bot => {
+                auth.require_any(&[BOT_PLAY])?;
+                state.bots.require_bot(me).await
+            }
+            Api::Board => {
+                auth.require_any(&[BOARD_PLAY])?;
+                state.bots.require_person(me).await
+            }
+        }
+    }
+}
+
+async fn stream(
+    state: AppState,
+    me: Me,
+    auth: TokenAuth,
+    id: String,
+    api: Api,
+) -> Result<Response, AppError> {
+    api.check(&state, &me, &auth).await?;
+    bot::game_stream(state.games.clone(), state.bots.clone(), me, id).await
+}
+
+/// `GET /api/bot/game/stream/{id}`.
+pub async fn bot_stream(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    stream(state, me, auth, id, Api::Bot).await
+}
+
+/// `GET /api/board/game/stream/{id}`.
+pub async fn board_stream(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    stream(state, me, auth, id, Api::Board).await
+}
+
+/// `?offeringDraw=true` with a move.
+#[derive(Deserialize, Debug, Default)]
+pub struct MoveQuery {
+    /// Offers a draw with the move (or accepts the opponent's).
+    #[serde(rename = "offeringDraw", default)]
+    offering_draw: Option<bool>,
+}
+
+async fn act(state: &AppState, me: &Me, id: &str, action: OnlineAction) -> Result<(), AppError> {
+    state
+        .games
+        .act(id, me, Command::Online(action))
+        .await
+        .map(|_| ())
+}
+
+async fn play(
+    state: AppState,
+    me: Me,
+    auth: TokenAuth,
+    (id, mv): (String, String),
+    q: MoveQuery,
+    api: Api,
+) -> Result<Json<Value>, AppError> {
+    api.check(&state, &me, &auth).await?;
+    // The move is for the position now: the program saw it on its stream.
+    let ply = state.games.lock_for(&id, &me).await?.1.ply();
+    act(&state, &me, &id, OnlineAction::Move { mv, ply }).await?;
+    if q.offering_draw == Some(true) {
+        act(&state, &me, &id, OnlineAction::OfferDraw).await?;
+    }
+    Ok(ok())
+}
+
+/// `POST /api/bot/game/{id}/move/{move}[?offeringDraw=true]`.
+pub async fn bot_move(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(path): ApiPath<(String, String)>,
+    crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
+) -> Result<Json<Value>, AppError> {
+    play(state, me, auth, path, q, Api::Bot).await
+}
+
+/// `POST /api/board/game/{id}/move/{move}[?offeringDraw=true]`.
+pub async fn board_move(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(path): ApiPath<(String, String)>,
+    crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
+) -> Result<Json<Value>, AppError> {
+    play(state, me, auth, path, q, Api::Board).await
+}
+
+macro_rules! game_action {
+    ($(#[$doc:meta])* $name:ident, $api:expr, $action:expr) => {
+        $(#[$doc])*
+        pub async fn $name(
+            State(state): State<AppState>,
+            me: Me,
+            auth: TokenAuth,
+            ApiPath(id): ApiPath<String>,
+        ) -> Result<Json<Value>, AppError> {
+            $api.check(&state, &me, &auth).await?;
+            act(&state, &me, &id, $action).await?;
+            Ok(ok())
+        }
+    };
+}
+
+game_action!(
+    /// `POST /api/bot/game/{id}/resign`.
+    bot_resign, Api::Bot, OnlineAction::Resign
+);
+game_action!(
+    /// `POST /api/bot/game/{id}/abort`.
+    bot_abort, Api::Bot, OnlineAction::Abort
+);
+game_action!(
+    /// `POST /api/board/game/{id}/resign`.
+    board_resign, Api::Board, OnlineAction::Resign
+);
+game_action!(
+    /// `POST /api/board/game/{id}/abort`.
+    board_abort, Api::Board, OnlineAction::Abort
+);
+
+async fn draw(
+    state: AppState,
+    me: Me,
+    auth: TokenAuth,
+    (id, accept): (String, String),
+    api: Api,
+) -> Result<Json<Value>, AppError> {
+    api.check(&state, &me, &auth).await?;
+    let action = match accept.as_str() {
+        "yes" | "true" => OnlineAction::OfferDraw,
+        "no" | "false" => OnlineAction::DeclineDraw,
+        _ => return Err(AppError::bad("Say yes or no to a draw")),
+    };
+    act(&state, &me, &id, action).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/game/{id}/draw/{yes|no}`: offers or accepts a draw, or
+/// declines the opponent's offer.
+pub async fn bot_draw(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(path): ApiPath<(String, String)>,
+) -> Result<Json<Value>, AppError> {
+    draw(state, me, auth, path, Api::Bot).await
+}
+
+/// `POST /api/board/game/{id}/draw/{yes|no}`.
+pub async fn board_draw(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(path): ApiPath<(String, String)>,
+) -> Result<Json<Value>, AppError> {
+    draw(state, me, auth, path, Api::Board).await
+}
+
+/// A chat line from a program: `room` (`player` or `spectator`) and `text`.
+#[derive(Deserialize, Debug)]
+pub struct ChatBody {
+    /// `player` or `spectator` (lichess's words; ours are accepted too).
+    room: String,
+    /// The text.
+    text: String,
+}
+
+async fn chat(
+    state: AppState,
+    me: Me,
+    auth: TokenAuth,
+    id: String,
+    body: ChatBody,
+    api: Api,
+) -> Result<Json<Value>, AppError> {
+    api.check(&state, &me, &auth).await?;
+    let room = match body.room.as_str() {
+        "player" | "players" => ChatRoom::Players,
+        "spectator" | "spectators" => ChatRoom::Spectators,
+        _ => return Err(AppError::bad("A room is player or spectator")),
+    };
+    let author = (
+        state.players.name_of(&me.id).await?,
+        state.players.has_account(&me.id).await?,
+    );
+    let (_, lg) = state.games.lock_for(&id, &me).await?;
+    state.chat.post(&lg, &me, author, room, &body.text).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/game/{id}/chat`.
+pub async fn bot_chat(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+    FormOrJson(body): FormOrJson<ChatBody>,
+) -> Result<Json<Value>, AppError> {
+    chat(state, me, auth, id, body, Api::Bot).await
+}
+
+/// `POST /api/board/game/{id}/chat`.
+pub async fn board_chat(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+    FormOrJson(body): FormOrJson<ChatBody>,
+) -> Result<Json<Value>, AppError> {
+    chat(state, me, auth, id, body, Api::Board).await
+}
+
+/// `POST /api/challenge/{username}`: our challenge's fields, or lichess's
+/// form fields (`clock.limit`, `clock.increment`, `rated`, `color`,
+/// `variant`, `days`); others are ignored.
+#[derive(Deserialize, Debug, Default)]
+pub struct ChallengeBody {
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    clock: Option<ClockRequest>,
+    #[serde(default)]
+    days: Option<u32>,
+    #[serde(default)]
+    rated: Option<bool>,
+    #[serde(default)]
+    color: Option<String>,
+    #[serde(rename = "clock.limit", default)]
+    clock_limit: Option<u32>,
+    #[serde(rename = "clock.increment", default)]
+    clock_increment: Option<u32>,
+}
+
+impl ChallengeBody {
+    fn request(self, to: String) -> Result<ChallengeRequest, AppError> {
+        let variant = match self.variant {
+            Some(v) => Some(
+                v.parse::<tensorchess_rules::VariantKind>()
+                    .map_err(|e| AppError::bad(e.to_string()))?,
+            ),
+            None => None,
+        };
+        let color = match self.color.as_deref() {
+            None | Some("random") => None,
+            Some("white") => Some(ColorChoice(SeekColor::White)),
+            Some("black") => Some(ColorChoice(SeekColor::Black)),
+            Some(_) => return Err(AppError::bad("A colour is white, black or random")),
+        };
+        let clock = self.clock.or(match self.clock_limit {
+            Some(limit) => Some(ClockRequest {
+                base_seconds: limit,
+                increment_seconds: self.clock_increment.unwrap_or(0),
+            }),
+            None => None,
+        });
+        Ok(ChallengeRequest {
+            to,
+            variant,
+            clock,
+            days: self.days,
+            rated: self.rated.unwrap_or(false),
+            color,
+        })
+    }
+}
+
+fn may_challenge(auth: &TokenAuth) -> Result<(), AppError> {
+    auth.require_any(&[CHALLENGE_WRITE, BOT_PLAY, BOARD_PLAY])
+}
+
+/// `POST /api/challenge/{username}`: the challenge, in lichess's shape (201).
+pub async fn challenge(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(username): ApiPath<String>,
+    FormOrJson(body): FormOrJson<ChallengeBody>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    may_challenge(&auth)?;
+    let view = state
+        .challenges
+        .create(&me, body.request(username)?)
+        .await?;
+    let v = serde_json::to_value(&view).unwrap_or_default();
+    Ok((StatusCode::CREATED, Json(crate::bot::lichess_challenge(&v))))
+}
+
+/// `POST /api/challenge/{id}/accept`.
+pub async fn accept(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Json<Value>, AppError> {
+    may_challenge(&auth)?;
+    state.challenges.accept(&me, &id).await?;
+    Ok(ok())
+}
+
+/// `POST /api/challenge/{id}/decline`, with an optional `reason`.
+#[derive(Deserialize, Debug, Default)]
+pub struct DeclineBody {
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// lichess's decline reasons by key, as sentences.
+fn reason_text(key: &str) -> String {
+    match key {
+        "generic" => "I'm not accepting challenges at the moment.",
+        "later" => "This is not the right time for me, please ask again later.",
+        "tooFast" => {
+            "This time control is too fast for me, please challenge again with a slower game."
+        }
+        "tooSlow" => {
+            "This time control is too slow for me, please challenge again with a faster game."
+        }
+        "timeControl" => "I'm not accepting challenges with this time control.",
+        "rated" => "Please send me a rated challenge instead.",
+        "casual" => "Please send me a casual challenge instead.",
+        "standard" => "I'm not accepting variant challenges right now.",
+        "variant" => "I'm not willing to play this variant right now.",
+        "noBot" => "I'm not accepting challenges from bots.",
+        "onlyBot" => "I'm only accepting challenges from bots.",
+        other => return other.to_string(),
+    }
+    .to_string()
+}
+
+/// `POST /api/challenge/{id}/decline`.
+pub async fn decline(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+    FormOrJson(body): FormOrJson<DeclineBody>,
+) -> Result<Json<Value>, AppError> {
+    may_challenge(&auth)?;
+    let reason = body.reason.map(|r| reason_text(&r));
+    state
+        .challenges
+        .decline(&me, &id, DeclineRequest { reason })
+        .await?;
+    Ok(ok())
+}
+
+/// `POST /api/challenge/{id}/cancel`: the challenger withdraws it.
+pub async fn cancel(
+    State(state): State<AppState>,
+    me: Me,
+    auth: TokenAuth,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Json<Value>, AppError> {
+    may_challenge(&auth)?;
+    state.challenges.cancel(&me, &id).await?;
+    Ok(ok())
+}

@@ -1,0 +1,248 @@
+//! `GET /api/stream/event`: what happens to a player's challenges and
+//! games, as lichess's event stream says it (`challenge`,
+//! `challengeCanceled`, `challengeDeclined`, `gameStart`, `gameFinish`),
+//! what is current first, and an empty line every [`KEEP_ALIVE_MS`].
+
+use super::game::game_event;
+use super::ndjson::{self, Lines};
+use super::{Bots, KEEP_ALIVE_MS};
+use crate::challenges::Challenges;
+use crate::error::AppError;
+use crate::games::Games;
+use crate::ids::game_topic;
+use crate::players::Me;
+use crate::store::{GameListQuery, GameMode};
+use axum::response::Response;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc;
+
+/// Ongoing games looked at when the stream opens.
+const ONGOING: usize = 100;
+
+/// A challenge (as the `challenges` topic sends it) in lichess's shape.
+pub fn lichess_challenge(c: &Value) -> Value {
+    let user = |p: &Value| {
+        json!({
+            "id": p["id"],
+            "name": p["account"].as_str().or(p["name"].as_str()),
+            "title": p["title"],
+            "rating": Value::Null,
+        })
+    };
+    let clock = &c["clock"];
+    let (time_control, speed) = if clock.is_object() {
+        let base = clock["base_seconds"].as_i64().unwrap_or(0);
+        let inc = clock["increment_seconds"].as_i64().unwrap_or(0);
+        (
+            json!({
+                "type": "clock",
+                "limit": base,
+                "increment": inc,
+                "show": format!("{}+{inc}", fmt_minutes(base)),
+            }),
+            super::game::speed(Some(crate::store::ClockSettings {
+                base_ms: base * 1000,
+                increment_ms: inc * 1000,
+            })),
+        )
+    } else {
+        (json!({ "type": "unlimited" }), "correspondence")
+    };
+    let status = match c["state"].as_str() {
+        Some("open") => "created",
+        Some("canceled") | Some("expired") => "canceled",
+        Some(other) => other,
+        None => "created",
+    };
+    let mut out = json!({
+        "id": c["id"],
+        "url": format!("/#/challenge/{}", c["id"].as_str().unwrap_or("")),
+        "status": status,
+        "challenger": user(&c["from"]),
+        "destUser": user(&c["to"]),
+        "variant": { "key": c["variant"], "name": c["variant_title"] },
+        "rated": c["rated"],
+        "speed": speed,
+        "timeControl": time_control,
+        "color": c["color"],
+        "direction": c["direction"],
+    });
+    if let Some(reason) = c["reason"].as_str() {
+        out["declineReason"] = json!(reason);
+    }
+    if c["state"] == "declined" && c["reason"].is_null() {
+        out["declineReason"] = json!("I'm not accepting challenges at the moment.");
+    }
+    out
+}
+
+/// Minutes as lichess shows them (`3`, `0.5`).
+fn fmt_minutes(seconds: i64) -> String {
+    if seconds % 60 == 0 {
+        (seconds / 60).to_string()
+    } else {
+        format!("{}", seconds as f64 / 60.0)
+    }
+}
+
+/// Watches one game of the player's until it ends, then sends its
+/// `gameFinish` into `finished`.
+fn watch_game(
+    games: Arc<Games>,
+    bots: Arc<Bots>,
+    me: Me,
+    id: String,
+    finished: mpsc::Sender<Value>,
+) {
+    tokio::spawn(async move {
+        let mut rx = games.hub().subscribe(&game_topic(&id));
+        // Ended before the subscription?
+        let mut check = true;
+        loop {
+            if check {
+                if let Ok(Some(game)) = game_event(&games, &bots, &me, &id).await {
+                    if game.get("status").is_some() {
+                        let _ = finished
+                            .send(json!({ "type": "gameFinish", "game": game }))
+                            .await;
+                        return;
+                    }
+                }
+            }
+            check = tokio::select! {
+                m = rx.recv() => match m {
+                    Ok(text) => {
+                        let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+                        v["type"] == "game" && !v["game"]["end"].is_null()
+                    }
+                    Err(RecvError::Lagged(_)) => true,
+                    Err(RecvError::Closed) => return,
+                },
+                _ = finished.closed() => return,
+            };
+        }
+    });
+}
+
+/// The player's online games in progress, with a seat of theirs.
+async fn ongoing(games: &Games, me: &Me) -> Result<Vec<String>, AppError> {
+    let list = games
+        .live
+        .store()
+        .list_games(&GameListQuery {
+            player: me.id.clone(),
+            limit: ONGOING,
+            before: None,
+        })
+        .await?;
+    Ok(list
+        .into_iter()
+        .filter(|g| g.record.mode == GameMode::Online && g.record.ending.is_none())
+        .map(|g| g.record.id)
+        .collect())
+}
+
+/// `GET /api/stream/event` for `me`.
+pub async fn event_stream(
+    games: Arc<Games>,
+    bots: Arc<Bots>,
+    challenges: Arc<Challenges>,
+    me: Me,
+) -> Result<Response, AppError> {
+    let live = games.live.clone();
+    // Subscribed first: nothing made from now on is missed.
+    let mut rx = live.hub().subscribe(&Challenges::topic_of(&me));
+    let here = live.presence().player_here(&me.id);
+    let current = challenges.list(&me).await?;
+    let playing = ongoing(&games, &me).await?;
+    let (lines, response) = ndjson::stream();
+    tokio::spawn(async move {
+        let _here = here;
+        let (finished_tx, mut finished_rx) = mpsc::channel::<Value>(64);
+        let start = |id: String| {
+            let (games, bots, me, tx) =
+                (games.clone(), bots.clone(), me.clone(), finished_tx.clone());
+            async move {
+                let line = match game_event(&games, &bots, &me, &id).await {
+                    Ok(Some(game)) => Some(json!({ "type": "gameStart", "game": game })),
+                    _ => None,
+                };
+                watch_game(games, bots, me, id, tx);
+                line
+            }
+        };
+        for id in playing {
+            if let Some(line) = start(id).await {
+                if !lines.send(&line).await {
+                    return;
+                }
+            }
+        }
+        for c in &current.incoming {
+            let v = serde_json::to_value(c).unwrap_or_default();
+            if !lines
+                .send(&json!({ "type": "challenge", "challenge": lichess_challenge(&v) }))
+                .await
+            {
+                return;
+            }
+        }
+        let clock = live.config().clock.clone();
+        let mut stopping = live.stopping();
+        let mut alive_at = clock.now_ms() + KEEP_ALIVE_MS;
+        loop {
+            let next = tokio::select! {
+                m = rx.recv() => match m {
+                    Ok(text) => {
+                        let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+                        challenge_line(&v)
+                    }
+                    Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => return,
+                },
+                Some(line) = finished_rx.recv() => Some(Ok(line)),
+                _ = clock.sleep_until(alive_at) => {
+                    alive_at = clock.now_ms() + KEEP_ALIVE_MS;
+                    if !lines.keep_alive().await { return; }
+                    None
+                }
+                _ = async { let _ = stopping.wait_for(|s| *s).await; } => return,
+                _ = lines.closed() => return,
+            };
+            let line = match next {
+                Some(Ok(line)) => Some(line),
+                Some(Err(game)) => start(game).await,
+                None => None,
+            };
+            if let Some(line) = line {
+                if !send(&lines, &line).await {
+                    return;
+                }
+            }
+        }
+    });
+    Ok(response)
+}
+
+async fn send(lines: &Lines, line: &Value) -> bool {
+    lines.send(line).await
+}
+
+/// The line a `challenge` message of the hub becomes: a line, or the game
+/// an acceptance made (`Err`, for a `gameStart`).
+fn challenge_line(v: &Value) -> Option<Result<Value, String>> {
+    if v["type"] != "challenge" {
+        return None;
+    }
+    let c = &v["challenge"];
+    let lichess = lichess_challenge(c);
+    Some(Ok(match v["event"].as_str()? {
+        "created" => json!({ "type": "challenge", "challenge": lichess }),
+        "declined" => json!({ "type": "challengeDeclined", "challenge": lichess }),
+        "canceled" | "expired" => json!({ "type": "challengeCanceled", "challenge": lichess }),
+        "accepted" => return Some(Err(c["game"].as_str()?.to_string())),
+        _ => return None,
+    }))
+}

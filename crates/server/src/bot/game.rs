@@ -1,0 +1,406 @@
+//! One game for a program: `gameFull` first, then `gameState` on every
+//! change, `chatLine`s, `opponentGone` (lichess's Bot and Board API game
+//! stream); and the game as the event stream's `gameStart` and
+//! `gameFinish` show it.
+
+use super::ndjson::{self, Lines};
+use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
+use crate::error::AppError;
+use crate::games::Games;
+use crate::ids::game_topic;
+use crate::kind::Kind;
+use crate::live::LiveGame;
+use crate::online::OnlineGames;
+use crate::players::Me;
+use crate::store::{ChatRoom, ClockSettings, Ending, GameMode};
+use axum::response::Response;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tensorchess_rules::{Color, EndReason, Outcome};
+use tokio::sync::broadcast::error::RecvError;
+
+/// What a clockless game's clocks say (lichess's correspondence value).
+const NO_CLOCK_MS: i64 = 2_147_483_647;
+
+/// A `gameState` line.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameStateLine {
+    /// Always `gameState`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The moves from the start, move strings (RULES 4.2) separated by spaces.
+    pub moves: String,
+    /// White's time left (ms).
+    pub wtime: i64,
+    /// Black's time left (ms).
+    pub btime: i64,
+    /// White's increment (ms).
+    pub winc: i64,
+    /// Black's increment (ms).
+    pub binc: i64,
+    /// White offers a draw.
+    pub wdraw: bool,
+    /// Black offers a draw.
+    pub bdraw: bool,
+    /// `started`, `mate`, `resign`, `outoftime`, `stalemate`, `draw`,
+    /// `aborted`, `variantEnd` (Chessence: no legal move), `timeout` (left).
+    pub status: &'static str,
+    /// `white` or `black`, once one won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+}
+
+impl GameStateLine {
+    /// What a program acts on (the clocks aside).
+    fn key(&self) -> (&str, &str, bool, bool) {
+        (&self.moves, self.status, self.wdraw, self.bdraw)
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.status != "started"
+    }
+}
+
+/// The status word (lichess's) and the winner of an ending.
+fn status_of(ending: Option<Ending>) -> (&'static str, Option<Color>) {
+    match ending {
+        None => ("started", None),
+        Some(Ending::Aborted { .. }) => ("aborted", None),
+        Some(Ending::Imported { winner }) => ("unknownFinish", winner),
+        Some(Ending::Outcome(Outcome::Decisive { winner, reason })) => (
+            match reason {
+                EndReason::Checkmate => "mate",
+                EndReason::NoLegalMoves => "variantEnd",
+                EndReason::Resignation => "resign",
+                EndReason::Timeout => "outoftime",
+                EndReason::Abandoned => "timeout",
+                _ => "variantEnd",
+            },
+            Some(winner),
+        ),
+        Some(Ending::Outcome(Outcome::Draw { reason })) => (
+            match reason {
+                EndReason::Stalemate => "stalemate",
+                _ => "draw",
+            },
+            None,
+        ),
+    }
+}
+
+/// The game's state now (`now` on the server's clock).
+pub fn game_state(lg: &LiveGame, now: i64) -> GameStateLine {
+    let moves = lg
+        .history()
+        .iter()
+        .map(|m| m.uci.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let turn = lg.turn();
+    let online = lg.online();
+    let time = |c: Color| {
+        online
+            .and_then(|o| o.remaining(c, turn, now))
+            .map_or(NO_CLOCK_MS, |ms| ms.max(0))
+    };
+    let inc = online
+        .and_then(|o| o.record().clock)
+        .map_or(0, |c| c.increment_ms);
+    let offer = online.and_then(|o| o.record().draw_offer);
+    let (status, winner) = status_of(lg.ending());
+    GameStateLine {
+        kind: "gameState",
+        moves,
+        wtime: time(Color::White),
+        btime: time(Color::Black),
+        winc: inc,
+        binc: inc,
+        wdraw: offer == Some(Color::White),
+        bdraw: offer == Some(Color::Black),
+        status,
+        winner: winner.map(Color::name),
+    }
+}
+
+/// lichess's speed of a time control (estimated game time: base + 40
+/// increments).
+pub fn speed(clock: Option<ClockSettings>) -> &'static str {
+    let Some(c) = clock else {
+        return "correspondence";
+    };
+    let estimate = (c.base_ms + 40 * c.increment_ms) / 1000;
+    match estimate {
+        ..30 => "ultraBullet",
+        30..180 => "bullet",
+        180..480 => "blitz",
+        480..1500 => "rapid",
+        _ => "classical",
+    }
+}
+
+/// What a game's lines need, read under its lock.
+struct Seats {
+    id: String,
+    variant: tensorchess_rules::VariantKind,
+    clock: Option<ClockSettings>,
+    rated: bool,
+    initial_fen: String,
+    fen: String,
+    players: [Option<String>; 2],
+    ratings: [Option<i32>; 2],
+    state: GameStateLine,
+    last_move: Option<String>,
+}
+
+impl Seats {
+    fn of(lg: &LiveGame, now: i64) -> Seats {
+        let record = lg.online().map(|o| o.record().clone());
+        let player = |c: Color| record.as_ref().and_then(|r| r.players[c].clone());
+        let rating = |c: Color| record.as_ref().and_then(|r| r.ratings[c]);
+        let start = &lg.record().start_fen;
+        Seats {
+            id: lg.id().to_string(),
+            variant: lg.record().variant,
+            clock: record.as_ref().and_then(|r| r.clock),
+            rated: lg.record().rated,
+            initial_fen: if start == "start"
+                || start.is_empty()
+                || start == lg.record().variant.start_fen()
+            {
+                "startpos".to_string()
+            } else {
+                start.clone()
+            },
+            fen: lg.game().fen(),
+            players: [player(Color::White), player(Color::Black)],
+            ratings: [rating(Color::White), rating(Color::Black)],
+            state: game_state(lg, now),
+            last_move: lg.history().last().map(|m| m.uci.clone()),
+        }
+    }
+
+    async fn player(&self, bots: &Bots, c: Color) -> Result<Value, AppError> {
+        let i = c.index();
+        Ok(match &self.players[i] {
+            Some(p) => serde_json::to_value(bots.player_view(p, self.ratings[i]).await?)
+                .unwrap_or_default(),
+            None => serde_json::to_value(BotPlayerView {
+                id: String::new(),
+                name: "?".into(),
+                title: None,
+                rating: None,
+            })
+            .unwrap_or_default(),
+        })
+    }
+
+    fn variant(&self) -> Value {
+        json!({ "key": self.variant.name(), "name": self.variant.title() })
+    }
+}
+
+/// The `gameFull` line of a game.
+async fn full(bots: &Bots, s: &Seats) -> Result<Value, AppError> {
+    Ok(json!({
+        "type": "gameFull",
+        "id": s.id,
+        "variant": s.variant(),
+        "clock": s.clock.map(|c| json!({ "initial": c.base_ms, "increment": c.increment_ms })),
+        "speed": speed(s.clock),
+        "rated": s.rated,
+        "white": s.player(bots, Color::White).await?,
+        "black": s.player(bots, Color::Black).await?,
+        "initialFen": s.initial_fen,
+        "state": s.state,
+    }))
+}
+
+/// The `gameFull` line of game `id` as `me` sees it.
+pub async fn game_full(games: &Games, bots: &Bots, me: &Me, id: &str) -> Result<Value, AppError> {
+    let (_, lg) = games.lock_for(id, me).await?;
+    let seats = Seats::of(&lg, games.live.now());
+    drop(lg);
+    full(bots, &seats).await
+}
+
+/// A game as `gameStart` and `gameFinish` show it to the player `me`
+/// (`None` when they hold no seat in it).
+pub async fn game_event(
+    games: &Games,
+    bots: &Bots,
+    me: &Me,
+    id: &str,
+) -> Result<Option<Value>, AppError> {
+    let (_, lg) = games.lock_for(id, me).await?;
+    let Some(color) = OnlineGames::seat(&lg, me) else {
+        return Ok(None);
+    };
+    let turn = lg.turn();
+    let seats = Seats::of(&lg, games.live.now());
+    drop(lg);
+    let them = seats.player(bots, !color).await?;
+    let left = match color {
+        Color::White => seats.state.wtime,
+        Color::Black => seats.state.btime,
+    };
+    let mut game = json!({
+        "id": seats.id,
+        "gameId": seats.id,
+        "fullId": seats.id,
+        "color": color.name(),
+        "fen": seats.fen,
+        "hasMoved": !seats.state.moves.is_empty(),
+        "isMyTurn": turn == color && !seats.state.over(),
+        "lastMove": seats.last_move.clone().unwrap_or_default(),
+        "opponent": { "id": them["id"], "username": them["name"], "rating": them["rating"], "title": them["title"] },
+        "rated": seats.rated,
+        "secondsLeft": if seats.clock.is_some() { Some(left / 1000) } else { None },
+        "source": "friend",
+        "speed": speed(seats.clock),
+        "variant": seats.variant(),
+        "compat": { "bot": true, "board": true },
+    });
+    if seats.state.over() {
+        game["status"] = json!({ "name": seats.state.status });
+        if let Some(w) = seats.state.winner {
+            game["winner"] = json!(w);
+        }
+    }
+    Ok(Some(game))
+}
+
+/// A chat line as the stream shows it.
+fn chat_line(v: &Value) -> Option<Value> {
+    let line = &v["line"];
+    let room = match line["room"].as_str()? {
+        "players" => "player",
+        _ => "spectator",
+    };
+    Some(json!({
+        "type": "chatLine",
+        "room": room,
+        "username": line["name"],
+        "text": line["text"],
+    }))
+}
+
+/// `GET /api/bot/game/stream/{id}` (and the Board API's): the game's lines
+/// until it ends, for one of its players.
+pub async fn game_stream(
+    games: Arc<Games>,
+    bots: Arc<Bots>,
+    me: Me,
+    id: String,
+) -> Result<Response, AppError> {
+    let live = games.live.clone();
+    let (_, lg) = games.lock_for(&id, &me).await?;
+    if lg.mode() != GameMode::Online {
+        return Err(AppError::refused(
+            Kind::NotOnline,
+            "Only online games are streamed to programs",
+        ));
+    }
+    let Some(seat) = OnlineGames::seat(&lg, &me) else {
+        return Err(AppError::refused(
+            Kind::NotAPlayer,
+            "Only the game's players stream it here",
+        ));
+    };
+    // Subscribed under the lock: every change after the first line comes.
+    let hub = live.hub();
+    let mut game_rx = hub.subscribe(&game_topic(&id));
+    let mut players_rx = hub.subscribe(&crate::chat::chat_topic(&id, ChatRoom::Players));
+    let mut spectators_rx = hub.subscribe(&crate::chat::chat_topic(&id, ChatRoom::Spectators));
+    let seats = Seats::of(&lg, live.now());
+    drop(lg);
+    let first = full(&bots, &seats).await?;
+    let (lines, response) = ndjson::stream();
+    let here = live.presence().enter(&id, seat);
+    tokio::spawn(async move {
+        let _here = here;
+        if !lines.send(&first).await || seats.state.over() {
+            return;
+        }
+        let mut last = seats.state;
+        let clock = live.config().clock.clone();
+        let mut stopping = live.stopping();
+        let mut alive_at = clock.now_ms() + KEEP_ALIVE_MS;
+        let mut gone = false;
+        let mut here_now = live.presence().connected(&id)[(!seat).index()];
+        loop {
+            let refresh = tokio::select! {
+                m = game_rx.recv() => match m {
+                    Ok(text) => {
+                        let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+                        match v["type"].as_str() {
+                            Some("game") => true,
+                            Some("presence") => {
+                                // Said when the opponent leaves, and when one
+                                // who left comes back (not before they came).
+                                let them = v[(!seat).name()].as_bool().unwrap_or(true);
+                                if them != here_now {
+                                    here_now = them;
+                                    if !them || gone {
+                                        gone = !them;
+                                        if !lines.send(&json!({ "type": "opponentGone", "gone": gone })).await {
+                                            return;
+                                        }
+                                    }
+                                }
+                                false
+                            }
+                            _ => false,
+                        }
+                    }
+                    Err(RecvError::Lagged(_)) => true,
+                    Err(RecvError::Closed) => return,
+                },
+                m = players_rx.recv() => {
+                    if !send_chat(&lines, m).await { return; }
+                    false
+                }
+                m = spectators_rx.recv() => {
+                    if !send_chat(&lines, m).await { return; }
+                    false
+                }
+                _ = clock.sleep_until(alive_at) => {
+                    alive_at = clock.now_ms() + KEEP_ALIVE_MS;
+                    if !lines.keep_alive().await { return; }
+                    false
+                }
+                _ = async { let _ = stopping.wait_for(|s| *s).await; } => return,
+                _ = lines.closed() => return,
+            };
+            if !refresh {
+                continue;
+            }
+            let Ok((_, lg)) = games.lock_for(&id, &me).await else {
+                return;
+            };
+            let now = game_state(&lg, live.now());
+            drop(lg);
+            if now.key() != last.key() {
+                if !lines.send(&now).await || now.over() {
+                    return;
+                }
+                last = now;
+            }
+        }
+    });
+    Ok(response)
+}
+
+async fn send_chat(lines: &Lines, m: Result<axum::extract::ws::Utf8Bytes, RecvError>) -> bool {
+    let text = match m {
+        Ok(text) => text,
+        Err(RecvError::Lagged(_)) => return true,
+        Err(RecvError::Closed) => return false,
+    };
+    let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+    match chat_line(&v) {
+        Some(line) => lines.send(&line).await,
+        None => true,
+    }
+}

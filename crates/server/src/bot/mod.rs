@@ -1,0 +1,192 @@
+//! Programs that play: bot accounts, and the Bot and Board APIs' streams
+//! (`GET /api/stream/event`, `GET /api/bot/game/stream/{id}`), in the
+//! shapes of lichess's Bot API so that its clients need little change
+//! (`docs/bots.md` lists the differences). Every move, resignation and
+//! abort goes through [`Games::act`](crate::games::Games::act) as a page's
+//! does; the streams follow the same hub topics as pages (a game's, a
+//! player's challenges), which the other servers relay to this one.
+
+mod events;
+mod game;
+mod ndjson;
+
+pub use events::{event_stream, lichess_challenge};
+pub use game::{game_full, game_state, game_stream, GameStateLine};
+
+use crate::error::AppError;
+use crate::kind::Kind;
+use crate::live::LiveGames;
+use crate::players::{Me, Players};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+/// A keep-alive empty line is sent this often on every stream.
+pub const KEEP_ALIVE_MS: i64 = 7_000;
+/// What a bot account is called where names are shown.
+pub const BOT_TITLE: &str = "BOT";
+
+/// A player as the streams show them (lichess's `LightUser` with a rating).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct BotPlayerView {
+    /// The player's id.
+    pub id: String,
+    /// Their account's user name, else their display name.
+    pub name: String,
+    /// `BOT` for a bot account.
+    pub title: Option<&'static str>,
+    /// Their rating in the game's variant, when rated.
+    pub rating: Option<i32>,
+}
+
+/// `GET /api/bot/online`: one line per bot with a stream open.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct OnlineBotView {
+    /// The player's id.
+    pub id: String,
+    /// The account's user name.
+    pub username: String,
+    /// Always `BOT`.
+    pub title: &'static str,
+}
+
+/// Bot accounts.
+pub struct Bots {
+    live: Arc<LiveGames>,
+    players: Arc<Players>,
+    /// Players known to be bots (an account never stops being one).
+    known: Mutex<HashSet<String>>,
+}
+
+impl Bots {
+    /// The service over the games and players.
+    pub fn new(live: Arc<LiveGames>, players: Arc<Players>) -> Bots {
+        Bots {
+            live,
+            players,
+            known: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Whether `player` is a bot account.
+    pub async fn is_bot(&self, player: &str) -> Result<bool, AppError> {
+        if self
+            .known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(player)
+        {
+            return Ok(true);
+        }
+        let bot = self.live.store().is_bot(player).await?;
+        if bot {
+            self.known
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(player.to_string());
+        }
+        Ok(bot)
+    }
+
+    /// `BOT` for a bot account.
+    pub async fn title(&self, player: &str) -> Result<Option<&'static str>, AppError> {
+        Ok(self.is_bot(player).await?.then_some(BOT_TITLE))
+    }
+
+    /// A player as the streams show them.
+    pub async fn player_view(
+        &self,
+        player: &str,
+        rating: Option<i32>,
+    ) -> Result<BotPlayerView, AppError> {
+        let record = self.players.record(player).await?;
+        Ok(BotPlayerView {
+            id: record.id,
+            name: record.account.unwrap_or(record.name),
+            title: self.title(player).await?,
+            rating,
+        })
+    }
+
+    /// Refuses unless `me` is a bot account (the Bot API's routes).
+    pub async fn require_bot(&self, me: &Me) -> Result<(), AppError> {
+        if self.is_bot(&me.id).await? {
+            Ok(())
+        } else {
+            Err(AppError::refused(
+                Kind::BotAccount,
+                "This is not a bot account: upgrade it first (POST /api/bot/account/upgrade), or use the Board API",
+            ))
+        }
+    }
+
+    /// Refuses a bot account (the Board API is for people's accounts).
+    pub async fn require_person(&self, me: &Me) -> Result<(), AppError> {
+        if self.is_bot(&me.id).await? {
+            Err(AppError::refused(
+                Kind::BotAccount,
+                "Bot accounts play through the Bot API (/api/bot/...)",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Makes `me`'s account a bot account: only an account that has played
+    /// no game, for ever.
+    pub async fn upgrade(&self, me: &Me) -> Result<(), AppError> {
+        let store = self.live.store();
+        let record = self.players.record(&me.id).await?;
+        if record.account.is_none() {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "Only an account becomes a bot account",
+            ));
+        }
+        if self.is_bot(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "This account is a bot account already",
+            ));
+        }
+        let games = store
+            .list_games(&crate::store::GameListQuery {
+                player: me.id.clone(),
+                limit: 1,
+                before: None,
+            })
+            .await?;
+        if !games.is_empty() {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "Only an account that has played no game becomes a bot account: make a new account for the bot",
+            ));
+        }
+        store.make_bot(&me.id, self.live.now()).await?;
+        self.known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(me.id.clone());
+        Ok(())
+    }
+
+    /// Bots with a stream (or a page) open, on any server.
+    pub async fn online(&self) -> Result<Vec<OnlineBotView>, AppError> {
+        let presence = self.live.presence();
+        let mut out = Vec::new();
+        for id in self.live.store().bots().await? {
+            if !presence.is_here(&id) {
+                continue;
+            }
+            let record = self.players.record(&id).await?;
+            if let Some(username) = record.account {
+                out.push(OnlineBotView {
+                    id,
+                    username,
+                    title: BOT_TITLE,
+                });
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,102 @@
+//! API tokens and bot accounts in PostgreSQL.
+
+use super::row::{mark, params};
+use crate::rows::placeholders;
+use crate::token::{read_token, token_values, TokenRecord, TOKEN_COLUMNS};
+use crate::StoreError;
+use deadpool_postgres::GenericClient;
+
+pub async fn create(c: &impl GenericClient, t: &TokenRecord) -> Result<(), StoreError> {
+    let values = token_values(t);
+    let stmt = c
+        .prepare_cached(&format!(
+            "INSERT INTO api_tokens ({TOKEN_COLUMNS}) VALUES ({})",
+            placeholders(mark, 1, values.len())
+        ))
+        .await?;
+    c.execute(&stmt, &params(&values)).await?;
+    Ok(())
+}
+
+pub async fn by_hash(
+    c: &impl GenericClient,
+    hash: &str,
+) -> Result<Option<TokenRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT {TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = $1"
+        ))
+        .await?;
+    c.query_opt(&stmt, &[&hash])
+        .await?
+        .map(|row| read_token(&row, 0))
+        .transpose()
+}
+
+pub async fn of(c: &impl GenericClient, player: &str) -> Result<Vec<TokenRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT {TOKEN_COLUMNS} FROM api_tokens WHERE player_id = $1 AND revoked_at IS NULL \
+             ORDER BY created_at, id COLLATE \"C\""
+        ))
+        .await?;
+    c.query(&stmt, &[&player])
+        .await?
+        .iter()
+        .map(|row| read_token(row, 0))
+        .collect()
+}
+
+pub async fn revoke(
+    c: &impl GenericClient,
+    id: &str,
+    player: &str,
+    at: i64,
+) -> Result<bool, StoreError> {
+    let n = c
+        .execute(
+            "UPDATE api_tokens SET revoked_at = $3 \
+             WHERE id = $1 AND player_id = $2 AND revoked_at IS NULL",
+            &[&id, &player, &at],
+        )
+        .await?;
+    Ok(n == 1)
+}
+
+pub async fn touch(c: &impl GenericClient, id: &str, at: i64) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE api_tokens SET last_used_at = $2 WHERE id = $1",
+        &[&id, &at],
+    )
+    .await?;
+    Ok(())
+}
+
+pub async fn make_bot(c: &impl GenericClient, player: &str, at: i64) -> Result<bool, StoreError> {
+    let n = c
+        .execute(
+            "INSERT INTO bots (player_id, since) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &[&player, &at],
+        )
+        .await?;
+    Ok(n == 1)
+}
+
+pub async fn is_bot(c: &impl GenericClient, player: &str) -> Result<bool, StoreError> {
+    Ok(
+        c.query_opt("SELECT 1 FROM bots WHERE player_id = $1", &[&player])
+            .await?
+            .is_some(),
+    )
+}
+
+pub async fn bots(c: &impl GenericClient) -> Result<Vec<String>, StoreError> {
+    Ok(c.query(
+        "SELECT player_id FROM bots ORDER BY since, player_id COLLATE \"C\"",
+        &[],
+    )
+    .await?
+    .iter()
+    .map(|r| r.get::<_, String>(0))
+    .collect())
+}

@@ -1,0 +1,80 @@
+//! API tokens and bot accounts in SQLite.
+
+use super::row::mark;
+use crate::rows::placeholders;
+use crate::token::{read_token, token_values, TokenRecord, TOKEN_COLUMNS};
+use crate::StoreError;
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
+
+pub fn create(conn: &Connection, t: &TokenRecord) -> Result<(), StoreError> {
+    let values = token_values(t);
+    conn.prepare_cached(&format!(
+        "INSERT INTO api_tokens ({TOKEN_COLUMNS}) VALUES ({})",
+        placeholders(mark, 1, values.len())
+    ))?
+    .execute(params_from_iter(values))?;
+    Ok(())
+}
+
+pub fn by_hash(conn: &Connection, hash: &str) -> Result<Option<TokenRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = ?1"
+    ))?;
+    let mut rows = stmt.query(params![hash])?;
+    match rows.next()? {
+        Some(row) => Ok(Some(read_token(row, 0)?)),
+        None => Ok(None),
+    }
+}
+
+pub fn of(conn: &Connection, player: &str) -> Result<Vec<TokenRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {TOKEN_COLUMNS} FROM api_tokens WHERE player_id = ?1 AND revoked_at IS NULL \
+         ORDER BY created_at, id"
+    ))?;
+    let mut rows = stmt.query(params![player])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_token(row, 0)?);
+    }
+    Ok(out)
+}
+
+pub fn revoke(conn: &Connection, id: &str, player: &str, at: i64) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE api_tokens SET revoked_at = ?3 \
+             WHERE id = ?1 AND player_id = ?2 AND revoked_at IS NULL",
+        )?
+        .execute(params![id, player, at])?;
+    Ok(n == 1)
+}
+
+pub fn touch(conn: &Connection, id: &str, at: i64) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE api_tokens SET last_used_at = ?2 WHERE id = ?1")?
+        .execute(params![id, at])?;
+    Ok(())
+}
+
+pub fn make_bot(conn: &Connection, player: &str, at: i64) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO bots (player_id, since) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![player, at])?;
+    Ok(n == 1)
+}
+
+pub fn is_bot(conn: &Connection, player: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM bots WHERE player_id = ?1")?
+        .query_row(params![player], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+pub fn bots(conn: &Connection) -> Result<Vec<String>, StoreError> {
+    let mut stmt = conn.prepare_cached("SELECT player_id FROM bots ORDER BY since, player_id")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

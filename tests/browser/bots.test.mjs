@@ -1,0 +1,104 @@
+// A person challenges a bot from its profile and plays it: the bot's
+// account is made a bot with a personal API token (the Bot API), the
+// bridge (`tensorchess bot`, our engine on a small node budget) follows
+// its events; the profile shows BOT before the name; the challenge sent
+// from the profile is accepted by the bridge, the person lands in the game,
+// plays a move, and the bot answers.
+
+import { test, before, after } from 'node:test';
+import { spawn } from 'node:child_process';
+import {
+  Server, launchBrowser, shot, tap, waitForPly, waitForGame, assert, binary,
+} from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await new Server().start();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+const PASSWORD = 'correct horse battery';
+
+/** The API's answer, asked through the page (its cookies, or a token). */
+async function api(page, method, path, body, token) {
+  return page.evaluate(async ([m, p, b, tok]) => {
+    /** @type {Record<string, string>} */
+    const headers = tok ? { Authorization: `Bearer ${tok}` } : { 'Content-Type': 'application/json' };
+    const res = await fetch(p, { method: m, headers, body: b === undefined ? undefined : JSON.stringify(b) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }, [method, path, body, token]);
+}
+
+/** A person with an account named `username`, on the app's home page. */
+async function registered(username) {
+  const p = await browser.person();
+  await p.page.goto(server.url);
+  await p.page.waitForFunction(() => !!document.body.dataset.player);
+  const r = await api(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await p.page.reload();
+  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
+  return p;
+}
+
+test('a person challenges a bot from its profile and the bot answers their move', async () => {
+  // The bot's owner makes its token and upgrades the account.
+  const owner = await registered('robo');
+  const made = await api(owner.page, 'POST', '/api/account/tokens', { description: 'bridge', scopes: ['bot:play', 'challenge:write'] });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const token = made.body.token;
+  const up = await api(owner.page, 'POST', '/api/bot/account/upgrade', undefined, token);
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  await owner.context.close();
+
+  const bridge = spawn(binary, ['bot', '--server', server.url, '--token', token, '--variants', 'tensor', '--level', '1', '--nodes', '300'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, RUST_LOG: 'warn' },
+  });
+  let bridgeErr = '';
+  bridge.stderr.on('data', (d) => { bridgeErr += d; });
+  const pia = await registered('pia');
+  const p = pia.page;
+  try {
+    // The bridge is following its events: the bot is online.
+    await p.waitForFunction(async () => (await (await fetch('/api/bot/online')).text()).includes('"robo"'), null, { timeout: 30000 });
+    await p.evaluate(() => { location.hash = '#/player/robo'; });
+    await p.waitForFunction(() => document.body.dataset.profile === 'robo');
+    assert.equal(await p.textContent('#profile-name .title-mark'), 'BOT');
+    assert.match(await p.textContent('#profile-name'), /^BOT\s*robo$/);
+    await shot(p, 'bots-profile');
+
+    await p.click('#btn-challenge');
+    await p.waitForSelector('#dlg-challenge[open]');
+    await p.selectOption('#form-challenge select[name=variant]', 'tensor');
+    await p.selectOption('#form-challenge select[name=clock]', '300+3');
+    await p.selectOption('#form-challenge select[name=color]', 'white');
+    await p.uncheck('#form-challenge input[name=rated]');
+    await p.click('#challenge-send');
+    // The bridge accepts: the person lands in the game, White.
+    await p.waitForURL(/\/#\/game\//, { timeout: 30000 });
+    await waitForGame(p);
+    await p.waitForFunction(() => document.body.dataset.seat === 'white');
+    await tap(p, 'e2');
+    await p.waitForSelector('#board .mark-dest[data-square="e4"]');
+    await tap(p, 'e4');
+    await waitForPly(p, 2);
+    await shot(p, 'bots-answered');
+    const id = await p.evaluate(() => location.hash.split('/')[2]);
+    const g = await api(p, 'GET', `/api/games/${id}`);
+    assert.equal(g.body.moves.length, 2);
+    assert.equal(g.body.moves[0].uci, 'e2e4');
+  } finally {
+    bridge.kill();
+    await pia.context.close();
+    if (bridgeErr.includes('ERROR')) console.error(bridgeErr);
+  }
+});
