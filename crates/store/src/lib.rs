@@ -25,6 +25,7 @@ mod postgres;
 mod rating_pool;
 pub mod rows;
 mod sqlite;
+pub mod tournament;
 mod writer;
 
 pub use challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
@@ -34,6 +35,10 @@ pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
 pub use postgres::PgStore;
 pub use rating_pool::RatingPool;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
+pub use tournament::{
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentRecord,
+    TournamentState, TournamentStore,
+};
 
 use async_trait::async_trait;
 use tensorchess_rules::{ByColor, Color, Outcome, VariantKind};
@@ -611,7 +616,7 @@ pub struct LessonRecord {
 
 /// Storage for games. Each method is one atomic, durable write or one read.
 #[async_trait]
-pub trait GameStore: ChatStore + ChallengeStore + Send + Sync + 'static {
+pub trait GameStore: ChatStore + ChallengeStore + TournamentStore + Send + Sync + 'static {
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     /// A game with its moves and online state; `None` if there is none.

@@ -6,10 +6,12 @@ use super::*;
 mod challenge;
 mod chat;
 mod moderation;
+mod tournament;
 pub use challenge::*;
 pub use chat::*;
 pub use moderation::*;
 use tensorchess_rules::{ByColor, EndReason};
+pub use tournament::*;
 
 /// An engine game `id` at revision 1, owned by player `p1`, without moves.
 pub fn record(id: &str) -> GameRecord {

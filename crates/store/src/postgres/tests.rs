@@ -69,6 +69,7 @@ contract!(
     chat_rooms_are_kept_apart_and_in_order,
     chat_reports_and_mutes,
     challenges_are_answered_once,
+    tournaments_pair_each_player_once,
 );
 
 #[tokio::test]

@@ -25,6 +25,7 @@ async fn the_store_contract_holds() {
     conformance::chat_rooms_are_kept_apart_and_in_order(&open(&dir)).await;
     conformance::chat_reports_and_mutes(&open(&dir)).await;
     conformance::challenges_are_answered_once(&open(&dir)).await;
+    conformance::tournaments_pair_each_player_once(&open(&dir)).await;
 }
 
 #[tokio::test]
