@@ -38,6 +38,7 @@ pub mod presence;
 pub mod ratelimit;
 pub mod requests;
 pub use tensorchess_store as store;
+pub mod tournaments;
 pub mod views;
 pub mod ws;
 
@@ -83,6 +84,8 @@ pub struct AppState {
     pub chat: Arc<chat::Chat>,
     /// Challenges between named players.
     pub challenges: Arc<challenges::Challenges>,
+    /// Tournaments and their director.
+    pub tournaments: Arc<tournaments::Tournaments>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -123,12 +126,23 @@ impl AppState {
             games.online.clone(),
             players.clone(),
         ));
+        let tournaments = Arc::new(tournaments::Tournaments::new(
+            games.live.clone(),
+            games.online.clone(),
+            players.clone(),
+        ));
         if tokio::runtime::Handle::try_current().is_ok() {
-            games.spawn_background(lobby.clone(), players.clone(), challenges.clone());
+            games.spawn_background(
+                lobby.clone(),
+                players.clone(),
+                challenges.clone(),
+                tournaments.clone(),
+            );
         }
         AppState {
             chat: Arc::new(chat::Chat::new(games.live.clone())),
             challenges,
+            tournaments,
             games,
             players,
             lobby,

@@ -36,7 +36,7 @@ pub use postgres::PgStore;
 pub use rating_pool::RatingPool;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 pub use tournament::{
-    EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentRecord,
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentRecord,
     TournamentState, TournamentStore,
 };
 
@@ -247,6 +247,8 @@ pub struct OnlineRecord {
     /// Correspondence: days per move (then `clock` is `None`). The side to
     /// move has this long from the start of its turn; a move resets it.
     pub days: Option<u32>,
+    /// The sides that berserked (an arena game): no increment for them.
+    pub berserked: ByColor<bool>,
 }
 
 impl OnlineRecord {

@@ -158,6 +158,19 @@ pub struct TournamentGame {
     pub plies: u32,
 }
 
+/// A player who sat a round out (Swiss, round robin).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByeRecord {
+    /// The tournament.
+    pub tournament_id: String,
+    /// The round.
+    pub round: u32,
+    /// The player (id).
+    pub player: String,
+    /// What it scored, in half-points (a pairing bye: 2).
+    pub half_points: u32,
+}
+
 /// The columns of a link, in [`link_values`]' order.
 pub const LINK_COLUMNS: &str = "tournament_id, game_id, round, white, black, white_berserked, \
      black_berserked, created_at";
@@ -438,6 +451,11 @@ pub trait TournamentStore: Send + Sync + 'static {
     /// Marks side `color` of a tournament game berserked; `false` when it
     /// is not a tournament game or had berserked already.
     async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError>;
+    /// Records a bye; `false` when that player's bye of that round was
+    /// recorded already.
+    async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError>;
+    /// A tournament's byes, by round.
+    async fn tournament_byes(&self, tournament_id: &str) -> Result<Vec<ByeRecord>, StoreError>;
     /// Takes or renews the director's lease of a tournament for `holder`
     /// until `until`: `true` when the lease was free, expired at `now`, or
     /// already `holder`'s. One conditional write: of instances racing,
@@ -449,6 +467,32 @@ pub trait TournamentStore: Send + Sync + 'static {
         now: i64,
         until: i64,
     ) -> Result<bool, StoreError>;
+}
+
+/// Records a bye `$1..$4` unless recorded.
+pub fn bye_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "INSERT INTO tournament_byes (tournament_id, round, player, half_points) \
+         VALUES ({}, {}, {}, {}) ON CONFLICT DO NOTHING",
+        mark(1),
+        mark(2),
+        mark(3),
+        mark(4)
+    )
+}
+
+/// A tournament's byes, `$1` the tournament.
+pub const BYES_SQL_SQLITE: &str = "SELECT tournament_id, round, player, half_points \
+     FROM tournament_byes WHERE tournament_id = ?1 ORDER BY round, player";
+
+/// A bye from a row of the byes' query.
+pub fn read_bye(row: &impl Row) -> Result<ByeRecord, StoreError> {
+    Ok(ByeRecord {
+        tournament_id: row.text_nn(0)?,
+        round: small(row.int_nn(1)?),
+        player: row.text_nn(2)?,
+        half_points: small(row.int_nn(3)?),
+    })
 }
 
 /// The `SET` of [`TournamentStore::set_berserk`] for `color`.

@@ -197,6 +197,22 @@ pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
     assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
     assert_eq!(store.load_game("r1b").await.unwrap(), None);
 
+    // Byes, once per player and round.
+    let bye = |round, player: &str, half_points| crate::tournament::ByeRecord {
+        tournament_id: "t2".into(),
+        round,
+        player: player.into(),
+        half_points,
+    };
+    assert!(store.add_tournament_bye(&bye(1, "cy", 2)).await.unwrap());
+    assert!(!store.add_tournament_bye(&bye(1, "cy", 0)).await.unwrap());
+    assert!(store.add_tournament_bye(&bye(2, "ann", 0)).await.unwrap());
+    assert_eq!(
+        store.tournament_byes("t2").await.unwrap(),
+        [bye(1, "cy", 2), bye(2, "ann", 0)]
+    );
+    assert!(store.tournament_byes("t1").await.unwrap().is_empty());
+
     // The director's lease: one holder until it expires.
     assert!(store
         .take_director_lease("t1", "a", 100, 200)

@@ -27,7 +27,7 @@ use super::{
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use crate::tournament::{
-    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
     TournamentStore,
 };
 use crate::RatingPool;
@@ -376,6 +376,14 @@ impl TournamentStore for PgStore {
 
     async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError> {
         tournaments::berserk(&self.client().await?, game_id, color).await
+    }
+
+    async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {
+        tournaments::add_bye(&self.client().await?, bye).await
+    }
+
+    async fn tournament_byes(&self, tournament_id: &str) -> Result<Vec<ByeRecord>, StoreError> {
+        tournaments::byes(&self.client().await?, tournament_id).await
     }
 
     async fn take_director_lease(

@@ -4,9 +4,10 @@ use super::games::insert_game;
 use super::row::{mark, params};
 use crate::rows::{placeholders, Value};
 use crate::tournament::{
-    berserk_column, busy, entry_values, games_query, join_sql, lease_sql, link_sql, link_values,
-    read_entry, read_game, read_tournament, tournament_values, EntryRecord, TournamentGame,
-    TournamentGameLink, TournamentRecord, TournamentState, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, entry_values, games_query, join_sql, lease_sql, link_sql,
+    link_values, read_bye, read_entry, read_game, read_tournament, tournament_values, ByeRecord,
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use crate::{StoreError, StoredGame};
 use deadpool_postgres::GenericClient;
@@ -212,4 +213,25 @@ pub async fn lease(
     Ok(c.execute(&stmt, &[&tournament, &holder, &now, &until])
         .await?
         == 1)
+}
+
+pub async fn add_bye(c: &impl GenericClient, b: &ByeRecord) -> Result<bool, StoreError> {
+    let stmt = c.prepare_cached(&bye_sql(mark)).await?;
+    let (round, half) = (i64::from(b.round), i64::from(b.half_points));
+    Ok(
+        c.execute(&stmt, &[&b.tournament_id, &round, &b.player, &half])
+            .await?
+            == 1,
+    )
+}
+
+pub async fn byes(c: &impl GenericClient, tournament: &str) -> Result<Vec<ByeRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&BYES_SQL_SQLITE.replace("?1", "$1"))
+        .await?;
+    c.query(&stmt, &[&tournament])
+        .await?
+        .iter()
+        .map(read_bye)
+        .collect()
 }

@@ -23,7 +23,7 @@ use super::{
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use crate::tournament::{
-    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
     TournamentStore,
 };
 use crate::RatingPool;
@@ -246,6 +246,17 @@ impl TournamentStore for SqliteStore {
         let g = game_id.to_string();
         self.write(move |conn| tournaments::berserk(conn, &g, color))
             .await
+    }
+
+    async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {
+        let bye = bye.clone();
+        self.write(move |conn| tournaments::add_bye(conn, &bye))
+            .await
+    }
+
+    async fn tournament_byes(&self, tournament_id: &str) -> Result<Vec<ByeRecord>, StoreError> {
+        let t = tournament_id.to_string();
+        self.read(move |conn| tournaments::byes(conn, &t)).await
     }
 
     async fn take_director_lease(

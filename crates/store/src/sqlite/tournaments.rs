@@ -4,9 +4,10 @@ use super::games::insert_game;
 use super::row::mark;
 use crate::rows::placeholders;
 use crate::tournament::{
-    berserk_column, busy, entry_values, games_query, join_sql, lease_sql, link_sql, link_values,
-    read_entry, read_game, read_tournament, tournament_values, EntryRecord, TournamentGame,
-    TournamentGameLink, TournamentRecord, TournamentState, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, entry_values, games_query, join_sql, lease_sql, link_sql,
+    link_values, read_bye, read_entry, read_game, read_tournament, tournament_values, ByeRecord,
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use crate::{StoreError, StoredGame};
 use rusqlite::{params, params_from_iter, Connection};
@@ -181,4 +182,24 @@ pub fn lease(
         .prepare_cached(&lease_sql(mark))?
         .execute(params![tournament, holder, now, until])?;
     Ok(n == 1)
+}
+
+pub fn add_bye(conn: &Connection, b: &ByeRecord) -> Result<bool, StoreError> {
+    let n = conn.prepare_cached(&bye_sql(mark))?.execute(params![
+        b.tournament_id,
+        i64::from(b.round),
+        b.player,
+        i64::from(b.half_points)
+    ])?;
+    Ok(n == 1)
+}
+
+pub fn byes(conn: &Connection, tournament: &str) -> Result<Vec<ByeRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(BYES_SQL_SQLITE)?;
+    let mut rows = stmt.query(params![tournament])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_bye(row)?);
+    }
+    Ok(out)
 }

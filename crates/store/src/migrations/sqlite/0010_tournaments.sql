@@ -46,3 +46,14 @@ CREATE TABLE tournament_leases (
     holder        TEXT NOT NULL,
     expires_at    BIGINT NOT NULL
 );
+-- A round's byes (Swiss, round robin): who sat out, and what it scored.
+CREATE TABLE tournament_byes (
+    tournament_id TEXT NOT NULL,
+    round         BIGINT NOT NULL,
+    player        TEXT NOT NULL,
+    half_points   BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, round, player)
+);
+-- A side that berserked (an arena) gets no increment.
+ALTER TABLE online_games ADD COLUMN white_berserked INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE online_games ADD COLUMN black_berserked INTEGER NOT NULL DEFAULT 0;
