@@ -462,3 +462,70 @@ async fn a_round_robin_plays_its_table() {
     let a = post(&t, &id, "join", &account(&t, "late").await).await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_ticks_the_director_on_its_clock() {
+    let t = TestApp::with(|c| tensorchess::server::ServerConfig {
+        director_every_ms: 2_000,
+        ..c
+    });
+    let f = Field::new(&t, &["ann", "bob"]).await;
+    let id = create(&t, f.of(&json!("ann")), arena("Clocked", 10)).await;
+    for n in ["ann", "bob"] {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    t.clock.set(START + 2_000);
+    let start = std::time::Instant::now();
+    loop {
+        let v = view(&t, &id).await;
+        if running(&v).len() == 1 {
+            assert_eq!(v["state"], "running");
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "never paired: {v}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Two servers over one PostgreSQL: one directs the arena (both ticking
+/// at once pair each player once); when it stops, the other takes the
+/// lease over once it expired and pairs the players waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_instance_directs_and_another_takes_over() {
+    let Some(a) = TestApp::on_postgres() else {
+        return;
+    };
+    let b = a.reopen();
+    let f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
+    let id = create(&a, f.of(&json!("ann")), arena("Shared", 30)).await;
+    for n in ["ann", "bob", "cyd", "dee"] {
+        post(&b, &id, "join", f.of(&json!(n))).await;
+    }
+    a.clock.set(START);
+    a.state.tournaments.tick().await;
+    b.state.tournaments.tick().await;
+    tokio::join!(a.state.tournaments.tick(), b.state.tournaments.tick());
+    let v = view(&b, &id).await;
+    assert_eq!(v["state"], "running");
+    let games = running(&v);
+    assert_eq!(games.len(), 2, "{v}");
+
+    // A stops; its games end on B.
+    a.state.shutdown();
+    for p in &games {
+        white_wins(&b, &f, p).await;
+    }
+    // A's lease holds until it expires: B pairs nobody before.
+    tick_at(&b, START + 9_999).await;
+    assert!(running(&view(&b, &id).await).is_empty());
+    tick_at(&b, START + 10_000).await;
+    let v = view(&b, &id).await;
+    assert_eq!(running(&v).len(), 2, "{v}");
+    assert_eq!(
+        standing(&v, games[0]["white"]["name"].as_str().unwrap())["points"],
+        2
+    );
+}
