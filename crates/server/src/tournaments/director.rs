@@ -74,7 +74,7 @@ impl Tournaments {
                 return Ok(());
             }
             t.state = TournamentState::Running;
-            self.changed(&t, "started").await?;
+            self.announce(&t, "started").await?;
         }
         match t.kind {
             TournamentKind::Arena => self.direct_arena(&t, now).await,
@@ -94,7 +94,7 @@ impl Tournaments {
             before.is_some_and(|b| b != finished) || (before.is_none() && finished > 0)
         };
         if newer {
-            self.changed(t, "standings").await?;
+            self.announce(t, "standings").await?;
         }
         Ok(())
     }
@@ -111,7 +111,7 @@ impl Tournaments {
                 state: TournamentState::Finished,
                 ..t.clone()
             };
-            self.changed(&done, "finished").await?;
+            self.announce(&done, "finished").await?;
         }
         Ok(())
     }

@@ -348,7 +348,7 @@ impl Tournaments {
                 }
             }
         }
-        self.changed(&t, "joined").await
+        self.changed(&t, "joined", me).await
     }
 
     /// `me` leaves: never paired again (the games played still count).
@@ -384,11 +384,30 @@ impl Tournaments {
                 "You have not joined that tournament",
             ));
         }
-        self.changed(&t, event).await
+        self.changed(&t, event, me).await
     }
 
     /// Tells the tournament's pages what changed; answers the view for `me`.
     async fn changed(
+        &self,
+        t: &TournamentRecord,
+        event: &'static str,
+        me: &Me,
+    ) -> Result<TournamentView, AppError> {
+        let mut view = self.announce(t, event).await?;
+        let entries = self.live.store().tournament_entries(&t.id).await?;
+        view.you = entries
+            .iter()
+            .find(|e| e.player == me.id)
+            .map(|e| views::YouView {
+                withdrawn: e.withdrawn,
+                paused: e.paused,
+            });
+        Ok(view)
+    }
+
+    /// Tells the tournament's pages (here and elsewhere) what changed.
+    pub(crate) async fn announce(
         &self,
         t: &TournamentRecord,
         event: &'static str,

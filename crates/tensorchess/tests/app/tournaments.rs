@@ -275,6 +275,7 @@ async fn withdrawn_and_paused_players_wait_and_the_end_stops_pairing() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let a = post(&t, &id, "pause", f.of(&json!("dee"))).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["you"], json!({ "withdrawn": false, "paused": true }));
     let stranger = account(&t, "eve").await;
     let a = post(&t, &id, "pause", &stranger).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
