@@ -530,3 +530,58 @@ async fn one_instance_directs_and_another_takes_over() {
         2
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_swiss_player_sits_a_round_out_and_a_full_one_takes_nobody() {
+    let t = TestApp::new();
+    let names = ["ann", "bob", "cyd", "dee", "eve"];
+    let f = Field::new(&t, &names).await;
+    let mut body = arena("Small Swiss", 30);
+    body["kind"] = json!("swiss");
+    body.as_object_mut().unwrap().remove("minutes");
+    body["rounds"] = json!(3);
+    body["max_players"] = json!(4);
+    let id = create(&t, f.of(&json!("ann")), body).await;
+    for n in ["ann", "bob", "cyd", "dee"] {
+        let a = post(&t, &id, "join", f.of(&json!(n))).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    }
+    let a = post(&t, &id, "join", f.of(&json!("eve"))).await;
+    expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "too_many");
+
+    tick_at(&t, START).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["round"], 1);
+    let games = running(&v);
+    assert_eq!(games.len(), 2, "{v}");
+    for p in &games {
+        white_wins(&t, &f, p).await;
+    }
+    // Dee pauses: three play round 2, one of them has the pairing bye.
+    post(&t, &id, "pause", f.of(&json!("dee"))).await;
+    tick_at(&t, START + 2_000).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["round"], 2, "{v}");
+    let games = running(&v);
+    assert_eq!(games.len(), 1, "{v}");
+    for p in &games {
+        assert_ne!(p["white"]["name"], "dee");
+        assert_ne!(p["black"]["name"], "dee");
+        white_wins(&t, &f, p).await;
+    }
+    tick_at(&t, START + 4_000).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["round"], 3, "{v}");
+    // Three wins and the pairing byes of rounds 2 and 3 (recorded as the
+    // round is paired), 2 half-points each; Dee's byes of the pause score
+    // nothing.
+    let total: u64 = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 5 * 2, "{v}");
+    assert_eq!(standing(&v, "dee")["games"], 1);
+    assert_eq!(standing(&v, "dee")["paused"], true);
+}
