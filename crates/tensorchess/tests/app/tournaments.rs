@@ -502,8 +502,30 @@ async fn one_instance_directs_and_another_takes_over() {
     let b = a.reopen();
     let f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
     let id = create(&a, f.of(&json!("ann")), arena("Shared", 30)).await;
+    // A page on B follows the tournament; what happens on A reaches it.
+    let (addr_b, _stop) = b.serve().await;
+    let start = std::time::Instant::now();
+    while ![&a, &b]
+        .iter()
+        .all(|t| t.state.games.live.cluster().is_listening())
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let mut ws = ws_connect(addr_b, Some(f.of(&json!("bob")))).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
     for n in ["ann", "bob", "cyd", "dee"] {
-        post(&b, &id, "join", f.of(&json!(n))).await;
+        post(&a, &id, "join", f.of(&json!(n))).await;
+    }
+    for players in 1..=4 {
+        let news = next_of(&mut ws, &["tournament"]).await;
+        assert_eq!(news["event"], "joined");
+        assert_eq!(news["tournament"]["players"], players);
     }
     a.clock.set(START);
     a.state.tournaments.tick().await;
