@@ -107,6 +107,10 @@ impl Tournaments {
             .set_tournament_state(&t.id, TournamentState::Running, TournamentState::Finished)
             .await?
         {
+            self.seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&t.id);
             let done = TournamentRecord {
                 state: TournamentState::Finished,
                 ..t.clone()
