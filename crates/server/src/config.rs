@@ -24,6 +24,9 @@ pub struct ServerConfig {
     /// How often the account event log is read (logouts and bans made
     /// elsewhere; on PostgreSQL a notice also says so at once).
     pub account_poll_every_ms: i64,
+    /// How often the tournament director looks at the tournaments (on the
+    /// clock above).
+    pub director_every_ms: i64,
     /// Messages per WebSocket connection.
     pub rate_limit: RateLimit,
     /// A WebSocket whose client takes no message for this long is closed.
@@ -57,6 +60,7 @@ impl Default for ServerConfig {
             sweep_every_ms: 15_000,
             heartbeat_every_ms: 5_000,
             account_poll_every_ms: 1_000,
+            director_every_ms: crate::tournaments::director::DIRECTOR_EVERY_MS,
             rate_limit: RateLimit::default(),
             ws_write_timeout: std::time::Duration::from_secs(10),
             write_limit: RateLimit::WRITES,

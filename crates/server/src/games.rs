@@ -307,8 +307,10 @@ impl Games {
         lobby: Arc<Lobby>,
         players: Arc<Players>,
         challenges: Arc<crate::challenges::Challenges>,
+        tournaments: Arc<crate::tournaments::Tournaments>,
     ) {
         let challenges = Arc::downgrade(&challenges);
+        let tournaments = Arc::downgrade(&tournaments);
         let lobby = Arc::downgrade(&lobby);
         let players = Arc::downgrade(&players);
         let live = Arc::downgrade(&self.live);
@@ -320,6 +322,7 @@ impl Games {
         let beat_every = config.heartbeat_every_ms.max(1);
         let sweep_every = config.sweep_every_ms.max(1);
         let poll_every = config.account_poll_every_ms.max(1);
+        let direct_every = config.director_every_ms.max(1);
         let mut stopping = self.live.stopping();
         let follow_stopping = self.live.stopping();
         tokio::spawn(async move {
@@ -361,9 +364,11 @@ impl Games {
             let now = clock.now_ms();
             let (mut next_beat, mut next_sweep) = (now + beat_every, now + sweep_every);
             let mut next_poll = now + poll_every;
+            let mut next_direct = now.saturating_add(direct_every);
             loop {
+                let next = next_beat.min(next_sweep).min(next_poll).min(next_direct);
                 tokio::select! {
-                    _ = clock.sleep_until(next_beat.min(next_sweep).min(next_poll)) => {}
+                    _ = clock.sleep_until(next) => {}
                     _ = stopping.wait_for(|s| *s) => return,
                 }
                 let Some(l) = live.upgrade() else {
@@ -378,6 +383,13 @@ impl Games {
                         players.catch_up().await;
                     }
                     next_poll = now + poll_every;
+                }
+                if now >= next_direct {
+                    // Tournaments start, pair and finish on the clock.
+                    if let Some(tournaments) = tournaments.upgrade() {
+                        tournaments.tick().await;
+                    }
+                    next_direct = now.saturating_add(direct_every);
                 }
                 if now >= next_beat {
                     if let Err(e) = l.heartbeat().await {

@@ -40,6 +40,7 @@ pub mod ratelimit;
 pub mod requests;
 pub mod tokens;
 pub use tensorchess_store as store;
+pub mod tournaments;
 pub mod views;
 pub mod ws;
 
@@ -89,6 +90,8 @@ pub struct AppState {
     pub tokens: Arc<tokens::Tokens>,
     /// Bot accounts and the Bot and Board APIs' streams.
     pub bots: Arc<bot::Bots>,
+    /// Tournaments and their director.
+    pub tournaments: Arc<tournaments::Tournaments>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -129,8 +132,18 @@ impl AppState {
             games.online.clone(),
             players.clone(),
         ));
+        let tournaments = Arc::new(tournaments::Tournaments::new(
+            games.live.clone(),
+            games.online.clone(),
+            players.clone(),
+        ));
         if tokio::runtime::Handle::try_current().is_ok() {
-            games.spawn_background(lobby.clone(), players.clone(), challenges.clone());
+            games.spawn_background(
+                lobby.clone(),
+                players.clone(),
+                challenges.clone(),
+                tournaments.clone(),
+            );
         }
         let tokens = Arc::new(tokens::Tokens::new(
             games.live.store().clone(),
@@ -142,6 +155,7 @@ impl AppState {
             tokens,
             bots,
             challenges,
+            tournaments,
             games,
             players,
             lobby,

@@ -647,6 +647,24 @@ pub enum ServerEvent {
         /// Received and made, open.
         challenges: Box<crate::challenges::ChallengesView>,
     },
+    /// A tournament as it is now, after `event` (`snapshot`, `joined`,
+    /// `withdrawn`, `paused`, `started`, `standings`, `finished`), on its
+    /// topic `tournament:{id}`.
+    Tournament {
+        /// `tournament:{id}`.
+        topic: String,
+        /// What happened.
+        event: &'static str,
+        /// The tournament with its standings and pairings.
+        tournament: Box<crate::tournaments::TournamentView>,
+    },
+    /// New games of a tournament (a player named in one goes to it).
+    TournamentPairings {
+        /// `tournament:{id}`.
+        topic: String,
+        /// The games just paired.
+        pairings: Vec<crate::tournaments::PairingView>,
+    },
     /// A chat room's newest lines, on subscribing to it.
     ChatHistory {
         /// The room's topic.

@@ -378,7 +378,13 @@ async fn subscribe(
     let game_id = topic.strip_prefix("game:").filter(|id| valid_id(id));
     let chat = crate::chat::parse_chat_topic(&topic).filter(|(id, _)| valid_id(id));
     let challenges = topic == crate::challenges::CHALLENGES_TOPIC;
-    if game_id.is_none() && chat.is_none() && !challenges && topic != LOBBY_TOPIC {
+    let tournament = crate::tournaments::parse_topic(&topic);
+    if game_id.is_none()
+        && chat.is_none()
+        && !challenges
+        && tournament.is_none()
+        && topic != LOBBY_TOPIC
+    {
         return error(format!(
             "Unknown topic '{}'",
             topic.chars().take(64).collect::<String>()
@@ -402,6 +408,16 @@ async fn subscribe(
             Ok(event) => (None, event),
             Err(e) => return error(e.to_string()),
         },
+        None if tournament.is_some() => {
+            match state
+                .tournaments
+                .snapshot(tournament.unwrap_or_default())
+                .await
+            {
+                Ok(event) => (None, event),
+                Err(e) => return error(e.to_string()),
+            }
+        }
         None if chat.is_some() => match chat_snapshot(&topic, chat, state, &conn.me).await {
             Ok(event) => (None, event),
             Err(e) => return error(e.to_string()),

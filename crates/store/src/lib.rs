@@ -26,6 +26,7 @@ mod rating_pool;
 pub mod rows;
 mod sqlite;
 pub mod token;
+pub mod tournament;
 mod writer;
 
 pub use challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
@@ -36,6 +37,10 @@ pub use postgres::PgStore;
 pub use rating_pool::RatingPool;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 pub use token::{TokenRecord, TokenStore};
+pub use tournament::{
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentRecord,
+    TournamentState, TournamentStore,
+};
 
 use async_trait::async_trait;
 use tensorchess_rules::{ByColor, Color, Outcome, VariantKind};
@@ -244,6 +249,8 @@ pub struct OnlineRecord {
     /// Correspondence: days per move (then `clock` is `None`). The side to
     /// move has this long from the start of its turn; a move resets it.
     pub days: Option<u32>,
+    /// The sides that berserked (an arena game): no increment for them.
+    pub berserked: ByColor<bool>,
 }
 
 impl OnlineRecord {
@@ -613,7 +620,9 @@ pub struct LessonRecord {
 
 /// Storage for games. Each method is one atomic, durable write or one read.
 #[async_trait]
-pub trait GameStore: ChatStore + ChallengeStore + TokenStore + Send + Sync + 'static {
+pub trait GameStore:
+    ChatStore + ChallengeStore + TokenStore + TournamentStore + Send + Sync + 'static
+{
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     /// A game with its moves and online state; `None` if there is none.

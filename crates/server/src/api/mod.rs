@@ -12,6 +12,7 @@ mod lobby;
 mod online;
 mod players;
 mod position;
+mod tournaments;
 
 use super::error::AppError;
 use super::{ws, AppState};
@@ -52,6 +53,17 @@ pub fn routes() -> Router<AppState> {
             "/challenges/{id}",
             axum::routing::delete(challenges::cancel),
         )
+        .route(
+            "/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/tournaments/{id}", get(tournaments::get))
+        .route("/tournaments/{id}/join", post(tournaments::join))
+        .route("/tournaments/{id}/withdraw", post(tournaments::withdraw))
+        .route("/tournaments/{id}/pause", post(tournaments::pause))
+        .route("/tournaments/{id}/games", get(tournaments::games))
+        .route("/tournaments/{id}/trf", get(tournaments::trf))
+        .route("/games/{id}/berserk", post(tournaments::berserk))
         .route("/challenges/{id}/accept", post(challenges::accept))
         .route("/challenges/{id}/decline", post(challenges::decline))
         .route("/me", get(players::me).patch(players::rename))

@@ -36,6 +36,8 @@ pub enum GameEvent {
     RematchOffer,
     /// A rematch offer was declined.
     RematchDeclined,
+    /// A player berserked (an arena game): half their time, no increment.
+    Berserk,
 }
 
 impl GameEvent {
@@ -56,6 +58,7 @@ impl GameEvent {
             GameEvent::Rematch => "rematch",
             GameEvent::RematchOffer => "rematch_offer",
             GameEvent::RematchDeclined => "rematch_declined",
+            GameEvent::Berserk => "berserk",
         }
     }
 }

@@ -230,7 +230,12 @@ impl OnlineGames {
         let m = lg.game().parse_player_move(text)?;
         let mut record = o.record().clone();
         let running = o.turn_origin.and(o.remaining(turn, turn, now));
-        record.ms[turn] = Timing::of_record(&record).after_move(running, record.ms[turn]);
+        record.ms[turn] = if record.berserked[turn] {
+            // A berserker earns no increment.
+            running.unwrap_or(record.ms[turn])
+        } else {
+            Timing::of_record(&record).after_move(running, record.ms[turn])
+        };
         // The clocks run once both sides have moved (the end stops them).
         let plies = lg.ply() + 1;
         let origin = (record.timed() && plies >= 2).then_some(now);

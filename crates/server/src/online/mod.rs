@@ -62,6 +62,10 @@ pub enum Origin<'a> {
     Seek(&'a str),
     /// The challenge with this id.
     Challenge(&'a str),
+    /// A tournament's director: the game's link to its tournament (its
+    /// `game_id` is filled in) is stored with it, unless a player still
+    /// plays a game of that tournament.
+    Tournament(&'a crate::store::TournamentGameLink),
 }
 
 /// The service behind online games.
@@ -187,6 +191,19 @@ impl OnlineGames {
                 .accept_challenge(id, self.live.now(), &stored)
                 .await
                 .map_err(gone("challenge"))?,
+            Origin::Tournament(link) => {
+                let link = crate::store::TournamentGameLink {
+                    game_id: record.id.clone(),
+                    ..link.clone()
+                };
+                store
+                    .start_tournament_game(&link, &stored)
+                    .await
+                    .map_err(|e| match e {
+                        StoreError::Conflict(why) => AppError::Conflict(why),
+                        other => other.into(),
+                    })?
+            }
             Origin::Direct => store.create_game(&stored).await?,
         }
         let arc = self.live.insert(LiveGame::new(record, game, Some(online)));

@@ -7,11 +7,13 @@ mod challenge;
 mod chat;
 mod moderation;
 mod token;
+mod tournament;
 pub use challenge::*;
 pub use chat::*;
 pub use moderation::*;
 use tensorchess_rules::{ByColor, EndReason};
 pub use token::*;
+pub use tournament::*;
 
 /// An engine game `id` at revision 1, owned by player `p1`, without moves.
 pub fn record(id: &str) -> GameRecord {

@@ -17,6 +17,7 @@ mod moderation;
 mod players;
 mod row;
 mod tokens;
+mod tournaments;
 
 use super::database::redact;
 use super::{
@@ -26,15 +27,19 @@ use super::{
 };
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
-use crate::RatingPool;
 use crate::token::{TokenRecord, TokenStore};
+use crate::tournament::{
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    TournamentStore,
+};
+use crate::RatingPool;
 use async_trait::async_trait;
 use deadpool_postgres::{
     GenericClient, Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime,
 };
 use std::str::FromStr;
 use std::time::Duration;
-use tensorchess_rules::VariantKind;
+use tensorchess_rules::{Color, VariantKind};
 use tokio_postgres::{IsolationLevel, NoTls};
 
 /// Schema migrations, applied in order, each recorded in
@@ -50,6 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0007_challenges.sql"),
     include_str!("../migrations/postgres/0008_tokens.sql"),
     include_str!("../migrations/postgres/0009_correspondence.sql"),
+    include_str!("../migrations/postgres/0010_tournaments.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -282,6 +288,115 @@ impl PgStore {
             rev: update.rev,
             from: self.instance.get().cloned(),
         }
+    }
+}
+
+#[async_trait]
+impl TournamentStore for PgStore {
+    async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError> {
+        tournaments::create(&self.client().await?, t).await
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError> {
+        tournaments::get(&self.client().await?, id).await
+    }
+
+    async fn tournaments_in(
+        &self,
+        state: TournamentState,
+        limit: usize,
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        tournaments::in_state(&self.client().await?, state, limit).await
+    }
+
+    async fn tournaments_created_since(
+        &self,
+        player: &str,
+        since: i64,
+    ) -> Result<usize, StoreError> {
+        tournaments::created_since(&self.client().await?, player, since).await
+    }
+
+    async fn set_tournament_state(
+        &self,
+        id: &str,
+        from: TournamentState,
+        to: TournamentState,
+    ) -> Result<bool, StoreError> {
+        tournaments::set_state(&self.client().await?, id, from, to).await
+    }
+
+    async fn join_tournament(
+        &self,
+        entry: &EntryRecord,
+        max_players: u32,
+    ) -> Result<bool, StoreError> {
+        tournaments::join(&self.client().await?, entry, max_players).await
+    }
+
+    async fn set_entry(
+        &self,
+        tournament_id: &str,
+        player: &str,
+        withdrawn: bool,
+        paused: bool,
+    ) -> Result<bool, StoreError> {
+        tournaments::set_entry(
+            &self.client().await?,
+            tournament_id,
+            player,
+            withdrawn,
+            paused,
+        )
+        .await
+    }
+
+    async fn tournament_entries(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<EntryRecord>, StoreError> {
+        tournaments::entries(&self.client().await?, tournament_id).await
+    }
+
+    async fn start_tournament_game(
+        &self,
+        link: &TournamentGameLink,
+        game: &StoredGame,
+    ) -> Result<(), StoreError> {
+        write_tx!(self, |tx| tournaments::start_game(&tx, link, game).await?)
+    }
+
+    async fn tournament_games(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<TournamentGame>, StoreError> {
+        tournaments::games_of(&self.client().await?, tournament_id).await
+    }
+
+    async fn tournament_game(&self, game_id: &str) -> Result<Option<TournamentGame>, StoreError> {
+        tournaments::game(&self.client().await?, game_id).await
+    }
+
+    async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError> {
+        tournaments::berserk(&self.client().await?, game_id, color).await
+    }
+
+    async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {
+        tournaments::add_bye(&self.client().await?, bye).await
+    }
+
+    async fn tournament_byes(&self, tournament_id: &str) -> Result<Vec<ByeRecord>, StoreError> {
+        tournaments::byes(&self.client().await?, tournament_id).await
+    }
+
+    async fn take_director_lease(
+        &self,
+        tournament_id: &str,
+        holder: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        tournaments::lease(&self.client().await?, tournament_id, holder, now, until).await
     }
 }
 

@@ -70,6 +70,7 @@ contract!(
     chat_reports_and_mutes,
     challenges_are_answered_once,
     tokens_are_found_by_hash_listed_and_revoked,
+    tournaments_pair_each_player_once,
 );
 
 #[tokio::test]
@@ -253,5 +254,44 @@ async fn one_name_registered_twice_at_once_is_taken_once() {
             }
         }
         assert_eq!(ok, 1);
+    }
+}
+
+/// Two instances racing for a tournament's director's lease: for each
+/// tournament exactly one wins, and the loser gets it only once it expired.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_racing_for_a_directors_lease_one_wins() {
+    let Some((url, schema, a)) = fresh().await else {
+        return;
+    };
+    let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    for i in 0..30 {
+        let t = format!("t{i}");
+        let take = |store: PgStore, who: &'static str, t: String| {
+            tokio::spawn(async move {
+                let won = store
+                    .take_director_lease(&t, who, 1_000, 11_000)
+                    .await
+                    .unwrap();
+                (who, won)
+            })
+        };
+        let (x, y) = (
+            take(a.clone(), "a", t.clone()),
+            take(b.clone(), "b", t.clone()),
+        );
+        let results = [x.await.unwrap(), y.await.unwrap()];
+        let won: Vec<_> = results.iter().filter(|(_, w)| *w).collect();
+        assert_eq!(won.len(), 1, "{t}: {results:?}");
+        let loser = if won[0].0 == "a" { &b } else { &a };
+        let name = if won[0].0 == "a" { "b" } else { "a" };
+        assert!(!loser
+            .take_director_lease(&t, name, 10_999, 20_000)
+            .await
+            .unwrap());
+        assert!(loser
+            .take_director_lease(&t, name, 11_000, 21_000)
+            .await
+            .unwrap());
     }
 }

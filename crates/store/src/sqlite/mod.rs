@@ -13,6 +13,7 @@ mod moderation;
 mod players;
 mod row;
 mod tokens;
+mod tournaments;
 
 use super::writer::{writer_loop, Job, TypedJob};
 use super::{
@@ -22,13 +23,17 @@ use super::{
 };
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
-use crate::RatingPool;
 use crate::token::{TokenRecord, TokenStore};
+use crate::tournament::{
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    TournamentStore,
+};
+use crate::RatingPool;
 use async_trait::async_trait;
 use rusqlite::{params, Connection};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
-use tensorchess_rules::VariantKind;
+use tensorchess_rules::{Color, VariantKind};
 
 /// Schema migrations, applied in order; `PRAGMA user_version` counts those
 /// done. Append new ones; never edit one that has shipped.
@@ -42,6 +47,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0007_challenges.sql"),
     include_str!("../migrations/sqlite/0008_tokens.sql"),
     include_str!("../migrations/sqlite/0009_correspondence.sql"),
+    include_str!("../migrations/sqlite/0010_tournaments.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -142,6 +148,131 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[async_trait]
+impl TournamentStore for SqliteStore {
+    async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError> {
+        let t = t.clone();
+        self.write(move |conn| tournaments::create(conn, &t)).await
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| tournaments::get(conn, &id)).await
+    }
+
+    async fn tournaments_in(
+        &self,
+        state: TournamentState,
+        limit: usize,
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        self.read(move |conn| tournaments::in_state(conn, state, limit))
+            .await
+    }
+
+    async fn tournaments_created_since(
+        &self,
+        player: &str,
+        since: i64,
+    ) -> Result<usize, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| tournaments::created_since(conn, &player, since))
+            .await
+    }
+
+    async fn set_tournament_state(
+        &self,
+        id: &str,
+        from: TournamentState,
+        to: TournamentState,
+    ) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.write(move |conn| tournaments::set_state(conn, &id, from, to))
+            .await
+    }
+
+    async fn join_tournament(
+        &self,
+        entry: &EntryRecord,
+        max_players: u32,
+    ) -> Result<bool, StoreError> {
+        let entry = entry.clone();
+        self.write(move |conn| tournaments::join(conn, &entry, max_players))
+            .await
+    }
+
+    async fn set_entry(
+        &self,
+        tournament_id: &str,
+        player: &str,
+        withdrawn: bool,
+        paused: bool,
+    ) -> Result<bool, StoreError> {
+        let (t, p) = (tournament_id.to_string(), player.to_string());
+        self.write(move |conn| tournaments::set_entry(conn, &t, &p, withdrawn, paused))
+            .await
+    }
+
+    async fn tournament_entries(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<EntryRecord>, StoreError> {
+        let t = tournament_id.to_string();
+        self.read(move |conn| tournaments::entries(conn, &t)).await
+    }
+
+    async fn start_tournament_game(
+        &self,
+        link: &TournamentGameLink,
+        game: &StoredGame,
+    ) -> Result<(), StoreError> {
+        let (link, game) = (link.clone(), game.clone());
+        self.write(move |conn| tournaments::start_game(conn, &link, &game))
+            .await
+    }
+
+    async fn tournament_games(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<TournamentGame>, StoreError> {
+        let t = tournament_id.to_string();
+        self.read(move |conn| tournaments::games_of(conn, &t)).await
+    }
+
+    async fn tournament_game(&self, game_id: &str) -> Result<Option<TournamentGame>, StoreError> {
+        let g = game_id.to_string();
+        self.read(move |conn| tournaments::game(conn, &g)).await
+    }
+
+    async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError> {
+        let g = game_id.to_string();
+        self.write(move |conn| tournaments::berserk(conn, &g, color))
+            .await
+    }
+
+    async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {
+        let bye = bye.clone();
+        self.write(move |conn| tournaments::add_bye(conn, &bye))
+            .await
+    }
+
+    async fn tournament_byes(&self, tournament_id: &str) -> Result<Vec<ByeRecord>, StoreError> {
+        let t = tournament_id.to_string();
+        self.read(move |conn| tournaments::byes(conn, &t)).await
+    }
+
+    async fn take_director_lease(
+        &self,
+        tournament_id: &str,
+        holder: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        let (t, h) = (tournament_id.to_string(), holder.to_string());
+        self.write(move |conn| tournaments::lease(conn, &t, &h, now, until))
+            .await
+    }
 }
 
 #[async_trait]

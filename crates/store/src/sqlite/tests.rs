@@ -26,6 +26,7 @@ async fn the_store_contract_holds() {
     conformance::chat_reports_and_mutes(&open(&dir)).await;
     conformance::challenges_are_answered_once(&open(&dir)).await;
     conformance::tokens_are_found_by_hash_listed_and_revoked(&open(&dir)).await;
+    conformance::tournaments_pair_each_player_once(&open(&dir)).await;
 }
 
 #[tokio::test]

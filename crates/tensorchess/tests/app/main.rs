@@ -30,6 +30,7 @@ mod postgres;
 mod puzzle_files;
 mod review_cli;
 mod selfplay_puzzles;
+mod tournaments;
 mod tune_texel;
 mod uci_binary;
 mod uci_protocol;

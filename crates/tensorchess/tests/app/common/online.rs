@@ -29,6 +29,8 @@ pub fn config(clock: &Arc<ManualClock>) -> ServerConfig {
         // The tests sweep and beat by hand.
         sweep_every_ms: i64::MAX / 4,
         heartbeat_every_ms: i64::MAX / 4,
+        // And tick the tournament director by hand (`tick_at`).
+        director_every_ms: i64::MAX / 4,
         ..ServerConfig::default()
     }
 }

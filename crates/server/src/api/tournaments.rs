@@ -1,0 +1,116 @@
+//! Tournaments over HTTP; their news also arrives on the WebSocket topic
+//! `tournament:{id}`.
+
+use super::ApiResult;
+use crate::error::{ApiJson, ApiPath, AppError};
+use crate::players::Me;
+use crate::tournaments::{CreateTournamentRequest, TournamentView, TournamentsView};
+use crate::views::GameView;
+use crate::AppState;
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// `POST /api/tournaments`: makes a tournament (201).
+pub async fn create(
+    State(state): State<AppState>,
+    me: Me,
+    ApiJson(req): ApiJson<CreateTournamentRequest>,
+) -> Result<(StatusCode, Json<TournamentView>), AppError> {
+    let view = state.tournaments.create(&me, req).await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// `GET /api/tournaments`: upcoming, running and finished ones.
+pub async fn list(State(state): State<AppState>) -> ApiResult<TournamentsView> {
+    Ok(Json(state.tournaments.list().await?))
+}
+
+/// `GET /api/tournaments/{id}`: settings, standings, pairings.
+pub async fn get(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<TournamentView> {
+    Ok(Json(state.tournaments.get(&id, &me).await?))
+}
+
+/// `POST /api/tournaments/{id}/join` (also: back from a pause).
+pub async fn join(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<TournamentView> {
+    Ok(Json(state.tournaments.join(&id, &me).await?))
+}
+
+/// `POST /api/tournaments/{id}/withdraw`.
+pub async fn withdraw(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<TournamentView> {
+    Ok(Json(state.tournaments.withdraw(&id, &me).await?))
+}
+
+/// `POST /api/tournaments/{id}/pause`.
+pub async fn pause(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<TournamentView> {
+    Ok(Json(state.tournaments.pause(&id, &me).await?))
+}
+
+/// `POST /api/games/{id}/berserk`: half one's time, no increment, before
+/// one's first move in an arena game.
+pub async fn berserk(
+    State(state): State<AppState>,
+    me: Me,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<GameView> {
+    Ok(Json(
+        state.tournaments.berserk(&state.games, &id, &me).await?,
+    ))
+}
+
+/// `GET /api/tournaments/{id}/games`: every game as PGN.
+pub async fn games(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    let text = state.tournaments.pgn(&id).await?;
+    Ok(attachment(
+        text,
+        "application/x-chess-pgn; charset=utf-8",
+        &format!("tensorchess-tournament-{id}.pgn"),
+    ))
+}
+
+/// `GET /api/tournaments/{id}/trf`: a Swiss's FIDE report file.
+pub async fn trf(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, AppError> {
+    let text = state.tournaments.trf(&id).await?;
+    Ok(attachment(
+        text,
+        "text/plain; charset=utf-8",
+        &format!("tensorchess-tournament-{id}.trf"),
+    ))
+}
+
+fn attachment(text: String, mime: &str, name: &str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, mime.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}

@@ -1,0 +1,77 @@
+//! An arena's tick: results announced, the waiting players paired (those
+//! in, not paused, not withdrawn, not playing a game of the arena), and,
+//! once its time is up, no new pairing: it finishes when its last games
+//! have ended (they count).
+
+use super::views::{arena_end, Keyed};
+use super::Tournaments;
+use crate::error::AppError;
+use crate::store::TournamentRecord;
+use std::collections::{HashMap, HashSet};
+use tensorchess_tournament::arena::{pair_arena, rank_arena, ArenaCandidate};
+use tensorchess_tournament::PlayerKey;
+
+impl Tournaments {
+    /// Directs arena `t` at `now` (this instance holds its lease).
+    pub(crate) async fn direct_arena(
+        &self,
+        t: &TournamentRecord,
+        now: i64,
+    ) -> Result<(), AppError> {
+        let store = self.live.store();
+        let entries = store.tournament_entries(&t.id).await?;
+        let games = store.tournament_games(&t.id).await?;
+        let keyed = Keyed::new(&entries);
+        let finished = keyed.finished(&games);
+        let ended = games.iter().filter(|g| g.ending.is_some()).count();
+        self.note_results(t, ended).await?;
+        let playing: HashSet<&str> = games
+            .iter()
+            .filter(|g| g.ending.is_none())
+            .flat_map(|g| [g.link.white.as_str(), g.link.black.as_str()])
+            .collect();
+        if now >= arena_end(t).unwrap_or(t.starts_at) {
+            if playing.is_empty() {
+                self.finish(t).await?;
+            }
+            return Ok(());
+        }
+        let players: Vec<(PlayerKey, i32)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (PlayerKey(i as u64), e.rating))
+            .collect();
+        let ranks: HashMap<PlayerKey, u32> = rank_arena(&players, &finished)
+            .into_iter()
+            .map(|s| (s.key, s.rank))
+            .collect();
+        let active: Vec<(PlayerKey, &crate::store::EntryRecord)> = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.withdrawn && !e.paused)
+            .map(|(i, e)| (PlayerKey(i as u64), e))
+            .collect();
+        let waiting: Vec<ArenaCandidate> = active
+            .iter()
+            .filter(|(_, e)| !playing.contains(e.player.as_str()))
+            .map(|&(key, e)| {
+                let rank = ranks.get(&key).copied().unwrap_or(u32::MAX);
+                ArenaCandidate::from_games(key, e.rating, rank, &finished)
+            })
+            .collect();
+        if waiting.len() < 2 {
+            return Ok(());
+        }
+        let boards: Vec<(String, String)> = pair_arena(&waiting, active.len())
+            .into_iter()
+            .filter_map(|p| {
+                Some((
+                    keyed.entry(p.white)?.player.clone(),
+                    keyed.entry(p.black)?.player.clone(),
+                ))
+            })
+            .collect();
+        self.start_boards(t, &boards, None).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,208 @@
+//! The director: on each tick of the server's clock, for every tournament
+//! due or running, this instance takes (or renews) the tournament's lease
+//! and, holding it, starts the tournament at its time, pairs what is due
+//! (an arena's waiting players, a Swiss's or round robin's next round),
+//! announces results as games end, and finishes it. Pairing is judged
+//! against the stored games every time, and the store refuses a game for a
+//! player still playing one (or a second board in a round), so a tick
+//! repeated, or run by another instance after a lease changed hands,
+//! pairs nobody twice.
+
+use super::views::PairingView;
+use super::{topic_of, Tournaments};
+use crate::error::AppError;
+use crate::online::timing::Timing;
+use crate::online::Origin;
+use crate::store::{
+    RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
+};
+use crate::views::ServerEvent;
+
+/// How often the director looks at the tournaments.
+pub const DIRECTOR_EVERY_MS: i64 = 2_000;
+/// How long a director's lease lasts unless renewed (a tick renews it).
+pub const LEASE_MS: i64 = 10_000;
+/// Tournaments a tick looks at, at most, in each state.
+const DUE_AT_MOST: usize = 1_000;
+
+impl Tournaments {
+    /// One tick of the director, at the clock's time now: every tournament
+    /// due to start or running is directed by this instance if it holds
+    /// (or takes) its lease. Errors are logged; the next tick tries again.
+    pub async fn tick(&self) {
+        let _one = self.ticking.lock().await;
+        let now = self.live.now();
+        let store = self.live.store();
+        let mut due = match store
+            .tournaments_in(TournamentState::Running, DUE_AT_MOST)
+            .await
+        {
+            Ok(running) => running,
+            Err(e) => {
+                tracing::warn!("tournaments not read: {e}");
+                return;
+            }
+        };
+        match store
+            .tournaments_in(TournamentState::Upcoming, DUE_AT_MOST)
+            .await
+        {
+            Ok(upcoming) => due.extend(upcoming.into_iter().filter(|t| t.starts_at <= now)),
+            Err(e) => tracing::warn!("tournaments not read: {e}"),
+        }
+        for t in due {
+            if let Err(e) = self.direct(t.clone(), now).await {
+                tracing::warn!("tournament {} not directed: {e}", t.id);
+            }
+        }
+    }
+
+    async fn direct(&self, mut t: TournamentRecord, now: i64) -> Result<(), AppError> {
+        let store = self.live.store();
+        let holder = self.live.cluster().instance().to_string();
+        if !store
+            .take_director_lease(&t.id, &holder, now, now.saturating_add(LEASE_MS))
+            .await?
+        {
+            return Ok(());
+        }
+        if t.state == TournamentState::Upcoming {
+            if !store
+                .set_tournament_state(&t.id, TournamentState::Upcoming, TournamentState::Running)
+                .await?
+            {
+                return Ok(());
+            }
+            t.state = TournamentState::Running;
+            self.announce(&t, "started").await?;
+        }
+        match t.kind {
+            TournamentKind::Arena => self.direct_arena(&t, now).await,
+            TournamentKind::Swiss | TournamentKind::RoundRobin => self.direct_rounds(&t).await,
+        }
+    }
+
+    /// Tells the pages the standings when games ended since the last look.
+    pub(crate) async fn note_results(
+        &self,
+        t: &TournamentRecord,
+        finished: usize,
+    ) -> Result<(), AppError> {
+        let newer = {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            let before = seen.insert(t.id.clone(), finished);
+            before.is_some_and(|b| b != finished) || (before.is_none() && finished > 0)
+        };
+        if newer {
+            self.announce(t, "standings").await?;
+        }
+        Ok(())
+    }
+
+    /// Finishes a running tournament and tells its pages.
+    pub(crate) async fn finish(&self, t: &TournamentRecord) -> Result<(), AppError> {
+        if self
+            .live
+            .store()
+            .set_tournament_state(&t.id, TournamentState::Running, TournamentState::Finished)
+            .await?
+        {
+            self.seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&t.id);
+            let done = TournamentRecord {
+                state: TournamentState::Finished,
+                ..t.clone()
+            };
+            self.announce(&done, "finished").await?;
+        }
+        Ok(())
+    }
+
+    /// Starts a game for each board (White's id first) and tells the
+    /// pages; a board the store refuses (a player still playing, the
+    /// round's board taken) is left out.
+    pub(crate) async fn start_boards(
+        &self,
+        t: &TournamentRecord,
+        boards: &[(String, String)],
+        round: Option<u32>,
+    ) -> Result<Vec<PairingView>, AppError> {
+        let mut views = Vec::with_capacity(boards.len());
+        let pool = RatingPool {
+            variant: t.variant,
+            correspondence: false,
+        };
+        for (white, black) in boards {
+            let names = [
+                self.players.name_of(white).await?,
+                self.players.name_of(black).await?,
+            ];
+            let rated = if t.rated {
+                Some([
+                    self.live.rating_of(white, pool).await?.rating.round() as i32,
+                    self.live.rating_of(black, pool).await?.rating.round() as i32,
+                ])
+            } else {
+                None
+            };
+            let link = TournamentGameLink {
+                tournament_id: t.id.clone(),
+                game_id: String::new(),
+                round,
+                white: white.clone(),
+                black: black.clone(),
+                white_berserked: false,
+                black_berserked: false,
+                created_at: self.live.now(),
+            };
+            let started = self
+                .online
+                .start(
+                    t.variant,
+                    Timing::Clock(t.clock),
+                    [Some(white.clone()), Some(black.clone())],
+                    names.clone(),
+                    rated,
+                    Origin::Tournament(&link),
+                )
+                .await;
+            let arc = match started {
+                Ok(arc) => arc,
+                Err(AppError::Conflict(why)) => {
+                    tracing::debug!("tournament {}: board not paired: {why}", t.id);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let game = arc.lock().await.id().to_string();
+            let [white_name, black_name] = names;
+            views.push(PairingView {
+                game,
+                round,
+                white: super::views::TournamentPlayerView {
+                    id: white.clone(),
+                    name: white_name,
+                },
+                black: super::views::TournamentPlayerView {
+                    id: black.clone(),
+                    name: black_name,
+                },
+                result: "*",
+                white_berserked: false,
+                black_berserked: false,
+            });
+        }
+        if !views.is_empty() {
+            self.publish(
+                &t.id,
+                &ServerEvent::TournamentPairings {
+                    topic: topic_of(&t.id),
+                    pairings: views.clone(),
+                },
+            );
+        }
+        Ok(views)
+    }
+}

@@ -1,0 +1,465 @@
+//! Tournaments: an arena (players paired again as soon as their game
+//! ends, for a fixed time), a Swiss or a round robin (rounds paired once
+//! the previous round's games have all ended). Players join, withdraw and
+//! pause; a director ([`director`]) started by the server's background
+//! work pairs and finishes them on the server's clock, under a lease so
+//! that one instance directs a tournament at a time. Standings are
+//! computed from the stored games ([`views`]), never kept apart from them.
+//! Pages follow `tournament:{id}`: a snapshot on subscribing, then the
+//! standings as they change and each new pairing.
+
+mod arena;
+pub mod berserk;
+pub mod director;
+mod rounds;
+pub mod views;
+
+use crate::error::AppError;
+use crate::ids::new_id;
+use crate::kind::Kind;
+use crate::live::LiveGames;
+use crate::online::OnlineGames;
+use crate::players::{Me, Players};
+use crate::requests::ClockRequest;
+use crate::store::{
+    EntryRecord, Notice, RatingPool, TournamentKind, TournamentRecord, TournamentState,
+};
+use crate::views::ServerEvent;
+use serde::Deserialize;
+use std::sync::Arc;
+use tensorchess_rules::VariantKind;
+pub use views::{PairingView, TournamentSummaryView, TournamentView, TournamentsView};
+
+/// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
+pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
+/// Tournaments one player may make in a day.
+pub const MAX_CREATED_PER_DAY: usize = 5;
+/// How far ahead a tournament may be scheduled (30 days).
+pub const MAX_LEAD_MS: i64 = 30 * 24 * 3_600_000;
+/// An arena's shortest and longest length, in minutes.
+pub const ARENA_MINUTES: (u32, u32) = (10, 180);
+/// A Swiss's fewest and most rounds.
+pub const SWISS_ROUNDS: (u32, u32) = (3, 15);
+/// Fewest and most players.
+pub const MAX_PLAYERS: (u32, u32) = (2, 1000);
+/// Most players of a round robin (everyone meets everyone).
+pub const MAX_ROUND_ROBIN_PLAYERS: u32 = 30;
+/// Tournaments listed in each state.
+pub const LISTED: usize = 50;
+
+/// `kind` of `POST /api/tournaments`.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum KindRequest {
+    /// An arena.
+    Arena,
+    /// A Swiss.
+    Swiss,
+    /// A round robin.
+    RoundRobin,
+}
+
+/// `POST /api/tournaments`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTournamentRequest {
+    /// `arena`, `swiss` or `round_robin`.
+    pub kind: KindRequest,
+    /// 2 to 40 letters, digits, spaces, `-`, `_` or `'`.
+    pub name: String,
+    /// `tensor` (default), `chess` or `chessence`.
+    #[serde(default, deserialize_with = "crate::requests::optional_variant")]
+    pub variant: Option<VariantKind>,
+    /// Every game's clock.
+    pub clock: ClockRequest,
+    /// Rated (accounts only).
+    #[serde(default)]
+    pub rated: bool,
+    /// When it starts (ms since the epoch): in the future, within 30 days.
+    pub starts_at: i64,
+    /// An arena's length: 10 to 180 minutes.
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// A Swiss's rounds: 3 to 15.
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Most players: 2 to 1000 (30 for a round robin); 100 if not said.
+    #[serde(default)]
+    pub max_players: Option<u32>,
+}
+
+/// The hub topic of tournament `id`.
+pub fn topic_of(id: &str) -> String {
+    format!("{TOURNAMENT_TOPIC_PREFIX}{id}")
+}
+
+/// The tournament id of a topic `tournament:{id}`.
+pub fn parse_topic(topic: &str) -> Option<&str> {
+    topic
+        .strip_prefix(TOURNAMENT_TOPIC_PREFIX)
+        .filter(|id| crate::ids::valid_id(id))
+}
+
+/// Whether `name` is a tournament's name: 2 to 40 letters, digits,
+/// spaces, `-`, `_` or `'`, not only spaces.
+pub fn valid_name(name: &str) -> bool {
+    let n = name.chars().count();
+    (2..=40).contains(&n)
+        && !name.trim().is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '\''))
+}
+
+/// The tournaments service.
+pub struct Tournaments {
+    live: Arc<LiveGames>,
+    online: Arc<OnlineGames>,
+    players: Arc<Players>,
+    /// One director's tick at a time on this instance.
+    ticking: tokio::sync::Mutex<()>,
+    /// Games ended in each tournament at the last look (standings are
+    /// announced when it changes).
+    seen: std::sync::Mutex<std::collections::HashMap<String, usize>>,
+}
+
+impl Tournaments {
+    /// The service over the games and players.
+    pub fn new(
+        live: Arc<LiveGames>,
+        online: Arc<OnlineGames>,
+        players: Arc<Players>,
+    ) -> Tournaments {
+        Tournaments {
+            live,
+            online,
+            players,
+            ticking: tokio::sync::Mutex::new(()),
+            seen: std::sync::Mutex::default(),
+        }
+    }
+
+    /// Makes a tournament of `me`'s.
+    pub async fn create(
+        &self,
+        me: &Me,
+        req: CreateTournamentRequest,
+    ) -> Result<TournamentView, AppError> {
+        me.may_act()?;
+        let name = req.name.trim().to_string();
+        if !valid_name(&name) {
+            return Err(AppError::bad(
+                "A tournament's name has 2 to 40 letters, digits, spaces, -, _ or '",
+            ));
+        }
+        let clock = OnlineGames::clock_settings(Some(req.clock))?
+            .ok_or_else(|| AppError::bad("A tournament needs a clock"))?;
+        let kind = match req.kind {
+            KindRequest::Arena => TournamentKind::Arena,
+            KindRequest::Swiss => TournamentKind::Swiss,
+            KindRequest::RoundRobin => TournamentKind::RoundRobin,
+        };
+        let (minutes, rounds) = match kind {
+            TournamentKind::Arena => {
+                let (lo, hi) = ARENA_MINUTES;
+                match (req.minutes, req.rounds) {
+                    (Some(m), None) if (lo..=hi).contains(&m) => (Some(m), None),
+                    _ => {
+                        return Err(AppError::bad(format!(
+                            "An arena lasts {lo} to {hi} minutes (`minutes`, no `rounds`)"
+                        )))
+                    }
+                }
+            }
+            TournamentKind::Swiss => {
+                let (lo, hi) = SWISS_ROUNDS;
+                match (req.minutes, req.rounds) {
+                    (None, Some(r)) if (lo..=hi).contains(&r) => (None, Some(r)),
+                    _ => {
+                        return Err(AppError::bad(format!(
+                            "A Swiss has {lo} to {hi} rounds (`rounds`, no `minutes`)"
+                        )))
+                    }
+                }
+            }
+            TournamentKind::RoundRobin => {
+                if req.minutes.is_some() || req.rounds.is_some() {
+                    return Err(AppError::bad(
+                        "A round robin has as many rounds as players: no `minutes` nor `rounds`",
+                    ));
+                }
+                (None, None)
+            }
+        };
+        let most = match kind {
+            TournamentKind::RoundRobin => MAX_ROUND_ROBIN_PLAYERS,
+            _ => MAX_PLAYERS.1,
+        };
+        let max_players = req.max_players.unwrap_or(100.min(most));
+        if !(MAX_PLAYERS.0..=most).contains(&max_players) {
+            return Err(AppError::bad(format!(
+                "A tournament takes {} to {most} players",
+                MAX_PLAYERS.0
+            )));
+        }
+        let now = self.live.now();
+        if req.starts_at <= now || req.starts_at > now + MAX_LEAD_MS {
+            return Err(AppError::bad(
+                "A tournament starts in the future, within 30 days",
+            ));
+        }
+        if req.rated && !self.players.has_account(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "Rated tournaments are for accounts: register or log in",
+            ));
+        }
+        let store = self.live.store();
+        let made = store
+            .tournaments_created_since(&me.id, now - 24 * 3_600_000)
+            .await?;
+        if made >= MAX_CREATED_PER_DAY {
+            return Err(AppError::refused(
+                Kind::TooMany,
+                format!("You made {MAX_CREATED_PER_DAY} tournaments today: try again tomorrow"),
+            ));
+        }
+        let t = TournamentRecord {
+            id: new_id(),
+            kind,
+            name,
+            variant: req.variant.unwrap_or_default(),
+            clock,
+            rated: req.rated,
+            starts_at: req.starts_at,
+            minutes,
+            rounds,
+            max_players,
+            created_by: me.id.clone(),
+            state: TournamentState::Upcoming,
+            created_at: now,
+        };
+        store.create_tournament(&t).await?;
+        self.view(&t, Some(me)).await
+    }
+
+    /// Upcoming, running and recently finished tournaments.
+    pub async fn list(&self) -> Result<TournamentsView, AppError> {
+        let store = self.live.store();
+        let mut lists = Vec::new();
+        for state in [
+            TournamentState::Upcoming,
+            TournamentState::Running,
+            TournamentState::Finished,
+        ] {
+            let mut list = Vec::new();
+            for t in store.tournaments_in(state, LISTED).await? {
+                let players = store
+                    .tournament_entries(&t.id)
+                    .await?
+                    .iter()
+                    .filter(|e| !e.withdrawn)
+                    .count();
+                list.push(views::summary(&t, players));
+            }
+            lists.push(list);
+        }
+        let finished = lists.pop().unwrap_or_default();
+        let running = lists.pop().unwrap_or_default();
+        let upcoming = lists.pop().unwrap_or_default();
+        Ok(TournamentsView {
+            upcoming,
+            running,
+            finished,
+        })
+    }
+
+    /// A tournament, or a refusal naming it.
+    pub(crate) async fn record(&self, id: &str) -> Result<TournamentRecord, AppError> {
+        let missing = || {
+            AppError::NotFound(format!(
+                "There is no tournament {}",
+                id.chars().take(30).collect::<String>()
+            ))
+        };
+        if !crate::ids::valid_id(id) {
+            return Err(missing());
+        }
+        self.live.store().tournament(id).await?.ok_or_else(missing)
+    }
+
+    /// A tournament with its standings and pairings, as `me` sees it.
+    pub async fn get(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+        let t = self.record(id).await?;
+        self.view(&t, Some(me)).await
+    }
+
+    /// `me` joins (or comes back from a pause, or rejoins after withdrawing).
+    pub async fn join(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+        me.may_act()?;
+        let t = self.record(id).await?;
+        if t.state == TournamentState::Finished {
+            return Err(AppError::refused(Kind::GameOver, "That tournament is over"));
+        }
+        if t.rated && !self.players.has_account(&me.id).await? {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "Rated tournaments are for accounts: register or log in",
+            ));
+        }
+        let store = self.live.store();
+        let mine = store
+            .tournament_entries(&t.id)
+            .await?
+            .into_iter()
+            .find(|e| e.player == me.id);
+        if t.kind == TournamentKind::RoundRobin
+            && t.state == TournamentState::Running
+            && mine.as_ref().is_none_or(|e| e.withdrawn)
+        {
+            return Err(AppError::refused(
+                Kind::TooLate,
+                "That round robin has started: its rounds are drawn",
+            ));
+        }
+        match mine {
+            Some(e) if !e.withdrawn => {
+                store.set_entry(&t.id, &me.id, false, false).await?;
+            }
+            _ => {
+                let pool = RatingPool {
+                    variant: t.variant,
+                    correspondence: false,
+                };
+                let rating = self.live.rating_of(&me.id, pool).await?.rating.round() as i32;
+                let entry = EntryRecord {
+                    tournament_id: t.id.clone(),
+                    player: me.id.clone(),
+                    joined_at: self.live.now(),
+                    withdrawn: false,
+                    paused: false,
+                    rating,
+                };
+                if !store.join_tournament(&entry, t.max_players).await? {
+                    return Err(AppError::refused(
+                        Kind::TooMany,
+                        format!("That tournament is full ({} players)", t.max_players),
+                    ));
+                }
+            }
+        }
+        self.changed(&t, "joined", me).await
+    }
+
+    /// `me` leaves: never paired again (the games played still count).
+    pub async fn withdraw(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+        self.set_flags(id, me, true, false, "withdrawn").await
+    }
+
+    /// `me` pauses: not paired until they join again.
+    pub async fn pause(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+        self.set_flags(id, me, false, true, "paused").await
+    }
+
+    async fn set_flags(
+        &self,
+        id: &str,
+        me: &Me,
+        withdrawn: bool,
+        paused: bool,
+        event: &'static str,
+    ) -> Result<TournamentView, AppError> {
+        let t = self.record(id).await?;
+        if t.state == TournamentState::Finished {
+            return Err(AppError::refused(Kind::GameOver, "That tournament is over"));
+        }
+        if !self
+            .live
+            .store()
+            .set_entry(&t.id, &me.id, withdrawn, paused)
+            .await?
+        {
+            return Err(AppError::refused(
+                Kind::NotAllowed,
+                "You have not joined that tournament",
+            ));
+        }
+        self.changed(&t, event, me).await
+    }
+
+    /// Tells the tournament's pages what changed; answers the view for `me`.
+    async fn changed(
+        &self,
+        t: &TournamentRecord,
+        event: &'static str,
+        me: &Me,
+    ) -> Result<TournamentView, AppError> {
+        let mut view = self.announce(t, event).await?;
+        let entries = self.live.store().tournament_entries(&t.id).await?;
+        view.you = entries
+            .iter()
+            .find(|e| e.player == me.id)
+            .map(|e| views::YouView {
+                withdrawn: e.withdrawn,
+                paused: e.paused,
+            });
+        Ok(view)
+    }
+
+    /// Tells the tournament's pages (here and elsewhere) what changed.
+    pub(crate) async fn announce(
+        &self,
+        t: &TournamentRecord,
+        event: &'static str,
+    ) -> Result<TournamentView, AppError> {
+        let view = self.view(t, None).await?;
+        self.publish(
+            &t.id,
+            &ServerEvent::Tournament {
+                topic: topic_of(&t.id),
+                event,
+                tournament: Box::new(view.clone()),
+            },
+        );
+        Ok(view)
+    }
+
+    /// Sends `event` to the pages following tournament `id`, here and on
+    /// the other instances.
+    pub(crate) fn publish(&self, id: &str, event: &ServerEvent) {
+        let topic = topic_of(id);
+        self.live.hub().publish(&topic, event);
+        let cluster = self.live.cluster();
+        if cluster.is_shared() {
+            cluster.send(Notice::Relay {
+                from: cluster.instance().to_string(),
+                topic,
+                event: serde_json::to_value(event).unwrap_or_default(),
+            });
+        }
+    }
+
+    /// What a page subscribing to `tournament:{id}` receives first.
+    pub async fn snapshot(&self, id: &str) -> Result<ServerEvent, AppError> {
+        let t = self.record(id).await?;
+        Ok(ServerEvent::Tournament {
+            topic: topic_of(id),
+            event: "snapshot",
+            tournament: Box::new(self.view(&t, None).await?),
+        })
+    }
+
+    /// Every game of a tournament as PGN, oldest first.
+    pub async fn pgn(&self, id: &str) -> Result<String, AppError> {
+        let t = self.record(id).await?;
+        let games = self.live.store().tournament_games(&t.id).await?;
+        let mut out = String::new();
+        for g in games {
+            let (arc, _) = self.live.get(&g.link.game_id).await?;
+            let text = arc.lock().await.pgn();
+            out.push_str(text.trim_end());
+            out.push_str("\n\n");
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,431 @@
+//! What pages see of a tournament: its settings, the standings computed
+//! from its stored games (arena points with their fire and berserk marks,
+//! or points of a Swiss and a round robin), and the current pairings.
+
+use super::Tournaments;
+use crate::error::AppError;
+use crate::players::Me;
+use crate::store::{
+    Ending, EntryRecord, TournamentGame, TournamentKind, TournamentRecord, TournamentState,
+};
+use crate::views::ClockSpecView;
+use serde::Serialize;
+use std::collections::HashMap;
+use tensorchess_rules::Color;
+use tensorchess_tournament::arena::{rank_arena, score_player};
+use tensorchess_tournament::standings::{standings, PlayedGame, RatedPlayer};
+use tensorchess_tournament::{FinishedGame, Outcome, PlayerKey};
+
+/// A tournament in a list.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentSummaryView {
+    /// Its id.
+    pub id: String,
+    /// `arena`, `swiss` or `round_robin`.
+    pub kind: &'static str,
+    /// Its name.
+    pub name: String,
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: &'static str,
+    /// The game's title.
+    pub variant_title: &'static str,
+    /// Every game's clock.
+    pub clock: ClockSpecView,
+    /// Rated or not.
+    pub rated: bool,
+    /// When it starts (ms).
+    pub starts_at: i64,
+    /// When an arena ends (ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ends_at: Option<i64>,
+    /// An arena's length in minutes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// A Swiss's rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Most players.
+    pub max_players: u32,
+    /// Players in it (not withdrawn).
+    pub players: usize,
+    /// `upcoming`, `running` or `finished`.
+    pub state: &'static str,
+    /// The player who made it (id).
+    pub created_by: String,
+}
+
+/// A player as a tournament shows them.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentPlayerView {
+    /// Their player id.
+    pub id: String,
+    /// Their name.
+    pub name: String,
+}
+
+/// A game of an arena sheet: its points and marks.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SheetMarkView {
+    /// Points it earned.
+    pub points: u32,
+    /// Played on fire (points doubled).
+    pub fire: bool,
+    /// Won berserked (+1).
+    pub berserk: bool,
+}
+
+/// A line of the standings.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct StandingView {
+    /// 1 for the leader.
+    pub rank: u32,
+    /// The player.
+    pub player: TournamentPlayerView,
+    /// Their rating when they joined.
+    pub rating: i32,
+    /// Arena points; for a Swiss or round robin, half-points (a win is 2).
+    pub points: u32,
+    /// An arena's points game by game (`2 2 4 0`); the results of a Swiss
+    /// or round robin (`1 ½ 0`).
+    pub points_line: String,
+    /// An arena's sheet, game by game.
+    pub sheet: Vec<SheetMarkView>,
+    /// Games finished.
+    pub games: u32,
+    /// On fire (an arena: two wins in a row).
+    pub on_fire: bool,
+    /// Performance rating, once they have played.
+    pub performance: Option<i32>,
+    /// Withdrawn.
+    pub withdrawn: bool,
+    /// Paused.
+    pub paused: bool,
+}
+
+/// A game of the tournament.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PairingView {
+    /// The game's id (`#/game/ID`).
+    pub game: String,
+    /// The round (Swiss, round robin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// White.
+    pub white: TournamentPlayerView,
+    /// Black.
+    pub black: TournamentPlayerView,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on.
+    pub result: &'static str,
+    /// White berserked.
+    pub white_berserked: bool,
+    /// Black berserked.
+    pub black_berserked: bool,
+}
+
+/// The asker's entry.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YouView {
+    /// Withdrawn.
+    pub withdrawn: bool,
+    /// Paused.
+    pub paused: bool,
+}
+
+/// `GET /api/tournaments/{id}`.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentView {
+    /// The settings.
+    #[serde(flatten)]
+    pub summary: TournamentSummaryView,
+    /// The standings, leader first.
+    pub standings: Vec<StandingView>,
+    /// The games going on (an arena), or the current round's games.
+    pub pairings: Vec<PairingView>,
+    /// The current round (Swiss, round robin), once one is paired.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The asker's entry, if they joined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<YouView>,
+}
+
+/// `GET /api/tournaments`.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentsView {
+    /// Not started yet, soonest first.
+    pub upcoming: Vec<TournamentSummaryView>,
+    /// Going on.
+    pub running: Vec<TournamentSummaryView>,
+    /// Over, latest first.
+    pub finished: Vec<TournamentSummaryView>,
+}
+
+/// A tournament's settings with `players` in it.
+pub fn summary(t: &TournamentRecord, players: usize) -> TournamentSummaryView {
+    TournamentSummaryView {
+        id: t.id.clone(),
+        kind: t.kind.as_str(),
+        name: t.name.clone(),
+        variant: t.variant.name(),
+        variant_title: t.variant.title(),
+        clock: ClockSpecView::from(t.clock),
+        rated: t.rated,
+        starts_at: t.starts_at,
+        ends_at: arena_end(t),
+        minutes: t.minutes,
+        rounds: t.rounds,
+        max_players: t.max_players,
+        players,
+        state: t.state.as_str(),
+        created_by: t.created_by.clone(),
+    }
+}
+
+/// When an arena ends.
+pub fn arena_end(t: &TournamentRecord) -> Option<i64> {
+    t.minutes
+        .map(|m| t.starts_at.saturating_add(i64::from(m) * 60_000))
+}
+
+/// The tournament crate's outcome of a stored ending: `None` for a game
+/// still going on or aborted by a player (it does not count); a first
+/// move not made loses.
+pub fn outcome_of(ending: Option<Ending>) -> Option<Outcome> {
+    let winner = match ending? {
+        Ending::Outcome(o) => o.winner(),
+        Ending::Imported { winner } => winner,
+        Ending::Aborted { no_show } => Some(!no_show?),
+    };
+    Some(match winner {
+        Some(Color::White) => Outcome::WhiteWins,
+        Some(Color::Black) => Outcome::BlackWins,
+        None => Outcome::Draw,
+    })
+}
+
+/// A tournament's players as keys: an entry's place in the join order.
+pub struct Keyed<'a> {
+    /// The entries, in join order.
+    pub entries: &'a [EntryRecord],
+    index: HashMap<&'a str, PlayerKey>,
+}
+
+impl<'a> Keyed<'a> {
+    /// Keys for `entries`.
+    pub fn new(entries: &'a [EntryRecord]) -> Keyed<'a> {
+        let index = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.player.as_str(), PlayerKey(i as u64)))
+            .collect();
+        Keyed { entries, index }
+    }
+
+    /// The key of player `id`.
+    pub fn key(&self, id: &str) -> Option<PlayerKey> {
+        self.index.get(id).copied()
+    }
+
+    /// The entry of `key`.
+    pub fn entry(&self, key: PlayerKey) -> Option<&'a EntryRecord> {
+        self.entries.get(key.0 as usize)
+    }
+
+    /// The finished games that count, in the order they were paired.
+    pub fn finished(&self, games: &[TournamentGame]) -> Vec<FinishedGame> {
+        games
+            .iter()
+            .filter_map(|g| {
+                Some(FinishedGame {
+                    white: self.key(&g.link.white)?,
+                    black: self.key(&g.link.black)?,
+                    outcome: outcome_of(g.ending)?,
+                    plies: g.plies,
+                    white_berserked: g.link.white_berserked,
+                    black_berserked: g.link.black_berserked,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The standings line of an arena player without their name yet.
+struct Line {
+    key: PlayerKey,
+    rank: u32,
+    points: u32,
+    points_line: String,
+    sheet: Vec<SheetMarkView>,
+    games: u32,
+    on_fire: bool,
+    performance: Option<i32>,
+}
+
+fn arena_lines(keyed: &Keyed, finished: &[FinishedGame]) -> Vec<Line> {
+    let players: Vec<(PlayerKey, i32)> = keyed
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (PlayerKey(i as u64), e.rating))
+        .collect();
+    rank_arena(&players, finished)
+        .into_iter()
+        .map(|s| {
+            let sheet = score_player(finished, s.key);
+            Line {
+                key: s.key,
+                rank: s.rank,
+                points: s.points,
+                points_line: sheet.points_line(),
+                sheet: sheet
+                    .games
+                    .iter()
+                    .map(|g| SheetMarkView {
+                        points: g.points,
+                        fire: g.fire,
+                        berserk: g.berserk,
+                    })
+                    .collect(),
+                games: s.games,
+                on_fire: s.on_fire,
+                performance: s.performance,
+            }
+        })
+        .collect()
+}
+
+fn round_lines(keyed: &Keyed, finished: &[FinishedGame], byes: &[(PlayerKey, u32)]) -> Vec<Line> {
+    let players: Vec<RatedPlayer> = keyed
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| RatedPlayer {
+            key: PlayerKey(i as u64),
+            rating: e.rating,
+        })
+        .collect();
+    let played: Vec<PlayedGame> = finished
+        .iter()
+        .map(|g| PlayedGame {
+            white: g.white,
+            black: g.black,
+            outcome: g.outcome,
+        })
+        .collect();
+    let extra: Vec<_> = byes
+        .iter()
+        .map(|&(k, half)| (k, tensorchess_tournament::standings::HalfPoints(half)))
+        .collect();
+    standings(&players, &played, &extra)
+        .into_iter()
+        .map(|s| {
+            let line: Vec<String> = finished
+                .iter()
+                .filter_map(|g| g.side_of(s.key).map(|side| g.outcome.for_side(side)))
+                .map(|r| {
+                    match r {
+                        tensorchess_tournament::PlayerResult::Win => "1",
+                        tensorchess_tournament::PlayerResult::Draw => "½",
+                        tensorchess_tournament::PlayerResult::Loss => "0",
+                    }
+                    .to_string()
+                })
+                .collect();
+            Line {
+                key: s.key,
+                rank: s.position,
+                points: s.points.0,
+                points_line: line.join(" "),
+                sheet: Vec::new(),
+                games: s.wins + s.draws + s.losses,
+                on_fire: false,
+                performance: s.performance,
+            }
+        })
+        .collect()
+}
+
+impl Tournaments {
+    async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
+        Ok(TournamentPlayerView {
+            id: id.to_string(),
+            name: self.players.name_of(id).await?,
+        })
+    }
+
+    /// A game of the tournament as pages see it.
+    pub(crate) async fn pairing_view(&self, g: &TournamentGame) -> Result<PairingView, AppError> {
+        Ok(PairingView {
+            game: g.link.game_id.clone(),
+            round: g.link.round,
+            white: self.player(&g.link.white).await?,
+            black: self.player(&g.link.black).await?,
+            result: g.ending.map_or("*", Ending::result_str),
+            white_berserked: g.link.white_berserked,
+            black_berserked: g.link.black_berserked,
+        })
+    }
+
+    /// The tournament with its standings and pairings (`me`: the asker, if any).
+    pub(crate) async fn view(
+        &self,
+        t: &TournamentRecord,
+        me: Option<&Me>,
+    ) -> Result<TournamentView, AppError> {
+        let store = self.live.store();
+        let entries = store.tournament_entries(&t.id).await?;
+        let games = store.tournament_games(&t.id).await?;
+        let keyed = Keyed::new(&entries);
+        let finished = keyed.finished(&games);
+        let lines = match t.kind {
+            TournamentKind::Arena => arena_lines(&keyed, &finished),
+            _ => {
+                let byes = self.byes(t, &keyed).await?;
+                round_lines(&keyed, &finished, &byes)
+            }
+        };
+        let mut standings = Vec::with_capacity(lines.len());
+        for l in lines {
+            let Some(e) = keyed.entry(l.key) else {
+                continue;
+            };
+            standings.push(StandingView {
+                rank: l.rank,
+                player: self.player(&e.player).await?,
+                rating: e.rating,
+                points: l.points,
+                points_line: l.points_line,
+                sheet: l.sheet,
+                games: l.games,
+                on_fire: l.on_fire,
+                performance: l.performance,
+                withdrawn: e.withdrawn,
+                paused: e.paused,
+            });
+        }
+        let round = games.iter().filter_map(|g| g.link.round).max();
+        let current: Vec<&TournamentGame> = match t.kind {
+            TournamentKind::Arena => games.iter().filter(|g| g.ending.is_none()).collect(),
+            _ => games.iter().filter(|g| g.link.round == round).collect(),
+        };
+        let mut pairings = Vec::with_capacity(current.len());
+        for g in current {
+            pairings.push(self.pairing_view(g).await?);
+        }
+        let you = me
+            .and_then(|me| entries.iter().find(|e| e.player == me.id))
+            .map(|e| YouView {
+                withdrawn: e.withdrawn,
+                paused: e.paused,
+            });
+        let players = entries.iter().filter(|e| !e.withdrawn).count();
+        let summary = summary(t, players);
+        Ok(TournamentView {
+            summary,
+            standings,
+            pairings,
+            round: round.filter(|_| t.state != TournamentState::Upcoming),
+            you,
+        })
+    }
+}

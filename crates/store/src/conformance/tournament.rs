@@ -1,0 +1,245 @@
+//! The tournament part of the store contract: stored as made, entries
+//! capped, one running game per player and one board per round, berserk
+//! marked once, results read from the games, one director's lease.
+
+use super::*;
+use crate::tournament::{
+    EntryRecord, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
+};
+
+fn tournament(id: &str, by: &str, created_at: i64) -> TournamentRecord {
+    TournamentRecord {
+        id: id.into(),
+        kind: TournamentKind::Arena,
+        name: "Friday blitz".into(),
+        variant: VariantKind::Tensor,
+        clock: ClockSettings {
+            base_ms: 180_000,
+            increment_ms: 2_000,
+        },
+        rated: true,
+        starts_at: 10_000,
+        minutes: Some(30),
+        rounds: None,
+        max_players: 2,
+        created_by: by.into(),
+        state: TournamentState::Upcoming,
+        created_at,
+    }
+}
+
+fn entry(t: &str, player: &str, joined_at: i64) -> EntryRecord {
+    EntryRecord {
+        tournament_id: t.into(),
+        player: player.into(),
+        joined_at,
+        withdrawn: false,
+        paused: false,
+        rating: 1500 + joined_at as i32,
+    }
+}
+
+fn link(t: &str, game: &str, round: Option<u32>, white: &str, black: &str) -> TournamentGameLink {
+    TournamentGameLink {
+        tournament_id: t.into(),
+        game_id: game.into(),
+        round,
+        white: white.into(),
+        black: black.into(),
+        white_berserked: false,
+        black_berserked: false,
+        created_at: 20_000,
+    }
+}
+
+/// A tournament's records, entries, games and lease.
+pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
+    let t1 = tournament("t1", "ann", 1_000);
+    store.create_tournament(&t1).await.unwrap();
+    let t2 = TournamentRecord {
+        kind: TournamentKind::Swiss,
+        minutes: None,
+        rounds: Some(5),
+        rated: false,
+        state: TournamentState::Finished,
+        ..tournament("t2", "bob", 2_000)
+    };
+    store.create_tournament(&t2).await.unwrap();
+    assert_eq!(store.tournament("t1").await.unwrap(), Some(t1.clone()));
+    assert_eq!(store.tournament("t2").await.unwrap(), Some(t2.clone()));
+    assert_eq!(store.tournament("nope").await.unwrap(), None);
+    let upcoming = store
+        .tournaments_in(TournamentState::Upcoming, 10)
+        .await
+        .unwrap();
+    assert_eq!(upcoming, vec![t1.clone()]);
+    assert_eq!(
+        store.tournaments_created_since("ann", 1_000).await.unwrap(),
+        1
+    );
+    assert_eq!(
+        store.tournaments_created_since("ann", 1_001).await.unwrap(),
+        0
+    );
+    // States move only from the one named.
+    assert!(!store
+        .set_tournament_state("t1", TournamentState::Running, TournamentState::Finished)
+        .await
+        .unwrap());
+    assert!(store
+        .set_tournament_state("t1", TournamentState::Upcoming, TournamentState::Running)
+        .await
+        .unwrap());
+    assert_eq!(
+        store.tournament("t1").await.unwrap().unwrap().state,
+        TournamentState::Running
+    );
+
+    // Two places: the third waits until someone withdraws.
+    assert!(store
+        .join_tournament(&entry("t1", "ann", 1), 2)
+        .await
+        .unwrap());
+    assert!(store
+        .join_tournament(&entry("t1", "bob", 2), 2)
+        .await
+        .unwrap());
+    assert!(!store
+        .join_tournament(&entry("t1", "cy", 3), 2)
+        .await
+        .unwrap());
+    // Joining again is no new place.
+    assert!(store
+        .join_tournament(&entry("t1", "bob", 2), 2)
+        .await
+        .unwrap());
+    assert!(store.set_entry("t1", "bob", true, false).await.unwrap());
+    assert!(!store.set_entry("t1", "nobody", true, false).await.unwrap());
+    assert!(store
+        .join_tournament(&entry("t1", "cy", 3), 2)
+        .await
+        .unwrap());
+    assert!(!store
+        .join_tournament(&entry("t1", "bob", 4), 2)
+        .await
+        .unwrap());
+    assert!(store.set_entry("t1", "cy", false, true).await.unwrap());
+    let entries = store.tournament_entries("t1").await.unwrap();
+    let flags: Vec<_> = entries
+        .iter()
+        .map(|e| (e.player.as_str(), e.withdrawn, e.paused, e.rating))
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            ("ann", false, false, 1501),
+            ("bob", true, false, 1502),
+            ("cy", false, true, 1503)
+        ]
+    );
+
+    // One running game per player.
+    let g = |id: &str| StoredGame {
+        record: GameRecord {
+            mode: GameMode::Online,
+            owner: None,
+            ..record(id)
+        },
+        moves: vec![],
+        online: Some(OnlineRecord::default()),
+    };
+    store
+        .start_tournament_game(&link("t1", "tg1", None, "ann", "bob"), &g("tg1"))
+        .await
+        .unwrap();
+    let twice = store
+        .start_tournament_game(&link("t1", "tg2", None, "cy", "bob"), &g("tg2"))
+        .await;
+    assert!(matches!(twice, Err(StoreError::Conflict(_))), "{twice:?}");
+    assert_eq!(store.load_game("tg2").await.unwrap(), None);
+    assert!(store.set_berserk("tg1", Color::Black).await.unwrap());
+    assert!(!store.set_berserk("tg1", Color::Black).await.unwrap());
+    assert!(!store.set_berserk("nope", Color::White).await.unwrap());
+    store
+        .commit("tg1", &MovesChange::Push(mv(0, "e2e4")), &update(2))
+        .await
+        .unwrap();
+    let mut end = update(3);
+    end.ending = Some(Ending::Outcome(Outcome::Decisive {
+        winner: Color::White,
+        reason: EndReason::Resignation,
+    }));
+    store.commit("tg1", &MovesChange::Keep, &end).await.unwrap();
+    // Over: its players may play again.
+    store
+        .start_tournament_game(&link("t1", "tg2", None, "cy", "bob"), &g("tg2"))
+        .await
+        .unwrap();
+    let games = store.tournament_games("t1").await.unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].link.game_id, "tg1");
+    assert_eq!(games[0].ending, end.ending);
+    assert_eq!(games[0].plies, 1);
+    assert!(games[0].link.black_berserked && !games[0].link.white_berserked);
+    assert_eq!((games[1].ending, games[1].plies), (None, 0));
+    let one = store.tournament_game("tg2").await.unwrap().unwrap();
+    assert_eq!(one.link, link("t1", "tg2", None, "cy", "bob"));
+    assert_eq!(store.tournament_game("nope").await.unwrap(), None);
+
+    // One board per player and round.
+    store
+        .start_tournament_game(&link("t2", "r1a", Some(1), "ann", "bob"), &g("r1a"))
+        .await
+        .unwrap();
+    let again = store
+        .start_tournament_game(&link("t2", "r1b", Some(1), "bob", "cy"), &g("r1b"))
+        .await;
+    assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+    assert_eq!(store.load_game("r1b").await.unwrap(), None);
+
+    // Byes, once per player and round.
+    let bye = |round, player: &str, half_points| crate::tournament::ByeRecord {
+        tournament_id: "t2".into(),
+        round,
+        player: player.into(),
+        half_points,
+    };
+    assert!(store.add_tournament_bye(&bye(1, "cy", 2)).await.unwrap());
+    assert!(!store.add_tournament_bye(&bye(1, "cy", 0)).await.unwrap());
+    assert!(store.add_tournament_bye(&bye(2, "ann", 0)).await.unwrap());
+    assert_eq!(
+        store.tournament_byes("t2").await.unwrap(),
+        [bye(1, "cy", 2), bye(2, "ann", 0)]
+    );
+    assert!(store.tournament_byes("t1").await.unwrap().is_empty());
+
+    // The director's lease: one holder until it expires.
+    assert!(store
+        .take_director_lease("t1", "a", 100, 200)
+        .await
+        .unwrap());
+    assert!(!store
+        .take_director_lease("t1", "b", 150, 250)
+        .await
+        .unwrap());
+    assert!(store
+        .take_director_lease("t1", "a", 190, 300)
+        .await
+        .unwrap());
+    assert!(!store
+        .take_director_lease("t1", "b", 299, 400)
+        .await
+        .unwrap());
+    assert!(store
+        .take_director_lease("t1", "b", 300, 400)
+        .await
+        .unwrap());
+    assert!(!store
+        .take_director_lease("t1", "a", 350, 450)
+        .await
+        .unwrap());
+    assert!(store
+        .take_director_lease("t2", "a", 350, 450)
+        .await
+        .unwrap());
+}

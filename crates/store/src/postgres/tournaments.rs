@@ -1,0 +1,237 @@
+//! Tournaments in PostgreSQL.
+
+use super::games::insert_game;
+use super::row::{mark, params};
+use crate::rows::{placeholders, Value};
+use crate::tournament::{
+    berserk_column, busy, bye_sql, entry_values, games_query, join_sql, lease_sql, link_sql,
+    link_values, read_bye, read_entry, read_game, read_tournament, tournament_values, ByeRecord,
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+};
+use crate::{StoreError, StoredGame};
+use deadpool_postgres::GenericClient;
+use tensorchess_rules::Color;
+use tokio_postgres::types::ToSql;
+
+pub async fn create(c: &impl GenericClient, t: &TournamentRecord) -> Result<(), StoreError> {
+    let values = tournament_values(t);
+    let stmt = c
+        .prepare_cached(&format!(
+            "INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({})",
+            placeholders(mark, 1, values.len())
+        ))
+        .await?;
+    c.execute(&stmt, &params(&values)).await?;
+    Ok(())
+}
+
+async fn select(
+    c: &impl GenericClient,
+    rest: &str,
+    args: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<TournamentRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments {rest}"
+        ))
+        .await?;
+    c.query(&stmt, args)
+        .await?
+        .iter()
+        .map(|row| read_tournament(row, 0))
+        .collect()
+}
+
+pub async fn get(c: &impl GenericClient, id: &str) -> Result<Option<TournamentRecord>, StoreError> {
+    Ok(select(c, "WHERE id = $1", &[&id]).await?.pop())
+}
+
+pub async fn in_state(
+    c: &impl GenericClient,
+    state: TournamentState,
+    limit: usize,
+) -> Result<Vec<TournamentRecord>, StoreError> {
+    let order = match state {
+        TournamentState::Finished => "starts_at DESC, id COLLATE \"C\"",
+        _ => "starts_at, id COLLATE \"C\"",
+    };
+    let limit = limit as i64;
+    select(
+        c,
+        &format!("WHERE state = $1 ORDER BY {order} LIMIT $2"),
+        &[&state.as_str(), &limit],
+    )
+    .await
+}
+
+pub async fn created_since(
+    c: &impl GenericClient,
+    player: &str,
+    since: i64,
+) -> Result<usize, StoreError> {
+    let row = c
+        .query_one(
+            "SELECT COUNT(*) FROM tournaments WHERE created_by = $1 AND created_at >= $2",
+            &[&player, &since],
+        )
+        .await?;
+    Ok(row.try_get::<_, i64>(0)?.max(0) as usize)
+}
+
+pub async fn set_state(
+    c: &impl GenericClient,
+    id: &str,
+    from: TournamentState,
+    to: TournamentState,
+) -> Result<bool, StoreError> {
+    let n = c
+        .execute(
+            "UPDATE tournaments SET state = $3 WHERE id = $1 AND state = $2",
+            &[&id, &from.as_str(), &to.as_str()],
+        )
+        .await?;
+    Ok(n == 1)
+}
+
+pub async fn join(
+    c: &impl GenericClient,
+    e: &EntryRecord,
+    max_players: u32,
+) -> Result<bool, StoreError> {
+    let mut values = entry_values(e);
+    values.push(Value::Int(Some(i64::from(max_players))));
+    let stmt = c.prepare_cached(&join_sql(mark)).await?;
+    Ok(c.execute(&stmt, &params(&values)).await? == 1)
+}
+
+pub async fn set_entry(
+    c: &impl GenericClient,
+    tournament: &str,
+    player: &str,
+    withdrawn: bool,
+    paused: bool,
+) -> Result<bool, StoreError> {
+    let n = c
+        .execute(
+            "UPDATE tournament_entries SET withdrawn = $3, paused = $4 \
+             WHERE tournament_id = $1 AND player = $2",
+            &[&tournament, &player, &withdrawn, &paused],
+        )
+        .await?;
+    Ok(n == 1)
+}
+
+pub async fn entries(
+    c: &impl GenericClient,
+    tournament: &str,
+) -> Result<Vec<EntryRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = $1 \
+             ORDER BY joined_at, player COLLATE \"C\""
+        ))
+        .await?;
+    c.query(&stmt, &[&tournament])
+        .await?
+        .iter()
+        .map(|row| read_entry(row, 0))
+        .collect()
+}
+
+/// Inserting the link is the condition; a round's board taken twice
+/// breaks a unique index (both refusals: [`StoreError::Conflict`]).
+pub async fn start_game(
+    c: &impl GenericClient,
+    link: &TournamentGameLink,
+    game: &StoredGame,
+) -> Result<(), StoreError> {
+    let stmt = c.prepare_cached(&link_sql(mark)).await?;
+    match c.execute(&stmt, &params(&link_values(link))).await {
+        Ok(1) => {}
+        Ok(_) => return Err(busy(link)),
+        Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) => {
+            return Err(busy(link))
+        }
+        Err(e) => return Err(e.into()),
+    }
+    insert_game(c, game).await
+}
+
+async fn games(
+    c: &impl GenericClient,
+    filter: &str,
+    arg: &str,
+) -> Result<Vec<TournamentGame>, StoreError> {
+    let stmt = c.prepare_cached(&games_query(filter)).await?;
+    c.query(&stmt, &[&arg])
+        .await?
+        .iter()
+        .map(read_game)
+        .collect()
+}
+
+pub async fn games_of(
+    c: &impl GenericClient,
+    tournament: &str,
+) -> Result<Vec<TournamentGame>, StoreError> {
+    games(c, "tg.tournament_id = $1", tournament).await
+}
+
+pub async fn game(
+    c: &impl GenericClient,
+    game_id: &str,
+) -> Result<Option<TournamentGame>, StoreError> {
+    Ok(games(c, "tg.game_id = $1", game_id).await?.pop())
+}
+
+pub async fn berserk(
+    c: &impl GenericClient,
+    game_id: &str,
+    color: Color,
+) -> Result<bool, StoreError> {
+    let column = berserk_column(color);
+    let n = c
+        .execute(
+            &format!(
+                "UPDATE tournament_games SET {column} = TRUE WHERE game_id = $1 AND NOT {column}"
+            ),
+            &[&game_id],
+        )
+        .await?;
+    Ok(n == 1)
+}
+
+pub async fn lease(
+    c: &impl GenericClient,
+    tournament: &str,
+    holder: &str,
+    now: i64,
+    until: i64,
+) -> Result<bool, StoreError> {
+    let stmt = c.prepare_cached(&lease_sql(mark)).await?;
+    Ok(c.execute(&stmt, &[&tournament, &holder, &now, &until])
+        .await?
+        == 1)
+}
+
+pub async fn add_bye(c: &impl GenericClient, b: &ByeRecord) -> Result<bool, StoreError> {
+    let stmt = c.prepare_cached(&bye_sql(mark)).await?;
+    let (round, half) = (i64::from(b.round), i64::from(b.half_points));
+    Ok(
+        c.execute(&stmt, &[&b.tournament_id, &round, &b.player, &half])
+            .await?
+            == 1,
+    )
+}
+
+pub async fn byes(c: &impl GenericClient, tournament: &str) -> Result<Vec<ByeRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&BYES_SQL_SQLITE.replace("?1", "$1"))
+        .await?;
+    c.query(&stmt, &[&tournament])
+        .await?
+        .iter()
+        .map(read_bye)
+        .collect()
+}

@@ -1,0 +1,205 @@
+//! Tournaments in SQLite.
+
+use super::games::insert_game;
+use super::row::mark;
+use crate::rows::placeholders;
+use crate::tournament::{
+    berserk_column, busy, bye_sql, entry_values, games_query, join_sql, lease_sql, link_sql,
+    link_values, read_bye, read_entry, read_game, read_tournament, tournament_values, ByeRecord,
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+};
+use crate::{StoreError, StoredGame};
+use rusqlite::{params, params_from_iter, Connection};
+use tensorchess_rules::Color;
+
+pub fn create(conn: &Connection, t: &TournamentRecord) -> Result<(), StoreError> {
+    let values = tournament_values(t);
+    conn.prepare_cached(&format!(
+        "INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({})",
+        placeholders(mark, 1, values.len())
+    ))?
+    .execute(params_from_iter(values))?;
+    Ok(())
+}
+
+fn select(
+    conn: &Connection,
+    rest: &str,
+    args: impl rusqlite::Params,
+) -> Result<Vec<TournamentRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM tournaments {rest}"
+    ))?;
+    let mut rows = stmt.query(args)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_tournament(row, 0)?);
+    }
+    Ok(out)
+}
+
+pub fn get(conn: &Connection, id: &str) -> Result<Option<TournamentRecord>, StoreError> {
+    Ok(select(conn, "WHERE id = ?1", params![id])?.pop())
+}
+
+pub fn in_state(
+    conn: &Connection,
+    state: TournamentState,
+    limit: usize,
+) -> Result<Vec<TournamentRecord>, StoreError> {
+    let order = match state {
+        TournamentState::Finished => "starts_at DESC, id",
+        _ => "starts_at, id",
+    };
+    select(
+        conn,
+        &format!("WHERE state = ?1 ORDER BY {order} LIMIT ?2"),
+        params![state.as_str(), limit as i64],
+    )
+}
+
+pub fn created_since(conn: &Connection, player: &str, since: i64) -> Result<usize, StoreError> {
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM tournaments WHERE created_by = ?1 AND created_at >= ?2",
+        )?
+        .query_row(params![player, since], |r| r.get(0))?;
+    Ok(n.max(0) as usize)
+}
+
+pub fn set_state(
+    conn: &Connection,
+    id: &str,
+    from: TournamentState,
+    to: TournamentState,
+) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached("UPDATE tournaments SET state = ?3 WHERE id = ?1 AND state = ?2")?
+        .execute(params![id, from.as_str(), to.as_str()])?;
+    Ok(n == 1)
+}
+
+pub fn join(conn: &Connection, e: &EntryRecord, max_players: u32) -> Result<bool, StoreError> {
+    let mut values = entry_values(e);
+    values.push(crate::rows::Value::Int(Some(i64::from(max_players))));
+    let n = conn
+        .prepare_cached(&join_sql(mark))?
+        .execute(params_from_iter(values))?;
+    Ok(n == 1)
+}
+
+pub fn set_entry(
+    conn: &Connection,
+    tournament: &str,
+    player: &str,
+    withdrawn: bool,
+    paused: bool,
+) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE tournament_entries SET withdrawn = ?3, paused = ?4 \
+             WHERE tournament_id = ?1 AND player = ?2",
+        )?
+        .execute(params![tournament, player, withdrawn, paused])?;
+    Ok(n == 1)
+}
+
+pub fn entries(conn: &Connection, tournament: &str) -> Result<Vec<EntryRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = ?1 \
+         ORDER BY joined_at, player"
+    ))?;
+    let mut rows = stmt.query(params![tournament])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_entry(row, 0)?);
+    }
+    Ok(out)
+}
+
+pub fn start_game(
+    conn: &Connection,
+    link: &TournamentGameLink,
+    game: &StoredGame,
+) -> Result<(), StoreError> {
+    let n = conn
+        .prepare_cached(&link_sql(mark))
+        .and_then(|mut s| s.execute(params_from_iter(link_values(link))));
+    match n {
+        Ok(1) => {}
+        Ok(_) => return Err(busy(link)),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            return Err(busy(link))
+        }
+        Err(e) => return Err(e.into()),
+    }
+    insert_game(conn, game)
+}
+
+fn games(
+    conn: &Connection,
+    filter: &str,
+    args: impl rusqlite::Params,
+) -> Result<Vec<TournamentGame>, StoreError> {
+    let mut stmt = conn.prepare_cached(&games_query(filter))?;
+    let mut rows = stmt.query(args)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_game(row)?);
+    }
+    Ok(out)
+}
+
+pub fn games_of(conn: &Connection, tournament: &str) -> Result<Vec<TournamentGame>, StoreError> {
+    games(conn, "tg.tournament_id = ?1", params![tournament])
+}
+
+pub fn game(conn: &Connection, game_id: &str) -> Result<Option<TournamentGame>, StoreError> {
+    Ok(games(conn, "tg.game_id = ?1", params![game_id])?.pop())
+}
+
+pub fn berserk(conn: &Connection, game_id: &str, color: Color) -> Result<bool, StoreError> {
+    let column = berserk_column(color);
+    let n = conn
+        .prepare_cached(&format!(
+            "UPDATE tournament_games SET {column} = 1 WHERE game_id = ?1 AND {column} = 0"
+        ))?
+        .execute(params![game_id])?;
+    Ok(n == 1)
+}
+
+pub fn lease(
+    conn: &Connection,
+    tournament: &str,
+    holder: &str,
+    now: i64,
+    until: i64,
+) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached(&lease_sql(mark))?
+        .execute(params![tournament, holder, now, until])?;
+    Ok(n == 1)
+}
+
+pub fn add_bye(conn: &Connection, b: &ByeRecord) -> Result<bool, StoreError> {
+    let n = conn.prepare_cached(&bye_sql(mark))?.execute(params![
+        b.tournament_id,
+        i64::from(b.round),
+        b.player,
+        i64::from(b.half_points)
+    ])?;
+    Ok(n == 1)
+}
+
+pub fn byes(conn: &Connection, tournament: &str) -> Result<Vec<ByeRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(BYES_SQL_SQLITE)?;
+    let mut rows = stmt.query(params![tournament])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_bye(row)?);
+    }
+    Ok(out)
+}

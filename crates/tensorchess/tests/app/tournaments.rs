@@ -1,0 +1,609 @@
+//! Tournaments: made (and refused when they make no sense), joined,
+//! started by the director on the test clock, paired (an arena's waiting
+//! players; a Swiss's and a round robin's rounds as their games end),
+//! scored from the games, berserk, withdraw and pause, and the end.
+//! The director's ticks are driven by hand after moving the clock.
+
+use crate::common::online::*;
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+const START: i64 = T0 + 60_000;
+
+fn arena(name: &str, minutes: u32) -> Value {
+    json!({
+        "kind": "arena", "name": name, "variant": "chess",
+        "clock": { "base_seconds": 60, "increment_seconds": 2 },
+        "rated": false, "starts_at": START, "minutes": minutes, "max_players": 50
+    })
+}
+
+/// Players by name, with their cookies.
+struct Field {
+    cookies: HashMap<String, String>,
+}
+
+impl Field {
+    async fn new(t: &TestApp, names: &[&str]) -> Field {
+        let mut cookies = HashMap::new();
+        for n in names {
+            cookies.insert(n.to_string(), account(t, n).await);
+        }
+        Field { cookies }
+    }
+
+    fn of(&self, name: &Value) -> &str {
+        &self.cookies[name.as_str().unwrap()]
+    }
+}
+
+async fn create(t: &TestApp, cookie: &str, body: Value) -> String {
+    let a = t.post("/api/tournaments", Some(cookie), body).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    a.body["id"].as_str().unwrap().to_string()
+}
+
+async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
+    t.post(
+        &format!("/api/tournaments/{id}/{what}"),
+        Some(cookie),
+        json!({}),
+    )
+    .await
+}
+
+async fn view(t: &TestApp, id: &str) -> Value {
+    let a = t.get(&format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    a.body
+}
+
+/// The clock at `ms`, then one director's tick.
+async fn tick_at(t: &TestApp, ms: i64) {
+    t.clock.set(ms);
+    t.state.tournaments.tick().await;
+}
+
+fn running(v: &Value) -> Vec<Value> {
+    v["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["result"] == "*")
+        .cloned()
+        .collect()
+}
+
+fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"]["name"] == name)
+        .unwrap_or_else(|| panic!("{name} is not in the standings: {v}"))
+}
+
+/// Black resigns game `p` (after a move each): White wins.
+async fn white_wins(t: &TestApp, f: &Field, p: &Value) {
+    let id = p["game"].as_str().unwrap();
+    let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
+    let a = t.play(id, white, "e2e4", 0).await;
+    assert_eq!(a.status, StatusCode::OK, "{p}: {}", a.text);
+    let a = t.play(id, black, "e7e5", 1).await;
+    assert_eq!(a.status, StatusCode::OK, "{p}: {}", a.text);
+    let r = t.act(id, Some(black), json!({ "type": "resign" })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn making_a_tournament_is_checked() {
+    let t = TestApp::new();
+    let ann = account(&t, "ann").await;
+    let refused = |body: Value, kind: &'static str| {
+        let t = &t;
+        let ann = ann.clone();
+        async move {
+            let a = t.post("/api/tournaments", Some(&ann), body).await;
+            assert_eq!(a.body["kind"], kind, "{}", a.text);
+        }
+    };
+    let with = |k: &str, v: Value| {
+        let mut b = arena("Friday blitz", 30);
+        b[k] = v;
+        b
+    };
+    refused(with("name", json!("x")), "bad_request").await;
+    refused(with("name", json!("Blitz <b>")), "bad_request").await;
+    refused(with("name", json!("a".repeat(41))), "bad_request").await;
+    refused(with("minutes", json!(5)), "bad_request").await;
+    refused(with("minutes", json!(181)), "bad_request").await;
+    refused(with("rounds", json!(5)), "bad_request").await;
+    refused(with("starts_at", json!(T0 - 1)), "bad_request").await;
+    refused(
+        with("starts_at", json!(T0 + 31 * 86_400_000_i64)),
+        "bad_request",
+    )
+    .await;
+    refused(with("max_players", json!(1)), "bad_request").await;
+    refused(with("max_players", json!(1001)), "bad_request").await;
+    refused(with("kind", json!("knockout")), "bad_request").await;
+    let mut swiss = arena("Swiss", 30);
+    swiss["kind"] = json!("swiss");
+    refused(swiss.clone(), "bad_request").await;
+    swiss.as_object_mut().unwrap().remove("minutes");
+    swiss["rounds"] = json!(2);
+    refused(swiss.clone(), "bad_request").await;
+    swiss["rounds"] = json!(16);
+    refused(swiss.clone(), "bad_request").await;
+
+    // Rated ones are for accounts.
+    let guest = t.get("/api/tournaments", None).await.cookie.unwrap();
+    let a = t
+        .post("/api/tournaments", Some(&guest), with("rated", json!(true)))
+        .await;
+    expect_refused(&a, StatusCode::CONFLICT, "account_needed");
+
+    let made = t
+        .post("/api/tournaments", Some(&ann), arena("Friday blitz", 30))
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    assert_eq!(made.body["state"], "upcoming");
+    assert_eq!(made.body["ends_at"], START + 30 * 60_000);
+    assert_eq!(made.body["clock"]["base_seconds"], 60);
+    swiss["rounds"] = json!(5);
+    create(&t, &ann, swiss).await;
+    let mut rr = arena("Club round robin", 30);
+    rr["kind"] = json!("round_robin");
+    rr.as_object_mut().unwrap().remove("minutes");
+    rr["max_players"] = json!(8);
+    create(&t, &ann, rr.clone()).await;
+    let list = t.get("/api/tournaments", None).await.body;
+    let kinds: Vec<&str> = list["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.len(), 3);
+    assert!(kinds.contains(&"round_robin") && kinds.contains(&"swiss"));
+
+    // Five a day.
+    create(&t, &ann, arena("Four", 20)).await;
+    create(&t, &ann, arena("Five", 20)).await;
+    let a = t
+        .post("/api/tournaments", Some(&ann), arena("Six", 20))
+        .await;
+    expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "too_many");
+    let a = t.get("/api/tournaments/nosuchthing", None).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_pairs_scores_and_pairs_again() {
+    let t = TestApp::new();
+    let f = Field::new(&t, &["ann", "bob", "cyd", "dee"]).await;
+    let id = create(&t, f.of(&json!("ann")), arena("Arena", 30)).await;
+    let (addr, _stop) = t.serve().await;
+    let mut ws = ws_connect(addr, Some(f.of(&json!("ann")))).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    let snap = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(snap["event"], "snapshot");
+    assert_eq!(snap["tournament"]["state"], "upcoming");
+    for n in ["ann", "bob", "cyd", "dee"] {
+        let a = post(&t, &id, "join", f.of(&json!(n))).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    }
+    assert_eq!(view(&t, &id).await["players"], 4);
+
+    // Not before the start.
+    tick_at(&t, START - 1).await;
+    assert_eq!(view(&t, &id).await["state"], "upcoming");
+    tick_at(&t, START).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["state"], "running");
+    let games = running(&v);
+    assert_eq!(games.len(), 2, "{v}");
+    let mut seated: Vec<&str> = games
+        .iter()
+        .flat_map(|p| [p["white"]["name"].as_str(), p["black"]["name"].as_str()])
+        .flatten()
+        .collect();
+    seated.sort();
+    assert_eq!(seated, ["ann", "bob", "cyd", "dee"]);
+    let paired = next_of(&mut ws, &["tournament_pairings"]).await;
+    assert_eq!(paired["pairings"].as_array().unwrap().len(), 2);
+    // The game is an online game with both seats given.
+    let g = t.game(games[0]["game"].as_str().unwrap()).await;
+    assert_eq!(g["online"]["clock"]["base_ms"], 60_000);
+
+    // A tick again pairs nobody twice.
+    tick_at(&t, START + 2_000).await;
+    assert_eq!(running(&view(&t, &id).await).len(), 2);
+
+    // A win is 2, a loss 0; the standings come on the topic.
+    white_wins(&t, &f, &games[0]).await;
+    tick_at(&t, START + 4_000).await;
+    let v = view(&t, &id).await;
+    let winner = games[0]["white"]["name"].as_str().unwrap();
+    let loser = games[0]["black"]["name"].as_str().unwrap();
+    assert_eq!(standing(&v, winner)["points"], 2, "{v}");
+    assert_eq!(standing(&v, winner)["points_line"], "2");
+    assert_eq!(standing(&v, loser)["points"], 0);
+    assert_eq!(standing(&v, winner)["rank"], 1);
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert!(["standings", "joined"].contains(&news["event"].as_str().unwrap()));
+
+    // The other game ends: the winner is paired again.
+    assert_ne!(games[0]["game"], games[1]["game"], "{v}");
+    white_wins(&t, &f, &games[1]).await;
+    tick_at(&t, START + 6_000).await;
+    let v = view(&t, &id).await;
+    let again = running(&v);
+    assert_eq!(again.len(), 2, "{v}");
+    assert!(again
+        .iter()
+        .any(|p| p["white"]["name"] == winner || p["black"]["name"] == winner));
+    for p in &again {
+        assert_ne!(p["game"], games[0]["game"]);
+    }
+    // The games as PGN.
+    let pgn = t.get(&format!("/api/tournaments/{id}/games"), None).await;
+    assert_eq!(pgn.status, StatusCode::OK);
+    assert_eq!(pgn.text.matches("[Event ").count(), 4, "{}", pgn.text);
+    // Only a Swiss has a TRF.
+    let trf = t.get(&format!("/api/tournaments/{id}/trf"), None).await;
+    expect_refused(&trf, StatusCode::CONFLICT, "not_allowed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn withdrawn_and_paused_players_wait_and_the_end_stops_pairing() {
+    let t = TestApp::new();
+    let f = Field::new(&t, &["ann", "bob", "cyd", "dee"]).await;
+    let mut body = arena("Short", 10);
+    // Long enough a clock for a game to outlast the arena.
+    body["clock"]["base_seconds"] = json!(1200);
+    let id = create(&t, f.of(&json!("ann")), body).await;
+    for n in ["ann", "bob", "cyd", "dee"] {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    let a = post(&t, &id, "withdraw", f.of(&json!("cyd"))).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let a = post(&t, &id, "pause", f.of(&json!("dee"))).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["you"], json!({ "withdrawn": false, "paused": true }));
+    let stranger = account(&t, "eve").await;
+    let a = post(&t, &id, "pause", &stranger).await;
+    expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
+    tick_at(&t, START).await;
+    let v = view(&t, &id).await;
+    let games = running(&v);
+    assert_eq!(games.len(), 1, "{v}");
+    let mut names = [
+        games[0]["white"]["name"].as_str().unwrap(),
+        games[0]["black"]["name"].as_str().unwrap(),
+    ];
+    names.sort();
+    assert_eq!(names, ["ann", "bob"]);
+    assert_eq!(standing(&v, "cyd")["withdrawn"], true);
+    assert_eq!(standing(&v, "dee")["paused"], true);
+
+    // Back from the pause: paired at the next tick... with whoever waits.
+    post(&t, &id, "join", f.of(&json!("dee"))).await;
+    post(&t, &id, "join", f.of(&json!("cyd"))).await;
+    tick_at(&t, START + 2_000).await;
+    let v = view(&t, &id).await;
+    assert_eq!(running(&v).len(), 2);
+    let last = running(&v)
+        .into_iter()
+        .find(|p| p["game"] != games[0]["game"])
+        .unwrap();
+    let last_id = last["game"].as_str().unwrap();
+    let w = f.of(&last["white"]["name"]);
+    assert_eq!(t.play(last_id, w, "d2d4", 0).await.status, StatusCode::OK);
+    let b = f.of(&last["black"]["name"]);
+    assert_eq!(t.play(last_id, b, "d7d5", 1).await.status, StatusCode::OK);
+
+    // Time is up: games going on finish and count, nobody is paired.
+    let end = START + 10 * 60_000;
+    white_wins(&t, &f, &games[0]).await;
+    tick_at(&t, end).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["state"], "running");
+    assert_eq!(running(&v).len(), 1, "{v}");
+    assert_eq!(running(&v)[0]["game"], last["game"]);
+    let r = t.act(last_id, Some(b), json!({ "type": "resign" })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    tick_at(&t, end + 2_000).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["state"], "finished", "{v}");
+    assert!(running(&v).is_empty());
+    assert_eq!(
+        standing(&v, last["white"]["name"].as_str().unwrap())["points"],
+        2
+    );
+    let a = post(&t, &id, "join", &stranger).await;
+    expect_refused(&a, StatusCode::CONFLICT, "game_over");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn berserk_halves_the_clock_and_a_long_win_earns_one_more() {
+    let t = TestApp::new();
+    let f = Field::new(&t, &["ann", "bob"]).await;
+    let id = create(&t, f.of(&json!("ann")), arena("Berserk", 30)).await;
+    for n in ["ann", "bob"] {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    tick_at(&t, START).await;
+    let p = running(&view(&t, &id).await)[0].clone();
+    let game = p["game"].as_str().unwrap().to_string();
+    let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
+    let uri = format!("/api/games/{game}/berserk");
+    let a = t.post(&uri, Some(white), json!({})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.body["online"]["clock"]["white_ms"], 30_000, "{}", a.text);
+    assert_eq!(a.body["online"]["clock"]["black_ms"], 60_000);
+    let a = t.post(&uri, Some(white), json!({})).await;
+    expect_refused(&a, StatusCode::CONFLICT, "already_offered");
+    let a = t.post(&uri, None, json!({})).await;
+    expect_refused(&a, StatusCode::FORBIDDEN, "not_a_player");
+
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "b1d2",
+        "c8e6", "h2h3", "h7h6",
+    ];
+    for (ply, mv) in moves.iter().enumerate() {
+        let who = if ply % 2 == 0 { white } else { black };
+        t.clock.advance(1_000);
+        let a = t.play(&game, who, mv, ply).await;
+        assert_eq!(a.status, StatusCode::OK, "{mv}: {}", a.text);
+        if ply == 1 {
+            // Black has moved: too late for them.
+            let a = t.post(&uri, Some(black), json!({})).await;
+            expect_refused(&a, StatusCode::CONFLICT, "too_late");
+        }
+    }
+    // No increment for the berserker: 6 of White's moves ran 1 s each
+    // after the first two plies (which cost nothing).
+    let g = t.game(&game).await;
+    assert_eq!(g["online"]["clock"]["white_ms"], 30_000 - 6_000, "{g}");
+    assert_eq!(g["online"]["clock"]["black_ms"], 60_000 - 6_000 + 6 * 2_000);
+    let r = t.act(&game, Some(black), json!({ "type": "resign" })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    tick_at(&t, START + 60_000).await;
+    let v = view(&t, &id).await;
+    let winner = standing(&v, p["white"]["name"].as_str().unwrap());
+    assert_eq!(winner["points"], 3, "{v}");
+    assert_eq!(winner["sheet"][0]["berserk"], true);
+    let done = v["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["game"] == game.as_str())
+        .cloned();
+    // The berserk mark on a finished game shows in the standings; the
+    // pairings list what goes on.
+    assert!(done.is_none() || done.unwrap()["white_berserked"] == true);
+}
+
+async fn play_rounds(t: &TestApp, f: &Field, id: &str, rounds: u32, per_round: usize) -> Value {
+    for round in 1..=rounds {
+        tick_at(t, START + i64::from(round) * 10_000).await;
+        let v = view(t, id).await;
+        assert_eq!(v["round"], round, "{v}");
+        let games = running(&v);
+        assert_eq!(games.len(), per_round, "round {round}: {v}");
+        for p in &games {
+            assert_eq!(p["round"], round);
+        }
+        // Not paired again while a game of the round goes on.
+        white_wins(t, f, &games[0]).await;
+        tick_at(t, START + i64::from(round) * 10_000 + 5_000).await;
+        assert_eq!(view(t, id).await["round"], round);
+        for p in &games[1..] {
+            white_wins(t, f, p).await;
+        }
+    }
+    tick_at(t, START + i64::from(rounds + 1) * 10_000).await;
+    view(t, id).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_pairs_each_round_once_the_last_has_ended() {
+    let t = TestApp::new();
+    let names = ["ann", "bob", "cyd", "dee", "eve"];
+    let f = Field::new(&t, &names).await;
+    let mut body = arena("Swiss", 30);
+    body["kind"] = json!("swiss");
+    body.as_object_mut().unwrap().remove("minutes");
+    body["rounds"] = json!(3);
+    let id = create(&t, f.of(&json!("ann")), body).await;
+    for n in names {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    let v = play_rounds(&t, &f, &id, 3, 2).await;
+    assert_eq!(v["state"], "finished", "{v}");
+    // Six games, a win each (2 half-points), three byes (2 each).
+    let total: u64 = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 6 * 2 + 3 * 2, "{v}");
+    let trf = t.get(&format!("/api/tournaments/{id}/trf"), None).await;
+    assert_eq!(trf.status, StatusCode::OK);
+    assert!(trf.text.starts_with("012 Swiss"), "{}", trf.text);
+    assert_eq!(trf.text.matches("\n001 ").count(), 5, "{}", trf.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_plays_its_table() {
+    let t = TestApp::new();
+    let names = ["ann", "bob", "cyd", "dee"];
+    let f = Field::new(&t, &names).await;
+    let mut body = arena("Round robin", 30);
+    body["kind"] = json!("round_robin");
+    body.as_object_mut().unwrap().remove("minutes");
+    body["max_players"] = json!(8);
+    let id = create(&t, f.of(&json!("ann")), body).await;
+    for n in names {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    let v = play_rounds(&t, &f, &id, 3, 2).await;
+    assert_eq!(v["state"], "finished", "{v}");
+    // Everyone met everyone once.
+    for s in v["standings"].as_array().unwrap() {
+        assert_eq!(s["games"], 3, "{v}");
+    }
+    let a = post(&t, &id, "join", &account(&t, "late").await).await;
+    expect_refused(&a, StatusCode::CONFLICT, "game_over");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_ticks_the_director_on_its_clock() {
+    let t = TestApp::with(|c| tensorchess::server::ServerConfig {
+        director_every_ms: 2_000,
+        ..c
+    });
+    let f = Field::new(&t, &["ann", "bob"]).await;
+    let id = create(&t, f.of(&json!("ann")), arena("Clocked", 10)).await;
+    for n in ["ann", "bob"] {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    t.clock.set(START + 2_000);
+    let start = std::time::Instant::now();
+    loop {
+        let v = view(&t, &id).await;
+        if running(&v).len() == 1 {
+            assert_eq!(v["state"], "running");
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "never paired: {v}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Two servers over one PostgreSQL: one directs the arena (both ticking
+/// at once pair each player once); when it stops, the other takes the
+/// lease over once it expired and pairs the players waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_instance_directs_and_another_takes_over() {
+    let Some(a) = TestApp::on_postgres() else {
+        return;
+    };
+    let b = a.reopen();
+    let f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
+    let id = create(&a, f.of(&json!("ann")), arena("Shared", 30)).await;
+    // A page on B follows the tournament; what happens on A reaches it.
+    let (addr_b, _stop) = b.serve().await;
+    let start = std::time::Instant::now();
+    while ![&a, &b]
+        .iter()
+        .all(|t| t.state.games.live.cluster().is_listening())
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let mut ws = ws_connect(addr_b, Some(f.of(&json!("bob")))).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    for n in ["ann", "bob", "cyd", "dee"] {
+        post(&a, &id, "join", f.of(&json!(n))).await;
+    }
+    for players in 1..=4 {
+        let news = next_of(&mut ws, &["tournament"]).await;
+        assert_eq!(news["event"], "joined");
+        assert_eq!(news["tournament"]["players"], players);
+    }
+    a.clock.set(START);
+    a.state.tournaments.tick().await;
+    b.state.tournaments.tick().await;
+    tokio::join!(a.state.tournaments.tick(), b.state.tournaments.tick());
+    let v = view(&b, &id).await;
+    assert_eq!(v["state"], "running");
+    let games = running(&v);
+    assert_eq!(games.len(), 2, "{v}");
+
+    // A stops; its games end on B.
+    a.state.shutdown();
+    for p in &games {
+        white_wins(&b, &f, p).await;
+    }
+    // A's lease holds until it expires: B pairs nobody before.
+    tick_at(&b, START + 9_999).await;
+    assert!(running(&view(&b, &id).await).is_empty());
+    tick_at(&b, START + 10_000).await;
+    let v = view(&b, &id).await;
+    assert_eq!(running(&v).len(), 2, "{v}");
+    assert_eq!(
+        standing(&v, games[0]["white"]["name"].as_str().unwrap())["points"],
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_swiss_player_sits_a_round_out_and_a_full_one_takes_nobody() {
+    let t = TestApp::new();
+    let names = ["ann", "bob", "cyd", "dee", "eve"];
+    let f = Field::new(&t, &names).await;
+    let mut body = arena("Small Swiss", 30);
+    body["kind"] = json!("swiss");
+    body.as_object_mut().unwrap().remove("minutes");
+    body["rounds"] = json!(3);
+    body["max_players"] = json!(4);
+    let id = create(&t, f.of(&json!("ann")), body).await;
+    for n in ["ann", "bob", "cyd", "dee"] {
+        let a = post(&t, &id, "join", f.of(&json!(n))).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    }
+    let a = post(&t, &id, "join", f.of(&json!("eve"))).await;
+    expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "too_many");
+
+    tick_at(&t, START).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["round"], 1);
+    let games = running(&v);
+    assert_eq!(games.len(), 2, "{v}");
+    for p in &games {
+        white_wins(&t, &f, p).await;
+    }
+    // Dee pauses: three play round 2, one of them has the pairing bye.
+    post(&t, &id, "pause", f.of(&json!("dee"))).await;
+    tick_at(&t, START + 2_000).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["round"], 2, "{v}");
+    let games = running(&v);
+    assert_eq!(games.len(), 1, "{v}");
+    for p in &games {
+        assert_ne!(p["white"]["name"], "dee");
+        assert_ne!(p["black"]["name"], "dee");
+        white_wins(&t, &f, p).await;
+    }
+    tick_at(&t, START + 4_000).await;
+    let v = view(&t, &id).await;
+    assert_eq!(v["round"], 3, "{v}");
+    // Three wins and the pairing byes of rounds 2 and 3 (recorded as the
+    // round is paired), 2 half-points each; Dee's byes of the pause score
+    // nothing.
+    let total: u64 = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 5 * 2, "{v}");
+    assert_eq!(standing(&v, "dee")["games"], 1);
+    assert_eq!(standing(&v, "dee")["paused"], true);
+}
