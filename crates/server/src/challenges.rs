@@ -26,6 +26,8 @@ pub const CHALLENGE_LIFETIME_MS: i64 = 24 * 3_600_000;
 pub const ABSENT_CHALLENGER_MS: i64 = 45_000;
 /// Open challenges one player may have made at once.
 pub const MAX_OPEN_CHALLENGES: usize = 10;
+/// Open challenges from one player to the same other player.
+pub const MAX_OPEN_PER_PAIR: usize = 3;
 /// Open challenges from one client address (a family, a club behind one
 /// address: a few players' worth).
 pub const MAX_CHALLENGES_PER_ADDRESS: usize = 30;
@@ -274,11 +276,10 @@ impl Challenges {
         let too_many = |why: String| AppError::refused(Kind::TooMany, why);
         let mine = store.open_challenges_of(&me.id, now).await?;
         let made: Vec<_> = mine.iter().filter(|c| c.challenger == me.id).collect();
-        if made.iter().any(|c| c.challenged == to) {
-            return Err(too_many(
-                "You have already challenged that player: wait for the answer, or withdraw it"
-                    .into(),
-            ));
+        if made.iter().filter(|c| c.challenged == to).count() >= MAX_OPEN_PER_PAIR {
+            return Err(too_many(format!(
+                "{MAX_OPEN_PER_PAIR} of your challenges already wait for that player: wait for an answer"
+            )));
         }
         if made.len() >= MAX_OPEN_CHALLENGES {
             return Err(too_many(format!(
