@@ -28,6 +28,11 @@ pub struct Published {
 }
 
 impl Published {
+    /// The text every subscriber outside the message's audience reads.
+    pub fn as_str(&self) -> &str {
+        self.text.as_str()
+    }
+
     /// The text a subscriber in `audience` (none: no audience) reads.
     pub fn text_for(self, audience: Option<&str>) -> Utf8Bytes {
         match (self.for_audience, audience) {
@@ -78,7 +83,10 @@ impl Hub {
         everyone: &T,
         (audience, theirs): (&'static str, &U),
     ) -> usize {
-        match (serde_json::to_string(everyone), serde_json::to_string(theirs)) {
+        match (
+            serde_json::to_string(everyone),
+            serde_json::to_string(theirs),
+        ) {
             (Ok(text), Ok(their_text)) => self.send(
                 topic,
                 Published {
@@ -143,7 +151,10 @@ mod tests {
         let mut a = hub.subscribe("game:a");
         let mut b = hub.subscribe("game:b");
         assert_eq!(hub.publish("game:a", &serde_json::json!({"n": 1})), 1);
-        assert_eq!(a.recv().await.unwrap().text_for(None).as_str(), r#"{"n":1}"#);
+        assert_eq!(
+            a.recv().await.unwrap().text_for(None).as_str(),
+            r#"{"n":1}"#
+        );
         assert!(b.try_recv().is_err());
         assert_eq!(hub.publish("nobody", &1), 0);
         drop(a);
@@ -159,10 +170,16 @@ mod tests {
         let mut white = hub.subscribe("game:a");
         let mut watcher = hub.subscribe("game:a");
         assert_eq!(hub.publish_for("game:a", &1, ("white", &2)), 2);
-        assert_eq!(white.recv().await.unwrap().text_for(Some("white")).as_str(), "2");
+        assert_eq!(
+            white.recv().await.unwrap().text_for(Some("white")).as_str(),
+            "2"
+        );
         assert_eq!(watcher.recv().await.unwrap().text_for(None).as_str(), "1");
         hub.publish_for("game:a", &3, ("white", &4));
-        assert_eq!(white.recv().await.unwrap().text_for(Some("black")).as_str(), "3");
+        assert_eq!(
+            white.recv().await.unwrap().text_for(Some("black")).as_str(),
+            "3"
+        );
     }
 
     #[tokio::test]

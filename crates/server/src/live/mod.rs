@@ -7,6 +7,7 @@ mod commit;
 mod event;
 use commit::Staged;
 pub use event::GameEvent;
+pub mod compact;
 mod game;
 pub mod move_event;
 mod offer;
