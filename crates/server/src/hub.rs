@@ -5,6 +5,10 @@
 //! serialized once and shared by every subscriber (the text is reference
 //! counted: sending it to many sockets copies nothing). Subscribers that fall
 //! behind lose old messages and are told so (`Lagged`), never block others.
+//! A message may have a second form for one audience of the topic (a
+//! game's move event with the legal moves, for the side to move): each
+//! subscriber says which audience it belongs to, if any, and reads the
+//! form that is its own.
 
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
@@ -15,11 +19,34 @@ use tokio::sync::broadcast;
 /// Messages kept for a slow subscriber before it lags.
 const TOPIC_CAPACITY: usize = 64;
 
+/// One message of a topic: its text, and maybe another text for one
+/// audience of it.
+#[derive(Clone, Debug)]
+pub struct Published {
+    text: Utf8Bytes,
+    for_audience: Option<(&'static str, Utf8Bytes)>,
+}
+
+impl Published {
+    /// The text every subscriber outside the message's audience reads.
+    pub fn as_str(&self) -> &str {
+        self.text.as_str()
+    }
+
+    /// The text a subscriber in `audience` (none: no audience) reads.
+    pub fn text_for(self, audience: Option<&str>) -> Utf8Bytes {
+        match (self.for_audience, audience) {
+            (Some((a, text)), Some(b)) if a == b => text,
+            _ => self.text,
+        }
+    }
+}
+
 /// Live-update topics (`game:ID`, `lobby`): each sends what is published
 /// on it to every subscriber, as WebSocket text.
 #[derive(Default)]
 pub struct Hub {
-    topics: Mutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
+    topics: Mutex<HashMap<String, broadcast::Sender<Published>>>,
 }
 
 impl Hub {
@@ -29,7 +56,7 @@ impl Hub {
     }
 
     /// Subscribes to a topic (created on first use).
-    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Utf8Bytes> {
+    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Published> {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics
             .entry(topic.to_string())
@@ -48,13 +75,49 @@ impl Hub {
         }
     }
 
+    /// Sends `everyone` to a topic's subscribers, but `theirs` to those of
+    /// `audience`; returns how many subscribers there were.
+    pub fn publish_for<T: Serialize, U: Serialize>(
+        &self,
+        topic: &str,
+        everyone: &T,
+        (audience, theirs): (&'static str, &U),
+    ) -> usize {
+        match (
+            serde_json::to_string(everyone),
+            serde_json::to_string(theirs),
+        ) {
+            (Ok(text), Ok(their_text)) => self.send(
+                topic,
+                Published {
+                    text: text.into(),
+                    for_audience: Some((audience, their_text.into())),
+                },
+            ),
+            (Err(e), _) | (_, Err(e)) => {
+                tracing::error!("could not serialize a message for {topic}: {e}");
+                0
+            }
+        }
+    }
+
     /// Sends already serialized text.
     pub fn publish_text(&self, topic: &str, text: Utf8Bytes) -> usize {
+        self.send(
+            topic,
+            Published {
+                text,
+                for_audience: None,
+            },
+        )
+    }
+
+    fn send(&self, topic: &str, message: Published) -> usize {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         let Some(tx) = topics.get(topic) else {
             return 0;
         };
-        match tx.send(text) {
+        match tx.send(message) {
             Ok(n) => n,
             Err(_) => {
                 // Nobody listens any more: forget the topic.
@@ -88,14 +151,35 @@ mod tests {
         let mut a = hub.subscribe("game:a");
         let mut b = hub.subscribe("game:b");
         assert_eq!(hub.publish("game:a", &serde_json::json!({"n": 1})), 1);
-        assert_eq!(a.recv().await.unwrap().as_str(), r#"{"n":1}"#);
+        assert_eq!(
+            a.recv().await.unwrap().text_for(None).as_str(),
+            r#"{"n":1}"#
+        );
         assert!(b.try_recv().is_err());
         assert_eq!(hub.publish("nobody", &1), 0);
         drop(a);
         assert_eq!(hub.publish("game:a", &2), 0);
         assert_eq!(hub.topic_count(), 1);
         hub.publish("game:b", &3);
-        assert_eq!(b.recv().await.unwrap().as_str(), "3");
+        assert_eq!(b.recv().await.unwrap().text_for(None).as_str(), "3");
+    }
+
+    #[tokio::test]
+    async fn an_audience_reads_its_own_form_of_a_message() {
+        let hub = Hub::new();
+        let mut white = hub.subscribe("game:a");
+        let mut watcher = hub.subscribe("game:a");
+        assert_eq!(hub.publish_for("game:a", &1, ("white", &2)), 2);
+        assert_eq!(
+            white.recv().await.unwrap().text_for(Some("white")).as_str(),
+            "2"
+        );
+        assert_eq!(watcher.recv().await.unwrap().text_for(None).as_str(), "1");
+        hub.publish_for("game:a", &3, ("white", &4));
+        assert_eq!(
+            white.recv().await.unwrap().text_for(Some("black")).as_str(),
+            "3"
+        );
     }
 
     #[tokio::test]

@@ -622,6 +622,15 @@ pub enum ServerEvent {
         /// The game after it.
         game: Box<GameView>,
     },
+    /// One move of an online game that goes on, in its compact form (see
+    /// `live::move_event`).
+    Move {
+        /// The game's topic (`game:ID`).
+        topic: String,
+        /// The move and what changed with it.
+        #[serde(flatten)]
+        event: Box<crate::live::move_event::MoveEventView>,
+    },
     /// A chat line posted to a room (`chat:{id}:{room}`).
     Chat {
         /// The room's topic.

@@ -457,7 +457,7 @@ async fn subscribe(
             (Some(c), Some(id)) => Some(presence.enter(&id, c)),
             _ => None,
         };
-        forward(rx, out, forward_topic, slow).await;
+        forward(rx, out, forward_topic, seat.map(|c| c.name()), slow).await;
     });
     if let Some(old) = conn.subscriptions.insert(topic, task) {
         old.abort();
@@ -497,15 +497,18 @@ fn queue(out: &mpsc::Sender<Message>, msg: Message, slow: &tokio::sync::Notify) 
     }
 }
 
+/// Sends what the hub publishes on `topic` to the connection: the form of
+/// a message for `audience` (a player's seat) where it has one.
 async fn forward(
-    mut rx: broadcast::Receiver<Utf8Bytes>,
+    mut rx: broadcast::Receiver<crate::hub::Published>,
     out: mpsc::Sender<Message>,
     topic: String,
+    audience: Option<&'static str>,
     slow: Arc<tokio::sync::Notify>,
 ) {
     loop {
         let msg = match rx.recv().await {
-            Ok(t) => Message::Text(t),
+            Ok(p) => Message::Text(p.text_for(audience)),
             Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
                 topic: topic.clone(),
             }),

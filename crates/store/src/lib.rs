@@ -626,7 +626,14 @@ pub trait GameStore:
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     /// A game with its moves and online state; `None` if there is none.
-    async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.load_game_from(id, 0).await
+    }
+    /// [`GameStore::load_game`] with only the moves from ply `from` on
+    /// (one indexed read of the moves): what a server that holds the game
+    /// up to there needs to catch up.
+    async fn load_game_from(&self, id: &str, from: usize)
+        -> Result<Option<StoredGame>, StoreError>;
     /// A player's games, the most recently played first: the local games
     /// they own and the online games they sit in.
     async fn list_games(&self, query: &GameListQuery) -> Result<Vec<GameSummary>, StoreError>;

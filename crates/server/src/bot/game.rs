@@ -335,7 +335,8 @@ pub async fn game_stream(
                     Ok(text) => {
                         let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
                         match v["type"].as_str() {
-                            Some("game") => true,
+                            // A move (made here or on another instance) or any other change.
+                            Some("game" | "move") => true,
                             Some("presence") => {
                                 // Said when the opponent leaves, and when one
                                 // who left comes back (not before they came).
@@ -392,7 +393,7 @@ pub async fn game_stream(
     Ok(response)
 }
 
-async fn send_chat(lines: &Lines, m: Result<axum::extract::ws::Utf8Bytes, RecvError>) -> bool {
+async fn send_chat(lines: &Lines, m: Result<crate::hub::Published, RecvError>) -> bool {
     let text = match m {
         Ok(text) => text,
         Err(RecvError::Lagged(_)) => return true,

@@ -213,27 +213,36 @@ impl LiveGame {
     /// Takes the stored game's state (newer: another server changed it),
     /// keeping what lives only here (the engine's search, unless the game
     /// ended; the timer's generation, its timer stopped for the caller to
-    /// re-arm). Returns the first ply whose move differs from before, and
-    /// whether a move was made or a seat taken.
+    /// re-arm). `stored` holds the moves from ply `moves_from` on (all of
+    /// them when 0). Returns the first ply whose move differs from before,
+    /// and whether a move was made or a seat taken; `None` when the moves
+    /// read do not continue those held (a takeback below `moves_from`):
+    /// then the whole game must be read.
     pub(super) fn refresh(
         &mut self,
         stored: StoredGame,
+        moves_from: usize,
         turn_origin: Option<i64>,
-    ) -> Result<(usize, bool), AppError> {
+    ) -> Result<Option<(usize, bool)>, AppError> {
         // Usually another server added a move or two: those are played on
         // a copy of the game in memory instead of replaying the whole game.
         let have = self.history.len();
-        let extends = stored.moves.len() >= have
-            && stored.moves.len() - have <= MAX_MOVES_PLAYED_ON
-            && self
-                .history
+        let held = have.saturating_sub(moves_from);
+        let tail = &stored.moves;
+        let extends = moves_from <= have
+            && tail.len() >= held
+            && tail.len() - held <= MAX_MOVES_PLAYED_ON
+            && self.history[moves_from..]
                 .iter()
-                .zip(&stored.moves)
+                .zip(tail)
                 .all(|(h, m)| h.uci == m.uci);
+        if !extends && moves_from > 0 {
+            return Ok(None);
+        }
         let fresh = if extends {
             let mut game = self.game.clone();
             let mut history = self.history.clone();
-            for m in &stored.moves[have..] {
+            for m in &tail[held..] {
                 let mv = game.parse_player_move(&m.uci)?;
                 history.make_mut().push(game.push_entry(mv));
             }
@@ -286,7 +295,7 @@ impl LiveGame {
         if let Some(o) = self.online.as_mut() {
             o.turn_origin = if over { None } else { turn_origin };
         }
-        Ok((from, moved))
+        Ok(Some((from, moved)))
     }
 
     /// The banner of the game's end.

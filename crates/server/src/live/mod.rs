@@ -7,7 +7,9 @@ mod commit;
 mod event;
 use commit::Staged;
 pub use event::GameEvent;
+pub mod compact;
 mod game;
+pub mod move_event;
 mod offer;
 mod online;
 
@@ -290,18 +292,39 @@ impl LiveGames {
     /// Returns whether it was newer (the caller re-arms what runs for the
     /// game: [`Games::reload`](crate::games::Games::reload)).
     pub async fn reload(&self, lg: &mut LiveGame) -> Result<bool, AppError> {
-        let Some(stored) = self.store.load_game(lg.id()).await? else {
+        // Only the moves after the last one held (and it, to check that
+        // they follow on from it): one indexed read, not the whole game.
+        let (rev, ply) = (lg.rev(), lg.ply());
+        let tail_from = ply.saturating_sub(1);
+        let Some(stored) = self.store.load_game_from(lg.id(), tail_from).await? else {
             return Ok(false);
         };
-        if stored.record.rev <= lg.rev() {
+        if stored.record.rev <= rev {
             return Ok(false);
         }
         let origin = self.clock_origin(&stored).await?;
-        let (from, moved) = lg.refresh(stored, origin)?;
+        let (from, moved) = match lg.refresh(stored, tail_from, origin)? {
+            Some(done) => done,
+            None => {
+                // Moves were taken back below what was read: all of it.
+                let Some(stored) = self.store.load_game(lg.id()).await? else {
+                    return Ok(false);
+                };
+                let origin = self.clock_origin(&stored).await?;
+                lg.refresh(stored, 0, origin)?
+                    .ok_or_else(|| AppError::Internal("a whole game did not read".into()))?
+            }
+        };
         if moved {
             self.start_first_move_wait(lg);
         }
-        self.publish_from(lg, GameEvent::Update, from);
+        // One move more, and nothing else between: the same compact move
+        // event the server that made it sent.
+        if lg.rev() == rev + 1 && from == ply && lg.ply() == ply + 1 {
+            self.publish(lg, GameEvent::Move);
+        } else {
+            self.publish_from(lg, GameEvent::Update, from);
+        }
         Ok(true)
     }
 
@@ -462,6 +485,18 @@ impl LiveGames {
 
     /// Announces the game's state to its subscribers after `event`.
     pub fn publish(&self, lg: &LiveGame, event: GameEvent) {
+        // A move of an online game that goes on: the compact move event.
+        if event == GameEvent::Move && lg.mode() == GameMode::Online && !lg.is_over() {
+            let topic = game_topic(lg.id());
+            if self.hub.subscriber_count(&topic) == 0 {
+                return;
+            }
+            if let Some((everyone, to_move)) = move_event::move_events(lg, &topic, self.now()) {
+                self.hub
+                    .publish_for(&topic, &everyone, (lg.turn().name(), &to_move));
+                return;
+            }
+        }
         // Online games send only what changed in the move list: the move
         // just played, or none (pages keep the moves they have).
         let ply = lg.history().len();

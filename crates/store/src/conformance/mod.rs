@@ -175,7 +175,18 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
         .unwrap();
     let loaded = store.load_game("o1").await.unwrap().unwrap();
     assert_eq!(loaded.online, Some(online));
-    assert_eq!(loaded.moves, vec![first]);
+    assert_eq!(loaded.moves, vec![first.clone()]);
+    // Only the moves from a ply on, the rest as a whole load.
+    let tail = store.load_game_from("o1", 1).await.unwrap().unwrap();
+    assert!(tail.moves.is_empty());
+    assert_eq!(
+        (tail.record.rev, tail.online.as_ref()),
+        (loaded.record.rev, loaded.online.as_ref())
+    );
+    assert_eq!(
+        store.load_game_from("o1", 0).await.unwrap().unwrap().moves,
+        vec![first]
+    );
     assert_eq!(
         (loaded.record.white.as_str(), loaded.record.black.as_str()),
         ("Alice", "Bob")

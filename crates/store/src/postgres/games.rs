@@ -240,12 +240,18 @@ pub async fn commit(
 
 /// A game with its moves and online state; the three are asked at once
 /// (one round trip), in the caller's snapshot.
-pub async fn load_game(c: &impl GenericClient, id: &str) -> Result<Option<StoredGame>, StoreError> {
+pub async fn load_game(
+    c: &impl GenericClient,
+    id: &str,
+    from: usize,
+) -> Result<Option<StoredGame>, StoreError> {
     let record = c
         .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM games WHERE id = $1"))
         .await?;
     let moves = c
-        .prepare_cached("SELECT ply, uci, san FROM moves WHERE game_id = $1 ORDER BY ply")
+        .prepare_cached(
+            "SELECT ply, uci, san FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply",
+        )
         .await?;
     let online = c
         .prepare_cached(&format!(
@@ -253,9 +259,11 @@ pub async fn load_game(c: &impl GenericClient, id: &str) -> Result<Option<Stored
         ))
         .await?;
     let key: [&(dyn ToSql + Sync); 1] = [&id];
+    let from = from as i64;
+    let moves_key: [&(dyn ToSql + Sync); 2] = [&id, &from];
     let (record, moves, online) = tokio::join!(
         c.query_opt(&record, &key),
-        c.query(&moves, &key),
+        c.query(&moves, &moves_key),
         c.query_opt(&online, &key)
     );
     let Some(row) = record? else {

@@ -538,7 +538,11 @@ impl GameStore for PgStore {
         write_tx!(self, |tx| games::insert_game(&tx, game).await?)
     }
 
-    async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    async fn load_game_from(
+        &self,
+        id: &str,
+        from: usize,
+    ) -> Result<Option<StoredGame>, StoreError> {
         let mut c = self.client().await?;
         // One snapshot: the revision goes with the moves it counts.
         let tx = c
@@ -547,7 +551,7 @@ impl GameStore for PgStore {
             .read_only(true)
             .start()
             .await?;
-        let game = games::load_game(&tx, id).await?;
+        let game = games::load_game(&tx, id, from).await?;
         tx.commit().await?;
         Ok(game)
     }

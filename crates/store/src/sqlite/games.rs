@@ -134,7 +134,11 @@ pub fn commit(
     Ok(())
 }
 
-pub fn load_game(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
+pub fn load_game(
+    conn: &Connection,
+    id: &str,
+    from: usize,
+) -> Result<Option<StoredGame>, StoreError> {
     let mut stmt =
         conn.prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM games WHERE id = ?1"))?;
     let mut rows = stmt.query(params![id])?;
@@ -143,8 +147,10 @@ pub fn load_game(conn: &Connection, id: &str) -> Result<Option<StoredGame>, Stor
     };
     let record = read_record(row, 0)?;
     let moves = conn
-        .prepare_cached("SELECT ply, uci, san FROM moves WHERE game_id = ?1 ORDER BY ply")?
-        .query_map(params![id], |row| {
+        .prepare_cached(
+            "SELECT ply, uci, san FROM moves WHERE game_id = ?1 AND ply >= ?2 ORDER BY ply",
+        )?
+        .query_map(params![id, from as i64], |row| {
             Ok(StoredMove {
                 ply: row.get::<_, i64>(0)? as usize,
                 uci: row.get(1)?,

@@ -448,9 +448,14 @@ impl GameStore for SqliteStore {
             .await
     }
 
-    async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    async fn load_game_from(
+        &self,
+        id: &str,
+        from: usize,
+    ) -> Result<Option<StoredGame>, StoreError> {
         let id = id.to_string();
-        self.read(move |conn| games::load_game(conn, &id)).await
+        self.read(move |conn| games::load_game(conn, &id, from))
+            .await
     }
 
     async fn list_games(&self, query: &GameListQuery) -> Result<Vec<GameSummary>, StoreError> {

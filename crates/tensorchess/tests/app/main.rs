@@ -22,6 +22,7 @@ mod learning;
 mod limits;
 mod lobby;
 mod match_games;
+mod move_events;
 mod nnue_cli;
 mod online;
 mod online_clocks;

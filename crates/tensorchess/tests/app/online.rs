@@ -274,11 +274,13 @@ async fn websocket_play_with_acks_refusals_presence_and_spectators() {
         (ack["req"].clone(), ack["ply"].clone()),
         (json!(7), json!(1))
     );
-    for ws in [&mut b, &mut s] {
-        let g = next_of(ws, &["game"]).await;
-        assert_eq!(g["event"], "move");
-        assert_eq!(g["game"]["moves"][0]["uci"], "e2e4");
-        assert_eq!(g["game"]["position"]["turn"], "black");
+    // The move comes as a compact `move` event: the legal moves only to
+    // the side now to move (Black), none to a spectator.
+    for (ws, to_move) in [(&mut b, true), (&mut s, false)] {
+        let g = next_of(ws, &["move"]).await;
+        assert_eq!(g["move"]["uci"], "e2e4");
+        assert_eq!(g["topic"], format!("game:{id}"));
+        assert_eq!(g["legal"]["moves"]["e7"].is_array(), to_move, "{g}");
     }
 
     // Refusals, each with its reason; the connections stay.
@@ -354,16 +356,11 @@ async fn websocket_play_with_acks_refusals_presence_and_spectators() {
     let ack = next_of(&mut b, &["ack", "refused"]).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     assert_eq!(ack["req"], Value::Null);
-    // Updates carry only the new move; the moves before it are named by the last one.
-    let g = loop {
-        let g = next_of(&mut w, &["game"]).await;
-        if g["game"]["moves"][0]["uci"] == "e7e5" {
-            break g;
-        }
-    };
-    assert_eq!(g["game"]["moves_from"], 1);
-    assert_eq!(g["game"]["moves_before"], "e2e4");
-    assert_eq!(g["game"]["moves"].as_array().unwrap().len(), 1);
+    // A move event carries only the move, with the revision it makes.
+    let g = next_of(&mut w, &["move"]).await;
+    assert_eq!(g["move"]["uci"], "e7e5");
+    assert_eq!(g["move"]["ply"], 1);
+    assert_eq!(g["rev"], t.game(&id).await["rev"]);
     // Whole games come over HTTP and in snapshots.
     let full = t.game(&id).await;
     assert_eq!(full["moves_from"], 0);

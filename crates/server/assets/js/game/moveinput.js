@@ -7,12 +7,13 @@ import { canMove } from './state.js';
 
 /**
  * @param {import('./state.js').GameState} state the game page's
- * @param {{ typedMove: (text: string) => Promise<boolean | undefined> }} deps
+ * @param {{ typedMove: (text: string) => Promise<boolean | undefined>, needSan: () => void }} deps
  */
-export function setupMoveInput(state, { typedMove }) {
+export function setupMoveInput(state, { typedMove, needSan }) {
   const input = /** @type {HTMLInputElement} */ (document.querySelector('#move-input'));
   const list = /** @type {HTMLDataListElement} */ (document.querySelector('#move-options'));
   let filledFor = '';
+  let askedFor = '';
   // The options are made when the box is used, for the position shown then.
   const fill = () => {
     const g = state.game;
@@ -21,6 +22,15 @@ export function setupMoveInput(state, { typedMove }) {
     filledFor = key;
     list.innerHTML = '';
     if (!g || !canMove(state, g)) return;
+    // A move event's legal moves come without SAN: the whole game has it.
+    if (g.position.legal.some((m) => !m.san)) {
+      filledFor = '';
+      if (askedFor !== key) {
+        askedFor = key;
+        needSan();
+      }
+      return;
+    }
     for (const m of g.position.legal) {
       const o = document.createElement('option');
       o.value = m.san || m.uci;

@@ -17,12 +17,14 @@ import * as sounds from '../sounds.js';
 import * as settings from '../settings.js';
 import { showLegendIfNew } from '../ui/legend.js';
 import { setupMoveInput } from './moveinput.js';
+import { afterMoveEvent } from './move-event.js';
 import { setupDialogs, openNewGame as openNewGameDialog, fillLevels } from './dialogs.js';
 import { setupGamesList } from './games-list.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../board/types.js').Color} Color */
 /** @typedef {import('../api.js').Live} Live */
+/** @typedef {import('./move-event.js').MoveEvent} MoveEvent */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const EMPTY_FEN = '8/8/8/8/8/8/8/8 w - - 0 1';
@@ -207,6 +209,17 @@ export function createGamePage({ live, challenge }) {
       ctl.queue = ctl.queue.then(() => {
         const v = withMoves(msg.game);
         return v && applyView(v);
+      }).catch((e) => console.error(e));
+    } else if (msg.type === 'move' && g && msg.topic === `game:${g.id}`) {
+      // A move in its compact form, made into the next state of the game
+      // held then; one that does not follow it (an event missed) brings
+      // the whole game instead, as does one that leaves this player to
+      // move without the moves to choose from.
+      ctl.queue = ctl.queue.then(() => {
+        const held = state.game;
+        const v = held && afterMoveEvent(held, /** @type {MoveEvent} */ (/** @type {unknown} */ (msg)));
+        if (!v || (canMove(state, v) && !msg.legal)) return refresh();
+        return applyView(v);
       }).catch((e) => console.error(e));
     } else if (msg.type === 'presence' && g && g.online && msg.topic === `game:${g.id}`) {
       g.online.white.connected = msg.white;
@@ -643,7 +656,7 @@ export function createGamePage({ live, challenge }) {
     if (e.key === 'Escape' && (state.premove || board.drawings.length)) board.cancelAll();
   });
 
-  setupMoveInput(state, { typedMove });
+  setupMoveInput(state, { typedMove, needSan: () => { refresh(); } });
   setupDialogs(state, { openGame: (id) => { location.hash = `#/game/${id}`; } });
   setupGamesList((id) => { location.hash = `#/game/${id}`; });
   onLangChange(() => {

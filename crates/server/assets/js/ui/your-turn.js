@@ -45,7 +45,7 @@ export function setupYourTurn(live) {
   onPlayerChange(() => { refresh(); });
   // A game of the list changed: asked again once its news has settled.
   live.listen((msg) => {
-    if (msg.type !== 'game' || !state.ids.has(String(msg.topic).slice('game:'.length))) return;
+    if ((msg.type !== 'game' && msg.type !== 'move') || !state.ids.has(String(msg.topic).slice('game:'.length))) return;
     if (state.soon) clearTimeout(state.soon);
     state.soon = setTimeout(() => { state.soon = null; refresh(); }, 300);
   });

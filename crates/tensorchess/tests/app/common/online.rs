@@ -354,16 +354,33 @@ pub async fn next_of(ws: &mut Ws, types: &[&str]) -> Value {
     }
 }
 
-/// The next game message on `ws` whose moves reach ply `ply` (an update
-/// carries the moves from `moves_from` on; earlier messages are skipped).
+/// The next game message on `ws` whose moves reach ply `ply`: a `move`
+/// event of the move before it, or an update whose moves (from
+/// `moves_from` on) reach it; earlier messages are skipped.
 pub async fn game_at(ws: &mut Ws, ply: usize) -> Value {
     loop {
-        let g = next_of(ws, &["game"]).await;
-        let have = g["game"]["moves_from"].as_u64().unwrap_or(0) as usize
-            + g["game"]["moves"].as_array().map_or(0, Vec::len);
+        let g = next_of(ws, &["game", "move"]).await;
+        let have = if g["type"] == "move" {
+            g["move"]["ply"].as_u64().map_or(0, |p| p as usize + 1)
+        } else {
+            g["game"]["moves_from"].as_u64().unwrap_or(0) as usize
+                + g["game"]["moves"].as_array().map_or(0, Vec::len)
+        };
         if have == ply {
             return g;
         }
+    }
+}
+
+/// The last move a message of [`game_at`] carries.
+pub fn last_move(g: &Value) -> &Value {
+    if g["type"] == "move" {
+        &g["move"]
+    } else {
+        g["game"]["moves"]
+            .as_array()
+            .and_then(|m| m.last())
+            .unwrap_or(&Value::Null)
     }
 }
 

@@ -1,0 +1,114 @@
+//! The path of a move (issue 26): an online game's move reaches the
+//! sockets as a compact `move` event; its size is counted here, on the
+//! wire, for the side to move (who alone gets the legal moves) and for a
+//! spectator, over a Tensor Chess game into its middlegame.
+
+use crate::common::online::*;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+/// The most a move event to the opponent may weigh (median), and to a spectator.
+const MAX_TO_MOVE_BYTES: usize = 1024;
+const MAX_SPECTATOR_BYTES: usize = 300;
+
+/// The next `move` event on `ws`, with its size in bytes as sent.
+async fn next_move_event(ws: &mut Ws) -> (usize, Value) {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == "move" {
+                return (t.len(), v);
+            }
+        }
+    }
+}
+
+fn median(mut xs: Vec<usize>) -> usize {
+    xs.sort_unstable();
+    xs[xs.len() / 2]
+}
+
+/// A move of `game` that is not a capture when there is one (so that the
+/// game keeps its pieces into a middlegame), chosen by `nth`.
+fn a_quiet_move(game: &Value, nth: usize) -> String {
+    let legal = game["position"]["legal"].as_array().unwrap();
+    let quiet: Vec<&Value> = legal
+        .iter()
+        .filter(|m| m["path"]["captured"].is_null())
+        .collect();
+    let pool: Vec<&Value> = if quiet.is_empty() {
+        legal.iter().collect()
+    } else {
+        quiet
+    };
+    pool[nth % pool.len()]["uci"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn move_events_are_small_and_only_the_side_to_move_gets_the_legal_moves() {
+    let t = TestApp::new();
+    let clock = json!({ "base_seconds": 300, "increment_seconds": 3 });
+    let (id, white, black) = t.started(clock).await;
+    let (addr, _stop) = t.serve().await;
+    let mut w = ws_connect(addr, Some(&white)).await;
+    let mut b = ws_connect(addr, Some(&black)).await;
+    let mut s = ws_connect(addr, None).await;
+    for ws in [&mut w, &mut b, &mut s] {
+        subscribe(ws, &id).await;
+    }
+    let mut game = t.game(&id).await;
+    let (mut to_move, mut watching) = (Vec::new(), Vec::new());
+    for ply in 0..40 {
+        let (mover, cookie) = if ply % 2 == 0 {
+            (&mut w, &white)
+        } else {
+            (&mut b, &black)
+        };
+        let mv = a_quiet_move(&game, ply * 7 + 3);
+        let r = t.play(&id, cookie, &mv, ply).await;
+        assert_eq!(r.status, 200, "ply {ply} {mv}: {}", r.text);
+        let (_, own) = next_move_event(mover).await;
+        assert!(own.get("legal").is_none(), "the mover gets no legal moves");
+        let opponent = if ply % 2 == 0 { &mut b } else { &mut w };
+        let (bytes, ev) = next_move_event(opponent).await;
+        assert_eq!(ev["move"]["uci"], mv.as_str());
+        assert_eq!(ev["rev"], r.body["rev"]);
+        // Every legal move of the whole view is in the compact form.
+        let compact = &ev["legal"]["moves"];
+        let count: usize = compact
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_array().unwrap().len())
+            .sum();
+        assert_eq!(count, r.body["position"]["legal"].as_array().unwrap().len());
+        let (spectator_bytes, seen) = next_move_event(&mut s).await;
+        assert!(
+            seen.get("legal").is_none(),
+            "a spectator gets no legal moves"
+        );
+        // The middlegame: from move 10 on.
+        if ply >= 20 {
+            to_move.push(bytes);
+            watching.push(spectator_bytes);
+        }
+        game = r.body;
+    }
+    let (opponent, spectator) = (median(to_move), median(watching));
+    eprintln!("move event: {opponent} B to the opponent, {spectator} B to a spectator (medians)");
+    assert!(
+        opponent <= MAX_TO_MOVE_BYTES,
+        "{opponent} B to the opponent"
+    );
+    assert!(
+        spectator <= MAX_SPECTATOR_BYTES,
+        "{spectator} B to a spectator"
+    );
+}
