@@ -23,6 +23,10 @@ pub struct SelfplayArgs {
     /// Random moves at the start of each game.
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
+    /// Nodes per move of a weaker side (White in odd-numbered games, Black
+    /// in even ones): games with blunders the other side sees, for puzzles.
+    #[arg(long)]
+    pub weak_nodes: Option<u64>,
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -59,6 +63,7 @@ fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
         threads: a.threads,
         seed: a.seed,
         max_plies: 400,
+        weak_nodes: a.weak_nodes,
         weights,
     };
     let append = |path: &str| {
