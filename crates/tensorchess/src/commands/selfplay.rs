@@ -27,6 +27,10 @@ pub struct SelfplayArgs {
     /// in even ones): games with blunders the other side sees, for puzzles.
     #[arg(long)]
     pub weak_nodes: Option<u64>,
+    /// The share of the weaker side's moves played at `--weak-nodes` (drawn
+    /// move by move; the others at `--nodes`): below 1, occasional blunders.
+    #[arg(long, default_value_t = 1.0, requires = "weak_nodes")]
+    pub weak_rate: f64,
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -64,6 +68,7 @@ fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
         seed: a.seed,
         max_plies: 400,
         weak_nodes: a.weak_nodes,
+        weak_rate: a.weak_rate,
         weights,
     };
     let append = |path: &str| {

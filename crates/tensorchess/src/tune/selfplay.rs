@@ -28,6 +28,10 @@ pub struct SelfplayConfig {
     /// games, Black in even ones (its own engine, not sharing the other's
     /// hash). The puzzle miner wants such blunders that the other side sees.
     pub weak_nodes: Option<u64>,
+    /// The share of the weaker side's moves searched at `weak_nodes` (drawn
+    /// move by move); the others get `nodes`. 1 makes it weak throughout;
+    /// less makes occasional blunders in games otherwise even.
+    pub weak_rate: f64,
     /// Evaluation weights for the engine (JSON file contents), if not the defaults.
     pub weights: Option<Arc<Vec<[i32; 2]>>>,
 }
@@ -93,7 +97,10 @@ fn play_game<V: Evaluate>(
             .len()
             .saturating_sub(pos.halfmove_clock() as usize + 1);
         let r = match (weak.as_mut(), cfg.weak_nodes) {
-            (Some((color, e)), Some(n)) if *color == pos.turn() => {
+            (Some((color, e)), Some(n))
+                if *color == pos.turn()
+                    && (cfg.weak_rate >= 1.0 || rng.random_bool(cfg.weak_rate.max(0.0))) =>
+            {
                 e.search(&history[start..], &Limits::nodes(n), &mut NoHandler)
             }
             _ => engine.search(&history[start..], &Limits::nodes(cfg.nodes), &mut NoHandler),
