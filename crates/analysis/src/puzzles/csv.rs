@@ -46,6 +46,13 @@ impl Puzzle {
         self.themes.iter().any(|t| t == theme)
     }
 
+    /// The ply of the opponent's first move in the source game, when the
+    /// `GameUrl` names one (`FILE#GAME:PLY`, as the miner writes it).
+    pub fn game_ply(&self) -> Option<usize> {
+        let (_, ply) = self.game_url.rsplit_once(':')?;
+        ply.parse().ok()
+    }
+
     /// One CSV line (no newline).
     pub fn to_csv(&self) -> String {
         format!(
@@ -185,7 +192,13 @@ mod tests {
             opening_tags: vec![],
         };
         let text = write_csv(std::slice::from_ref(&p));
-        assert_eq!(read_csv(&text).unwrap(), vec![p]);
+        assert_eq!(read_csv(&text).unwrap(), vec![p.clone()]);
+        assert_eq!(p.game_ply(), None);
+        let from_game = Puzzle {
+            game_url: "tensor-7.pgn#12:31".into(),
+            ..p
+        };
+        assert_eq!(from_game.game_ply(), Some(31));
     }
 
     #[test]

@@ -23,6 +23,9 @@
 //!    The position after the opponent's move is searched again at the
 //!    solution's depth and must still pass step 1.
 //! 3. The first solver move is checked again with a deeper search.
+//!
+//! No puzzle starts before ply [`MIN_PLY`] of its game (the opponent's
+//! move that sets it is that ply or later).
 
 use super::csv::Puzzle;
 use super::themes::{self, material_diff, Line};
@@ -46,7 +49,16 @@ pub struct MineSettings {
     pub max_plies: usize,
     /// Most puzzles taken from one game.
     pub max_per_game: usize,
+    /// Earliest ply of the opponent's move that sets a puzzle (the ply of
+    /// its `GameUrl`): a piece left hanging in the opening is no puzzle.
+    pub min_ply: usize,
+    /// Whether mates are mined; without them only advantage puzzles are
+    /// (mate candidates are skipped before their solution is searched).
+    pub mates: bool,
 }
+
+/// The default [`MineSettings::min_ply`]: no puzzle before the twelfth ply.
+pub const MIN_PLY: usize = 12;
 
 impl Default for MineSettings {
     fn default() -> Self {
@@ -57,6 +69,8 @@ impl Default for MineSettings {
             gap: 0.5,
             max_plies: 15,
             max_per_game: 3,
+            min_ply: MIN_PLY,
+            mates: true,
         }
     }
 }
@@ -390,7 +404,7 @@ pub fn mine_game<V: Evaluate>(
     let mut free_from = 1;
     for k in 1..=n {
         prefix.push(game.moves()[k - 1]);
-        if k < free_from || found.len() >= s.max_per_game {
+        if k < free_from || k < s.min_ply || found.len() >= s.max_per_game {
             continue;
         }
         let pos = *prefix.position();
@@ -403,7 +417,7 @@ pub fn mine_game<V: Evaluate>(
         };
         let prev = before.flip();
         let material = material_diff(&pos, winner);
-        if !candidate(score, prev, material) {
+        if !candidate(score, prev, material) || (!s.mates && mating(score).is_some()) {
             continue;
         }
         // The position once more, as deep as the solution's searches.
@@ -411,7 +425,7 @@ pub fn mine_game<V: Evaluate>(
             continue;
         };
         let now = first.best.score;
-        if !candidate(now, prev, material) {
+        if !candidate(now, prev, material) || (!s.mates && mating(now).is_some()) {
             continue;
         }
         let sol = if mating(now).is_some_and(|m| m <= 15) {
@@ -506,6 +520,8 @@ mod tests {
             scan_nodes: 5_000,
             nodes: 30_000,
             verify_nodes: 60_000,
+            // The blunder is the game's first ply.
+            min_ply: 1,
             ..MineSettings::default()
         };
         let found = mine_game(&mut engine, &game, &s, "test", &[]);
@@ -519,5 +535,59 @@ mod tests {
         assert!(p.has_theme("fork") && p.has_theme("short"), "{p:?}");
         assert_eq!(p.game_url, "test:1");
         assert_eq!(p.rating_deviation, 500);
+    }
+
+    #[test]
+    fn no_puzzle_before_the_minimum_ply() {
+        assert_eq!(MIN_PLY, 12);
+        assert_eq!(MineSettings::default().min_ply, MIN_PLY);
+        // The knight fork above, set by the game's first ply: too early by
+        // default, and for a minimum of 2; `mates: false` keeps it (no mate).
+        let start = Position::<Chess>::from_fen("4k3/q7/8/1N6/8/8/4PPP1/4K3 b - - 0 1").unwrap();
+        let mut game = Game::from_position(start);
+        game.push_str("a7a8").unwrap();
+        let mut engine = Engine::default();
+        let s = MineSettings {
+            scan_nodes: 5_000,
+            nodes: 30_000,
+            verify_nodes: 60_000,
+            ..MineSettings::default()
+        };
+        assert!(mine_game(&mut engine, &game, &s, "test", &[]).is_empty());
+        let two = MineSettings {
+            min_ply: 2,
+            ..s.clone()
+        };
+        assert!(mine_game(&mut engine, &game, &two, "test", &[]).is_empty());
+        let no_mates = MineSettings {
+            min_ply: 1,
+            mates: false,
+            ..s
+        };
+        assert_eq!(
+            mine_game(&mut engine, &game, &no_mates, "test", &[]).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn mates_can_be_left_out() {
+        // 1. Rd7?? leaves the back rank: 1... Ra1#.
+        let start = Position::<Chess>::from_fen("r5k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let mut game = Game::from_position(start);
+        game.push_str("d1d7").unwrap();
+        let mut engine = Engine::default();
+        let s = MineSettings {
+            scan_nodes: 5_000,
+            nodes: 30_000,
+            verify_nodes: 60_000,
+            min_ply: 1,
+            ..MineSettings::default()
+        };
+        let found = mine_game(&mut engine, &game, &s, "test", &[]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].has_theme("mate"), "{found:?}");
+        let no_mates = MineSettings { mates: false, ..s };
+        assert!(mine_game(&mut engine, &game, &no_mates, "test", &[]).is_empty());
     }
 }

@@ -19,7 +19,7 @@ pub mod themes;
 pub use check::{check_puzzle, recheck_first_move, replay_puzzle};
 pub use csv::{read_csv, write_csv, Puzzle, PuzzleCsvError, HEADER};
 pub use evals::move_evals;
-pub use mine::{estimate_rating, mine_game, puzzle_id, MineSettings, INITIAL_DEVIATION};
+pub use mine::{estimate_rating, mine_game, puzzle_id, MineSettings, INITIAL_DEVIATION, MIN_PLY};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;

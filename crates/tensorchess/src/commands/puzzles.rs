@@ -46,6 +46,13 @@ pub struct PuzzlesArgs {
     /// Most puzzles taken from one game.
     #[arg(long, default_value_t = MineSettings::default().max_per_game)]
     pub max_per_game: usize,
+    /// Earliest ply of a game at which a puzzle may start (the ply of the
+    /// opponent's move that sets it).
+    #[arg(long, default_value_t = MineSettings::default().min_ply)]
+    pub min_ply: usize,
+    /// Mine no mates, only advantage puzzles (mate candidates are skipped).
+    #[arg(long)]
+    pub no_mates: bool,
     /// Games mined at once (one engine thread each).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -139,6 +146,8 @@ impl Run<'_> {
             verify_nodes: a.verify_nodes,
             gap: a.gap,
             max_per_game: a.max_per_game,
+            min_ply: a.min_ply,
+            mates: !a.no_mates,
             ..MineSettings::default()
         };
         let existing = std::fs::read_to_string(&a.out).unwrap_or_default();

@@ -23,6 +23,14 @@ pub struct SelfplayArgs {
     /// Random moves at the start of each game.
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
+    /// Nodes per move of a weaker side (White in odd-numbered games, Black
+    /// in even ones): games with blunders the other side sees, for puzzles.
+    #[arg(long)]
+    pub weak_nodes: Option<u64>,
+    /// The share of the weaker side's moves played at `--weak-nodes` (drawn
+    /// move by move; the others at `--nodes`): below 1, occasional blunders.
+    #[arg(long, default_value_t = 1.0, requires = "weak_nodes")]
+    pub weak_rate: f64,
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -59,6 +67,8 @@ fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
         threads: a.threads,
         seed: a.seed,
         max_plies: 400,
+        weak_nodes: a.weak_nodes,
+        weak_rate: a.weak_rate,
         weights,
     };
     let append = |path: &str| {

@@ -24,6 +24,14 @@ pub struct SelfplayConfig {
     pub threads: usize,
     pub seed: u64,
     pub max_plies: usize,
+    /// Nodes per move of a weaker side, if any: White in odd-numbered
+    /// games, Black in even ones (its own engine, not sharing the other's
+    /// hash). The puzzle miner wants such blunders that the other side sees.
+    pub weak_nodes: Option<u64>,
+    /// The share of the weaker side's moves searched at `weak_nodes` (drawn
+    /// move by move); the others get `nodes`. 1 makes it weak throughout;
+    /// less makes occasional blunders in games otherwise even.
+    pub weak_rate: f64,
     /// Evaluation weights for the engine (JSON file contents), if not the defaults.
     pub weights: Option<Arc<Vec<[i32; 2]>>>,
 }
@@ -48,12 +56,17 @@ struct Played<V: Evaluate> {
 }
 
 /// Plays one game.
+/// `weak` is the weaker side's color and engine, when there is one.
 fn play_game<V: Evaluate>(
     engine: &mut Engine,
+    mut weak: Option<(Color, &mut Engine)>,
     cfg: &SelfplayConfig,
     rng: &mut StdRng,
 ) -> Played<V> {
     engine.new_game();
+    if let Some((_, e)) = weak.as_mut() {
+        e.new_game();
+    }
     let mut game = Game::<V>::new();
     for _ in 0..cfg.random_plies {
         let moves = game.position().legal_moves();
@@ -83,7 +96,15 @@ fn play_game<V: Evaluate>(
         let start = history
             .len()
             .saturating_sub(pos.halfmove_clock() as usize + 1);
-        let r = engine.search(&history[start..], &Limits::nodes(cfg.nodes), &mut NoHandler);
+        let r = match (weak.as_mut(), cfg.weak_nodes) {
+            (Some((color, e)), Some(n))
+                if *color == pos.turn()
+                    && (cfg.weak_rate >= 1.0 || rng.random_bool(cfg.weak_rate.max(0.0))) =>
+            {
+                e.search(&history[start..], &Limits::nodes(n), &mut NoHandler)
+            }
+            _ => engine.search(&history[start..], &Limits::nodes(cfg.nodes), &mut NoHandler),
+        };
         if r.best.is_null() {
             break draw;
         }
@@ -137,6 +158,16 @@ fn play_game<V: Evaluate>(
     }
 }
 
+/// The weaker side of game `i` (counted from 0) when there is one: White
+/// in odd-numbered games (`Round` 1, 3, …), Black in even ones.
+fn weak_color(i: usize) -> Color {
+    if i.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
 /// The game as PGN with each move followed by `{ [%eval X] }`, the search's
 /// score of the position it leads to (White's view), where there is one.
 fn pgn_with_evals<V: Evaluate>(
@@ -182,11 +213,15 @@ pub fn run_with_pgn<V: Evaluate>(
             let next = next.clone();
             let cfg = cfg.clone();
             scope.spawn(move || {
-                let mut engine = Engine::new(Options {
-                    hash_mb: 8,
-                    weights: cfg.weights.clone(),
-                    ..Options::default()
-                });
+                let new_engine = || {
+                    Engine::new(Options {
+                        hash_mb: 8,
+                        weights: cfg.weights.clone(),
+                        ..Options::default()
+                    })
+                };
+                let mut engine = new_engine();
+                let mut weak_engine = cfg.weak_nodes.map(|_| new_engine());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games {
@@ -195,7 +230,8 @@ pub fn run_with_pgn<V: Evaluate>(
                     let mut rng = StdRng::seed_from_u64(
                         cfg.seed ^ (i as u64).wrapping_mul(0x9E37_79B9) ^ t as u64,
                     );
-                    let g = play_game::<V>(&mut engine, &cfg, &mut rng);
+                    let weak = weak_engine.as_mut().map(|e| (weak_color(i), e));
+                    let g = play_game::<V>(&mut engine, weak, &cfg, &mut rng);
                     if tx.send((i, g)).is_err() {
                         break;
                     }
@@ -212,12 +248,15 @@ pub fn run_with_pgn<V: Evaluate>(
                 evals,
             } = played;
             if let Some(w) = pgn.as_mut() {
-                let name = format!("tensorchess {} nodes", cfg.nodes);
+                let name = |c: Color| match cfg.weak_nodes {
+                    Some(n) if weak_color(i) == c => format!("tensorchess {n} nodes"),
+                    _ => format!("tensorchess {} nodes", cfg.nodes),
+                };
                 let tags = [
                     ("Event", "tensorchess selfplay".to_string()),
                     ("Round", (i + 1).to_string()),
-                    ("White", name.clone()),
-                    ("Black", name),
+                    ("White", name(Color::White)),
+                    ("Black", name(Color::Black)),
                     ("Seed", cfg.seed.to_string()),
                     ("Termination", outcome.reason().describe().to_string()),
                 ]

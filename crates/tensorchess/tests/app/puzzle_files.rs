@@ -1,11 +1,14 @@
 //! The shipped puzzle files (`crates/analysis/puzzles/*.csv`): every
 //! row reads and replays, mate themes end in mate, the beast themes are in
-//! the solutions, the counts are met, ids are unique, and the first solver
-//! move of a sample is still the only good move at a deeper search than
-//! mining used (docs/puzzles.md).
+//! the solutions, no puzzle starts before ply 12 of its game, the counts
+//! are met (at most half the Tensor puzzles mates), ids are unique, and the
+//! first solver move of a sample is still the only good move at a deeper
+//! search than mining used (docs/puzzles.md).
 
 use std::collections::HashSet;
-use tensorchess::puzzles::{check_puzzle, recheck_first_move, shipped, shipped_csv, Puzzle};
+use tensorchess::puzzles::{
+    check_puzzle, recheck_first_move, shipped, shipped_csv, Puzzle, MIN_PLY,
+};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_rules::{Chessence, Tensor, VariantKind};
 
@@ -29,6 +32,17 @@ fn all_rows_check<V: Evaluate>(kind: VariantKind) -> Vec<Puzzle> {
         assert!(!p.themes.is_empty(), "{}", p.id);
         assert!(p.moves.len().is_multiple_of(2), "{}: odd solution", p.id);
     }
+    // No puzzle from the opening: the opponent's move is ply 12 or later.
+    let early: Vec<String> = puzzles
+        .iter()
+        .filter(|p| p.game_ply().is_none_or(|ply| ply < MIN_PLY))
+        .map(|p| format!("{} ({})", p.id, p.game_url))
+        .collect();
+    assert!(
+        early.is_empty(),
+        "{} puzzles before ply {MIN_PLY}: {early:?}",
+        early.len()
+    );
     puzzles
 }
 
@@ -58,6 +72,13 @@ fn tensor_puzzles() {
     assert!(
         beast >= 100,
         "{beast} puzzles with a ricochet, propel or beast capture"
+    );
+    // lichess's database is mostly tactics: at most half of ours are mates.
+    let mates = puzzles.iter().filter(|p| p.has_theme("mate")).count();
+    assert!(
+        2 * mates <= puzzles.len(),
+        "{mates} of {} Tensor puzzles are mates",
+        puzzles.len()
     );
     recheck_sample::<Tensor>(&puzzles, 24);
 }

@@ -91,3 +91,46 @@ fn selfplay_still_needs_an_output() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_weaker_side_alternates_between_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let out = Command::new(BIN)
+        .args(["selfplay", "--variant", "chessence", "--games", "2"])
+        .args(["--nodes", "300", "--weak-nodes", "1", "--weak-rate", "0.5"])
+        .args([
+            "--random-plies",
+            "2",
+            "--threads",
+            "1",
+            "--seed",
+            "5",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        // White is the weaker side in odd-numbered games.
+        let odd = g.tag("Round").unwrap().parse::<u32>().unwrap() % 2 == 1;
+        let (weak, strong) = ("tensorchess 1 nodes", "tensorchess 300 nodes");
+        let (white, black) = if odd { (weak, strong) } else { (strong, weak) };
+        assert_eq!(g.tag("White"), Some(white));
+        assert_eq!(g.tag("Black"), Some(black));
+    }
+    // --weak-rate needs --weak-nodes.
+    let out = Command::new(BIN)
+        .args(["selfplay", "--games", "1", "--weak-rate", "0.5", "--pgn"])
+        .arg(dir.path().join("x.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
