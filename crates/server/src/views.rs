@@ -650,7 +650,7 @@ pub enum ServerEvent {
         challenges: Box<crate::challenges::ChallengesView>,
     },
     /// A tournament as it is now, after `event` (`snapshot`, `joined`,
-    /// `withdrawn`, `paused`, `started`, `standings`, `finished`), on its
+    /// `withdrawn`, `paused`, `started`, `standings`, `berserk`, `finished`), on its
     /// topic `tournament:{id}`.
     Tournament {
         /// `tournament:{id}`.

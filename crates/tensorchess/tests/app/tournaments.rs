@@ -344,9 +344,21 @@ async fn berserk_halves_the_clock_and_a_long_win_earns_one_more() {
     let p = running(&view(&t, &id).await)[0].clone();
     let game = p["game"].as_str().unwrap().to_string();
     let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
+    let (addr, _stop) = t.serve().await;
+    let mut ws = ws_connect(addr, None).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
     let uri = format!("/api/games/{game}/berserk");
     let a = t.post(&uri, Some(white), json!({})).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    // The tournament's pages hear of it: the berserker marked in the pairings.
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(news["event"], "berserk");
+    assert_eq!(news["tournament"]["pairings"][0]["white_berserked"], true, "{news}");
     assert_eq!(a.body["online"]["clock"]["white_ms"], 30_000, "{}", a.text);
     assert_eq!(a.body["online"]["clock"]["black_ms"], 60_000);
     assert_eq!(a.body["online"]["berserked"], json!([true, false]));
