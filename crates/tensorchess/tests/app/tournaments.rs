@@ -358,14 +358,20 @@ async fn berserk_halves_the_clock_and_a_long_win_earns_one_more() {
     // The tournament's pages hear of it: the berserker marked in the pairings.
     let news = next_of(&mut ws, &["tournament"]).await;
     assert_eq!(news["event"], "berserk");
-    assert_eq!(news["tournament"]["pairings"][0]["white_berserked"], true, "{news}");
+    assert_eq!(
+        news["tournament"]["pairings"][0]["white_berserked"], true,
+        "{news}"
+    );
     assert_eq!(a.body["online"]["clock"]["white_ms"], 30_000, "{}", a.text);
     assert_eq!(a.body["online"]["clock"]["black_ms"], 60_000);
     assert_eq!(a.body["online"]["berserked"], json!([true, false]));
     // The game page learns which tournament the game is of (berserk is an arena's).
     let of = t.get(&format!("/api/games/{game}/tournament"), None).await;
     assert_eq!(of.status, StatusCode::OK, "{}", of.text);
-    assert_eq!(of.body, json!({ "id": id, "name": "Berserk", "kind": "arena" }));
+    assert_eq!(
+        of.body,
+        json!({ "id": id, "name": "Berserk", "kind": "arena" })
+    );
     let none = t.get("/api/games/nosuchgame1/tournament", None).await;
     assert_eq!(none.status, StatusCode::OK, "{}", none.text);
     assert_eq!(none.body, Value::Null);
