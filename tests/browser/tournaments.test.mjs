@@ -208,8 +208,13 @@ test('the list, the form and its refusals; an arena joined, started, played live
     // The top game: the one going on.
     assert.equal(await w.getAttribute('#tour-watch', 'href'), `#/game/${game2}`);
     await settled(w);
-    assert.deepEqual(await axeViolations(w), [], 'the tournament page (desktop)');
-    await shot(w, 'tournament-running-desktop');
+    assert.deepEqual(await axeViolations(w), [], 'the tournament page (a player\'s)');
+    await shot(w, `tournament-running-player-${w.viewportSize().width < 500 ? 'phone' : 'desktop'}`);
+    // Someone watching on a desktop.
+    await openTournament(g, id);
+    await settled(g);
+    assert.deepEqual(await axeViolations(g), [], 'the tournament page (desktop)');
+    await shot(g, 'tournament-running-desktop');
     // Someone watching on a phone.
     eve = await browser.person({ viewport: PHONE });
     await eve.page.goto(`${server.url}/#/tournament/${id}`);
