@@ -789,6 +789,7 @@ export default {
   "tour.pause": "Pause",
   "tour.withdraw": "Withdraw",
   "tour.you_in": "You are in: you are paired as soon as you are free.",
+  "tour.you_in_rounds": "You are in: you are paired each round.",
   "tour.you_paused": "You paused: you are not paired until you come back.",
   "tour.you_withdrew": "You withdrew: your games count, you are not paired again.",
   "tour.standings": "Standings",

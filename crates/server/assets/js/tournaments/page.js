@@ -133,7 +133,7 @@ function renderActions(st, v) {
     if (me && !me.withdrawn) items.push(button('withdraw', t('tour.withdraw')));
   }
   box.replaceChildren(...items);
-  const note = !me || v.state === 'finished' ? '' : me.withdrawn ? t('tour.you_withdrew') : me.paused ? t('tour.you_paused') : t('tour.you_in');
+  const note = !me || v.state === 'finished' ? '' : me.withdrawn ? t('tour.you_withdrew') : me.paused ? t('tour.you_paused') : t(v.kind === 'arena' ? 'tour.you_in' : 'tour.you_in_rounds');
   $('#tour-you').textContent = note;
   $('#tour-you').classList.toggle('hidden', !note);
 }
