@@ -1,4 +1,5 @@
 // The site as a whole: the same header on every page (the site's pages,
+// Tournaments among them,
 // the player's menu: one can log in from any page), at most 56 px tall on
 // a 375×667 phone; skip links that lead somewhere; and the home page's
 // first screen for a newcomer (a live board, a game against the engine one
@@ -9,7 +10,7 @@ import { test, before, after } from 'node:test';
 import { Server, openBrowser, shot, assert, openMenu, waitForGame, DESKTOP } from './lib.mjs';
 
 const SMALL_PHONE = { width: 375, height: 667 };
-const LINKS = [['play', '/#/'], ['analysis', '/analysis.html'], ['puzzles', '/puzzles.html'], ['lessons', '/lessons.html'], ['rules', '/rules.html']];
+const LINKS = [['play', '/#/'], ['tournaments', '/#/tournaments'], ['analysis', '/analysis.html'], ['puzzles', '/puzzles.html'], ['lessons', '/lessons.html'], ['rules', '/rules.html']];
 
 let server;
 
@@ -31,6 +32,8 @@ const PAGES = [
   ['home', '/', 'play'],
   ['game', '/#/game/nosuchgame1', 'play'],
   ['profile', '/#/player/nobody', 'play'],
+  ['tournaments', '/#/tournaments', 'tournaments'],
+  ['tournament', '/#/tournament/nosuchtourney', 'tournaments'],
   ['rules', '/rules.html', 'rules'],
   ['lessons', '/lessons.html', 'lessons'],
   ['puzzles', '/puzzles.html', 'puzzles'],

@@ -333,6 +333,8 @@ pub struct OnlineView {
     pub ratings: [Option<i32>; 2],
     /// Rated games, once over: how the result changed each rating.
     pub rating_diffs: [Option<i32>; 2],
+    /// An arena game: which sides berserked, White first.
+    pub berserked: [bool; 2],
 }
 
 /// A line of the saved-games list.
@@ -657,7 +659,7 @@ pub enum ServerEvent {
         challenges: Box<crate::challenges::ChallengesView>,
     },
     /// A tournament as it is now, after `event` (`snapshot`, `joined`,
-    /// `withdrawn`, `paused`, `started`, `standings`, `finished`), on its
+    /// `withdrawn`, `paused`, `started`, `standings`, `berserk`, `finished`), on its
     /// topic `tournament:{id}`.
     Tournament {
         /// `tournament:{id}`.

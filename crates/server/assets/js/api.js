@@ -26,7 +26,8 @@
 /**
  * @typedef {{ white: SeatView, black: SeatView, clock: ClockView | null, draw_offer: Color | null,
  *   rematch_offer: Color | null, rematch_of: string | null, rematch_id: string | null, can_abort: boolean,
- *   rated: boolean, ratings: [number | null, number | null], rating_diffs: [number | null, number | null] }} OnlineView
+ *   rated: boolean, ratings: [number | null, number | null], rating_diffs: [number | null, number | null],
+ *   berserked?: [boolean, boolean] }} OnlineView
  */
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: 'engine' | 'local' | 'online',
@@ -89,6 +90,33 @@
  * @typedef {{ to: string, variant: string, clock: ClockSpec | null, days: number | null, rated: boolean,
  *   color: 'white' | 'black' | 'random' }} ChallengeRequest
  */
+/** @typedef {'arena' | 'swiss' | 'round_robin'} TournamentKind */
+/**
+ * @typedef {{ id: string, kind: TournamentKind, name: string, variant: string, variant_title: string,
+ *   clock: ClockSpec, rated: boolean, starts_at: number, ends_at?: number, minutes?: number, rounds?: number,
+ *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string }} TournamentSummary
+ */
+/** @typedef {{ id: string, name: string }} TournamentPlayer */
+/** @typedef {{ points: number, fire: boolean, berserk: boolean }} SheetMark */
+/**
+ * @typedef {{ rank: number, player: TournamentPlayer, rating: number, points: number, points_line: string,
+ *   sheet: SheetMark[], games: number, on_fire: boolean, performance: number | null, withdrawn: boolean,
+ *   paused: boolean }} StandingView
+ */
+/**
+ * @typedef {{ game: string, round?: number, white: TournamentPlayer, black: TournamentPlayer, result: string,
+ *   white_berserked: boolean, black_berserked: boolean }} PairingView
+ */
+/**
+ * @typedef {TournamentSummary & { standings: StandingView[], pairings: PairingView[], round?: number,
+ *   you?: { withdrawn: boolean, paused: boolean }, top_game: string | null }} TournamentView
+ */
+/** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
+/**
+ * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec, rated: boolean,
+ *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest
+ */
+/** @typedef {{ id: string, name: string, kind: TournamentKind }} GameTournament */
 /** @typedef {{ name: string, account: string | null }} SeatPlayer */
 /** @typedef {{ white: SeatPlayer | null, black: SeatPlayer | null }} GamePlayers */
 /**
@@ -334,6 +362,22 @@ export const social = {
   withdraw: (id) => call('DELETE', `/api/challenges/${enc(id)}`),
   /** The player's correspondence games in progress. @returns {Promise<Result<CorrespondenceView>>} */
   correspondence: () => call('GET', '/api/correspondence'),
+};
+
+// Tournaments: every answer a value (`call`), the refusal one too.
+export const tournaments = {
+  /** @returns {Promise<Result<TournamentsView>>} */
+  list: () => call('GET', '/api/tournaments'),
+  /** @param {string} id @returns {Promise<Result<TournamentView>>} */
+  get: (id) => call('GET', `/api/tournaments/${enc(id)}`),
+  /** @param {TournamentRequest} req @returns {Promise<Result<TournamentView>>} */
+  create: (req) => call('POST', '/api/tournaments', req),
+  /** @param {string} id @param {'join' | 'withdraw' | 'pause'} what @returns {Promise<Result<TournamentView>>} */
+  act: (id, what) => call('POST', `/api/tournaments/${enc(id)}/${what}`, {}),
+  /** The tournament a game was paired in (null: none). @param {string} id @returns {Promise<Result<GameTournament | null>>} */
+  ofGame: (id) => call('GET', `/api/games/${enc(id)}/tournament`),
+  /** @param {string} id @returns {Promise<Result<GameView>>} */
+  berserk: (id) => call('POST', `/api/games/${enc(id)}/berserk`, {}),
 };
 
 // One WebSocket for the whole page, resubscribing after every reconnection

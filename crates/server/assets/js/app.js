@@ -3,7 +3,8 @@
 // connection, and the router that shows a page for the address: the lobby
 // (`#/`, the home page: a first screen for a newcomer, then the lobby;
 // opening it starts no game), a game (`#/game/ID`), a player's profile
-// (`#/player/NAME`); `#/games` opens the player's games over the lobby.
+// (`#/player/NAME`), the tournaments (`#/tournaments`) and one
+// (`#/tournament/ID`); `#/games` opens the player's games over the lobby.
 // Importing this module does nothing: index.html calls `start()`.
 
 import { serverError } from './i18n.js';
@@ -16,6 +17,9 @@ import { createLobbyPage } from './lobby/page.js';
 import { createProfilePage } from './profile/page.js';
 import { openGames } from './game/games-list.js';
 import { mountWelcome } from './lobby/welcome.js';
+import { createTournamentsPage } from './tournaments/list.js';
+import { createTournamentPage } from './tournaments/page.js';
+import { markCurrent } from './ui/header.js';
 
 /** The skip link takes the focus to the main part of the page shown (not by the address: that is the route). */
 function setupSkipLink() {
@@ -50,6 +54,21 @@ function gamesPage(lobbyPage) {
   };
 }
 
+/**
+ * `page`, marking `nav` in the header's links while it is shown.
+ * @param {import('./router.js').Page} page @param {import('./ui/header.js').SitePage} nav
+ * @returns {import('./router.js').Page}
+ */
+function marked(page, nav) {
+  return {
+    ...page,
+    enter(params) {
+      markCurrent(nav);
+      return page.enter(params);
+    },
+  };
+}
+
 /** Starts the app (index.html calls it; importing this module does nothing). @returns {Promise<App>} */
 export async function start() {
   const live = new Live();
@@ -64,11 +83,16 @@ export async function start() {
   const gamePage = game.page;
   const redrawBoard = game.redrawBoard;
   const setInfo = game.setInfo;
+  const go = (/** @type {string} */ hash) => Router.go(hash);
+  const tournamentsPage = createTournamentsPage({ go });
+  const tournamentPage = createTournamentPage({ live, go });
   const router = new Router([
-    { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: gamePage },
-    { pattern: /^#\/player\/([^/?#]+)/, page: profilePage },
-    { pattern: /^#\/games\/?$/, page: gamesPage(lobbyPage) },
-  ], lobbyPage);
+    { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: marked(gamePage, 'play') },
+    { pattern: /^#\/player\/([^/?#]+)/, page: marked(profilePage, 'play') },
+    { pattern: /^#\/games\/?$/, page: marked(gamesPage(lobbyPage), 'play') },
+    { pattern: /^#\/tournaments\/?$/, page: marked(tournamentsPage, 'tournaments') },
+    { pattern: /^#\/tournament\/([A-Za-z0-9_-]+)/, page: marked(tournamentPage, 'tournaments') },
+  ], marked(lobbyPage, 'play'));
   /** @type {{ welcome: import('./lobby/welcome.js').WelcomeState | null }} */
   const boards = { welcome: null };
   // A new board or piece theme: every board of the page draws its pieces

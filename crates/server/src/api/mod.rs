@@ -64,6 +64,7 @@ pub fn routes() -> Router<AppState> {
         .route("/tournaments/{id}/games", get(tournaments::games))
         .route("/tournaments/{id}/trf", get(tournaments::trf))
         .route("/games/{id}/berserk", post(tournaments::berserk))
+        .route("/games/{id}/tournament", get(tournaments::of_game))
         .route("/challenges/{id}/accept", post(challenges::accept))
         .route("/challenges/{id}/decline", post(challenges::decline))
         .route("/me", get(players::me).patch(players::rename))

@@ -4,7 +4,9 @@
 use super::ApiResult;
 use crate::error::{ApiJson, ApiPath, AppError};
 use crate::players::Me;
-use crate::tournaments::{CreateTournamentRequest, TournamentView, TournamentsView};
+use crate::tournaments::{
+    CreateTournamentRequest, GameTournamentView, TournamentView, TournamentsView,
+};
 use crate::views::GameView;
 use crate::AppState;
 use axum::extract::State;
@@ -73,6 +75,15 @@ pub async fn berserk(
     Ok(Json(
         state.tournaments.berserk(&state.games, &id, &me).await?,
     ))
+}
+
+/// `GET /api/games/{id}/tournament`: the tournament the game was paired
+/// in (`null` for any other game).
+pub async fn of_game(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Option<GameTournamentView>> {
+    Ok(Json(state.tournaments.of_game(&id).await?))
 }
 
 /// `GET /api/tournaments/{id}/games`: every game as PGN.

@@ -161,6 +161,7 @@ impl OnlineState {
             rated: false,
             ratings: self.record.ratings.into_array(),
             rating_diffs: self.record.rating_diffs.into_array(),
+            berserked: self.record.berserked.into_array(),
         }
     }
 

@@ -74,7 +74,11 @@ impl Tournaments {
         let committed = self.live.commit(&mut lg, change).await?;
         games.online.resume_after_change(&arc, &mut lg);
         self.live.publish(&lg, committed.event());
-        Ok(games.online.view_for(&lg, me))
+        let view = games.online.view_for(&lg, me);
+        drop(lg);
+        // The tournament's pages mark the berserker in the games going on.
+        self.announce(&t, "berserk").await?;
+        Ok(view)
     }
 }
 

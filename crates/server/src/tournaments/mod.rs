@@ -28,7 +28,9 @@ use crate::views::ServerEvent;
 use serde::Deserialize;
 use std::sync::Arc;
 use tensorchess_rules::VariantKind;
-pub use views::{PairingView, TournamentSummaryView, TournamentView, TournamentsView};
+pub use views::{
+    GameTournamentView, PairingView, TournamentSummaryView, TournamentView, TournamentsView,
+};
 
 /// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
 pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";

@@ -147,6 +147,20 @@ pub struct TournamentView {
     /// The asker's entry, if they joined.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub you: Option<YouView>,
+    /// The game to watch: of the games going on, the one whose better
+    /// player ranks highest (then the other player); `null` when none goes on.
+    pub top_game: Option<String>,
+}
+
+/// `GET /api/games/{id}/tournament`: the tournament a game was paired in.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameTournamentView {
+    /// The tournament's id (`#/tournament/ID`).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
+    pub kind: &'static str,
 }
 
 /// `GET /api/tournaments`.
@@ -345,7 +359,42 @@ fn round_lines(keyed: &Keyed, finished: &[FinishedGame], byes: &[(PlayerKey, u32
         .collect()
 }
 
+/// Of the games going on, the one whose better player ranks highest (ties:
+/// the better other player, then the earlier pairing).
+pub fn top_game(standings: &[StandingView], pairings: &[PairingView]) -> Option<String> {
+    let rank = |id: &str| {
+        standings
+            .iter()
+            .find(|s| s.player.id == id)
+            .map_or(u32::MAX, |s| s.rank)
+    };
+    pairings
+        .iter()
+        .filter(|p| p.result == "*")
+        .min_by_key(|p| {
+            let (w, b) = (rank(&p.white.id), rank(&p.black.id));
+            (w.min(b), w.max(b))
+        })
+        .map(|p| p.game.clone())
+}
+
 impl Tournaments {
+    /// The tournament game `game_id` was paired in, if any.
+    pub async fn of_game(&self, game_id: &str) -> Result<Option<GameTournamentView>, AppError> {
+        if !crate::ids::valid_id(game_id) {
+            return Ok(None);
+        }
+        let Some(g) = self.live.store().tournament_game(game_id).await? else {
+            return Ok(None);
+        };
+        let t = self.record(&g.link.tournament_id).await?;
+        Ok(Some(GameTournamentView {
+            id: t.id,
+            name: t.name,
+            kind: t.kind.as_str(),
+        }))
+    }
+
     async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
         Ok(TournamentPlayerView {
             id: id.to_string(),
@@ -420,12 +469,14 @@ impl Tournaments {
             });
         let players = entries.iter().filter(|e| !e.withdrawn).count();
         let summary = summary(t, players);
+        let top_game = top_game(&standings, &pairings);
         Ok(TournamentView {
             summary,
             standings,
             pairings,
             round: round.filter(|_| t.state != TournamentState::Upcoming),
             you,
+            top_game,
         })
     }
 }

@@ -235,6 +235,8 @@ async fn an_arena_pairs_scores_and_pairs_again() {
     assert_eq!(standing(&v, winner)["points_line"], "2");
     assert_eq!(standing(&v, loser)["points"], 0);
     assert_eq!(standing(&v, winner)["rank"], 1);
+    // The game to watch: the only one going on now.
+    assert_eq!(v["top_game"], games[1]["game"], "{v}");
     let news = next_of(&mut ws, &["tournament"]).await;
     assert!(["standings", "joined"].contains(&news["event"].as_str().unwrap()));
 
@@ -342,11 +344,37 @@ async fn berserk_halves_the_clock_and_a_long_win_earns_one_more() {
     let p = running(&view(&t, &id).await)[0].clone();
     let game = p["game"].as_str().unwrap().to_string();
     let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
+    let (addr, _stop) = t.serve().await;
+    let mut ws = ws_connect(addr, None).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
     let uri = format!("/api/games/{game}/berserk");
     let a = t.post(&uri, Some(white), json!({})).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    // The tournament's pages hear of it: the berserker marked in the pairings.
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(news["event"], "berserk");
+    assert_eq!(
+        news["tournament"]["pairings"][0]["white_berserked"], true,
+        "{news}"
+    );
     assert_eq!(a.body["online"]["clock"]["white_ms"], 30_000, "{}", a.text);
     assert_eq!(a.body["online"]["clock"]["black_ms"], 60_000);
+    assert_eq!(a.body["online"]["berserked"], json!([true, false]));
+    // The game page learns which tournament the game is of (berserk is an arena's).
+    let of = t.get(&format!("/api/games/{game}/tournament"), None).await;
+    assert_eq!(of.status, StatusCode::OK, "{}", of.text);
+    assert_eq!(
+        of.body,
+        json!({ "id": id, "name": "Berserk", "kind": "arena" })
+    );
+    let none = t.get("/api/games/nosuchgame1/tournament", None).await;
+    assert_eq!(none.status, StatusCode::OK, "{}", none.text);
+    assert_eq!(none.body, Value::Null);
     let a = t.post(&uri, Some(white), json!({})).await;
     expect_refused(&a, StatusCode::CONFLICT, "already_offered");
     let a = t.post(&uri, None, json!({})).await;

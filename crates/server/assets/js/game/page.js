@@ -20,6 +20,7 @@ import { setupMoveInput } from './moveinput.js';
 import { afterMoveEvent } from './move-event.js';
 import { setupDialogs, openNewGame as openNewGameDialog, fillLevels } from './dialogs.js';
 import { setupGamesList } from './games-list.js';
+import { createBerserk } from './berserk.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../board/types.js').Color} Color */
@@ -54,6 +55,7 @@ const EMPTY_FEN = '8/8/8/8/8/8/8/8 w - - 0 1';
 export function createGamePage({ live, challenge }) {
   const state = createGameState();
   const chat = createChat({ live, state });
+  const berserk = createBerserk({ onView: (v) => { enqueue(v); } });
   const board = new Board($('#board'), {
     onMove,
     onTried: explainTry,
@@ -257,6 +259,7 @@ export function createGamePage({ live, challenge }) {
     view.renderOnline(state, g);
     view.renderBanner(state, banner, g);
     chat.sync(g);
+    berserk.sync(g, state.seat);
     renderChallenge(g);
     const d = document.body.dataset;
     d.game = g.id;

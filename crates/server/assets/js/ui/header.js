@@ -20,12 +20,12 @@ function node(html) {
 }
 
 /** The pages of the site, as the header's links name them. */
-export const SITE_PAGES = /** @type {const} */ (['play', 'analysis', 'puzzles', 'lessons', 'rules']);
+export const SITE_PAGES = /** @type {const} */ (['play', 'tournaments', 'analysis', 'puzzles', 'lessons', 'rules']);
 /** @typedef {typeof SITE_PAGES[number]} SitePage */
 
 /**
- * The header every page has: the site's pages (Play, Analysis, Puzzles,
- * Lessons, Rules; the one shown marked), then the player's menu (put in
+ * The header every page has: the site's pages (Play, Tournaments, Analysis,
+ * Puzzles, Lessons, Rules; the one shown marked), then the player's menu (put in
  * by ui/account.js), the language and sound switches, and the settings.
  * On a phone the links and the switches fold under a menu button, so the
  * header stays one row. `onTheme` is called after a change of board or
@@ -37,10 +37,7 @@ export function setupHeader(opts = {}) {
   const nav = /** @type {HTMLElement} */ (header.querySelector('nav'));
   applyBoardTheme();
   setPieceTheme(settings.get('pieceTheme'));
-  for (const a of nav.querySelectorAll('a[data-nav]')) {
-    if (/** @type {HTMLElement} */ (a).dataset.nav === opts.current) a.setAttribute('aria-current', 'page');
-    else a.removeAttribute('aria-current');
-  }
+  markCurrent(opts.current);
   // The menu button (phones): the links and the switches unfold under the header.
   if (!nav.id) nav.id = 'site-nav';
   const menuToggle = node(`<button type="button" id="btn-menu" class="icon-button menu-button" aria-expanded="false" aria-controls="${nav.id}"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/></svg></button>`);
@@ -145,6 +142,17 @@ export function setupHeader(opts = {}) {
   }
   render();
   onLangChange(render);
+}
+
+/**
+ * Marks the site's page shown in the header's links (the app's routes
+ * change it: Play, Tournaments). @param {SitePage} [current]
+ */
+export function markCurrent(current) {
+  for (const a of document.querySelectorAll('header.top nav a[data-nav]')) {
+    if (/** @type {HTMLElement} */ (a).dataset.nav === current) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
 }
 
 /** The board theme is a class on <body> that sets the squares' colours. */
