@@ -110,6 +110,9 @@ pub struct GameEvent {
 
 #[derive(Deserialize)]
 pub struct GameBody {
+    /// `tensor`, `chess` or `chessence`.
+    #[serde(default)]
+    pub variant: String,
     /// Updates carry only the new moves: `moves` starts at this ply.
     #[serde(default)]
     pub moves_from: usize,
@@ -139,6 +142,23 @@ pub struct EndBody {
 #[derive(Deserialize)]
 pub struct OnlineBody {
     pub draw_offer: Option<String>,
+}
+
+/// The parts of a move event a client needs: the move and, for the side
+/// to move only, its legal moves (their compact form is not read: the
+/// player makes them from the position).
+#[derive(Deserialize)]
+pub struct MoveEvent {
+    #[serde(rename = "move")]
+    pub played: MoveBody,
+    pub draw_offer: Option<String>,
+    pub legal: Option<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+pub struct MoveBody {
+    pub ply: usize,
+    pub fen: String,
 }
 
 #[derive(Deserialize)]

@@ -22,10 +22,11 @@ use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::args::Think;
-use crate::http::{GameEvent, LegalBody, Reply, Ws};
+use crate::http::{GameEvent, LegalBody, MoveEvent, Reply, Ws};
 use crate::instances::Route;
 use crate::tally::{Acked, Live, Tally};
 use crate::Error;
+use tensorchess_rules::{VariantGame, VariantKind};
 
 /// What every player shares.
 pub(crate) struct Common {
@@ -104,6 +105,8 @@ pub(crate) struct Player {
     accepted: bool,
     /// The game's ply as last heard (for messages).
     ply: Option<usize>,
+    /// The game's variant, from the first snapshot.
+    variant: Option<VariantKind>,
     /// The ply of a move in flight when the connection broke, until the
     /// next snapshot says whether it was stored.
     pub(crate) in_doubt: Option<usize>,
@@ -128,6 +131,7 @@ impl Player {
             pending: None,
             unanswered: HashMap::new(),
             offered: false,
+            variant: None,
             accepted: false,
             ply: None,
             in_doubt: None,
@@ -234,6 +238,9 @@ impl Player {
         if text.starts_with(r#"{"type":"game""#) {
             let ev: GameEvent = serde_json::from_str(text)?;
             return self.on_game(ws, ev).await;
+        } else if text.starts_with(r#"{"type":"move""#) {
+            let ev: MoveEvent = serde_json::from_str(text)?;
+            self.on_move(ws, ev).await?;
         } else if text.starts_with(r#"{"type":"ack""#) {
             let r: Reply = serde_json::from_str(text)?;
             if let Some(req) = r.req {
@@ -284,12 +291,14 @@ impl Player {
         Ok(false)
     }
 
-    /// A snapshot or an update: move if it is this side's turn.
+    /// A snapshot or an update of the whole game: move if it is this
+    /// side's turn.
     async fn on_game(&mut self, ws: &mut Ws, ev: GameEvent) -> Result<bool, Fault> {
-        let (id, me) = (self.side.game.clone(), self.side.me);
         let g = ev.game;
         let ply = g.moves_from + g.moves.len();
-        self.ply = Some(ply);
+        if !g.variant.is_empty() {
+            self.variant = g.variant.parse().ok();
+        }
         if let Some(p) = self.in_doubt.take_if(|_| ev.event == "snapshot") {
             // The snapshot after reconnecting: a move in flight at the
             // break was stored if the game went past its ply.
@@ -300,13 +309,47 @@ impl Player {
             }
         }
         if let Some(end) = g.end {
+            self.ply = Some(ply);
             self.ending = Some(end.reason);
             return Ok(true);
         }
+        let offer = g.online.and_then(|o| o.draw_offer);
+        let legal = (g.position.turn == self.side.me).then_some(g.position.legal);
+        self.on_state(ws, ply, offer.as_deref(), legal).await?;
+        Ok(false)
+    }
+
+    /// The event of one move (the game goes on): the legal moves come
+    /// only to the side to move, in a compact form without SAN, so the
+    /// player reads them from the position after the move with the rules
+    /// crate (the choice wants to know mates and captures).
+    async fn on_move(&mut self, ws: &mut Ws, ev: MoveEvent) -> Result<(), Fault> {
+        let ply = ev.played.ply + 1;
+        let legal = match (ev.legal, self.variant) {
+            (Some(_), Some(kind)) => Some(legal_of(kind, &ev.played.fen)?),
+            (Some(_), None) => {
+                return Err(Fault::Fatal("a move event before any snapshot".into()));
+            }
+            (None, _) => None,
+        };
+        self.on_state(ws, ply, ev.draw_offer.as_deref(), legal)
+            .await
+    }
+
+    /// Where the game stands at `ply`: answer an offer, offer a draw at the
+    /// cap, or choose a move when `legal` says it is this side's turn.
+    async fn on_state(
+        &mut self,
+        ws: &mut Ws,
+        ply: usize,
+        offer: Option<&str>,
+        legal: Option<Vec<LegalBody>>,
+    ) -> Result<(), Fault> {
+        let (id, me) = (self.side.game.clone(), self.side.me);
+        self.ply = Some(ply);
         if self.pending.as_ref().is_some_and(|p| p.ply != ply) {
             self.pending = None;
         }
-        let offer = g.online.as_ref().and_then(|o| o.draw_offer.as_deref());
         if offer == Some(me) {
             self.offered = true;
         }
@@ -314,14 +357,13 @@ impl Player {
             self.accepted = true;
             let m = format!(r#"{{"type":"accept_draw","game":"{id}","req":{REQ_ACCEPT}}}"#);
             self.unanswered.insert(REQ_ACCEPT, m.clone());
-            send(ws, m).await?;
-            return Ok(false);
+            return send(ws, m).await;
         }
-        if g.position.turn != me
-            || self.sent.as_ref().is_some_and(|s| s.ply == ply)
-            || self.pending.is_some()
-        {
-            return Ok(false);
+        let Some(legal) = legal else {
+            return Ok(());
+        };
+        if self.sent.as_ref().is_some_and(|s| s.ply == ply) || self.pending.is_some() {
+            return Ok(());
         }
         if ply >= self.c.max_plies {
             if !self.offered {
@@ -330,10 +372,10 @@ impl Player {
                 self.unanswered.insert(REQ_OFFER, m.clone());
                 send(ws, m).await?;
             }
-            return Ok(false);
+            return Ok(());
         }
-        let Some(choice) = choose(&g.position.legal, &mut self.rng) else {
-            return Ok(false);
+        let Some(choice) = choose(&legal, &mut self.rng) else {
+            return Ok(());
         };
         let uci = choice.uci.clone();
         let think = self.c.think.map(|t| t.draw(&mut self.pace));
@@ -345,7 +387,7 @@ impl Player {
         if think.is_none() {
             self.send_pending(ws).await?;
         }
-        Ok(false)
+        Ok(())
     }
 
     /// Sends the move chosen, its round trip starting now.
@@ -389,6 +431,20 @@ async fn send(ws: &mut Ws, m: String) -> Result<(), Fault> {
     ws.send(Message::text(m))
         .await
         .map_err(|e| Fault::Lost(e.to_string()))
+}
+
+/// The legal moves of the position `fen` of game `kind`, with their SAN.
+fn legal_of(kind: VariantKind, fen: &str) -> Result<Vec<LegalBody>, Fault> {
+    let game = VariantGame::from_fen(kind, fen)
+        .map_err(|e| Fault::Fatal(format!("a move event's position {fen}: {e}").into()))?;
+    Ok(game
+        .legal_moves()
+        .iter()
+        .map(|&m| LegalBody {
+            uci: game.move_string(m),
+            san: game.san(m),
+        })
+        .collect())
 }
 
 /// A simple policy: mate if possible, often a capture, else any move.
