@@ -4,7 +4,10 @@
 // follows the moves; axe-core on the game with its days clock.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert } from './lib.mjs';
+import { Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert, registered as registeredIn } from './lib.mjs';
+
+/** A person with an account named `username`, on the app's home page. */
+const registered = (username, opts = {}) => registeredIn(browser, server, username, opts);
 
 let server;
 let browser;
@@ -18,23 +21,6 @@ after(async () => {
   await browser.close();
   await server.stop();
 });
-
-const PASSWORD = 'correct horse battery';
-
-/** A person with an account named `username`, on the app's home page. */
-async function registered(username, opts = {}) {
-  const p = await browser.person(opts);
-  await p.page.goto(server.url);
-  await p.page.waitForFunction(() => !!document.body.dataset.player);
-  const status = await p.page.evaluate(async ([u, pw]) => {
-    const res = await fetch('/api/account/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: u, password: pw }) });
-    return res.status;
-  }, [username, PASSWORD]);
-  assert.equal(status, 201);
-  await p.page.reload();
-  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
-  return p;
-}
 
 /** The header's "Your turn" link: its text, or null while hidden. */
 const yourTurn = (page) => page.$eval('#your-turn', (a) => (a.classList.contains('hidden') ? null : a.textContent));

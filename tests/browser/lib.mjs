@@ -257,4 +257,38 @@ export async function toastText(page) {
   return page.textContent('#toast');
 }
 
+/** The password every test account uses. */
+export const PASSWORD = 'correct horse battery';
+
+/**
+ * The API's answer to a request made from `page` (with its cookies, or with
+ * `token` as a bearer token): `{status, body}`, the body parsed when there is one.
+ */
+export async function pageApi(page, method, path, body, token) {
+  return page.evaluate(async ([m, p, b, tok]) => {
+    /** @type {Record<string, string>} */
+    const headers = tok ? { Authorization: `Bearer ${tok}` } : { 'Content-Type': 'application/json' };
+    const res = await fetch(p, { method: m, headers, body: b === undefined ? undefined : JSON.stringify(b) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }, [method, path, body, token]);
+}
+
+/**
+ * A new person in `browser` (options as `browser.person`) with an account
+ * named `username` (also its `name`), on the home page of `server`, its
+ * header showing the account.
+ */
+export async function registered(browser, server, username, opts = {}) {
+  const p = await browser.person(opts);
+  await p.page.goto(server.url);
+  await p.page.waitForFunction(() => !!document.body.dataset.player);
+  const r = await pageApi(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await p.page.reload();
+  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
+  p.name = username;
+  return p;
+}
+
 export { assert };

@@ -13,8 +13,12 @@
 import { test, before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert, settled, binary,
-} from './lib.mjs';
+  Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert, settled, binary, pageApi, registered as registeredIn } from './lib.mjs';
+
+/** The API's answer, asked through the page (its cookies). */
+const api = (page, method, path, body) => pageApi(page, method, path, body);
+/** A person with an account named `username`, on the app's home page. */
+const registered = (username, opts = {}) => registeredIn(browser, server, username, opts);
 
 let server;
 let browser;
@@ -28,29 +32,6 @@ after(async () => {
   await browser.close();
   await server.stop();
 });
-
-const PASSWORD = 'correct horse battery';
-
-/** The API's answer, asked through the page (its cookies). */
-async function api(page, method, path, body) {
-  return page.evaluate(async ([m, p, b]) => {
-    const res = await fetch(p, { method: m, headers: { 'Content-Type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }, [method, path, body]);
-}
-
-/** A person with an account named `username`, on the app's home page. */
-async function registered(username, opts = {}) {
-  const p = await browser.person(opts);
-  await p.page.goto(server.url);
-  await p.page.waitForFunction(() => !!document.body.dataset.player);
-  const r = await api(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
-  assert.equal(r.status, 201, JSON.stringify(r.body));
-  await p.page.reload();
-  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
-  return p;
-}
 
 /** Opens game `id` and waits until the page shows it. */
 async function openGame(page, id) {

@@ -11,10 +11,14 @@
 // desktop and phone size.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, axeViolations, assert, settled } from './lib.mjs';
+import { Server, launchBrowser, shot, axeViolations, assert, settled, pageApi, registered as registeredIn } from './lib.mjs';
+
+/** The API's answer, asked through the page (its cookies). */
+const api = (page, method, path, body) => pageApi(page, method, path, body);
+/** A person with an account named `username`, on the app's home page. */
+const registered = (username, opts = {}) => registeredIn(browser, server, username, opts);
 
 const PHONE = { width: 375, height: 667 };
-const PASSWORD = 'correct horse battery';
 // 14 plies of chess: a berserker's win of 14 plies or more earns 1 more.
 const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'd2d3', 'f8c5', 'c2c3', 'd7d6', 'b1d2', 'c8e6', 'h2h3', 'h7h6'];
 
@@ -30,28 +34,6 @@ after(async () => {
   await browser.close();
   await server.stop();
 });
-
-/** The API's answer, asked through the page (its cookies). */
-async function api(page, method, path, body) {
-  return page.evaluate(async ([m, p, b]) => {
-    const res = await fetch(p, { method: m, headers: { 'Content-Type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }, [method, path, body]);
-}
-
-/** A person with an account named `username`, on the app's home page. */
-async function registered(username, opts = {}) {
-  const p = await browser.person(opts);
-  await p.page.goto(server.url);
-  await p.page.waitForFunction(() => !!document.body.dataset.player);
-  const r = await api(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
-  assert.equal(r.status, 201, JSON.stringify(r.body));
-  await p.page.reload();
-  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
-  p.name = username;
-  return p;
-}
 
 /** Opens tournament `id`'s page and waits until it shows it. */
 async function openTournament(page, id) {
