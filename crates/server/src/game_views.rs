@@ -94,7 +94,7 @@ pub fn parse_move_in<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, 
     }
 }
 
-fn square_name<V: Variant>(sq: Square) -> String {
+pub(crate) fn square_name<V: Variant>(sq: Square) -> String {
     V::GEOMETRY.square_name(sq).to_string()
 }
 
@@ -113,6 +113,17 @@ pub fn geometry_view(kind: VariantKind) -> GeometryView {
     }
 }
 
+/// The men in reserve in `game` (games with drops only).
+pub fn hands_view(game: &VariantGame) -> Option<HandsView> {
+    tensorchess_rules::with_game!(game, g: V => V::DROPS.then(|| {
+        let pos = g.position();
+        HandsView {
+            white: pos.hand(Color::White),
+            black: pos.hand(Color::Black),
+        }
+    }))
+}
+
 /// What the rules of `V` have.
 pub fn rules_view<V: Variant>() -> RulesView {
     RulesView {
@@ -123,7 +134,7 @@ pub fn rules_view<V: Variant>() -> RulesView {
     }
 }
 
-fn kind_name(k: MoveKind) -> &'static str {
+pub(crate) fn kind_name(k: MoveKind) -> &'static str {
     match k {
         MoveKind::Normal => "normal",
         MoveKind::Promotion => "promotion",
@@ -135,8 +146,13 @@ fn kind_name(k: MoveKind) -> &'static str {
     }
 }
 
-fn path_view<V: Variant>(pos: &Position<V>, m: Move) -> PathView {
-    let path = pos.move_path(m);
+/// The path of legal move `m` of `pos`, as pages see it.
+pub(crate) fn path_view<V: Variant>(pos: &Position<V>, m: Move) -> PathView {
+    path_view_of::<V>(&pos.move_path(m))
+}
+
+/// A path worked out by the rules, as pages see it.
+pub(crate) fn path_view_of<V: Variant>(path: &tensorchess_rules::MovePath) -> PathView {
     PathView {
         routes: path
             .routes

@@ -14,9 +14,11 @@
 //!
 //! Everything else (castling, en passant) keeps its whole path.
 
+use crate::game_views::{kind_name, path_view_of};
 use crate::views::{MoveView, PathView};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use tensorchess_rules::{MoveKind, Position, Variant, VariantGame};
 
 /// A path in a move event: its squares where a page can make the rest.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -192,6 +194,65 @@ impl CompactLegal {
         }
         out
     }
+
+    /// The compact form of the legal moves of `game`'s position, made
+    /// from the position itself: what [`CompactLegal::of`] makes of its
+    /// move views (a test compares them), without working out each move's
+    /// SAN and without naming the squares of a path the form leaves out.
+    /// Sent after every move of every online game, so its cost counts.
+    pub fn of_game(game: &VariantGame) -> CompactLegal {
+        tensorchess_rules::with_game!(game, g => CompactLegal::of_position(g.position()))
+    }
+
+    fn of_position<V: Variant>(pos: &Position<V>) -> CompactLegal {
+        let mut out = CompactLegal::default();
+        for &m in pos.legal_moves().iter() {
+            let uci = pos.move_string(m);
+            let start = match uci.find('@') {
+                Some(at) => &uci[..=at],
+                None => leading_square(&uci).map_or(uci.as_str(), |(from, _)| from),
+            };
+            let rest = uci.strip_prefix(start).unwrap_or(&uci);
+            out.moves
+                .entry(start.to_string())
+                .or_default()
+                .push(rest.to_string());
+            let kind = m.kind();
+            // Drops and propels never keep a path (see the module); the
+            // others only when their route is longer than a step, or for
+            // castling and en passant.
+            if matches!(kind, MoveKind::Drop | MoveKind::Propel) {
+                continue;
+            }
+            let path = pos.move_path(m);
+            let special = matches!(kind, MoveKind::Castle | MoveKind::EnPassant);
+            if !special && path.routes.iter().all(|r| r.squares.len() <= 2) {
+                continue;
+            }
+            let view = path_view_of::<V>(&path);
+            if special {
+                let rook = (kind == MoveKind::Castle)
+                    .then(|| {
+                        view.routes
+                            .iter()
+                            .find(|r| r.piece.eq_ignore_ascii_case("r"))
+                            .and_then(|r| r.squares.first().cloned())
+                    })
+                    .flatten();
+                out.special.insert(
+                    uci.clone(),
+                    SpecialMove {
+                        kind: kind_name(kind),
+                        rook,
+                    },
+                );
+            }
+            if let Some(path) = CompactPath::of(&uci, &view) {
+                out.paths.insert(uci, path);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -327,5 +388,40 @@ mod tests {
         assert_eq!(c.special["f1h1"].kind, "castle");
         assert_eq!(c.special["f1h1"].rook.as_deref(), Some("j1"));
         assert!(!c.special.contains_key("e2e4"));
+    }
+
+    #[test]
+    fn made_from_the_position_it_is_what_the_move_views_give() {
+        use crate::game_views::GameViews;
+        use tensorchess_rules::VariantKind;
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let (mut positions, mut with_paths, mut with_special) = (0, 0, 0);
+        for kind in VariantKind::ALL {
+            for _ in 0..12 {
+                let mut game = VariantGame::new(kind);
+                for _ in 0..80 {
+                    let legal = game.legal_moves();
+                    if legal.is_empty() || game.outcome().is_some() {
+                        break;
+                    }
+                    let view = game.position_view(false);
+                    let compact = CompactLegal::of_game(&game);
+                    assert_eq!(compact, CompactLegal::of(&view.legal), "{}", game.fen());
+                    positions += 1;
+                    with_paths += usize::from(!compact.paths.is_empty());
+                    with_special += usize::from(!compact.special.is_empty());
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    game.push(legal[(seed % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        // Hop chains or ricochets, and castling or en passant, came up.
+        assert!(positions > 1_000, "{positions}");
+        assert!(
+            with_paths > 20 && with_special > 5,
+            "{with_paths} {with_special}"
+        );
     }
 }

@@ -239,33 +239,40 @@ impl LiveGame {
         if !extends && moves_from > 0 {
             return Ok(None);
         }
-        let fresh = if extends {
+        let ply = self.ply();
+        let (fresh, from) = if extends {
             let mut game = self.game.clone();
-            let mut history = self.history.clone();
+            let mut added = Vec::with_capacity(tail.len() - held);
             for m in &tail[held..] {
                 let mv = game.parse_player_move(&m.uci)?;
-                history.make_mut().push(game.push_entry(mv));
+                added.push(game.push_entry(mv));
             }
-            LiveGame {
+            // Taken, not cloned: the moves held are kept as they are and
+            // the new ones added (a clone would copy every entry).
+            let mut history = std::mem::take(&mut self.history);
+            history.make_mut().extend(added);
+            let fresh = LiveGame {
                 record: stored.record,
                 game,
                 history,
                 search: None,
                 engine_client: None,
                 online: stored.online.map(OnlineState::new),
-            }
+            };
+            (fresh, have)
         } else {
-            LiveGame::revive(stored)?
+            let fresh = LiveGame::revive(stored)?;
+            let from = self
+                .history
+                .iter()
+                .zip(fresh.history.iter())
+                .take_while(|(a, b)| a.uci == b.uci)
+                .count();
+            (fresh, from)
         };
-        let from = self
-            .history
-            .iter()
-            .zip(fresh.history.iter())
-            .take_while(|(a, b)| a.uci == b.uci)
-            .count();
         let seated = |o: Option<&OnlineState>| o.map(OnlineState::both_seated);
-        let moved = fresh.ply() != self.ply()
-            || from < self.history.len()
+        let moved = fresh.ply() != ply
+            || from < have
             || seated(self.online.as_ref()) != seated(fresh.online.as_ref());
         let LiveGame {
             record,

@@ -13,7 +13,7 @@
 
 use super::compact::{CompactLegal, CompactPath};
 use super::LiveGame;
-use crate::game_views::GameViews;
+use crate::game_views::hands_view;
 use crate::views::{HandsView, HistoryEntry, ServerEvent};
 use serde::Serialize;
 
@@ -100,8 +100,7 @@ pub fn move_events(lg: &LiveGame, topic: &str, now: i64) -> Option<(ServerEvent,
     let online = lg.online()?;
     let turn = lg.turn();
     let view = online.view(turn, lg.ply(), lg.is_over(), now, [false, false]);
-    let position = lg.game().position_view(lg.is_over());
-    let hands = (position.rules.hands).then_some(position.hands);
+    let hands = hands_view(lg.game());
     let clock = view.clock.map(|c| ClockTicks {
         white_ms: c.white_ms,
         black_ms: c.black_ms,
@@ -118,7 +117,7 @@ pub fn move_events(lg: &LiveGame, topic: &str, now: i64) -> Option<(ServerEvent,
         legal: None,
     };
     let to_move = MoveEventView {
-        legal: Some(CompactLegal::of(&position.legal)),
+        legal: Some(CompactLegal::of_game(lg.game())),
         ..everyone.clone()
     };
     let event = |m: MoveEventView| ServerEvent::Move {
