@@ -52,6 +52,9 @@ pub trait Row {
 pub const RECORD_COLUMNS: &str = "id, variant, start_fen, mode, human_color, level, white, black, \
      result, end_reason, rev, created_at, updated_at, owner, rated";
 
+/// How many [`RECORD_COLUMNS`] there are.
+pub const RECORD_COLUMN_COUNT: usize = 15;
+
 /// A record's values, in [`RECORD_COLUMNS`]' order.
 pub fn record_values(r: &GameRecord) -> Vec<Value> {
     let (result, reason) = ending_columns(r.ending);
@@ -235,6 +238,7 @@ mod tests {
     fn values_follow_their_columns() {
         let count = |cols: &str| cols.split(',').count();
         assert_eq!(count(ONLINE_COLUMNS), ONLINE_COLUMN_COUNT);
+        assert_eq!(count(RECORD_COLUMNS), RECORD_COLUMN_COUNT);
         assert_eq!(
             online_values(&OnlineRecord::default()).len(),
             ONLINE_COLUMN_COUNT

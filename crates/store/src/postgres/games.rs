@@ -6,7 +6,7 @@ use super::row::{mark, params};
 use crate::columns::ending_columns;
 use crate::rows::{
     assignments, online_values, placeholders, read_online, read_record, record_values, Value,
-    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS,
+    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS, RECORD_COLUMN_COUNT,
 };
 use crate::{
     GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, PuzzleRatingWrite,
@@ -238,52 +238,59 @@ pub async fn commit(
     Ok(true)
 }
 
-/// A game with its moves and online state; the three are asked at once
-/// (one round trip), in the caller's snapshot.
+/// A game with its moves from ply `from` on and its online state, in one
+/// statement (one snapshot, no transaction, one round trip): an instance
+/// that follows a game another one runs reads it after every move.
 pub async fn load_game(
     c: &impl GenericClient,
     id: &str,
     from: usize,
 ) -> Result<Option<StoredGame>, StoreError> {
-    let record = c
-        .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM games WHERE id = $1"))
-        .await?;
-    let moves = c
-        .prepare_cached(
-            "SELECT ply, uci, san FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply",
-        )
-        .await?;
-    let online = c
-        .prepare_cached(&format!(
-            "SELECT {ONLINE_COLUMNS} FROM online_games WHERE game_id = $1"
-        ))
-        .await?;
-    let key: [&(dyn ToSql + Sync); 1] = [&id];
-    let from = from as i64;
-    let moves_key: [&(dyn ToSql + Sync); 2] = [&id, &from];
-    let (record, moves, online) = tokio::join!(
-        c.query_opt(&record, &key),
-        c.query(&moves, &moves_key),
-        c.query_opt(&online, &key)
+    let columns = |prefix: &str, list: &str| {
+        list.split(", ")
+            .map(|c| format!("{prefix}.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let sql = format!(
+        "SELECT {}, o.game_id IS NOT NULL, {}, m.plies, m.ucis, m.sans \
+         FROM games g LEFT JOIN online_games o ON o.game_id = g.id \
+         LEFT JOIN LATERAL (SELECT array_agg(ply ORDER BY ply) AS plies, \
+                array_agg(uci ORDER BY ply) AS ucis, array_agg(san ORDER BY ply) AS sans \
+                FROM moves WHERE game_id = g.id AND ply >= $2) m ON true \
+         WHERE g.id = $1",
+        columns("g", RECORD_COLUMNS),
+        columns("o", ONLINE_COLUMNS),
     );
-    let Some(row) = record? else {
+    let statement = c.prepare_cached(&sql).await?;
+    let Some(row) = c.query_opt(&statement, &[&id, &(from as i64)]).await? else {
         return Ok(None);
     };
     let record = read_record(&row, 0)?;
-    let moves = moves?
-        .iter()
-        .map(|row| {
-            Ok(StoredMove {
-                ply: row.try_get::<_, i64>(0)? as usize,
-                uci: row.try_get(1)?,
-                san: row.try_get(2)?,
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    let online = match online? {
-        Some(row) => Some(read_online(&row, 0)?),
-        None => None,
+    let online_at = RECORD_COLUMN_COUNT + 1;
+    let online = if row.try_get::<_, bool>(RECORD_COLUMN_COUNT)? {
+        Some(read_online(&row, online_at)?)
+    } else {
+        None
     };
+    let moves_at = online_at + ONLINE_COLUMN_COUNT;
+    let plies: Vec<i64> = row.try_get::<_, Option<_>>(moves_at)?.unwrap_or_default();
+    let ucis: Vec<String> = row
+        .try_get::<_, Option<_>>(moves_at + 1)?
+        .unwrap_or_default();
+    let sans: Vec<String> = row
+        .try_get::<_, Option<_>>(moves_at + 2)?
+        .unwrap_or_default();
+    let moves = plies
+        .into_iter()
+        .zip(ucis)
+        .zip(sans)
+        .map(|((ply, uci), san)| StoredMove {
+            ply: ply.max(0) as usize,
+            uci,
+            san,
+        })
+        .collect();
     Ok(Some(StoredGame {
         record,
         moves,

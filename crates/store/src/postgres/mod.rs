@@ -40,7 +40,7 @@ use deadpool_postgres::{
 use std::str::FromStr;
 use std::time::Duration;
 use tensorchess_rules::{Color, VariantKind};
-use tokio_postgres::{IsolationLevel, NoTls};
+use tokio_postgres::NoTls;
 
 /// Schema migrations, applied in order, each recorded in
 /// `schema_migrations`; the same numbers mean the same schema as SQLite's.
@@ -543,17 +543,9 @@ impl GameStore for PgStore {
         id: &str,
         from: usize,
     ) -> Result<Option<StoredGame>, StoreError> {
-        let mut c = self.client().await?;
-        // One snapshot: the revision goes with the moves it counts.
-        let tx = c
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .await?;
-        let game = games::load_game(&tx, id, from).await?;
-        tx.commit().await?;
-        Ok(game)
+        // One statement, so one snapshot: the revision goes with the
+        // moves it counts.
+        games::load_game(&self.client().await?, id, from).await
     }
 
     async fn list_games(&self, query: &GameListQuery) -> Result<Vec<GameSummary>, StoreError> {
