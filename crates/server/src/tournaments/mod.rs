@@ -240,6 +240,7 @@ impl Tournaments {
             created_by: me.id.clone(),
             state: TournamentState::Upcoming,
             created_at: now,
+            schedule_key: None,
         };
         store.create_tournament(&t).await?;
         self.view(&t, Some(me)).await
