@@ -104,7 +104,7 @@ impl EntryFile {
             Some(m) => i64::from(m) * MINUTE_MS,
             None => period.min(DAY_MS),
         };
-        if announce_ms < MINUTE_MS || announce_ms > MAX_LEAD_MS {
+        if !(MINUTE_MS..=MAX_LEAD_MS).contains(&announce_ms) {
             return Err(format!(
                 "`announce_minutes` is 1 to {} (30 days)",
                 MAX_LEAD_MS / MINUTE_MS
