@@ -4,7 +4,7 @@
 //! rounds). Each occurrence is made `announce` before it starts, so that
 //! players can join, by whichever instance looks first: its key (the
 //! entry's key and its start) is unique in the database, so instances
-//! racing, or one restarted, make it once ([`create`]).
+//! racing, or one restarted, make it once (`Tournaments::create_scheduled`).
 //!
 //! The file is JSON: `{"tournaments": [ … ]}`, each entry as
 //! [`entry::EntryFile`] reads it; a file with an entry that does not make
