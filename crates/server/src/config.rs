@@ -27,6 +27,11 @@ pub struct ServerConfig {
     /// How often the tournament director looks at the tournaments (on the
     /// clock above).
     pub director_every_ms: i64,
+    /// The tournaments the server makes by itself (none unless given:
+    /// `tensorchess serve` gives the defaults or its `--schedule`).
+    pub schedule: crate::tournaments::schedule::Schedule,
+    /// How often the schedule is looked at (on the clock above).
+    pub schedule_every_ms: i64,
     /// Messages per WebSocket connection.
     pub rate_limit: RateLimit,
     /// A WebSocket whose client takes no message for this long is closed.
@@ -61,6 +66,8 @@ impl Default for ServerConfig {
             heartbeat_every_ms: 5_000,
             account_poll_every_ms: 1_000,
             director_every_ms: crate::tournaments::director::DIRECTOR_EVERY_MS,
+            schedule: crate::tournaments::schedule::Schedule::none(),
+            schedule_every_ms: 60_000,
             rate_limit: RateLimit::default(),
             ws_write_timeout: std::time::Duration::from_secs(10),
             write_limit: RateLimit::WRITES,

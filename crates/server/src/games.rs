@@ -323,6 +323,8 @@ impl Games {
         let sweep_every = config.sweep_every_ms.max(1);
         let poll_every = config.account_poll_every_ms.max(1);
         let direct_every = config.director_every_ms.max(1);
+        let schedule_every = config.schedule_every_ms.max(1);
+        let scheduling = !config.schedule.is_empty();
         let mut stopping = self.live.stopping();
         let follow_stopping = self.live.stopping();
         tokio::spawn(async move {
@@ -365,8 +367,15 @@ impl Games {
             let (mut next_beat, mut next_sweep) = (now + beat_every, now + sweep_every);
             let mut next_poll = now + poll_every;
             let mut next_direct = now.saturating_add(direct_every);
+            // The schedule is looked at once at start, so that a server
+            // started (or restarted) lists what is due at once.
+            let mut next_schedule = if scheduling { now } else { i64::MAX };
             loop {
-                let next = next_beat.min(next_sweep).min(next_poll).min(next_direct);
+                let next = next_beat
+                    .min(next_sweep)
+                    .min(next_poll)
+                    .min(next_direct)
+                    .min(next_schedule);
                 tokio::select! {
                     _ = clock.sleep_until(next) => {}
                     _ = stopping.wait_for(|s| *s) => return,
@@ -383,6 +392,14 @@ impl Games {
                         players.catch_up().await;
                     }
                     next_poll = now + poll_every;
+                }
+                if now >= next_schedule {
+                    if let Some(tournaments) = tournaments.upgrade() {
+                        if let Err(e) = tournaments.create_scheduled(now).await {
+                            tracing::warn!("scheduled tournaments not made: {e}");
+                        }
+                    }
+                    next_schedule = now.saturating_add(schedule_every);
                 }
                 if now >= next_direct {
                     // Tournaments start, pair and finish on the clock.

@@ -39,7 +39,7 @@ pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 pub use token::{TokenRecord, TokenStore};
 pub use tournament::{
     ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentRecord,
-    TournamentState, TournamentStore,
+    TournamentState, TournamentStore, SCHEDULE_CREATOR,
 };
 
 use async_trait::async_trait;

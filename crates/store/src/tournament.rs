@@ -107,7 +107,16 @@ pub struct TournamentRecord {
     pub state: TournamentState,
     /// When it was made (ms).
     pub created_at: i64,
+    /// Made by the server's schedule: the occurrence's key (the schedule
+    /// entry's key and its start), unique, so that instances racing to
+    /// make it make one; `None` for a tournament a player made.
+    pub schedule_key: Option<String>,
 }
+
+/// The `created_by` of a tournament the server's schedule made: no
+/// player's id (ids are letters and digits), so it counts in nobody's
+/// daily limit.
+pub const SCHEDULE_CREATOR: &str = "@schedule";
 
 /// A player's entry in a tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,7 +187,7 @@ pub const LINK_COLUMNS: &str = "tournament_id, game_id, round, white, black, whi
 /// The columns of a tournament, in [`tournament_values`]' order.
 pub const TOURNAMENT_COLUMNS: &str =
     "id, kind, name, variant, clock_base_ms, clock_inc_ms, rated, \
-     starts_at, minutes, rounds, max_players, created_by, state, created_at";
+     starts_at, minutes, rounds, max_players, created_by, state, created_at, schedule_key";
 
 /// The columns of an entry, in [`entry_values`]' order.
 pub const ENTRY_COLUMNS: &str = "tournament_id, player, joined_at, withdrawn, paused, rating";
@@ -200,6 +209,7 @@ pub fn tournament_values(t: &TournamentRecord) -> Vec<Value> {
         Value::Text(Some(t.created_by.clone())),
         Value::Text(Some(t.state.as_str().to_string())),
         Value::Int(Some(t.created_at)),
+        Value::Text(t.schedule_key.clone()),
     ]
 }
 
@@ -236,6 +246,7 @@ pub fn read_tournament(row: &impl Row, at: usize) -> Result<TournamentRecord, St
         created_by: row.text_nn(at + 11)?,
         state,
         created_at: row.int_nn(at + 13)?,
+        schedule_key: row.text(at + 14)?,
         id,
     })
 }
@@ -391,6 +402,10 @@ pub fn busy(link: &TournamentGameLink) -> StoreError {
 pub trait TournamentStore: Send + Sync + 'static {
     /// Stores a new tournament.
     async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError>;
+    /// Stores a tournament of the schedule unless one with its
+    /// `schedule_key` is stored: `false` when it was (made before, or by
+    /// another instance first). One conditional write.
+    async fn create_scheduled_tournament(&self, t: &TournamentRecord) -> Result<bool, StoreError>;
     /// One tournament.
     async fn tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError>;
     /// Tournaments in `state`: upcoming and running ones soonest first,
@@ -467,6 +482,16 @@ pub trait TournamentStore: Send + Sync + 'static {
         now: i64,
         until: i64,
     ) -> Result<bool, StoreError>;
+}
+
+/// Inserts a tournament (its values in [`TOURNAMENT_COLUMNS`]' order)
+/// unless one with its schedule key is stored.
+pub fn create_scheduled_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({}) \
+         ON CONFLICT (schedule_key) DO NOTHING",
+        crate::rows::placeholders(mark, 1, TOURNAMENT_COLUMNS.split(',').count())
+    )
 }
 
 /// Records a bye `$1..$4` unless recorded.

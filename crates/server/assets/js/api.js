@@ -94,7 +94,7 @@
 /**
  * @typedef {{ id: string, kind: TournamentKind, name: string, variant: string, variant_title: string,
  *   clock: ClockSpec, rated: boolean, starts_at: number, ends_at?: number, minutes?: number, rounds?: number,
- *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string }} TournamentSummary
+ *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean }} TournamentSummary
  */
 /** @typedef {{ id: string, name: string }} TournamentPlayer */
 /** @typedef {{ points: number, fire: boolean, berserk: boolean }} SheetMark */

@@ -12,6 +12,7 @@ mod arena;
 pub mod berserk;
 pub mod director;
 mod rounds;
+pub mod schedule;
 pub mod views;
 
 use crate::error::AppError;
@@ -22,7 +23,8 @@ use crate::online::OnlineGames;
 use crate::players::{Me, Players};
 use crate::requests::ClockRequest;
 use crate::store::{
-    EntryRecord, Notice, RatingPool, TournamentKind, TournamentRecord, TournamentState,
+    ClockSettings, EntryRecord, Notice, RatingPool, TournamentKind, TournamentRecord,
+    TournamentState,
 };
 use crate::views::ServerEvent;
 use serde::Deserialize;
@@ -90,6 +92,92 @@ pub struct CreateTournamentRequest {
     pub max_players: Option<u32>,
 }
 
+/// A tournament's pairing system, clock, length and size, checked: what a
+/// player's request and the server's schedule both say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Arena, Swiss or round robin.
+    pub kind: TournamentKind,
+    /// Every game's clock.
+    pub clock: ClockSettings,
+    /// An arena's minutes.
+    pub minutes: Option<u32>,
+    /// A Swiss's rounds.
+    pub rounds: Option<u32>,
+    /// Most players.
+    pub max_players: u32,
+}
+
+impl Settings {
+    /// The settings asked for, or a refusal saying what is wrong:
+    /// `max_players` is 100 (at most a round robin's 30) when not said.
+    pub fn check(
+        kind: KindRequest,
+        clock: ClockRequest,
+        minutes: Option<u32>,
+        rounds: Option<u32>,
+        max_players: Option<u32>,
+    ) -> Result<Settings, AppError> {
+        let clock = OnlineGames::clock_settings(Some(clock))?
+            .ok_or_else(|| AppError::bad("A tournament needs a clock"))?;
+        let kind = match kind {
+            KindRequest::Arena => TournamentKind::Arena,
+            KindRequest::Swiss => TournamentKind::Swiss,
+            KindRequest::RoundRobin => TournamentKind::RoundRobin,
+        };
+        let (minutes, rounds) = match kind {
+            TournamentKind::Arena => {
+                let (lo, hi) = ARENA_MINUTES;
+                match (minutes, rounds) {
+                    (Some(m), None) if (lo..=hi).contains(&m) => (Some(m), None),
+                    _ => {
+                        return Err(AppError::bad(format!(
+                            "An arena lasts {lo} to {hi} minutes (`minutes`, no `rounds`)"
+                        )))
+                    }
+                }
+            }
+            TournamentKind::Swiss => {
+                let (lo, hi) = SWISS_ROUNDS;
+                match (minutes, rounds) {
+                    (None, Some(r)) if (lo..=hi).contains(&r) => (None, Some(r)),
+                    _ => {
+                        return Err(AppError::bad(format!(
+                            "A Swiss has {lo} to {hi} rounds (`rounds`, no `minutes`)"
+                        )))
+                    }
+                }
+            }
+            TournamentKind::RoundRobin => {
+                if minutes.is_some() || rounds.is_some() {
+                    return Err(AppError::bad(
+                        "A round robin has as many rounds as players: no `minutes` nor `rounds`",
+                    ));
+                }
+                (None, None)
+            }
+        };
+        let most = match kind {
+            TournamentKind::RoundRobin => MAX_ROUND_ROBIN_PLAYERS,
+            _ => MAX_PLAYERS.1,
+        };
+        let max_players = max_players.unwrap_or(100.min(most));
+        if !(MAX_PLAYERS.0..=most).contains(&max_players) {
+            return Err(AppError::bad(format!(
+                "A tournament takes {} to {most} players",
+                MAX_PLAYERS.0
+            )));
+        }
+        Ok(Settings {
+            kind,
+            clock,
+            minutes,
+            rounds,
+            max_players,
+        })
+    }
+}
+
 /// The hub topic of tournament `id`.
 pub fn topic_of(id: &str) -> String {
     format!("{TOURNAMENT_TOPIC_PREFIX}{id}")
@@ -154,56 +242,13 @@ impl Tournaments {
                 "A tournament's name has 2 to 40 letters, digits, spaces, -, _ or '",
             ));
         }
-        let clock = OnlineGames::clock_settings(Some(req.clock))?
-            .ok_or_else(|| AppError::bad("A tournament needs a clock"))?;
-        let kind = match req.kind {
-            KindRequest::Arena => TournamentKind::Arena,
-            KindRequest::Swiss => TournamentKind::Swiss,
-            KindRequest::RoundRobin => TournamentKind::RoundRobin,
-        };
-        let (minutes, rounds) = match kind {
-            TournamentKind::Arena => {
-                let (lo, hi) = ARENA_MINUTES;
-                match (req.minutes, req.rounds) {
-                    (Some(m), None) if (lo..=hi).contains(&m) => (Some(m), None),
-                    _ => {
-                        return Err(AppError::bad(format!(
-                            "An arena lasts {lo} to {hi} minutes (`minutes`, no `rounds`)"
-                        )))
-                    }
-                }
-            }
-            TournamentKind::Swiss => {
-                let (lo, hi) = SWISS_ROUNDS;
-                match (req.minutes, req.rounds) {
-                    (None, Some(r)) if (lo..=hi).contains(&r) => (None, Some(r)),
-                    _ => {
-                        return Err(AppError::bad(format!(
-                            "A Swiss has {lo} to {hi} rounds (`rounds`, no `minutes`)"
-                        )))
-                    }
-                }
-            }
-            TournamentKind::RoundRobin => {
-                if req.minutes.is_some() || req.rounds.is_some() {
-                    return Err(AppError::bad(
-                        "A round robin has as many rounds as players: no `minutes` nor `rounds`",
-                    ));
-                }
-                (None, None)
-            }
-        };
-        let most = match kind {
-            TournamentKind::RoundRobin => MAX_ROUND_ROBIN_PLAYERS,
-            _ => MAX_PLAYERS.1,
-        };
-        let max_players = req.max_players.unwrap_or(100.min(most));
-        if !(MAX_PLAYERS.0..=most).contains(&max_players) {
-            return Err(AppError::bad(format!(
-                "A tournament takes {} to {most} players",
-                MAX_PLAYERS.0
-            )));
-        }
+        let settings = Settings::check(
+            req.kind,
+            req.clock,
+            req.minutes,
+            req.rounds,
+            req.max_players,
+        )?;
         let now = self.live.now();
         if req.starts_at <= now || req.starts_at > now + MAX_LEAD_MS {
             return Err(AppError::bad(
@@ -228,18 +273,19 @@ impl Tournaments {
         }
         let t = TournamentRecord {
             id: new_id(),
-            kind,
+            kind: settings.kind,
             name,
             variant: req.variant.unwrap_or_default(),
-            clock,
+            clock: settings.clock,
             rated: req.rated,
             starts_at: req.starts_at,
-            minutes,
-            rounds,
-            max_players,
+            minutes: settings.minutes,
+            rounds: settings.rounds,
+            max_players: settings.max_players,
             created_by: me.id.clone(),
             state: TournamentState::Upcoming,
             created_at: now,
+            schedule_key: None,
         };
         store.create_tournament(&t).await?;
         self.view(&t, Some(me)).await

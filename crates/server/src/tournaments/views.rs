@@ -50,8 +50,11 @@ pub struct TournamentSummaryView {
     pub players: usize,
     /// `upcoming`, `running` or `finished`.
     pub state: &'static str,
-    /// The player who made it (id).
+    /// The player who made it (id); `@schedule` when the server's
+    /// schedule made it.
     pub created_by: String,
+    /// Made by the server's schedule (a recurring tournament).
+    pub scheduled: bool,
 }
 
 /// A player as a tournament shows them.
@@ -192,6 +195,7 @@ pub fn summary(t: &TournamentRecord, players: usize) -> TournamentSummaryView {
         players,
         state: t.state.as_str(),
         created_by: t.created_by.clone(),
+        scheduled: t.schedule_key.is_some(),
     }
 }
 

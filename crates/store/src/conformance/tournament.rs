@@ -25,6 +25,7 @@ fn tournament(id: &str, by: &str, created_at: i64) -> TournamentRecord {
         created_by: by.into(),
         state: TournamentState::Upcoming,
         created_at,
+        schedule_key: None,
     }
 }
 
@@ -242,4 +243,57 @@ pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
         .take_director_lease("t2", "a", 350, 450)
         .await
         .unwrap());
+}
+
+/// A scheduled occurrence is made once, however many instances race to
+/// make it; players' tournaments (no key) are never in the way.
+pub async fn scheduled_tournaments_are_made_once(store: &dyn GameStore) {
+    let by = crate::tournament::SCHEDULE_CREATOR;
+    let occurrence = |id: &str| TournamentRecord {
+        schedule_key: Some("hourly@3600000".into()),
+        ..tournament(id, by, 1_000)
+    };
+    let (a, b) = (occurrence("s1"), occurrence("s2"));
+    let (made_a, made_b) = tokio::join!(
+        store.create_scheduled_tournament(&a),
+        store.create_scheduled_tournament(&b)
+    );
+    let (made_a, made_b) = (made_a.unwrap(), made_b.unwrap());
+    assert!(
+        made_a != made_b,
+        "one of the two is made: {made_a} {made_b}"
+    );
+    assert!(!store
+        .create_scheduled_tournament(&occurrence("s3"))
+        .await
+        .unwrap());
+    let upcoming = store
+        .tournaments_in(TournamentState::Upcoming, 10)
+        .await
+        .unwrap();
+    assert_eq!(upcoming, vec![if made_a { a } else { b }]);
+    // The next occurrence has a key of its own; players' tournaments none.
+    let next = TournamentRecord {
+        schedule_key: Some("hourly@7200000".into()),
+        ..tournament("s4", by, 1_000)
+    };
+    assert!(store.create_scheduled_tournament(&next).await.unwrap());
+    store
+        .create_tournament(&tournament("p1", "ann", 1_000))
+        .await
+        .unwrap();
+    store
+        .create_tournament(&tournament("p2", "ann", 1_000))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .tournaments_in(TournamentState::Upcoming, 10)
+            .await
+            .unwrap()
+            .len(),
+        4
+    );
+    assert_eq!(store.tournaments_created_since(by, 0).await.unwrap(), 2);
+    assert_eq!(store.tournaments_created_since("ann", 0).await.unwrap(), 2);
 }

@@ -56,6 +56,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0008_tokens.sql"),
     include_str!("../migrations/postgres/0009_correspondence.sql"),
     include_str!("../migrations/postgres/0010_tournaments.sql"),
+    include_str!("../migrations/postgres/0011_scheduled_tournaments.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -295,6 +296,10 @@ impl PgStore {
 impl TournamentStore for PgStore {
     async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError> {
         tournaments::create(&self.client().await?, t).await
+    }
+
+    async fn create_scheduled_tournament(&self, t: &TournamentRecord) -> Result<bool, StoreError> {
+        tournaments::create_scheduled(&self.client().await?, t).await
     }
 
     async fn tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError> {

@@ -71,6 +71,7 @@ contract!(
     challenges_are_answered_once,
     tokens_are_found_by_hash_listed_and_revoked,
     tournaments_pair_each_player_once,
+    scheduled_tournaments_are_made_once,
 );
 
 #[tokio::test]

@@ -4,10 +4,10 @@ use super::games::insert_game;
 use super::row::{mark, params};
 use crate::rows::{placeholders, Value};
 use crate::tournament::{
-    berserk_column, busy, bye_sql, entry_values, games_query, join_sql, lease_sql, link_sql,
-    link_values, read_bye, read_entry, read_game, read_tournament, tournament_values, ByeRecord,
-    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
-    BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, create_scheduled_sql, entry_values, games_query, join_sql,
+    lease_sql, link_sql, link_values, read_bye, read_entry, read_game, read_tournament,
+    tournament_values, ByeRecord, EntryRecord, TournamentGame, TournamentGameLink,
+    TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use crate::{StoreError, StoredGame};
 use deadpool_postgres::GenericClient;
@@ -24,6 +24,15 @@ pub async fn create(c: &impl GenericClient, t: &TournamentRecord) -> Result<(), 
         .await?;
     c.execute(&stmt, &params(&values)).await?;
     Ok(())
+}
+
+pub async fn create_scheduled(
+    c: &impl GenericClient,
+    t: &TournamentRecord,
+) -> Result<bool, StoreError> {
+    let values = tournament_values(t);
+    let stmt = c.prepare_cached(&create_scheduled_sql(mark)).await?;
+    Ok(c.execute(&stmt, &params(&values)).await? == 1)
 }
 
 async fn select(

@@ -48,6 +48,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0008_tokens.sql"),
     include_str!("../migrations/sqlite/0009_correspondence.sql"),
     include_str!("../migrations/sqlite/0010_tournaments.sql"),
+    include_str!("../migrations/sqlite/0011_scheduled_tournaments.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -155,6 +156,12 @@ impl TournamentStore for SqliteStore {
     async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError> {
         let t = t.clone();
         self.write(move |conn| tournaments::create(conn, &t)).await
+    }
+
+    async fn create_scheduled_tournament(&self, t: &TournamentRecord) -> Result<bool, StoreError> {
+        let t = t.clone();
+        self.write(move |conn| tournaments::create_scheduled(conn, &t))
+            .await
     }
 
     async fn tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError> {

@@ -30,6 +30,13 @@ async fn the_store_contract_holds() {
 }
 
 #[tokio::test]
+async fn scheduled_tournaments_are_made_once() {
+    // A database of its own: the contract counts the tournaments in it.
+    let dir = tempfile::tempdir().unwrap();
+    conformance::scheduled_tournaments_are_made_once(&open(&dir)).await;
+}
+
+#[tokio::test]
 async fn moves_survive_reopening() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.sqlite3");

@@ -4,10 +4,10 @@ use super::games::insert_game;
 use super::row::mark;
 use crate::rows::placeholders;
 use crate::tournament::{
-    berserk_column, busy, bye_sql, entry_values, games_query, join_sql, lease_sql, link_sql,
-    link_values, read_bye, read_entry, read_game, read_tournament, tournament_values, ByeRecord,
-    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
-    BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, create_scheduled_sql, entry_values, games_query, join_sql,
+    lease_sql, link_sql, link_values, read_bye, read_entry, read_game, read_tournament,
+    tournament_values, ByeRecord, EntryRecord, TournamentGame, TournamentGameLink,
+    TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use crate::{StoreError, StoredGame};
 use rusqlite::{params, params_from_iter, Connection};
@@ -21,6 +21,13 @@ pub fn create(conn: &Connection, t: &TournamentRecord) -> Result<(), StoreError>
     ))?
     .execute(params_from_iter(values))?;
     Ok(())
+}
+
+pub fn create_scheduled(conn: &Connection, t: &TournamentRecord) -> Result<bool, StoreError> {
+    let n = conn
+        .prepare_cached(&create_scheduled_sql(mark))?
+        .execute(params_from_iter(tournament_values(t)))?;
+    Ok(n == 1)
 }
 
 fn select(

@@ -3,6 +3,7 @@
 use super::error::CliError;
 use crate::server::client::{Proxies, ProxyNet};
 use crate::server::store::Database;
+use crate::server::tournaments::schedule::Schedule;
 use crate::server::{self, AppState};
 use clap::Args;
 use std::path::PathBuf;
@@ -35,6 +36,15 @@ pub struct ServeArgs {
     /// machine, whose visitors would all be exempt.
     #[arg(long)]
     pub trusted_local: bool,
+    /// The tournaments the server makes by itself, from a JSON file (see
+    /// docs/tournaments.md); without it, an hourly Tensor Chess 3+2 arena
+    /// and a daily Tensor Chess 5+3 Swiss of 7 rounds. Instances sharing a
+    /// database make each occurrence once.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_schedule")]
+    pub schedule: Option<PathBuf>,
+    /// Make no scheduled tournaments.
+    #[arg(long)]
+    pub no_schedule: bool,
 }
 
 impl Default for ServeArgs {
@@ -46,6 +56,8 @@ impl Default for ServeArgs {
             allowed_hosts: Vec::new(),
             trusted_proxies: Vec::new(),
             trusted_local: false,
+            schedule: None,
+            no_schedule: false,
         }
     }
 }
@@ -82,9 +94,12 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
             "--trusted-local with a proxy on this machine would exempt every visitor from the per-address limits: use one or the other",
         ));
     }
+    let schedule = schedule_of(args)?;
+    let scheduled = schedule.entries.len();
     let config = server::ServerConfig {
         allowed_hosts: allowed,
         proxies,
+        schedule,
         ..server::ServerConfig::default()
     };
     let state = AppState::connect(&args.db, config)
@@ -104,10 +119,26 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
     };
     println!("tensorchess is running: open http://{shown}/ in your browser");
     println!("games are kept in {}", args.db);
+    if scheduled > 0 {
+        println!("{scheduled} recurring tournaments are scheduled (--no-schedule for none)");
+    }
     println!("press Ctrl-C to stop");
     server::serve(listener, state, shutdown_signal())
         .await
         .map_err(|e| CliError::new(format!("the server stopped: {e}")))
+}
+
+/// The schedule asked for: checked before anything starts, so that a bad
+/// file stops the server with a message naming the entry at fault.
+fn schedule_of(args: &ServeArgs) -> Result<Schedule, CliError> {
+    if args.no_schedule {
+        return Ok(Schedule::none());
+    }
+    match &args.schedule {
+        Some(path) => Schedule::read(path)
+            .map_err(|e| CliError::new(format!("the schedule {} is refused: {e}", path.display()))),
+        None => Ok(Schedule::defaults()),
+    }
 }
 
 async fn shutdown_signal() {

@@ -30,6 +30,7 @@ mod players;
 mod postgres;
 mod puzzle_files;
 mod review_cli;
+mod scheduled;
 mod selfplay_puzzles;
 mod tournaments;
 mod tune_texel;

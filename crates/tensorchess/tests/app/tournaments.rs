@@ -635,3 +635,87 @@ async fn a_paused_swiss_player_sits_a_round_out_and_a_full_one_takes_nobody() {
     assert_eq!(standing(&v, "dee")["games"], 1);
     assert_eq!(standing(&v, "dee")["paused"], true);
 }
+
+/// Swiss restart idempotence: a second server beside the first (both
+/// ticking, at once too) pairs round 2 once; the first stops mid-round and
+/// the second, once the lease expired, pairs round 3 once. No round is
+/// paired twice and no result counted twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_directed_again_after_a_restart_pairs_and_scores_once() {
+    let a = TestApp::new();
+    let b = a.reopen();
+    let f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
+    let mut body = arena("Restarted Swiss", 30);
+    body["kind"] = json!("swiss");
+    body.as_object_mut().unwrap().remove("minutes");
+    body["rounds"] = json!(3);
+    let id = create(&a, f.of(&json!("ann")), body).await;
+    for n in ["ann", "bob", "cyd", "dee"] {
+        post(&a, &id, "join", f.of(&json!(n))).await;
+    }
+    let points = |v: &Value| -> u64 {
+        v["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["points"].as_u64().unwrap())
+            .sum()
+    };
+    let games_of = |v: &Value| -> u64 {
+        v["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["games"].as_u64().unwrap())
+            .sum()
+    };
+    tick_at(&a, START).await;
+    b.state.tournaments.tick().await;
+    let v = view(&a, &id).await;
+    assert_eq!(v["round"], 1, "{v}");
+    let round1 = running(&v);
+    assert_eq!(round1.len(), 2, "{v}");
+    for p in &round1 {
+        white_wins(&a, &f, p).await;
+    }
+    // Both servers tick, one after the other and at once: round 2 once.
+    a.clock.set(START + 2_000);
+    b.state.tournaments.tick().await;
+    a.state.tournaments.tick().await;
+    tokio::join!(a.state.tournaments.tick(), b.state.tournaments.tick());
+    b.state.tournaments.tick().await;
+    let v = view(&b, &id).await;
+    assert_eq!(v["round"], 2, "{v}");
+    let round2 = running(&v);
+    assert_eq!(round2.len(), 2, "{v}");
+    assert_eq!(points(&v), 2 * 2, "{v}");
+    let pgn = b.get(&format!("/api/tournaments/{id}/games"), None).await;
+    assert_eq!(pgn.text.matches("[Event ").count(), 4, "{}", pgn.text);
+
+    // The first server stops mid-round 2; its games end on the second.
+    a.state.shutdown();
+    for p in &round2 {
+        white_wins(&b, &f, p).await;
+    }
+    // The stopped server's lease holds until it expires (10 s after its
+    // last tick): nothing is paired before, round 3 once after.
+    tick_at(&b, START + 2_000 + 9_999).await;
+    let v = view(&b, &id).await;
+    assert_eq!(v["round"], 2, "{v}");
+    assert_eq!(points(&v), 4 * 2, "{v}");
+    tick_at(&b, START + 12_000).await;
+    tick_at(&b, START + 12_001).await;
+    let v = view(&b, &id).await;
+    assert_eq!(v["round"], 3, "{v}");
+    assert_eq!(running(&v).len(), 2, "{v}");
+    // Four results counted once each (two games each player), six games
+    // in all (two going on).
+    assert_eq!(points(&v), 4 * 2, "{v}");
+    assert_eq!(games_of(&v), 2 * 4, "{v}");
+    let pgn = b.get(&format!("/api/tournaments/{id}/games"), None).await;
+    assert_eq!(pgn.text.matches("[Event ").count(), 6, "{}", pgn.text);
+    // A server restarted on the same database (the lease now the second's,
+    // held until it expires) scores the same.
+    let c = b.reopen();
+    assert_eq!(points(&view(&c, &id).await), 4 * 2);
+}

@@ -739,6 +739,7 @@ export default {
   "tour.kind.round_robin": "Round robin",
   "tour.rated": "Rated",
   "tour.casual": "Casual",
+  "tour.scheduled": "Scheduled",
   "tour.clock": "{min}+{inc}",
   "tour.players.one": "{n} player",
   "tour.players.few": "{n} players",

@@ -740,6 +740,7 @@ export default {
   "tour.kind.round_robin": "Кругова система",
   "tour.rated": "Рейтинговий",
   "tour.casual": "Товариський",
+  "tour.scheduled": "За розкладом",
   "tour.clock": "{min}+{inc}",
   "tour.players.one": "{n} гравець",
   "tour.players.few": "{n} гравці",

@@ -17,9 +17,10 @@ export function lengthText(s) {
   return '';
 }
 
-/** "Arena · Chess · 3+2 · Rated · 30 minutes" @param {TournamentSummary} s */
+/** "Arena · Chess · 3+2 · Rated · 30 minutes", then "Scheduled" for one the server's schedule made. @param {TournamentSummary} s */
 export function termsText(s) {
-  return [t(`tour.kind.${s.kind}`), t(`game.${s.variant}`), clockText(s.clock), t(s.rated ? 'tour.rated' : 'tour.casual'), lengthText(s)]
+  return [t(`tour.kind.${s.kind}`), t(`game.${s.variant}`), clockText(s.clock), t(s.rated ? 'tour.rated' : 'tour.casual'), lengthText(s),
+    s.scheduled ? t('tour.scheduled') : '']
     .filter(Boolean).join(' · ');
 }
 

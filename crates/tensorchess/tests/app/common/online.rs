@@ -89,9 +89,14 @@ impl TestApp {
     /// A server over a fresh PostgreSQL schema, whatever the backend of
     /// the other tests; `None` (skipped) without a PostgreSQL to use.
     pub fn on_postgres() -> Option<TestApp> {
+        Self::on_postgres_with(|c| c)
+    }
+
+    /// [`TestApp::on_postgres`] with a configuration of its own.
+    pub fn on_postgres_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> Option<TestApp> {
         let pg = Some(super::fresh_pg_store()?);
         let clock = Arc::new(ManualClock::new(T0));
-        let state = open_state(std::path::Path::new(""), &pg, config(&clock));
+        let state = open_state(std::path::Path::new(""), &pg, f(config(&clock)));
         Some(TestApp {
             router: app(state.clone()),
             state,
@@ -105,7 +110,12 @@ impl TestApp {
     /// A new server on the same database and clock (a restart, or on
     /// PostgreSQL a second server beside this one).
     pub fn reopen(&self) -> TestApp {
-        let state = open_state(&self.db, &self.pg, config(&self.clock));
+        self.reopen_with(|c| c)
+    }
+
+    /// [`TestApp::reopen`] with a configuration of its own.
+    pub fn reopen_with(&self, f: impl FnOnce(ServerConfig) -> ServerConfig) -> TestApp {
+        let state = open_state(&self.db, &self.pg, f(config(&self.clock)));
         TestApp {
             router: app(state.clone()),
             state,
