@@ -401,6 +401,7 @@ impl OnlineGames {
         let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
         let mut g = arc.lock().await;
         self.arm_timer(&arc, &mut g);
+        super::started::game_started(&self.live, &g).await;
         Ok(Step {
             committed: Some(committed),
             rematch_id: Some(id),

@@ -19,6 +19,7 @@
 mod actions;
 pub mod pairing;
 pub mod seats;
+pub mod started;
 mod timer;
 pub mod timing;
 
@@ -210,6 +211,7 @@ impl OnlineGames {
         {
             let mut lg = arc.lock().await;
             self.arm_timer(&arc, &mut lg);
+            started::game_started(&self.live, &lg).await;
         }
         Ok(arc)
     }
@@ -298,6 +300,8 @@ impl OnlineGames {
             }),
             names: Some(names),
         };
-        Ok(Step::done(self.live.commit(lg, change).await?))
+        let committed = self.live.commit(lg, change).await?;
+        started::game_started(&self.live, lg).await;
+        Ok(Step::done(committed))
     }
 }

@@ -162,6 +162,7 @@ export default {
   'player.to_move': 'to move',
   'player.guest': 'Guest {code}',
   'player.thinking': 'thinking…',
+  'title.bot_hint': 'A bot account: a program plays',
   'presence.empty': 'not joined yet',
   'presence.connected': 'connected',
   'presence.disconnected': 'disconnected',

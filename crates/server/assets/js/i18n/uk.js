@@ -163,6 +163,7 @@ export default {
   'player.to_move': 'хід',
   'player.guest': 'Гість {code}',
   'player.thinking': 'думає…',
+  'title.bot_hint': 'Обліковий запис бота: грає програма',
   'presence.empty': 'ще не приєднався',
   'presence.connected': 'на зв’язку',
   'presence.disconnected': 'не на зв’язку',
