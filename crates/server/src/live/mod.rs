@@ -74,7 +74,11 @@ impl LiveGames {
         let cluster = Arc::new(Cluster::new());
         LiveGames {
             store,
-            presence: Arc::new(Presence::new(hub.clone(), cluster.clone())),
+            presence: Arc::new(Presence::new(
+                hub.clone(),
+                cluster.clone(),
+                config.clock.clone(),
+            )),
             cluster,
             hub,
             boot_ms: config.clock.now_ms(),

@@ -48,6 +48,10 @@ use timing::Timing;
 pub const MAX_BASE_SECONDS: u32 = 3 * 3600;
 /// Largest increment: three minutes a move.
 pub const MAX_INCREMENT_SECONDS: u32 = 180;
+/// How long a player of a game with a real-time clock must have left it
+/// before their opponent may claim the win (lichess's `claimWinInSeconds`
+/// counts it down on the Bot and Board APIs' game streams).
+pub const CLAIM_WIN_AFTER_MS: i64 = 30_000;
 
 fn refused(kind: Kind, message: impl Into<String>) -> AppError {
     AppError::refused(kind, message)

@@ -332,6 +332,7 @@ export default {
   'error.too_soon': 'Too soon: wait for a move first',
   'error.no_offer': 'There is no offer to answer',
   'error.too_late': 'Too late: both sides have moved',
+  'error.too_early': 'Too early: your opponent has not been gone long enough',
   'error.not_over': 'The game is not over yet',
   'error.seats_taken': 'Both seats are taken',
   'error.not_online': 'This is not an online game',
