@@ -58,7 +58,10 @@ mod tests {
     fn a_start_names_its_game() {
         let m = json!({ "type": "game_started", "game": "abc" });
         assert_eq!(started_game(&m), Some("abc"));
-        assert_eq!(started_game(&json!({ "type": "game", "game": "abc" })), None);
+        assert_eq!(
+            started_game(&json!({ "type": "game", "game": "abc" })),
+            None
+        );
         assert_eq!(started_topic("p1"), "started:p1");
     }
 }

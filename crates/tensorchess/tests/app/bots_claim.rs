@@ -48,7 +48,11 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     assert_eq!(s.next_of("gameState").await["moves"], "e2e4");
     let a = with_token(&t, Method::POST, &claim, &bot, None).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
-    assert!(a.body["error"].as_str().unwrap().contains("abort"), "{}", a.text);
+    assert!(
+        a.body["error"].as_str().unwrap().contains("abort"),
+        "{}",
+        a.text
+    );
     let mv = format!("/api/bot/game/{id}/move/e7e5");
     let a = with_token(&t, Method::POST, &mv, &bot, None).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
@@ -57,7 +61,11 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     // Ann is here: nothing to claim.
     let a = with_token(&t, Method::POST, &claim, &bot, None).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
-    assert!(a.body["error"].as_str().unwrap().contains("not left"), "{}", a.text);
+    assert!(
+        a.body["error"].as_str().unwrap().contains("not left"),
+        "{}",
+        a.text
+    );
 
     // Her page closes: the bot is told, with the seconds to wait.
     drop(ws);
@@ -124,5 +132,9 @@ async fn a_game_without_a_clock_is_not_won_by_leaving() {
     )
     .await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
-    assert!(a.body["error"].as_str().unwrap().contains("clock"), "{}", a.text);
+    assert!(
+        a.body["error"].as_str().unwrap().contains("clock"),
+        "{}",
+        a.text
+    );
 }
