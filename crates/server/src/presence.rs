@@ -110,8 +110,8 @@ impl Presence {
             });
         }
         let s = seen.entry(id.to_string()).or_default();
-        for i in 0..2 {
-            if connected[i] {
+        for (i, here) in connected.into_iter().enumerate() {
+            if here {
                 s.gone_since[i] = None;
             } else if s.connected[i] {
                 s.gone_since[i] = Some(now);
