@@ -1,7 +1,8 @@
 // A person challenges a bot from its profile and plays it: the bot's
 // account is made a bot with a personal API token (the Bot API), the
 // bridge (`tensorchess bot`, our engine on a small node budget) follows
-// its events; the profile shows BOT before the name; the challenge sent
+// its events; the profile and the game's player bar show BOT before the
+// name; the challenge sent
 // from the profile is accepted by the bridge, the person lands in the game,
 // plays a move, and the bot answers.
 
@@ -87,6 +88,11 @@ test('a person challenges a bot from its profile and the bot answers their move'
     await p.waitForURL(/\/#\/game\//, { timeout: 30000 });
     await waitForGame(p);
     await p.waitForFunction(() => document.body.dataset.seat === 'white');
+    // The bot's player bar (Black, on top) is marked BOT; the person's is not.
+    await p.waitForSelector('#name-top .title-mark');
+    assert.equal(await p.textContent('#name-top .title-mark'), 'BOT');
+    assert.match(await p.textContent('#name-top'), /BOT\s*robo/);
+    assert.equal(await p.locator('#name-bottom .title-mark').count(), 0);
     await tap(p, 'e2');
     await p.waitForSelector('#board .mark-dest[data-square="e4"]');
     await tap(p, 'e4');

@@ -40,6 +40,9 @@ pub struct ChatLineView {
     /// The author's seat, in the players' room.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<&'static str>,
+    /// `BOT` when the author is a bot account (shown before the name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     /// The text, to be shown as text (never as HTML, links not made).
     pub text: String,
     /// When it was written (ms).
@@ -157,12 +160,13 @@ impl Chat {
     }
 
     /// The line a page shows for a stored message.
-    fn line(m: &ChatMessage, seat: Option<Color>) -> ChatLineView {
+    fn line(&self, m: &ChatMessage, seat: Option<Color>) -> ChatLineView {
         ChatLineView {
             id: m.id,
             room: m.message.room,
             name: m.message.name.clone(),
             seat: seat.map(Color::name),
+            title: self.live.bot_marks().title(Some(&m.message.author)),
             text: m.message.text.clone(),
             at: m.message.at,
         }
@@ -201,7 +205,7 @@ impl Chat {
             .await?
             .iter()
             .filter(|m| !muted || m.message.author == me.id)
-            .map(|m| Self::line(m, Self::seat_of(lg, m)))
+            .map(|m| self.line(m, Self::seat_of(lg, m)))
             .collect();
         Ok(ChatView {
             room,
@@ -265,7 +269,7 @@ impl Chat {
                 at: now,
             })
             .await?;
-        let line = Self::line(&stored, Self::seat_of(lg, &stored));
+        let line = self.line(&stored, Self::seat_of(lg, &stored));
         self.announce(&chat_topic(lg.id(), room), &line);
         Ok(line)
     }

@@ -84,6 +84,8 @@ kinds! {
     NoOffer = "no_offer" => CONFLICT,
     /// Both sides have moved: no abort any more.
     TooLate = "too_late" => CONFLICT,
+    /// The opponent has not been gone long enough to claim the win.
+    TooEarly = "too_early" => CONFLICT,
     /// The game is not over (a rematch asked too early).
     NotOver = "not_over" => CONFLICT,
     /// Both seats are taken.

@@ -3,6 +3,7 @@
 //! With several servers on one database, each also counts what the others
 //! say they have connected (see `server::cluster`).
 
+use super::clock::Clock;
 use super::cluster::Cluster;
 use super::hub::Hub;
 use super::ids::game_topic;
@@ -32,6 +33,21 @@ fn game_of_key(key: &str) -> Option<&str> {
     Some(rest.rsplit_once(':')?.0)
 }
 
+/// Games with a seat gone kept at most; past it, those whose players both
+/// left long ago are forgotten (a bound on memory).
+const MAX_SEEN: usize = 10_000;
+/// A game whose seats have both been gone this long is forgotten first.
+const FORGET_AFTER_MS: i64 = 3_600_000;
+
+/// What the announcements of a game's presence last said, and since when
+/// a seat that was connected is gone (for claiming a win, lichess's
+/// `claimWinInSeconds`).
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    connected: [bool; 2],
+    gone_since: [Option<i64>; 2],
+}
+
 /// What another server has connected, and when it was last heard of.
 struct Remote {
     keys: HashSet<String>,
@@ -48,19 +64,60 @@ pub struct Presence {
     players: Mutex<HashMap<String, u32>>,
     /// What the other servers on the database have connected, by server.
     remote: Mutex<HashMap<String, Remote>>,
+    /// Each game's seats as last announced, and since when one is gone.
+    seen: Mutex<HashMap<String, Seen>>,
+    /// The server's clock (when a seat was seen to go).
+    clock: Arc<dyn Clock>,
 }
 
 impl Presence {
     /// Nobody here yet; changes are published on `hub` and told to the
-    /// other servers through `cluster`.
-    pub fn new(hub: Arc<Hub>, cluster: Arc<Cluster>) -> Presence {
+    /// other servers through `cluster`; departures are timed on `clock`.
+    pub fn new(hub: Arc<Hub>, cluster: Arc<Cluster>, clock: Arc<dyn Clock>) -> Presence {
         Presence {
             hub,
             cluster,
             counts: Mutex::new(HashMap::new()),
             players: Mutex::new(HashMap::new()),
             remote: Mutex::new(HashMap::new()),
+            seen: Mutex::new(HashMap::new()),
+            clock,
         }
+    }
+
+    /// Since when `seat` of game `id` is gone: it was connected (to any
+    /// server), and is not now. `None`: here, or never seen here.
+    pub fn gone_since(&self, id: &str, seat: Color) -> Option<i64> {
+        if self.connected(id)[idx(seat)] {
+            return None;
+        }
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.get(id).and_then(|s| s.gone_since[idx(seat)])
+    }
+
+    /// Notes what is announced for game `id`: a seat that goes starts its
+    /// time gone; one that comes back ends it.
+    fn note_seen(&self, id: &str, connected: [bool; 2]) {
+        let now = self.clock.now_ms();
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if seen.len() >= MAX_SEEN && !seen.contains_key(id) {
+            seen.retain(|_, s| {
+                s.connected.iter().any(|c| *c)
+                    || s.gone_since
+                        .iter()
+                        .flatten()
+                        .any(|t| now - t < FORGET_AFTER_MS)
+            });
+        }
+        let s = seen.entry(id.to_string()).or_default();
+        for (i, here) in connected.into_iter().enumerate() {
+            if here {
+                s.gone_since[i] = None;
+            } else if s.connected[i] {
+                s.gone_since[i] = Some(now);
+            }
+        }
+        s.connected = connected;
     }
 
     /// Tells the other servers that `key` became true or false here.
@@ -278,6 +335,7 @@ impl Presence {
 
     fn announce(&self, id: &str) {
         let [white, black] = self.connected(id);
+        self.note_seen(id, [white, black]);
         let topic = game_topic(id);
         self.hub.publish(
             &topic,

@@ -267,6 +267,9 @@ pub enum OnlineAction {
     DeclineDraw,
     /// Ends the game without a result, before both sides have moved.
     Abort,
+    /// Wins a game the opponent has left (gone for
+    /// [`CLAIM_WIN_AFTER_MS`](crate::online::CLAIM_WIN_AFTER_MS)).
+    ClaimVictory,
     /// Offers a rematch (colours swapped), or accepts the opponent's offer.
     Rematch,
     /// Declines the opponent's rematch offer.
@@ -284,6 +287,7 @@ impl OnlineAction {
             OnlineAction::AcceptDraw => "accept_draw",
             OnlineAction::DeclineDraw => "decline_draw",
             OnlineAction::Abort => "abort",
+            OnlineAction::ClaimVictory => "claim_victory",
             OnlineAction::Rematch => "rematch",
             OnlineAction::DeclineRematch => "decline_rematch",
         }

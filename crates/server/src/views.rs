@@ -254,6 +254,8 @@ pub struct SeatView {
     pub taken: bool,
     /// The player has the game open now (a live WebSocket subscription).
     pub connected: bool,
+    /// `BOT` when a bot account holds the seat (shown before its name).
+    pub title: Option<&'static str>,
 }
 
 /// `GET /api/correspondence`: the asker's correspondence games in progress.

@@ -18,7 +18,7 @@
  *   geometry: Geometry, rules: RulesView, legal: LegalMove[], outcome: EndView | null }} PositionView
  */
 /** @typedef {{ ply: number, uci: string, san: string, color: Color, fen: string, check: string | null, path: Path }} HistoryEntry */
-/** @typedef {{ taken: boolean, connected: boolean }} SeatView */
+/** @typedef {{ taken: boolean, connected: boolean, title?: string | null }} SeatView */
 /**
  * @typedef {{ base_ms: number, increment_ms: number, days: number | null, white_ms: number, black_ms: number,
  *   running: Color | null, first_move_ms: number | null }} ClockView
@@ -70,7 +70,7 @@
 /**
  * A chat line: `seat` names a player's seat in the players' room; `text`
  * is shown as text, never as HTML.
- * @typedef {{ id: number, room: ChatRoom, name: string, seat?: Color, text: string, at: number }} ChatLine
+ * @typedef {{ id: number, room: ChatRoom, name: string, seat?: Color, title?: string, text: string, at: number }} ChatLine
  */
 /** @typedef {{ room: ChatRoom, lines: ChatLine[], muted: boolean, can_write: boolean }} ChatView */
 /** @typedef {{ id: string, name: string, account: string | null, title?: string | null }} ChallengePlayer */
@@ -96,7 +96,7 @@
  *   clock: ClockSpec, rated: boolean, starts_at: number, ends_at?: number, minutes?: number, rounds?: number,
  *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean }} TournamentSummary
  */
-/** @typedef {{ id: string, name: string }} TournamentPlayer */
+/** @typedef {{ id: string, name: string, title?: string }} TournamentPlayer */
 /** @typedef {{ points: number, fire: boolean, berserk: boolean }} SheetMark */
 /**
  * @typedef {{ rank: number, player: TournamentPlayer, rating: number, points: number, points_line: string,

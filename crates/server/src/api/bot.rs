@@ -322,6 +322,14 @@ game_action!(
     bot_abort, Api::Bot, OnlineAction::Abort
 );
 game_action!(
+    /// `POST /api/bot/game/{id}/claim-victory`: wins a game the opponent left.
+    bot_claim_victory, Api::Bot, OnlineAction::ClaimVictory
+);
+game_action!(
+    /// `POST /api/board/game/{id}/claim-victory`.
+    board_claim_victory, Api::Board, OnlineAction::ClaimVictory
+);
+game_action!(
     /// `POST /api/board/game/{id}/resign`.
     board_resign, Api::Board, OnlineAction::Resign
 );

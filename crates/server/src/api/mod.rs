@@ -94,12 +94,17 @@ pub fn routes() -> Router<AppState> {
         .route("/bot/game/{id}/move/{mv}", post(bot::bot_move))
         .route("/bot/game/{id}/resign", post(bot::bot_resign))
         .route("/bot/game/{id}/abort", post(bot::bot_abort))
+        .route("/bot/game/{id}/claim-victory", post(bot::bot_claim_victory))
         .route("/bot/game/{id}/draw/{accept}", post(bot::bot_draw))
         .route("/bot/game/{id}/chat", post(bot::bot_chat))
         .route("/board/game/stream/{id}", get(bot::board_stream))
         .route("/board/game/{id}/move/{mv}", post(bot::board_move))
         .route("/board/game/{id}/resign", post(bot::board_resign))
         .route("/board/game/{id}/abort", post(bot::board_abort))
+        .route(
+            "/board/game/{id}/claim-victory",
+            post(bot::board_claim_victory),
+        )
         .route("/board/game/{id}/draw/{accept}", post(bot::board_draw))
         .route("/board/game/{id}/chat", post(bot::board_chat))
         .route("/challenge/{username}", post(bot::challenge))

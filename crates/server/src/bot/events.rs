@@ -10,10 +10,12 @@ use crate::challenges::Challenges;
 use crate::error::AppError;
 use crate::games::Games;
 use crate::ids::game_topic;
+use crate::online::started::{started_game, started_topic};
 use crate::players::Me;
 use crate::store::{GameListQuery, GameMode};
 use axum::response::Response;
 use serde_json::{json, Value};
+use std::collections::HashSet;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
@@ -154,6 +156,7 @@ pub async fn event_stream(
     let live = games.live.clone();
     // Subscribed first: nothing made from now on is missed.
     let mut rx = live.hub().subscribe(&Challenges::topic_of(&me));
+    let mut started_rx = live.hub().subscribe(&started_topic(&me.id));
     let here = live.presence().player_here(&me.id);
     let current = challenges.list(&me).await?;
     let playing = ongoing(&games, &me).await?;
@@ -161,10 +164,17 @@ pub async fn event_stream(
     tokio::spawn(async move {
         let _here = here;
         let (finished_tx, mut finished_rx) = mpsc::channel::<Value>(64);
-        let start = |id: String| {
+        // Each game's start is sent once, however it was heard of (the
+        // list on opening, a start announced, a challenge accepted).
+        let mut told: HashSet<String> = HashSet::new();
+        let mut start = |id: String| {
             let (games, bots, me, tx) =
                 (games.clone(), bots.clone(), me.clone(), finished_tx.clone());
+            let first = told.insert(id.clone());
             async move {
+                if !first {
+                    return None;
+                }
                 let line = match game_event(&games, &bots, &me, &id).await {
                     Ok(Some(game)) => Some(json!({ "type": "gameStart", "game": game })),
                     _ => None,
@@ -198,6 +208,14 @@ pub async fn event_stream(
                     Ok(text) => {
                         let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
                         challenge_line(&v)
+                    }
+                    Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => return,
+                },
+                m = started_rx.recv() => match m {
+                    Ok(text) => {
+                        let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+                        started_game(&v).map(|id| Err(id.to_string()))
                     }
                     Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => return,

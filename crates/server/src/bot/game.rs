@@ -271,6 +271,22 @@ pub async fn game_event(
     Ok(Some(game))
 }
 
+/// The `opponentGone` line for an opponent gone since `since`, and when
+/// the win may be claimed: with a real-time clock (`timed`), lichess's
+/// `claimWinInSeconds` counts down to it; without one, a game is not won
+/// by leaving it.
+fn gone_line(since: i64, timed: bool, now: i64) -> (Value, Option<i64>) {
+    if !timed {
+        return (json!({ "type": "opponentGone", "gone": true }), None);
+    }
+    let at = since + crate::online::CLAIM_WIN_AFTER_MS;
+    let seconds = ((at - now).max(0) + 999) / 1000;
+    (
+        json!({ "type": "opponentGone", "gone": true, "claimWinInSeconds": seconds }),
+        Some(at),
+    )
+}
+
 /// A chat line as the stream shows it.
 fn chat_line(v: &Value) -> Option<Value> {
     let line = &v["line"];
@@ -318,6 +334,7 @@ pub async fn game_stream(
     let first = full(&bots, &seats).await?;
     let (lines, response) = ndjson::stream();
     let here = live.presence().enter(&id, seat);
+    let timed = seats.clock.is_some();
     tokio::spawn(async move {
         let _here = here;
         if !lines.send(&first).await || seats.state.over() {
@@ -328,7 +345,18 @@ pub async fn game_stream(
         let mut stopping = live.stopping();
         let mut alive_at = clock.now_ms() + KEEP_ALIVE_MS;
         let mut gone = false;
+        // When the win may be claimed, while the opponent is gone.
+        let mut claim_at: Option<i64> = None;
         let mut here_now = live.presence().connected(&id)[(!seat).index()];
+        // Gone before this stream opened (seen leaving): said at once.
+        if let Some(since) = live.presence().gone_since(&id, !seat) {
+            gone = true;
+            let (line, at) = gone_line(since, timed, clock.now_ms());
+            claim_at = at;
+            if !lines.send(&line).await {
+                return;
+            }
+        }
         loop {
             let refresh = tokio::select! {
                 m = game_rx.recv() => match m {
@@ -345,7 +373,17 @@ pub async fn game_stream(
                                     here_now = them;
                                     if !them || gone {
                                         gone = !them;
-                                        if !lines.send(&json!({ "type": "opponentGone", "gone": gone })).await {
+                                        let line = if gone {
+                                            let now = clock.now_ms();
+                                            let since = live.presence().gone_since(&id, !seat).unwrap_or(now);
+                                            let (line, at) = gone_line(since, timed, now);
+                                            claim_at = at;
+                                            line
+                                        } else {
+                                            claim_at = None;
+                                            json!({ "type": "opponentGone", "gone": false })
+                                        };
+                                        if !lines.send(&line).await {
                                             return;
                                         }
                                     }
@@ -369,6 +407,19 @@ pub async fn game_stream(
                 _ = clock.sleep_until(alive_at) => {
                     alive_at = clock.now_ms() + KEEP_ALIVE_MS;
                     if !lines.keep_alive().await { return; }
+                    false
+                }
+                // The opponent has been gone long enough: the win may be
+                // claimed now (lichess says it with a count of 0).
+                _ = async {
+                    match claim_at {
+                        Some(at) => clock.sleep_until(at).await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    claim_at = None;
+                    let line = json!({ "type": "opponentGone", "gone": true, "claimWinInSeconds": 0 });
+                    if !lines.send(&line).await { return; }
                     false
                 }
                 _ = async { let _ = stopping.wait_for(|s| *s).await; } => return,
@@ -403,5 +454,24 @@ async fn send_chat(lines: &Lines, m: Result<crate::hub::Published, RecvError>) -
     match chat_line(&v) {
         Some(line) => lines.send(&line).await,
         None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claim_counts_down_with_a_clock_only() {
+        let (line, at) = gone_line(1_000, true, 1_000);
+        assert_eq!(line["claimWinInSeconds"], 30);
+        assert_eq!(at, Some(31_000));
+        let (line, _) = gone_line(1_000, true, 30_500);
+        assert_eq!(line["claimWinInSeconds"], 1);
+        let (line, _) = gone_line(1_000, true, 90_000);
+        assert_eq!(line["claimWinInSeconds"], 0);
+        let (line, at) = gone_line(1_000, false, 1_000);
+        assert!(line.get("claimWinInSeconds").is_none());
+        assert_eq!(at, None);
     }
 }

@@ -70,6 +70,10 @@ impl Bots {
 
     /// Whether `player` is a bot account.
     pub async fn is_bot(&self, player: &str) -> Result<bool, AppError> {
+        // Known from a game's seat (and then for good), or an upgrade here.
+        if let Some(bot) = self.live.bot_marks().known(player) {
+            return Ok(bot);
+        }
         if self
             .known
             .lock()
@@ -163,6 +167,7 @@ impl Bots {
             ));
         }
         store.make_bot(&me.id, self.live.now()).await?;
+        self.live.bot_marks().set(&me.id, true);
         self.known
             .lock()
             .unwrap_or_else(|e| e.into_inner())

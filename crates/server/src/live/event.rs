@@ -28,6 +28,8 @@ pub enum GameEvent {
     Abort,
     /// A flag fell.
     Flag,
+    /// A player claimed the win of a game their opponent left.
+    ClaimVictory,
     /// A seat was taken.
     Join,
     /// The rematch was agreed (its id is in the game).
@@ -54,6 +56,7 @@ impl GameEvent {
             GameEvent::DrawDeclined => "draw_declined",
             GameEvent::Abort => "abort",
             GameEvent::Flag => "flag",
+            GameEvent::ClaimVictory => "claim_victory",
             GameEvent::Join => "join",
             GameEvent::Rematch => "rematch",
             GameEvent::RematchOffer => "rematch_offer",

@@ -3,6 +3,7 @@
 //! announced ([`LiveGames::commit`]). The local-game and online services
 //! (`server::local`, `server::online`) are built on this.
 
+mod bot_marks;
 mod commit;
 mod event;
 use commit::Staged;
@@ -13,6 +14,7 @@ pub mod move_event;
 mod offer;
 mod online;
 
+pub use bot_marks::BotMarks;
 pub use commit::{Change, Committed, EndingEdit, MovesEdit, OnlineEdit};
 pub use game::{date_string, LiveGame};
 pub use offer::{Offer, Offered};
@@ -29,6 +31,7 @@ use super::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
+use tensorchess_rules::Color;
 use tokio::sync::{watch, OnceCell};
 
 /// A game in memory, shared by the requests and tasks working on it (one at
@@ -56,6 +59,8 @@ pub struct LiveGames {
     cluster: Arc<Cluster>,
     config: ServerConfig,
     live: Mutex<HashMap<String, LiveEntry>>,
+    /// Which seated players are bots (their views carry `BOT`).
+    bot_marks: BotMarks,
     /// When this server started, on its clock.
     boot_ms: i64,
     /// This run's id in the store's list of runs (registered on first need).
@@ -69,12 +74,17 @@ impl LiveGames {
         let cluster = Arc::new(Cluster::new());
         LiveGames {
             store,
-            presence: Arc::new(Presence::new(hub.clone(), cluster.clone())),
+            presence: Arc::new(Presence::new(
+                hub.clone(),
+                cluster.clone(),
+                config.clock.clone(),
+            )),
             cluster,
             hub,
             boot_ms: config.clock.now_ms(),
             config,
             live: Mutex::new(HashMap::new()),
+            bot_marks: BotMarks::default(),
             run: OnceCell::new(),
             stopping: watch::channel(false).0,
         }
@@ -83,6 +93,23 @@ impl LiveGames {
     /// The store every change is committed to.
     pub fn store(&self) -> &Arc<dyn GameStore> {
         &self.store
+    }
+
+    /// Which seated players are bot accounts.
+    pub fn bot_marks(&self) -> &BotMarks {
+        &self.bot_marks
+    }
+
+    /// Looks up whether the players seated in `lg` are bots, for its views.
+    pub async fn note_players(&self, lg: &LiveGame) -> Result<(), AppError> {
+        let Some(o) = lg.online() else {
+            return Ok(());
+        };
+        let seated = [o.player(Color::White), o.player(Color::Black)];
+        self.bot_marks
+            .note_seated(self.store.as_ref(), seated.into_iter().flatten())
+            .await?;
+        Ok(())
     }
 
     /// Where changes are announced.
@@ -149,7 +176,12 @@ impl LiveGames {
 
     /// The state a page shows.
     pub fn view(&self, lg: &LiveGame) -> GameView {
-        lg.view(self.now(), self.presence.connected(lg.id()))
+        let mut view = lg.view(self.now(), self.presence.connected(lg.id()));
+        if let (Some(v), Some(o)) = (view.online.as_mut(), lg.online()) {
+            v.white.title = self.bot_marks.title(o.player(Color::White));
+            v.black.title = self.bot_marks.title(o.player(Color::Black));
+        }
+        view
     }
 
     /// Drops from memory the games nobody uses: finished ones after a
@@ -232,6 +264,7 @@ impl LiveGames {
         let stored = self.store.load_game(id).await?.ok_or_else(not_found)?;
         let origin = self.clock_origin(&stored).await?;
         let mut lg = LiveGame::revive(stored)?;
+        self.note_players(&lg).await?;
         let over = lg.is_over();
         if let Some(o) = lg.online_mut() {
             o.turn_origin = if over { None } else { origin };
@@ -350,7 +383,6 @@ impl LiveGames {
         over: bool,
         now: i64,
     ) -> Option<i64> {
-        use tensorchess_rules::Color;
         let seated =
             OnlineState::taken(record, Color::White) && OnlineState::taken(record, Color::Black);
         let applies = !over && plies < 2 && record.timed() && seated;

@@ -147,10 +147,14 @@ impl OnlineState {
             white: SeatView {
                 taken: Self::taken(&self.record, Color::White),
                 connected: connected[0],
+                // Filled in by `LiveGames::view`, which knows the bots.
+                title: None,
             },
             black: SeatView {
                 taken: Self::taken(&self.record, Color::Black),
                 connected: connected[1],
+                // Filled in by `LiveGames::view`, which knows the bots.
+                title: None,
             },
             clock,
             draw_offer: self.record.draw_offer.map(|c| c.name().to_string()),

@@ -73,6 +73,11 @@ pub(super) fn flag_ending(game: &VariantGame, loser: Color) -> Ending {
     })
 }
 
+/// Since when the opponent of `seat` has left game `id`.
+fn claim_since(games: &OnlineGames, id: &str, seat: Color) -> Option<i64> {
+    games.live.presence().gone_since(id, !seat)
+}
+
 impl OnlineGames {
     /// The online half of [`Games::act`](crate::games::Games::act): does
     /// what a player asks, as the seat `me` holds, and commits it. What
@@ -155,6 +160,7 @@ impl OnlineGames {
                 self.end(lg, GameEvent::Abort, Ending::Aborted { no_show: None }, now)
                     .await?
             }
+            OnlineAction::ClaimVictory => self.claim_victory(lg, seat, now).await?,
             OnlineAction::Rematch => return self.rematch(lg, seat).await,
             OnlineAction::DeclineRematch => {
                 let o = online_of(lg)?;
@@ -172,6 +178,53 @@ impl OnlineGames {
             }
         };
         Ok(Step::done(committed))
+    }
+
+    /// `seat` wins a game its opponent left: one with a real-time clock,
+    /// once both sides have moved (before, it is aborted), when the
+    /// opponent has been gone [`CLAIM_WIN_AFTER_MS`](super::CLAIM_WIN_AFTER_MS).
+    async fn claim_victory(
+        &self,
+        lg: &mut LiveGame,
+        seat: Color,
+        now: i64,
+    ) -> Result<Committed, AppError> {
+        self.check_playing(lg)?;
+        let o = online_of(lg)?;
+        if Timing::of_record(o.record()).clock().is_none() {
+            return Err(refused(
+                Kind::NotAllowed,
+                "Only a game with a real-time clock is won by leaving it: without one, your opponent may take their time",
+            ));
+        }
+        if lg.ply() < 2 {
+            return Err(refused(
+                Kind::NotAllowed,
+                "Both sides have not moved yet: abort the game instead",
+            ));
+        }
+        let Some(since) = claim_since(self, lg.id(), seat) else {
+            return Err(refused(
+                Kind::NotAllowed,
+                "Your opponent has not left the game",
+            ));
+        };
+        let at = since + super::CLAIM_WIN_AFTER_MS;
+        if now < at {
+            return Err(refused(
+                Kind::TooEarly,
+                format!(
+                    "Your opponent left only now: you may claim the win in {} s",
+                    (at - now + 999) / 1000
+                ),
+            ));
+        }
+        let outcome = Outcome::Decisive {
+            winner: seat,
+            reason: EndReason::Abandoned,
+        };
+        self.end(lg, GameEvent::ClaimVictory, Ending::Outcome(outcome), now)
+            .await
     }
 
     /// The game is on: not over, and both seats are taken.
@@ -401,6 +454,7 @@ impl OnlineGames {
         let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
         let mut g = arc.lock().await;
         self.arm_timer(&arc, &mut g);
+        super::started::game_started(&self.live, &g).await;
         Ok(Step {
             committed: Some(committed),
             rematch_id: Some(id),

@@ -19,6 +19,7 @@
 mod actions;
 pub mod pairing;
 pub mod seats;
+pub mod started;
 mod timer;
 pub mod timing;
 
@@ -47,6 +48,10 @@ use timing::Timing;
 pub const MAX_BASE_SECONDS: u32 = 3 * 3600;
 /// Largest increment: three minutes a move.
 pub const MAX_INCREMENT_SECONDS: u32 = 180;
+/// How long a player of a game with a real-time clock must have left it
+/// before their opponent may claim the win (lichess's `claimWinInSeconds`
+/// counts it down on the Bot and Board APIs' game streams).
+pub const CLAIM_WIN_AFTER_MS: i64 = 30_000;
 
 fn refused(kind: Kind, message: impl Into<String>) -> AppError {
     AppError::refused(kind, message)
@@ -210,6 +215,7 @@ impl OnlineGames {
         {
             let mut lg = arc.lock().await;
             self.arm_timer(&arc, &mut lg);
+            started::game_started(&self.live, &lg).await;
         }
         Ok(arc)
     }
@@ -298,6 +304,8 @@ impl OnlineGames {
             }),
             names: Some(names),
         };
-        Ok(Step::done(self.live.commit(lg, change).await?))
+        let committed = self.live.commit(lg, change).await?;
+        started::game_started(&self.live, lg).await;
+        Ok(Step::done(committed))
     }
 }

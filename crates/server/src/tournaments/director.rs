@@ -181,13 +181,16 @@ impl Tournaments {
             views.push(PairingView {
                 game,
                 round,
+                // The game's start looked its players up.
                 white: super::views::TournamentPlayerView {
                     id: white.clone(),
                     name: white_name,
+                    title: self.live.bot_marks().title(Some(white)),
                 },
                 black: super::views::TournamentPlayerView {
                     id: black.clone(),
                     name: black_name,
+                    title: self.live.bot_marks().title(Some(black)),
                 },
                 result: "*",
                 white_berserked: false,

@@ -64,6 +64,9 @@ pub struct TournamentPlayerView {
     pub id: String,
     /// Their name.
     pub name: String,
+    /// `BOT` for a bot account (shown before the name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
 }
 
 /// A game of an arena sheet: its points and marks.
@@ -400,9 +403,22 @@ impl Tournaments {
     }
 
     async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
+        let marks = self.live.bot_marks();
+        let bot = match marks.known(id) {
+            Some(bot) => bot,
+            None => {
+                // Kept once a bot: an account never stops being one.
+                let bot = self.live.store().is_bot(id).await?;
+                if bot {
+                    marks.set(id, true);
+                }
+                bot
+            }
+        };
         Ok(TournamentPlayerView {
             id: id.to_string(),
             name: self.players.name_of(id).await?,
+            title: bot.then_some(crate::bot::BOT_TITLE),
         })
     }
 

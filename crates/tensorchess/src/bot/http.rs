@@ -1,11 +1,16 @@
-//! The little HTTP/1.1 the bridge needs, over a plain TCP connection (one
-//! request per connection): JSON or form requests, and NDJSON streams read
-//! line by line (chunked or not). No TLS: run the bridge next to the server
-//! or behind a local tunnel (docs/bots.md).
+//! The little HTTP/1.1 the bridge needs, over TCP or TLS (`https://`,
+//! [`super::tls`]), one request per connection: JSON or form requests, and
+//! NDJSON streams read line by line (chunked or not).
 
+use super::tls::Tls;
+use std::path::Path;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+
+/// A connection to the server: plain TCP, or TLS over it.
+trait Conn: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Conn for T {}
 
 /// How long connecting and a whole ordinary request may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -42,14 +47,29 @@ pub struct Server {
     /// A path every route is under (empty at the root).
     prefix: String,
     token: String,
+    /// TLS, for an `https://` server.
+    tls: Option<Tls>,
 }
 
 impl Server {
-    /// A server from its URL (`http://host[:port][/prefix]`).
+    /// A server from its URL (`http://host[:port][/prefix]`, or
+    /// `https://`, checked against the web's root certificates).
     pub fn new(url: &str, token: &str) -> Result<Server, String> {
-        let rest = url
-            .strip_prefix("http://")
-            .ok_or_else(|| format!("'{url}': the bridge speaks http:// only (see docs/bots.md)"))?;
+        Server::with_ca(url, token, None)
+    }
+
+    /// A server from its URL; an `https://` one's certificate is checked
+    /// against those of `ca_file` (PEM) when it is given.
+    pub fn with_ca(url: &str, token: &str, ca_file: Option<&Path>) -> Result<Server, String> {
+        let (secure, rest) = if let Some(rest) = url.strip_prefix("https://") {
+            (true, rest)
+        } else if let Some(rest) = url.strip_prefix("http://") {
+            (false, rest)
+        } else {
+            return Err(format!(
+                "'{url}': give the server as http://host:port or https://host"
+            ));
+        };
         let (authority, prefix) = match rest.find('/') {
             Some(i) => (&rest[..i], rest[i..].trim_end_matches('/')),
             None => (rest, ""),
@@ -57,19 +77,50 @@ impl Server {
         if authority.is_empty() {
             return Err(format!("'{url}' names no host"));
         }
-        let addr = if authority
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-        {
-            authority.to_string()
+        // A port after the host (not a piece of an IPv6 address).
+        let (host, port) = match authority.rsplit_once(':') {
+            Some((h, p)) if !p.contains(']') && p.parse::<u16>().is_ok() => (h, Some(p)),
+            _ => (authority, None),
+        };
+        let addr = match port {
+            Some(_) => authority.to_string(),
+            None => format!("{authority}:{}", if secure { 443 } else { 80 }),
+        };
+        let tls = if secure {
+            Some(Tls::new(host, ca_file)?)
         } else {
-            format!("{authority}:80")
+            None
         };
         Ok(Server {
             addr,
             host: authority.to_string(),
             prefix: prefix.to_string(),
             token: token.to_string(),
+            tls,
+        })
+    }
+
+    /// Whether requests go over TLS.
+    pub fn is_tls(&self) -> bool {
+        self.tls.is_some()
+    }
+
+    /// Where it connects: `host:port`.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Connects, over TLS for an `https://` server.
+    async fn connect(&self) -> Result<Box<dyn Conn>, HttpError> {
+        let stream = TcpStream::connect(&self.addr).await?;
+        stream.set_nodelay(true)?;
+        Ok(match &self.tls {
+            Some(tls) => Box::new(
+                tls.connect(stream)
+                    .await
+                    .map_err(|e| HttpError::Io(format!("TLS with {}: {e}", self.addr)))?,
+            ),
+            None => Box::new(stream),
         })
     }
 
@@ -79,10 +130,9 @@ impl Server {
         path: &str,
         body: Option<(&str, &str)>,
     ) -> Result<Reader, HttpError> {
-        let mut stream = tokio::time::timeout(REQUEST_TIMEOUT, TcpStream::connect(&self.addr))
+        let mut stream = tokio::time::timeout(REQUEST_TIMEOUT, self.connect())
             .await
             .map_err(|_| HttpError::Io(format!("connecting to {} timed out", self.addr)))??;
-        stream.set_nodelay(true)?;
         let mut head = format!(
             "{method} {}{path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nAccept: application/json, application/x-ndjson\r\nConnection: close\r\n",
             self.prefix, self.host, self.token
@@ -103,6 +153,8 @@ impl Server {
         head.push_str("\r\n");
         head.push_str(data);
         stream.write_all(head.as_bytes()).await?;
+        // TLS buffers what is written until it is flushed.
+        stream.flush().await?;
         let mut reader = Reader {
             r: BufReader::new(stream),
             chunked: false,
@@ -179,7 +231,7 @@ impl Server {
 
 /// An answer being read.
 struct Reader {
-    r: BufReader<TcpStream>,
+    r: BufReader<Box<dyn Conn>>,
     chunked: bool,
     /// Bytes left: of the current chunk (chunked), or of the body
     /// (`Content-Length`); `None` to the end of the connection.
@@ -295,5 +347,34 @@ impl Lines {
             }
             self.buf.extend_from_slice(&piece);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_give_the_address_and_the_scheme() {
+        let s = Server::new("http://127.0.0.1:8080/", "t").unwrap();
+        assert_eq!(s.addr(), "127.0.0.1:8080");
+        assert!(!s.is_tls());
+        let s = Server::new("http://example.org/chess", "t").unwrap();
+        assert_eq!(s.addr(), "example.org:80");
+        assert_eq!(s.prefix, "/chess");
+        let s = Server::new("https://example.org", "t").unwrap();
+        assert_eq!(s.addr(), "example.org:443");
+        assert!(s.is_tls());
+        let s = Server::new("https://example.org:8443/x/", "t").unwrap();
+        assert_eq!(s.addr(), "example.org:8443");
+        assert_eq!(s.prefix, "/x");
+        let s = Server::new("https://[::1]:8443", "t").unwrap();
+        assert_eq!(s.addr(), "[::1]:8443");
+        let s = Server::new("http://[::1]", "t").unwrap();
+        assert_eq!(s.addr(), "[::1]:80");
+        assert!(Server::new("ftp://example.org", "t").is_err());
+        assert!(Server::new("https://", "t").is_err());
+        let missing = Path::new("/nonexistent/ca.pem");
+        assert!(Server::with_ca("https://localhost", "t", Some(missing)).is_err());
     }
 }

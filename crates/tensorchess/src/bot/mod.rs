@@ -7,6 +7,7 @@
 //! again, so no game is lost. See docs/bots.md.
 
 pub mod http;
+pub mod tls;
 
 use crate::matches::client::UciClient;
 use http::{HttpError, Server};
@@ -27,8 +28,11 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// What the bridge does.
 #[derive(Clone, Debug)]
 pub struct BotConfig {
-    /// The server, `http://host:port`.
+    /// The server, `http://host:port` or `https://host`.
     pub server: String,
+    /// Certificates (PEM) an `https://` server's must chain to, instead of
+    /// the web's roots.
+    pub ca_file: Option<std::path::PathBuf>,
     /// A token of a bot account with `bot:play` (and `challenge:write`).
     pub token: String,
     /// The engine's command and arguments; empty: `tensorchess uci`.
@@ -79,7 +83,7 @@ pub fn decline_reason(
 
 /// Runs the bridge until `stop` becomes true.
 pub async fn run(config: BotConfig, mut stop: watch::Receiver<bool>) -> Result<(), String> {
-    let server = Server::new(&config.server, &config.token)?;
+    let server = Server::with_ca(&config.server, &config.token, config.ca_file.as_deref())?;
     let account = loop {
         match server.get("/api/account").await {
             Ok(v) => {

@@ -8,9 +8,14 @@ use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug, Clone)]
 pub struct BotArgs {
-    /// The server: `http://host:port`.
+    /// The server: `http://host:port`, or `https://host[:port]` (its
+    /// certificate checked against the web's root certificates).
     #[arg(long)]
     pub server: String,
+    /// Trusts the certificates of this PEM file for an `https://` server
+    /// (one with a certificate of its own) instead of the web's roots.
+    #[arg(long)]
+    pub ca_file: Option<std::path::PathBuf>,
     /// A personal API token of a bot account, with `bot:play` and
     /// `challenge:write`.
     #[arg(long)]
@@ -55,6 +60,7 @@ pub fn run(args: &BotArgs) -> Result<(), CliError> {
     }
     let config = BotConfig {
         server: args.server.clone(),
+        ca_file: args.ca_file.clone(),
         token: args.token.clone(),
         engine,
         variants: args.variants.clone(),

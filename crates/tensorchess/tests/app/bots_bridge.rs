@@ -35,6 +35,7 @@ async fn two_bridged_bots_play_a_game_to_its_end() {
     let alpha_bridge = tokio::spawn(run(
         BotConfig {
             server: format!("http://{addr}"),
+            ca_file: None,
             token: alpha.clone(),
             engine: vec![exe.to_string(), "uci".to_string()],
             variants: vec![VariantKind::Tensor, VariantKind::Chess],
@@ -188,6 +189,7 @@ async fn the_bridge_plays_on_after_the_server_restarts() {
     let bridge = tokio::spawn(run(
         BotConfig {
             server: format!("http://{addr}"),
+            ca_file: None,
             token: robo.clone(),
             engine: vec![
                 env!("CARGO_BIN_EXE_tensorchess").to_string(),

@@ -12,6 +12,7 @@ import { social } from '../api.js';
 import { t, lang, plural, playerName, serverError, onLangChange } from '../i18n.js';
 import { player } from '../player.js';
 import { confirmDialog } from '../ui/notice.js';
+import { titleMark } from '../ui/title-mark.js';
 
 /** @typedef {import('../api.js').ChatRoom} ChatRoom */
 /** @typedef {import('../api.js').ChatLine} ChatLine */
@@ -238,7 +239,9 @@ export function createChat({ live, state }) {
     const name = document.createElement('span');
     name.className = 'chat-name';
     const mark = line.seat ? `${line.seat === 'white' ? '○' : '●'} ` : '';
-    name.textContent = `${mark}${playerName(line.name)}`;
+    name.textContent = mark;
+    if (line.title) name.append(titleMark(line.title), ' ');
+    name.append(playerName(line.name));
     const text = document.createElement('span');
     text.className = 'chat-text';
     text.textContent = line.text; // as text: never HTML, no link made

@@ -9,6 +9,7 @@ import {
 } from './state.js';
 import { t, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
 import { signed } from '../ratings.js';
+import { titleMark } from '../ui/title-mark.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('./state.js').GameState} GameState */
@@ -33,7 +34,10 @@ export function renderPlayers(state, board, g) {
     }
     if (isOnline(g) && state.seat === color) name = t('player.you', { name });
     const node = $(`#name-${pos}`);
-    node.textContent = `${color === 'white' ? '○' : '●'} ${name}`;
+    node.textContent = `${color === 'white' ? '○' : '●'} `;
+    const title = g.online ? g.online[color].title : null;
+    if (title) node.append(titleMark(title), ' ');
+    node.append(name);
     node.classList.toggle('to-move', !g.end && g.position.turn === color);
     node.dataset.color = color;
     node.dataset.toMove = t('player.to_move');

@@ -7,6 +7,7 @@ import { api } from '../api.js';
 import { t, plural, serverError, onLangChange } from '../i18n.js';
 import { player, onPlayerChange } from '../player.js';
 import { isProvisional } from '../ratings.js';
+import { titleMark } from '../ui/title-mark.js';
 import { opponentText, resultText } from '../game/games-list.js';
 
 /** @typedef {import('../api.js').ProfileView} ProfileView */
@@ -29,13 +30,6 @@ function el(tag, cls, text) {
   return e;
 }
 
-/** The mark of a title before a name (`BOT`). @param {string} title */
-export function titleMark(title) {
-  const mark = document.createElement('span');
-  mark.className = 'title-mark';
-  mark.textContent = title;
-  return mark;
-}
 
 /** @param {ProfileState} view @param {(username: string, name: string) => void} [challenge] */
 function render(view, challenge) {

@@ -6,6 +6,7 @@
 
 import { t, playerName } from '../i18n.js';
 import { el } from './format.js';
+import { titleMark } from '../ui/title-mark.js';
 
 /** @typedef {import('../api.js').TournamentView} TournamentView */
 /** @typedef {import('../api.js').StandingView} StandingView */
@@ -62,6 +63,7 @@ export function renderStandings(body, v, me) {
     const rank = el('td', 'tour-rank', String(s.rank));
     const who = el('th', 'tour-player');
     who.setAttribute('scope', 'row');
+    if (s.player.title) who.append(titleMark(s.player.title), ' ');
     who.append(el('span', 'tour-player-name', playerName(s.player.name)));
     if (s.player.id === me) who.append(' ', el('span', 'muted small', t('tour.you')));
     if (s.on_fire) who.append(' ', mark('fire', t('tour.on_fire')));
@@ -80,6 +82,7 @@ export function renderPodium(list, v) {
   list.replaceChildren(...v.standings.slice(0, 3).map((s, i) => {
     const li = el('li', `tour-place place-${i + 1}`);
     li.append(el('span', 'tour-place-n', t('tour.place', { n: i + 1 })), ' ',
+      ...(s.player.title ? [titleMark(s.player.title), ' '] : []),
       el('strong', '', playerName(s.player.name)), ' ',
       el('span', 'muted', v.kind === 'arena' ? String(s.points) : halfPoints(s.points)));
     return li;

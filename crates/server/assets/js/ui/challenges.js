@@ -11,6 +11,7 @@ import { social } from '../api.js';
 import { t, colorArgs, playerName, serverError, onLangChange, applyI18n, daysPerMove } from '../i18n.js';
 import { onPlayerChange, hasAccount } from '../player.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
+import { titleMark } from './title-mark.js';
 
 /** @typedef {import('../api.js').ChallengeView} ChallengeView */
 /** @typedef {import('../api.js').ChallengeRequest} ChallengeRequest */
@@ -278,7 +279,7 @@ export function createChallenges({ live, openGame = goToGame }) {
     li.dataset.id = c.id;
     const name = playerName(c.from.name);
     const text = el('span', 'challenge-text');
-    if (c.from.title) text.append(el('span', 'title-mark', c.from.title), ' ');
+    if (c.from.title) text.append(titleMark(c.from.title), ' ');
     text.append(el('strong', '', t('challenge.from_short', { name })), ' ', el('span', 'muted', challengeTerms(c)));
     li.append(text);
     const busy = state.busy.has(c.id);
@@ -321,7 +322,9 @@ export function createChallenges({ live, openGame = goToGame }) {
     li.dataset.id = c.id;
     const name = playerName(c.to.name);
     const text = el('span', 'challenge-text');
-    text.append(el('span', 'spinner'), ' ', el('strong', '', t('challenge.waiting', { name })), ' ', el('span', 'muted', challengeTerms(c)));
+    text.append(el('span', 'spinner'), ' ');
+    if (c.to.title) text.append(titleMark(c.to.title), ' ');
+    text.append(el('strong', '', t('challenge.waiting', { name })), ' ', el('span', 'muted', challengeTerms(c)));
     const w = button(t('challenge.withdraw'), 'challenge-withdraw', () => withdraw(c));
     w.setAttribute('aria-label', t('challenge.withdraw_label', { name }));
     w.disabled = state.busy.has(c.id);

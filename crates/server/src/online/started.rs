@@ -1,0 +1,67 @@
+//! Telling a game's two players that it began, however it was made (a
+//! challenge, a seek, a tournament's pairing, a rematch, a friend taking
+//! the seat of a link): the event stream of programs (`GET
+//! /api/stream/event`) sends its `gameStart` from this, on every server.
+//! The topic is the server's own: pages cannot subscribe to it.
+
+use crate::live::{LiveGame, LiveGames};
+use crate::store::Notice;
+use serde_json::json;
+use tensorchess_rules::Color;
+
+/// The hub topic on which `player` hears of their games' starts.
+pub fn started_topic(player: &str) -> String {
+    format!("started:{player}")
+}
+
+/// The id of the game a message of [`started_topic`] names.
+pub fn started_game(message: &serde_json::Value) -> Option<&str> {
+    if message["type"] != "game_started" {
+        return None;
+    }
+    message["game"].as_str()
+}
+
+/// Notes whether `lg`'s players are bots (for its views) and, once both
+/// seats are held by players, tells each of them that it began.
+pub async fn game_started(live: &LiveGames, lg: &LiveGame) {
+    // A failed lookup leaves the mark off; the game goes on regardless.
+    if let Err(e) = live.note_players(lg).await {
+        tracing::warn!("game {}: could not look up its players: {e}", lg.id());
+    }
+    let Some(o) = lg.online() else {
+        return;
+    };
+    let (Some(white), Some(black)) = (o.player(Color::White), o.player(Color::Black)) else {
+        return;
+    };
+    let message = json!({ "type": "game_started", "game": lg.id() });
+    let cluster = live.cluster();
+    for player in [white, black] {
+        let topic = started_topic(player);
+        live.hub().publish(&topic, &message);
+        if cluster.is_shared() {
+            cluster.send(Notice::Relay {
+                from: cluster.instance().to_string(),
+                topic,
+                event: message.clone(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_names_its_game() {
+        let m = json!({ "type": "game_started", "game": "abc" });
+        assert_eq!(started_game(&m), Some("abc"));
+        assert_eq!(
+            started_game(&json!({ "type": "game", "game": "abc" })),
+            None
+        );
+        assert_eq!(started_topic("p1"), "started:p1");
+    }
+}
