@@ -146,9 +146,13 @@ pub async fn insert_game(c: &impl GenericClient, game: &StoredGame) -> Result<()
 }
 
 /// The next move, if the game has exactly `$2` moves stored (the game's
-/// row is locked by this transaction, so no other writer adds moves).
+/// row is locked by this transaction, so no other writer adds moves). The
+/// moves of a game are plies 0, 1, … with no gap, so their count is the
+/// last ply plus one: found in the primary key's index, where a count
+/// would read every move of the game on each move.
 const PUSH_MOVE: &str = "INSERT INTO moves (game_id, ply, uci, san, played_at) \
-     SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $2";
+     SELECT $1, $2, $3, $4, $5 \
+     WHERE COALESCE((SELECT MAX(ply) + 1 FROM moves WHERE game_id = $1), 0) = $2";
 
 const TRUNCATE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2";
 

@@ -100,8 +100,10 @@ pub fn insert_game(conn: &Connection, game: &StoredGame) -> Result<(), StoreErro
 }
 
 pub fn push_move(conn: &Connection, id: &str, mv: &StoredMove, at: i64) -> Result<(), StoreError> {
+    // Plies 0, 1, … with no gap: the count is the last ply plus one, read
+    // from the primary key's index (a count would read every move).
     let count: i64 = conn
-        .prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")?
+        .prepare_cached("SELECT COALESCE(MAX(ply) + 1, 0) FROM moves WHERE game_id = ?1")?
         .query_row(params![id], |r| r.get(0))?;
     if count as usize != mv.ply {
         return Err(StoreError::Conflict(format!(
