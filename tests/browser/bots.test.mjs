@@ -9,7 +9,8 @@
 import { test, before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, waitForGame, assert, binary,
+  Server, launchBrowser, shot, tap, waitForPly, waitForGame, assert, binary, pageApi,
+  registered as registeredIn,
 } from './lib.mjs';
 
 let server;
@@ -25,30 +26,10 @@ after(async () => {
   await server.stop();
 });
 
-const PASSWORD = 'correct horse battery';
-
 /** The API's answer, asked through the page (its cookies, or a token). */
-async function api(page, method, path, body, token) {
-  return page.evaluate(async ([m, p, b, tok]) => {
-    /** @type {Record<string, string>} */
-    const headers = tok ? { Authorization: `Bearer ${tok}` } : { 'Content-Type': 'application/json' };
-    const res = await fetch(p, { method: m, headers, body: b === undefined ? undefined : JSON.stringify(b) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }, [method, path, body, token]);
-}
-
+const api = pageApi;
 /** A person with an account named `username`, on the app's home page. */
-async function registered(username) {
-  const p = await browser.person();
-  await p.page.goto(server.url);
-  await p.page.waitForFunction(() => !!document.body.dataset.player);
-  const r = await api(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
-  assert.equal(r.status, 201, JSON.stringify(r.body));
-  await p.page.reload();
-  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
-  return p;
-}
+const registered = (username) => registeredIn(browser, server, username);
 
 test('a person challenges a bot from its profile and the bot answers their move', async () => {
   // The bot's owner makes its token and upgrades the account.
