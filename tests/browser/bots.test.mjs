@@ -1,15 +1,15 @@
 // A person challenges a bot from its profile and plays it: the bot's
 // account is made a bot with a personal API token (the Bot API), the
 // bridge (`tensorchess bot`, our engine on a small node budget) follows
-// its events; the profile and the game's player bar show BOT before the
-// name; the challenge sent
+// its events; the profile, the game's player bar and the Games list show
+// BOT before the name; the challenge sent
 // from the profile is accepted by the bridge, the person lands in the game,
 // plays a move, and the bot answers.
 
 import { test, before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, waitForGame, assert, binary, pageApi,
+  Server, launchBrowser, shot, tap, waitForPly, waitForGame, assert, binary, pageApi, openGames,
   registered as registeredIn,
 } from './lib.mjs';
 
@@ -83,6 +83,11 @@ test('a person challenges a bot from its profile and the bot answers their move'
     const g = await api(p, 'GET', `/api/games/${id}`);
     assert.equal(g.body.moves.length, 2);
     assert.equal(g.body.moves[0].uci, 'e2e4');
+
+    // The person's Games list: the bot's name after its title there too.
+    await openGames(p);
+    await p.waitForSelector('#games-list .game-row');
+    assert.match(await p.textContent('#games-list .game-row .opp'), /– BOT robo/);
   } finally {
     bridge.kill();
     await pia.context.close();

@@ -87,9 +87,14 @@ test('a short game against the engine: moves, replies, move list, takeback', asy
   await waitForPly(page, 4, 'your-move');
   assert.equal((await game(page)).moves.length, 4);
 
-  // Offering a draw at once: the engine declines.
+  // Offering a draw: the engine answers by its evaluation (at level 1 it
+  // may stand worse and accept); the page says the server's answer.
+  const answered = page.waitForResponse((r) => r.url().endsWith('/draw') && r.request().method() === 'POST', { timeout: 20000 });
   await page.click('#btn-draw');
-  await page.waitForFunction(() => document.querySelector('#toast').textContent.includes('declines'), null, { timeout: 20000 });
+  const answer = await (await answered).json();
+  const said = answer.accepted ? 'Draw agreed' : 'declines';
+  await page.waitForFunction((s) => document.querySelector('#toast').textContent.includes(s), said, { timeout: 20000 });
+  if (answer.accepted) await page.waitForFunction(() => document.body.dataset.state === 'over');
 });
 
 test('the server is killed mid-game and restarted: the game resumes', async () => {

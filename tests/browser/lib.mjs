@@ -32,7 +32,7 @@ export class Server {
   async start() {
     // The tests' browsers are all on this machine: loopback is trusted
     // (it is limited per address like any other client otherwise).
-    const args = ['serve', '--host', '127.0.0.1', '--port', String(this.port), '--trusted-local', '--db', this.db];
+    const args = ['serve', '--host', '127.0.0.1', '--port', String(this.port), '--trusted-local', '--no-schedule', '--db', this.db];
     const proc = spawn(binary, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RUST_LOG: 'warn' },

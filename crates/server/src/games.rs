@@ -463,6 +463,8 @@ pub fn summary_view(s: GameSummary) -> GameSummaryView {
         level: r.level,
         white: r.white,
         black: r.black,
+        white_title: s.bots.white.then_some(crate::bot::BOT_TITLE),
+        black_title: s.bots.black.then_some(crate::bot::BOT_TITLE),
         result: result.to_string(),
         end_reason,
         move_count: s.move_count,

@@ -358,6 +358,12 @@ pub struct GameSummaryView {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// `BOT` when White's player is a bot account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_title: Option<&'static str>,
+    /// `BOT` when Black's player is a bot account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_title: Option<&'static str>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
     /// aborted game).
     pub result: String,

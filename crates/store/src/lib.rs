@@ -297,6 +297,8 @@ pub struct GameSummary {
     pub record: GameRecord,
     /// Half-moves (plies) played.
     pub move_count: usize,
+    /// Whether each side's player is a bot account (online games).
+    pub bots: ByColor<bool>,
 }
 
 /// What a change does to a game's moves.

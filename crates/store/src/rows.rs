@@ -55,6 +55,14 @@ pub const RECORD_COLUMNS: &str = "id, variant, start_fen, mode, human_color, lev
 /// How many [`RECORD_COLUMNS`] there are.
 pub const RECORD_COLUMN_COUNT: usize = 15;
 
+/// A game summary's columns after the record's (the game `g`): its move
+/// count, then whether White's and Black's players are bot accounts.
+pub const SUMMARY_EXTRA_COLUMNS: &str = "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), \
+     EXISTS (SELECT 1 FROM online_games ow JOIN bots b ON b.player_id = ow.white_player \
+             WHERE ow.game_id = g.id), \
+     EXISTS (SELECT 1 FROM online_games ob JOIN bots b ON b.player_id = ob.black_player \
+             WHERE ob.game_id = g.id)";
+
 /// A record's values, in [`RECORD_COLUMNS`]' order.
 pub fn record_values(r: &GameRecord) -> Vec<Value> {
     let (result, reason) = ending_columns(r.ending);

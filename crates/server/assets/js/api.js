@@ -38,8 +38,8 @@
  */
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
- *   level: number | null, white: string, black: string, result: string, end_reason: string | null,
- *   finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number }} GameSummary
+ *   level: number | null, white: string, black: string, white_title?: string, black_title?: string,
+ *   result: string, end_reason: string | null, finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number }} GameSummary
  */
 /** @typedef {{ games: GameSummary[], next: string | null }} GameList */
 /** @typedef {{ rating: number, rd: number, volatility: number, games: number }} RatingView */

@@ -223,6 +223,26 @@ pub async fn online_state_is_written_with_the_move_and_listed_only_for_its_playe
         ids(store.list_games(&list("alice")).await.unwrap()),
         vec!["o1"]
     );
+    // A bot account's side is marked in the list (a game made for it,
+    // then deleted: the bot is a player of its own).
+    let bots = |l: Vec<GameSummary>| l.into_iter().map(|s| s.bots).collect::<Vec<_>>();
+    assert_eq!(
+        bots(store.list_games(&list("alice")).await.unwrap()),
+        vec![ByColor::new(false, false)]
+    );
+    let mut with_bot = online_game("ob");
+    with_bot.online.as_mut().unwrap().players.black = Some("list-bot".into());
+    store.create_game(&with_bot).await.unwrap();
+    assert!(store.make_bot("list-bot", 1).await.unwrap());
+    let marks: Vec<_> = store
+        .list_games(&list("list-bot"))
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.record.id, s.bots))
+        .collect();
+    assert_eq!(marks, vec![("ob".to_string(), ByColor::new(false, true))]);
+    assert!(store.delete_game("ob").await.unwrap());
     assert_eq!(ids(store.list_games(&list("bob")).await.unwrap()).len(), 2);
     assert!(store.list_games(&list("carol")).await.unwrap().is_empty());
 

@@ -7,12 +7,14 @@ use crate::columns::ending_columns;
 use crate::rows::{
     assignments, online_values, placeholders, read_online, read_record, record_values, Value,
     ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS, RECORD_COLUMN_COUNT,
+    SUMMARY_EXTRA_COLUMNS,
 };
 use crate::{
     GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, PuzzleRatingWrite,
     RatingWrite, StoreError, StoredGame, StoredMove,
 };
 use deadpool_postgres::GenericClient;
+use tensorchess_rules::ByColor;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
 
@@ -307,10 +309,15 @@ fn summaries(rows: Vec<Row>) -> Result<Vec<GameSummary>, StoreError> {
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let move_count = row.try_get::<_, i64>(15)? as usize;
+        let bots = ByColor::new(row.try_get::<_, bool>(16)?, row.try_get::<_, bool>(17)?);
         // A row this program cannot read is left out of the list (and
         // reported), rather than hiding every other game.
         match read_record(&row, 0) {
-            Ok(record) => out.push(GameSummary { record, move_count }),
+            Ok(record) => out.push(GameSummary {
+                record,
+                move_count,
+                bots,
+            }),
             Err(e @ StoreError::Corrupt { .. }) => tracing::error!("{e}"),
             Err(e) => return Err(e),
         }
@@ -334,7 +341,7 @@ pub async fn list_games(
 ) -> Result<Vec<GameSummary>, StoreError> {
     let (before_at, before_id) = q.before.clone().unwrap_or((i64::MAX, String::new()));
     let sql = format!(
-        "SELECT {}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+        "SELECT {}, {SUMMARY_EXTRA_COLUMNS} \
          FROM games g \
          WHERE g.id IN (SELECT id FROM games WHERE owner = $1 \
                 UNION SELECT game_id FROM online_games WHERE white_player = $1 \
@@ -365,7 +372,7 @@ pub async fn finished_online_games(
     limit: usize,
 ) -> Result<Vec<GameSummary>, StoreError> {
     let sql = format!(
-        "SELECT {}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+        "SELECT {}, {SUMMARY_EXTRA_COLUMNS} \
          FROM games g JOIN online_games o ON o.game_id = g.id \
          WHERE (o.white_player = $1 OR o.black_player = $1) AND g.end_reason IS NOT NULL \
          ORDER BY g.updated_at DESC, g.id COLLATE \"C\" DESC LIMIT $2",

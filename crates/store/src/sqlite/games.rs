@@ -6,13 +6,14 @@ use super::row::mark;
 use crate::columns::ending_columns;
 use crate::rows::{
     assignments, online_values, placeholders, read_online, read_record, record_values, Value,
-    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS,
+    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS, SUMMARY_EXTRA_COLUMNS,
 };
 use crate::{
     GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, RatingWrite, StoreError,
     StoredGame, StoredMove,
 };
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
+use tensorchess_rules::ByColor;
 
 /// Replaces a game's online state (inserted, or every column updated).
 fn write_online(conn: &Connection, id: &str, o: &OnlineRecord) -> Result<(), StoreError> {
@@ -184,10 +185,15 @@ fn summaries(
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
         let move_count = row.get::<_, i64>(15)? as usize;
+        let bots = ByColor::new(row.get::<_, bool>(16)?, row.get::<_, bool>(17)?);
         // A row this program cannot read is left out of the list (and
         // reported), rather than hiding every other game.
         match read_record(row, 0) {
-            Ok(record) => out.push(GameSummary { record, move_count }),
+            Ok(record) => out.push(GameSummary {
+                record,
+                move_count,
+                bots,
+            }),
             Err(e @ StoreError::Corrupt { .. }) => tracing::error!("{e}"),
             Err(e) => return Err(e),
         }
@@ -206,7 +212,7 @@ fn prefixed_columns() -> String {
 pub fn list_games(conn: &Connection, q: &GameListQuery) -> Result<Vec<GameSummary>, StoreError> {
     let (before_at, before_id) = q.before.clone().unwrap_or((i64::MAX, String::new()));
     let sql = format!(
-        "SELECT {}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+        "SELECT {}, {SUMMARY_EXTRA_COLUMNS} \
          FROM games g \
          WHERE g.id IN (SELECT id FROM games WHERE owner = ?1 \
                 UNION SELECT game_id FROM online_games WHERE white_player = ?1 \
@@ -234,7 +240,7 @@ pub fn finished_online_games(
     limit: usize,
 ) -> Result<Vec<GameSummary>, StoreError> {
     let sql = format!(
-        "SELECT {}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+        "SELECT {}, {SUMMARY_EXTRA_COLUMNS} \
          FROM games g JOIN online_games o ON o.game_id = g.id \
          WHERE (o.white_player = ?1 OR o.black_player = ?1) AND g.end_reason IS NOT NULL \
          ORDER BY g.updated_at DESC, g.id DESC LIMIT ?2",

@@ -115,6 +115,16 @@ async fn a_bot_is_marked_on_its_seat_and_in_the_chat() {
     assert_eq!(g["online"]["white"]["title"], Value::Null, "{g}");
     assert_eq!(g["online"]["black"]["title"], "BOT", "{g}");
 
+    // So do the games lists (Ann's, and the bot's own).
+    let list = t.get("/api/games", Some(&ann)).await;
+    assert_eq!(list.body["games"][0]["id"], id.as_str(), "{}", list.text);
+    assert_eq!(list.body["games"][0]["black_title"], "BOT", "{}", list.text);
+    assert!(
+        list.body["games"][0].get("white_title").is_none(),
+        "{}",
+        list.text
+    );
+
     // The bot's chat line carries the mark; Ann's does not.
     let a = with_token(
         &t,

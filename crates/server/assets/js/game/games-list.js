@@ -23,7 +23,11 @@ export function opponentText(g) {
   if (g.mode === 'engine') {
     return t('games.engine', { level: g.level ?? '', color: g.human_color ? t(`games.you_play_${g.human_color}`) : '' });
   }
-  if (g.mode === 'online') return t('games.online_players', { white: playerName(g.white), black: playerName(g.black) });
+  if (g.mode === 'online') {
+    // A bot's title goes before its name, as everywhere a name is shown.
+    const named = (/** @type {string} */ name, /** @type {string | undefined} */ title) => (title ? `${title} ${playerName(name)}` : playerName(name));
+    return t('games.online_players', { white: named(g.white, g.white_title), black: named(g.black, g.black_title) });
+  }
   return t('games.local');
 }
 
