@@ -10,7 +10,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::db::DbTarget;
-use crate::{Error, MAX_GAMES, MAX_INSTANCES, MAX_PLIES, MAX_SECONDS};
+use crate::{Error, MAX_ARENA_PLAYERS, MAX_GAMES, MAX_INSTANCES, MAX_PLIES, MAX_SECONDS};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -83,6 +83,17 @@ pub(crate) struct Args {
     /// Requests in flight while setting up games.
     #[arg(long, default_value_t = 32)]
     pub(crate) setup_concurrency: usize,
+    /// An arena of this many players (guests) instead of fixed games: they
+    /// join, are paired by the server's director, play, and are paired
+    /// again until the arena ends (`--games` is not used).
+    #[arg(long, value_name = "PLAYERS")]
+    pub(crate) arena: Option<usize>,
+    /// The arena's length in minutes (the server's least is 10).
+    #[arg(long, default_value_t = 10)]
+    pub(crate) arena_minutes: u32,
+    /// Seconds from the arena's creation to its start, for everyone to join.
+    #[arg(long, default_value_t = 30)]
+    pub(crate) arena_lead: u64,
 }
 
 /// `--connect`: one or more loopback addresses, comma separated.
@@ -201,6 +212,24 @@ impl Args {
         }
         if self.stall == 0 || self.stall > MAX_SECONDS {
             return Err(format!("--stall must be 1 to {MAX_SECONDS} seconds").into());
+        }
+        if let Some(n) = self.arena {
+            if !(2..=MAX_ARENA_PLAYERS).contains(&n) {
+                return Err(format!("--arena must be 2 to {MAX_ARENA_PLAYERS} players").into());
+            }
+            if self.kill_after.is_some() || self.variant == "mixed" || self.clock == "none" {
+                return Err(
+                    "--arena goes without --kill-after, with one --variant and a --clock".into(),
+                );
+            }
+            let needed = self.arena_lead + u64::from(self.arena_minutes) * 60;
+            if self.timeout <= needed {
+                return Err(format!(
+                    "--timeout {} is too short for the arena: it ends {needed} s after its creation",
+                    self.timeout
+                )
+                .into());
+            }
         }
         if let Some(k) = self.kill_after {
             if !(k.is_finite() && k >= 0.0 && k <= MAX_SECONDS as f64) {

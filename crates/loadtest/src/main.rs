@@ -50,6 +50,7 @@
 //! A PostgreSQL database keeps the games of earlier runs; the check reads
 //! only this run's games, so one database can serve several runs.
 
+mod arena;
 mod args;
 mod instances;
 mod link;
@@ -77,6 +78,8 @@ pub(crate) const MAX_GAMES: usize = 5000;
 pub(crate) const MAX_PLIES: usize = 1000;
 pub(crate) const MAX_SECONDS: u64 = 3600;
 pub(crate) const MAX_INSTANCES: usize = 16;
+/// The server's most players in a tournament.
+pub(crate) const MAX_ARENA_PLAYERS: usize = 1000;
 
 pub(crate) use tensorchess_loadtest::{db, http, server, Error};
 
@@ -144,6 +147,18 @@ async fn run(args: Args) -> Result<bool, Error> {
 
     let mut cluster = Cluster::open(&args, servers)?;
     let route = Arc::new(Route::new(cluster.addrs()));
+    if let Some(players) = args.arena {
+        let spec = arena::ArenaSpec {
+            players,
+            minutes: args.arena_minutes,
+            lead_s: args.arena_lead,
+            variant: variants[0],
+            clock,
+            seed: args.seed,
+            setup_concurrency: args.setup_concurrency,
+        };
+        return run_arena(&args, spec, cluster, route, deadline).await;
+    }
     report::header(&args, &cluster);
 
     // Create and join every game, then open all sockets before anyone moves.
@@ -233,4 +248,122 @@ async fn run(args: Args) -> Result<bool, Error> {
     report::database(&check, tally.acked.len(), tally.ended.len(), kill);
     let errors_ok = single_kill || tally.errors.is_empty();
     Ok(check.problems.is_empty() && errors_ok && failed == 0 && watched.cut == 0)
+}
+
+/// `--arena N`: the arena's players, from joining to its end (see
+/// [`arena`]); then the same database check as the fixed games.
+async fn run_arena(
+    args: &Args,
+    spec: arena::ArenaSpec,
+    mut cluster: Cluster,
+    route: Arc<Route>,
+    deadline: Instant,
+) -> Result<bool, Error> {
+    for (k, i) in cluster.instances.iter().enumerate() {
+        println!(
+            "instance {k}: http://{}/ (pid {})",
+            i.addr,
+            i.pid.map_or("?".into(), |p| p.to_string())
+        );
+    }
+    println!("database: {}", cluster.db);
+    println!(
+        "load: an arena of {} players ({} instance(s), player i on instance i % n), {} minutes, {}, clock {}, drawn by agreement at ply {}, {}",
+        spec.players,
+        route.len(),
+        spec.minutes,
+        spec.variant,
+        args.clock,
+        args.max_plies,
+        match args.think {
+            Some(t) => format!("each player thinking {t} before each move"),
+            None => "flat out (no thinking time)".into(),
+        }
+    );
+    let t_setup = Instant::now();
+    let id = arena::create(route.addrs[0], &spec).await?;
+    let entrants = arena::join_all(&route.addrs, &id, &spec, deadline).await?;
+    let joined_s = t_setup.elapsed().as_secs_f64();
+    let sockets = arena::connect_all(
+        &route.addrs,
+        &id,
+        entrants,
+        spec.setup_concurrency,
+        deadline,
+    )
+    .await?;
+    println!(
+        "setup: {} players joined in {joined_s:.1} s and subscribed in {:.1} s; the arena starts {} s after its creation",
+        sockets.len(),
+        t_setup.elapsed().as_secs_f64() - joined_s,
+        spec.lead_s
+    );
+    let common = Arc::new(Common {
+        route: route.clone(),
+        tally: Mutex::new(Tally::default()),
+        live: Live::default(),
+        max_plies: args.max_plies,
+        think: args.think,
+        stall: Duration::from_secs(args.stall),
+        deadline,
+    });
+    let tally = Arc::new(Mutex::new(arena::ArenaTally::default()));
+    cluster.start_clocks();
+    let t_play = Instant::now();
+    let mut tasks = Vec::new();
+    for (i, (entrant, ws)) in sockets.into_iter().enumerate() {
+        tasks.push(tokio::spawn(arena::attend(
+            i,
+            entrant,
+            ws,
+            common.clone(),
+            tally.clone(),
+            spec.seed,
+        )));
+    }
+    let mut last_report = Instant::now();
+    while tasks.iter().any(|t| !t.is_finished()) {
+        cluster.sample();
+        if last_report.elapsed() > Duration::from_secs(10) {
+            last_report = Instant::now();
+            let n = common.live.moves.load(Ordering::Relaxed);
+            let playing = common.live.players_left.load(Ordering::Relaxed);
+            eprintln!(
+                "  {:>5.0} s: {n} moves, {playing} players in a game",
+                t_play.elapsed().as_secs_f64()
+            );
+        }
+        if Instant::now() > deadline + Duration::from_secs(5) {
+            for t in &tasks {
+                t.abort();
+            }
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let play_s = t_play.elapsed().as_secs_f64();
+    for t in tasks {
+        let _ = t.await;
+    }
+    cluster.sample_end();
+    arena::report_waves(&route.addrs).await;
+    let arena = std::mem::take(&mut *tally.lock().unwrap());
+    let games = std::mem::take(&mut *common.tally.lock().unwrap());
+    let watched = watch::Watched {
+        play_s,
+        cut: 0,
+        killed: None,
+    };
+    let failed = arena.games.len().saturating_sub(games.ended.len());
+    report::play(&games, &watched, &cluster, 0, arena.games.len(), failed);
+    arena::report(&arena, spec.players);
+    cluster.stop();
+    let ids: Vec<String> = arena.games.iter().cloned().collect();
+    let check = verify::verify(&cluster.db, &ids, &games.acked, &games.ended).await?;
+    report::database(&check, games.acked.len(), games.ended.len(), None);
+    Ok(check.problems.is_empty()
+        && games.errors.is_empty()
+        && arena.errors.is_empty()
+        && failed == 0
+        && arena.saw_finish == spec.players)
 }

@@ -148,12 +148,21 @@ impl Player {
 
     /// Plays until the game ends (or cannot go on), then adds what it found
     /// to the tally; what was acknowledged counts either way.
-    pub(crate) async fn play(mut self, ws: Ws) {
+    pub(crate) async fn play(self, mut ws: Ws) {
+        self.play_on(&mut ws).await;
+        let _ = ws.close(None).await;
+    }
+
+    /// [`Player::play`] on a socket that stays open for what follows (an
+    /// arena player's next game); the socket may be a new one when the old
+    /// one broke and another instance took the player back.
+    pub(crate) async fn play_on(mut self, ws: &mut Ws) -> Option<String> {
         if let Err(e) = self.run(ws).await {
             let (id, me) = (&self.side.game, self.side.me);
             self.errors.push(format!("game {id}, {me}: {e}"));
         }
         self.c.live.players_left.fetch_sub(1, Ordering::Relaxed);
+        let ending = self.ending.clone();
         let mut t = self.c.tally.lock().unwrap();
         t.rtts_us.append(&mut self.rtts);
         t.acked.append(&mut self.acked);
@@ -169,9 +178,10 @@ impl Player {
         t.errors.append(&mut self.errors);
         t.in_doubt_stored += self.in_doubt_stored;
         t.in_doubt_lost += self.in_doubt_lost;
+        ending
     }
 
-    async fn run(&mut self, mut ws: Ws) -> Result<(), Error> {
+    async fn run(&mut self, ws: &mut Ws) -> Result<(), Error> {
         let mut heard = Instant::now();
         loop {
             let due = self.pending.as_ref().map(|p| p.due);
@@ -180,7 +190,7 @@ impl Player {
                 m = ws.next() => match m {
                     Some(Ok(Message::Text(t))) => {
                         heard = Instant::now();
-                        self.on_text(&mut ws, t.as_str()).await
+                        self.on_text(ws, t.as_str()).await
                     }
                     Some(Ok(Message::Close(_))) => Err(Fault::Lost("the server closed the connection".into())),
                     Some(Ok(_)) => Ok(false),
@@ -189,7 +199,7 @@ impl Player {
                 },
                 _ = sleep_until(due.unwrap_or(heard).into()), if due.is_some() => {
                     heard = Instant::now();
-                    self.send_pending(&mut ws).await.map(|_| false)
+                    self.send_pending(ws).await.map(|_| false)
                 }
                 _ = sleep_until(stall_at.into()) => {
                     return Err(format!(
@@ -208,12 +218,11 @@ impl Player {
                 Ok(false) => {}
                 Err(Fault::Fatal(e)) => return Err(e),
                 Err(Fault::Lost(why)) => {
-                    ws = self.reconnect(why).await?;
+                    *ws = self.reconnect(why).await?;
                     heard = Instant::now();
                 }
             }
         }
-        let _ = ws.close(None).await;
         Ok(())
     }
 

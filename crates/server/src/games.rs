@@ -341,13 +341,19 @@ impl Games {
                     l.cluster().start_sending(store.clone());
                     match store.listen().await {
                         Ok(Some(notices)) => {
-                            let (live, online, lobby, players) =
-                                (live.clone(), online.clone(), lobby.clone(), players.clone());
+                            let (live, online, lobby, players, tournaments) = (
+                                live.clone(),
+                                online.clone(),
+                                lobby.clone(),
+                                players.clone(),
+                                tournaments.clone(),
+                            );
                             tokio::spawn(cluster::follow(
                                 live,
                                 online,
                                 lobby,
                                 players,
+                                tournaments,
                                 notices,
                                 follow_stopping,
                             ));

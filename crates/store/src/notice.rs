@@ -77,6 +77,17 @@ pub enum Notice {
         /// The message, as pages receive it.
         event: serde_json::Value,
     },
+    /// Tournament `id` changed on `from` (`event`: `joined`, `standings`,
+    /// …): the others tell their pages, from the store (a tournament's view
+    /// is far above a notice's size).
+    Tournament {
+        /// The sending server.
+        from: String,
+        /// The tournament's id.
+        id: String,
+        /// What happened.
+        event: String,
+    },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
         /// The server that sends it (its instance name).
@@ -134,6 +145,7 @@ impl Notice {
             | Notice::SeeksRemoved { from, .. }
             | Notice::Paired { from, .. }
             | Notice::Relay { from, .. }
+            | Notice::Tournament { from, .. }
             | Notice::Here { from, .. }
             | Notice::Hello { from }
             | Notice::Alive { from }
@@ -187,6 +199,11 @@ mod tests {
                 from: from.clone(),
                 topic: "chat:g1:players".into(),
                 event: serde_json::json!({ "type": "chat", "line": { "text": "gg \"well\" played" } }),
+            },
+            Notice::Tournament {
+                from: from.clone(),
+                id: "t1".into(),
+                event: "standings".into(),
             },
             Notice::Here {
                 from: from.clone(),

@@ -109,7 +109,8 @@
  */
 /**
  * @typedef {TournamentSummary & { standings: StandingView[], pairings: PairingView[], round?: number,
- *   you?: { withdrawn: boolean, paused: boolean }, top_game: string | null }} TournamentView
+ *   standings_total: number, pairings_total: number,
+ *   you?: { withdrawn: boolean, paused: boolean, standing?: StandingView }, top_game: string | null }} TournamentView
  */
 /** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
 /**

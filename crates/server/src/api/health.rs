@@ -39,6 +39,10 @@ pub struct HealthView {
     pub slow_sockets_dropped: u64,
     pub overloaded: u64,
     pub body_timeouts: u64,
+    /// Arena pairing waves this instance directed since it started, and
+    /// the latest of them (oldest first).
+    pub arena_waves: u64,
+    pub arena_recent_waves: Vec<crate::tournaments::waves::WaveStat>,
 }
 
 pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
@@ -49,6 +53,7 @@ pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
     let budget = state.games.local.engine().budget();
     let (engine_running, engine_waiting) = budget.load();
     let m = &state.metrics;
+    let (arena_waves, arena_recent_waves) = state.tournaments.waves.snapshot();
     Json(HealthView {
         ok: !live.is_stopping() && listening,
         instance: cluster.instance().to_string(),
@@ -65,5 +70,7 @@ pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
         slow_sockets_dropped: m.slow_sockets_dropped.load(Ordering::Relaxed),
         overloaded: m.overloaded.load(Ordering::Relaxed),
         body_timeouts: m.body_timeouts.load(Ordering::Relaxed),
+        arena_waves,
+        arena_recent_waves,
     })
 }

@@ -6,6 +6,7 @@ use crate::lobby::{Lobby, LOBBY_TOPIC};
 use crate::online::OnlineGames;
 use crate::players::Players;
 use crate::store::{Notice, StoreNotice};
+use crate::tournaments::Tournaments;
 use crate::views::ServerEvent;
 use std::sync::{Arc, Weak};
 use tokio::sync::{mpsc, watch};
@@ -17,6 +18,7 @@ pub async fn follow(
     online: Weak<OnlineGames>,
     lobby: Weak<Lobby>,
     players: Weak<Players>,
+    tournaments: Weak<Tournaments>,
     mut notices: mpsc::UnboundedReceiver<StoreNotice>,
     mut stopping: watch::Receiver<bool>,
 ) {
@@ -33,7 +35,7 @@ pub async fn follow(
             StoreNotice::Text(text) => match Notice::parse(&text) {
                 Some(Notice::Account { .. }) => catch_up(&players),
                 Some(n) if n.from() != Some(live.cluster().instance()) => {
-                    act_on(&live, &online, &lobby, n)
+                    act_on(&live, &online, &lobby, &tournaments, n)
                 }
                 Some(_) => {} // this server's own
                 None => tracing::debug!("a notice not understood: {text:?}"),
@@ -84,7 +86,13 @@ async fn sync(live: Arc<LiveGames>, online: Weak<OnlineGames>, id: String, rev: 
     }
 }
 
-fn act_on(live: &Arc<LiveGames>, online: &Weak<OnlineGames>, lobby: &Weak<Lobby>, notice: Notice) {
+fn act_on(
+    live: &Arc<LiveGames>,
+    online: &Weak<OnlineGames>,
+    lobby: &Weak<Lobby>,
+    tournaments: &Weak<Tournaments>,
+    notice: Notice,
+) {
     let now = live.now();
     let presence = live.presence();
     match notice {
@@ -124,6 +132,11 @@ fn act_on(live: &Arc<LiveGames>, online: &Weak<OnlineGames>, lobby: &Weak<Lobby>
         }
         Notice::Relay { topic, event, .. } => {
             live.hub().publish(&topic, &event);
+        }
+        Notice::Tournament { id, event, .. } => {
+            if let Some(tournaments) = tournaments.upgrade() {
+                tokio::spawn(async move { tournaments.tell_here(&id, &event).await });
+            }
         }
         Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),
         Notice::Hello { from } => {

@@ -4,6 +4,7 @@
 //! have ended (they count).
 
 use super::views::{arena_end, Keyed};
+use super::waves::WaveStat;
 use super::Tournaments;
 use crate::error::AppError;
 use crate::store::TournamentRecord;
@@ -19,12 +20,13 @@ impl Tournaments {
         now: i64,
     ) -> Result<(), AppError> {
         let store = self.live.store();
+        let began = std::time::Instant::now();
         let entries = store.tournament_entries(&t.id).await?;
         let games = store.tournament_games(&t.id).await?;
         let keyed = Keyed::new(&entries);
         let finished = keyed.finished(&games);
         let ended = games.iter().filter(|g| g.ending.is_some()).count();
-        self.note_results(t, ended).await?;
+        let results = self.note_results(t, ended);
         let playing: HashSet<&str> = games
             .iter()
             .filter(|g| g.ending.is_none())
@@ -33,6 +35,8 @@ impl Tournaments {
         if now >= arena_end(t).unwrap_or(t.starts_at) {
             if playing.is_empty() {
                 self.finish(t).await?;
+            } else if results {
+                self.announce(t, "standings").await?;
             }
             return Ok(());
         }
@@ -60,6 +64,9 @@ impl Tournaments {
             })
             .collect();
         if waiting.len() < 2 {
+            if results {
+                self.announce(t, "standings").await?;
+            }
             return Ok(());
         }
         let boards: Vec<(String, String)> = pair_arena(&waiting, active.len())
@@ -71,7 +78,21 @@ impl Tournaments {
                 ))
             })
             .collect();
-        self.start_boards(t, &boards, None).await?;
+        let pair_us = began.elapsed().as_micros() as u64;
+        let started = std::time::Instant::now();
+        let made = self.start_boards(t, &boards, None).await?;
+        self.waves.note(WaveStat {
+            waiting: waiting.len(),
+            boards: made.len(),
+            pair_us,
+            start_us: started.elapsed().as_micros() as u64,
+        });
+        // One piece of news a tick: the new standings with the new games.
+        if results {
+            self.announce(t, "standings").await?;
+        } else if !made.is_empty() {
+            self.announce(t, "paired").await?;
+        }
         Ok(())
     }
 }

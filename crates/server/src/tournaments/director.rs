@@ -9,14 +9,13 @@
 //! pairs nobody twice.
 
 use super::views::PairingView;
-use super::{topic_of, Tournaments};
+use super::Tournaments;
 use crate::error::AppError;
 use crate::online::timing::Timing;
 use crate::online::Origin;
 use crate::store::{
     RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
 };
-use crate::views::ServerEvent;
 
 /// How often the director looks at the tournaments.
 pub const DIRECTOR_EVERY_MS: i64 = 2_000;
@@ -31,6 +30,7 @@ impl Tournaments {
     /// (or takes) its lease. Errors are logged; the next tick tries again.
     pub async fn tick(&self) {
         let _one = self.ticking.lock().await;
+        self.tell_due().await;
         let now = self.live.now();
         let store = self.live.store();
         let mut due = match store
@@ -82,21 +82,12 @@ impl Tournaments {
         }
     }
 
-    /// Tells the pages the standings when games ended since the last look.
-    pub(crate) async fn note_results(
-        &self,
-        t: &TournamentRecord,
-        finished: usize,
-    ) -> Result<(), AppError> {
-        let newer = {
-            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-            let before = seen.insert(t.id.clone(), finished);
-            before.is_some_and(|b| b != finished) || (before.is_none() && finished > 0)
-        };
-        if newer {
-            self.announce(t, "standings").await?;
-        }
-        Ok(())
+    /// Whether games ended since the last look (then the standings are
+    /// to be told).
+    pub(crate) fn note_results(&self, t: &TournamentRecord, finished: usize) -> bool {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let before = seen.insert(t.id.clone(), finished);
+        before.is_some_and(|b| b != finished) || (before.is_none() && finished > 0)
     }
 
     /// Finishes a running tournament and tells its pages.
@@ -198,13 +189,7 @@ impl Tournaments {
             });
         }
         if !views.is_empty() {
-            self.publish(
-                &t.id,
-                &ServerEvent::TournamentPairings {
-                    topic: topic_of(&t.id),
-                    pairings: views.clone(),
-                },
-            );
+            self.publish_pairings(&t.id, &views);
         }
         Ok(views)
     }

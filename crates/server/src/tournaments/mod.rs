@@ -14,6 +14,7 @@ pub mod director;
 mod rounds;
 pub mod schedule;
 pub mod views;
+pub mod waves;
 
 use crate::error::AppError;
 use crate::ids::new_id;
@@ -211,7 +212,40 @@ pub struct Tournaments {
     /// Games ended in each tournament at the last look (standings are
     /// announced when it changes).
     seen: std::sync::Mutex<std::collections::HashMap<String, usize>>,
+    /// This instance's pairing waves (`GET /api/health`).
+    pub waves: waves::WaveLog,
+    /// When each tournament's pages were last told of it, and the news
+    /// held back since.
+    told: std::sync::Mutex<Told>,
+    /// Players' names for the standings, with when they were read.
+    names: std::sync::Mutex<std::collections::HashMap<String, (String, i64)>>,
 }
+
+/// News of the tournaments, and when it was last told.
+#[derive(Default)]
+struct Told {
+    last: std::collections::HashMap<String, i64>,
+    due: std::collections::HashMap<String, &'static str>,
+}
+
+/// A tournament's pages are told of joins, withdrawals and pauses at most
+/// this often (ms); what happens in between is told together.
+pub const ANNOUNCE_EVERY_MS: i64 = 1_000;
+/// Tournaments whose last news time is kept (all are forgotten past it).
+const TOLD_KEPT: usize = 10_000;
+/// Games in one notice to the other instances (well below its 8,000 bytes).
+const PAIRINGS_PER_NOTICE: usize = 16;
+/// The news a tournament's topic tells.
+const TOLD_EVENTS: [&str; 8] = [
+    "joined",
+    "withdrawn",
+    "paused",
+    "started",
+    "standings",
+    "paired",
+    "berserk",
+    "finished",
+];
 
 impl Tournaments {
     /// The service over the games and players.
@@ -226,6 +260,9 @@ impl Tournaments {
             players,
             ticking: tokio::sync::Mutex::new(()),
             seen: std::sync::Mutex::default(),
+            waves: waves::WaveLog::default(),
+            told: std::sync::Mutex::default(),
+            names: std::sync::Mutex::default(),
         }
     }
 
@@ -435,22 +472,31 @@ impl Tournaments {
         self.changed(&t, event, me).await
     }
 
-    /// Tells the tournament's pages what changed; answers the view for `me`.
+    /// Tells the tournament's pages what changed (at once, or with the
+    /// next tick when it was told less than [`ANNOUNCE_EVERY_MS`] ago: a
+    /// thousand players join in a minute); answers the view for `me`.
     async fn changed(
         &self,
         t: &TournamentRecord,
         event: &'static str,
         me: &Me,
     ) -> Result<TournamentView, AppError> {
-        let mut view = self.announce(t, event).await?;
-        let entries = self.live.store().tournament_entries(&t.id).await?;
-        view.you = entries
-            .iter()
-            .find(|e| e.player == me.id)
-            .map(|e| views::YouView {
-                withdrawn: e.withdrawn,
-                paused: e.paused,
-            });
+        let view = self.view(t, Some(me)).await?;
+        let now = self.live.now();
+        let at_once = {
+            let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+            let recent = told
+                .last
+                .get(&t.id)
+                .is_some_and(|at| now.saturating_sub(*at) < ANNOUNCE_EVERY_MS);
+            if recent {
+                told.due.insert(t.id.clone(), event);
+            }
+            !recent
+        };
+        if at_once {
+            self.tell(t, event, view.clone());
+        }
         Ok(view)
     }
 
@@ -461,39 +507,118 @@ impl Tournaments {
         event: &'static str,
     ) -> Result<TournamentView, AppError> {
         let view = self.view(t, None).await?;
-        self.publish(
-            &t.id,
-            &ServerEvent::Tournament {
-                topic: topic_of(&t.id),
-                event,
-                tournament: Box::new(view.clone()),
-            },
-        );
+        self.tell(t, event, view.clone());
         Ok(view)
     }
 
-    /// Sends `event` to the pages following tournament `id`, here and on
-    /// the other instances.
-    pub(crate) fn publish(&self, id: &str, event: &ServerEvent) {
-        let topic = topic_of(id);
-        self.live.hub().publish(&topic, event);
+    /// Sends `view` to the pages here (its first lines: [`TournamentView::for_topic`])
+    /// and asks the other instances to send theirs.
+    fn tell(&self, t: &TournamentRecord, event: &'static str, view: TournamentView) {
+        {
+            let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+            if told.last.len() >= TOLD_KEPT {
+                told.last.clear();
+            }
+            told.last.insert(t.id.clone(), self.live.now());
+            told.due.remove(&t.id);
+        }
+        self.live.hub().publish(
+            &topic_of(&t.id),
+            &ServerEvent::Tournament {
+                topic: topic_of(&t.id),
+                event,
+                tournament: Box::new(view.for_topic()),
+            },
+        );
         let cluster = self.live.cluster();
         if cluster.is_shared() {
-            cluster.send(Notice::Relay {
+            cluster.send(Notice::Tournament {
                 from: cluster.instance().to_string(),
-                topic,
-                event: serde_json::to_value(event).unwrap_or_default(),
+                id: t.id.clone(),
+                event: event.to_string(),
             });
         }
     }
 
-    /// What a page subscribing to `tournament:{id}` receives first.
+    /// The news held back by [`Tournaments::changed`], told now (each tick).
+    pub(crate) async fn tell_due(&self) {
+        let due: Vec<(String, &'static str)> = {
+            let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+            told.due.drain().collect()
+        };
+        for (id, event) in due {
+            let told = async {
+                let t = self.record(&id).await?;
+                self.announce(&t, event).await
+            };
+            if let Err(e) = told.await {
+                tracing::warn!("tournament {id}: its news not told: {e}");
+            }
+        }
+    }
+
+    /// Another instance's news of tournament `id`: told to the pages here,
+    /// from the store.
+    pub async fn tell_here(&self, id: &str, event: &str) {
+        let event = TOLD_EVENTS
+            .iter()
+            .copied()
+            .find(|e| *e == event)
+            .unwrap_or("standings");
+        let view = async {
+            let t = self.record(id).await?;
+            self.view(&t, None).await
+        };
+        match view.await {
+            Ok(view) => {
+                self.live.hub().publish(
+                    &topic_of(id),
+                    &ServerEvent::Tournament {
+                        topic: topic_of(id),
+                        event,
+                        tournament: Box::new(view.for_topic()),
+                    },
+                );
+            }
+            Err(e) => tracing::warn!("tournament {id}: another instance's news not told: {e}"),
+        }
+    }
+
+    /// Sends new games to the pages following tournament `id`, here and,
+    /// a few at a time (a notice is short), on the other instances.
+    pub(crate) fn publish_pairings(&self, id: &str, pairings: &[views::PairingView]) {
+        let topic = topic_of(id);
+        self.live.hub().publish(
+            &topic,
+            &ServerEvent::TournamentPairings {
+                topic: topic.clone(),
+                pairings: pairings.to_vec(),
+            },
+        );
+        let cluster = self.live.cluster();
+        if cluster.is_shared() {
+            for few in pairings.chunks(PAIRINGS_PER_NOTICE) {
+                let event = ServerEvent::TournamentPairings {
+                    topic: topic.clone(),
+                    pairings: few.to_vec(),
+                };
+                cluster.send(Notice::Relay {
+                    from: cluster.instance().to_string(),
+                    topic: topic.clone(),
+                    event: serde_json::to_value(&event).unwrap_or_default(),
+                });
+            }
+        }
+    }
+
+    /// What a page subscribing to `tournament:{id}` receives first (as the
+    /// topic's events: the first lines).
     pub async fn snapshot(&self, id: &str) -> Result<ServerEvent, AppError> {
         let t = self.record(id).await?;
         Ok(ServerEvent::Tournament {
             topic: topic_of(id),
             event: "snapshot",
-            tournament: Box::new(self.view(&t, None).await?),
+            tournament: Box::new(self.view(&t, None).await?.for_topic()),
         })
     }
 

@@ -111,7 +111,9 @@ impl Tournaments {
         let byes = store.tournament_byes(&t.id).await?;
         let keyed = Keyed::new(&entries);
         let ended = games.iter().filter(|g| g.ending.is_some()).count();
-        self.note_results(t, ended).await?;
+        if self.note_results(t, ended) {
+            self.announce(t, "standings").await?;
+        }
         let round = games
             .iter()
             .filter_map(|g| g.link.round)

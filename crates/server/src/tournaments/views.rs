@@ -129,13 +129,29 @@ pub struct PairingView {
 }
 
 /// The asker's entry.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct YouView {
     /// Withdrawn.
     pub withdrawn: bool,
     /// Paused.
     pub paused: bool,
+    /// The asker's own line of the standings (also where the topic's
+    /// events, which carry only the first lines, leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<StandingView>,
 }
+
+/// How long a player's name is kept for the standings, in ms (a new
+/// name shows after this at the latest).
+pub const NAME_FRESH_MS: i64 = 10_000;
+/// Names kept at most (all are forgotten past it).
+const NAMES_KEPT: usize = 50_000;
+
+/// Standings lines in the events of a tournament's topic (every page
+/// following it gets them; a page asks `GET` for the rest).
+pub const TOPIC_STANDINGS: usize = 20;
+/// Games in the events of a tournament's topic (the best ones first).
+pub const TOPIC_PAIRINGS: usize = 20;
 
 /// `GET /api/tournaments/{id}`.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -145,8 +161,15 @@ pub struct TournamentView {
     pub summary: TournamentSummaryView,
     /// The standings, leader first.
     pub standings: Vec<StandingView>,
-    /// The games going on (an arena), or the current round's games.
+    /// The games going on (an arena), or the current round's games, the
+    /// better players' first.
     pub pairings: Vec<PairingView>,
+    /// Lines in the whole standings (the topic's events carry the first
+    /// [`TOPIC_STANDINGS`]).
+    pub standings_total: usize,
+    /// Games going on or in the round (the topic's events carry the first
+    /// [`TOPIC_PAIRINGS`]).
+    pub pairings_total: usize,
     /// The current round (Swiss, round robin), once one is paired.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
@@ -156,6 +179,31 @@ pub struct TournamentView {
     /// The game to watch: of the games going on, the one whose better
     /// player ranks highest (then the other player); `null` when none goes on.
     pub top_game: Option<String>,
+}
+
+impl TournamentView {
+    /// The view as the tournament's topic sends it to every page: the first
+    /// lines of the standings and the best games, nobody's own entry.
+    #[must_use]
+    pub fn for_topic(mut self) -> TournamentView {
+        self.standings.truncate(TOPIC_STANDINGS);
+        self.pairings.truncate(TOPIC_PAIRINGS);
+        self.you = None;
+        self
+    }
+
+    /// The asker's entry, with their line of the standings.
+    pub fn set_you(&mut self, entry: Option<&crate::store::EntryRecord>) {
+        self.you = entry.map(|e| YouView {
+            withdrawn: e.withdrawn,
+            paused: e.paused,
+            standing: self
+                .standings
+                .iter()
+                .find(|s| s.player.id == e.player)
+                .cloned(),
+        });
+    }
 }
 
 /// `GET /api/games/{id}/tournament`: the tournament a game was paired in.
@@ -369,20 +417,34 @@ fn round_lines(keyed: &Keyed, finished: &[FinishedGame], byes: &[(PlayerKey, u32
 /// Of the games going on, the one whose better player ranks highest (ties:
 /// the better other player, then the earlier pairing).
 pub fn top_game(standings: &[StandingView], pairings: &[PairingView]) -> Option<String> {
-    let rank = |id: &str| {
-        standings
-            .iter()
-            .find(|s| s.player.id == id)
-            .map_or(u32::MAX, |s| s.rank)
-    };
+    let ranks = rank_map(standings);
     pairings
         .iter()
         .filter(|p| p.result == "*")
-        .min_by_key(|p| {
-            let (w, b) = (rank(&p.white.id), rank(&p.black.id));
-            (w.min(b), w.max(b))
-        })
+        .min_by_key(|p| board_key(&ranks, p))
         .map(|p| p.game.clone())
+}
+
+/// Each player's rank, by id.
+fn rank_map(standings: &[StandingView]) -> HashMap<&str, u32> {
+    standings
+        .iter()
+        .map(|s| (s.player.id.as_str(), s.rank))
+        .collect()
+}
+
+/// A game's place among the games: its better player's rank, then the
+/// other's.
+fn board_key(ranks: &HashMap<&str, u32>, p: &PairingView) -> (u32, u32) {
+    let rank = |id: &str| ranks.get(id).copied().unwrap_or(u32::MAX);
+    let (w, b) = (rank(&p.white.id), rank(&p.black.id));
+    (w.min(b), w.max(b))
+}
+
+/// Orders the games the better players' first (as [`top_game`] ranks them).
+pub fn order_pairings(standings: &[StandingView], pairings: &mut [PairingView]) {
+    let ranks = rank_map(standings);
+    pairings.sort_by_cached_key(|p| board_key(&ranks, p));
 }
 
 impl Tournaments {
@@ -402,22 +464,42 @@ impl Tournaments {
         }))
     }
 
+    /// A player as the standings and pairings name them. Names are kept
+    /// for [`NAME_FRESH_MS`]: a view of a large tournament names every
+    /// player, and is made for every change of its standings.
     async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
         let marks = self.live.bot_marks();
         let bot = match marks.known(id) {
             Some(bot) => bot,
             None => {
-                // Kept once a bot: an account never stops being one.
                 let bot = self.live.store().is_bot(id).await?;
-                if bot {
-                    marks.set(id, true);
-                }
+                marks.set(id, bot);
                 bot
+            }
+        };
+        let now = self.live.now();
+        let kept = self
+            .names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .filter(|(_, at)| now.saturating_sub(*at) < NAME_FRESH_MS)
+            .map(|(name, _)| name.clone());
+        let name = match kept {
+            Some(name) => name,
+            None => {
+                let name = self.players.name_of(id).await?;
+                let mut names = self.names.lock().unwrap_or_else(|e| e.into_inner());
+                if names.len() >= NAMES_KEPT {
+                    names.clear();
+                }
+                names.insert(id.to_string(), (name.clone(), now));
+                name
             }
         };
         Ok(TournamentPlayerView {
             id: id.to_string(),
-            name: self.players.name_of(id).await?,
+            name,
             title: bot.then_some(crate::bot::BOT_TITLE),
         })
     }
@@ -481,22 +563,21 @@ impl Tournaments {
         for g in current {
             pairings.push(self.pairing_view(g).await?);
         }
-        let you = me
-            .and_then(|me| entries.iter().find(|e| e.player == me.id))
-            .map(|e| YouView {
-                withdrawn: e.withdrawn,
-                paused: e.paused,
-            });
         let players = entries.iter().filter(|e| !e.withdrawn).count();
         let summary = summary(t, players);
+        order_pairings(&standings, &mut pairings);
         let top_game = top_game(&standings, &pairings);
-        Ok(TournamentView {
+        let mut view = TournamentView {
             summary,
+            standings_total: standings.len(),
+            pairings_total: pairings.len(),
             standings,
             pairings,
             round: round.filter(|_| t.state != TournamentState::Upcoming),
-            you,
+            you: None,
             top_game,
-        })
+        };
+        view.set_you(me.and_then(|me| entries.iter().find(|e| e.player == me.id)));
+        Ok(view)
     }
 }

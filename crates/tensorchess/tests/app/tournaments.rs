@@ -237,8 +237,15 @@ async fn an_arena_pairs_scores_and_pairs_again() {
     assert_eq!(standing(&v, winner)["rank"], 1);
     // The game to watch: the only one going on now.
     assert_eq!(v["top_game"], games[1]["game"], "{v}");
-    let news = next_of(&mut ws, &["tournament"]).await;
-    assert!(["standings", "joined"].contains(&news["event"].as_str().unwrap()));
+    // Its news: the new standings (after the start's and the pairing's).
+    let news = loop {
+        let news = next_of(&mut ws, &["tournament"]).await;
+        if news["event"] == "standings" {
+            break news;
+        }
+        assert!(["joined", "started", "paired"].contains(&news["event"].as_str().unwrap()));
+    };
+    assert_eq!(standing(&news["tournament"], winner)["points"], 2, "{news}");
 
     // The other game ends: the winner is paired again.
     assert_ne!(games[0]["game"], games[1]["game"], "{v}");
@@ -277,7 +284,9 @@ async fn withdrawn_and_paused_players_wait_and_the_end_stops_pairing() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let a = post(&t, &id, "pause", f.of(&json!("dee"))).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    assert_eq!(a.body["you"], json!({ "withdrawn": false, "paused": true }));
+    assert_eq!(a.body["you"]["withdrawn"], false);
+    assert_eq!(a.body["you"]["paused"], true);
+    assert_eq!(a.body["you"]["standing"]["player"]["name"], "dee");
     let stranger = account(&t, "eve").await;
     let a = post(&t, &id, "pause", &stranger).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
@@ -550,11 +559,16 @@ async fn one_instance_directs_and_another_takes_over() {
     for n in ["ann", "bob", "cyd", "dee"] {
         post(&a, &id, "join", f.of(&json!(n))).await;
     }
-    for players in 1..=4 {
-        let news = next_of(&mut ws, &["tournament"]).await;
-        assert_eq!(news["event"], "joined");
-        assert_eq!(news["tournament"]["players"], players);
-    }
+    // The first join is told at once; the others, a moment later, together
+    // (the next tick of the instance they joined on), and on the other
+    // instance as well.
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(news["event"], "joined");
+    assert_eq!(news["tournament"]["players"], 1);
+    a.state.tournaments.tick().await;
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(news["event"], "joined");
+    assert_eq!(news["tournament"]["players"], 4);
     a.clock.set(START);
     a.state.tournaments.tick().await;
     b.state.tournaments.tick().await;

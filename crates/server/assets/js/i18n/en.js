@@ -816,6 +816,8 @@ export default {
   "tour.withdrawn": "withdrawn",
   "tour.paused": "paused",
   "tour.you": "(you)",
+  "tour.standings_more": "The first {shown} of {total} players.",
+  "tour.pairings_more": "The best {shown} of {total} games.",
   "tour.rating": "rating {rating}",
   "tour.paired": "Your game is paired: off to the board.",
   "tour.missing": "There is no such tournament.",

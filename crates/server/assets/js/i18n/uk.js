@@ -817,6 +817,8 @@ export default {
   "tour.withdrawn": "вийшов",
   "tour.paused": "на паузі",
   "tour.you": "(ви)",
+  "tour.standings_more": "Гравців: {total}; показано перших {shown}.",
+  "tour.pairings_more": "Партій: {total}; показано найкращі {shown}.",
   "tour.rating": "рейтинг {rating}",
   "tour.paired": "Вам підібрали пару: переходимо до дошки.",
   "tour.missing": "Такого турніру немає.",

@@ -26,14 +26,16 @@ import { renderStandings, renderPodium, mark } from './standings.js';
  * the action under way and its refusal, the countdown's timer.
  * @typedef {{ id: string, view: TournamentView | null, missing: string, error: string, busy: boolean,
  *   shown: boolean, following: string | null, timer: ReturnType<typeof setInterval> | undefined,
- *   seq: number }} TournamentState
+ *   seq: number, askedAt: number }} TournamentState
  */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const FOLLOWER = 'tournament';
+/** How often a page outside the first lines asks for its own line, at most (ms). */
+const OWN_LINE_EVERY_MS = 30000;
 
-/** The player's own line, if they joined. @param {TournamentView} v */
-const mine = (v) => v.standings.find((s) => s.player.id === myId()) || null;
+/** The player's own line, if they joined (the topic's news carries the first lines only). @param {TournamentView} v */
+const mine = (v) => v.standings.find((s) => s.player.id === myId()) || (v.you && v.you.standing) || null;
 
 /** Whether the player is in it and wants games (neither withdrawn nor paused). @param {TournamentView} v */
 function playing(v) {
@@ -84,6 +86,12 @@ function render(st) {
   renderActions(st, v);
   renderStandings(/** @type {HTMLElement} */ ($('#tour-standings').querySelector('tbody')), v, myId());
   $('#tour-no-players').classList.toggle('hidden', v.standings.length > 0);
+  const more = (/** @type {string} */ sel, /** @type {string} */ key, /** @type {number} */ shown, /** @type {number} */ total) => {
+    $(sel).textContent = total > shown ? t(key, { shown, total }) : '';
+    $(sel).classList.toggle('hidden', total <= shown);
+  };
+  more('#tour-standings-more', 'tour.standings_more', v.standings.length, v.standings_total);
+  more('#tour-pairings-more', 'tour.pairings_more', v.pairings.length, v.pairings_total);
   $('#tour-podium').classList.toggle('hidden', v.state !== 'finished' || v.standings.length === 0);
   if (v.state === 'finished') renderPodium($('#tour-podium-list'), v);
   const going = v.pairings;
@@ -159,7 +167,7 @@ async function act(st, what) {
  */
 export function createTournamentPage({ live, go }) {
   /** @type {TournamentState} */
-  const st = { id: '', view: null, missing: '', error: '', busy: false, shown: false, following: null, timer: undefined, seq: 0 };
+  const st = { id: '', view: null, missing: '', error: '', busy: false, shown: false, following: null, timer: undefined, seq: 0, askedAt: 0 };
 
   /** Follows `id`'s topic (null: none). @param {string | null} id */
   function follow(id) {
@@ -179,6 +187,14 @@ export function createTournamentPage({ live, go }) {
       /** @type {TournamentView} */
       const v = msg.tournament;
       if (st.view && st.view.id !== v.id) return;
+      // The news is the same for every page: the player's own entry stays
+      // as this page last asked for it, and is asked again now and then
+      // when their line is not among the first.
+      const you = st.view && st.view.you;
+      if (you && !v.you) {
+        v.you = you;
+        if (st.shown && !v.standings.some((s) => s.player.id === myId())) refreshSometimes();
+      }
       st.view = v;
       if (st.shown) render(st);
       keepFollowing();
@@ -187,16 +203,26 @@ export function createTournamentPage({ live, go }) {
       const pairings = msg.pairings;
       const me = myId();
       const game = pairings.find((p) => p.white.id === me || p.black.id === me);
+      // Others' games show with the news that follows them.
       if (game) {
         announce(t('tour.paired'));
         go(`#/game/${game.game}`);
-      } else if (st.shown) refresh();
+      }
     }
   });
   onLangChange(() => { if (st.shown) render(st); });
   onPlayerChange(() => { if (st.shown) render(st); });
 
+  /** Asks for the player's own line at most every half minute (a thousand pages follow a large arena). */
+  function refreshSometimes() {
+    const now = Date.now();
+    if (now - st.askedAt < OWN_LINE_EVERY_MS) return;
+    st.askedAt = now;
+    refresh();
+  }
+
   async function refresh() {
+    st.askedAt = Date.now();
     const seq = ++st.seq;
     const r = await tournaments.get(st.id);
     if (seq !== st.seq) return;

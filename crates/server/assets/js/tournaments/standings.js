@@ -54,7 +54,10 @@ function sheet(v, s) {
  * @param {HTMLElement} body @param {TournamentView} v @param {string | null} me
  */
 export function renderStandings(body, v, me) {
-  body.replaceChildren(...v.standings.map((s) => {
+  // The topic's news carries the first lines: the player's own follows them.
+  const own = v.you && v.you.standing;
+  const lines = own && !v.standings.some((s) => s.player.id === own.player.id) ? [...v.standings, own] : v.standings;
+  body.replaceChildren(...lines.map((s) => {
     const tr = el('tr');
     tr.dataset.player = s.player.name;
     tr.dataset.points = String(s.points);

@@ -1,0 +1,157 @@
+//! A tournament with more players than its pages are told of at once: the
+//! topic's news carries the first lines of the standings and the best
+//! games (with the totals), each player asks for their own line, joins
+//! are told together, and on two instances the news and the pairings
+//! reach the other instance's pages in notices of a few games each.
+
+use crate::common::online::*;
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use tensorchess_server::tournaments::views::{TOPIC_PAIRINGS, TOPIC_STANDINGS};
+
+const START: i64 = T0 + 60_000;
+const PLAYERS: usize = 44;
+
+fn arena() -> Value {
+    json!({
+        "kind": "arena", "name": "Big arena", "variant": "tensor",
+        "clock": { "base_seconds": 180, "increment_seconds": 2 },
+        "rated": false, "starts_at": START, "minutes": 30, "max_players": 100
+    })
+}
+
+/// `PLAYERS` guests join tournament `id` on `t`; their cookies and ids.
+async fn guests_join(t: &TestApp, id: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for _ in 0..PLAYERS {
+        let a = t
+            .post(&format!("/api/tournaments/{id}/join"), None, json!({}))
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        let cookie = a.cookie.expect("a guest's cookie");
+        let me = t.get("/api/me", Some(&cookie)).await;
+        out.push((cookie, me.body["id"].as_str().unwrap().to_string()));
+    }
+    out
+}
+
+/// The topic's news after the start: the standings' first lines, the best
+/// games, and the totals.
+fn assert_first_lines(news: &Value) {
+    let v = &news["tournament"];
+    assert_eq!(v["standings"].as_array().unwrap().len(), TOPIC_STANDINGS);
+    assert_eq!(v["standings_total"], PLAYERS);
+    assert_eq!(v["pairings"].as_array().unwrap().len(), TOPIC_PAIRINGS);
+    assert_eq!(v["pairings_total"], PLAYERS / 2);
+    assert!(v.get("you").is_none(), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own() {
+    let t = TestApp::new();
+    let ann = account(&t, "ann").await;
+    let a = t.post("/api/tournaments", Some(&ann), arena()).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let id = a.body["id"].as_str().unwrap().to_string();
+    let (addr, _stop) = t.serve().await;
+    let mut ws = ws_connect(addr, None).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    let players = guests_join(&t, &id).await;
+    // The first join is told at once, the rest together at the next tick.
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(
+        (
+            news["event"].as_str(),
+            news["tournament"]["players"].as_u64()
+        ),
+        (Some("joined"), Some(1))
+    );
+    t.state.tournaments.tick().await;
+    let news = next_of(&mut ws, &["tournament"]).await;
+    assert_eq!(news["tournament"]["players"], PLAYERS);
+    assert_eq!(
+        news["tournament"]["standings"].as_array().unwrap().len(),
+        TOPIC_STANDINGS
+    );
+
+    t.clock.set(START);
+    t.state.tournaments.tick().await;
+    let paired = next_of(&mut ws, &["tournament_pairings"]).await;
+    assert_eq!(paired["pairings"].as_array().unwrap().len(), PLAYERS / 2);
+    let news = loop {
+        let news = next_of(&mut ws, &["tournament"]).await;
+        if news["event"] == "paired" {
+            break news;
+        }
+    };
+    assert_first_lines(&news);
+
+    // GET: every line and game, and the asker's own line.
+    let (cookie, me) = players.last().unwrap();
+    let v = t
+        .get(&format!("/api/tournaments/{id}"), Some(cookie))
+        .await
+        .body;
+    assert_eq!(v["standings"].as_array().unwrap().len(), PLAYERS);
+    assert_eq!(v["pairings"].as_array().unwrap().len(), PLAYERS / 2);
+    assert_eq!(v["you"]["standing"]["player"]["id"], me.as_str(), "{v}");
+    assert_eq!(v["you"]["paused"], false);
+    // The health counters saw the wave.
+    let h = t.get("/api/health", None).await.body;
+    assert_eq!(h["arena_waves"], 1, "{h}");
+    assert_eq!(h["arena_recent_waves"][0]["waiting"], PLAYERS);
+    assert_eq!(h["arena_recent_waves"][0]["boards"], PLAYERS / 2);
+}
+
+/// Two servers over one PostgreSQL: the pages on B hear A's news of a
+/// large arena (made from the store on B) and every pairing, in notices
+/// of a few games each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
+    let Some(a) = TestApp::on_postgres() else {
+        return;
+    };
+    let b = a.reopen();
+    let ann = account(&a, "ann").await;
+    let made = a.post("/api/tournaments", Some(&ann), arena()).await;
+    let id = made.body["id"].as_str().unwrap().to_string();
+    let (addr_b, _stop) = b.serve().await;
+    let start = std::time::Instant::now();
+    while ![&a, &b]
+        .iter()
+        .all(|t| t.state.games.live.cluster().is_listening())
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let mut ws = ws_connect(addr_b, None).await;
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    guests_join(&a, &id).await;
+    a.clock.set(START);
+    a.state.tournaments.tick().await;
+    let mut games = HashSet::new();
+    while games.len() < PLAYERS / 2 {
+        let paired = next_of(&mut ws, &["tournament_pairings"]).await;
+        let few = paired["pairings"].as_array().unwrap();
+        assert!(few.len() <= 16, "{paired}");
+        games.extend(few.iter().map(|p| p["game"].as_str().unwrap().to_string()));
+    }
+    let news = loop {
+        let news = next_of(&mut ws, &["tournament"]).await;
+        if news["event"] == "paired" {
+            break news;
+        }
+    };
+    assert_first_lines(&news);
+}
