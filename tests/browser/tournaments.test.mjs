@@ -7,8 +7,9 @@
 // and the standings changing live on another player's tournament page
 // (the berserk win's +1 and its mark), then the next wave taking the
 // players to their new games, from the game page and the tournament page
-// alike. axe-core on the list and the tournament page; screenshots at
-// desktop and phone size.
+// alike. Then a round robin of three played to its end through the API:
+// the podium on each player's page. axe-core on the list, the tournament
+// page and the podium; screenshots at desktop and phone size.
 
 import { test, before, after } from 'node:test';
 import { Server, launchBrowser, shot, axeViolations, assert, settled, pageApi, registered as registeredIn } from './lib.mjs';
@@ -218,5 +219,67 @@ test('the list, the form and its refusals; an arena joined, started, played live
     for (const p of [...people, guest, eve]) assert.deepEqual(p.page.errors, [], `${p.name || 'guest'}: no page error`);
   } finally {
     for (const p of [...people, guest, eve]) if (p) await p.context.close();
+  }
+});
+
+/** The game going on in round `round` of tournament `id`, once the director has paired it. */
+async function roundGame(page, id, round) {
+  const until = Date.now() + 30000;
+  for (;;) {
+    const v = (await api(page, 'GET', `/api/tournaments/${id}`)).body;
+    const game = v.round === round && v.pairings.find((p) => p.result === '*');
+    if (game) return game;
+    assert.ok(Date.now() < until, `round ${round} was not paired: ${JSON.stringify(v)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+test('a round robin of three played to its end: the podium, on a desktop and a phone', async () => {
+  const people = [await registered('rae'), await registered('sam'), await registered('tia', { viewport: PHONE })];
+  const byName = new Map(people.map((p) => [p.name, p]));
+  const a = people[0].page;
+  try {
+    const made = await api(a, 'POST', '/api/tournaments', {
+      kind: 'round_robin', name: 'Three of us', variant: 'chess', clock: { base_seconds: 180, increment_seconds: 2 },
+      rated: false, starts_at: Date.now() + 6000, max_players: 3,
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.id;
+    for (const p of people) {
+      await openTournament(p.page, id);
+      await p.page.click('#btn-tour-join');
+      await p.page.waitForSelector(`#tour-standings tbody tr[data-player="${p.name}"].mine`);
+    }
+    // Three rounds of one game (the third player sits out): a move each,
+    // then Black resigns. Each round is paired when the last has ended.
+    for (let round = 1; round <= 3; round++) {
+      const game = await roundGame(a, id, round);
+      const white = byName.get(game.white.name);
+      const black = byName.get(game.black.name);
+      assert.equal((await api(white.page, 'POST', `/api/games/${game.game}/moves`, { move: 'e2e4', ply: 0 })).status, 200);
+      assert.equal((await api(black.page, 'POST', `/api/games/${game.game}/moves`, { move: 'e7e5', ply: 1 })).status, 200);
+      assert.equal((await api(black.page, 'POST', `/api/games/${game.game}/act`, { type: 'resign' })).status, 200);
+    }
+    // Over: the podium on every page, the standings' first three in order.
+    for (const p of people) {
+      await openTournament(p.page, id);
+      await p.page.waitForSelector('#tour-podium:not(.hidden)', { timeout: 30000 });
+      const podium = await p.page.$$eval('#tour-podium-list li strong', (els) => els.map((e) => e.textContent));
+      const table = await p.page.$$eval('#tour-standings tbody tr', (rows) => rows.map((r) => r.dataset.player));
+      assert.deepEqual(podium, table.slice(0, 3));
+      assert.equal(podium.length, 3);
+      assert.equal(await p.page.getAttribute('body', 'data-tournament-state'), 'finished');
+      assert.equal(await p.page.isVisible('#btn-tour-join'), false, 'no joining a finished tournament');
+    }
+    const phone = byName.get('tia').page;
+    await settled(phone);
+    assert.deepEqual(await axeViolations(phone), [], 'the podium (phone)');
+    await shot(phone, 'tournament-podium-phone');
+    await settled(a);
+    assert.deepEqual(await axeViolations(a), [], 'the podium (desktop)');
+    await shot(a, 'tournament-podium-desktop');
+    for (const p of people) assert.deepEqual(p.page.errors, [], `${p.name}: no page error`);
+  } finally {
+    for (const p of people) await p.context.close();
   }
 });
