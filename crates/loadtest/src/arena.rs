@@ -319,16 +319,40 @@ pub(crate) async fn report_waves(addrs: &[SocketAddr]) {
             v
         };
         let (pair, start) = (sorted(|w| w.pair_us), sorted(|w| w.start_us));
-        let first = waves[0];
         let boards: usize = waves.iter().map(|w| w.boards).sum();
+        let say = |w: &Wave| {
+            format!(
+                "{} waiting, {} games, paired in {:.1} ms, started in {:.1} ms",
+                w.waiting,
+                w.boards,
+                w.pair_us as f64 / 1000.0,
+                w.start_us as f64 / 1000.0
+            )
+        };
+        let largest = waves
+            .iter()
+            .max_by_key(|w| w.waiting)
+            .copied()
+            .unwrap_or(waves[0]);
+        let slowest = waves
+            .iter()
+            .max_by_key(|w| w.pair_us + w.start_us)
+            .copied()
+            .unwrap_or(waves[0]);
+        let mut sizes: Vec<u64> = waves.iter().map(|w| w.waiting as u64).collect();
+        sizes.sort_unstable();
         println!(
-            "instance {k}: {} pairing waves ({} read), {boards} games started; the first: {} waiting, {} games, paired in {:.1} ms, started in {:.1} ms",
+            "instance {k}: {} pairing waves ({} read), {boards} games started; waiting per wave p50 {}, max {}",
             h.arena_waves,
             waves.len(),
-            first.waiting,
-            first.boards,
-            first.pair_us as f64 / 1000.0,
-            first.start_us as f64 / 1000.0,
+            sizes[sizes.len() / 2],
+            sizes[sizes.len() - 1],
+        );
+        println!(
+            "instance {k}: the first wave: {}; the largest: {}; the slowest: {}",
+            say(&waves[0]),
+            say(&largest),
+            say(&slowest)
         );
         println!(
             "instance {k}: per wave, pairing (reading the arena, choosing pairs) p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; starting its games p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",

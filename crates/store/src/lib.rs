@@ -32,7 +32,7 @@ mod writer;
 pub use challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 pub use chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage, CHAT_HISTORY};
 pub use database::{redact, Database};
-pub use notice::{Notice, StoreNotice, KEYS_PER_NOTICE};
+pub use notice::{GameStep, Notice, StoreNotice, KEYS_PER_NOTICE, MAX_STEP_NOTICE};
 pub use postgres::PgStore;
 pub use rating_pool::RatingPool;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
@@ -207,7 +207,7 @@ pub struct GameRecord {
 }
 
 /// A time control: `base_ms` for the game plus `increment_ms` a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClockSettings {
     /// Each side's time for the whole game, in milliseconds.
     pub base_ms: i64,
@@ -217,7 +217,7 @@ pub struct ClockSettings {
 
 /// What an online game keeps besides its [`GameRecord`]: who holds the
 /// seats, the clocks and the pending offers.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct OnlineRecord {
     /// The players holding the seats; `None` while a seat is free.
     pub players: ByColor<Option<String>>,
@@ -269,7 +269,7 @@ impl OnlineRecord {
 }
 
 /// One stored move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StoredMove {
     /// 0 for the first move of the game.
     pub ply: usize,

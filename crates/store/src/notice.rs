@@ -8,11 +8,45 @@
 //! carries the revision, so a server that reconnects reloads the games it
 //! holds and compares ([`StoreNotice::Listening`]).
 
+use crate::{GameUpdate, MovesChange, OnlineRecord, StoredMove};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Presence keys sent in one notice at most (keeps a payload short).
 pub const KEYS_PER_NOTICE: usize = 64;
+
+/// A commit that added one move and changed nothing else but the
+/// revision, the time and the online state (no end, no names, no
+/// ratings): all a server needs to play it on from the revision before.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameStep {
+    /// The move (its ply is the game's length before it).
+    pub played: StoredMove,
+    /// When it was made (the game's `updated_at`).
+    pub updated_at: i64,
+    /// The online state after it (`None`: unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub online: Option<OnlineRecord>,
+}
+
+/// A notice with a [`GameStep`] above this many bytes goes without it
+/// (PostgreSQL refuses a payload of 8,000 bytes or more).
+pub const MAX_STEP_NOTICE: usize = 6_000;
+
+impl GameStep {
+    /// The step of a commit, if it is one plain move.
+    pub fn of(moves: &MovesChange, update: &GameUpdate) -> Option<GameStep> {
+        let MovesChange::Push(played) = moves else {
+            return None;
+        };
+        let plain = update.ending.is_none() && update.names.is_none() && update.ratings.is_empty();
+        plain.then(|| GameStep {
+            played: played.clone(),
+            updated_at: update.updated_at,
+            online: update.online.clone(),
+        })
+    }
+}
 
 /// One server's notice to the others.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,6 +63,10 @@ pub enum Notice {
         /// from servers that do not say.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<String>,
+        /// The change itself when it was one plain move: a server holding
+        /// the revision before plays it on without reading the game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<Box<GameStep>>,
     },
     /// A game was deleted.
     Deleted {
@@ -128,7 +166,7 @@ impl Notice {
     ///
     /// ```
     /// use tensorchess_store::Notice;
-    /// let n = Notice::Game { id: "abc".into(), rev: 7, from: Some("f00d".into()) };
+    /// let n = Notice::Game { id: "abc".into(), rev: 7, from: Some("f00d".into()), step: None };
     /// assert_eq!(Notice::parse(&n.to_string()), Some(n));
     /// assert_eq!(Notice::parse(r#"{"t":"game","id":"abc","rev":"seven"}"#), None);
     /// ```
@@ -173,11 +211,32 @@ mod tests {
                 id: "g1".into(),
                 rev: 12,
                 from: None,
+                step: None,
             },
             Notice::Game {
                 id: "g1".into(),
                 rev: 13,
                 from: Some(from.clone()),
+                step: None,
+            },
+            Notice::Game {
+                id: "g1".into(),
+                rev: 14,
+                from: Some(from.clone()),
+                step: Some(Box::new(GameStep {
+                    played: StoredMove {
+                        ply: 12,
+                        uci: "e2e4".into(),
+                        san: "e4".into(),
+                    },
+                    updated_at: 1_700_000_000_000,
+                    online: Some(OnlineRecord {
+                        ms: tensorchess_rules::ByColor::new(170_000, 175_500),
+                        turn_started_at: Some(1_700_000_000_000),
+                        draw_offer_plies: tensorchess_rules::ByColor::new(Some(8), None),
+                        ..OnlineRecord::default()
+                    }),
+                })),
             },
             Notice::Deleted { id: "g1".into() },
             Notice::Account { seq: 41 },

@@ -39,6 +39,11 @@ pub struct HealthView {
     pub slow_sockets_dropped: u64,
     pub overloaded: u64,
     pub body_timeouts: u64,
+    /// Other instances' commits to games held here since the start:
+    /// played on from their notices (one plain move), and read again from
+    /// the store (anything else, or a notice missed).
+    pub games_played_on: u64,
+    pub games_read_again: u64,
     /// Arena pairing waves this instance directed since it started, and
     /// the latest of them (oldest first).
     pub arena_waves: u64,
@@ -70,6 +75,8 @@ pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
         slow_sockets_dropped: m.slow_sockets_dropped.load(Ordering::Relaxed),
         overloaded: m.overloaded.load(Ordering::Relaxed),
         body_timeouts: m.body_timeouts.load(Ordering::Relaxed),
+        games_played_on: cluster.played_on.load(Ordering::Relaxed),
+        games_read_again: cluster.read_again.load(Ordering::Relaxed),
         arena_waves,
         arena_recent_waves,
     })

@@ -5,9 +5,10 @@ use crate::live::LiveGames;
 use crate::lobby::{Lobby, LOBBY_TOPIC};
 use crate::online::OnlineGames;
 use crate::players::Players;
-use crate::store::{Notice, StoreNotice};
+use crate::store::{GameStep, Notice, StoreNotice};
 use crate::tournaments::Tournaments;
 use crate::views::ServerEvent;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use tokio::sync::{mpsc, watch};
 
@@ -60,7 +61,7 @@ fn resync(
 ) {
     catch_up(players);
     for id in live.cached_ids() {
-        tokio::spawn(sync(live.clone(), online.clone(), id, None));
+        tokio::spawn(sync(live.clone(), online.clone(), id, None, None));
     }
     if let Some(lobby) = lobby.upgrade() {
         tokio::spawn(async move { lobby.announce_all().await });
@@ -71,9 +72,16 @@ fn resync(
 }
 
 /// Another server committed game `id` at `rev` (`None`: maybe, the
-/// notices were interrupted): reads it again if it is in memory here and
-/// older, and re-arms its timer.
-async fn sync(live: Arc<LiveGames>, online: Weak<OnlineGames>, id: String, rev: Option<i64>) {
+/// notices were interrupted): if it is in memory here and older, plays on
+/// the notice's move when it was one plain move on the revision held, or
+/// else reads it again; and re-arms its timer.
+async fn sync(
+    live: Arc<LiveGames>,
+    online: Weak<OnlineGames>,
+    id: String,
+    rev: Option<i64>,
+    step: Option<Box<GameStep>>,
+) {
     let (Some(arc), Some(online)) = (live.cached(&id), online.upgrade()) else {
         return;
     };
@@ -81,6 +89,17 @@ async fn sync(live: Arc<LiveGames>, online: Weak<OnlineGames>, id: String, rev: 
     if rev.is_some_and(|rev| rev <= lg.rev()) {
         return;
     }
+    if let (Some(rev), Some(step)) = (rev, step) {
+        match online.play_step(&arc, &mut lg, rev, *step).await {
+            Ok(true) => {
+                live.cluster().played_on.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            Ok(false) => {}
+            Err(e) => tracing::debug!("game {id}: the notice's move not played on: {e}"),
+        }
+    }
+    live.cluster().read_again.fetch_add(1, Ordering::Relaxed);
     if let Err(e) = online.reload(&arc, &mut lg).await {
         tracing::warn!("game {id} could not be read again: {e}");
     }
@@ -97,8 +116,8 @@ fn act_on(
     let presence = live.presence();
     match notice {
         // Reading a game again takes a query: games are read side by side.
-        Notice::Game { id, rev, .. } => {
-            tokio::spawn(sync(live.clone(), online.clone(), id, Some(rev)));
+        Notice::Game { id, rev, step, .. } => {
+            tokio::spawn(sync(live.clone(), online.clone(), id, Some(rev), step));
         }
         Notice::Deleted { id } => {
             live.remove(&id);

@@ -33,6 +33,11 @@ pub struct Cluster {
     outbox: OnceLock<mpsc::UnboundedSender<Notice>>,
     /// Whether this server's listener has connected once.
     listening: AtomicBool,
+    /// Other servers' commits to games held here played on from their
+    /// notices (`GET /api/health`).
+    pub played_on: std::sync::atomic::AtomicU64,
+    /// Other servers' commits to games held here read again from the store.
+    pub read_again: std::sync::atomic::AtomicU64,
 }
 
 impl Default for Cluster {
@@ -49,6 +54,8 @@ impl Cluster {
             instance: bytes.iter().map(|b| format!("{b:02x}")).collect(),
             outbox: OnceLock::new(),
             listening: AtomicBool::new(false),
+            played_on: std::sync::atomic::AtomicU64::new(0),
+            read_again: std::sync::atomic::AtomicU64::new(0),
         }
     }
 

@@ -327,14 +327,54 @@ impl LiveGames {
     pub async fn reload(&self, lg: &mut LiveGame) -> Result<bool, AppError> {
         // Only the moves after the last one held (and it, to check that
         // they follow on from it): one indexed read, not the whole game.
-        let (rev, ply) = (lg.rev(), lg.ply());
-        let tail_from = ply.saturating_sub(1);
+        let tail_from = lg.ply().saturating_sub(1);
         let Some(stored) = self.store.load_game_from(lg.id(), tail_from).await? else {
             return Ok(false);
         };
-        if stored.record.rev <= rev {
+        if stored.record.rev <= lg.rev() {
             return Ok(false);
         }
+        self.take_stored(lg, stored, tail_from).await
+    }
+
+    /// Another server's plain move at revision `rev`, told in its notice,
+    /// played on the revision before without reading the game: what the
+    /// store holds now is the game held, that move, and the notice's time
+    /// and online state. `Ok(false)` when it does not follow on from what
+    /// is held (then the game is read).
+    pub async fn play_step(
+        &self,
+        lg: &mut LiveGame,
+        rev: i64,
+        step: crate::store::GameStep,
+    ) -> Result<bool, AppError> {
+        let ply = lg.ply();
+        if rev != lg.rev() + 1 || step.played.ply != ply || lg.is_over() {
+            return Ok(false);
+        }
+        let mut record = lg.record().clone();
+        record.rev = rev;
+        record.updated_at = step.updated_at;
+        let online = step
+            .online
+            .or_else(|| lg.online().map(|o| o.record().clone()));
+        let stored = StoredGame {
+            record,
+            moves: vec![step.played],
+            online,
+        };
+        self.take_stored(lg, stored, ply).await
+    }
+
+    /// Makes `lg` the game `stored` (its moves from `tail_from`), and tells
+    /// the pages: the move event when it is one move more.
+    async fn take_stored(
+        &self,
+        lg: &mut LiveGame,
+        stored: StoredGame,
+        tail_from: usize,
+    ) -> Result<bool, AppError> {
+        let (rev, ply) = (lg.rev(), lg.ply());
         let origin = self.clock_origin(&stored).await?;
         let (from, moved) = match lg.refresh(stored, tail_from, origin)? {
             Some(done) => done,

@@ -112,6 +112,22 @@ impl OnlineGames {
         Ok(newer)
     }
 
+    /// Another server's plain move (see [`LiveGames::play_step`]); false
+    /// when it does not follow on from what is held.
+    pub async fn play_step(
+        self: &Arc<Self>,
+        arc: &SharedGame,
+        lg: &mut LiveGame,
+        rev: i64,
+        step: crate::store::GameStep,
+    ) -> Result<bool, AppError> {
+        let played = self.live.play_step(lg, rev, step).await?;
+        if played {
+            self.arm_timer(arc, lg);
+        }
+        Ok(played)
+    }
+
     /// Parses a time control of a request.
     pub fn clock_settings(
         clock: Option<super::requests::ClockRequest>,

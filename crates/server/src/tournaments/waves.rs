@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 
 /// Waves kept for `GET /api/health`.
-pub const WAVES_KEPT: usize = 256;
+pub const WAVES_KEPT: usize = 1024;
 
 /// One pairing wave of an arena.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

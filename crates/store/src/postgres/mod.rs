@@ -21,9 +21,10 @@ mod tournaments;
 
 use super::database::redact;
 use super::{
-    AccountEvent, AccountRecord, BanRecord, GameListQuery, GameStore, GameSummary, GameUpdate,
-    LessonRecord, MovesChange, Notice, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite,
-    RatingRecord, ReviewRecord, RunRecord, SeekRecord, StoreError, StoreNotice, StoredGame,
+    AccountEvent, AccountRecord, BanRecord, GameListQuery, GameStep, GameStore, GameSummary,
+    GameUpdate, LessonRecord, MovesChange, Notice, PlayerRecord, PuzzleAttemptRecord,
+    PuzzleResultWrite, RatingRecord, ReviewRecord, RunRecord, SeekRecord, StoreError, StoreNotice,
+    StoredGame, MAX_STEP_NOTICE,
 };
 use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
@@ -277,18 +278,33 @@ async fn send_notice(
     channel: &str,
     notice: &Notice,
 ) -> Result<(), StoreError> {
+    send_text(c, channel, &notice.to_string()).await
+}
+
+/// [`send_notice`] of a notice already written out.
+async fn send_text(c: &impl GenericClient, channel: &str, text: &str) -> Result<(), StoreError> {
     let stmt = c.prepare_cached("SELECT pg_notify($1, $2)").await?;
-    c.execute(&stmt, &[&channel, &notice.to_string()]).await?;
+    c.execute(&stmt, &[&channel, &text]).await?;
     Ok(())
 }
 
 impl PgStore {
-    fn game_notice(&self, id: &str, update: &GameUpdate) -> Notice {
-        Notice::Game {
+    /// The notice of a commit: with its step when it was one plain move
+    /// and the notice stays short.
+    fn game_notice(&self, id: &str, moves: &MovesChange, update: &GameUpdate) -> String {
+        let notice = |step| Notice::Game {
             id: id.to_string(),
             rev: update.rev,
             from: self.instance.get().cloned(),
+            step,
+        };
+        if let Some(step) = GameStep::of(moves, update) {
+            let text = notice(Some(Box::new(step))).to_string();
+            if text.len() <= MAX_STEP_NOTICE {
+                return text;
+            }
         }
+        notice(None).to_string()
     }
 }
 
@@ -573,7 +589,7 @@ impl GameStore for PgStore {
     ) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
-        let notice = self.game_notice(id, update).to_string();
+        let notice = self.game_notice(id, moves, update);
         if games::commit(&tx, id, moves, update, (&self.channel, &notice)).await? {
             tx.commit().await?;
             return Ok(());
@@ -591,7 +607,8 @@ impl GameStore for PgStore {
         write_tx!(self, |tx| {
             games::apply_update(&tx, previous, update).await?;
             games::insert_game(&tx, game).await?;
-            send_notice(&tx, &self.channel, &self.game_notice(previous, update)).await?
+            let notice = self.game_notice(previous, &MovesChange::Keep, update);
+            send_text(&tx, &self.channel, &notice).await?
         })
     }
 

@@ -155,6 +155,69 @@ async fn a_game_is_played_across_two_servers() {
     .await;
 }
 
+/// Another server's commits this one followed: (played on from the
+/// notice, read again from the database), from `GET /api/health`.
+async fn follow_counts(t: &TestApp) -> (u64, u64) {
+    let h = t.get("/api/health", None).await.body;
+    (
+        h["games_played_on"].as_u64().unwrap(),
+        h["games_read_again"].as_u64().unwrap(),
+    )
+}
+
+/// The other server's plain moves are played on from their notices,
+/// without reading the game: what each server then holds is what a third
+/// server reads from the database (moves, position, clocks, revision).
+#[tokio::test]
+async fn moves_from_the_other_server_are_played_on_as_stored() {
+    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
+        return;
+    };
+    let clock = json!({ "base_seconds": 300, "increment_seconds": 3 });
+    let (id, white, black) = game_across(&a, &b, clock).await;
+    // Both servers hold the game (each has served one of its seats).
+    b.game(&id).await;
+    wait_until("A hears of the join", || async {
+        a.game(&id).await["online"]["black"]["taken"] == true
+    })
+    .await;
+    let (before_a, before_b) = (follow_counts(&a).await, follow_counts(&b).await);
+    let mut game = a.game(&id).await;
+    for ply in 0..8 {
+        let (server, other, cookie) = if ply % 2 == 0 {
+            (&a, &b, &white)
+        } else {
+            (&b, &a, &black)
+        };
+        a.clock.advance(1_500 + 100 * ply as i64);
+        let mv = a_legal_move(&game, ply * 5 + 3);
+        let r = server.play(&id, cookie, &mv, ply).await;
+        assert_eq!(r.status, StatusCode::OK, "ply {ply}: {}", r.text);
+        let rev = r.body["rev"].clone();
+        wait_until("the other server follows", || async {
+            other.game(&id).await["rev"] == rev
+        })
+        .await;
+        game = r.body;
+    }
+    let (after_a, after_b) = (follow_counts(&a).await, follow_counts(&b).await);
+    // Four moves each way, each played on; nothing read again.
+    assert_eq!((after_a.0 - before_a.0, after_b.0 - before_b.0), (4, 4));
+    assert_eq!((after_a.1, after_b.1), (before_a.1, before_b.1));
+    // A third server reads the game from the database: the same game.
+    let c = a.reopen();
+    let (on_a, on_b, on_c) = (a.game(&id).await, b.game(&id).await, c.game(&id).await);
+    for key in ["rev", "moves", "position", "end", "updated_at"] {
+        assert_eq!(on_a[key], on_c[key], "{key}");
+        assert_eq!(on_b[key], on_c[key], "{key}");
+    }
+    for key in ["clock", "draw_offer", "can_abort", "rated", "berserked"] {
+        assert_eq!(on_a["online"][key], on_c["online"][key], "online.{key}");
+        assert_eq!(on_b["online"][key], on_c["online"][key], "online.{key}");
+    }
+    assert!(on_c["online"]["clock"].is_object(), "{on_c}");
+}
+
 #[tokio::test]
 async fn racing_moves_on_two_servers_exactly_one_wins() {
     let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
