@@ -218,7 +218,7 @@ pub(crate) async fn attend(
             }
         };
         let text = text.as_str();
-        if text.starts_with(r#"{"type":"tournament_pairings""#) {
+        if message_type(text).as_deref() == Some("tournament_pairings") {
             let ev: PairingsEvent = match serde_json::from_str(text) {
                 Ok(ev) => ev,
                 Err(e) => {
@@ -262,7 +262,7 @@ pub(crate) async fn attend(
             let unsub = format!(r#"{{"type":"unsubscribe","topic":"game:{game}"}}"#);
             let _ = ws.send(Message::text(unsub)).await;
             games.push(game);
-        } else if text.starts_with(r#"{"type":"tournament""#) {
+        } else if message_type(text).as_deref() == Some("tournament") {
             if let Ok(ev) = serde_json::from_str::<TournamentEvent>(text) {
                 if ev.event == "finished" {
                     finished = true;
@@ -279,6 +279,21 @@ pub(crate) async fn attend(
     if let Some(e) = error {
         t.errors.push(format!("arena player {number}: {e}"));
     }
+}
+
+/// A message's `type`: read from its start when it comes first (as the
+/// server writes its own messages), else from the whole message (one
+/// relayed from another instance has its keys in another order).
+fn message_type(text: &str) -> Option<String> {
+    if let Some(rest) = text.strip_prefix(r#"{"type":""#) {
+        return rest.split('"').next().map(str::to_string);
+    }
+    #[derive(Deserialize)]
+    struct Typed {
+        #[serde(rename = "type")]
+        kind: String,
+    }
+    serde_json::from_str::<Typed>(text).ok().map(|t| t.kind)
 }
 
 #[derive(Deserialize)]
@@ -384,5 +399,24 @@ pub(crate) fn report(t: &ArenaTally, players: usize) {
     );
     for e in t.errors.iter().take(10) {
         println!("  {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message_type;
+
+    #[test]
+    fn a_messages_type_wherever_its_key_is() {
+        assert_eq!(
+            message_type(r#"{"type":"tournament","event":"x"}"#).as_deref(),
+            Some("tournament")
+        );
+        assert_eq!(
+            message_type(r#"{"pairings":[],"topic":"tournament:t","type":"tournament_pairings"}"#)
+                .as_deref(),
+            Some("tournament_pairings")
+        );
+        assert_eq!(message_type(r#"{"topic":"t"}"#), None);
     }
 }

@@ -311,12 +311,15 @@ pub fn read_game(row: &impl Row) -> Result<TournamentGame, StoreError> {
 }
 
 /// The tournament games (with their games' result, reason and plies) that
-/// `filter` (on `tg`, placeholders by `mark`) selects, oldest first.
+/// `filter` (on `tg`, placeholders by `mark`) selects, oldest first. A
+/// game's plies are its last ply plus one, found in the moves' primary key
+/// (plies have no gap): a count read every move of every game, at each
+/// tick of the director.
 pub fn games_query(filter: &str) -> String {
     format!(
         "SELECT tg.tournament_id, tg.game_id, tg.round, tg.white, tg.black, tg.white_berserked, \
          tg.black_berserked, tg.created_at, g.result, g.end_reason, \
-         (SELECT COUNT(*) FROM moves m WHERE m.game_id = tg.game_id) \
+         COALESCE((SELECT MAX(m.ply) + 1 FROM moves m WHERE m.game_id = tg.game_id), 0) \
          FROM tournament_games tg JOIN games g ON g.id = tg.game_id \
          WHERE {filter} ORDER BY tg.created_at, tg.game_id"
     )

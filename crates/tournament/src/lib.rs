@@ -63,6 +63,6 @@ pub mod standings;
 pub mod swiss;
 pub mod trf;
 
-pub use outcome::{FinishedGame, Outcome, PlayerResult};
+pub use outcome::{games_by_player, FinishedGame, Outcome, PlayerResult};
 pub use pairing::Pairing;
 pub use player::{PlayerKey, Side};

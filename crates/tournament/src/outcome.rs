@@ -58,6 +58,24 @@ pub struct FinishedGame {
     pub black_berserked: bool,
 }
 
+/// Each player's games, in the order of `games` (a game is in both its
+/// players' lists): standings and pairings look at each player's own
+/// games, not at every game of the tournament for each player.
+#[must_use]
+pub fn games_by_player(
+    games: &[FinishedGame],
+) -> std::collections::HashMap<PlayerKey, Vec<FinishedGame>> {
+    let mut by: std::collections::HashMap<PlayerKey, Vec<FinishedGame>> =
+        std::collections::HashMap::new();
+    for g in games {
+        by.entry(g.white).or_default().push(*g);
+        if g.black != g.white {
+            by.entry(g.black).or_default().push(*g);
+        }
+    }
+    by
+}
+
 impl FinishedGame {
     /// The side `player` played, or `None` when they did not play this game.
     #[must_use]
@@ -87,5 +105,33 @@ impl FinishedGame {
             Side::White => self.white_berserked,
             Side::Black => self.black_berserked,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(white: u64, black: u64, plies: u32) -> FinishedGame {
+        FinishedGame {
+            white: PlayerKey(white),
+            black: PlayerKey(black),
+            outcome: Outcome::Draw,
+            plies,
+            white_berserked: false,
+            black_berserked: false,
+        }
+    }
+
+    #[test]
+    fn each_players_games_in_their_order() {
+        let games = [game(0, 1, 10), game(2, 0, 11), game(1, 2, 12), game(0, 2, 13)];
+        let by = games_by_player(&games);
+        let plies = |k: u64| by[&PlayerKey(k)].iter().map(|g| g.plies).collect::<Vec<_>>();
+        assert_eq!(plies(0), [10, 11, 13]);
+        assert_eq!(plies(1), [10, 12]);
+        assert_eq!(plies(2), [11, 12, 13]);
+        assert!(!by.contains_key(&PlayerKey(3)));
+        assert!(games_by_player(&[]).is_empty());
     }
 }

@@ -10,7 +10,7 @@ use crate::error::AppError;
 use crate::store::TournamentRecord;
 use std::collections::{HashMap, HashSet};
 use tensorchess_tournament::arena::{pair_arena, rank_arena, ArenaCandidate};
-use tensorchess_tournament::PlayerKey;
+use tensorchess_tournament::{games_by_player, PlayerKey};
 
 impl Tournaments {
     /// Directs arena `t` at `now` (this instance holds its lease).
@@ -55,12 +55,14 @@ impl Tournaments {
             .filter(|(_, e)| !e.withdrawn && !e.paused)
             .map(|(i, e)| (PlayerKey(i as u64), e))
             .collect();
+        let by_player = games_by_player(&finished);
         let waiting: Vec<ArenaCandidate> = active
             .iter()
             .filter(|(_, e)| !playing.contains(e.player.as_str()))
             .map(|&(key, e)| {
                 let rank = ranks.get(&key).copied().unwrap_or(u32::MAX);
-                ArenaCandidate::from_games(key, e.rating, rank, &finished)
+                let own = by_player.get(&key).map_or(&[][..], Vec::as_slice);
+                ArenaCandidate::from_games(key, e.rating, rank, own)
             })
             .collect();
         if waiting.len() < 2 {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use tensorchess_rules::Color;
 use tensorchess_tournament::arena::{rank_arena, score_player};
 use tensorchess_tournament::standings::{standings, PlayedGame, RatedPlayer};
-use tensorchess_tournament::{FinishedGame, Outcome, PlayerKey};
+use tensorchess_tournament::{games_by_player, FinishedGame, Outcome, PlayerKey};
 
 /// A tournament in a list.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -337,10 +337,12 @@ fn arena_lines(keyed: &Keyed, finished: &[FinishedGame]) -> Vec<Line> {
         .enumerate()
         .map(|(i, e)| (PlayerKey(i as u64), e.rating))
         .collect();
+    let by_player = games_by_player(finished);
     rank_arena(&players, finished)
         .into_iter()
         .map(|s| {
-            let sheet = score_player(finished, s.key);
+            let own = by_player.get(&s.key).map_or(&[][..], Vec::as_slice);
+            let sheet = score_player(own, s.key);
             Line {
                 key: s.key,
                 rank: s.rank,

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::scoring::score_player;
-use crate::outcome::{FinishedGame, PlayerResult};
+use crate::outcome::{games_by_player, FinishedGame, PlayerResult};
 use crate::player::PlayerKey;
 
 /// One line of the arena's standings.
@@ -53,11 +53,13 @@ pub fn arena_performance(games: &[(i32, PlayerResult)]) -> Option<i32> {
 #[must_use]
 pub fn rank_arena(players: &[(PlayerKey, i32)], games: &[FinishedGame]) -> Vec<ArenaStanding> {
     let rating: std::collections::HashMap<PlayerKey, i32> = players.iter().copied().collect();
+    let by_player = games_by_player(games);
     let mut lines: Vec<ArenaStanding> = players
         .iter()
         .map(|&(key, _)| {
-            let sheet = score_player(games, key);
-            let faced: Vec<(i32, PlayerResult)> = games
+            let own = by_player.get(&key).map_or(&[][..], Vec::as_slice);
+            let sheet = score_player(own, key);
+            let faced: Vec<(i32, PlayerResult)> = own
                 .iter()
                 .filter_map(|g| {
                     let side = g.side_of(key)?;
