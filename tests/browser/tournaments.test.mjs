@@ -75,14 +75,18 @@ test('the list, the form and its refusals; an arena joined, started, played live
     await a.fill('#form-tournament input[name="name"]', 'x');
     await a.click('#btn-create-tournament');
     assert.match(await a.textContent('#tour-form-error'), /2 to 40 letters/);
+    // Days per move: not for an arena; a Swiss by correspondence.
+    await a.fill('#form-tournament input[name="name"]', 'Sunday Swiss');
+    await a.selectOption('#form-tournament select[name="clock"]', 'd3');
+    await a.click('#btn-create-tournament');
+    assert.match(await a.textContent('#tour-form-error'), /arena is played on a clock/);
     await a.selectOption('#form-tournament select[name="kind"]', 'swiss');
     assert.ok(await a.isVisible('#form-tournament input[name="rounds"]'));
     assert.equal(await a.isVisible('#form-tournament input[name="minutes"]'), false);
-    await a.fill('#form-tournament input[name="name"]', 'Sunday Swiss');
     await a.click('#btn-create-tournament');
     await a.waitForFunction(() => document.body.dataset.page === 'tournament' && document.body.dataset.tournamentReady === '1');
     assert.equal(await a.textContent('#tour-name'), 'Sunday Swiss');
-    assert.match(await a.textContent('#tour-sub'), /Swiss system · Tensor Chess · 3\+2 · Casual · 5 rounds/);
+    assert.match(await a.textContent('#tour-sub'), /Swiss system · Tensor Chess · 3 days a move · Casual · 5 rounds/);
     assert.match(await a.textContent('#tour-when'), /^Starts in \d+:\d\d/);
 
     // A guest's rated tournament: the server's refusal, said on the form.

@@ -41,6 +41,11 @@
 //! # that does not need the instances to share live updates.
 //! target/release/loadtest --games 500 --db "$url" --instances 2 --together --kill-after 5
 //!
+//! # An arena of 1,000 players (guests) over 10 minutes: the server's
+//! # director pairs them, they play and are paired again until it ends.
+//! target/release/loadtest --arena 1000 --arena-lead 20 --clock 180+2 \
+//!     --think 500-2000 --max-plies 60 --timeout 900 --db "$url" [--instances 2]
+//!
 //! # Servers started by hand: their addresses and pids, in the same order.
 //! target/release/loadtest --connect 127.0.0.1:8080,127.0.0.1:8081 \
 //!     --server-pid 1234,1235 --db "$url"

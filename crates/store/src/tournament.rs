@@ -111,6 +111,9 @@ pub struct TournamentRecord {
     /// entry's key and its start), unique, so that instances racing to
     /// make it make one; `None` for a tournament a player made.
     pub schedule_key: Option<String>,
+    /// Correspondence (a Swiss or a round robin): days per move for every
+    /// game instead of `clock`.
+    pub days: Option<u32>,
 }
 
 /// The `created_by` of a tournament the server's schedule made: no
@@ -187,7 +190,8 @@ pub const LINK_COLUMNS: &str = "tournament_id, game_id, round, white, black, whi
 /// The columns of a tournament, in [`tournament_values`]' order.
 pub const TOURNAMENT_COLUMNS: &str =
     "id, kind, name, variant, clock_base_ms, clock_inc_ms, rated, \
-     starts_at, minutes, rounds, max_players, created_by, state, created_at, schedule_key";
+     starts_at, minutes, rounds, max_players, created_by, state, created_at, schedule_key, \
+     days_per_move";
 
 /// The columns of an entry, in [`entry_values`]' order.
 pub const ENTRY_COLUMNS: &str = "tournament_id, player, joined_at, withdrawn, paused, rating";
@@ -210,6 +214,7 @@ pub fn tournament_values(t: &TournamentRecord) -> Vec<Value> {
         Value::Text(Some(t.state.as_str().to_string())),
         Value::Int(Some(t.created_at)),
         Value::Text(t.schedule_key.clone()),
+        Value::Int(t.days.map(i64::from)),
     ]
 }
 
@@ -247,6 +252,7 @@ pub fn read_tournament(row: &impl Row, at: usize) -> Result<TournamentRecord, St
         state,
         created_at: row.int_nn(at + 13)?,
         schedule_key: row.text(at + 14)?,
+        days: row.int(at + 15)?.map(small),
         id,
     })
 }

@@ -125,9 +125,19 @@ mod tests {
 
     #[test]
     fn each_players_games_in_their_order() {
-        let games = [game(0, 1, 10), game(2, 0, 11), game(1, 2, 12), game(0, 2, 13)];
+        let games = [
+            game(0, 1, 10),
+            game(2, 0, 11),
+            game(1, 2, 12),
+            game(0, 2, 13),
+        ];
         let by = games_by_player(&games);
-        let plies = |k: u64| by[&PlayerKey(k)].iter().map(|g| g.plies).collect::<Vec<_>>();
+        let plies = |k: u64| {
+            by[&PlayerKey(k)]
+                .iter()
+                .map(|g| g.plies)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(plies(0), [10, 11, 13]);
         assert_eq!(plies(1), [10, 12]);
         assert_eq!(plies(2), [11, 12, 13]);

@@ -94,7 +94,8 @@
 /**
  * @typedef {{ id: string, kind: TournamentKind, name: string, variant: string, variant_title: string,
  *   clock: ClockSpec, rated: boolean, starts_at: number, ends_at?: number, minutes?: number, rounds?: number,
- *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean }} TournamentSummary
+ *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean,
+ *   days?: number }} TournamentSummary
  */
 /** @typedef {{ id: string, name: string, title?: string }} TournamentPlayer */
 /** @typedef {{ points: number, fire: boolean, berserk: boolean }} SheetMark */
@@ -114,7 +115,7 @@
  */
 /** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
 /**
- * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec, rated: boolean,
+ * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec | null, days?: number, rated: boolean,
  *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest
  */
 /** @typedef {{ id: string, name: string, kind: TournamentKind }} GameTournament */

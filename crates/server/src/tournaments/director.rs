@@ -123,7 +123,11 @@ impl Tournaments {
         let mut views = Vec::with_capacity(boards.len());
         let pool = RatingPool {
             variant: t.variant,
-            correspondence: false,
+            correspondence: t.days.is_some(),
+        };
+        let timing = match t.days {
+            Some(days) => Timing::Days(days),
+            None => Timing::Clock(t.clock),
         };
         for (white, black) in boards {
             let names = [
@@ -152,7 +156,7 @@ impl Tournaments {
                 .online
                 .start(
                     t.variant,
-                    Timing::Clock(t.clock),
+                    timing,
                     [Some(white.clone()), Some(black.clone())],
                     names.clone(),
                     rated,

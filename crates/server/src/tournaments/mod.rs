@@ -20,6 +20,7 @@ use crate::error::AppError;
 use crate::ids::new_id;
 use crate::kind::Kind;
 use crate::live::LiveGames;
+use crate::online::timing::Timing;
 use crate::online::OnlineGames;
 use crate::players::{Me, Players};
 use crate::requests::ClockRequest;
@@ -75,8 +76,13 @@ pub struct CreateTournamentRequest {
     /// `tensor` (default), `chess` or `chessence`.
     #[serde(default, deserialize_with = "crate::requests::optional_variant")]
     pub variant: Option<VariantKind>,
-    /// Every game's clock.
-    pub clock: ClockRequest,
+    /// Every game's clock (real time), or `null` with `days`.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+    /// Correspondence (a Swiss or a round robin): days per move for every
+    /// game (1, 2, 3, 5, 7 or 14) instead of a clock.
+    #[serde(default)]
+    pub days: Option<u32>,
     /// Rated (accounts only).
     #[serde(default)]
     pub rated: bool,
@@ -99,8 +105,10 @@ pub struct CreateTournamentRequest {
 pub struct Settings {
     /// Arena, Swiss or round robin.
     pub kind: TournamentKind,
-    /// Every game's clock.
+    /// Every game's clock (zeros for correspondence).
     pub clock: ClockSettings,
+    /// Correspondence: days per move.
+    pub days: Option<u32>,
     /// An arena's minutes.
     pub minutes: Option<u32>,
     /// A Swiss's rounds.
@@ -114,17 +122,36 @@ impl Settings {
     /// `max_players` is 100 (at most a round robin's 30) when not said.
     pub fn check(
         kind: KindRequest,
-        clock: ClockRequest,
+        (clock, days): (Option<ClockRequest>, Option<u32>),
         minutes: Option<u32>,
         rounds: Option<u32>,
         max_players: Option<u32>,
     ) -> Result<Settings, AppError> {
-        let clock = OnlineGames::clock_settings(Some(clock))?
-            .ok_or_else(|| AppError::bad("A tournament needs a clock"))?;
         let kind = match kind {
             KindRequest::Arena => TournamentKind::Arena,
             KindRequest::Swiss => TournamentKind::Swiss,
             KindRequest::RoundRobin => TournamentKind::RoundRobin,
+        };
+        let timing = Timing::of_request(OnlineGames::clock_settings(clock)?, days)?;
+        let (clock, days) = match timing {
+            Timing::Clock(c) => (c, None),
+            Timing::Days(_) if kind == TournamentKind::Arena => {
+                return Err(AppError::bad(
+                    "An arena is played on a clock: days per move are for Swiss and round robin tournaments",
+                ))
+            }
+            Timing::Days(d) => (
+                ClockSettings {
+                    base_ms: 0,
+                    increment_ms: 0,
+                },
+                Some(d),
+            ),
+            Timing::Untimed => {
+                return Err(AppError::bad(
+                    "A tournament needs a clock, or days per move (Swiss, round robin)",
+                ))
+            }
         };
         let (minutes, rounds) = match kind {
             TournamentKind::Arena => {
@@ -172,6 +199,7 @@ impl Settings {
         Ok(Settings {
             kind,
             clock,
+            days,
             minutes,
             rounds,
             max_players,
@@ -281,7 +309,7 @@ impl Tournaments {
         }
         let settings = Settings::check(
             req.kind,
-            req.clock,
+            (req.clock, req.days),
             req.minutes,
             req.rounds,
             req.max_players,
@@ -323,6 +351,7 @@ impl Tournaments {
             state: TournamentState::Upcoming,
             created_at: now,
             schedule_key: None,
+            days: settings.days,
         };
         store.create_tournament(&t).await?;
         self.view(&t, Some(me)).await
@@ -414,7 +443,7 @@ impl Tournaments {
             _ => {
                 let pool = RatingPool {
                     variant: t.variant,
-                    correspondence: false,
+                    correspondence: t.days.is_some(),
                 };
                 let rating = self.live.rating_of(&me.id, pool).await?.rating.round() as i32;
                 let entry = EntryRecord {

@@ -29,8 +29,11 @@ pub struct TournamentSummaryView {
     pub variant: &'static str,
     /// The game's title.
     pub variant_title: &'static str,
-    /// Every game's clock.
+    /// Every game's clock (zeros for correspondence).
     pub clock: ClockSpecView,
+    /// Correspondence: days per move for every game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// Rated or not.
     pub rated: bool,
     /// When it starts (ms).
@@ -237,6 +240,7 @@ pub fn summary(t: &TournamentRecord, players: usize) -> TournamentSummaryView {
         variant: t.variant.name(),
         variant_title: t.variant.title(),
         clock: ClockSpecView::from(t.clock),
+        days: t.days,
         rated: t.rated,
         starts_at: t.starts_at,
         ends_at: arena_end(t),

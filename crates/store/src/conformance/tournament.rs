@@ -26,6 +26,7 @@ fn tournament(id: &str, by: &str, created_at: i64) -> TournamentRecord {
         state: TournamentState::Upcoming,
         created_at,
         schedule_key: None,
+        days: None,
     }
 }
 
@@ -63,6 +64,12 @@ pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
         rounds: Some(5),
         rated: false,
         state: TournamentState::Finished,
+        // Correspondence: days per move, no clock.
+        clock: ClockSettings {
+            base_ms: 0,
+            increment_ms: 0,
+        },
+        days: Some(3),
         ..tournament("t2", "bob", 2_000)
     };
     store.create_tournament(&t2).await.unwrap();

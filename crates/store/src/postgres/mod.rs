@@ -58,6 +58,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0009_correspondence.sql"),
     include_str!("../migrations/postgres/0010_tournaments.sql"),
     include_str!("../migrations/postgres/0011_scheduled_tournaments.sql"),
+    include_str!("../migrations/postgres/0012_correspondence_tournaments.sql"),
 ];
 
 /// The number of migrations this program knows.

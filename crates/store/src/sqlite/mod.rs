@@ -49,6 +49,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0009_correspondence.sql"),
     include_str!("../migrations/sqlite/0010_tournaments.sql"),
     include_str!("../migrations/sqlite/0011_scheduled_tournaments.sql"),
+    include_str!("../migrations/sqlite/0012_correspondence_tournaments.sql"),
 ];
 
 /// The number of migrations this program knows.

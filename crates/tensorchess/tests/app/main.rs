@@ -36,6 +36,7 @@ mod review_cli;
 mod scheduled;
 mod selfplay_puzzles;
 mod tournaments;
+mod tournaments_days;
 mod tournaments_large;
 mod tune_texel;
 mod uci_binary;

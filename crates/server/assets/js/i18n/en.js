@@ -779,6 +779,7 @@ export default {
   "tour.check_name": "A name has 2 to 40 letters, digits, spaces, -, _ or '.",
   "tour.check_start": "The start must be in the future, within 30 days.",
   "tour.check_minutes": "An arena lasts 10 to 180 minutes.",
+  "tour.check_days": "An arena is played on a clock: days per move are for a Swiss or a round robin.",
   "tour.check_rounds": "A Swiss tournament has 3 to 15 rounds.",
   "tour.check_max": "Between 2 and {most} players.",
   "tour.error.account_needed": "Rated tournaments are for players with an account: register or log in.",

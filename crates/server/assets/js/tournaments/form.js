@@ -14,6 +14,8 @@ import { clockText, tourError } from './format.js';
 
 /** The clocks offered: [base seconds, increment seconds]. */
 const CLOCKS = [[60, 0], [120, 1], [180, 0], [180, 2], [300, 0], [300, 3], [600, 0], [600, 5], [900, 10]];
+/** Correspondence (a Swiss or a round robin): days per move. */
+const DAYS = [1, 2, 3, 5, 7, 14];
 const NAME = /^[\p{L}\p{N} _'-]{2,40}$/u;
 const MAX_LEAD_MS = 30 * 24 * 3600 * 1000;
 
@@ -76,15 +78,19 @@ export function readForm(form, now) {
   if (!Number.isFinite(startsAt) || startsAt <= now || startsAt > now + MAX_LEAD_MS) {
     return { ok: false, error: t('tour.check_start'), field: 'starts_at' };
   }
-  const [base, inc] = String(f.clock.value).split('+').map(Number);
+  const clockValue = String(f.clock.value);
+  const days = clockValue.startsWith('d') ? Number(clockValue.slice(1)) : null;
+  if (days && kind === 'arena') return { ok: false, error: t('tour.check_days'), field: 'clock' };
+  const [base, inc] = clockValue.split('+').map(Number);
   const most = kind === 'round_robin' ? 30 : 1000;
   const max = Number(f.max_players.value);
   if (!Number.isInteger(max) || max < 2 || max > most) return { ok: false, error: t('tour.check_max', { most }), field: 'max_players' };
   /** @type {TournamentRequest} */
   const req = {
-    kind, name, variant: f.variant.value, clock: { base_seconds: base, increment_seconds: inc },
+    kind, name, variant: f.variant.value, clock: days ? null : { base_seconds: base, increment_seconds: inc },
     rated: !!f.rated.checked, starts_at: startsAt, max_players: max,
   };
+  if (days) req.days = days;
   if (kind === 'arena') {
     const m = Number(f.minutes.value);
     if (!Number.isInteger(m) || m < 10 || m > 180) return { ok: false, error: t('tour.check_minutes'), field: 'minutes' };
@@ -120,6 +126,7 @@ export function setupForm(root, { created }) {
       const v = `${b}+${i}`;
       clock.add(new Option(clockText({ base_seconds: b, increment_seconds: i }), v, false, v === chosen));
     }
+    for (const d of DAYS) clock.add(new Option(t(`corr.option_${d}`), `d${d}`, false, `d${d}` === chosen));
     const kind = f.kind.value;
     /** @type {HTMLElement} */ (root.querySelector('.tour-minutes')).classList.toggle('hidden', kind !== 'arena');
     /** @type {HTMLElement} */ (root.querySelector('.tour-rounds')).classList.toggle('hidden', kind !== 'swiss');

@@ -2,7 +2,7 @@
 // How tournaments are said on the pages: their kind, clock, length and
 // the time until they start or end, and the server's refusals.
 
-import { t, plural, serverError, has } from '../i18n.js';
+import { t, plural, serverError, has, daysPerMove } from '../i18n.js';
 
 /** @typedef {import('../api.js').TournamentSummary} TournamentSummary */
 /** @typedef {import('../api.js').ApiError} ApiError */
@@ -19,7 +19,7 @@ export function lengthText(s) {
 
 /** "Arena · Chess · 3+2 · Rated · 30 minutes", then "Scheduled" for one the server's schedule made. @param {TournamentSummary} s */
 export function termsText(s) {
-  return [t(`tour.kind.${s.kind}`), t(`game.${s.variant}`), clockText(s.clock), t(s.rated ? 'tour.rated' : 'tour.casual'), lengthText(s),
+  return [t(`tour.kind.${s.kind}`), t(`game.${s.variant}`), s.days ? daysPerMove(s.days) : clockText(s.clock), t(s.rated ? 'tour.rated' : 'tour.casual'), lengthText(s),
     s.scheduled ? t('tour.scheduled') : '']
     .filter(Boolean).join(' · ');
 }

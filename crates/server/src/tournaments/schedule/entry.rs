@@ -92,7 +92,7 @@ impl EntryFile {
         }
         let settings = Settings::check(
             self.kind,
-            self.clock,
+            (Some(self.clock), None),
             self.minutes,
             self.rounds,
             self.max_players,

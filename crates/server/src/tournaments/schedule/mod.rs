@@ -93,6 +93,7 @@ impl ScheduledTournament {
             state: TournamentState::Upcoming,
             created_at: now,
             schedule_key: Some(self.occurrence_key(starts_at)),
+            days: self.settings.days,
         }
     }
 
