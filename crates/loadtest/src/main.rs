@@ -77,7 +77,6 @@ use std::time::{Duration, Instant};
 use args::Args;
 use instances::{Cluster, Route};
 use play::{parse_clock, Common, Player};
-use tally::{Live, Tally};
 
 pub(crate) const MAX_GAMES: usize = 5000;
 pub(crate) const MAX_PLIES: usize = 1000;
@@ -190,15 +189,7 @@ async fn run(args: Args) -> Result<bool, Error> {
     );
 
     // Play.
-    let common = Arc::new(Common {
-        route: route.clone(),
-        tally: Mutex::new(Tally::default()),
-        live: Live::default(),
-        max_plies: args.max_plies,
-        think: args.think,
-        stall: Duration::from_secs(args.stall),
-        deadline,
-    });
+    let common = Common::shared(&route, &args, deadline);
     common
         .live
         .players_left
@@ -303,15 +294,7 @@ async fn run_arena(
         t_setup.elapsed().as_secs_f64() - joined_s,
         spec.lead_s
     );
-    let common = Arc::new(Common {
-        route: route.clone(),
-        tally: Mutex::new(Tally::default()),
-        live: Live::default(),
-        max_plies: args.max_plies,
-        think: args.think,
-        stall: Duration::from_secs(args.stall),
-        deadline,
-    });
+    let common = Common::shared(&route, args, deadline);
     let tally = Arc::new(Mutex::new(arena::ArenaTally::default()));
     cluster.start_clocks();
     let t_play = Instant::now();

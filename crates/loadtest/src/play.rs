@@ -39,6 +39,25 @@ pub(crate) struct Common {
     pub(crate) deadline: Instant,
 }
 
+impl Common {
+    /// What the players of a run share, from its command line.
+    pub(crate) fn shared(
+        route: &Arc<Route>,
+        args: &crate::args::Args,
+        deadline: Instant,
+    ) -> Arc<Common> {
+        Arc::new(Common {
+            route: route.clone(),
+            tally: Mutex::new(Tally::default()),
+            live: Live::default(),
+            max_plies: args.max_plies,
+            think: args.think,
+            stall: Duration::from_secs(args.stall),
+            deadline,
+        })
+    }
+}
+
 /// Which side of which game, with which seat cookie, starting on which
 /// instance.
 pub(crate) struct Side {

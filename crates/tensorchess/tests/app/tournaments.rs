@@ -186,13 +186,7 @@ async fn an_arena_pairs_scores_and_pairs_again() {
     let id = create(&t, f.of(&json!("ann")), arena("Arena", 30)).await;
     let (addr, _stop) = t.serve().await;
     let mut ws = ws_connect(addr, Some(f.of(&json!("ann")))).await;
-    send(
-        &mut ws,
-        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
-    )
-    .await;
-    let snap = next_of(&mut ws, &["tournament"]).await;
-    assert_eq!(snap["event"], "snapshot");
+    let snap = follow_tournament(&mut ws, &id).await;
     assert_eq!(snap["tournament"]["state"], "upcoming");
     for n in ["ann", "bob", "cyd", "dee"] {
         let a = post(&t, &id, "join", f.of(&json!(n))).await;
@@ -355,12 +349,7 @@ async fn berserk_halves_the_clock_and_a_long_win_earns_one_more() {
     let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
     let (addr, _stop) = t.serve().await;
     let mut ws = ws_connect(addr, None).await;
-    send(
-        &mut ws,
-        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
-    )
-    .await;
-    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    follow_tournament(&mut ws, &id).await;
     let uri = format!("/api/games/{game}/berserk");
     let a = t.post(&uri, Some(white), json!({})).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
@@ -550,12 +539,7 @@ async fn one_instance_directs_and_another_takes_over() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let mut ws = ws_connect(addr_b, Some(f.of(&json!("bob")))).await;
-    send(
-        &mut ws,
-        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
-    )
-    .await;
-    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    follow_tournament(&mut ws, &id).await;
     for n in ["ann", "bob", "cyd", "dee"] {
         post(&a, &id, "join", f.of(&json!(n))).await;
     }

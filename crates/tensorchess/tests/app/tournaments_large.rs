@@ -56,12 +56,7 @@ async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own
     let id = a.body["id"].as_str().unwrap().to_string();
     let (addr, _stop) = t.serve().await;
     let mut ws = ws_connect(addr, None).await;
-    send(
-        &mut ws,
-        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
-    )
-    .await;
-    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    follow_tournament(&mut ws, &id).await;
     let players = guests_join(&t, &id).await;
     // The first join is told at once, the rest together at the next tick.
     let news = next_of(&mut ws, &["tournament"]).await;
@@ -131,12 +126,7 @@ async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let mut ws = ws_connect(addr_b, None).await;
-    send(
-        &mut ws,
-        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
-    )
-    .await;
-    assert_eq!(next_of(&mut ws, &["tournament"]).await["event"], "snapshot");
+    follow_tournament(&mut ws, &id).await;
     guests_join(&a, &id).await;
     a.clock.set(START);
     a.state.tournaments.tick().await;

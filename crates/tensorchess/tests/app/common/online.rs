@@ -310,6 +310,18 @@ pub async fn account(t: &TestApp, name: &str) -> String {
     reg.cookie.unwrap()
 }
 
+/// Subscribes `ws` to tournament `id`; returns its snapshot.
+pub async fn follow_tournament(ws: &mut Ws, id: &str) -> Value {
+    send(
+        ws,
+        json!({ "type": "subscribe", "topic": format!("tournament:{id}") }),
+    )
+    .await;
+    let snapshot = next_of(ws, &["tournament"]).await;
+    assert_eq!(snapshot["event"], "snapshot", "{snapshot}");
+    snapshot
+}
+
 /// Subscribes `ws` to its player's challenges; returns the first list.
 pub async fn follow_challenges(ws: &mut Ws) -> Value {
     send(ws, json!({ "type": "subscribe", "topic": "challenges" })).await;
