@@ -255,14 +255,7 @@ async fn run_arena(
     route: Arc<Route>,
     deadline: Instant,
 ) -> Result<bool, Error> {
-    for (k, i) in cluster.instances.iter().enumerate() {
-        println!(
-            "instance {k}: http://{}/ (pid {})",
-            i.addr,
-            i.pid.map_or("?".into(), |p| p.to_string())
-        );
-    }
-    println!("database: {}", cluster.db);
+    report::instances(&cluster);
     println!(
         "load: an arena of {} players ({} instance(s), player i on instance i % n), {} minutes, {}, clock {}, drawn by agreement at ply {}, {}",
         spec.players,

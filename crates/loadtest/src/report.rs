@@ -8,7 +8,8 @@ use crate::tally::{counts, percentile, Tally};
 use crate::verify::Check;
 use crate::watch::Watched;
 
-pub(crate) fn header(args: &Args, cluster: &Cluster) {
+/// Each instance's address and pid, and the database.
+pub(crate) fn instances(cluster: &Cluster) {
     for (k, i) in cluster.instances.iter().enumerate() {
         println!(
             "instance {k}: http://{}/ (pid {})",
@@ -17,6 +18,10 @@ pub(crate) fn header(args: &Args, cluster: &Cluster) {
         );
     }
     println!("database: {}", cluster.db);
+}
+
+pub(crate) fn header(args: &Args, cluster: &Cluster) {
+    instances(cluster);
     let n = cluster.instances.len();
     println!(
         "load: {} games at once ({} WebSocket clients{}), {}, clock {}, drawn by agreement at ply {}, {}",

@@ -530,14 +530,7 @@ async fn one_instance_directs_and_another_takes_over() {
     let id = create(&a, f.of(&json!("ann")), arena("Shared", 30)).await;
     // A page on B follows the tournament; what happens on A reaches it.
     let (addr_b, _stop) = b.serve().await;
-    let start = std::time::Instant::now();
-    while ![&a, &b]
-        .iter()
-        .all(|t| t.state.games.live.cluster().is_listening())
-    {
-        assert!(start.elapsed() < std::time::Duration::from_secs(10));
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    until_both_listen(&a, &b).await;
     let mut ws = ws_connect(addr_b, Some(f.of(&json!("bob")))).await;
     follow_tournament(&mut ws, &id).await;
     for n in ["ann", "bob", "cyd", "dee"] {

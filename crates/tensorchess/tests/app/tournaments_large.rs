@@ -117,14 +117,7 @@ async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
     let made = a.post("/api/tournaments", Some(&ann), arena()).await;
     let id = made.body["id"].as_str().unwrap().to_string();
     let (addr_b, _stop) = b.serve().await;
-    let start = std::time::Instant::now();
-    while ![&a, &b]
-        .iter()
-        .all(|t| t.state.games.live.cluster().is_listening())
-    {
-        assert!(start.elapsed() < std::time::Duration::from_secs(10));
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    until_both_listen(&a, &b).await;
     let mut ws = ws_connect(addr_b, None).await;
     follow_tournament(&mut ws, &id).await;
     guests_join(&a, &id).await;

@@ -310,6 +310,19 @@ pub async fn account(t: &TestApp, name: &str) -> String {
     reg.cookie.unwrap()
 }
 
+/// Waits until both servers hear each other's notices (their listeners
+/// connect in the background: a notice sent before is missed).
+pub async fn until_both_listen(a: &TestApp, b: &TestApp) {
+    let start = std::time::Instant::now();
+    while ![a, b]
+        .iter()
+        .all(|t| t.state.games.live.cluster().is_listening())
+    {
+        assert!(start.elapsed() < Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Subscribes `ws` to tournament `id`; returns its snapshot.
 pub async fn follow_tournament(ws: &mut Ws, id: &str) -> Value {
     send(
