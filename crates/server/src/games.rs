@@ -17,6 +17,7 @@ use super::views::{
     CorrespondenceGameView, CorrespondenceView, GameListView, GameSummaryView, GameView,
 };
 use crate::command::{Acted, Command, Step};
+use crate::ids::GameId;
 use crate::live::LiveGame;
 use std::sync::Arc;
 
@@ -77,7 +78,11 @@ impl Games {
     /// to anyone else it does not exist. A local game stored before
     /// players existed belongs to nobody until the operator gives it to
     /// someone (`tensorchess admin adopt`).
-    pub async fn lock_for(&self, id: &str, me: &Me) -> Result<(SharedGame, GameGuard), AppError> {
+    pub async fn lock_for(
+        &self,
+        id: &GameId,
+        me: &Me,
+    ) -> Result<(SharedGame, GameGuard), AppError> {
         let (arc, fresh) = self.live.get(id).await?;
         let mut lg = arc.clone().lock_owned().await;
         if fresh {
@@ -99,7 +104,7 @@ impl Games {
 
     /// [`Games::lock_for`], unlocked (for work that locks the game when
     /// it needs to: an engine search for a hint waits without the lock).
-    pub async fn get_for(&self, id: &str, me: &Me) -> Result<SharedGame, AppError> {
+    pub async fn get_for(&self, id: &GameId, me: &Me) -> Result<SharedGame, AppError> {
         Ok(self.lock_for(id, me).await?.0)
     }
 
@@ -112,7 +117,7 @@ impl Games {
     /// still locked, for the answer.
     pub async fn act(
         &self,
-        id: &str,
+        id: &GameId,
         me: &Me,
         command: Command,
     ) -> Result<(Acted, GameGuard), AppError> {
@@ -140,7 +145,7 @@ impl Games {
     /// of the HTTP routes).
     pub async fn act_view(
         &self,
-        id: &str,
+        id: &GameId,
         me: &Me,
         command: Command,
     ) -> Result<GameView, AppError> {
@@ -250,7 +255,7 @@ impl Games {
         let now = self.live.now();
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
-            let (_, lg) = self.lock_for(&id, me).await?;
+            let (_, lg) = self.lock_for(&GameId::stored(id), me).await?;
             let (Some(seat), Some(o)) = (OnlineGames::seat(&lg, me), lg.online()) else {
                 continue;
             };

@@ -1,8 +1,14 @@
-//! Game ids and the topics their updates go out on.
+//! Ids and the topics their updates go out on. A game's id is a
+//! [`GameId`], checked once where it comes in (a path, a topic, a list
+//! cursor); past that edge nothing checks it again.
 
 use rand::Rng;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::Deref;
 
-/// A new game id: 10 characters from an alphabet without look-alikes.
+/// A new id (games, seeks, challenges, tournaments, tokens): 10
+/// characters from an alphabet without look-alikes.
 pub fn new_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
@@ -11,13 +17,90 @@ pub fn new_id() -> String {
         .collect()
 }
 
-/// Whether `id` could be a game id (anything else is not looked up).
+/// Whether `id` could be an id made here (anything else is not looked up).
 pub fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 40
         && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// What a path's or message's game id that cannot be one deserializes to as
+/// an error (the HTTP edge answers it "no such game", as for an unknown id).
+pub const NOT_A_GAME_ID: &str = "not a game id";
+
+/// A game's id: 1–40 ASCII letters, digits, `-` or `_` (so it is safe in a
+/// header, a file name or a topic). Deserializing checks it; a stored id is
+/// taken as it is ([`GameId::stored`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct GameId(String);
+
+impl GameId {
+    /// A new random id.
+    pub fn new_random() -> GameId {
+        GameId(new_id())
+    }
+
+    /// `id` if it could be a game id.
+    pub fn parse(id: &str) -> Option<GameId> {
+        valid_id(id).then(|| GameId(id.to_string()))
+    }
+
+    /// An id read from the store (made here, so valid).
+    pub fn stored(id: String) -> GameId {
+        debug_assert!(valid_id(&id), "stored game id {id:?}");
+        GameId(id)
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The hub topic of the game's updates.
+    pub fn topic(&self) -> String {
+        game_topic(&self.0)
+    }
+}
+
+impl TryFrom<String> for GameId {
+    type Error = &'static str;
+
+    fn try_from(id: String) -> Result<GameId, &'static str> {
+        if valid_id(&id) {
+            Ok(GameId(id))
+        } else {
+            Err(NOT_A_GAME_ID)
+        }
+    }
+}
+
+impl From<GameId> for String {
+    fn from(id: GameId) -> String {
+        id.0
+    }
+}
+
+impl Deref for GameId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for GameId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 /// The hub topic of a game's updates.
@@ -36,5 +119,21 @@ mod tests {
         assert!(!valid_id("../etc"));
         assert!(!valid_id(&"a".repeat(41)));
         assert_eq!(game_topic("abc"), "game:abc");
+    }
+
+    #[test]
+    fn a_game_id_is_checked_when_it_is_read() {
+        let id: GameId = serde_json::from_str("\"abc-9_Z\"").unwrap();
+        assert_eq!(id.as_str(), "abc-9_Z");
+        assert_eq!(id.topic(), "game:abc-9_Z");
+        assert_eq!(serde_json::to_string(&id).unwrap(), "\"abc-9_Z\"");
+        for bad in ["\"\"", "\"a/b\"", "\"a b\"", "\"caf\u{e9}\"", "7"] {
+            assert!(serde_json::from_str::<GameId>(bad).is_err(), "{bad}");
+        }
+        let long = format!("\"{}\"", "a".repeat(41));
+        let err = serde_json::from_str::<GameId>(&long).unwrap_err();
+        assert!(err.to_string().contains(NOT_A_GAME_ID), "{err}");
+        assert!(GameId::parse("x\r\ny").is_none());
+        assert!(valid_id(&GameId::new_random()));
     }
 }

@@ -26,7 +26,7 @@
 //! [`RateLimit`]: super::ratelimit::RateLimit
 
 use super::error::AppError;
-use super::ids::valid_id;
+use super::ids::GameId;
 use super::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use super::lobby::LOBBY_TOPIC;
 use super::metrics::{Gauge, Metrics};
@@ -340,15 +340,17 @@ async fn handle_text(
     }
 }
 
-/// A player's action on game `id`.
+/// A player's action on game `id` (an id that cannot be one names no game).
 async fn act(
     state: &AppState,
     id: &str,
     me: &Me,
     action: super::requests::OnlineAction,
 ) -> Result<crate::command::Acted, AppError> {
+    let id =
+        GameId::parse(id).ok_or_else(|| AppError::NotFound(format!("There is no game {id}")))?;
     let command = crate::command::Command::Online(action);
-    Ok(state.games.act(id, me, command).await?.0)
+    Ok(state.games.act(&id, me, command).await?.0)
 }
 
 fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
@@ -375,8 +377,9 @@ async fn subscribe(
     out: &mpsc::Sender<Message>,
     conn: &mut Conn,
 ) -> Option<ServerEvent> {
-    let game_id = topic.strip_prefix("game:").filter(|id| valid_id(id));
-    let chat = crate::chat::parse_chat_topic(&topic).filter(|(id, _)| valid_id(id));
+    let game_id = topic.strip_prefix("game:").and_then(GameId::parse);
+    let chat = crate::chat::parse_chat_topic(&topic)
+        .and_then(|(id, room)| Some((GameId::parse(id)?, room)));
     let challenges = topic == crate::challenges::CHALLENGES_TOPIC;
     let tournament = crate::tournaments::parse_topic(&topic);
     if game_id.is_none()
@@ -426,7 +429,7 @@ async fn subscribe(
             Ok(event) => (None, event),
             Err(e) => return error(e.to_string()),
         },
-        Some(id) => {
+        Some(ref id) => {
             let lg = match state.games.lock_for(id, &conn.me).await {
                 Ok((_, lg)) => lg,
                 Err(e) => return error(e.to_string()),
@@ -443,7 +446,7 @@ async fn subscribe(
     let slow = conn.slow.clone();
     let forward_topic = topic.clone();
     let presence = state.games.live.presence().clone();
-    let id = game_id.map(str::to_string);
+    let id = game_id;
     let task = tokio::spawn(async move {
         let subscribed = text(&ServerEvent::Subscribed {
             topic: forward_topic.clone(),
@@ -468,7 +471,7 @@ async fn subscribe(
 /// A chat room's newest lines, for a subscriber who may read them.
 async fn chat_snapshot(
     topic: &str,
-    chat: Option<(&str, crate::store::ChatRoom)>,
+    chat: Option<(GameId, crate::store::ChatRoom)>,
     state: &AppState,
     me: &Me,
 ) -> Result<ServerEvent, AppError> {
@@ -476,7 +479,7 @@ async fn chat_snapshot(
         return Err(AppError::bad("Not a chat topic"));
     };
     let has_account = state.players.has_account(&me.id).await?;
-    let (_, lg) = state.games.lock_for(id, me).await?;
+    let (_, lg) = state.games.lock_for(&id, me).await?;
     let view = state.chat.history(&lg, me, has_account, room).await?;
     Ok(ServerEvent::ChatHistory {
         topic: topic.to_string(),

@@ -9,6 +9,7 @@ use crate::bot::{self, OnlineBotView};
 use crate::challenges::{ChallengeRequest, DeclineRequest};
 use crate::command::Command;
 use crate::error::{ApiPath, AppError};
+use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{ClockRequest, ColorChoice, OnlineAction};
@@ -214,7 +215,7 @@ async fn stream(
     state: AppState,
     me: Me,
     auth: TokenAuth,
-    id: String,
+    id: GameId,
     api: Api,
 ) -> Result<Response, AppError> {
     api.check(&state, &me, &auth).await?;
@@ -226,7 +227,7 @@ pub async fn bot_stream(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> Result<Response, AppError> {
     stream(state, me, auth, id, Api::Bot).await
 }
@@ -236,7 +237,7 @@ pub async fn board_stream(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> Result<Response, AppError> {
     stream(state, me, auth, id, Api::Board).await
 }
@@ -249,7 +250,7 @@ pub struct MoveQuery {
     offering_draw: Option<bool>,
 }
 
-async fn act(state: &AppState, me: &Me, id: &str, action: OnlineAction) -> Result<(), AppError> {
+async fn act(state: &AppState, me: &Me, id: &GameId, action: OnlineAction) -> Result<(), AppError> {
     state
         .games
         .act(id, me, Command::Online(action))
@@ -261,7 +262,7 @@ async fn play(
     state: AppState,
     me: Me,
     auth: TokenAuth,
-    (id, mv): (String, String),
+    (id, mv): (GameId, String),
     q: MoveQuery,
     api: Api,
 ) -> Result<Json<Value>, AppError> {
@@ -280,7 +281,7 @@ pub async fn bot_move(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(path): ApiPath<(String, String)>,
+    ApiPath(path): ApiPath<(GameId, String)>,
     crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
 ) -> Result<Json<Value>, AppError> {
     play(state, me, auth, path, q, Api::Bot).await
@@ -291,7 +292,7 @@ pub async fn board_move(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(path): ApiPath<(String, String)>,
+    ApiPath(path): ApiPath<(GameId, String)>,
     crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
 ) -> Result<Json<Value>, AppError> {
     play(state, me, auth, path, q, Api::Board).await
@@ -304,7 +305,7 @@ macro_rules! game_action {
             State(state): State<AppState>,
             me: Me,
             auth: TokenAuth,
-            ApiPath(id): ApiPath<String>,
+            ApiPath(id): ApiPath<GameId>,
         ) -> Result<Json<Value>, AppError> {
             $api.check(&state, &me, &auth).await?;
             act(&state, &me, &id, $action).await?;
@@ -342,7 +343,7 @@ async fn draw(
     state: AppState,
     me: Me,
     auth: TokenAuth,
-    (id, accept): (String, String),
+    (id, accept): (GameId, String),
     api: Api,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
@@ -361,7 +362,7 @@ pub async fn bot_draw(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(path): ApiPath<(String, String)>,
+    ApiPath(path): ApiPath<(GameId, String)>,
 ) -> Result<Json<Value>, AppError> {
     draw(state, me, auth, path, Api::Bot).await
 }
@@ -371,7 +372,7 @@ pub async fn board_draw(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(path): ApiPath<(String, String)>,
+    ApiPath(path): ApiPath<(GameId, String)>,
 ) -> Result<Json<Value>, AppError> {
     draw(state, me, auth, path, Api::Board).await
 }
@@ -389,7 +390,7 @@ async fn chat(
     state: AppState,
     me: Me,
     auth: TokenAuth,
-    id: String,
+    id: GameId,
     body: ChatBody,
     api: Api,
 ) -> Result<Json<Value>, AppError> {
@@ -413,7 +414,7 @@ pub async fn bot_chat(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     FormOrJson(body): FormOrJson<ChatBody>,
 ) -> Result<Json<Value>, AppError> {
     chat(state, me, auth, id, body, Api::Bot).await
@@ -424,7 +425,7 @@ pub async fn board_chat(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     FormOrJson(body): FormOrJson<ChatBody>,
 ) -> Result<Json<Value>, AppError> {
     chat(state, me, auth, id, body, Api::Board).await

@@ -5,6 +5,7 @@
 use super::ApiResult;
 use crate::chat::{ChatLineView, ChatView};
 use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::ids::GameId;
 use crate::players::Me;
 use crate::store::ChatRoom;
 use crate::AppState;
@@ -48,7 +49,7 @@ pub struct ReportRequest {}
 pub async fn history(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<RoomQuery>,
 ) -> ApiResult<ChatView> {
     let has_account = state.players.has_account(&me.id).await?;
@@ -61,7 +62,7 @@ pub async fn history(
 pub async fn post(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiJson(req): ApiJson<PostRequest>,
 ) -> Result<(StatusCode, Json<ChatLineView>), AppError> {
     let author = (
@@ -79,7 +80,7 @@ pub async fn post(
 pub async fn mute(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiJson(req): ApiJson<MuteRequest>,
 ) -> Result<StatusCode, AppError> {
     let (_, lg) = state.games.lock_for(&id, &me).await?;
@@ -94,7 +95,7 @@ pub async fn report(
     ApiPath(id): ApiPath<i64>,
     ApiJson(ReportRequest {}): ApiJson<ReportRequest>,
 ) -> Result<StatusCode, AppError> {
-    let game = state.chat.game_of(id).await?;
+    let game = GameId::stored(state.chat.game_of(id).await?);
     let (_, lg) = state.games.lock_for(&game, &me).await?;
     state.chat.report(id, &me, &lg).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -6,6 +6,7 @@
 use super::ApiResult;
 use crate::command::Command;
 use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest};
@@ -55,7 +56,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<GameView> {
     let (_, lg) = state.games.lock_for(&id, &me).await?;
     Ok(Json(state.games.online.view_for(&lg, &me)))
@@ -65,7 +66,7 @@ pub async fn get(
 pub async fn delete(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> Result<StatusCode, AppError> {
     let arc = state.games.get_for(&id, &me).await?;
     state.games.local.delete(Some(arc), &id).await?;
@@ -78,7 +79,7 @@ pub async fn delete(
 pub async fn play(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<GameView> {
     let command = Command::Move {
@@ -93,7 +94,7 @@ pub async fn play(
 pub async fn takeback(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<GameView> {
     Ok(Json(
         state.games.act_view(&id, &me, Command::Takeback).await?,
@@ -105,7 +106,7 @@ pub async fn takeback(
 pub async fn resign(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<GameView> {
     Ok(Json(state.games.act_view(&id, &me, Command::Resign).await?))
 }
@@ -123,7 +124,7 @@ fn local_only(mode: GameMode, message: &'static str) -> Result<(), AppError> {
 pub async fn offer_draw(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<DrawAnswerView> {
     let arc = {
         let (arc, lg) = state.games.lock_for(&id, &me).await?;
@@ -140,7 +141,7 @@ pub async fn offer_draw(
 pub async fn hint(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<AnalysisView> {
     let arc = state.games.get_for(&id, &me).await?;
     Ok(Json(state.games.local.hint(&arc, &me).await?))
@@ -150,7 +151,7 @@ pub async fn hint(
 pub async fn evaluate(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<EvalQuery>,
 ) -> ApiResult<AnalysisView> {
     let arc = state.games.get_for(&id, &me).await?;
@@ -161,7 +162,7 @@ pub async fn evaluate(
 pub async fn pgn(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> Result<Response, AppError> {
     let text = state.games.lock_for(&id, &me).await?.1.pgn();
     let disposition = format!("attachment; filename=\"tensorchess-{id}.pgn\"");

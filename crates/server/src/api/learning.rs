@@ -4,6 +4,7 @@
 
 use super::ApiResult;
 use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::ids::GameId;
 use crate::learning::lessons::{CheckView, LessonsView};
 use crate::learning::pgn_tree::{import_tree, TreeImportRequest, TreeImportView};
 use crate::learning::puzzles::{
@@ -26,7 +27,7 @@ pub async fn import_pgn(ApiJson(req): ApiJson<TreeImportRequest>) -> ApiResult<T
 pub async fn review_status(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<ReviewStatusView> {
     // Only those who may see the game may see its review (404 otherwise).
     state.games.get_for(&id, &me).await?;
@@ -38,7 +39,7 @@ pub async fn review_status(
 pub async fn start_review(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> Result<(StatusCode, Json<ReviewStatusView>), AppError> {
     let arc = state.games.get_for(&id, &me).await?;
     let game = {

@@ -4,6 +4,7 @@
 use super::ApiResult;
 use crate::command::Command;
 use crate::error::{ApiJson, ApiPath, AppError};
+use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{JoinRequest, NewOnlineRequest, OnlineAction};
@@ -49,7 +50,7 @@ pub async fn create(
 pub async fn players(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<GamePlayersView> {
     let seats = {
         let (_, lg) = state.games.lock_for(&id, &me).await?;
@@ -79,7 +80,7 @@ pub async fn players(
 pub async fn join(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiJson(JoinRequest {}): ApiJson<JoinRequest>,
 ) -> ApiResult<GameView> {
     let name = state.players.name_of(&me.id).await?;
@@ -92,7 +93,7 @@ pub async fn join(
 pub async fn act(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
     ApiJson(action): ApiJson<OnlineAction>,
 ) -> ApiResult<GameView> {
     let command = Command::Online(action);

@@ -3,6 +3,7 @@
 
 use super::ApiResult;
 use crate::error::{ApiJson, ApiPath, AppError};
+use crate::ids::GameId;
 use crate::players::Me;
 use crate::tournaments::{
     CreateTournamentRequest, GameTournamentView, TournamentView, TournamentsView,
@@ -70,7 +71,7 @@ pub async fn pause(
 pub async fn berserk(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<GameView> {
     Ok(Json(
         state.tournaments.berserk(&state.games, &id, &me).await?,
@@ -81,7 +82,7 @@ pub async fn berserk(
 /// in (`null` for any other game).
 pub async fn of_game(
     State(state): State<AppState>,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Option<GameTournamentView>> {
     Ok(Json(state.tournaments.of_game(&id).await?))
 }

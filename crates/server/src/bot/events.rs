@@ -9,7 +9,7 @@ use super::{Bots, KEEP_ALIVE_MS};
 use crate::challenges::Challenges;
 use crate::error::AppError;
 use crate::games::Games;
-use crate::ids::game_topic;
+use crate::ids::{game_topic, GameId};
 use crate::online::started::{started_game, started_topic};
 use crate::players::Me;
 use crate::store::{GameListQuery, GameMode};
@@ -104,7 +104,9 @@ fn watch_game(
         let mut check = true;
         loop {
             if check {
-                if let Ok(Some(game)) = game_event(&games, &bots, &me, &id).await {
+                if let Ok(Some(game)) =
+                    game_event(&games, &bots, &me, &GameId::stored(id.clone())).await
+                {
                     if game.get("status").is_some() {
                         let _ = finished
                             .send(json!({ "type": "gameFinish", "game": game }))
@@ -175,7 +177,7 @@ pub async fn event_stream(
                 if !first {
                     return None;
                 }
-                let line = match game_event(&games, &bots, &me, &id).await {
+                let line = match game_event(&games, &bots, &me, &GameId::stored(id.clone())).await {
                     Ok(Some(game)) => Some(json!({ "type": "gameStart", "game": game })),
                     _ => None,
                 };

@@ -7,7 +7,7 @@ use super::ndjson::{self, Lines};
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
 use crate::games::Games;
-use crate::ids::game_topic;
+use crate::ids::{game_topic, GameId};
 use crate::kind::Kind;
 use crate::live::LiveGame;
 use crate::online::OnlineGames;
@@ -218,7 +218,12 @@ async fn full(bots: &Bots, s: &Seats) -> Result<Value, AppError> {
 }
 
 /// The `gameFull` line of game `id` as `me` sees it.
-pub async fn game_full(games: &Games, bots: &Bots, me: &Me, id: &str) -> Result<Value, AppError> {
+pub async fn game_full(
+    games: &Games,
+    bots: &Bots,
+    me: &Me,
+    id: &GameId,
+) -> Result<Value, AppError> {
     let (_, lg) = games.lock_for(id, me).await?;
     let seats = Seats::of(&lg, games.live.now());
     drop(lg);
@@ -231,7 +236,7 @@ pub async fn game_event(
     games: &Games,
     bots: &Bots,
     me: &Me,
-    id: &str,
+    id: &GameId,
 ) -> Result<Option<Value>, AppError> {
     let (_, lg) = games.lock_for(id, me).await?;
     let Some(color) = OnlineGames::seat(&lg, me) else {
@@ -308,7 +313,7 @@ pub async fn game_stream(
     games: Arc<Games>,
     bots: Arc<Bots>,
     me: Me,
-    id: String,
+    id: GameId,
 ) -> Result<Response, AppError> {
     let live = games.live.clone();
     let (_, lg) = games.lock_for(&id, &me).await?;

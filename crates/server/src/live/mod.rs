@@ -24,26 +24,18 @@ use super::cluster::Cluster;
 use super::config::ServerConfig;
 use super::error::AppError;
 use super::hub::Hub;
-use super::ids::{game_topic, valid_id};
+use super::ids::{game_topic, GameId};
 use super::presence::Presence;
 use super::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
 use super::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 use tensorchess_rules::Color;
 use tokio::sync::{watch, OnceCell};
 
 /// A game in memory, shared by the requests and tasks working on it (one at
 /// a time: the lock is held for a whole change).
 pub type SharedGame = Arc<tokio::sync::Mutex<LiveGame>>;
-
-/// Milliseconds since the Unix epoch (for `updated_at`, which pages show).
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// A game in memory, with when it was last asked for.
 struct LiveEntry {
@@ -132,7 +124,8 @@ impl LiveGames {
         &self.config
     }
 
-    /// Now on the server's clock.
+    /// Now on the server's clock (milliseconds since the Unix epoch, or a
+    /// test's clock): game clocks, timers and `updated_at` alike.
     pub fn now(&self) -> i64 {
         self.config.clock.now_ms()
     }
@@ -246,17 +239,14 @@ impl LiveGames {
     /// it when it was loaded now (then the services resume what ran for it:
     /// the engine's search, an online game's timer). An online game's clock
     /// picks up where it was.
-    pub async fn get(&self, id: &str) -> Result<(SharedGame, bool), AppError> {
+    pub async fn get(&self, id: &GameId) -> Result<(SharedGame, bool), AppError> {
         let not_found = || AppError::NotFound(format!("There is no game {id}"));
-        if !valid_id(id) {
-            return Err(not_found());
-        }
         let now = self.now();
         if let Some(e) = self
             .live
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get_mut(id)
+            .get_mut(id.as_str())
         {
             e.touched = now;
             return Ok((e.game.clone(), false));
@@ -452,7 +442,7 @@ impl LiveGames {
     /// announces it with [`LiveGames::publish`], so that the announcement
     /// shows it.
     pub async fn commit(&self, lg: &mut LiveGame, change: Change) -> Result<Committed, AppError> {
-        let mut staged = lg.stage(change, self.wall_ms());
+        let mut staged = lg.stage(change, self.now());
         let event = staged.event;
         let rated_end = lg.record().rated && !lg.is_over() && staged.update.ending.is_some();
         // A rated result changes both ratings in the same transaction; a
@@ -478,11 +468,6 @@ impl LiveGames {
         }
         lg.apply(staged);
         Ok(Committed { event })
-    }
-
-    /// Wall-clock milliseconds for `updated_at` (pages show it as a date).
-    fn wall_ms(&self) -> i64 {
-        now_ms()
     }
 
     /// A player's rating in a game (the start for a player without one).
@@ -542,7 +527,7 @@ impl LiveGames {
         change: Change,
         new_game: &StoredGame,
     ) -> Result<Committed, AppError> {
-        let staged = lg.stage(change, self.wall_ms());
+        let staged = lg.stage(change, self.now());
         let event = staged.event;
         if let Err(e) = self
             .store

@@ -10,9 +10,7 @@ use super::engine_player::EnginePlayer;
 use super::error::AppError;
 use super::game_views::{import_pgn, new_game, GameViews};
 use super::ids::new_id;
-use super::live::{
-    now_ms, Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame,
-};
+use super::live::{Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame};
 use super::players::Me;
 use super::requests::{ColorChoice, LocalMode, NewGameRequest};
 use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
@@ -126,7 +124,7 @@ impl LocalGames {
                 _ => None,
             })
         });
-        let now = now_ms();
+        let now = self.live.now();
         let record = GameRecord {
             id: new_id(),
             variant: game.kind(),

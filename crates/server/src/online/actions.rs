@@ -11,8 +11,8 @@ use crate::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::ids::new_id;
 use crate::kind::Kind;
 use crate::live::{
-    now_ms, Change, Committed, EndingEdit, GameEvent, LiveGame, MovesEdit, Offer, Offered,
-    OnlineEdit, OnlineState,
+    Change, Committed, EndingEdit, GameEvent, LiveGame, MovesEdit, Offer, Offered, OnlineEdit,
+    OnlineState,
 };
 use crate::players::Me;
 use crate::requests::OnlineAction;
@@ -428,7 +428,7 @@ impl OnlineGames {
                 );
             }
         }
-        let now = now_ms();
+        let now = self.live.now();
         let record = GameRecord {
             id: new_id(),
             created_at: now,

@@ -30,9 +30,7 @@ use super::players::Me;
 use super::error::AppError;
 use super::game_views::new_game;
 use super::ids::new_id;
-use super::live::{
-    now_ms, Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, SharedGame,
-};
+use super::live::{Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, SharedGame};
 use super::requests::{ColorChoice, NewOnlineRequest};
 use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
 use super::views::GameView;
@@ -170,7 +168,7 @@ impl OnlineGames {
             ratings: ByColor::from_array(rated.map_or([None, None], |r| r.map(Some))),
             ..timing.record()
         };
-        let now = now_ms();
+        let now = self.live.now();
         let [white, black] = names;
         let record = GameRecord {
             id: new_id(),

@@ -4,6 +4,7 @@
 use super::actions::flag_ending;
 use super::OnlineGames;
 use crate::error::AppError;
+use crate::ids::GameId;
 use crate::live::GameEvent;
 use crate::live::{LiveGame, SharedGame};
 use crate::store::Ending;
@@ -122,7 +123,7 @@ impl OnlineGames {
         };
         let mut n = 0;
         for id in ids {
-            match self.live.get(&id).await {
+            match self.live.get(&GameId::stored(id.clone())).await {
                 Ok((arc, fresh)) => {
                     if fresh {
                         let mut lg = arc.lock().await;

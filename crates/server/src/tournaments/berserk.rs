@@ -6,6 +6,7 @@
 use super::Tournaments;
 use crate::error::AppError;
 use crate::games::Games;
+use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::live::{Change, EndingEdit, GameEvent, MovesEdit, OnlineEdit};
 use crate::online::OnlineGames;
@@ -16,7 +17,7 @@ use tensorchess_tournament::arena::{berserk_clock, may_berserk, ClockSettings};
 
 impl Tournaments {
     /// `me` berserks in arena game `id`; answers the game as they see it.
-    pub async fn berserk(&self, games: &Games, id: &str, me: &Me) -> Result<GameView, AppError> {
+    pub async fn berserk(&self, games: &Games, id: &GameId, me: &Me) -> Result<GameView, AppError> {
         me.may_act()?;
         let not_arena = || {
             AppError::refused(

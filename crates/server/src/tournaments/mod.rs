@@ -17,7 +17,7 @@ pub mod views;
 pub mod waves;
 
 use crate::error::AppError;
-use crate::ids::new_id;
+use crate::ids::{new_id, GameId};
 use crate::kind::Kind;
 use crate::live::LiveGames;
 use crate::online::timing::Timing;
@@ -657,7 +657,8 @@ impl Tournaments {
         let games = self.live.store().tournament_games(&t.id).await?;
         let mut out = String::new();
         for g in games {
-            let (arc, _) = self.live.get(&g.link.game_id).await?;
+            let id = GameId::stored(g.link.game_id.clone());
+            let (arc, _) = self.live.get(&id).await?;
             let text = arc.lock().await.pgn();
             out.push_str(text.trim_end());
             out.push_str("\n\n");

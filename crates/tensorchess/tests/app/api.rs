@@ -11,6 +11,8 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
 use crate::common::TestApp;
+use tensorchess::server::clock::ManualClock;
+use tensorchess::server::ServerConfig;
 
 fn plies(game: &Value) -> usize {
     game["moves"].as_array().unwrap().len()
@@ -418,14 +420,19 @@ async fn the_engine_resumes_after_a_restart() {
 
 #[tokio::test]
 async fn saved_games_list_and_delete() {
-    let t = TestApp::new();
+    // The list is ordered by the server's millisecond stamps: the test's
+    // clock gives each change its own.
+    let clock = std::sync::Arc::new(ManualClock::new(1_000_000));
+    let t = TestApp::with_config(ServerConfig {
+        clock: clock.clone(),
+        ..ServerConfig::default()
+    });
     let a = t.create(json!({ "mode": "local" })).await;
-    // The list is ordered by millisecond stamps: let each change have its own.
-    tokio::time::sleep(Duration::from_millis(3)).await;
+    clock.advance(1);
     let b = t
         .create(json!({ "mode": "local", "variant": "chess" }))
         .await;
-    tokio::time::sleep(Duration::from_millis(3)).await;
+    clock.advance(1);
     t.play(a["id"].as_str().unwrap(), "e2e4").await;
     let (_, list) = t.get("/api/games").await;
     let list = list["games"].as_array().unwrap();

@@ -229,8 +229,9 @@ fn stop_is_answered_at_once_and_infinite_waits_for_it() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    // Searching: isready is answered without stopping the search.
+    // Searching (its first depth reported):
+    e.until(SECS10, |l| l.starts_with("info depth"));
+    // isready is answered without stopping the search.
     e.send("isready");
     let lines = e.until(SECS10, |l| l == "readyok");
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
@@ -503,7 +504,7 @@ fn quit_during_a_perft_ends_the_loop() {
 fn quit_during_a_search_ends_the_loop() {
     let mut e = Engine::start();
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
+    e.until(SECS10, |l| l.starts_with("info depth"));
     let t = Instant::now();
     e.quit();
     assert!(t.elapsed() < Duration::from_secs(2));
