@@ -249,7 +249,7 @@ impl Challenges {
         self.check_caps(me, &account.player_id, now).await?;
         let challenge = ChallengeRecord {
             id: new_id(),
-            challenger: me.id.clone(),
+            challenger: me.id.to_string(),
             challenged: account.player_id,
             variant,
             clock: timing.clock(),

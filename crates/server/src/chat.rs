@@ -8,6 +8,7 @@
 //! (`tensorchess admin reports`, `admin mute`).
 
 use crate::error::AppError;
+use crate::ids::PlayerId;
 use crate::kind::Kind;
 use crate::live::{LiveGame, LiveGames};
 use crate::online::OnlineGames;
@@ -103,7 +104,7 @@ pub fn clean_text(text: &str) -> Result<String, AppError> {
 /// The chat service.
 pub struct Chat {
     live: Arc<LiveGames>,
-    limiter: KeyedLimiter<String>,
+    limiter: KeyedLimiter<PlayerId>,
 }
 
 /// What a player may do in a room.
@@ -263,7 +264,7 @@ impl Chat {
             .add_chat(&NewChatMessage {
                 game_id: lg.id().to_string(),
                 room,
-                author: me.id.clone(),
+                author: me.id.to_string(),
                 name,
                 text,
                 at: now,

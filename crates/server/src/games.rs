@@ -228,7 +228,7 @@ impl Games {
             })?),
         };
         let query = GameListQuery {
-            player: me.id.clone(),
+            player: me.id.to_string(),
             limit: limit + 1,
             before,
         };

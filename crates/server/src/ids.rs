@@ -103,6 +103,70 @@ impl fmt::Display for GameId {
     }
 }
 
+/// A player's public id: made by the server (a hash of a guest's token,
+/// or an account's stored id), never read from a request, so it needs no
+/// check; its own type keeps it from being taken for a game's id or a
+/// name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(String);
+
+impl PlayerId {
+    /// An id made or stored by the server.
+    pub fn new(id: impl Into<String>) -> PlayerId {
+        PlayerId(id.into())
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<PlayerId> for String {
+    fn from(id: PlayerId) -> String {
+        id.0
+    }
+}
+
+impl Deref for PlayerId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for PlayerId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for PlayerId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<String> for PlayerId {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other
+    }
+}
+
+impl PartialEq<PlayerId> for String {
+    fn eq(&self, other: &PlayerId) -> bool {
+        *self == other.0
+    }
+}
+
 /// The hub topic of a game's updates.
 pub fn game_topic(id: &str) -> String {
     format!("game:{id}")

@@ -97,7 +97,7 @@ impl Lobby {
         check_caps(&open, &me.id, &me.client)?;
         let seek = SeekRecord {
             id: new_id(),
-            player_id: me.id.clone(),
+            player_id: me.id.to_string(),
             variant,
             clock,
             rated: req.rated,

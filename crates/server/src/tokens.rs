@@ -236,7 +236,7 @@ impl Tokens {
         let token = new_token();
         let record = TokenRecord {
             id: new_id(),
-            player_id: me.id.clone(),
+            player_id: me.id.to_string(),
             token_hash: hash(&token),
             description,
             scopes,

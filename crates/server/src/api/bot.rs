@@ -146,7 +146,7 @@ pub async fn account(
             .account
             .ok_or_else(|| AppError::refused(Kind::AccountNeeded, "The account is gone"))?,
         title: state.bots.title(&me.id).await?,
-        id: me.id,
+        id: me.id.into(),
     }))
 }
 

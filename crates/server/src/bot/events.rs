@@ -136,7 +136,7 @@ async fn ongoing(games: &Games, me: &Me) -> Result<Vec<String>, AppError> {
         .live
         .store()
         .list_games(&GameListQuery {
-            player: me.id.clone(),
+            player: me.id.to_string(),
             limit: ONGOING,
             before: None,
         })

@@ -155,7 +155,7 @@ impl Bots {
         }
         let games = store
             .list_games(&crate::store::GameListQuery {
-                player: me.id.clone(),
+                player: me.id.to_string(),
                 limit: 1,
                 before: None,
             })
@@ -171,7 +171,7 @@ impl Bots {
         self.known
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(me.id.clone());
+            .insert(me.id.to_string());
         Ok(())
     }
 

@@ -246,8 +246,8 @@ impl OnlineGames {
         let color = req.color.unwrap_or(ColorChoice::WHITE).draw();
         let clock = Self::clock_settings(req.clock)?;
         let (players, names) = match color {
-            Color::White => ([Some(me.id.clone()), None], [my_name, "Black".into()]),
-            Color::Black => ([None, Some(me.id.clone())], ["White".into(), my_name]),
+            Color::White => ([Some(me.id.to_string()), None], [my_name, "Black".into()]),
+            Color::Black => ([None, Some(me.id.to_string())], ["White".into(), my_name]),
         };
         let arc = self
             .start(
@@ -301,7 +301,7 @@ impl OnlineGames {
             ));
         };
         let mut record = o.record().clone();
-        record.players[color] = Some(me.id.clone());
+        record.players[color] = Some(me.id.to_string());
         let turn_origin = o.turn_origin;
         let now = self.live.now();
         let deadline = self.live.first_move_deadline(&record, lg.ply(), false, now);

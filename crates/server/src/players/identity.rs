@@ -6,6 +6,7 @@
 //! that visitors who only look cost nothing in the database.
 
 use crate::client::Client;
+use crate::ids::PlayerId;
 use crate::kind::Kind;
 use crate::online::seats::{new_token, token_hash, via_https, Cookies};
 use crate::AppState;
@@ -26,7 +27,7 @@ pub const ID_COOKIE_MAX_AGE: u64 = 365 * 24 * 3600;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Me {
     /// The player's public id.
-    pub id: String,
+    pub id: PlayerId,
     /// The SHA-256 of the identity token: the session's key.
     pub(crate) token_hash: String,
     /// A session row exists for this token (the player is stored).
@@ -66,7 +67,7 @@ impl Me {
     /// A guest made for a new token.
     pub(crate) fn guest(token: String) -> Me {
         Me {
-            id: guest_id(&token),
+            id: PlayerId::new(guest_id(&token)),
             token_hash: token_hash(&token),
             stored: false,
             new_token: Some(token),
@@ -108,7 +109,7 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
             Err(e) => return crate::error::AppError::from(e).into_response(),
         };
         let me = Me {
-            id: auth.player.clone(),
+            id: PlayerId::new(auth.player.clone()),
             token_hash: crate::tokens::hash(token),
             stored: true,
             new_token: None,

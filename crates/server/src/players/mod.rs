@@ -19,6 +19,7 @@ use super::online::seats::{new_token, token_hash};
 use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::store::{AccountRecord, GameStore, PlayerRecord, StoreError};
 use super::views::{GameSummaryView, MeView, ProfileView};
+use crate::ids::PlayerId;
 use crate::kind::Kind;
 use identity::guest_id;
 use std::collections::HashMap;
@@ -265,7 +266,7 @@ impl Players {
                 resolved, banned, ..
             }) => Me {
                 stored: matches!(resolved, Resolved::Session(_)),
-                id: resolved.player().unwrap_or_default().to_string(),
+                id: PlayerId::new(resolved.player().unwrap_or_default()),
                 token_hash: hash,
                 new_token: None,
                 seat_tokens: Vec::new(),
@@ -378,7 +379,7 @@ impl Players {
             .create_account(&AccountRecord {
                 username: username.to_string(),
                 password_hash: hash,
-                player_id: me.id.clone(),
+                player_id: me.id.to_string(),
                 created_at: self.clock.now_ms(),
                 closed_at: None,
             })

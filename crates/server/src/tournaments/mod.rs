@@ -347,7 +347,7 @@ impl Tournaments {
             minutes: settings.minutes,
             rounds: settings.rounds,
             max_players: settings.max_players,
-            created_by: me.id.clone(),
+            created_by: me.id.to_string(),
             state: TournamentState::Upcoming,
             created_at: now,
             schedule_key: None,
@@ -448,7 +448,7 @@ impl Tournaments {
                 let rating = self.live.rating_of(&me.id, pool).await?.rating.round() as i32;
                 let entry = EntryRecord {
                     tournament_id: t.id.clone(),
-                    player: me.id.clone(),
+                    player: me.id.to_string(),
                     joined_at: self.live.now(),
                     withdrawn: false,
                     paused: false,
