@@ -39,6 +39,35 @@ pub const MAX_REASON_CHARS: usize = 140;
 /// The topic a player follows for their challenges (each sees their own).
 pub const CHALLENGES_TOPIC: &str = "challenges";
 
+/// What became of a challenge, as its two players' pages are told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeEvent {
+    /// It was made.
+    Created,
+    /// It was accepted: the game was made.
+    Accepted,
+    /// The invited player declined it.
+    Declined,
+    /// The challenger withdrew it.
+    Canceled,
+    /// Nobody answered in time.
+    Expired,
+}
+
+impl ChallengeEvent {
+    /// The news of a challenge that now stands at `state`.
+    pub fn of(state: &ChallengeState) -> ChallengeEvent {
+        match state {
+            ChallengeState::Open => ChallengeEvent::Created,
+            ChallengeState::Accepted { .. } => ChallengeEvent::Accepted,
+            ChallengeState::Declined { .. } => ChallengeEvent::Declined,
+            ChallengeState::Canceled => ChallengeEvent::Canceled,
+            ChallengeState::Expired => ChallengeEvent::Expired,
+        }
+    }
+}
+
 /// `POST /api/challenges`.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
@@ -196,7 +225,8 @@ impl Challenges {
     }
 
     /// Tells both players (on every server) what became of a challenge.
-    async fn announce(&self, c: &ChallengeRecord, event: &'static str) -> Result<(), AppError> {
+    async fn announce(&self, c: &ChallengeRecord) -> Result<(), AppError> {
+        let event = ChallengeEvent::of(&c.state);
         for player in [&c.challenger, &c.challenged] {
             let topic = player_topic(player);
             let message = ServerEvent::Challenge {
@@ -262,7 +292,7 @@ impl Challenges {
             client: Some(me.client.key().to_string()),
         };
         store.create_challenge(&challenge).await?;
-        self.announce(&challenge, "created").await?;
+        self.announce(&challenge).await?;
         self.view(&challenge, &me.id).await
     }
 
@@ -390,7 +420,7 @@ impl Challenges {
             state: ChallengeState::Accepted { game },
             ..c
         };
-        self.announce(&accepted, "accepted").await?;
+        self.announce(&accepted).await?;
         self.view(&accepted, &me.id).await
     }
 
@@ -408,15 +438,14 @@ impl Challenges {
             })?),
             None => None,
         };
-        self.close(c, ChallengeState::Declined { reason }, "declined", &me.id)
+        self.close(c, ChallengeState::Declined { reason }, &me.id)
             .await
     }
 
     /// `me` withdraws a challenge they made.
     pub async fn cancel(&self, me: &Me, id: &str) -> Result<(), AppError> {
         let c = self.open_one(me, id, false).await?;
-        self.close(c, ChallengeState::Canceled, "canceled", &me.id)
-            .await?;
+        self.close(c, ChallengeState::Canceled, &me.id).await?;
         Ok(())
     }
 
@@ -424,7 +453,6 @@ impl Challenges {
         &self,
         c: ChallengeRecord,
         state: ChallengeState,
-        event: &'static str,
         asker: &str,
     ) -> Result<ChallengeView, AppError> {
         if !self.live.store().close_challenge(&c.id, &state).await? {
@@ -434,7 +462,7 @@ impl Challenges {
             ));
         }
         let closed = ChallengeRecord { state, ..c };
-        self.announce(&closed, event).await?;
+        self.announce(&closed).await?;
         self.view(&closed, asker).await
     }
 
@@ -474,7 +502,7 @@ impl Challenges {
             }
         }
         for c in gone {
-            if let Err(e) = self.announce(&c, "expired").await {
+            if let Err(e) = self.announce(&c).await {
                 tracing::warn!("challenge {} expiry not announced: {e}", c.id);
             }
         }

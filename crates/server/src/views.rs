@@ -655,7 +655,7 @@ pub enum ServerEvent {
         /// Always `challenges`.
         topic: String,
         /// What happened to it.
-        event: &'static str,
+        event: crate::challenges::ChallengeEvent,
         /// The challenge as the receiving player sees it.
         challenge: Box<crate::challenges::ChallengeView>,
     },
@@ -673,7 +673,7 @@ pub enum ServerEvent {
         /// `tournament:{id}`.
         topic: String,
         /// What happened.
-        event: &'static str,
+        event: crate::store::TournamentNews,
         /// The tournament with its standings and pairings.
         tournament: Box<crate::tournaments::TournamentView>,
     },

@@ -38,8 +38,8 @@ pub use rating_pool::RatingPool;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 pub use token::{TokenRecord, TokenStore};
 pub use tournament::{
-    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentRecord,
-    TournamentState, TournamentStore, SCHEDULE_CREATOR,
+    ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentNews,
+    TournamentRecord, TournamentState, TournamentStore, SCHEDULE_CREATOR,
 };
 
 use async_trait::async_trait;

@@ -124,7 +124,7 @@ pub enum Notice {
         /// The tournament's id.
         id: String,
         /// What happened.
-        event: String,
+        event: crate::TournamentNews,
     },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
@@ -262,7 +262,7 @@ mod tests {
             Notice::Tournament {
                 from: from.clone(),
                 id: "t1".into(),
-                event: "standings".into(),
+                event: crate::TournamentNews::Standings,
             },
             Notice::Here {
                 from: from.clone(),

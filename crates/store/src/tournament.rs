@@ -14,6 +14,48 @@ use crate::{ClockSettings, Ending, StoreError, StoredGame};
 use async_trait::async_trait;
 use tensorchess_rules::{Color, VariantKind};
 
+/// What happened to a tournament, as its topic tells it and the other
+/// instances hear it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TournamentNews {
+    /// The tournament as it is, on subscribing.
+    Snapshot,
+    /// Players joined.
+    Joined,
+    /// Players withdrew.
+    Withdrawn,
+    /// Players paused.
+    Paused,
+    /// It started.
+    Started,
+    /// Its standings changed (a game ended, a round was scored).
+    Standings,
+    /// New games were paired.
+    Paired,
+    /// A player went berserk.
+    Berserk,
+    /// It ended.
+    Finished,
+}
+
+impl TournamentNews {
+    /// Its word on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentNews::Snapshot => "snapshot",
+            TournamentNews::Joined => "joined",
+            TournamentNews::Withdrawn => "withdrawn",
+            TournamentNews::Paused => "paused",
+            TournamentNews::Started => "started",
+            TournamentNews::Standings => "standings",
+            TournamentNews::Paired => "paired",
+            TournamentNews::Berserk => "berserk",
+            TournamentNews::Finished => "finished",
+        }
+    }
+}
+
 /// The system a tournament pairs by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TournamentKind {

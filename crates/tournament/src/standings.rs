@@ -125,6 +125,14 @@ impl Standing {
 /// losses) / games; `None` without games.
 #[must_use]
 pub fn performance_rating(games: &[(i32, PlayerResult)]) -> Option<i32> {
+    linear_performance(games, 400)
+}
+
+/// Average opponent rating + `spread` × (wins − losses) / games (the
+/// linear performance of the Swiss, with 400, and of the arena, with 500);
+/// `None` without games.
+#[must_use]
+pub fn linear_performance(games: &[(i32, PlayerResult)], spread: i64) -> Option<i32> {
     if games.is_empty() {
         return None;
     }
@@ -138,7 +146,7 @@ pub fn performance_rating(games: &[(i32, PlayerResult)]) -> Option<i32> {
             PlayerResult::Loss => -1,
         })
         .sum();
-    Some(((ratings + 400 * balance) / n) as i32)
+    Some(((ratings + spread * balance) / n) as i32)
 }
 
 /// The standings of `players` after `games`, with `extra` points scored

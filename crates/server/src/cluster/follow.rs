@@ -154,7 +154,7 @@ fn act_on(
         }
         Notice::Tournament { id, event, .. } => {
             if let Some(tournaments) = tournaments.upgrade() {
-                tokio::spawn(async move { tournaments.tell_here(&id, &event).await });
+                tokio::spawn(async move { tournaments.tell_here(&id, event).await });
             }
         }
         Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),

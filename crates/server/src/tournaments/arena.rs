@@ -7,6 +7,7 @@ use super::views::{arena_end, Keyed};
 use super::waves::WaveStat;
 use super::Tournaments;
 use crate::error::AppError;
+use crate::store::TournamentNews;
 use crate::store::TournamentRecord;
 use std::collections::{HashMap, HashSet};
 use tensorchess_tournament::arena::{pair_arena, rank_arena, ArenaCandidate};
@@ -36,7 +37,7 @@ impl Tournaments {
             if playing.is_empty() {
                 self.finish(t).await?;
             } else if results {
-                self.announce(t, "standings").await?;
+                self.announce(t, TournamentNews::Standings).await?;
             }
             return Ok(());
         }
@@ -67,7 +68,7 @@ impl Tournaments {
             .collect();
         if waiting.len() < 2 {
             if results {
-                self.announce(t, "standings").await?;
+                self.announce(t, TournamentNews::Standings).await?;
             }
             return Ok(());
         }
@@ -91,9 +92,9 @@ impl Tournaments {
         });
         // One piece of news a tick: the new standings with the new games.
         if results {
-            self.announce(t, "standings").await?;
+            self.announce(t, TournamentNews::Standings).await?;
         } else if !made.is_empty() {
-            self.announce(t, "paired").await?;
+            self.announce(t, TournamentNews::Paired).await?;
         }
         Ok(())
     }

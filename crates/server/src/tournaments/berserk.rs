@@ -12,6 +12,7 @@ use crate::live::{Change, EndingEdit, GameEvent, MovesEdit, OnlineEdit};
 use crate::online::OnlineGames;
 use crate::players::Me;
 use crate::store::TournamentKind;
+use crate::store::TournamentNews;
 use crate::views::GameView;
 use tensorchess_tournament::arena::{berserk_clock, may_berserk, ClockSettings};
 
@@ -78,7 +79,7 @@ impl Tournaments {
         let view = games.online.view_for(&lg, me);
         drop(lg);
         // The tournament's pages mark the berserker in the games going on.
-        self.announce(&t, "berserk").await?;
+        self.announce(&t, TournamentNews::Berserk).await?;
         Ok(view)
     }
 }

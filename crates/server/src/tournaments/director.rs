@@ -13,6 +13,7 @@ use super::Tournaments;
 use crate::error::AppError;
 use crate::online::timing::Timing;
 use crate::online::Origin;
+use crate::store::TournamentNews;
 use crate::store::{
     RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
 };
@@ -74,7 +75,7 @@ impl Tournaments {
                 return Ok(());
             }
             t.state = TournamentState::Running;
-            self.announce(&t, "started").await?;
+            self.announce(&t, TournamentNews::Started).await?;
         }
         match t.kind {
             TournamentKind::Arena => self.direct_arena(&t, now).await,
@@ -106,7 +107,7 @@ impl Tournaments {
                 state: TournamentState::Finished,
                 ..t.clone()
             };
-            self.announce(&done, "finished").await?;
+            self.announce(&done, TournamentNews::Finished).await?;
         }
         Ok(())
     }

@@ -25,8 +25,8 @@ use crate::online::OnlineGames;
 use crate::players::{Me, Players};
 use crate::requests::ClockRequest;
 use crate::store::{
-    ClockSettings, EntryRecord, Notice, RatingPool, TournamentKind, TournamentRecord,
-    TournamentState,
+    ClockSettings, EntryRecord, Notice, RatingPool, TournamentKind, TournamentNews,
+    TournamentRecord, TournamentState,
 };
 use crate::views::ServerEvent;
 use serde::Deserialize;
@@ -253,7 +253,7 @@ pub struct Tournaments {
 #[derive(Default)]
 struct Told {
     last: std::collections::HashMap<String, i64>,
-    due: std::collections::HashMap<String, &'static str>,
+    due: std::collections::HashMap<String, TournamentNews>,
 }
 
 /// A tournament's pages are told of joins, withdrawals and pauses at most
@@ -263,17 +263,6 @@ pub const ANNOUNCE_EVERY_MS: i64 = 1_000;
 const TOLD_KEPT: usize = 10_000;
 /// Games in one notice to the other instances (well below its 8,000 bytes).
 const PAIRINGS_PER_NOTICE: usize = 16;
-/// The news a tournament's topic tells.
-const TOLD_EVENTS: [&str; 8] = [
-    "joined",
-    "withdrawn",
-    "paused",
-    "started",
-    "standings",
-    "paired",
-    "berserk",
-    "finished",
-];
 
 impl Tournaments {
     /// The service over the games and players.
@@ -462,17 +451,19 @@ impl Tournaments {
                 }
             }
         }
-        self.changed(&t, "joined", me).await
+        self.changed(&t, TournamentNews::Joined, me).await
     }
 
     /// `me` leaves: never paired again (the games played still count).
     pub async fn withdraw(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
-        self.set_flags(id, me, true, false, "withdrawn").await
+        self.set_flags(id, me, true, false, TournamentNews::Withdrawn)
+            .await
     }
 
     /// `me` pauses: not paired until they join again.
     pub async fn pause(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
-        self.set_flags(id, me, false, true, "paused").await
+        self.set_flags(id, me, false, true, TournamentNews::Paused)
+            .await
     }
 
     async fn set_flags(
@@ -481,7 +472,7 @@ impl Tournaments {
         me: &Me,
         withdrawn: bool,
         paused: bool,
-        event: &'static str,
+        event: TournamentNews,
     ) -> Result<TournamentView, AppError> {
         let t = self.record(id).await?;
         if t.state == TournamentState::Finished {
@@ -507,7 +498,7 @@ impl Tournaments {
     async fn changed(
         &self,
         t: &TournamentRecord,
-        event: &'static str,
+        event: TournamentNews,
         me: &Me,
     ) -> Result<TournamentView, AppError> {
         let view = self.view(t, Some(me)).await?;
@@ -533,7 +524,7 @@ impl Tournaments {
     pub(crate) async fn announce(
         &self,
         t: &TournamentRecord,
-        event: &'static str,
+        event: TournamentNews,
     ) -> Result<TournamentView, AppError> {
         let view = self.view(t, None).await?;
         self.tell(t, event, view.clone());
@@ -542,7 +533,7 @@ impl Tournaments {
 
     /// Sends `view` to the pages here (its first lines: [`TournamentView::for_topic`])
     /// and asks the other instances to send theirs.
-    fn tell(&self, t: &TournamentRecord, event: &'static str, view: TournamentView) {
+    fn tell(&self, t: &TournamentRecord, event: TournamentNews, view: TournamentView) {
         {
             let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
             if told.last.len() >= TOLD_KEPT {
@@ -564,14 +555,14 @@ impl Tournaments {
             cluster.send(Notice::Tournament {
                 from: cluster.instance().to_string(),
                 id: t.id.clone(),
-                event: event.to_string(),
+                event,
             });
         }
     }
 
     /// The news held back by [`Tournaments::changed`], told now (each tick).
     pub(crate) async fn tell_due(&self) {
-        let due: Vec<(String, &'static str)> = {
+        let due: Vec<(String, TournamentNews)> = {
             let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
             told.due.drain().collect()
         };
@@ -588,12 +579,7 @@ impl Tournaments {
 
     /// Another instance's news of tournament `id`: told to the pages here,
     /// from the store.
-    pub async fn tell_here(&self, id: &str, event: &str) {
-        let event = TOLD_EVENTS
-            .iter()
-            .copied()
-            .find(|e| *e == event)
-            .unwrap_or("standings");
+    pub async fn tell_here(&self, id: &str, event: TournamentNews) {
         let view = async {
             let t = self.record(id).await?;
             self.view(&t, None).await
@@ -646,7 +632,7 @@ impl Tournaments {
         let t = self.record(id).await?;
         Ok(ServerEvent::Tournament {
             topic: topic_of(id),
-            event: "snapshot",
+            event: TournamentNews::Snapshot,
             tournament: Box::new(self.view(&t, None).await?.for_topic()),
         })
     }

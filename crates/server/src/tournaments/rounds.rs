@@ -8,6 +8,7 @@
 use super::views::{outcome_of, Keyed};
 use super::Tournaments;
 use crate::error::AppError;
+use crate::store::TournamentNews;
 use crate::store::{ByeRecord, TournamentGame, TournamentKind, TournamentRecord};
 use std::collections::{HashMap, HashSet};
 use tensorchess_tournament::berger::{round_robin, Cycles, RoundRobinBoard};
@@ -112,7 +113,7 @@ impl Tournaments {
         let keyed = Keyed::new(&entries);
         let ended = games.iter().filter(|g| g.ending.is_some()).count();
         if self.note_results(t, ended) {
-            self.announce(t, "standings").await?;
+            self.announce(t, TournamentNews::Standings).await?;
         }
         let round = games
             .iter()

@@ -32,20 +32,7 @@ pub struct ArenaStanding {
 /// results: average opponent rating + 500 × (wins − losses) / games.
 #[must_use]
 pub fn arena_performance(games: &[(i32, PlayerResult)]) -> Option<i32> {
-    if games.is_empty() {
-        return None;
-    }
-    let n = games.len() as i64;
-    let ratings: i64 = games.iter().map(|&(r, _)| i64::from(r)).sum();
-    let balance: i64 = games
-        .iter()
-        .map(|&(_, res)| match res {
-            PlayerResult::Win => 1,
-            PlayerResult::Draw => 0,
-            PlayerResult::Loss => -1,
-        })
-        .sum();
-    Some(((ratings + 500 * balance) / n) as i32)
+    crate::standings::linear_performance(games, 500)
 }
 
 /// Ranks the players of an arena: `players` with their ratings, `games` in
