@@ -4,7 +4,10 @@
 //! record. Each backend only says how it binds a value and reads a column.
 
 use super::columns::{color_text, ending_columns, parse_color, parse_ending, parse_variant};
-use super::{ClockSettings, GameMode, GameRecord, OnlineRecord, SeekColor, SeekRecord, StoreError};
+use super::{
+    ClockSettings, GameMode, GameRecord, GameSummary, OnlineRecord, SeekColor, SeekRecord,
+    StoreError,
+};
 use tensorchess_rules::ByColor;
 
 /// A column's value, as both backends bind it.
@@ -62,6 +65,39 @@ pub const SUMMARY_EXTRA_COLUMNS: &str = "(SELECT COUNT(*) FROM moves m WHERE m.g
              WHERE ow.game_id = g.id), \
      EXISTS (SELECT 1 FROM online_games ob JOIN bots b ON b.player_id = ob.black_player \
              WHERE ob.game_id = g.id)";
+
+/// [`RECORD_COLUMNS`] of the game `g` (for a query joining other tables).
+pub fn prefixed_record_columns() -> String {
+    RECORD_COLUMNS
+        .split(", ")
+        .map(|c| format!("g.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A games list's line from a row of [`RECORD_COLUMNS`] then
+/// [`SUMMARY_EXTRA_COLUMNS`]. A record this program cannot read is `None`
+/// (and reported): it is left out of the list rather than hiding every
+/// other game.
+pub fn read_summary(row: &impl Row) -> Result<Option<GameSummary>, StoreError> {
+    let move_count = row.int_nn(RECORD_COLUMN_COUNT)? as usize;
+    let bots = ByColor::new(
+        row.boolean(RECORD_COLUMN_COUNT + 1)?,
+        row.boolean(RECORD_COLUMN_COUNT + 2)?,
+    );
+    match read_record(row, 0) {
+        Ok(record) => Ok(Some(GameSummary {
+            record,
+            move_count,
+            bots,
+        })),
+        Err(e @ StoreError::Corrupt { .. }) => {
+            tracing::error!("{e}");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
 
 /// A record's values, in [`RECORD_COLUMNS`]' order.
 pub fn record_values(r: &GameRecord) -> Vec<Value> {

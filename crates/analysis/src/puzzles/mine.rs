@@ -509,20 +509,33 @@ mod tests {
         assert_eq!(a, puzzle_id("fen", &["e2e4".into()], 0));
     }
 
-    #[test]
-    fn a_knight_fork_is_mined() {
-        // 1... Qa8?? 2. Nc7+ forks king and queen; 2... K any 3. Nxa8.
-        let start = Position::<Chess>::from_fen("4k3/q7/8/1N6/8/8/4PPP1/4K3 b - - 0 1").unwrap();
+    /// A chess game from `fen` with one move played.
+    fn one_move_game(fen: &str, mv: &str) -> (Position<Chess>, Game<Chess>) {
+        let start = Position::<Chess>::from_fen(fen).unwrap();
         let mut game = Game::from_position(start);
-        game.push_str("a7a8").unwrap();
-        let mut engine = Engine::default();
-        let s = MineSettings {
+        game.push_str(mv).unwrap();
+        (start, game)
+    }
+
+    /// Searches short enough for a test.
+    fn quick() -> MineSettings {
+        MineSettings {
             scan_nodes: 5_000,
             nodes: 30_000,
             verify_nodes: 60_000,
-            // The blunder is the game's first ply.
-            min_ply: 1,
             ..MineSettings::default()
+        }
+    }
+
+    #[test]
+    fn a_knight_fork_is_mined() {
+        // 1... Qa8?? 2. Nc7+ forks king and queen; 2... K any 3. Nxa8.
+        let (start, game) = one_move_game("4k3/q7/8/1N6/8/8/4PPP1/4K3 b - - 0 1", "a7a8");
+        let mut engine = Engine::default();
+        // The blunder is the game's first ply.
+        let s = MineSettings {
+            min_ply: 1,
+            ..quick()
         };
         let found = mine_game(&mut engine, &game, &s, "test", &[]);
         assert_eq!(found.len(), 1, "{found:?}");
@@ -543,16 +556,9 @@ mod tests {
         assert_eq!(MineSettings::default().min_ply, MIN_PLY);
         // The knight fork above, set by the game's first ply: too early by
         // default, and for a minimum of 2; `mates: false` keeps it (no mate).
-        let start = Position::<Chess>::from_fen("4k3/q7/8/1N6/8/8/4PPP1/4K3 b - - 0 1").unwrap();
-        let mut game = Game::from_position(start);
-        game.push_str("a7a8").unwrap();
+        let (_, game) = one_move_game("4k3/q7/8/1N6/8/8/4PPP1/4K3 b - - 0 1", "a7a8");
         let mut engine = Engine::default();
-        let s = MineSettings {
-            scan_nodes: 5_000,
-            nodes: 30_000,
-            verify_nodes: 60_000,
-            ..MineSettings::default()
-        };
+        let s = quick();
         assert!(mine_game(&mut engine, &game, &s, "test", &[]).is_empty());
         let two = MineSettings {
             min_ply: 2,
@@ -573,16 +579,11 @@ mod tests {
     #[test]
     fn mates_can_be_left_out() {
         // 1. Rd7?? leaves the back rank: 1... Ra1#.
-        let start = Position::<Chess>::from_fen("r5k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
-        let mut game = Game::from_position(start);
-        game.push_str("d1d7").unwrap();
+        let (_, game) = one_move_game("r5k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d7");
         let mut engine = Engine::default();
         let s = MineSettings {
-            scan_nodes: 5_000,
-            nodes: 30_000,
-            verify_nodes: 60_000,
             min_ply: 1,
-            ..MineSettings::default()
+            ..quick()
         };
         let found = mine_game(&mut engine, &game, &s, "test", &[]);
         assert_eq!(found.len(), 1, "{found:?}");

@@ -822,34 +822,23 @@ fn lesson(player: &str, level: &str, stars: u8, moves: u32) -> LessonRecord {
 /// A level completed again keeps the better result (stars, then moves).
 pub async fn lesson_results_keep_the_best(store: &dyn GameStore) {
     assert!(store.lesson_progress("ann").await.unwrap().is_empty());
-    store
-        .save_lesson_result(&lesson("ann", "b-1", 2, 5))
-        .await
-        .unwrap();
-    store
-        .save_lesson_result(&lesson("ann", "a-1", 3, 2))
-        .await
-        .unwrap();
-    store
-        .save_lesson_result(&lesson("ann", "b-1", 1, 3))
-        .await
-        .unwrap();
-    store
-        .save_lesson_result(&lesson("bob", "b-1", 3, 3))
-        .await
-        .unwrap();
+    for (player, level, stars, moves) in [
+        ("ann", "b-1", 2, 5),
+        ("ann", "a-1", 3, 2),
+        ("ann", "b-1", 1, 3),
+        ("bob", "b-1", 3, 3),
+    ] {
+        let l = lesson(player, level, stars, moves);
+        store.save_lesson_result(&l).await.unwrap();
+    }
     assert_eq!(
         store.lesson_progress("ann").await.unwrap(),
         vec![lesson("ann", "a-1", 3, 2), lesson("ann", "b-1", 2, 5)]
     );
-    store
-        .save_lesson_result(&lesson("ann", "b-1", 2, 4))
-        .await
-        .unwrap();
-    store
-        .save_lesson_result(&lesson("ann", "b-1", 3, 9))
-        .await
-        .unwrap();
+    for (stars, moves) in [(2, 4), (3, 9)] {
+        let l = lesson("ann", "b-1", stars, moves);
+        store.save_lesson_result(&l).await.unwrap();
+    }
     assert_eq!(
         store.lesson_progress("ann").await.unwrap()[1],
         lesson("ann", "b-1", 3, 9)

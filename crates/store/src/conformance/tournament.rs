@@ -222,34 +222,22 @@ pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
     assert!(store.tournament_byes("t1").await.unwrap().is_empty());
 
     // The director's lease: one holder until it expires.
-    assert!(store
-        .take_director_lease("t1", "a", 100, 200)
-        .await
-        .unwrap());
-    assert!(!store
-        .take_director_lease("t1", "b", 150, 250)
-        .await
-        .unwrap());
-    assert!(store
-        .take_director_lease("t1", "a", 190, 300)
-        .await
-        .unwrap());
-    assert!(!store
-        .take_director_lease("t1", "b", 299, 400)
-        .await
-        .unwrap());
-    assert!(store
-        .take_director_lease("t1", "b", 300, 400)
-        .await
-        .unwrap());
-    assert!(!store
-        .take_director_lease("t1", "a", 350, 450)
-        .await
-        .unwrap());
-    assert!(store
-        .take_director_lease("t2", "a", 350, 450)
-        .await
-        .unwrap());
+    let takes = [
+        ("t1", "a", 100, 200, true),
+        ("t1", "b", 150, 250, false),
+        ("t1", "a", 190, 300, true),
+        ("t1", "b", 299, 400, false),
+        ("t1", "b", 300, 400, true),
+        ("t1", "a", 350, 450, false),
+        ("t2", "a", 350, 450, true),
+    ];
+    for (t, holder, now, until, taken) in takes {
+        let got = store
+            .take_director_lease(t, holder, now, until)
+            .await
+            .unwrap();
+        assert_eq!(got, taken, "{holder} takes {t} at {now}");
+    }
 }
 
 /// A scheduled occurrence is made once, however many instances race to

@@ -1,6 +1,6 @@
 //! Challenges in PostgreSQL.
 
-use super::games::insert_game;
+use super::games::insert_game_if_claimed;
 use super::row::{mark, params};
 use crate::challenge::{
     challenge_values, read_challenge, ChallengeRecord, ChallengeState, CHALLENGE_COLUMNS,
@@ -90,12 +90,7 @@ pub async fn accept(
             &[&id, &now, &game.record.id],
         )
         .await?;
-    if n == 0 {
-        return Err(StoreError::Conflict(format!(
-            "the challenge {id} is no longer open"
-        )));
-    }
-    insert_game(c, game).await
+    insert_game_if_claimed(c, n, "challenge", id, game).await
 }
 
 pub async fn close(

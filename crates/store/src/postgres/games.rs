@@ -5,16 +5,15 @@
 use super::row::{mark, params};
 use crate::columns::ending_columns;
 use crate::rows::{
-    assignments, online_values, placeholders, read_online, read_record, record_values, Value,
-    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS, RECORD_COLUMN_COUNT,
-    SUMMARY_EXTRA_COLUMNS,
+    assignments, online_values, placeholders, prefixed_record_columns, read_online, read_record,
+    read_summary, record_values, Value, ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS,
+    RECORD_COLUMN_COUNT, SUMMARY_EXTRA_COLUMNS,
 };
 use crate::{
     GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, PuzzleRatingWrite,
     RatingWrite, StoreError, StoredGame, StoredMove,
 };
 use deadpool_postgres::GenericClient;
-use tensorchess_rules::ByColor;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
 
@@ -122,6 +121,24 @@ pub async fn apply_update(
 
 const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, uci, san, played_at) VALUES ($1, $2, $3, $4, $5)";
+
+/// Stores `game`, made from a seek or challenge (`what` `id`) that
+/// `claimed` rows of the statement before found still open; a conflict
+/// when none did (someone else took it, or it lapsed).
+pub async fn insert_game_if_claimed(
+    c: &impl GenericClient,
+    claimed: u64,
+    what: &str,
+    id: &str,
+    game: &StoredGame,
+) -> Result<(), StoreError> {
+    if claimed == 0 {
+        return Err(StoreError::Conflict(format!(
+            "the {what} {id} is no longer open"
+        )));
+    }
+    insert_game(c, game).await
+}
 
 pub async fn insert_game(c: &impl GenericClient, game: &StoredGame) -> Result<(), StoreError> {
     let r = &game.record;
@@ -308,29 +325,9 @@ pub async fn load_game(
 fn summaries(rows: Vec<Row>) -> Result<Vec<GameSummary>, StoreError> {
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        let move_count = row.try_get::<_, i64>(15)? as usize;
-        let bots = ByColor::new(row.try_get::<_, bool>(16)?, row.try_get::<_, bool>(17)?);
-        // A row this program cannot read is left out of the list (and
-        // reported), rather than hiding every other game.
-        match read_record(&row, 0) {
-            Ok(record) => out.push(GameSummary {
-                record,
-                move_count,
-                bots,
-            }),
-            Err(e @ StoreError::Corrupt { .. }) => tracing::error!("{e}"),
-            Err(e) => return Err(e),
-        }
+        out.extend(read_summary(&row)?);
     }
     Ok(out)
-}
-
-fn prefixed_columns() -> String {
-    RECORD_COLUMNS
-        .split(", ")
-        .map(|c| format!("g.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Ids compare byte by byte (`COLLATE "C"`), as in SQLite, whatever the
@@ -348,7 +345,7 @@ pub async fn list_games(
                 UNION SELECT game_id FROM online_games WHERE black_player = $1) \
            AND (g.updated_at < $2 OR (g.updated_at = $2 AND g.id COLLATE \"C\" < $3) OR $4) \
          ORDER BY g.updated_at DESC, g.id COLLATE \"C\" DESC LIMIT $5",
-        prefixed_columns()
+        prefixed_record_columns()
     );
     let stmt = c.prepare_cached(&sql).await?;
     let rows = c
@@ -376,7 +373,7 @@ pub async fn finished_online_games(
          FROM games g JOIN online_games o ON o.game_id = g.id \
          WHERE (o.white_player = $1 OR o.black_player = $1) AND g.end_reason IS NOT NULL \
          ORDER BY g.updated_at DESC, g.id COLLATE \"C\" DESC LIMIT $2",
-        prefixed_columns()
+        prefixed_record_columns()
     );
     let stmt = c.prepare_cached(&sql).await?;
     summaries(c.query(&stmt, &[&player, &(limit as i64)]).await?)

@@ -4,7 +4,7 @@ use super::super::columns::parse_pool;
 use super::super::{
     AccountRecord, PlayerRecord, RatingPool, RatingRecord, SeekRecord, StoreError, StoredGame,
 };
-use super::games::insert_game;
+use super::games::insert_game_if_claimed;
 use super::is_unique_violation;
 use super::row::{mark, params};
 use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
@@ -209,12 +209,7 @@ pub async fn accept_seek(
             &[&id, &now],
         )
         .await?;
-    if n == 0 {
-        return Err(StoreError::Conflict(format!(
-            "the seek {id} is no longer open"
-        )));
-    }
-    insert_game(c, game).await
+    insert_game_if_claimed(c, n, "seek", id, game).await
 }
 
 pub async fn merge_player(

@@ -5,15 +5,15 @@
 use super::row::mark;
 use crate::columns::ending_columns;
 use crate::rows::{
-    assignments, online_values, placeholders, read_online, read_record, record_values, Value,
-    ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS, SUMMARY_EXTRA_COLUMNS,
+    assignments, online_values, placeholders, prefixed_record_columns, read_online, read_record,
+    read_summary, record_values, Value, ONLINE_COLUMNS, ONLINE_COLUMN_COUNT, RECORD_COLUMNS,
+    SUMMARY_EXTRA_COLUMNS,
 };
 use crate::{
     GameListQuery, GameSummary, GameUpdate, MovesChange, OnlineRecord, RatingWrite, StoreError,
     StoredGame, StoredMove,
 };
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
-use tensorchess_rules::ByColor;
 
 /// Replaces a game's online state (inserted, or every column updated).
 fn write_online(conn: &Connection, id: &str, o: &OnlineRecord) -> Result<(), StoreError> {
@@ -184,29 +184,9 @@ fn summaries(
     let mut rows = stmt.query(params)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        let move_count = row.get::<_, i64>(15)? as usize;
-        let bots = ByColor::new(row.get::<_, bool>(16)?, row.get::<_, bool>(17)?);
-        // A row this program cannot read is left out of the list (and
-        // reported), rather than hiding every other game.
-        match read_record(row, 0) {
-            Ok(record) => out.push(GameSummary {
-                record,
-                move_count,
-                bots,
-            }),
-            Err(e @ StoreError::Corrupt { .. }) => tracing::error!("{e}"),
-            Err(e) => return Err(e),
-        }
+        out.extend(read_summary(row)?);
     }
     Ok(out)
-}
-
-fn prefixed_columns() -> String {
-    RECORD_COLUMNS
-        .split(", ")
-        .map(|c| format!("g.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub fn list_games(conn: &Connection, q: &GameListQuery) -> Result<Vec<GameSummary>, StoreError> {
@@ -219,7 +199,7 @@ pub fn list_games(conn: &Connection, q: &GameListQuery) -> Result<Vec<GameSummar
                 UNION SELECT game_id FROM online_games WHERE black_player = ?1) \
            AND (g.updated_at < ?2 OR (g.updated_at = ?2 AND g.id < ?3) OR ?4) \
          ORDER BY g.updated_at DESC, g.id DESC LIMIT ?5",
-        prefixed_columns()
+        prefixed_record_columns()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     summaries(
@@ -244,7 +224,7 @@ pub fn finished_online_games(
          FROM games g JOIN online_games o ON o.game_id = g.id \
          WHERE (o.white_player = ?1 OR o.black_player = ?1) AND g.end_reason IS NOT NULL \
          ORDER BY g.updated_at DESC, g.id DESC LIMIT ?2",
-        prefixed_columns()
+        prefixed_record_columns()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     summaries(&mut stmt, params![player, limit as i64])
