@@ -66,6 +66,15 @@ pub const SUMMARY_EXTRA_COLUMNS: &str = "(SELECT COUNT(*) FROM moves m WHERE m.g
      EXISTS (SELECT 1 FROM online_games ob JOIN bots b ON b.player_id = ob.black_player \
              WHERE ob.game_id = g.id)";
 
+/// `INSERT INTO table (columns) VALUES (…)` with one placeholder per column.
+pub fn insert_sql(table: &str, columns: &str, mark: fn(usize) -> String) -> String {
+    let n = columns.split(',').count();
+    format!(
+        "INSERT INTO {table} ({columns}) VALUES ({})",
+        placeholders(mark, 1, n)
+    )
+}
+
 /// [`RECORD_COLUMNS`] of the game `g` (for a query joining other tables).
 pub fn prefixed_record_columns() -> String {
     RECORD_COLUMNS

@@ -1,24 +1,17 @@
 //! Challenges in PostgreSQL.
 
 use super::games::insert_game_if_claimed;
-use super::row::{mark, params};
+use super::row::insert_row;
 use crate::challenge::{
     challenge_values, read_challenge, ChallengeRecord, ChallengeState, CHALLENGE_COLUMNS,
 };
-use crate::rows::placeholders;
 use crate::{StoreError, StoredGame};
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 pub async fn create(c: &impl GenericClient, ch: &ChallengeRecord) -> Result<(), StoreError> {
     let values = challenge_values(ch);
-    let stmt = c
-        .prepare_cached(&format!(
-            "INSERT INTO challenges ({CHALLENGE_COLUMNS}) VALUES ({})",
-            placeholders(mark, 1, values.len())
-        ))
-        .await?;
-    c.execute(&stmt, &params(&values)).await?;
+    insert_row(c, "challenges", CHALLENGE_COLUMNS, &values).await?;
     Ok(())
 }
 

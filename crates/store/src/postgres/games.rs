@@ -2,7 +2,7 @@
 //! function of a connection or of a transaction (the rows are mapped in
 //! [`crate::rows`]).
 
-use super::row::{mark, params};
+use super::row::{insert_row, mark, params};
 use crate::columns::ending_columns;
 use crate::rows::{
     assignments, online_values, placeholders, prefixed_record_columns, read_online, read_record,
@@ -143,13 +143,7 @@ pub async fn insert_game_if_claimed(
 pub async fn insert_game(c: &impl GenericClient, game: &StoredGame) -> Result<(), StoreError> {
     let r = &game.record;
     let values = record_values(r);
-    let stmt = c
-        .prepare_cached(&format!(
-            "INSERT INTO games ({RECORD_COLUMNS}) VALUES ({})",
-            placeholders(mark, 1, values.len())
-        ))
-        .await?;
-    c.execute(&stmt, &params(&values)).await?;
+    insert_row(c, "games", RECORD_COLUMNS, &values).await?;
     let ins = c.prepare_cached(INSERT_MOVE).await?;
     for m in &game.moves {
         c.execute(

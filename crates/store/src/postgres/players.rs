@@ -6,8 +6,8 @@ use super::super::{
 };
 use super::games::insert_game_if_claimed;
 use super::is_unique_violation;
-use super::row::{mark, params};
-use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
+use super::row::insert_row;
+use crate::rows::{read_seek, seek_values, SEEK_COLUMNS};
 use deadpool_postgres::GenericClient;
 
 pub async fn player(c: &impl GenericClient, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
@@ -170,13 +170,7 @@ pub async fn ratings(
 
 pub async fn create_seek(c: &impl GenericClient, s: &SeekRecord) -> Result<(), StoreError> {
     let values = seek_values(s);
-    let stmt = c
-        .prepare_cached(&format!(
-            "INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({})",
-            placeholders(mark, 1, values.len())
-        ))
-        .await?;
-    c.execute(&stmt, &params(&values)).await?;
+    insert_row(c, "seeks", SEEK_COLUMNS, &values).await?;
     Ok(())
 }
 

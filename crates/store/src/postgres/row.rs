@@ -55,3 +55,17 @@ pub fn mark(i: usize) -> String {
 pub fn params(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
     values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
+
+/// Inserts one row of `values` in `columns` of `table`.
+pub async fn insert_row(
+    c: &impl deadpool_postgres::GenericClient,
+    table: &str,
+    columns: &str,
+    values: &[Value],
+) -> Result<(), StoreError> {
+    let stmt = c
+        .prepare_cached(&crate::rows::insert_sql(table, columns, mark))
+        .await?;
+    c.execute(&stmt, &params(values)).await?;
+    Ok(())
+}

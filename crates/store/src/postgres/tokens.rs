@@ -1,20 +1,13 @@
 //! API tokens and bot accounts in PostgreSQL.
 
-use super::row::{mark, params};
-use crate::rows::placeholders;
+use super::row::insert_row;
 use crate::token::{read_token, token_values, TokenRecord, TOKEN_COLUMNS};
 use crate::StoreError;
 use deadpool_postgres::GenericClient;
 
 pub async fn create(c: &impl GenericClient, t: &TokenRecord) -> Result<(), StoreError> {
     let values = token_values(t);
-    let stmt = c
-        .prepare_cached(&format!(
-            "INSERT INTO api_tokens ({TOKEN_COLUMNS}) VALUES ({})",
-            placeholders(mark, 1, values.len())
-        ))
-        .await?;
-    c.execute(&stmt, &params(&values)).await?;
+    insert_row(c, "api_tokens", TOKEN_COLUMNS, &values).await?;
     Ok(())
 }
 

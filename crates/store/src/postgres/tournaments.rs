@@ -1,8 +1,8 @@
 //! Tournaments in PostgreSQL.
 
 use super::games::insert_game;
-use super::row::{mark, params};
-use crate::rows::{placeholders, Value};
+use super::row::{insert_row, mark, params};
+use crate::rows::Value;
 use crate::tournament::{
     berserk_column, busy, bye_sql, create_scheduled_sql, entry_values, games_query, join_sql,
     lease_sql, link_sql, link_values, read_bye, read_entry, read_game, read_tournament,
@@ -16,13 +16,7 @@ use tokio_postgres::types::ToSql;
 
 pub async fn create(c: &impl GenericClient, t: &TournamentRecord) -> Result<(), StoreError> {
     let values = tournament_values(t);
-    let stmt = c
-        .prepare_cached(&format!(
-            "INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({})",
-            placeholders(mark, 1, values.len())
-        ))
-        .await?;
-    c.execute(&stmt, &params(&values)).await?;
+    insert_row(c, "tournaments", TOURNAMENT_COLUMNS, &values).await?;
     Ok(())
 }
 

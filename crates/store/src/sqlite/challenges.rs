@@ -1,21 +1,16 @@
 //! Challenges in SQLite.
 
 use super::games::insert_game;
-use super::row::mark;
+use super::row::insert_row;
 use crate::challenge::{
     challenge_values, read_challenge, ChallengeRecord, ChallengeState, CHALLENGE_COLUMNS,
 };
-use crate::rows::placeholders;
 use crate::{StoreError, StoredGame};
-use rusqlite::{params, params_from_iter, Connection};
+use rusqlite::{params, Connection};
 
 pub fn create(conn: &Connection, c: &ChallengeRecord) -> Result<(), StoreError> {
     let values = challenge_values(c);
-    conn.prepare_cached(&format!(
-        "INSERT INTO challenges ({CHALLENGE_COLUMNS}) VALUES ({})",
-        placeholders(mark, 1, values.len())
-    ))?
-    .execute(params_from_iter(values))?;
+    insert_row(conn, "challenges", CHALLENGE_COLUMNS, values)?;
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! function of a connection (run by the writer thread or on the read
 //! connection; the rows are mapped in [`crate::rows`]).
 
-use super::row::mark;
+use super::row::{insert_row, mark};
 use crate::columns::ending_columns;
 use crate::rows::{
     assignments, online_values, placeholders, prefixed_record_columns, read_online, read_record,
@@ -83,11 +83,7 @@ pub fn apply_update(conn: &Connection, id: &str, update: &GameUpdate) -> Result<
 pub fn insert_game(conn: &Connection, game: &StoredGame) -> Result<(), StoreError> {
     let r = &game.record;
     let values = record_values(r);
-    conn.prepare_cached(&format!(
-        "INSERT INTO games ({RECORD_COLUMNS}) VALUES ({})",
-        placeholders(mark, 1, values.len())
-    ))?
-    .execute(params_from_iter(values))?;
+    insert_row(conn, "games", RECORD_COLUMNS, values)?;
     let mut ins = conn.prepare_cached(
         "INSERT INTO moves (game_id, ply, uci, san, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;

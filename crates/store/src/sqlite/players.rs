@@ -6,9 +6,9 @@ use super::super::{
 };
 use super::games::insert_game;
 use super::moderation::end_session;
-use super::row::mark;
-use crate::rows::{placeholders, read_seek, seek_values, SEEK_COLUMNS};
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
+use super::row::insert_row;
+use crate::rows::{read_seek, seek_values, SEEK_COLUMNS};
+use rusqlite::{params, Connection, OptionalExtension};
 
 pub fn player(conn: &Connection, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
     Ok(conn
@@ -135,11 +135,7 @@ pub fn ratings(
 
 pub fn create_seek(conn: &Connection, s: &SeekRecord) -> Result<(), StoreError> {
     let values = seek_values(s);
-    conn.prepare_cached(&format!(
-        "INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({})",
-        placeholders(mark, 1, values.len())
-    ))?
-    .execute(params_from_iter(values))?;
+    insert_row(conn, "seeks", SEEK_COLUMNS, values)?;
     Ok(())
 }
 

@@ -37,3 +37,15 @@ impl Row for rusqlite::Row<'_> {
 pub fn mark(i: usize) -> String {
     format!("?{i}")
 }
+
+/// Inserts one row of `values` in `columns` of `table`.
+pub fn insert_row(
+    conn: &rusqlite::Connection,
+    table: &str,
+    columns: &str,
+    values: Vec<Value>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(&crate::rows::insert_sql(table, columns, mark))?
+        .execute(rusqlite::params_from_iter(values))?;
+    Ok(())
+}

@@ -1,18 +1,13 @@
 //! API tokens and bot accounts in SQLite.
 
-use super::row::mark;
-use crate::rows::placeholders;
+use super::row::insert_row;
 use crate::token::{read_token, token_values, TokenRecord, TOKEN_COLUMNS};
 use crate::StoreError;
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 
 pub fn create(conn: &Connection, t: &TokenRecord) -> Result<(), StoreError> {
     let values = token_values(t);
-    conn.prepare_cached(&format!(
-        "INSERT INTO api_tokens ({TOKEN_COLUMNS}) VALUES ({})",
-        placeholders(mark, 1, values.len())
-    ))?
-    .execute(params_from_iter(values))?;
+    insert_row(conn, "api_tokens", TOKEN_COLUMNS, values)?;
     Ok(())
 }
 

@@ -1,8 +1,7 @@
 //! Tournaments in SQLite.
 
 use super::games::insert_game;
-use super::row::mark;
-use crate::rows::placeholders;
+use super::row::{insert_row, mark};
 use crate::tournament::{
     berserk_column, busy, bye_sql, create_scheduled_sql, entry_values, games_query, join_sql,
     lease_sql, link_sql, link_values, read_bye, read_entry, read_game, read_tournament,
@@ -15,11 +14,7 @@ use tensorchess_rules::Color;
 
 pub fn create(conn: &Connection, t: &TournamentRecord) -> Result<(), StoreError> {
     let values = tournament_values(t);
-    conn.prepare_cached(&format!(
-        "INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({})",
-        placeholders(mark, 1, values.len())
-    ))?
-    .execute(params_from_iter(values))?;
+    insert_row(conn, "tournaments", TOURNAMENT_COLUMNS, values)?;
     Ok(())
 }
 
