@@ -188,11 +188,32 @@ pub async fn online_bots(State(state): State<AppState>) -> Result<Response, AppE
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response())
 }
 
-/// Which API a game route is under.
+/// Which API a game route is under, read from its path: `/api/bot/…`
+/// (a bot account's token with `bot:play`) or `/api/board/…` (a person's
+/// account's token with `board:play`). One handler serves both.
 #[derive(Clone, Copy)]
-enum Api {
+pub enum Api {
+    /// The Bot API.
     Bot,
+    /// The Board API.
     Board,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Api {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Api, AppError> {
+        // Nested under `/api`, the router sees the path without it.
+        let path = parts.uri.path();
+        let path = path.strip_prefix("/api").unwrap_or(path);
+        if path.starts_with("/bot/") {
+            Ok(Api::Bot)
+        } else if path.starts_with("/board/") {
+            Ok(Api::Board)
+        } else {
+            Err(AppError::NotFound("Not a Bot or Board API route".into()))
+        }
+    }
 }
 
 impl Api {
@@ -211,35 +232,16 @@ impl Api {
     }
 }
 
-async fn stream(
-    state: AppState,
+/// `GET /api/{bot|board}/game/stream/{id}`.
+pub async fn game_stream(
+    State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    id: GameId,
     api: Api,
+    ApiPath(id): ApiPath<GameId>,
 ) -> Result<Response, AppError> {
     api.check(&state, &me, &auth).await?;
     bot::game_stream(state.games.clone(), state.bots.clone(), me, id).await
-}
-
-/// `GET /api/bot/game/stream/{id}`.
-pub async fn bot_stream(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(id): ApiPath<GameId>,
-) -> Result<Response, AppError> {
-    stream(state, me, auth, id, Api::Bot).await
-}
-
-/// `GET /api/board/game/stream/{id}`.
-pub async fn board_stream(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(id): ApiPath<GameId>,
-) -> Result<Response, AppError> {
-    stream(state, me, auth, id, Api::Board).await
 }
 
 /// `?offeringDraw=true` with a move.
@@ -258,13 +260,14 @@ async fn act(state: &AppState, me: &Me, id: &GameId, action: OnlineAction) -> Re
         .map(|_| ())
 }
 
-async fn play(
-    state: AppState,
+/// `POST /api/{bot|board}/game/{id}/move/{move}[?offeringDraw=true]`.
+pub async fn game_move(
+    State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    (id, mv): (GameId, String),
-    q: MoveQuery,
     api: Api,
+    ApiPath((id, mv)): ApiPath<(GameId, String)>,
+    crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
     // The move is for the position now: the program saw it on its stream.
@@ -276,38 +279,17 @@ async fn play(
     Ok(ok())
 }
 
-/// `POST /api/bot/game/{id}/move/{move}[?offeringDraw=true]`.
-pub async fn bot_move(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(path): ApiPath<(GameId, String)>,
-    crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
-) -> Result<Json<Value>, AppError> {
-    play(state, me, auth, path, q, Api::Bot).await
-}
-
-/// `POST /api/board/game/{id}/move/{move}[?offeringDraw=true]`.
-pub async fn board_move(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(path): ApiPath<(GameId, String)>,
-    crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
-) -> Result<Json<Value>, AppError> {
-    play(state, me, auth, path, q, Api::Board).await
-}
-
 macro_rules! game_action {
-    ($(#[$doc:meta])* $name:ident, $api:expr, $action:expr) => {
+    ($(#[$doc:meta])* $name:ident, $action:expr) => {
         $(#[$doc])*
         pub async fn $name(
             State(state): State<AppState>,
             me: Me,
             auth: TokenAuth,
+            api: Api,
             ApiPath(id): ApiPath<GameId>,
         ) -> Result<Json<Value>, AppError> {
-            $api.check(&state, &me, &auth).await?;
+            api.check(&state, &me, &auth).await?;
             act(&state, &me, &id, $action).await?;
             Ok(ok())
         }
@@ -315,36 +297,27 @@ macro_rules! game_action {
 }
 
 game_action!(
-    /// `POST /api/bot/game/{id}/resign`.
-    bot_resign, Api::Bot, OnlineAction::Resign
+    /// `POST /api/{bot|board}/game/{id}/resign`.
+    resign, OnlineAction::Resign
 );
 game_action!(
-    /// `POST /api/bot/game/{id}/abort`.
-    bot_abort, Api::Bot, OnlineAction::Abort
+    /// `POST /api/{bot|board}/game/{id}/abort`.
+    abort, OnlineAction::Abort
 );
 game_action!(
-    /// `POST /api/bot/game/{id}/claim-victory`: wins a game the opponent left.
-    bot_claim_victory, Api::Bot, OnlineAction::ClaimVictory
-);
-game_action!(
-    /// `POST /api/board/game/{id}/claim-victory`.
-    board_claim_victory, Api::Board, OnlineAction::ClaimVictory
-);
-game_action!(
-    /// `POST /api/board/game/{id}/resign`.
-    board_resign, Api::Board, OnlineAction::Resign
-);
-game_action!(
-    /// `POST /api/board/game/{id}/abort`.
-    board_abort, Api::Board, OnlineAction::Abort
+    /// `POST /api/{bot|board}/game/{id}/claim-victory`: wins a game the
+    /// opponent left.
+    claim_victory, OnlineAction::ClaimVictory
 );
 
-async fn draw(
-    state: AppState,
+/// `POST /api/{bot|board}/game/{id}/draw/{yes|no}`: offers or accepts a
+/// draw, or declines the opponent's offer.
+pub async fn draw(
+    State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    (id, accept): (GameId, String),
     api: Api,
+    ApiPath((id, accept)): ApiPath<(GameId, String)>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
     let action = match accept.as_str() {
@@ -356,27 +329,6 @@ async fn draw(
     Ok(ok())
 }
 
-/// `POST /api/bot/game/{id}/draw/{yes|no}`: offers or accepts a draw, or
-/// declines the opponent's offer.
-pub async fn bot_draw(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(path): ApiPath<(GameId, String)>,
-) -> Result<Json<Value>, AppError> {
-    draw(state, me, auth, path, Api::Bot).await
-}
-
-/// `POST /api/board/game/{id}/draw/{yes|no}`.
-pub async fn board_draw(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(path): ApiPath<(GameId, String)>,
-) -> Result<Json<Value>, AppError> {
-    draw(state, me, auth, path, Api::Board).await
-}
-
 /// A chat line from a program: `room` (`player` or `spectator`) and `text`.
 #[derive(Deserialize, Debug)]
 pub struct ChatBody {
@@ -386,13 +338,14 @@ pub struct ChatBody {
     text: String,
 }
 
-async fn chat(
-    state: AppState,
+/// `POST /api/{bot|board}/game/{id}/chat`.
+pub async fn chat(
+    State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
-    id: GameId,
-    body: ChatBody,
     api: Api,
+    ApiPath(id): ApiPath<GameId>,
+    FormOrJson(body): FormOrJson<ChatBody>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
     let room = match body.room.as_str() {
@@ -407,28 +360,6 @@ async fn chat(
     let (_, lg) = state.games.lock_for(&id, &me).await?;
     state.chat.post(&lg, &me, author, room, &body.text).await?;
     Ok(ok())
-}
-
-/// `POST /api/bot/game/{id}/chat`.
-pub async fn bot_chat(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(id): ApiPath<GameId>,
-    FormOrJson(body): FormOrJson<ChatBody>,
-) -> Result<Json<Value>, AppError> {
-    chat(state, me, auth, id, body, Api::Bot).await
-}
-
-/// `POST /api/board/game/{id}/chat`.
-pub async fn board_chat(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-    ApiPath(id): ApiPath<GameId>,
-    FormOrJson(body): FormOrJson<ChatBody>,
-) -> Result<Json<Value>, AppError> {
-    chat(state, me, auth, id, body, Api::Board).await
 }
 
 /// `POST /api/challenge/{username}`: our challenge's fields, or lichess's
