@@ -225,7 +225,7 @@ impl LiveGame {
         turn_origin: Option<i64>,
     ) -> Result<Option<(usize, bool)>, AppError> {
         // Usually another server added a move or two: those are played on
-        // a copy of the game in memory instead of replaying the whole game.
+        // the game in memory instead of replaying the whole game.
         let have = self.history.len();
         let held = have.saturating_sub(moves_from);
         let tail = &stored.moves;
@@ -240,26 +240,32 @@ impl LiveGame {
             return Ok(None);
         }
         let ply = self.ply();
-        let (fresh, from) = if extends {
-            let mut game = self.game.clone();
-            let mut added = Vec::with_capacity(tail.len() - held);
-            for m in &tail[held..] {
-                let mv = game.parse_player_move(&m.uci)?;
-                added.push(game.push_entry(mv));
+        let seated = |o: Option<&OnlineState>| o.map(OnlineState::both_seated);
+        let was_seated = seated(self.online.as_ref());
+        let (online, from) = if extends {
+            let new = &tail[held..];
+            if new.is_empty() {
+                // A seat taken, a clock or an offer: no move to play.
+            } else if let [one] = new {
+                // The usual case, one move: checked before anything
+                // changes, so it is played on the game in memory as it is.
+                let mv = self.game.parse_player_move(&one.uci)?;
+                let entry = self.game.push_entry(mv);
+                self.history.make_mut().push(entry);
+            } else {
+                // Several: played on a copy, so that one refused leaves
+                // the game as it was.
+                let mut game = self.game.clone();
+                let mut added = Vec::with_capacity(new.len());
+                for m in new {
+                    let mv = game.parse_player_move(&m.uci)?;
+                    added.push(game.push_entry(mv));
+                }
+                self.game = game;
+                self.history.make_mut().extend(added);
             }
-            // Taken, not cloned: the moves held are kept as they are and
-            // the new ones added (a clone would copy every entry).
-            let mut history = std::mem::take(&mut self.history);
-            history.make_mut().extend(added);
-            let fresh = LiveGame {
-                record: stored.record,
-                game,
-                history,
-                search: None,
-                engine_client: None,
-                online: stored.online.map(OnlineState::new),
-            };
-            (fresh, have)
+            self.record = stored.record;
+            (stored.online.map(OnlineState::new), have)
         } else {
             let fresh = LiveGame::revive(stored)?;
             let from = self
@@ -268,22 +274,19 @@ impl LiveGame {
                 .zip(fresh.history.iter())
                 .take_while(|(a, b)| a.uci == b.uci)
                 .count();
-            (fresh, from)
+            let LiveGame {
+                record,
+                game,
+                history,
+                online,
+                ..
+            } = fresh;
+            self.record = record;
+            self.game = game;
+            self.history = history;
+            (online, from)
         };
-        let seated = |o: Option<&OnlineState>| o.map(OnlineState::both_seated);
-        let moved = fresh.ply() != ply
-            || from < have
-            || seated(self.online.as_ref()) != seated(fresh.online.as_ref());
-        let LiveGame {
-            record,
-            game,
-            history,
-            online,
-            ..
-        } = fresh;
-        self.record = record;
-        self.game = game;
-        self.history = history;
+        let moved = self.ply() != ply || from < have || was_seated != seated(online.as_ref());
         let over = self.is_over();
         if over {
             self.stop_search();
