@@ -14,6 +14,32 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tower::ServiceExt;
 
+/// `POST uri` with a bearer token and no body (a program's command).
+pub async fn post_token(t: &TestApp, uri: &str, token: &str) -> Answer {
+    with_token(t, Method::POST, uri, token, None).await
+}
+
+/// A 5+2 game between ann (a person, White) and the bot robo, made by
+/// ann's challenge and robo's acceptance: ann's cookie, robo's token and
+/// the game's id.
+pub async fn person_against_bot(t: &TestApp) -> (String, String, String) {
+    let ann = account(t, "ann").await;
+    let (_, bot) = bot_account(t, "robo").await;
+    let c = t
+        .post(
+            "/api/challenges",
+            Some(&ann),
+            json!({ "to": "robo", "color": "white", "clock": { "base_seconds": 300, "increment_seconds": 2 } }),
+        )
+        .await;
+    let cid = c.body["id"].as_str().unwrap().to_string();
+    let a = post_token(t, &format!("/api/challenge/{cid}/accept"), &bot).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let list = t.get("/api/games", Some(&ann)).await;
+    let id = list.body["games"][0]["id"].as_str().unwrap().to_string();
+    (ann, bot, id)
+}
+
 /// Sends a request with a bearer token (a program: no cookie, and no
 /// `Content-Type` unless it has a JSON body).
 pub async fn with_token(
@@ -54,7 +80,7 @@ pub async fn make_token(t: &TestApp, cookie: &str, scopes: &[&str]) -> String {
 pub async fn bot_account(t: &TestApp, name: &str) -> (String, String) {
     let cookie = account(t, name).await;
     let token = make_token(t, &cookie, &["bot:play", "challenge:write"]).await;
-    let up = with_token(t, Method::POST, "/api/bot/account/upgrade", &token, None).await;
+    let up = post_token(t, "/api/bot/account/upgrade", &token).await;
     assert_eq!(up.status, StatusCode::OK, "{}", up.text);
     (cookie, token)
 }
@@ -189,7 +215,7 @@ async fn tokens_are_made_listed_used_and_revoked() {
     expect_refused(&a, StatusCode::FORBIDDEN, "missing_scope");
 
     // A scope missing: 403 with a reason.
-    let a = with_token(&t, Method::POST, "/api/bot/account/upgrade", &token, None).await;
+    let a = post_token(&t, "/api/bot/account/upgrade", &token).await;
     expect_refused(&a, StatusCode::FORBIDDEN, "missing_scope");
     assert!(a.body["error"].as_str().unwrap().contains("bot:play"));
     // A route for programs without a token: 401.
@@ -239,19 +265,12 @@ async fn only_an_account_without_games_becomes_a_bot_and_bots_keep_out_of_the_lo
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     let token = make_token(&t, &ann, &["bot:play"]).await;
-    let a = with_token(&t, Method::POST, "/api/bot/account/upgrade", &token, None).await;
+    let a = post_token(&t, "/api/bot/account/upgrade", &token).await;
     expect_refused(&a, StatusCode::FORBIDDEN, "bot_account");
     assert!(a.body["error"].as_str().unwrap().contains("no game"));
 
     let (robo, robo_token) = bot_account(&t, "robo").await;
-    let a = with_token(
-        &t,
-        Method::POST,
-        "/api/bot/account/upgrade",
-        &robo_token,
-        None,
-    )
-    .await;
+    let a = post_token(&t, "/api/bot/account/upgrade", &robo_token).await;
     expect_refused(&a, StatusCode::FORBIDDEN, "bot_account");
     let me = with_token(&t, Method::GET, "/api/account", &robo_token, None).await;
     assert_eq!(me.body["title"], "BOT");
@@ -274,26 +293,12 @@ async fn only_an_account_without_games_becomes_a_bot_and_bots_keep_out_of_the_lo
 
     // A person's account uses the Board API, a bot's the Bot API.
     let board = make_token(&t, &bob, &["board:play"]).await;
-    let a = with_token(&t, Method::POST, "/api/bot/game/x/resign", &board, None).await;
+    let a = post_token(&t, "/api/bot/game/x/resign", &board).await;
     expect_refused(&a, StatusCode::FORBIDDEN, "missing_scope");
-    let a = with_token(
-        &t,
-        Method::POST,
-        "/api/board/game/x/resign",
-        &robo_token,
-        None,
-    )
-    .await;
+    let a = post_token(&t, "/api/board/game/x/resign", &robo_token).await;
     expect_refused(&a, StatusCode::FORBIDDEN, "missing_scope");
     let bob_bot_scope = make_token(&t, &bob, &["bot:play"]).await;
-    let a = with_token(
-        &t,
-        Method::POST,
-        "/api/bot/game/x/resign",
-        &bob_bot_scope,
-        None,
-    )
-    .await;
+    let a = post_token(&t, "/api/bot/game/x/resign", &bob_bot_scope).await;
     expect_refused(&a, StatusCode::FORBIDDEN, "bot_account");
 }
 
@@ -355,14 +360,7 @@ async fn the_event_stream_replays_what_is_current_then_follows() {
     assert_eq!(c["type"], "challengeCanceled");
     assert_eq!(c["challenge"]["id"], second_id.as_str());
 
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/challenge/{first_id}/decline"),
-        &bot,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/challenge/{first_id}/decline"), &bot).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let c = events.next().await;
     assert_eq!(c["type"], "challengeDeclined");
@@ -409,14 +407,7 @@ async fn the_event_stream_replays_what_is_current_then_follows() {
     assert_eq!(g["game"]["id"], game.as_str());
 
     // The game ends: both streams say so.
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/bot/game/{game}/abort"),
-        &bot,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/bot/game/{game}/abort"), &bot).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     for s in [&mut events, &mut again] {
         let f = s.next_of("gameFinish").await;
@@ -436,29 +427,9 @@ async fn the_event_stream_replays_what_is_current_then_follows() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_game_stream_follows_moves_chat_and_the_end() {
     let t = TestApp::new();
-    let ann = account(&t, "ann").await;
-    let (_, bot) = bot_account(&t, "robo").await;
-    let c = t
-        .post(
-            "/api/challenges",
-            Some(&ann),
-            json!({ "to": "robo", "color": "white", "clock": { "base_seconds": 300, "increment_seconds": 2 } }),
-        )
-        .await;
-    let cid = c.body["id"].as_str().unwrap().to_string();
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/challenge/{cid}/accept"),
-        &bot,
-        None,
-    )
-    .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let (ann, bot, id) = person_against_bot(&t).await;
     let game = t.get("/api/challenges", Some(&ann)).await;
     assert_eq!(game.body["out"], json!([]));
-    let list = t.get("/api/games", Some(&ann)).await;
-    let id = list.body["games"][0]["id"].as_str().unwrap().to_string();
 
     let mut s = Lines::open(&t, &format!("/api/bot/game/stream/{id}"), &bot).await;
     let full = s.next().await;
@@ -481,7 +452,7 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
 
     // Not the bot's turn: refused with a reason.
     let uri = format!("/api/bot/game/{id}/move/e7e5");
-    let a = with_token(&t, Method::POST, &uri, &bot, None).await;
+    let a = post_token(&t, &uri, &bot).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_your_turn");
 
     assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
@@ -491,28 +462,14 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
     assert_eq!(st["winc"], 2_000);
 
     // An illegal move, refused with the rules' reason.
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/bot/game/{id}/move/e8e1"),
-        &bot,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/bot/game/{id}/move/e8e1"), &bot).await;
     expect_refused(&a, StatusCode::UNPROCESSABLE_ENTITY, "illegal_move");
     // A propel's `>` comes percent-encoded, and is read back.
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/bot/game/{id}/move/d7d6%3Ed5"),
-        &bot,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/bot/game/{id}/move/d7d6%3Ed5"), &bot).await;
     assert!(a.status.is_client_error(), "{}", a.text);
     assert!(a.text.contains("d7d6>d5"), "{}", a.text);
 
-    let a = with_token(&t, Method::POST, &uri, &bot, None).await;
+    let a = post_token(&t, &uri, &bot).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(a.body, json!({ "ok": true }));
     let st = s.next().await;
@@ -547,12 +504,10 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
     // A draw offered with a move, declined by Ann; then the bot resigns.
     assert_eq!(t.play(&id, &ann, "d2d4", 2).await.status, StatusCode::OK);
     assert_eq!(s.next().await["moves"], "e2e4 e7e5 d2d4");
-    let a = with_token(
+    let a = post_token(
         &t,
-        Method::POST,
         &format!("/api/bot/game/{id}/move/d7d5?offeringDraw=true"),
         &bot,
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
@@ -564,14 +519,7 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
         s.next().await
     };
     assert_eq!(st["bdraw"], true, "{st}");
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/bot/game/{id}/resign"),
-        &bot,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/bot/game/{id}/resign"), &bot).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let end = s.next_of("gameState").await;
     assert_eq!(end["status"], "resign");
@@ -580,14 +528,7 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
 
     // Over: resigning again is refused; the stream of a finished game is
     // its gameFull alone.
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/bot/game/{id}/resign"),
-        &bot,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/bot/game/{id}/resign"), &bot).await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
     let mut s = Lines::open(&t, &format!("/api/bot/game/stream/{id}"), &bot).await;
     assert_eq!(s.next().await["state"]["status"], "resign");
@@ -624,14 +565,7 @@ async fn the_board_api_plays_a_persons_game_and_tokens_are_limited() {
     let full = s.next().await;
     assert_eq!(full["type"], "gameFull");
     assert!(full["white"]["title"].is_null());
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/board/game/{id}/move/e2e4"),
-        &board,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/board/game/{id}/move/e2e4"), &board).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(s.next().await["moves"], "e2e4");
     // A spectator's stream is refused: only the players.
@@ -646,14 +580,7 @@ async fn the_board_api_plays_a_persons_game_and_tokens_are_limited() {
     )
     .await;
     expect_refused(&res, StatusCode::FORBIDDEN, "not_a_player");
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/board/game/{id}/abort"),
-        &bob_board,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/board/game/{id}/abort"), &bob_board).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let end = s.next_of("gameState").await;
     assert_eq!(end["status"], "aborted");

@@ -3,9 +3,9 @@
 //! the bot's game stream says `opponentGone` with `claimWinInSeconds`, and
 //! a claim is refused until the test clock has run those seconds.
 
-use crate::bots::{bot_account, with_token, Lines};
+use crate::bots::{person_against_bot, post_token, Lines};
 use crate::common::online::*;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use serde_json::json;
 use tensorchess::server::clock::Clock;
 
@@ -13,27 +13,7 @@ use tensorchess::server::clock::Clock;
 async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     let t = TestApp::new();
     let (addr, _stop) = t.serve().await;
-    let ann = account(&t, "ann").await;
-    let (_, bot) = bot_account(&t, "robo").await;
-    let c = t
-        .post(
-            "/api/challenges",
-            Some(&ann),
-            json!({ "to": "robo", "color": "white", "clock": { "base_seconds": 300, "increment_seconds": 2 } }),
-        )
-        .await;
-    let cid = c.body["id"].as_str().unwrap().to_string();
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/challenge/{cid}/accept"),
-        &bot,
-        None,
-    )
-    .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    let list = t.get("/api/games", Some(&ann)).await;
-    let id = list.body["games"][0]["id"].as_str().unwrap().to_string();
+    let (ann, bot, id) = person_against_bot(&t).await;
     let claim = format!("/api/bot/game/{id}/claim-victory");
 
     let mut s = Lines::open(&t, &format!("/api/bot/game/stream/{id}"), &bot).await;
@@ -46,7 +26,7 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     // Before both sides have moved, the game is aborted, not claimed.
     assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
     assert_eq!(s.next_of("gameState").await["moves"], "e2e4");
-    let a = with_token(&t, Method::POST, &claim, &bot, None).await;
+    let a = post_token(&t, &claim, &bot).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
     assert!(
         a.body["error"].as_str().unwrap().contains("abort"),
@@ -54,12 +34,12 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
         a.text
     );
     let mv = format!("/api/bot/game/{id}/move/e7e5");
-    let a = with_token(&t, Method::POST, &mv, &bot, None).await;
+    let a = post_token(&t, &mv, &bot).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(s.next_of("gameState").await["moves"], "e2e4 e7e5");
 
     // Ann is here: nothing to claim.
-    let a = with_token(&t, Method::POST, &claim, &bot, None).await;
+    let a = post_token(&t, &claim, &bot).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
     assert!(
         a.body["error"].as_str().unwrap().contains("not left"),
@@ -73,7 +53,7 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     let g = s.next_of("opponentGone").await;
     assert_eq!(g["gone"], true, "{g}");
     assert_eq!(g["claimWinInSeconds"], 30, "{g}");
-    let a = with_token(&t, Method::POST, &claim, &bot, None).await;
+    let a = post_token(&t, &claim, &bot).await;
     expect_refused(&a, StatusCode::CONFLICT, "too_early");
 
     // The stream waits for the moment on the server's clock; then the
@@ -82,7 +62,7 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     t.clock.advance(30_000);
     let g = s.next_of("opponentGone").await;
     assert_eq!(g["claimWinInSeconds"], 0, "{g}");
-    let a = with_token(&t, Method::POST, &claim, &bot, None).await;
+    let a = post_token(&t, &claim, &bot).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let end = s.next_of("gameState").await;
     assert_eq!(end["status"], "timeout", "{end}");
@@ -91,7 +71,7 @@ async fn a_bot_claims_the_win_once_its_opponent_has_been_gone_long_enough() {
     assert_eq!(g["end"]["reason"], "abandoned", "{g}");
     assert_eq!(g["end"]["result"], "0-1");
     // Over: no second claim.
-    let a = with_token(&t, Method::POST, &claim, &bot, None).await;
+    let a = post_token(&t, &claim, &bot).await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
 }
 
@@ -114,23 +94,9 @@ async fn a_game_without_a_clock_is_not_won_by_leaving() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/board/game/{id}/move/e7e5"),
-        &board,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/board/game/{id}/move/e7e5"), &board).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    let a = with_token(
-        &t,
-        Method::POST,
-        &format!("/api/board/game/{id}/claim-victory"),
-        &board,
-        None,
-    )
-    .await;
+    let a = post_token(&t, &format!("/api/board/game/{id}/claim-victory"), &board).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
     assert!(
         a.body["error"].as_str().unwrap().contains("clock"),
