@@ -6,19 +6,13 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, game, newGame, waitForPly, waitForGame, pieceAt, assert, PHONE, firstGame, openLobby,
-  axeViolations,
+  openBrowser, shot, game, newGame, waitForPly, waitForGame, pieceAt, assert, PHONE, firstGame, openLobby, axeViolations, startFile, stopFile,
 } from './lib.mjs';
 
 let server;
 
-before(async () => {
-  server = await new Server().start();
-});
-
-after(async () => {
-  await server.stop();
-});
+before(async () => ({ server } = await startFile()));
+after(() => stopFile({ server }));
 
 /** Presses keys on the focused board. */
 async function keys(page, ...names) {

@@ -9,22 +9,14 @@
 import { test, before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, waitForGame, assert, binary, pageApi, openGames,
-  registered as registeredIn,
+  shot, tap, waitForPly, waitForGame, assert, binary, pageApi, openGames, registered as registeredIn, startFile, stopFile,
 } from './lib.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await new Server().start();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser.close();
-  await server.stop();
-});
+before(async () => ({ server, browser } = await startFile({ browser: true })));
+after(() => stopFile({ server, browser }));
 
 /** The API's answer, asked through the page (its cookies, or a token). */
 const api = pageApi;

@@ -4,7 +4,9 @@
 // follows the moves; axe-core on the game with its days clock.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert, registered as registeredIn } from './lib.mjs';
+import {
+  shot, tap, waitForPly, waitForGame, axeViolations, assert, registered as registeredIn, startFile, stopFile,
+} from './lib.mjs';
 
 /** A person with an account named `username`, on the app's home page. */
 const registered = (username, opts = {}) => registeredIn(browser, server, username, opts);
@@ -12,15 +14,8 @@ const registered = (username, opts = {}) => registeredIn(browser, server, userna
 let server;
 let browser;
 
-before(async () => {
-  server = await new Server().start();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser.close();
-  await server.stop();
-});
+before(async () => ({ server, browser } = await startFile({ browser: true })));
+after(() => stopFile({ server, browser }));
 
 /** The header's "Your turn" link: its text, or null while hidden. */
 const yourTurn = (page) => page.$eval('#your-turn', (a) => (a.classList.contains('hidden') ? null : a.textContent));

@@ -4,18 +4,13 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, openLobby
+  openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, openLobby, startFile, stopFile,
 } from './lib.mjs';
 
 let server;
 
-before(async () => {
-  server = await new Server().start();
-});
-
-after(async () => {
-  await server.stop();
-});
+before(async () => ({ server } = await startFile()));
+after(() => stopFile({ server }));
 
 const boxOf = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
 

@@ -4,17 +4,13 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame, openMenu } from './lib.mjs';
+  openBrowser, shot, tap, newGame, waitForPly, waitForGame, toastText, assert, PHONE, firstGame, openMenu, startFile, stopFile,
+} from './lib.mjs';
 
 let server;
 
-before(async () => {
-  server = await new Server().start();
-});
-
-after(async () => {
-  await server.stop();
-});
+before(async () => ({ server } = await startFile()));
+after(() => stopFile({ server }));
 
 test('a Ukrainian browser: the game page in Ukrainian, illegal tries and the end too', async () => {
   const b = await openBrowser({ locale: 'uk-UA' });

@@ -7,20 +7,17 @@ import { test, before, after } from 'node:test';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Server, openBrowser, shot, tap, pieceAt, assert, repo } from './lib.mjs';
+import {
+  openBrowser, shot, tap, pieceAt, assert, repo, startFile, stopFile,
+} from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const axePath = require.resolve('axe-core/axe.min.js');
 
 let server;
 
-before(async () => {
-  server = await new Server().start();
-});
-
-after(async () => {
-  await server.stop();
-});
+before(async () => ({ server } = await startFile()));
+after(() => stopFile({ server }));
 
 async function axeViolations(page) {
   await page.addScriptTag({ path: axePath });

@@ -133,6 +133,25 @@ export async function launchBrowser({ viewport = DESKTOP } = {}) {
   return { browser, person, close: () => browser.close() };
 }
 
+/**
+ * A test file's server, and with `{ browser: true }` its browser, started
+ * before its tests: `before(async () => ({ server, browser } = await startFile({ browser: true })))`.
+ * @param {{ browser?: boolean }} [opts]
+ */
+export async function startFile({ browser = false } = {}) {
+  const server = await new Server().start();
+  return { server, browser: browser ? await launchBrowser() : undefined };
+}
+
+/**
+ * Stops what {@link startFile} started (what did not start is skipped).
+ * @param {{ server?: { stop(): Promise<void> }, browser?: { close(): Promise<void> } }} started
+ */
+export async function stopFile({ server, browser }) {
+  await browser?.close();
+  await server?.stop();
+}
+
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical violations on the page as it is now. */

@@ -9,21 +9,14 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu, settled,
+  shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu, settled, startFile, stopFile,
 } from './lib.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await new Server().start();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser.close();
-  await server.stop();
-});
+before(async () => ({ server, browser } = await startFile({ browser: true })));
+after(() => stopFile({ server, browser }));
 
 const PASSWORD = 'correct horse battery';
 

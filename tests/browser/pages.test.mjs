@@ -3,18 +3,13 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby, openGames
+  openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby, openGames, startFile, stopFile,
 } from './lib.mjs';
 
 let server;
 
-before(async () => {
-  server = await new Server().start();
-});
-
-after(async () => {
-  await server.stop();
-});
+before(async () => ({ server } = await startFile()));
+after(() => stopFile({ server }));
 
 test('phone portrait: taps with touch, every board, choosers fit', async () => {
   const b = await openBrowser({ viewport: PHONE, mobile: true });

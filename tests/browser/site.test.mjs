@@ -7,20 +7,17 @@
 // the lobby one tap away), on a phone and on a desktop.
 
 import { test, before, after } from 'node:test';
-import { Server, openBrowser, shot, assert, openMenu, waitForGame, DESKTOP } from './lib.mjs';
+import {
+  openBrowser, shot, assert, openMenu, waitForGame, DESKTOP, startFile, stopFile,
+} from './lib.mjs';
 
 const SMALL_PHONE = { width: 375, height: 667 };
 const LINKS = [['play', '/#/'], ['tournaments', '/#/tournaments'], ['analysis', '/analysis.html'], ['puzzles', '/puzzles.html'], ['lessons', '/lessons.html'], ['rules', '/rules.html']];
 
 let server;
 
-before(async () => {
-  server = await new Server().start();
-});
-
-after(async () => {
-  await server.stop();
-});
+before(async () => ({ server } = await startFile()));
+after(() => stopFile({ server }));
 
 /** Waits until the page's header is complete (its player known). */
 async function headerReady(page) {

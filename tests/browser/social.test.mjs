@@ -13,7 +13,8 @@
 import { test, before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import {
-  Server, launchBrowser, shot, tap, waitForPly, waitForGame, axeViolations, assert, settled, binary, pageApi, registered as registeredIn } from './lib.mjs';
+  shot, tap, waitForPly, waitForGame, axeViolations, assert, settled, binary, pageApi, registered as registeredIn, startFile, stopFile,
+} from './lib.mjs';
 
 /** The API's answer, asked through the page (its cookies). */
 const api = (page, method, path, body) => pageApi(page, method, path, body);
@@ -23,15 +24,8 @@ const registered = (username, opts = {}) => registeredIn(browser, server, userna
 let server;
 let browser;
 
-before(async () => {
-  server = await new Server().start();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser.close();
-  await server.stop();
-});
+before(async () => ({ server, browser } = await startFile({ browser: true })));
+after(() => stopFile({ server, browser }));
 
 /** Opens game `id` and waits until the page shows it. */
 async function openGame(page, id) {

@@ -12,7 +12,9 @@
 // page and the podium; screenshots at desktop and phone size.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, axeViolations, assert, settled, pageApi, registered as registeredIn } from './lib.mjs';
+import {
+  shot, axeViolations, assert, settled, pageApi, registered as registeredIn, startFile, stopFile,
+} from './lib.mjs';
 
 /** The API's answer, asked through the page (its cookies). */
 const api = (page, method, path, body) => pageApi(page, method, path, body);
@@ -26,15 +28,8 @@ const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'd2d3', 'f8c5', '
 let server;
 let browser;
 
-before(async () => {
-  server = await new Server().start();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser.close();
-  await server.stop();
-});
+before(async () => ({ server, browser } = await startFile({ browser: true })));
+after(() => stopFile({ server, browser }));
 
 /** Opens tournament `id`'s page and waits until it shows it. */
 async function openTournament(page, id) {
