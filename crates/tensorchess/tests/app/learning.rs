@@ -313,21 +313,10 @@ fn solution(p: &Value) -> Value {
     Value::Array(line.iter().skip(1).step_by(2).cloned().collect())
 }
 
-/// Registers the client as `name` (a puzzle's rating moves only for accounts).
-async fn account(t: &TestApp, name: &str) {
-    let (status, me) = t
-        .post(
-            "/api/account/register",
-            json!({ "username": name, "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{me}");
-}
-
 #[tokio::test]
 async fn puzzle_tries_rate_the_player_and_the_puzzle() {
     let t = TestApp::new();
-    account(&t, "solver1").await;
+    t.register("solver1").await;
     let (status, themes) = t.get("/api/puzzles/themes?variant=tensor").await;
     assert_eq!(status, StatusCode::OK);
     assert!(themes["count"].as_u64().unwrap() >= 500);
@@ -377,7 +366,7 @@ async fn puzzle_tries_rate_the_player_and_the_puzzle() {
 
     // Failed by someone else: they go down, the puzzle up.
     let other = t.stranger();
-    account(&other, "solver2").await;
+    other.register("solver2").await;
     let (_, seen) = other.get(&format!("/api/puzzles/{id}")).await;
     assert_eq!(seen["rating"]["rating"].as_i64().unwrap(), after_solve);
     let (_, r2) = other
@@ -522,13 +511,7 @@ async fn lessons_are_judged_on_the_server_with_stars_and_progress() {
 #[tokio::test]
 async fn what_a_guest_learnt_follows_them_into_their_account() {
     let t = TestApp::new();
-    let (status, _) = t
-        .post(
-            "/api/account/register",
-            json!({ "username": "learner", "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED);
+    t.register("learner").await;
     t.post("/api/account/logout", json!({})).await;
 
     // A guest (another browser) solves a puzzle and completes a level.

@@ -27,16 +27,6 @@ async fn open_seeks(t: &TestApp) -> Vec<Value> {
     list.as_array().expect("a JSON array").clone()
 }
 
-async fn register(t: &TestApp, name: &str) {
-    let (status, me) = t
-        .post(
-            "/api/account/register",
-            json!({ "username": name, "password": "a long passphrase" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{me}");
-}
-
 #[tokio::test]
 async fn seeks_are_posted_listed_cancelled_and_accepted() {
     let ann = TestApp::new();
@@ -138,7 +128,7 @@ async fn bad_seeks_and_rated_seeks_without_accounts_are_refused() {
     // Rated seeks need an account to post, and to accept.
     let (status, err) = t.post("/api/seeks", seek_body(true)).await;
     assert!(status.is_client_error(), "{err}");
-    register(&t, "rated_one").await;
+    t.register("rated_one").await;
     let seek = post_seek(&t, seek_body(true)).await;
     let guest = t.stranger();
     let (status, err) = guest

@@ -6,18 +6,6 @@ use crate::common::TestApp;
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 
-/// Registers the client as `name` (password "correct horse").
-async fn register(t: &TestApp, name: &str) -> Value {
-    let (status, me) = t
-        .post(
-            "/api/account/register",
-            json!({ "username": name, "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{me}");
-    me
-}
-
 #[tokio::test]
 async fn every_browser_is_a_player_with_a_name_it_can_change() {
     let t = TestApp::new();
@@ -175,7 +163,7 @@ async fn accounts_register_log_in_and_out_with_new_sessions() {
     let game = t.create(json!({ "mode": "local" })).await;
     let id = game["id"].as_str().unwrap().to_string();
     let guest = t.identity();
-    let me = register(&t, "Ada_1").await;
+    let me = t.register("Ada_1").await;
     assert_eq!(me["account"], "Ada_1");
     assert_eq!(me["name"], "Ada_1");
     let session = t.identity();
@@ -278,7 +266,7 @@ async fn accounts_register_log_in_and_out_with_new_sessions() {
 #[tokio::test]
 async fn login_attempts_are_limited_per_name() {
     let t = TestApp::new();
-    register(&t, "target").await;
+    t.register("target").await;
     let attacker = t.stranger();
     let mut limited = None;
     for i in 0..20 {
@@ -310,9 +298,9 @@ async fn login_attempts_are_limited_per_name() {
 /// Two players with accounts: a rated game from a seek, then `loser` resigns.
 async fn rated_game(variant: &str) -> (TestApp, TestApp, String) {
     let a = TestApp::new();
-    register(&a, "alice").await;
+    a.register("alice").await;
     let b = a.stranger();
-    register(&b, "bob").await;
+    b.register("bob").await;
     let (status, seek) = a
         .post(
             "/api/seeks",

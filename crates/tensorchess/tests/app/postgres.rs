@@ -106,23 +106,12 @@ async fn an_online_game_is_played_to_its_result() {
     assert_eq!(g["moves"].as_array().unwrap().len(), 3);
 }
 
-async fn register(t: &TestApp, name: &str) -> Value {
-    let (status, me) = t
-        .post(
-            "/api/account/register",
-            json!({ "username": name, "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{me}");
-    me
-}
-
 #[tokio::test]
 async fn accounts_log_in_and_a_rated_result_changes_ratings() {
     let Some(alice) = pg() else { return };
-    let me = register(&alice, "alice").await;
+    let me = alice.register("alice").await;
     let bob = alice.stranger();
-    register(&bob, "bob").await;
+    bob.register("bob").await;
     let (status, err) = alice
         .stranger()
         .post(

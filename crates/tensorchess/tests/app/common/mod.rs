@@ -182,6 +182,19 @@ impl TestApp {
         .await
     }
 
+    /// Registers this client as `name` (password "correct horse"); its
+    /// account as the answer gives it.
+    pub async fn register(&self, name: &str) -> Value {
+        let (status, me) = self
+            .post(
+                "/api/account/register",
+                json!({ "username": name, "password": "correct horse" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{me}");
+        me
+    }
+
     pub async fn post_raw(&self, uri: &str, content_type: &str, body: &str) -> (StatusCode, Value) {
         self.send(
             Request::builder()
