@@ -13,37 +13,6 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-/// Two servers over one fresh schema, each on a real socket.
-struct Pair {
-    a: TestApp,
-    b: TestApp,
-    addr_a: std::net::SocketAddr,
-    addr_b: std::net::SocketAddr,
-    _stops: [tokio::sync::oneshot::Sender<()>; 2],
-}
-
-async fn two_servers() -> Option<Pair> {
-    let a = TestApp::on_postgres()?;
-    let b = a.reopen();
-    let (addr_a, stop_a) = a.serve().await;
-    let (addr_b, stop_b) = b.serve().await;
-    // The listeners connect in the background: a notice sent before both
-    // listen would be missed.
-    wait_until("both servers listen", || async {
-        [&a, &b]
-            .iter()
-            .all(|t| t.state.games.live.cluster().is_listening())
-    })
-    .await;
-    Some(Pair {
-        a,
-        b,
-        addr_a,
-        addr_b,
-        _stops: [stop_a, stop_b],
-    })
-}
-
 async fn wait_until<F, Fut>(what: &str, mut cond: F)
 where
     F: FnMut() -> Fut,

@@ -25,34 +25,6 @@ where
     }
 }
 
-/// Two servers over one fresh schema, both listening to each other, on
-/// real sockets (until the stops are dropped).
-struct Pair {
-    a: TestApp,
-    b: TestApp,
-    addr_b: std::net::SocketAddr,
-    _stops: [tokio::sync::oneshot::Sender<()>; 2],
-}
-
-async fn two_servers() -> Option<Pair> {
-    let a = TestApp::on_postgres()?;
-    let b = a.reopen();
-    let (_, stop_a) = a.serve().await;
-    let (addr_b, stop_b) = b.serve().await;
-    wait_until("both servers listen", || async {
-        [&a, &b]
-            .iter()
-            .all(|t| t.state.games.live.cluster().is_listening())
-    })
-    .await;
-    Some(Pair {
-        a,
-        b,
-        addr_b,
-        _stops: [stop_a, stop_b],
-    })
-}
-
 async fn me(t: &TestApp, cookie: &str) -> Value {
     t.get("/api/me", Some(cookie)).await.body
 }

@@ -323,6 +323,32 @@ pub async fn until_both_listen(a: &TestApp, b: &TestApp) {
     }
 }
 
+/// Two servers over one fresh PostgreSQL schema, each on a real socket
+/// (until the stops are dropped), both listening to the other's notices.
+pub struct Pair {
+    pub a: TestApp,
+    pub b: TestApp,
+    pub addr_a: std::net::SocketAddr,
+    pub addr_b: std::net::SocketAddr,
+    pub _stops: [tokio::sync::oneshot::Sender<()>; 2],
+}
+
+/// A [`Pair`]; `None` (the test is skipped) without a PostgreSQL.
+pub async fn two_servers() -> Option<Pair> {
+    let a = TestApp::on_postgres()?;
+    let b = a.reopen();
+    let (addr_a, stop_a) = a.serve().await;
+    let (addr_b, stop_b) = b.serve().await;
+    until_both_listen(&a, &b).await;
+    Some(Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        _stops: [stop_a, stop_b],
+    })
+}
+
 /// Subscribes `ws` to tournament `id`; returns its snapshot.
 pub async fn follow_tournament(ws: &mut Ws, id: &str) -> Value {
     send(
