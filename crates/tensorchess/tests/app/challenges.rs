@@ -15,6 +15,13 @@ fn blitz(to: &str) -> Value {
     json!({ "to": to, "variant": "tensor", "clock": { "base_seconds": 180, "increment_seconds": 2 }, "rated": true, "color": "white" })
 }
 
+/// `POST /api/challenges/{id}/{what}` (`accept`, `decline`, `cancel`) by
+/// the player of `cookie`, with no reason.
+async fn answer(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
+    let uri = format!("/api/challenges/{id}/{what}");
+    t.post(&uri, Some(cookie), json!({})).await
+}
+
 async fn lists(t: &TestApp, cookie: &str) -> (Vec<Value>, Vec<Value>) {
     let a = t.get("/api/challenges", Some(cookie)).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
@@ -56,13 +63,7 @@ async fn a_challenge_is_seen_live_declined_then_accepted() {
     assert_eq!((incoming.len(), outgoing.len()), (0, 1));
 
     // Only Bob answers it; a stranger does not even find it.
-    let a = t
-        .post(
-            &format!("/api/challenges/{id}/accept"),
-            Some(&ann),
-            json!({}),
-        )
-        .await;
+    let a = answer(&t, &id, "accept", &ann).await;
     expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
     let a = t
         .post(&format!("/api/challenges/{id}/accept"), None, json!({}))
@@ -84,25 +85,13 @@ async fn a_challenge_is_seen_live_declined_then_accepted() {
     assert_eq!(told["event"], "declined");
     assert_eq!(told["challenge"]["reason"], "after lunch");
     assert_eq!(lists(&t, &ann).await.1.len(), 0);
-    let a = t
-        .post(
-            &format!("/api/challenges/{id}/accept"),
-            Some(&bob),
-            json!({}),
-        )
-        .await;
+    let a = answer(&t, &id, "accept", &bob).await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
 
     // Again, accepted: the game is made with Ann as White, rated.
     let made = challenge(&t, &ann, blitz("bob")).await;
     let id = made.body["id"].as_str().unwrap().to_string();
-    let a = t
-        .post(
-            &format!("/api/challenges/{id}/accept"),
-            Some(&bob),
-            json!({}),
-        )
-        .await;
+    let a = answer(&t, &id, "accept", &bob).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     assert_eq!(a.body["state"], "accepted");
     let game = a.body["game"].as_str().unwrap().to_string();
@@ -119,13 +108,7 @@ async fn a_challenge_is_seen_live_declined_then_accepted() {
         }
     };
     assert_eq!(accepted["challenge"]["game"], game.as_str());
-    let a = t
-        .post(
-            &format!("/api/challenges/{id}/accept"),
-            Some(&bob),
-            json!({}),
-        )
-        .await;
+    let a = answer(&t, &id, "accept", &bob).await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
     assert_eq!(lists(&t, &bob).await, (vec![], vec![]));
 }
@@ -217,13 +200,7 @@ async fn challenges_that_make_no_sense_are_refused() {
         )
         .await;
     assert_eq!(a.status, StatusCode::NO_CONTENT, "{}", a.text);
-    let a = t
-        .post(
-            &format!("/api/challenges/{last}/accept"),
-            Some(&bob_cookie),
-            json!({}),
-        )
-        .await;
+    let a = answer(&t, &last, "accept", &bob_cookie).await;
     expect_refused(&a, StatusCode::CONFLICT, "game_over");
     assert_eq!(
         challenge(&t, &ann, json!({ "to": "player10" }))
