@@ -19,6 +19,15 @@ fn arena(name: &str, minutes: u32) -> Value {
     })
 }
 
+/// A tournament of rounds (`kind`: `swiss` or `round_robin`), as
+/// [`arena`] with the same clock, start and cap but no length.
+fn rounds(name: &str, kind: &str) -> Value {
+    let mut body = arena(name, 30);
+    body["kind"] = json!(kind);
+    body.as_object_mut().unwrap().remove("minutes");
+    body
+}
+
 /// Players by name, with their cookies.
 struct Field {
     cookies: HashMap<String, String>,
@@ -443,9 +452,7 @@ async fn a_swiss_pairs_each_round_once_the_last_has_ended() {
     let t = TestApp::new();
     let names = ["ann", "bob", "cyd", "dee", "eve"];
     let f = Field::new(&t, &names).await;
-    let mut body = arena("Swiss", 30);
-    body["kind"] = json!("swiss");
-    body.as_object_mut().unwrap().remove("minutes");
+    let mut body = rounds("Swiss", "swiss");
     body["rounds"] = json!(3);
     let id = create(&t, f.of(&json!("ann")), body).await;
     for n in names {
@@ -472,9 +479,7 @@ async fn a_round_robin_plays_its_table() {
     let t = TestApp::new();
     let names = ["ann", "bob", "cyd", "dee"];
     let f = Field::new(&t, &names).await;
-    let mut body = arena("Round robin", 30);
-    body["kind"] = json!("round_robin");
-    body.as_object_mut().unwrap().remove("minutes");
+    let mut body = rounds("Round robin", "round_robin");
     body["max_players"] = json!(8);
     let id = create(&t, f.of(&json!("ann")), body).await;
     for n in names {
@@ -577,9 +582,7 @@ async fn a_paused_swiss_player_sits_a_round_out_and_a_full_one_takes_nobody() {
     let t = TestApp::new();
     let names = ["ann", "bob", "cyd", "dee", "eve"];
     let f = Field::new(&t, &names).await;
-    let mut body = arena("Small Swiss", 30);
-    body["kind"] = json!("swiss");
-    body.as_object_mut().unwrap().remove("minutes");
+    let mut body = rounds("Small Swiss", "swiss");
     body["rounds"] = json!(3);
     body["max_players"] = json!(4);
     let id = create(&t, f.of(&json!("ann")), body).await;
@@ -636,9 +639,7 @@ async fn a_swiss_directed_again_after_a_restart_pairs_and_scores_once() {
     let a = TestApp::new();
     let b = a.reopen();
     let f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
-    let mut body = arena("Restarted Swiss", 30);
-    body["kind"] = json!("swiss");
-    body.as_object_mut().unwrap().remove("minutes");
+    let mut body = rounds("Restarted Swiss", "swiss");
     body["rounds"] = json!(3);
     let id = create(&a, f.of(&json!("ann")), body).await;
     for n in ["ann", "bob", "cyd", "dee"] {
