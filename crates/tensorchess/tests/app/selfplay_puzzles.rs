@@ -1,6 +1,7 @@
 //! `selfplay --pgn` writes games the rules library reads back, with their
 //! Variant tag and the search's `[%eval]`s; `puzzles` mines such a file.
 
+use crate::common::run_ok;
 use std::process::Command;
 use tensorchess::puzzles::{move_evals, read_csv};
 use tensorchess_rules::pgn::{parse_pgn, replay};
@@ -12,32 +13,27 @@ const BIN: &str = env!("CARGO_BIN_EXE_tensorchess");
 fn selfplay_writes_pgn_that_puzzles_reads() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
-    let out = Command::new(BIN)
-        .args([
-            "selfplay",
-            "--variant",
-            "chessence",
-            "--games",
-            "2",
-            "--nodes",
-            "300",
-        ])
-        .args([
-            "--random-plies",
-            "2",
-            "--threads",
-            "1",
-            "--seed",
-            "3",
-            "--pgn",
-        ])
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        Command::new(BIN)
+            .args([
+                "selfplay",
+                "--variant",
+                "chessence",
+                "--games",
+                "2",
+                "--nodes",
+                "300",
+            ])
+            .args([
+                "--random-plies",
+                "2",
+                "--threads",
+                "1",
+                "--seed",
+                "3",
+                "--pgn",
+            ])
+            .arg(&pgn),
     );
     let text = std::fs::read_to_string(&pgn).unwrap();
     let games = parse_pgn(&text).unwrap();
@@ -54,24 +50,19 @@ fn selfplay_writes_pgn_that_puzzles_reads() {
         );
     }
     let csv = dir.path().join("p.csv");
-    let out = Command::new(BIN)
-        .args([
-            "puzzles",
-            "--nodes",
-            "5000",
-            "--verify-nodes",
-            "10000",
-            "--games",
-        ])
-        .arg(&pgn)
-        .arg("--out")
-        .arg(&csv)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        Command::new(BIN)
+            .args([
+                "puzzles",
+                "--nodes",
+                "5000",
+                "--verify-nodes",
+                "10000",
+                "--games",
+            ])
+            .arg(&pgn)
+            .arg("--out")
+            .arg(&csv),
     );
     let written = std::fs::read_to_string(&csv).unwrap();
     assert!(written.starts_with("PuzzleId,FEN,Moves,"), "{written}");
@@ -96,25 +87,20 @@ fn selfplay_still_needs_an_output() {
 fn a_weaker_side_alternates_between_games() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
-    let out = Command::new(BIN)
-        .args(["selfplay", "--variant", "chessence", "--games", "2"])
-        .args(["--nodes", "300", "--weak-nodes", "1", "--weak-rate", "0.5"])
-        .args([
-            "--random-plies",
-            "2",
-            "--threads",
-            "1",
-            "--seed",
-            "5",
-            "--pgn",
-        ])
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        Command::new(BIN)
+            .args(["selfplay", "--variant", "chessence", "--games", "2"])
+            .args(["--nodes", "300", "--weak-nodes", "1", "--weak-rate", "0.5"])
+            .args([
+                "--random-plies",
+                "2",
+                "--threads",
+                "1",
+                "--seed",
+                "5",
+                "--pgn",
+            ])
+            .arg(&pgn),
     );
     let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(games.len(), 2);

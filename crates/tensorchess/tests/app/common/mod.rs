@@ -336,3 +336,14 @@ pub fn fresh_pg_store() -> Option<PgStore> {
     .unwrap();
     Some(store)
 }
+
+/// Runs `cmd` (one of the binary's commands), which must succeed: its output.
+pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
