@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tower::ServiceExt;
 
+use crate::common::online::next;
 use crate::common::TestApp;
 use tensorchess::server::clock::ManualClock;
 use tensorchess::server::ServerConfig;
@@ -526,20 +527,6 @@ async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
         .headers_mut()
         .insert(header::COOKIE, cookie.parse().unwrap());
     let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    async fn next(
-        ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
-    ) -> Value {
-        loop {
-            let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
-                .await
-                .expect("a message")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(t) = msg {
-                return serde_json::from_str(t.as_str()).unwrap();
-            }
-        }
-    }
 
     ws.send(Message::text("this is not json")).await.unwrap();
     let err = next(&mut ws).await;

@@ -11,22 +11,6 @@
 use crate::common::online::*;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
-
-async fn wait_until<F, Fut>(what: &str, mut cond: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    while !cond().await {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "timed out waiting until {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 /// A legal move of the game as a server shows it.
 fn a_legal_move(game: &Value, nth: usize) -> String {

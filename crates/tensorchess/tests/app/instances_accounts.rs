@@ -7,23 +7,7 @@
 use crate::common::online::*;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
 use tensorchess::commands::admin::{act as admin, AdminAction};
-
-async fn wait_until<F, Fut>(what: &str, mut cond: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    while !cond().await {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "timed out waiting until {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 async fn me(t: &TestApp, cookie: &str) -> Value {
     t.get("/api/me", Some(cookie)).await.body

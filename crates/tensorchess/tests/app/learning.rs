@@ -4,14 +4,13 @@
 
 use crate::common::TestApp;
 use axum::http::StatusCode;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tensorchess::server::ServerConfig;
 use tokio_tungstenite::tungstenite::Message;
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use crate::common::online::{next, Ws as Socket};
 
 /// A WebSocket to `t`'s server (served on a real socket), as `t`'s player.
 async fn socket(t: &TestApp) -> (Socket, tokio::sync::oneshot::Sender<()>) {
@@ -19,20 +18,6 @@ async fn socket(t: &TestApp) -> (Socket, tokio::sync::oneshot::Sender<()>) {
     t.get("/api/me").await;
     let (addr, stop) = t.serve().await;
     (t.ws(addr).await, stop)
-}
-
-/// The next JSON message of `ws` (within 20 s).
-async fn next(ws: &mut Socket) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a message")
-            .unwrap()
-            .unwrap();
-        if let Message::Text(t) = msg {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
 }
 
 async fn send(ws: &mut Socket, v: Value) {

@@ -349,6 +349,23 @@ pub async fn two_servers() -> Option<Pair> {
     })
 }
 
+/// Polls `cond` every 20 ms until it holds (10 s at most: then the test
+/// fails, saying what it waited for).
+pub async fn wait_until<F, Fut>(what: &str, mut cond: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !cond().await {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting until {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Subscribes `ws` to tournament `id`; returns its snapshot.
 pub async fn follow_tournament(ws: &mut Ws, id: &str) -> Value {
     send(
@@ -392,9 +409,11 @@ pub async fn send(ws: &mut Ws, v: Value) {
     ws.send(Message::text(v.to_string())).await.unwrap();
 }
 
+/// The next JSON message of `ws` (within 20 s: an analysis may take a
+/// while on a busy machine).
 pub async fn next(ws: &mut Ws) -> Value {
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
             .await
             .expect("a message")
             .unwrap()
