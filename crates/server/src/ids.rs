@@ -26,6 +26,38 @@ pub fn valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// What an id made of text reads as: its text (`Deref`, `AsRef`,
+/// `Display`), and the text it turns back into.
+macro_rules! text_id {
+    ($id:ident) => {
+        impl From<$id> for String {
+            fn from(id: $id) -> String {
+                id.0
+            }
+        }
+
+        impl Deref for $id {
+            type Target = str;
+
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $id {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $id {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
 /// What a path's or message's game id that cannot be one deserializes to as
 /// an error (the HTTP edge answers it "no such game", as for an unknown id).
 pub const NOT_A_GAME_ID: &str = "not a game id";
@@ -77,31 +109,7 @@ impl TryFrom<String> for GameId {
     }
 }
 
-impl From<GameId> for String {
-    fn from(id: GameId) -> String {
-        id.0
-    }
-}
-
-impl Deref for GameId {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl AsRef<str> for GameId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+text_id!(GameId);
 
 /// A player's public id: made by the server (a hash of a guest's token,
 /// or an account's stored id), never read from a request, so it needs no
@@ -123,31 +131,7 @@ impl PlayerId {
     }
 }
 
-impl From<PlayerId> for String {
-    fn from(id: PlayerId) -> String {
-        id.0
-    }
-}
-
-impl Deref for PlayerId {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl AsRef<str> for PlayerId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for PlayerId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+text_id!(PlayerId);
 
 impl PartialEq<str> for PlayerId {
     fn eq(&self, other: &str) -> bool {

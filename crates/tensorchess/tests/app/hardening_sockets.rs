@@ -2,7 +2,9 @@
 //! never comes, a WebSocket client that stops reading, and a lobby that
 //! sends changes instead of the list, where a seek needs its creator.
 
-use crate::common::online::{expect_refused, next_of, send, ws_connect, Answer, TestApp};
+use crate::common::online::{
+    expect_refused, next_of, read_to_close, send, ws_connect, Answer, TestApp,
+};
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -11,25 +13,6 @@ use tensorchess::server::lobby::{ABSENT_CREATOR_MS, MAX_SEEKS_PER_PLAYER};
 use tensorchess::server::ServerConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// Reads what the server says until it closes the connection (panics if
-/// it has not within `within`).
-async fn read_to_close(stream: &mut TcpStream, within: Duration) -> String {
-    let mut got = Vec::new();
-    let mut buf = [0u8; 4096];
-    let deadline = Instant::now() + within;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(left, stream.read(&mut buf)).await {
-            Ok(Ok(0)) | Ok(Err(_)) => return String::from_utf8_lossy(&got).into_owned(),
-            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
-            Err(_) => panic!(
-                "still open after {within:?}: {}",
-                String::from_utf8_lossy(&got)
-            ),
-        }
-    }
-}
 
 #[tokio::test]
 async fn a_body_that_never_arrives_is_answered_408_and_closed() {

@@ -2,6 +2,7 @@
 //! per address, in all), the `Host` allow-list, sizes (names, PGN imports),
 //! engine work (per-player queue, overload), and JSON bodies on every error.
 
+use crate::common::online::read_to_close;
 use crate::common::TestApp;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
@@ -10,27 +11,8 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tensorchess::server::listener::ConnectionLimits;
 use tensorchess::server::ServerConfig;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-
-/// Reads until the server closes the connection (or `within` passes:
-/// then panics). Returns what was read.
-async fn read_to_close(stream: &mut TcpStream, within: Duration) -> String {
-    let mut got = Vec::new();
-    let mut buf = [0u8; 4096];
-    let deadline = Instant::now() + within;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(left, stream.read(&mut buf)).await {
-            Ok(Ok(0)) | Ok(Err(_)) => return String::from_utf8_lossy(&got).into_owned(),
-            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
-            Err(_) => panic!(
-                "still open after {within:?}; read: {}",
-                String::from_utf8_lossy(&got)
-            ),
-        }
-    }
-}
 
 /// Whether the server answers a request on a new connection.
 async fn answers(addr: std::net::SocketAddr) -> String {

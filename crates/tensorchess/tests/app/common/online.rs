@@ -366,6 +366,26 @@ where
     }
 }
 
+/// Reads what the server says until it closes the connection; panics,
+/// with what was read, if it is still open after `within`.
+pub async fn read_to_close(stream: &mut tokio::net::TcpStream, within: Duration) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return String::from_utf8_lossy(&got).into_owned(),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+            Err(_) => panic!(
+                "still open after {within:?}; read: {}",
+                String::from_utf8_lossy(&got)
+            ),
+        }
+    }
+}
+
 /// Subscribes `ws` to tournament `id`; returns its snapshot.
 pub async fn follow_tournament(ws: &mut Ws, id: &str) -> Value {
     send(
