@@ -3,9 +3,7 @@
 //! input exits with status 2 and one line on stderr.
 
 use std::process::{Command, Output};
-use tensorchess::server::store::{
-    AccountRecord, GameMode, GameRecord, GameStore, PlayerRecord, SqliteStore, StoredGame,
-};
+use tensorchess::server::store::{AccountRecord, GameStore, PlayerRecord, SqliteStore};
 use tensorchess_rules::VariantKind;
 
 fn admin(db: &std::path::Path, args: &[&str]) -> Output {
@@ -52,26 +50,10 @@ async fn prepared(db: &std::path::Path) -> SqliteStore {
         .unwrap();
     store.start_session("h1", &player, None).await.unwrap();
     store
-        .create_game(&StoredGame {
-            record: GameRecord {
-                id: "oldgame0001".into(),
-                variant: VariantKind::Chess,
-                start_fen: VariantKind::Chess.start_fen().into(),
-                mode: GameMode::Local,
-                human_color: None,
-                level: None,
-                white: "White".into(),
-                black: "Black".into(),
-                owner: None,
-                rated: false,
-                ending: None,
-                rev: 1,
-                created_at: 1,
-                updated_at: 1,
-            },
-            moves: Vec::new(),
-            online: None,
-        })
+        .create_game(&crate::common::ownerless_game(
+            "oldgame0001",
+            VariantKind::Chess,
+        ))
         .await
         .unwrap();
     store

@@ -15,7 +15,6 @@ use tensorchess::commands::admin::{act as admin, AdminAction};
 use tensorchess::server::budget::Requester;
 use tensorchess::server::client::Proxies;
 use tensorchess::server::ratelimit::RateLimit;
-use tensorchess::server::store::{GameMode, GameRecord, StoredGame};
 use tensorchess::server::ServerConfig;
 use tensorchess_rules::VariantKind;
 
@@ -295,26 +294,7 @@ async fn ownerless_games_are_adopted_only_by_the_operator() {
     let t = behind_proxy(|c| c);
     let store = t.open_store();
     // A game from before players existed.
-    let legacy = StoredGame {
-        record: GameRecord {
-            id: "legacy00000".into(),
-            variant: VariantKind::Tensor,
-            start_fen: VariantKind::Tensor.start_fen().to_string(),
-            mode: GameMode::Local,
-            human_color: None,
-            level: None,
-            white: "White".into(),
-            black: "Black".into(),
-            owner: None,
-            rated: false,
-            ending: None,
-            rev: 1,
-            created_at: 1,
-            updated_at: 1,
-        },
-        moves: Vec::new(),
-        online: None,
-    };
+    let legacy = crate::common::ownerless_game("legacy00000", VariantKind::Tensor);
     store.create_game(&legacy).await.unwrap();
     let me = Call::new(Method::GET, "/api/me").send(&t).await;
     let cookie = me.cookie.clone().unwrap();

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tensorchess::server::store::{GameStore, PgStore, SqliteStore};
+use tensorchess::server::store::{GameStore, PgStore, SqliteStore, StoredGame};
 use tensorchess::server::{app, AppState, ServerConfig};
 use tower::ServiceExt;
 
@@ -346,4 +346,29 @@ pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// A local game stored before players existed (no owner, no moves), as an
+/// older server left it.
+pub fn ownerless_game(id: &str, variant: tensorchess_rules::VariantKind) -> StoredGame {
+    StoredGame {
+        record: tensorchess::server::store::GameRecord {
+            id: id.into(),
+            variant,
+            start_fen: variant.start_fen().to_string(),
+            mode: tensorchess::server::store::GameMode::Local,
+            human_color: None,
+            level: None,
+            white: "White".into(),
+            black: "Black".into(),
+            owner: None,
+            rated: false,
+            ending: None,
+            rev: 1,
+            created_at: 1,
+            updated_at: 1,
+        },
+        moves: Vec::new(),
+        online: None,
+    }
 }
