@@ -177,10 +177,13 @@ test('a page that missed a move event asks for the whole game', async () => {
   const c = dave.page;
   // Dave's socket loses the first move event on its way to his page.
   let dropped = 0;
+  let subscribed = false;
   await c.routeWebSocket(/\/api\/ws/, (ws) => {
     const server = ws.connectToServer();
     server.onMessage((m) => {
-      if (!dropped && String(m).includes('"type":"move"')) {
+      const text = String(m);
+      if (text.includes('"type":"subscribed"') && text.includes(`"topic":"game:${id}"`)) subscribed = true;
+      if (!dropped && text.includes('"type":"move"')) {
         dropped++;
         return;
       }
@@ -189,6 +192,12 @@ test('a page that missed a move event asks for the whole game', async () => {
   });
   await c.goto(`${server.url}/#/game/${id}`);
   await c.waitForFunction((g) => document.body.dataset.game === g, id);
+  // Moves made before the page's socket follows the game would reach it in
+  // its snapshot, not as events: wait until it follows.
+  for (const start = Date.now(); !subscribed;) {
+    assert.ok(Date.now() - start < 15000, 'the page follows the game on its socket');
+    await new Promise((r) => setTimeout(r, 20));
+  }
   let view = await alice.page.evaluate(async (g) => (await fetch(`/api/games/${g}`)).json(), id);
   for (let ply = 0; ply < 2; ply++) {
     const m = view.position.legal.find((x) => x.kind === 'normal');
