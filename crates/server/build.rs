@@ -1,5 +1,5 @@
 //! Embeds every file under `assets/` in the binary: writes the table
-//! `server::assets::ASSETS` reads (path, type, bytes), so a new page module
+//! `server::http::assets::ASSETS` reads (path, type, bytes), so a new page module
 //! needs no change to the Rust code.
 
 use std::fmt::Write as _;
@@ -19,7 +19,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-include!("src/mime.rs");
+include!("src/http/mime.rs");
 
 fn main() {
     let base = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("assets");

@@ -9,10 +9,7 @@
 //! (`--trusted-local`, for a load test on one machine): behind a proxy on
 //! the same machine, every visitor would otherwise be "loopback".
 
-use axum::extract::{ConnectInfo, Request};
 use axum::http::HeaderMap;
-use axum::middleware::Next;
-use axum::response::Response;
 use ipnet::IpNet;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
@@ -183,39 +180,6 @@ impl Client {
             exempt: true,
         }
     }
-
-    /// The client of a request (after [`resolve`]); [`Client::unknown`]
-    /// for one that came with no connection.
-    pub fn of(request: &Request) -> Client {
-        request
-            .extensions()
-            .get::<Client>()
-            .copied()
-            .unwrap_or_else(Client::unknown)
-    }
-}
-
-/// Works out the [`Client`] of each request from its connection and, from
-/// a trusted proxy, its forwarding headers.
-pub async fn resolve(
-    axum::extract::State(state): axum::extract::State<super::AppState>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let proxies = &state.games.config().proxies;
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    if let Some(peer) = peer {
-        let ip = proxies.client_of(peer, request.headers());
-        let client = Client {
-            ip,
-            exempt: proxies.is_exempt(ip),
-        };
-        request.extensions_mut().insert(client);
-    }
-    next.run(request).await
 }
 
 #[cfg(test)]

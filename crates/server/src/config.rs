@@ -2,8 +2,8 @@
 
 use super::client::Proxies;
 use super::clock::{Clock, SystemClock};
-use super::guard::BodyLimits;
-use super::listener::ConnectionLimits;
+use super::http::guard::BodyLimits;
+use super::http::listener::ConnectionLimits;
 use super::ratelimit::RateLimit;
 use std::sync::Arc;
 

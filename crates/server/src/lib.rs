@@ -5,8 +5,6 @@
 //! that keep a public server usable, in `docs/server.md`; online play in
 //! `docs/online.md`.
 
-pub mod api;
-pub(crate) mod assets;
 pub mod bot;
 pub mod budget;
 pub mod challenges;
@@ -20,19 +18,15 @@ pub mod engine_player;
 pub mod error;
 pub mod game_views;
 pub mod games;
-pub mod guard;
+pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod kind;
 pub mod learning;
-pub mod limits;
-pub mod listener;
 pub mod live;
 pub mod lobby;
 pub mod local;
 pub mod metrics;
-// `build.rs` includes this file too, so it has no inner doc comment.
-pub(crate) mod mime;
 pub mod online;
 pub mod players;
 pub mod presence;
@@ -42,22 +36,14 @@ pub mod tokens;
 pub use tensorchess_store as store;
 pub mod tournaments;
 pub mod views;
-pub mod ws;
 
-use axum::extract::DefaultBodyLimit;
-use axum::extract::{Request, State};
-use axum::http::Method;
-use axum::middleware::Next;
-use axum::response::IntoResponse;
-use axum::response::Response;
-use axum::Router;
 pub use config::ServerConfig;
 use engine_player::EnginePlayer;
-use error::AppError;
 use games::Games;
+pub use http::listener::serve;
+pub use http::{app, MAX_BODY};
 use hub::Hub;
 use learning::Learning;
-pub use listener::serve;
 use lobby::Lobby;
 use players::Players;
 use ratelimit::ClientLimiter;
@@ -66,9 +52,6 @@ use std::path::Path;
 use std::sync::Arc;
 use store::{Database, GameStore, SqliteStore, StoreError};
 use tokio::sync::watch;
-
-/// Largest request body (a PGN import is the largest thing sent).
-pub const MAX_BODY: usize = 1 << 20;
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -213,81 +196,4 @@ impl AppState {
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
     }
-}
-
-/// The router: API, WebSocket and page. Every answer names the player
-/// asking (setting a new identity cookie when there was none), and comes
-/// only for an allowed `Host`.
-pub fn app(state: AppState) -> Router {
-    let api = api::routes().layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        limit_writes,
-    ));
-    // The page's files go out compressed (gzip or brotli, as the browser
-    // accepts); API answers are small and many, and are sent as they are.
-    let page = Router::new()
-        .fallback(assets::serve)
-        .layer(tower_http::compression::CompressionLayer::new());
-    Router::new()
-        .nest("/api", api)
-        .fallback_service(page)
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            players::identity::identify,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            guard::guard,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            client::resolve,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            limits::allowed_host,
-        ))
-        .layer(axum::middleware::from_fn(guard::security_headers))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
-            |_: Box<dyn std::any::Any + Send>| {
-                AppError::Internal("the server hit a bug answering this request".into())
-                    .into_response()
-            },
-        ))
-        .with_state(state)
-}
-
-/// Answers 429 to a client that sends more API writes than
-/// [`ServerConfig::write_limit`] allows. Reads, and `/api/position`,
-/// `/api/explain` and `/api/analysis/pgn` (which store nothing), are not
-/// counted; nor are exempt clients (`--trusted-local`).
-async fn limit_writes(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Result<Response, AppError> {
-    let writes = !matches!(*request.method(), Method::GET | Method::HEAD)
-        && !matches!(
-            request.uri().path(),
-            "/position" | "/explain" | "/analysis/pgn"
-        );
-    // A program's requests count against its token (moves and streams
-    // excepted), not its address.
-    if let Some(auth) = request.extensions().get::<tokens::TokenAuth>() {
-        let path = request.uri().path();
-        if !path.contains("/move/") && !path.contains("/stream/") {
-            state.tokens.take(auth)?;
-        }
-        return Ok(next.run(request).await);
-    }
-    let client = client::Client::of(&request);
-    if writes && !client.exempt {
-        let now = state.games.config().clock.now_ms();
-        state
-            .writes
-            .take(client.key(), now)
-            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
-    }
-    Ok(next.run(request).await)
 }

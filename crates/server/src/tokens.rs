@@ -11,9 +11,6 @@ use crate::kind::Kind;
 use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::store::{GameStore, TokenRecord};
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -109,18 +106,6 @@ fn new_token() -> String {
     format!("{TOKEN_PREFIX}{}", &random[..32])
 }
 
-/// The bearer token of a request, if it sends one.
-pub fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers
-        .get(axum::http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then_some(token.trim())
-}
-
 /// A request authenticated by a token: whose, and what it may do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenAuth {
@@ -151,19 +136,6 @@ impl TokenAuth {
                 ),
             ))
         }
-    }
-}
-
-/// The token of a request (401 without one: these routes are for programs).
-impl<S: Send + Sync> FromRequestParts<S> for TokenAuth {
-    type Rejection = AppError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        parts.extensions.get::<TokenAuth>().cloned().ok_or_else(|| {
-            AppError::Unauthorized(
-                "This route needs a personal API token: Authorization: Bearer <token>".into(),
-            )
-        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! what is current first, and an empty line every [`KEEP_ALIVE_MS`].
 
 use super::game::game_event;
-use super::ndjson::{self, Lines};
+use super::lines::{self, LineStream, Lines};
 use super::{Bots, KEEP_ALIVE_MS};
 use crate::challenges::Challenges;
 use crate::error::AppError;
@@ -13,7 +13,6 @@ use crate::ids::{game_topic, GameId};
 use crate::online::started::{started_game, started_topic};
 use crate::players::Me;
 use crate::store::{GameListQuery, GameMode};
-use axum::response::Response;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -154,7 +153,7 @@ pub async fn event_stream(
     bots: Arc<Bots>,
     challenges: Arc<Challenges>,
     me: Me,
-) -> Result<Response, AppError> {
+) -> Result<LineStream, AppError> {
     let live = games.live.clone();
     // Subscribed first: nothing made from now on is missed.
     let mut rx = live.hub().subscribe(&Challenges::topic_of(&me));
@@ -162,7 +161,7 @@ pub async fn event_stream(
     let here = live.presence().player_here(&me.id);
     let current = challenges.list(&me).await?;
     let playing = ongoing(&games, &me).await?;
-    let (lines, response) = ndjson::stream();
+    let (lines, stream) = lines::channel();
     tokio::spawn(async move {
         let _here = here;
         let (finished_tx, mut finished_rx) = mpsc::channel::<Value>(64);
@@ -243,7 +242,7 @@ pub async fn event_stream(
             }
         }
     });
-    Ok(response)
+    Ok(stream)
 }
 
 async fn send(lines: &Lines, line: &Value) -> bool {

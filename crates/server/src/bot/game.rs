@@ -3,7 +3,7 @@
 //! stream); and the game as the event stream's `gameStart` and
 //! `gameFinish` show it.
 
-use super::ndjson::{self, Lines};
+use super::lines::{self, LineStream, Lines};
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
 use crate::games::Games;
@@ -13,7 +13,6 @@ use crate::live::LiveGame;
 use crate::online::OnlineGames;
 use crate::players::Me;
 use crate::store::{ChatRoom, ClockSettings, Ending, GameMode};
-use axum::response::Response;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -314,7 +313,7 @@ pub async fn game_stream(
     bots: Arc<Bots>,
     me: Me,
     id: GameId,
-) -> Result<Response, AppError> {
+) -> Result<LineStream, AppError> {
     let live = games.live.clone();
     let (_, lg) = games.lock_for(&id, &me).await?;
     if lg.mode() != GameMode::Online {
@@ -337,7 +336,7 @@ pub async fn game_stream(
     let seats = Seats::of(&lg, live.now());
     drop(lg);
     let first = full(&bots, &seats).await?;
-    let (lines, response) = ndjson::stream();
+    let (lines, stream) = lines::channel();
     let here = live.presence().enter(&id, seat);
     let timed = seats.clock.is_some();
     tokio::spawn(async move {
@@ -446,7 +445,7 @@ pub async fn game_stream(
             }
         }
     });
-    Ok(response)
+    Ok(stream)
 }
 
 async fn send_chat(lines: &Lines, m: Result<crate::hub::Published, RecvError>) -> bool {

@@ -8,10 +8,11 @@
 
 mod events;
 mod game;
-mod ndjson;
+mod lines;
 
 pub use events::{event_stream, lichess_challenge};
 pub use game::{game_full, game_state, game_stream, GameStateLine};
+pub use lines::LineStream;
 
 use crate::error::AppError;
 use crate::kind::Kind;

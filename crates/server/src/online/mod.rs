@@ -23,8 +23,6 @@ pub mod started;
 mod timer;
 pub mod timing;
 
-pub use seats::Cookies;
-
 use super::players::Me;
 
 use super::error::AppError;

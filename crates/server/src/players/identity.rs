@@ -3,20 +3,14 @@
 //! answer to a request without one. The server never stores a token: a
 //! session is kept by the token's SHA-256, and a guest who never stored
 //! anything is known by an id derived from the token (another hash), so
-//! that visitors who only look cost nothing in the database.
+//! that visitors who only look cost nothing in the database. The cookie is
+//! read and set at the edge (`http::identity`).
 
 use crate::client::Client;
 use crate::ids::PlayerId;
 use crate::kind::Kind;
-use crate::online::seats::{new_token, token_hash, via_https, Cookies};
-use crate::AppState;
-use axum::extract::{FromRequestParts, Request, State};
-use axum::http::request::Parts;
-use axum::http::{header, HeaderValue, Method};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use crate::online::seats::token_hash;
 use sha2::{Digest, Sha256};
-use std::convert::Infallible;
 
 /// The identity cookie's name.
 pub const ID_COOKIE: &str = "tcid";
@@ -85,93 +79,10 @@ pub fn guest_id(token: &str) -> String {
     digest[..10].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The `Set-Cookie` value handing over an identity token.
-pub fn id_cookie(token: &str, secure: bool) -> HeaderValue {
-    let value = format!(
-        "{ID_COOKIE}={token}; Path=/; Max-Age={ID_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
-        if secure { "; Secure" } else { "" }
-    );
-    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static(""))
-}
-
-/// Works out who sends each request (a [`Me`] in its extensions) and, when
-/// the request had no valid identity, sets the new one's cookie on the
-/// answer.
-pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    // A program with a personal API token is its account (no cookie).
-    if let Some(token) = crate::tokens::bearer(request.headers()) {
-        let auth = match state.tokens.authenticate(token).await {
-            Ok(auth) => auth,
-            Err(e) => return e.into_response(),
-        };
-        let banned = match state.games.live.store().ban_of(&auth.player).await {
-            Ok(ban) => ban.map(|b| b.reason),
-            Err(e) => return crate::error::AppError::from(e).into_response(),
-        };
-        let me = Me {
-            id: PlayerId::new(auth.player.clone()),
-            token_hash: crate::tokens::hash(token),
-            stored: true,
-            new_token: None,
-            seat_tokens: Vec::new(),
-            client: Client::of(&request),
-            banned,
-        };
-        if let Err(e) = me.may_act() {
-            return e.into_response();
-        }
-        request.extensions_mut().insert(me);
-        request.extensions_mut().insert(auth);
-        return next.run(request).await;
-    }
-    let cookies = Cookies::from_headers(request.headers());
-    let secure = via_https(request.headers());
-    let mut me = state.players.identify(cookies.get(ID_COOKIE)).await;
-    me.seat_tokens = cookies.seat_tokens();
-    me.client = Client::of(&request);
-    let token = me.new_token.clone();
-    // A banned player may read, and log out; nothing else.
-    let acts = !matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    ) && request.uri().path() != "/api/account/logout";
-    if acts {
-        if let Err(e) = me.may_act() {
-            return e.into_response();
-        }
-    }
-    request.extensions_mut().insert(me);
-    let mut response = next.run(request).await;
-    // An answer that sets its own identity (login, logout) wins.
-    let sets_identity = response
-        .headers()
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .any(|v| v.as_bytes().starts_with(ID_COOKIE.as_bytes()));
-    if let (Some(token), false) = (token, sets_identity) {
-        response
-            .headers_mut()
-            .append(header::SET_COOKIE, id_cookie(&token, secure));
-    }
-    response
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Me {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(parts
-            .extensions
-            .get::<Me>()
-            .cloned()
-            // Not through the middleware (a test calling a handler): a guest.
-            .unwrap_or_else(|| Me::guest(new_token())))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::online::seats::new_token;
 
     #[test]
     fn guest_ids_are_stable_and_differ_from_the_session_key() {
@@ -181,9 +92,5 @@ mod tests {
         assert!(!token_hash(&token).starts_with(&guest_id(&token)));
         let me = Me::guest(token.clone());
         assert_eq!(me.new_token.as_deref(), Some(token.as_str()));
-        let v = id_cookie(&token, true);
-        let v = v.to_str().unwrap();
-        assert!(v.starts_with("tcid=") && v.contains("HttpOnly") && v.contains("SameSite=Lax"));
-        assert!(v.ends_with("; Secure"));
     }
 }

@@ -78,15 +78,15 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
 }
 
 async fn serve(args: &ServeArgs) -> Result<(), CliError> {
-    let mut allowed = server::limits::default_hosts(&args.host);
+    let mut allowed = server::http::limits::default_hosts(&args.host);
     allowed.extend(
         args.allowed_hosts
             .iter()
-            .map(|h| server::limits::host_name(h)),
+            .map(|h| server::http::limits::host_name(h)),
     );
     // A descriptor per connection: the connection cap (derived from the
     // limit, in the default configuration) is set after raising it.
-    let files = server::listener::raise_open_files_limit();
+    let files = server::http::listener::raise_open_files_limit();
     tracing::debug!("open files limit: {files}");
     let proxies = Proxies::new(args.trusted_proxies.iter().copied(), args.trusted_local);
     if args.trusted_local && proxies.is_trusted(std::net::IpAddr::from([127, 0, 0, 1])) {

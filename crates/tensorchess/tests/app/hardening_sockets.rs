@@ -8,7 +8,7 @@ use crate::common::online::{
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use tensorchess::server::guard::BodyLimits;
+use tensorchess::server::http::guard::BodyLimits;
 use tensorchess::server::lobby::{ABSENT_CREATOR_MS, MAX_SEEKS_PER_PLAYER};
 use tensorchess::server::ServerConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -9,7 +9,7 @@ use axum::http::{header, Method, Request, StatusCode};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tensorchess::server::listener::ConnectionLimits;
+use tensorchess::server::http::listener::ConnectionLimits;
 use tensorchess::server::ServerConfig;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;

@@ -2,10 +2,10 @@
 //! out) and public profiles.
 
 use super::ApiResult;
-use crate::error::{ApiJson, ApiPath, AppError};
+use crate::error::AppError;
 use crate::games::summary_view;
-use crate::online::seats::via_https;
-use crate::players::identity::id_cookie;
+use crate::http::cookies::{id_cookie, via_https};
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::players::Me;
 use crate::requests::{AccountRequest, PasswordRequest, RenameRequest};
 use crate::views::{MeView, ProfileView};

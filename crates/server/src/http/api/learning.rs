@@ -3,7 +3,8 @@
 //! the WebSocket (`analyse` messages, `server::learning::analysis`).
 
 use super::ApiResult;
-use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::ids::GameId;
 use crate::learning::lessons::{CheckView, LessonsView};
 use crate::learning::pgn_tree::{import_tree, TreeImportRequest, TreeImportView};

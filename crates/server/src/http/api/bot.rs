@@ -8,7 +8,9 @@
 use crate::bot::{self, OnlineBotView};
 use crate::challenges::{ChallengeRequest, DeclineRequest};
 use crate::command::Command;
-use crate::error::{ApiPath, AppError};
+use crate::error::AppError;
+use crate::http::extract::ApiPath;
+use crate::http::ndjson;
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
@@ -22,7 +24,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -168,24 +170,20 @@ pub async fn event_stream(
     auth: TokenAuth,
 ) -> Result<Response, AppError> {
     auth.require_any(&[BOT_PLAY, BOARD_PLAY, CHALLENGE_WRITE])?;
-    bot::event_stream(
+    let lines = bot::event_stream(
         state.games.clone(),
         state.bots.clone(),
         state.challenges.clone(),
         me,
     )
-    .await
+    .await?;
+    Ok(ndjson::streamed(lines))
 }
 
 /// `GET /api/bot/online`: the bots with a stream open, as NDJSON.
 pub async fn online_bots(State(state): State<AppState>) -> Result<Response, AppError> {
     let bots: Vec<OnlineBotView> = state.bots.online().await?;
-    let mut text = String::new();
-    for b in bots {
-        text.push_str(&serde_json::to_string(&b).unwrap_or_default());
-        text.push('\n');
-    }
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response())
+    Ok(ndjson::listed(&bots))
 }
 
 /// Which API a game route is under, read from its path: `/api/bot/…`
@@ -241,7 +239,8 @@ pub async fn game_stream(
     ApiPath(id): ApiPath<GameId>,
 ) -> Result<Response, AppError> {
     api.check(&state, &me, &auth).await?;
-    bot::game_stream(state.games.clone(), state.bots.clone(), me, id).await
+    let lines = bot::game_stream(state.games.clone(), state.bots.clone(), me, id).await?;
+    Ok(ndjson::streamed(lines))
 }
 
 /// `?offeringDraw=true` with a move.
@@ -267,7 +266,7 @@ pub async fn game_move(
     auth: TokenAuth,
     api: Api,
     ApiPath((id, mv)): ApiPath<(GameId, String)>,
-    crate::error::ApiQuery(q): crate::error::ApiQuery<MoveQuery>,
+    crate::http::extract::ApiQuery(q): crate::http::extract::ApiQuery<MoveQuery>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
     // The move is for the position now: the program saw it on its stream.

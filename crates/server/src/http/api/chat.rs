@@ -4,7 +4,8 @@
 
 use super::ApiResult;
 use crate::chat::{ChatLineView, ChatView};
-use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::ids::GameId;
 use crate::players::Me;
 use crate::store::ChatRoom;

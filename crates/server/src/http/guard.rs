@@ -15,10 +15,10 @@
 //!   `X-Content-Type-Options: nosniff`, `Referrer-Policy: same-origin` on
 //!   every answer.
 
-use super::error::AppError;
-use super::metrics::Metrics;
-use super::AppState;
+use crate::error::AppError;
 use crate::kind::Kind;
+use crate::metrics::Metrics;
+use crate::AppState;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
@@ -111,7 +111,7 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
     }
     // A program's token is sent by no form of another site: its bodies may
     // be forms, or none (as lichess's clients send them).
-    let program = crate::tokens::bearer(request.headers()).is_some();
+    let program = crate::http::cookies::bearer(request.headers()).is_some();
     if !program && !says_json(request.headers()) {
         return AppError::UnsupportedMediaType(
             "Send requests that change something with Content-Type: application/json".into(),
@@ -127,7 +127,7 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
         }
         Err(BodyError::TooLarge) => AppError::TooLarge(format!(
             "The request is too large (at most {} bytes)",
-            super::MAX_BODY
+            crate::MAX_BODY
         ))
         .into_response(),
         Err(BodyError::Broken) => {
@@ -156,7 +156,7 @@ enum BodyError {
     Broken,
 }
 
-/// Reads a body whole within `limits` (and [`super::MAX_BODY`]).
+/// Reads a body whole within `limits` (and [`crate::MAX_BODY`]).
 async fn read_body(mut body: Body, limits: BodyLimits) -> Result<Vec<u8>, BodyError> {
     let start = Instant::now();
     let deadline = start + limits.total;
@@ -171,7 +171,7 @@ async fn read_body(mut body: Body, limits: BodyLimits) -> Result<Vec<u8>, BodyEr
             Ok(Some(Ok(frame))) => frame,
         };
         if let Some(data) = frame.data_ref() {
-            if bytes.len() + data.len() > super::MAX_BODY {
+            if bytes.len() + data.len() > crate::MAX_BODY {
                 return Err(BodyError::TooLarge);
             }
             bytes.extend_from_slice(data);
@@ -282,7 +282,7 @@ mod tests {
             read_body(Body::from("{}"), limits).await,
             Ok(b"{}".to_vec())
         );
-        let big = vec![b' '; super::super::MAX_BODY + 1];
+        let big = vec![b' '; crate::MAX_BODY + 1];
         assert_eq!(
             read_body(Body::from(big), limits).await,
             Err(BodyError::TooLarge)

@@ -9,7 +9,7 @@
 //! error of kind `rate_limited` and dropped.
 //!
 //! The player a connection speaks for comes from the identity cookie of its
-//! upgrade request (see [`super::players`]); a cross-site page cannot open
+//! upgrade request (see [`crate::players`]); a cross-site page cannot open
 //! the socket (the `Origin` must be this server). Topics: `game:ID` and
 //! `lobby` (the open seeks). While a player has a connection open, their
 //! seeks stay; when their last one closes, the seeks go. A connection
@@ -22,22 +22,22 @@
 //! timeout closes the connection (`slow_sockets_dropped` in the health
 //! counters).
 //!
-//! [`Hub`]: super::hub::Hub
-//! [`RateLimit`]: super::ratelimit::RateLimit
+//! [`Hub`]: crate::hub::Hub
+//! [`RateLimit`]: crate::ratelimit::RateLimit
 
-use super::error::AppError;
-use super::ids::GameId;
-use super::learning::analysis::{AnalyseRequest, RunningAnalysis};
-use super::lobby::LOBBY_TOPIC;
-use super::metrics::{Gauge, Metrics};
-use super::online::OnlineGames;
-use super::players::Me;
-use super::presence::PresenceGuard;
-use super::ratelimit::TokenBucket;
-use super::requests::ClientMessage;
-use super::views::ServerEvent;
-use super::AppState;
+use crate::error::AppError;
+use crate::ids::GameId;
+use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::live::GameEvent;
+use crate::lobby::LOBBY_TOPIC;
+use crate::metrics::{Gauge, Metrics};
+use crate::online::OnlineGames;
+use crate::players::Me;
+use crate::presence::PresenceGuard;
+use crate::ratelimit::TokenBucket;
+use crate::requests::ClientMessage;
+use crate::views::ServerEvent;
+use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -345,7 +345,7 @@ async fn act(
     state: &AppState,
     id: &str,
     me: &Me,
-    action: super::requests::OnlineAction,
+    action: crate::requests::OnlineAction,
 ) -> Result<crate::command::Acted, AppError> {
     let id =
         GameId::parse(id).ok_or_else(|| AppError::NotFound(format!("There is no game {id}")))?;

@@ -3,7 +3,8 @@
 
 use super::ApiResult;
 use crate::challenges::{ChallengeRequest, ChallengeView, ChallengesView, DeclineRequest};
-use crate::error::{ApiJson, ApiPath, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::players::Me;
 use crate::AppState;
 use axum::extract::State;

@@ -2,7 +2,8 @@
 //! `tournament:{id}`.
 
 use super::ApiResult;
-use crate::error::{ApiJson, ApiPath, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::ids::GameId;
 use crate::players::Me;
 use crate::tournaments::{

@@ -7,8 +7,8 @@
 //! the others. WebSockets, once upgraded, keep their own ping and idle
 //! rules (`ws.rs`).
 
-use super::metrics::{Gauge, Metrics};
-use super::{app, AppState};
+use crate::metrics::{Gauge, Metrics};
+use crate::{app, AppState};
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -132,7 +132,7 @@ fn admit(
     if c.total >= limits.total {
         return Err("The server has too many connections: try again in a moment");
     }
-    let client = super::client::limit_key(client);
+    let client = crate::client::limit_key(client);
     let mine = c.by_client.get(&client).copied().unwrap_or(0);
     if !exempt && mine >= limits.per_client {
         return Err("Too many connections from your address: close some and try again");

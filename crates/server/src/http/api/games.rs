@@ -5,7 +5,8 @@
 
 use super::ApiResult;
 use crate::command::Command;
-use crate::error::{ApiJson, ApiPath, ApiQuery, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;

@@ -3,7 +3,8 @@
 
 use super::ApiResult;
 use crate::command::Command;
-use crate::error::{ApiJson, ApiPath, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;

@@ -1,12 +1,10 @@
-//! A streamed answer of JSON lines (`application/x-ndjson`): a task writes
-//! lines into a channel, the body reads them; the task learns the client
+//! A stream of JSON lines for a program: a task writes lines into a
+//! channel ([`Lines`]), the edge sends what it reads from the other end
+//! ([`LineStream`]) as `application/x-ndjson`; the task learns the client
 //! left when a line cannot be sent (a keep-alive at the latest).
 
-use axum::body::{Body, Bytes};
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use serde::Serialize;
-use std::convert::Infallible;
 use tokio::sync::mpsc;
 
 /// Lines waiting for a slow client before the stream ends.
@@ -14,6 +12,10 @@ const QUEUE: usize = 256;
 
 /// Where a stream's task writes.
 pub struct Lines(mpsc::Sender<Bytes>);
+
+/// What the client reads: each item one line (or a keep-alive), newline
+/// included.
+pub type LineStream = mpsc::Receiver<Bytes>;
 
 impl Lines {
     /// A line of JSON; `false` once the client is gone.
@@ -41,19 +43,8 @@ impl Lines {
     }
 }
 
-/// A channel for lines and the answer that streams them.
-pub fn stream() -> (Lines, Response) {
+/// A stream's two ends.
+pub fn channel() -> (Lines, LineStream) {
     let (tx, rx) = mpsc::channel::<Bytes>(QUEUE);
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
-    });
-    let response = (
-        [
-            (header::CONTENT_TYPE, "application/x-ndjson"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        Body::from_stream(body),
-    )
-        .into_response();
-    (Lines(tx), response)
+    (Lines(tx), rx)
 }

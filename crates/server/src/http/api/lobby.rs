@@ -1,7 +1,8 @@
 //! The lobby's seeks: post one, list them, cancel one's own, accept another's.
 
 use super::ApiResult;
-use crate::error::{ApiJson, ApiPath, AppError};
+use crate::error::AppError;
+use crate::http::extract::{ApiJson, ApiPath};
 use crate::players::Me;
 use crate::requests::{AcceptRequest, SeekRequest};
 use crate::views::{GameView, SeekView};

@@ -2,8 +2,8 @@
 //! (the rules page's boards, FEN previews) and why a move is illegal.
 
 use super::ApiResult;
-use crate::error::ApiJson;
 use crate::game_views::{explain as explain_move, rules_view, standalone};
+use crate::http::extract::ApiJson;
 use crate::requests::{ExplainRequest, PositionRequest};
 use crate::views::{ExplainView, InfoView, LevelInfo, PlayedView, VariantInfo};
 use axum::Json;

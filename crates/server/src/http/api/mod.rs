@@ -14,8 +14,9 @@ mod players;
 mod position;
 mod tournaments;
 
-use super::error::AppError;
-use super::{ws, AppState};
+use super::ws;
+use crate::error::AppError;
+use crate::AppState;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 

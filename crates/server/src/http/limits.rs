@@ -2,8 +2,8 @@
 //! are served (so a page elsewhere cannot reach this server through DNS
 //! rebinding).
 
-use super::error::AppError;
-use super::AppState;
+use crate::error::AppError;
+use crate::AppState;
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::middleware::Next;
