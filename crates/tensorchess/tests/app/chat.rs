@@ -302,14 +302,7 @@ async fn lines_arrive_live_on_the_room_topic() {
 async fn a_games_players_name_their_accounts() {
     let t = TestApp::new();
     let (id, white, _black) = t.started(Value::Null).await;
-    let reg = t
-        .post(
-            "/api/account/register",
-            Some(&white),
-            json!({ "username": "wanda", "password": "a long password" }),
-        )
-        .await;
-    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
+    t.register(Some(&white), "wanda").await;
     let p = t.get(&format!("/api/games/{id}/players"), None).await;
     assert_eq!(p.status, StatusCode::OK, "{}", p.text);
     assert_eq!(p.body["white"]["account"], "wanda");

@@ -37,17 +37,18 @@ async fn game_across(a: &TestApp, b: &TestApp, clock: Value) -> (String, String,
 
 #[tokio::test]
 async fn a_game_is_played_across_two_servers() {
-    let Some(Pair {
+    let Some(pair) = two_servers().await else {
+        return;
+    };
+    let Pair {
         a,
         b,
         addr_a,
         addr_b,
-        _stops,
-    }) = two_servers().await
-    else {
-        return;
-    };
-    let (id, white, black) = game_across(&a, &b, Value::Null).await;
+        ..
+    } = &pair;
+    let (addr_a, addr_b) = (*addr_a, *addr_b);
+    let (id, white, black) = game_across(a, b, Value::Null).await;
 
     // White watches on A, Black and a spectator on B.
     let mut white_ws = ws_connect(addr_a, Some(&white)).await;
@@ -222,18 +223,19 @@ async fn racing_moves_on_two_servers_exactly_one_wins() {
 
 #[tokio::test]
 async fn a_flag_falls_once_though_both_servers_time_it() {
-    let Some(Pair {
+    let Some(pair) = two_servers().await else {
+        return;
+    };
+    let Pair {
         a,
         b,
         addr_a,
         addr_b,
-        _stops,
-    }) = two_servers().await
-    else {
-        return;
-    };
+        ..
+    } = &pair;
+    let (addr_a, addr_b) = (*addr_a, *addr_b);
     let clock = json!({ "base_seconds": 60, "increment_seconds": 0 });
-    let (id, white, black) = game_across(&a, &b, clock).await;
+    let (id, white, black) = game_across(a, b, clock).await;
     let r = a.play(&id, &white, "e2e4", 0).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = b.play(&id, &black, "e7e5", 1).await;
@@ -281,16 +283,17 @@ async fn a_flag_falls_once_though_both_servers_time_it() {
 
 #[tokio::test]
 async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
-    let Some(Pair {
+    let Some(pair) = two_servers().await else {
+        return;
+    };
+    let Pair {
         a,
         b,
         addr_a,
         addr_b,
-        _stops,
-    }) = two_servers().await
-    else {
-        return;
-    };
+        ..
+    } = &pair;
+    let (addr_a, addr_b) = (*addr_a, *addr_b);
     let ann = a.get("/api/me", None).await.cookie.expect("an identity");
     let ben = b.get("/api/me", None).await.cookie.expect("an identity");
     let cat = a.get("/api/me", None).await.cookie.expect("an identity");
@@ -429,18 +432,19 @@ async fn a_local_move_unheard_of_does_not_refuse_the_next() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_and_challenges_reach_pages_on_the_other_server() {
-    let Some(Pair {
+    let Some(pair) = two_servers().await else {
+        return;
+    };
+    let Pair {
         a,
         b,
         addr_a,
         addr_b,
-        _stops,
-    }) = two_servers().await
-    else {
-        return;
-    };
+        ..
+    } = &pair;
+    let (addr_a, addr_b) = (*addr_a, *addr_b);
     // Chat: White writes on A; Black's page on B hears it.
-    let (id, white, black) = game_across(&a, &b, Value::Null).await;
+    let (id, white, black) = game_across(a, b, Value::Null).await;
     let mut black_ws = ws_connect(addr_b, Some(&black)).await;
     let topic = format!("chat:{id}:players");
     send(
@@ -464,8 +468,8 @@ async fn chat_and_challenges_reach_pages_on_the_other_server() {
 
     // Challenges: Ann on A challenges Bob, whose page is on B; Bob
     // accepts on B and Ann's page on A is told.
-    let ann = account(&a, "ann").await;
-    let bob = account(&b, "bob").await;
+    let ann = account(a, "ann").await;
+    let bob = account(b, "bob").await;
     let mut ann_ws = ws_connect(addr_a, Some(&ann)).await;
     let mut bob_ws = ws_connect(addr_b, Some(&bob)).await;
     follow_challenges(&mut ann_ws).await;

@@ -19,15 +19,7 @@ async fn a_logout_on_one_server_ends_the_session_on_the_other_at_once() {
         return;
     };
     let (a, b) = (&pair.a, &pair.b);
-    let reg = a
-        .post(
-            "/api/account/register",
-            None,
-            json!({ "username": "roamer", "password": "a long password" }),
-        )
-        .await;
-    assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
-    let session = reg.cookie.unwrap();
+    let session = a.register(None, "roamer").await;
     // B remembers the token (a read caches it for a minute).
     assert_eq!(me(b, &session).await["account"], "roamer");
     let out = a
@@ -65,14 +57,7 @@ async fn a_ban_closes_the_players_sockets_on_every_server() {
         return;
     };
     let (a, b) = (&pair.a, &pair.b);
-    let reg = a
-        .post(
-            "/api/account/register",
-            None,
-            json!({ "username": "spammer", "password": "a long password" }),
-        )
-        .await;
-    let session = reg.cookie.unwrap();
+    let session = a.register(None, "spammer").await;
     let mut page = ws_connect(pair.addr_b, Some(&session)).await;
     send(&mut page, json!({ "type": "ping" })).await;
     next_of(&mut page, &["pong"]).await;

@@ -195,6 +195,20 @@ impl TestApp {
         self.req(Method::POST, uri, cookie, Some(body)).await
     }
 
+    /// Registers an account `name` (from the browser of `cookie`, or a new
+    /// one); returns the session's cookie.
+    pub async fn register(&self, cookie: Option<&str>, name: &str) -> String {
+        let a = self
+            .post(
+                "/api/account/register",
+                cookie,
+                json!({ "username": name, "password": "a long password" }),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+        a.cookie.expect("a session cookie")
+    }
+
     /// Creates an online game; returns its id and the creator's cookie.
     pub async fn create(&self, body: Value) -> (String, String, Value) {
         let a = self.post("/api/online", None, body).await;
