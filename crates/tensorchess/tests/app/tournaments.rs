@@ -543,10 +543,12 @@ async fn one_instance_directs_and_another_takes_over() {
     }
     // The first join is told at once; the others, a moment later, together
     // (the next tick of the instance they joined on), and on the other
-    // instance as well.
+    // instance as well. B reads the tournament when it hears of the first
+    // join: the later joins may already be in it.
     let news = next_of(&mut ws, &["tournament"]).await;
     assert_eq!(news["event"], "joined");
-    assert_eq!(news["tournament"]["players"], 1);
+    let players = news["tournament"]["players"].as_u64().unwrap();
+    assert!((1..=4).contains(&players), "{news}");
     a.state.tournaments.tick().await;
     let news = next_of(&mut ws, &["tournament"]).await;
     assert_eq!(news["event"], "joined");
