@@ -7,10 +7,9 @@ mod positions;
 
 pub use positions::{CHESS, CHESSENCE, TENSOR};
 
-use std::sync::Arc;
+use crate::nnue::EvalChoice;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
-use tensorchess_engine::nnue::Network;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
 use tensorchess_rules::uci::move_string;
 use tensorchess_rules::{with_variant, Position, VariantKind};
@@ -66,15 +65,6 @@ impl BenchTotals {
     }
 }
 
-/// The evaluation a bench uses.
-#[derive(Clone, Debug, Default)]
-pub struct BenchEval {
-    /// Evaluate with a network: `network`'s, else the game's built-in one.
-    pub use_nnue: bool,
-    /// A network file's bytes.
-    pub network: Option<Vec<u8>>,
-}
-
 /// Which evaluation the engine's options select for game `V`, in words.
 pub fn describe_eval<V: Evaluate>(options: &Options) -> String {
     match options.network_for::<V>() {
@@ -94,19 +84,14 @@ pub fn describe_eval<V: Evaluate>(options: &Options) -> String {
 fn bench<V: Evaluate>(
     fens: &[&str],
     depth: u32,
-    eval: &BenchEval,
+    eval: &EvalChoice,
     mut on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchTotals, String> {
-    let network = match &eval.network {
-        Some(bytes) => Some(Arc::new(
-            Network::from_bytes::<V>(bytes).map_err(|e| format!("network file: {e}"))?,
-        )),
-        None => None,
-    };
+    let (use_nnue, network) = eval.for_game::<V>()?;
     let mut engine = Engine::new(Options {
         hash_mb: BENCH_HASH_MB,
         threads: 1,
-        use_nnue: eval.use_nnue,
+        use_nnue,
         network,
         ..Options::default()
     });
@@ -152,7 +137,7 @@ pub fn run_bench(
     depth: u32,
     on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchTotals, String> {
-    run_bench_with(kind, fens, depth, &BenchEval::default(), on_row)
+    run_bench_with(kind, fens, depth, &EvalChoice::default(), on_row)
 }
 
 /// [`run_bench`] with the evaluation `eval`.
@@ -160,7 +145,7 @@ pub fn run_bench_with(
     kind: VariantKind,
     fens: &[&str],
     depth: u32,
-    eval: &BenchEval,
+    eval: &EvalChoice,
     on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchTotals, String> {
     with_variant!(kind, V => bench::<V>(fens, depth, eval, on_row))

@@ -1,12 +1,11 @@
 //! `tensorchess bench`: fixed positions to a fixed depth; nodes and nodes per second.
 
 use super::error::CliError;
+use super::eval_args::EvalArgs;
 use super::game_args::VariantParser;
-use crate::bench::{default_depth, positions, run_bench_with, BenchEval, BenchTotals};
-use crate::uci::settings::read_eval_file;
+use crate::bench::{default_depth, positions, run_bench_with, BenchTotals};
 use clap::Args;
 use std::io::Write;
-use tensorchess_engine::nnue::MAX_FILE_BYTES;
 use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
@@ -20,13 +19,8 @@ pub struct BenchArgs {
     /// Print only the totals.
     #[arg(long)]
     pub quiet: bool,
-    /// Evaluate with the game's built-in network (games without one keep
-    /// the hand-made evaluation).
-    #[arg(long)]
-    pub nnue: bool,
-    /// Evaluate with this network file (implies --nnue).
-    #[arg(long)]
-    pub eval_file: Option<String>,
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
@@ -39,13 +33,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     // Write errors (a closed pipe, say) are ignored: the bench is only output.
     let mut out = std::io::stdout().lock();
-    let eval = BenchEval {
-        use_nnue: args.nnue || args.eval_file.is_some(),
-        network: match &args.eval_file {
-            Some(path) => Some(read_eval_file(path, MAX_FILE_BYTES).map_err(CliError)?),
-            None => None,
-        },
-    };
+    let eval = args.eval.choice()?;
     let mut all = BenchTotals::default();
     for kind in kinds {
         let depth = args.depth.unwrap_or_else(|| default_depth(kind));

@@ -2,6 +2,7 @@
 //! the evaluation network (docs/nnue.md).
 
 use super::error::CliError;
+use super::eval_args::EvalArgs;
 use super::game_args::VariantParser;
 use crate::nnue::datagen::{self, DatagenConfig};
 use clap::Args;
@@ -30,15 +31,21 @@ pub struct DatagenArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The engine's evaluation (the newest network, for the next round).
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 fn go<V: Evaluate>(a: &DatagenArgs) -> Result<(), CliError> {
+    let (use_nnue, network) = a.eval.choice()?.for_game::<V>().map_err(CliError)?;
     let cfg = DatagenConfig {
         games: a.games,
         nodes: a.nodes.max(1),
         random_plies: a.random_plies,
         threads: a.threads.max(1),
         seed: a.seed,
+        use_nnue,
+        network,
     };
     let r = datagen::run::<V>(&cfg, &a.out, true).map_err(|e| CliError(e.to_string()))?;
     eprintln!(

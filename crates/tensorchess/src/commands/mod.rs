@@ -5,6 +5,7 @@ pub mod bench;
 pub mod bot;
 pub mod datagen;
 pub mod error;
+pub mod eval_args;
 pub mod fen;
 pub mod game_args;
 pub mod matches;

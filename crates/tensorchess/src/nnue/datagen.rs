@@ -16,7 +16,9 @@ use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use tensorchess_engine::eval::Evaluate;
+use tensorchess_engine::nnue::Network;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
 use tensorchess_rules::{Color, Game, Move, MoveKind, Position};
 
@@ -39,6 +41,22 @@ pub struct DatagenConfig {
     pub random_plies: usize,
     pub threads: usize,
     pub seed: u64,
+    /// Evaluate with a network (`network`, else the game's built-in one).
+    pub use_nnue: bool,
+    /// A network read from a file.
+    pub network: Option<Arc<Network>>,
+}
+
+impl DatagenConfig {
+    /// An engine that plays the games (one per thread).
+    pub fn engine(&self) -> Engine {
+        Engine::new(Options {
+            hash_mb: HASH_MB,
+            use_nnue: self.use_nnue,
+            network: self.network.clone(),
+            ..Options::default()
+        })
+    }
 }
 
 /// Whether `m` in `pos` captures or promotes nothing.
@@ -163,10 +181,7 @@ pub fn run<V: Evaluate>(
             let tx = tx.clone();
             let (next, todo, openings) = (&next, &todo, &openings);
             scope.spawn(move || {
-                let mut engine = Engine::new(Options {
-                    hash_mb: HASH_MB,
-                    ..Options::default()
-                });
+                let mut engine = cfg.engine();
                 while let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
                     if tx
                         .send(play_game::<V>(&mut engine, openings, cfg, index))
@@ -211,6 +226,8 @@ mod tests {
             random_plies: 2,
             threads: 2,
             seed: 9,
+            use_nnue: false,
+            network: None,
         };
         let first = run::<Tensor>(&cfg, &path, false).unwrap();
         assert_eq!((first.resumed, first.games), (0, 2));
@@ -235,10 +252,7 @@ mod tests {
         assert_eq!((more.resumed, more.games), (2, 1));
         assert_eq!(read_file::<Tensor>(&path).unwrap().games.len(), 3);
         // The same game number plays the same game.
-        let mut engine = Engine::new(Options {
-            hash_mb: HASH_MB,
-            ..Options::default()
-        });
+        let mut engine = cfg.engine();
         let openings =
             parse_openings::<Tensor>(builtin(tensorchess_rules::VariantKind::Tensor)).unwrap();
         let again = play_game::<Tensor>(&mut engine, &openings, &cfg, 1);
@@ -256,9 +270,37 @@ mod tests {
             random_plies: 0,
             threads: 1,
             seed: 1,
+            use_nnue: false,
+            network: None,
         };
         run::<Chessence>(&cfg, &path, false).unwrap();
         let data = read_file::<Chessence>(&path).unwrap();
         assert!(data.games[0].samples.iter().any(|s| s.hands != [0, 0]));
+    }
+
+    #[test]
+    fn the_network_can_score_the_positions() {
+        let hand_made = DatagenConfig {
+            games: 1,
+            nodes: 300,
+            random_plies: 2,
+            threads: 1,
+            seed: 3,
+            use_nnue: false,
+            network: None,
+        };
+        let nnue = DatagenConfig {
+            use_nnue: true,
+            ..hand_made.clone()
+        };
+        let openings =
+            parse_openings::<Tensor>(builtin(tensorchess_rules::VariantKind::Tensor)).unwrap();
+        let a = play_game::<Tensor>(&mut hand_made.engine(), &openings, &hand_made, 0);
+        let b = play_game::<Tensor>(&mut nnue.engine(), &openings, &nnue, 0);
+        assert!(nnue.engine().options.network_for::<Tensor>().is_some());
+        // The same opening and random plies, played and scored by another
+        // evaluation.
+        assert!(!a.samples.is_empty() && !b.samples.is_empty());
+        assert_ne!(a.samples, b.samples);
     }
 }

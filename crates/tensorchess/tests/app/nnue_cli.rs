@@ -95,4 +95,30 @@ fn datagen_then_train_then_bench_with_the_network() {
         net_s,
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // The next round's data comes from the network: datagen plays with it,
+    // and refuses a network of another game.
+    let next = dir.path().join("next.data");
+    let next_s = next.to_str().unwrap();
+    let datagen_with = |variant: &str| {
+        tensorchess(&[
+            "datagen",
+            "--variant",
+            variant,
+            "--nodes",
+            "200",
+            "--games",
+            "1",
+            "--out",
+            next_s,
+            "--eval-file",
+            net_s,
+        ])
+    };
+    let out = datagen_with("chess");
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 games played"), "{text}");
+    let out = datagen_with("tensor");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("network file"));
 }
