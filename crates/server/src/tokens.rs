@@ -12,7 +12,6 @@ use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::store::{GameStore, TokenRecord};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
 /// Play as a bot account (the Bot API).
@@ -91,12 +90,10 @@ fn view(t: &TokenRecord) -> TokenView {
     }
 }
 
-/// The SHA-256 (hex) a token is stored by.
+/// The SHA-256 (hex) a token is stored by: the same hash as sessions' and
+/// seats' tokens.
 pub fn hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::online::seats::token_hash(token)
 }
 
 /// A new random token: the prefix and 32 hex digits (128 bits from the
