@@ -4,7 +4,8 @@
 // lobby (a rated seek posted by Alice appears live in Bob's lobby, he
 // accepts, both land in the game, play a move, Bob resigns, and Alice's
 // profile shows her new rating); quick pairings between two guests, and
-// cancelling one's own seeks; the Games list paged with "More"; axe-core on
+// cancelling one's own seeks; a seek's maker whose socket dropped as it was
+// taken still reaches the game; the Games list paged with "More"; axe-core on
 // the lobby and the profile page.
 
 import { test, before, after } from 'node:test';
@@ -41,6 +42,17 @@ async function play(page, from, to, ply, others) {
   await page.waitForSelector(`#board .mark-dest[data-square="${to}"]`);
   await tap(page, to);
   for (const p of [page, ...others]) await waitForPly(p, ply);
+}
+
+/** Waits until `page` plays its seat of an online game; says whose page did not, and where it is. */
+async function inGame(who, page) {
+  try {
+    await page.waitForFunction(() => location.hash.startsWith('#/game/') && document.body.dataset.game === location.hash.split('/')[2]
+      && document.body.dataset.mode === 'online' && !!document.body.dataset.seat);
+  } catch (e) {
+    const where = await page.evaluate(() => `${location.hash} (lobby error: ${document.querySelector('#lobby-error')?.textContent})`);
+    throw new Error(`${who}'s page is not in the game: at ${where}`, { cause: e });
+  }
 }
 
 test('a first visit makes no game: the Games list is empty', async () => {
@@ -181,10 +193,7 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     const refused = [];
     for (const p of [a, b]) p.on('response', (r) => { if (/\/api\/seeks\//.test(r.url()) && r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} ${r.status()}`); });
     await b.click(`${row} .accept-seek`);
-    for (const p of [a, b]) {
-      await p.waitForFunction(() => location.hash.startsWith('#/game/') && document.body.dataset.game === location.hash.split('/')[2]
-        && document.body.dataset.mode === 'online' && !!document.body.dataset.seat);
-    }
+    for (const [who, p] of [['alice', a], ['bobby', b]]) await inGame(who, p);
     for (const p of [a, b]) await settled(p);
     assert.deepEqual(refused, []);
     assert.equal(await a.evaluate(() => location.hash), await b.evaluate(() => location.hash), 'the same game');
@@ -301,6 +310,46 @@ test('quick pairing: a guest\'s button posts a seek and waits, another guest\'s 
   } finally {
     await carol.context.close();
     await dan.context.close();
+  }
+});
+
+test('a seek taken while its maker\'s socket was down: the page finds the game when it is back', async () => {
+  const erin = await browser.person();
+  const fred = await browser.person();
+  const e = erin.page;
+  try {
+    // Erin's socket is cut as the pairing is announced: she never hears it.
+    let cut = 0;
+    await e.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => {
+        if (String(m).includes('"type":"paired"') && !cut++) {
+          ws.close();
+          server.close();
+          return;
+        }
+        ws.send(m);
+      });
+    });
+    await openLobby(e, server.url);
+    await openLobby(fred.page, server.url);
+    await e.selectOption('#form-seek select[name=variant]', 'chess');
+    await e.selectOption('#form-seek select[name=clock]', 'none');
+    await e.selectOption('#form-seek select[name=color]', 'white');
+    await e.click('#btn-post-seek');
+    await e.waitForSelector('#seeks-body tr.mine');
+    const seeks = await fetchJson(fred.page, '/api/seeks');
+    const seek = seeks.find((s) => s.variant === 'chess' && !s.clock);
+    assert.ok(seek, JSON.stringify(seeks));
+    const taken = await fred.page.evaluate(async (id) => (await fetch(`/api/seeks/${id}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, seek.id);
+    assert.equal(taken, 201, 'the game is made');
+    await inGame('erin', e);
+    assert.equal(cut, 1, 'the pairing was announced and cut off');
+    assert.equal(await e.evaluate(() => document.body.dataset.seat), 'white');
+    assert.deepEqual(e.errors, []);
+  } finally {
+    await erin.context.close();
+    await fred.context.close();
   }
 });
 

@@ -55,11 +55,14 @@ export function createLobbyPage({ live, openNewGame }) {
   // The whole list comes once, on subscription; then only what changed.
   live.listen((msg) => {
     if (msg.type === 'lobby') {
+      const now = new Set(msg.seeks.map((/** @type {SeekView} */ s) => s.id));
+      lost(mySeeks(lobby.seeks, myId()).filter((s) => !now.has(s.id)));
       lobby.seeks = msg.seeks;
     } else if (msg.type === 'seek_added') {
       if (!lobby.seeks.some((s) => s.id === msg.seek.id)) lobby.seeks = [...lobby.seeks, msg.seek];
     } else if (msg.type === 'seek_removed') {
       const gone = new Set(msg.ids);
+      lost(mySeeks(lobby.seeks, myId()).filter((s) => gone.has(s.id)));
       lobby.seeks = lobby.seeks.filter((s) => !gone.has(s.id));
     } else if (msg.type === 'paired') {
       const me = myId();
@@ -77,6 +80,26 @@ export function createLobbyPage({ live, openNewGame }) {
   // player has a seek open anywhere in the app (to hear that it was taken).
   function follow() {
     live.follow('lobby', lobby.shown || mySeeks(lobby.seeks, myId()).length ? 'lobby' : null);
+  }
+
+  /**
+   * This player's seeks went without a `paired` heard first (a cancelled
+   * one leaves the list before the server says so): the socket may have
+   * dropped just as someone accepted one, so the game it became is looked
+   * for among the player's games made since, of the same game.
+   * @param {SeekView[]} seeks
+   */
+  async function lost(seeks) {
+    if (!seeks.length) return;
+    let games;
+    try {
+      games = (await api.games({ limit: 5 })).games;
+    } catch (_) {
+      return; // the seek lapsed or the server is away: nothing to go to
+    }
+    const game = games.find((g) => g.mode === 'online' && !g.finished
+      && seeks.some((s) => s.variant === g.variant && g.created_at >= s.created_at));
+    if (game && !location.hash.startsWith(`#/game/${game.id}`)) goToGame(game.id);
   }
 
   /**
