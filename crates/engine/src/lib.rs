@@ -140,8 +140,11 @@ pub struct Options {
     pub weights: Option<Arc<Vec<[i32; 2]>>>,
     /// Evaluate with a network (UCI `UseNNUE`) rather than the weights:
     /// [`Options::network`] when it is for the game, else the game's
-    /// built-in one; games without either keep the weights. Levels for
-    /// people always use the weights, so that they keep their strengths.
+    /// built-in one; games without either keep the weights. On by default
+    /// (Tensor Chess's network measures stronger; chess and Chessence have
+    /// none). Levels for people always use the weights, so that they keep
+    /// their strengths; tools whose results must not move with the network
+    /// (tuning the weights, mining puzzles, datagen's recipes) switch it off.
     pub use_nnue: bool,
     /// A network read from a file (UCI `EvalFile`).
     pub network: Option<Arc<nnue::Network>>,
@@ -157,7 +160,7 @@ impl Default for Options {
             features: Features::default(),
             seed: 0x5eed,
             weights: None,
-            use_nnue: false,
+            use_nnue: true,
             network: None,
         }
     }

@@ -176,5 +176,12 @@ fn use_nnue_picks_the_built_in_network_and_levels_keep_the_hand_made_eval() {
         ..on
     };
     assert_eq!(weak.network_for::<Tensor>(), None);
-    assert_eq!(Options::default().network_for::<Tensor>(), None);
+    // Full strength evaluates Tensor Chess with the network by default;
+    // switched off, with the weights.
+    assert_eq!(Options::default().network_for::<Tensor>(), Some(built_in));
+    let off = Options {
+        use_nnue: false,
+        ..Options::default()
+    };
+    assert_eq!(off.network_for::<Tensor>(), None);
 }

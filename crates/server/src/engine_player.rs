@@ -228,6 +228,7 @@ impl EnginePlayer {
         engine.options.multipv = 1;
         engine.options.level = None;
         engine.options.threads = 1;
+        engine.options.use_nnue = Options::default().use_nnue;
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
         if idle.len() < POOL_SIZE {
             idle.push(engine);

@@ -82,6 +82,7 @@ pub fn recheck_first_move<V: Evaluate>(p: &Puzzle, nodes: u64, gap: f64) -> Resu
     let mut engine = Engine::new(Options {
         hash_mb: 16,
         multipv: 2,
+        use_nnue: false, // as the puzzles were mined
         ..Options::default()
     });
     let r = engine.search(&positions[..2], &Limits::nodes(nodes), &mut NoHandler);

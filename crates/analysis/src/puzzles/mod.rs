@@ -91,6 +91,8 @@ pub fn mine_games<V: Evaluate>(
             scope.spawn(move || {
                 let mut engine = Engine::new(Options {
                     hash_mb: 32,
+                    // The shipped puzzles' recipe: the hand-made evaluation.
+                    use_nnue: false,
                     ..Options::default()
                 });
                 loop {

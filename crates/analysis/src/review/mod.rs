@@ -256,7 +256,10 @@ pub fn review_any_game(
 /// (MultiPV `settings.multipv`), from the last to the first so that what
 /// the engine learns of the end helps it judge the moves before. `progress`
 /// is called after each position; setting `stop` ends the review at once
-/// with [`ReviewError::Stopped`]. The engine's MultiPV is restored after.
+/// with [`ReviewError::Stopped`]. The hand-made evaluation judges (the
+/// marks' thresholds in winning chances were fitted on its scale; a
+/// network's scores run steeper in lopsided positions). The engine's
+/// MultiPV and evaluation are restored after.
 pub fn review_game_with<V: Evaluate>(
     engine: &mut Engine,
     game: &Game<V>,
@@ -267,7 +270,9 @@ pub fn review_game_with<V: Evaluate>(
     let positions = game.positions();
     let total = positions.len();
     let saved_multipv = engine.options.multipv;
+    let saved_nnue = engine.options.use_nnue;
     engine.options.multipv = settings.multipv.max(1);
+    engine.options.use_nnue = false;
     engine.new_game();
     let limits = settings.budget.limits();
     let mut verdicts: Vec<Option<Verdict>> = vec![None; total];
@@ -289,6 +294,7 @@ pub fn review_game_with<V: Evaluate>(
         });
     }
     engine.options.multipv = saved_multipv;
+    engine.options.use_nnue = saved_nnue;
     result?;
     let verdicts: Vec<Verdict> = verdicts.into_iter().flatten().collect();
     Ok(build(game, &verdicts, settings))

@@ -100,6 +100,7 @@ fn generate_for<V: Evaluate>(
     let mut rng = StdRng::seed_from_u64(recipe.seed);
     let mut engine = Engine::new(Options {
         hash_mb: 16,
+        use_nnue: false, // the shipped openings' recipe
         ..Options::default()
     });
     let mut seen = HashSet::new();

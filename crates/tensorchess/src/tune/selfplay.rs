@@ -217,6 +217,7 @@ pub fn run_with_pgn<V: Evaluate>(
                     Engine::new(Options {
                         hash_mb: 8,
                         weights: cfg.weights.clone(),
+                        use_nnue: false, // the weights are what is tuned
                         ..Options::default()
                     })
                 };

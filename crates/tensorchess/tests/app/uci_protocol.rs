@@ -539,7 +539,7 @@ fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
     let options = e.until(SECS10, |l| l == "uciok");
     assert!(options
         .iter()
-        .any(|l| l == "option name UseNNUE type check default false"));
+        .any(|l| l == "option name UseNNUE type check default true"));
     // A directory, a FIFO and a device are refused at once, with a reason.
     let fifo = dir.path().join("fifo");
     let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
@@ -561,17 +561,24 @@ fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
     e.send(&format!("setoption name EvalFile value {}", huge.display()));
     let lines = e.until(SECS10, |l| l.starts_with("info string"));
     assert!(lines.last().unwrap().contains("allowed"), "{lines:?}");
-    // A network of zeros judges every position level; the hand-made
-    // evaluation does not, and comes back with UseNNUE off.
+    // A network of zeros judges every position level; the built-in
+    // network (on by default) and the hand-made evaluation do not, and the
+    // hand-made one comes back with UseNNUE off.
     let net = dir.path().join("zero.nnue");
     std::fs::write(&net, Network::zeros::<Tensor>(8).to_bytes()).unwrap();
     e.send("position startpos moves e2e4 d7d5 e4d5");
     e.send("eval");
+    let built_in = e.until(SECS10, |l| l.starts_with("info string static eval"));
+    e.send("setoption name UseNNUE value false");
+    e.send("eval");
     let hand_made = e.until(SECS10, |l| l.starts_with("info string static eval"));
-    assert_ne!(
-        hand_made.last().unwrap(),
-        "info string static eval 0 cp from White's view"
-    );
+    for eval in [&built_in, &hand_made] {
+        assert_ne!(
+            eval.last().unwrap(),
+            "info string static eval 0 cp from White's view"
+        );
+    }
+    assert_ne!(built_in.last(), hand_made.last(), "two evaluations");
     e.send(&format!("setoption name EvalFile value {}", net.display()));
     e.send("setoption name UseNNUE value true");
     e.send("eval");
