@@ -433,3 +433,36 @@ fn better_move<V: Evaluate>(
         eval: white_view(Score::from_eval(line.1), pos.turn()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensorchess_rules::Tensor;
+
+    #[test]
+    fn the_marks_are_the_hand_made_evaluations_whatever_the_engine_evaluates_with() {
+        let mut game = Game::<Tensor>::new();
+        for m in ["e4", "e5", "d4", "exd4", "h3"] {
+            game.push_str(m).unwrap();
+        }
+        let settings = ReviewSettings {
+            budget: Budget::Nodes(3000),
+            ..ReviewSettings::default()
+        };
+        let stop = AtomicBool::new(false);
+        let mut reviews = Vec::new();
+        for use_nnue in [true, false] {
+            let mut engine = Engine::new(Options {
+                use_nnue,
+                multipv: 3,
+                ..Options::default()
+            });
+            reviews
+                .push(review_game_with(&mut engine, &game, &settings, &mut |_| {}, &stop).unwrap());
+            // The engine's own settings come back as they were.
+            assert_eq!(engine.options.use_nnue, use_nnue);
+            assert_eq!(engine.options.multipv, 3);
+        }
+        assert_eq!(reviews[0], reviews[1]);
+    }
+}
