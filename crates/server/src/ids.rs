@@ -58,37 +58,68 @@ macro_rules! text_id {
     };
 }
 
+/// An id read from a request: checked when it is read (deserializing, or
+/// [`parse`](GameId::parse)), so past the edge nothing checks it again; an
+/// id from the store is taken as it is (`stored`).
+macro_rules! checked_id {
+    ($(#[$doc:meta])* $id:ident, $not_one:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct $id(String);
+
+        impl $id {
+            /// `id` if it could be one.
+            pub fn parse(id: &str) -> Option<$id> {
+                valid_id(id).then(|| $id(id.to_string()))
+            }
+
+            /// An id read from the store (made here, so valid).
+            pub fn stored(id: String) -> $id {
+                debug_assert!(valid_id(&id), "stored id {id:?}");
+                $id(id)
+            }
+
+            /// The id as text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl TryFrom<String> for $id {
+            type Error = &'static str;
+
+            fn try_from(id: String) -> Result<$id, &'static str> {
+                if valid_id(&id) {
+                    Ok($id(id))
+                } else {
+                    Err($not_one)
+                }
+            }
+        }
+
+        text_id!($id);
+    };
+}
+
 /// What a path's or message's game id that cannot be one deserializes to as
 /// an error (the HTTP edge answers it "no such game", as for an unknown id).
 pub const NOT_A_GAME_ID: &str = "not a game id";
 
-/// A game's id: 1–40 ASCII letters, digits, `-` or `_` (so it is safe in a
-/// header, a file name or a topic). Deserializing checks it; a stored id is
-/// taken as it is ([`GameId::stored`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct GameId(String);
+/// The same for a tournament's id ("no such tournament").
+pub const NOT_A_TOURNAMENT_ID: &str = "not a tournament id";
+
+checked_id!(
+    /// A game's id: 1–40 ASCII letters, digits, `-` or `_` (so it is safe in
+    /// a header, a file name or a topic).
+    GameId,
+    NOT_A_GAME_ID
+);
 
 impl GameId {
     /// A new random id.
     pub fn new_random() -> GameId {
         GameId(new_id())
-    }
-
-    /// `id` if it could be a game id.
-    pub fn parse(id: &str) -> Option<GameId> {
-        valid_id(id).then(|| GameId(id.to_string()))
-    }
-
-    /// An id read from the store (made here, so valid).
-    pub fn stored(id: String) -> GameId {
-        debug_assert!(valid_id(&id), "stored game id {id:?}");
-        GameId(id)
-    }
-
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
     }
 
     /// The hub topic of the game's updates.
@@ -97,19 +128,11 @@ impl GameId {
     }
 }
 
-impl TryFrom<String> for GameId {
-    type Error = &'static str;
-
-    fn try_from(id: String) -> Result<GameId, &'static str> {
-        if valid_id(&id) {
-            Ok(GameId(id))
-        } else {
-            Err(NOT_A_GAME_ID)
-        }
-    }
-}
-
-text_id!(GameId);
+checked_id!(
+    /// A tournament's id, made of the same characters as a game's.
+    TournamentId,
+    NOT_A_TOURNAMENT_ID
+);
 
 /// A player's public id: made by the server (a hash of a guest's token,
 /// or an account's stored id), never read from a request, so it needs no
@@ -183,5 +206,8 @@ mod tests {
         assert!(err.to_string().contains(NOT_A_GAME_ID), "{err}");
         assert!(GameId::parse("x\r\ny").is_none());
         assert!(valid_id(&GameId::new_random()));
+        let err = serde_json::from_str::<TournamentId>("\"a/b\"").unwrap_err();
+        assert!(err.to_string().contains(NOT_A_TOURNAMENT_ID), "{err}");
+        assert_eq!(TournamentId::parse("t-1").unwrap().as_str(), "t-1");
     }
 }

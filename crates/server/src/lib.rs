@@ -33,6 +33,7 @@ pub mod presence;
 pub mod ratelimit;
 pub mod requests;
 pub mod tokens;
+pub mod topic;
 pub use tensorchess_store as store;
 pub mod tournaments;
 pub mod views;

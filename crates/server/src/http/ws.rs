@@ -29,13 +29,13 @@ use crate::error::AppError;
 use crate::ids::GameId;
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::live::GameEvent;
-use crate::lobby::LOBBY_TOPIC;
 use crate::metrics::{Gauge, Metrics};
 use crate::online::OnlineGames;
 use crate::players::Me;
 use crate::presence::PresenceGuard;
 use crate::ratelimit::TokenBucket;
 use crate::requests::ClientMessage;
+use crate::topic::Topic;
 use crate::views::ServerEvent;
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -377,22 +377,12 @@ async fn subscribe(
     out: &mpsc::Sender<Message>,
     conn: &mut Conn,
 ) -> Option<ServerEvent> {
-    let game_id = topic.strip_prefix("game:").and_then(GameId::parse);
-    let chat = crate::chat::parse_chat_topic(&topic)
-        .and_then(|(id, room)| Some((GameId::parse(id)?, room)));
-    let challenges = topic == crate::challenges::CHALLENGES_TOPIC;
-    let tournament = crate::tournaments::parse_topic(&topic);
-    if game_id.is_none()
-        && chat.is_none()
-        && !challenges
-        && tournament.is_none()
-        && topic != LOBBY_TOPIC
-    {
+    let Some(parsed) = Topic::parse(&topic) else {
         return error(format!(
             "Unknown topic '{}'",
             topic.chars().take(64).collect::<String>()
         ));
-    }
+    };
     if !conn.subscriptions.contains_key(&topic) && conn.subscriptions.len() >= MAX_SUBSCRIPTIONS {
         return error(format!(
             "At most {MAX_SUBSCRIPTIONS} subscriptions per connection"
@@ -400,53 +390,39 @@ async fn subscribe(
     }
     // Subscribe before taking the snapshot, so no change falls in between.
     // Each player follows their own challenges under the one topic name.
-    let hub_topic = if challenges {
-        crate::challenges::Challenges::topic_of(&conn.me)
-    } else {
-        topic.clone()
+    let hub_topic = match parsed {
+        Topic::Challenges => crate::challenges::Challenges::topic_of(&conn.me),
+        _ => topic.clone(),
     };
     let rx = state.games.hub().subscribe(&hub_topic);
-    let (seat, snapshot) = match game_id {
-        None if challenges => match state.challenges.snapshot(&conn.me).await {
-            Ok(event) => (None, event),
-            Err(e) => return error(e.to_string()),
-        },
-        None if tournament.is_some() => {
-            match state
-                .tournaments
-                .snapshot(tournament.unwrap_or_default())
-                .await
-            {
-                Ok(event) => (None, event),
-                Err(e) => return error(e.to_string()),
-            }
-        }
-        None if chat.is_some() => match chat_snapshot(&topic, chat, state, &conn.me).await {
-            Ok(event) => (None, event),
-            Err(e) => return error(e.to_string()),
-        },
-        None => match state.lobby.snapshot().await {
-            Ok(event) => (None, event),
-            Err(e) => return error(e.to_string()),
-        },
-        Some(ref id) => {
-            let lg = match state.games.lock_for(id, &conn.me).await {
-                Ok((_, lg)) => lg,
-                Err(e) => return error(e.to_string()),
-            };
+    let snapshot = match &parsed {
+        Topic::Challenges => state.challenges.snapshot(&conn.me).await.map(|e| (None, e)),
+        Topic::Tournament(id) => state.tournaments.snapshot(id).await.map(|e| (None, e)),
+        Topic::Chat(id, room) => chat_snapshot(&topic, id, *room, state, &conn.me)
+            .await
+            .map(|e| (None, e)),
+        Topic::Lobby => state.lobby.snapshot().await.map(|e| (None, e)),
+        Topic::Game(id) => state.games.lock_for(id, &conn.me).await.map(|(_, lg)| {
             let snapshot = ServerEvent::Game {
                 topic: topic.clone(),
                 event: GameEvent::Snapshot,
                 game: Box::new(state.games.live.view(&lg)),
             };
             (OnlineGames::seat(&lg, &conn.me), snapshot)
-        }
+        }),
+    };
+    let (seat, snapshot) = match snapshot {
+        Ok(s) => s,
+        Err(e) => return error(e.to_string()),
     };
     let out = out.clone();
     let slow = conn.slow.clone();
     let forward_topic = topic.clone();
     let presence = state.games.live.presence().clone();
-    let id = game_id;
+    let id = match parsed {
+        Topic::Game(id) => Some(id),
+        _ => None,
+    };
     let task = tokio::spawn(async move {
         let subscribed = text(&ServerEvent::Subscribed {
             topic: forward_topic.clone(),
@@ -471,15 +447,13 @@ async fn subscribe(
 /// A chat room's newest lines, for a subscriber who may read them.
 async fn chat_snapshot(
     topic: &str,
-    chat: Option<(GameId, crate::store::ChatRoom)>,
+    id: &GameId,
+    room: crate::store::ChatRoom,
     state: &AppState,
     me: &Me,
 ) -> Result<ServerEvent, AppError> {
-    let Some((id, room)) = chat else {
-        return Err(AppError::bad("Not a chat topic"));
-    };
     let has_account = state.players.has_account(&me.id).await?;
-    let (_, lg) = state.games.lock_for(&id, me).await?;
+    let (_, lg) = state.games.lock_for(id, me).await?;
     let view = state.chat.history(&lg, me, has_account, room).await?;
     Ok(ServerEvent::ChatHistory {
         topic: topic.to_string(),

@@ -17,7 +17,7 @@ pub mod views;
 pub mod waves;
 
 use crate::error::AppError;
-use crate::ids::{new_id, GameId};
+use crate::ids::{new_id, GameId, TournamentId};
 use crate::kind::Kind;
 use crate::live::LiveGames;
 use crate::online::timing::Timing;
@@ -212,13 +212,6 @@ pub fn topic_of(id: &str) -> String {
     format!("{TOURNAMENT_TOPIC_PREFIX}{id}")
 }
 
-/// The tournament id of a topic `tournament:{id}`.
-pub fn parse_topic(topic: &str) -> Option<&str> {
-    topic
-        .strip_prefix(TOURNAMENT_TOPIC_PREFIX)
-        .filter(|id| crate::ids::valid_id(id))
-}
-
 /// Whether `name` is a tournament's name: 2 to 40 letters, digits,
 /// spaces, `-`, `_` or `'`, not only spaces.
 pub fn valid_name(name: &str) -> bool {
@@ -377,28 +370,21 @@ impl Tournaments {
         })
     }
 
-    /// A tournament, or a refusal naming it.
+    /// A tournament, or a refusal naming it: `id` is a [`TournamentId`]'s
+    /// (checked where it came in) or the store's.
     pub(crate) async fn record(&self, id: &str) -> Result<TournamentRecord, AppError> {
-        let missing = || {
-            AppError::NotFound(format!(
-                "There is no tournament {}",
-                id.chars().take(30).collect::<String>()
-            ))
-        };
-        if !crate::ids::valid_id(id) {
-            return Err(missing());
-        }
+        let missing = || AppError::NotFound(format!("There is no tournament {id}"));
         self.live.store().tournament(id).await?.ok_or_else(missing)
     }
 
     /// A tournament with its standings and pairings, as `me` sees it.
-    pub async fn get(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+    pub async fn get(&self, id: &TournamentId, me: &Me) -> Result<TournamentView, AppError> {
         let t = self.record(id).await?;
         self.view(&t, Some(me)).await
     }
 
     /// `me` joins (or comes back from a pause, or rejoins after withdrawing).
-    pub async fn join(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+    pub async fn join(&self, id: &TournamentId, me: &Me) -> Result<TournamentView, AppError> {
         me.may_act()?;
         let t = self.record(id).await?;
         if t.state == TournamentState::Finished {
@@ -455,13 +441,13 @@ impl Tournaments {
     }
 
     /// `me` leaves: never paired again (the games played still count).
-    pub async fn withdraw(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+    pub async fn withdraw(&self, id: &TournamentId, me: &Me) -> Result<TournamentView, AppError> {
         self.set_flags(id, me, true, false, TournamentNews::Withdrawn)
             .await
     }
 
     /// `me` pauses: not paired until they join again.
-    pub async fn pause(&self, id: &str, me: &Me) -> Result<TournamentView, AppError> {
+    pub async fn pause(&self, id: &TournamentId, me: &Me) -> Result<TournamentView, AppError> {
         self.set_flags(id, me, false, true, TournamentNews::Paused)
             .await
     }
@@ -628,7 +614,7 @@ impl Tournaments {
 
     /// What a page subscribing to `tournament:{id}` receives first (as the
     /// topic's events: the first lines).
-    pub async fn snapshot(&self, id: &str) -> Result<ServerEvent, AppError> {
+    pub async fn snapshot(&self, id: &TournamentId) -> Result<ServerEvent, AppError> {
         let t = self.record(id).await?;
         Ok(ServerEvent::Tournament {
             topic: topic_of(id),
@@ -638,7 +624,7 @@ impl Tournaments {
     }
 
     /// Every game of a tournament as PGN, oldest first.
-    pub async fn pgn(&self, id: &str) -> Result<String, AppError> {
+    pub async fn pgn(&self, id: &TournamentId) -> Result<String, AppError> {
         let t = self.record(id).await?;
         let games = self.live.store().tournament_games(&t.id).await?;
         let mut out = String::new();

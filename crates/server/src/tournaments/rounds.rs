@@ -8,6 +8,7 @@
 use super::views::{outcome_of, Keyed};
 use super::Tournaments;
 use crate::error::AppError;
+use crate::ids::TournamentId;
 use crate::store::TournamentNews;
 use crate::store::{ByeRecord, TournamentGame, TournamentKind, TournamentRecord};
 use std::collections::{HashMap, HashSet};
@@ -64,7 +65,7 @@ impl Tournaments {
     }
 
     /// A Swiss's FIDE tournament report (TRF-16) of its completed rounds.
-    pub async fn trf(&self, id: &str) -> Result<String, AppError> {
+    pub async fn trf(&self, id: &TournamentId) -> Result<String, AppError> {
         let t = self.record(id).await?;
         if t.kind != TournamentKind::Swiss {
             return Err(AppError::refused(

@@ -4,6 +4,7 @@
 
 use super::Tournaments;
 use crate::error::AppError;
+use crate::ids::GameId;
 use crate::players::Me;
 use crate::store::{
     Ending, EntryRecord, TournamentGame, TournamentKind, TournamentRecord, TournamentState,
@@ -455,10 +456,7 @@ pub fn order_pairings(standings: &[StandingView], pairings: &mut [PairingView]) 
 
 impl Tournaments {
     /// The tournament game `game_id` was paired in, if any.
-    pub async fn of_game(&self, game_id: &str) -> Result<Option<GameTournamentView>, AppError> {
-        if !crate::ids::valid_id(game_id) {
-            return Ok(None);
-        }
+    pub async fn of_game(&self, game_id: &GameId) -> Result<Option<GameTournamentView>, AppError> {
         let Some(g) = self.live.store().tournament_game(game_id).await? else {
             return Ok(None);
         };

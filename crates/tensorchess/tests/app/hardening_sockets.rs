@@ -1,6 +1,7 @@
 //! The server against strangers over real sockets (issue 20): a body that
 //! never comes, a WebSocket client that stops reading, and a lobby that
-//! sends changes instead of the list, where a seek needs its creator.
+//! sends changes instead of the list, where a seek needs its creator; a
+//! topic that names nothing is refused.
 
 use crate::common::online::{
     expect_refused, next_of, read_to_close, send, ws_connect, Answer, TestApp,
@@ -241,4 +242,38 @@ async fn a_seek_stays_while_its_creator_has_a_page_open() {
         assert!(start.elapsed() < Duration::from_secs(10));
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+}
+
+#[tokio::test]
+async fn a_topic_that_names_nothing_is_refused_and_the_socket_goes_on() {
+    let t = TestApp::new();
+    let (addr, _stop) = t.serve().await;
+    let mut ws = ws_connect(addr, None).await;
+    let long = format!("game:{}", "a".repeat(41));
+    for topic in [
+        "nothing",
+        "game:../etc",
+        long.as_str(),
+        "chat:abc:lobby",
+        "tournament:a b",
+        "Lobby",
+    ] {
+        send(&mut ws, json!({ "type": "subscribe", "topic": topic })).await;
+        let e = next_of(&mut ws, &["error"]).await;
+        let message = e["message"].as_str().unwrap();
+        assert!(message.starts_with("Unknown topic"), "{topic}: {e}");
+    }
+    // An unknown tournament with a good id is named as such.
+    send(
+        &mut ws,
+        json!({ "type": "subscribe", "topic": "tournament:nosuch" }),
+    )
+    .await;
+    let e = next_of(&mut ws, &["error"]).await;
+    assert!(
+        e["message"].as_str().unwrap().contains("no tournament"),
+        "{e}"
+    );
+    send(&mut ws, json!({ "type": "subscribe", "topic": "lobby" })).await;
+    assert_eq!(next_of(&mut ws, &["subscribed"]).await["topic"], "lobby");
 }

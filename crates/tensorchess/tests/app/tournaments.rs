@@ -186,6 +186,25 @@ async fn making_a_tournament_is_checked() {
     expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "too_many");
     let a = t.get("/api/tournaments/nosuchthing", None).await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
+    // An id that cannot be one names no tournament either, on every route.
+    let long = "x".repeat(41);
+    for path in [
+        format!("/api/tournaments/{long}"),
+        "/api/tournaments/a%20b/games".to_string(),
+        "/api/tournaments/%C3%A9/trf".to_string(),
+    ] {
+        let a = t.get(&path, None).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}: {}", a.text);
+        assert!(a.text.contains("no such tournament"), "{path}: {}", a.text);
+    }
+    let a = t
+        .post(
+            &format!("/api/tournaments/{long}/join"),
+            Some(&ann),
+            json!({}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.text);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
