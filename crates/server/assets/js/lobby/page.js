@@ -179,14 +179,21 @@ export function createLobbyPage({ live, openNewGame }) {
     follow();
   }
 
-  /** @param {string} id */
+  /**
+   * Out of the list at once, so that the server's `seek_removed` for it is
+   * not taken for a seek lost to a pairing unheard.
+   * @param {string} id
+   */
   async function cancel(id) {
+    lobby.seeks = lobby.seeks.filter((s) => s.id !== id);
     try {
       await api.cancelSeek(id);
     } catch (e) {
-      if (/** @type {ApiError} */ (e).status !== 404) lobby.error = refusal(e);
+      if (/** @type {ApiError} */ (e).status !== 404) {
+        lobby.error = refusal(e);
+        refreshSeeks(); // it may still be open
+      }
     }
-    lobby.seeks = lobby.seeks.filter((s) => s.id !== id);
     follow();
     render();
   }
