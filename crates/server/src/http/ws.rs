@@ -96,6 +96,22 @@ fn text(event: &ServerEvent) -> Message {
     ))
 }
 
+/// The channel an analysis answers on: its events are written out on the
+/// connection's queue, waiting for room there (an analysis slows down for
+/// a slow reader rather than dropping it); closed when the connection is.
+fn analysis_outbox(out: &mpsc::Sender<Message>) -> mpsc::Sender<ServerEvent> {
+    let (tx, mut rx) = mpsc::channel::<ServerEvent>(4);
+    let out = out.clone();
+    tokio::spawn(async move {
+        while let Some(event) = rx.recv().await {
+            if out.send(text(&event)).await.is_err() {
+                break;
+            }
+        }
+    });
+    tx
+}
+
 /// What one connection keeps.
 struct Conn {
     me: Me,
@@ -325,7 +341,7 @@ async fn handle_text(
                 &conn.me.requester(),
                 now,
                 req,
-                out.clone(),
+                analysis_outbox(out),
                 previous,
             ));
             None

@@ -17,7 +17,6 @@ use crate::error::AppError;
 use crate::game_views::{move_view, new_game, parse_variant, GameViews, MAX_POSITION_MOVES};
 use crate::kind::Kind;
 use crate::views::{AnalysisLineView, ServerEvent};
-use axum::extract::ws::{Message, Utf8Bytes};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -144,7 +143,7 @@ impl Analyses {
         who: &Requester,
         now_ms: i64,
         req: AnalyseRequest,
-        out: mpsc::Sender<Message>,
+        out: mpsc::Sender<ServerEvent>,
         previous: Option<RunningAnalysis>,
     ) -> RunningAnalysis {
         let stop = Arc::new(AtomicBool::new(false));
@@ -170,13 +169,13 @@ impl Analyses {
             let (ticket, game) = match ready {
                 Ok(ok) => ok,
                 Err(e) => {
-                    let _ = out.send(text(&refused(e))).await;
+                    let _ = out.send(refused(e)).await;
                     return;
                 }
             };
             let multipv = req.multipv.unwrap_or(1).clamp(1, MAX_MULTIPV);
             if let Err(e) = this.run(&who, id, game, multipv, &flag, &out).await {
-                let _ = out.send(text(&refused(e))).await;
+                let _ = out.send(refused(e)).await;
             }
             drop(ticket);
         });
@@ -192,7 +191,7 @@ impl Analyses {
         game: VariantGame,
         multipv: usize,
         stop: &Arc<AtomicBool>,
-        out: &mpsc::Sender<Message>,
+        out: &mpsc::Sender<ServerEvent>,
     ) -> Result<(), AppError> {
         let started = Instant::now();
         let fen = game.fen();
@@ -270,7 +269,7 @@ impl Analyses {
                     depth = depth.max(*d);
                     nodes = *n;
                 }
-                if out.send(text(&update)).await.is_err() {
+                if out.send(update.clone()).await.is_err() {
                     stop.store(true, Ordering::Relaxed);
                 }
                 last = update;
@@ -301,7 +300,7 @@ impl Analyses {
             *time_ms = started.elapsed().as_millis() as u64;
             *n = nodes.max(*n);
         }
-        let _ = out.send(text(&last)).await;
+        let _ = out.send(last).await;
         Ok(())
     }
 }
@@ -323,12 +322,6 @@ fn position(req: &AnalyseRequest) -> Result<VariantGame, AppError> {
         game.push(m);
     }
     Ok(game)
-}
-
-fn text(event: &ServerEvent) -> Message {
-    Message::Text(Utf8Bytes::from(
-        serde_json::to_string(event).unwrap_or_else(|_| "{}".into()),
-    ))
 }
 
 /// One slice's search handler: gathers each depth's lines (the engine
