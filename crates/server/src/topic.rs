@@ -45,14 +45,6 @@ impl Topic {
         let (id, room) = parse_chat_topic(text)?;
         Some(Topic::Chat(GameId::parse(id)?, room))
     }
-
-    /// The game the topic is about, if one.
-    pub fn game(&self) -> Option<&GameId> {
-        match self {
-            Topic::Game(id) | Topic::Chat(id, _) => Some(id),
-            _ => None,
-        }
-    }
 }
 
 impl fmt::Display for Topic {
@@ -84,10 +76,6 @@ mod tests {
             let topic = Topic::parse(text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(topic.to_string(), text);
         }
-        assert_eq!(
-            Topic::parse("chat:abc:spectators").unwrap().game(),
-            GameId::parse("abc").as_ref()
-        );
     }
 
     #[test]
