@@ -9,10 +9,19 @@
 //! (`--trusted-local`, for a load test on one machine): behind a proxy on
 //! the same machine, every visitor would otherwise be "loopback".
 
-use axum::http::HeaderMap;
 use ipnet::IpNet;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
+
+/// A request's forwarding headers, as the HTTP edge read them (a value
+/// that is not text is `None`).
+#[derive(Clone, Debug, Default)]
+pub struct Forwarding<'a> {
+    /// Every `X-Forwarded-For` value, in the order they came.
+    pub forwarded_for: Vec<Option<&'a str>>,
+    /// `X-Real-IP`, believed only when there is no `X-Forwarded-For`.
+    pub real_ip: Option<&'a str>,
+}
 
 /// Proxies whose forwarding headers are believed, and whether loopback
 /// clients are exempt from the per-address limits.
@@ -73,8 +82,9 @@ impl Proxies {
         self.trusted_local && canonical(ip).is_loopback()
     }
 
-    /// The client a request from `peer` with these headers comes from.
-    pub fn client_of(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+    /// The client a request from `peer` with these forwarding headers
+    /// comes from.
+    pub fn client_of(&self, peer: IpAddr, headers: &Forwarding<'_>) -> IpAddr {
         let peer = canonical(peer);
         if !self.is_trusted(peer) {
             return peer;
@@ -83,8 +93,8 @@ impl Proxies {
         // the peer itself. The client is the nearest hop not trusted.
         let mut hops: Vec<IpAddr> = Vec::new();
         let mut malformed = false;
-        for value in headers.get_all("x-forwarded-for") {
-            let Ok(text) = value.to_str() else {
+        for value in &headers.forwarded_for {
+            let Some(text) = value else {
                 malformed = true;
                 continue;
             };
@@ -96,11 +106,7 @@ impl Proxies {
             }
         }
         if hops.is_empty() && !malformed {
-            if let Some(ip) = headers
-                .get("x-real-ip")
-                .and_then(|v| v.to_str().ok())
-                .and_then(parse_hop)
-            {
+            if let Some(ip) = headers.real_ip.and_then(parse_hop) {
                 hops.push(ip);
             }
         }
@@ -185,19 +191,19 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
     }
 
-    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for (k, v) in pairs {
-            h.append(
-                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
-                HeaderValue::from_str(v).unwrap(),
-            );
+    fn headers<'a>(pairs: &[(&str, &'a str)]) -> Forwarding<'a> {
+        let mut h = Forwarding::default();
+        for &(k, v) in pairs {
+            match k {
+                "x-forwarded-for" => h.forwarded_for.push(Some(v)),
+                "x-real-ip" => h.real_ip = Some(v),
+                _ => unreachable!("not a forwarding header: {k}"),
+            }
         }
         h
     }
@@ -221,7 +227,7 @@ mod tests {
         );
         // No header: the proxy itself, or X-Real-IP.
         assert_eq!(
-            nginx.client_of(ip("127.0.0.1"), &HeaderMap::new()),
+            nginx.client_of(ip("127.0.0.1"), &Forwarding::default()),
             ip("127.0.0.1")
         );
         let real = headers(&[("x-real-ip", "198.51.100.8")]);

@@ -10,7 +10,7 @@
 //! subscriber says which audience it belongs to, if any, and reads the
 //! form that is its own.
 
-use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -19,22 +19,22 @@ use tokio::sync::broadcast;
 /// Messages kept for a slow subscriber before it lags.
 const TOPIC_CAPACITY: usize = 64;
 
-/// One message of a topic: its text, and maybe another text for one
-/// audience of it.
+/// One message of a topic: its text (UTF-8 JSON, made from a `String`),
+/// and maybe another text for one audience of it.
 #[derive(Clone, Debug)]
 pub struct Published {
-    text: Utf8Bytes,
-    for_audience: Option<(&'static str, Utf8Bytes)>,
+    text: Bytes,
+    for_audience: Option<(&'static str, Bytes)>,
 }
 
 impl Published {
     /// The text every subscriber outside the message's audience reads.
-    pub fn as_str(&self) -> &str {
-        self.text.as_str()
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.text
     }
 
     /// The text a subscriber in `audience` (none: no audience) reads.
-    pub fn text_for(self, audience: Option<&str>) -> Utf8Bytes {
+    pub fn text_for(self, audience: Option<&str>) -> Bytes {
         match (self.for_audience, audience) {
             (Some((a, text)), Some(b)) if a == b => text,
             _ => self.text,
@@ -67,7 +67,7 @@ impl Hub {
     /// Sends a message to a topic's subscribers; returns how many there were.
     pub fn publish<T: Serialize>(&self, topic: &str, message: &T) -> usize {
         match serde_json::to_string(message) {
-            Ok(text) => self.publish_text(topic, text.into()),
+            Ok(text) => self.publish_text(topic, text),
             Err(e) => {
                 tracing::error!("could not serialize a message for {topic}: {e}");
                 0
@@ -102,11 +102,11 @@ impl Hub {
     }
 
     /// Sends already serialized text.
-    pub fn publish_text(&self, topic: &str, text: Utf8Bytes) -> usize {
+    pub fn publish_text(&self, topic: &str, text: String) -> usize {
         self.send(
             topic,
             Published {
-                text,
+                text: text.into(),
                 for_audience: None,
             },
         )
@@ -151,17 +151,14 @@ mod tests {
         let mut a = hub.subscribe("game:a");
         let mut b = hub.subscribe("game:b");
         assert_eq!(hub.publish("game:a", &serde_json::json!({"n": 1})), 1);
-        assert_eq!(
-            a.recv().await.unwrap().text_for(None).as_str(),
-            r#"{"n":1}"#
-        );
+        assert_eq!(a.recv().await.unwrap().text_for(None), r#"{"n":1}"#);
         assert!(b.try_recv().is_err());
         assert_eq!(hub.publish("nobody", &1), 0);
         drop(a);
         assert_eq!(hub.publish("game:a", &2), 0);
         assert_eq!(hub.topic_count(), 1);
         hub.publish("game:b", &3);
-        assert_eq!(b.recv().await.unwrap().text_for(None).as_str(), "3");
+        assert_eq!(b.recv().await.unwrap().text_for(None), "3");
     }
 
     #[tokio::test]
@@ -170,16 +167,10 @@ mod tests {
         let mut white = hub.subscribe("game:a");
         let mut watcher = hub.subscribe("game:a");
         assert_eq!(hub.publish_for("game:a", &1, ("white", &2)), 2);
-        assert_eq!(
-            white.recv().await.unwrap().text_for(Some("white")).as_str(),
-            "2"
-        );
-        assert_eq!(watcher.recv().await.unwrap().text_for(None).as_str(), "1");
+        assert_eq!(white.recv().await.unwrap().text_for(Some("white")), "2");
+        assert_eq!(watcher.recv().await.unwrap().text_for(None), "1");
         hub.publish_for("game:a", &3, ("white", &4));
-        assert_eq!(
-            white.recv().await.unwrap().text_for(Some("black")).as_str(),
-            "3"
-        );
+        assert_eq!(white.recv().await.unwrap().text_for(Some("black")), "3");
     }
 
     #[tokio::test]

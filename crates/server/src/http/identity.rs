@@ -4,7 +4,7 @@
 //! on the answer when the request had none), and the token's scopes.
 
 use super::cookies::{bearer, id_cookie, via_https, Cookies};
-use crate::client::Client;
+use crate::client::{Client, Forwarding};
 use crate::error::AppError;
 use crate::ids::PlayerId;
 use crate::online::seats::new_token;
@@ -14,7 +14,7 @@ use crate::tokens::TokenAuth;
 use crate::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, Method};
+use axum::http::{header, HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::convert::Infallible;
@@ -30,6 +30,18 @@ pub fn client_of(request: &Request) -> Client {
         .unwrap_or_else(Client::unknown)
 }
 
+/// The forwarding headers `Proxies::client_of` reads.
+fn forwarding(headers: &HeaderMap) -> Forwarding<'_> {
+    Forwarding {
+        forwarded_for: headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .map(|v| v.to_str().ok())
+            .collect(),
+        real_ip: headers.get("x-real-ip").and_then(|v| v.to_str().ok()),
+    }
+}
+
 /// Works out the [`Client`] of each request from its connection and, from
 /// a trusted proxy, its forwarding headers.
 pub async fn resolve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
@@ -39,7 +51,7 @@ pub async fn resolve(State(state): State<AppState>, mut request: Request, next: 
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
     if let Some(peer) = peer {
-        let ip = proxies.client_of(peer, request.headers());
+        let ip = proxies.client_of(peer, &forwarding(request.headers()));
         let client = Client {
             ip,
             exempt: proxies.is_exempt(ip),

@@ -501,7 +501,11 @@ async fn forward(
 ) {
     loop {
         let msg = match rx.recv().await {
-            Ok(p) => Message::Text(p.text_for(audience)),
+            // The hub's texts are made from `String`s: always UTF-8.
+            Ok(p) => match Utf8Bytes::try_from(p.text_for(audience)) {
+                Ok(text) => Message::Text(text),
+                Err(_) => continue,
+            },
             Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
                 topic: topic.clone(),
             }),
