@@ -12,6 +12,7 @@ import en from '../../../crates/server/assets/js/i18n/en.js';
 import uk from '../../../crates/server/assets/js/i18n/uk.js';
 import { BOARD_THEMES } from '../../../crates/server/assets/js/settings.js';
 import { PIECE_THEMES } from '../../../crates/server/assets/js/pieces.js';
+import { choicesHtml } from '../../../crates/server/assets/js/ui/choices.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
@@ -150,4 +151,17 @@ test('Ukrainian wording: the rulebook\'s terms, one word for drops, no clumsy ph
   assert.match(uk['illegal.typed'], /неможливий/);
   assert.match(uk['confirm.resign_local'], /Точно\?/);
   assert.match(uk['theme.drop'], /Виставлення/);
+});
+
+test('every list the forms choose from is in both catalogues, its fallback the English text', () => {
+  for (const list of /** @type {const} */ (['games', 'clocks', 'challenge-clocks', 'colours', 'colours-white-first'])) {
+    const options = [...choicesHtml(list).matchAll(/<option value="([^"]+)"( selected)? data-i18n="([^"]+)">([^<]+)<\/option>/g)];
+    assert.ok(options.length >= 3, `${list}: ${options.length} options`);
+    for (const [, value, , key, english] of options) {
+      assert.equal(en[key], english, `${list}: ${value}'s English`);
+      assert.ok(uk[key], `${list}: ${key} missing from uk.js`);
+    }
+    const selected = options.filter((o) => o[2]).map((o) => o[1]);
+    assert.deepEqual(selected, list.includes('clocks') ? ['300+3'] : [], `${list}: the option chosen first`);
+  }
 });

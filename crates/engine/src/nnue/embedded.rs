@@ -8,9 +8,10 @@ use tensorchess_rules::{Variant, VariantKind};
 /// The file of a game's built-in network, if it has one.
 pub fn embedded_bytes(game: VariantKind) -> Option<&'static [u8]> {
     match game {
-        // A first small network (docs/nnue.md has its recipe and match).
+        // Small networks (docs/nnue.md has their recipes and matches).
         VariantKind::Tensor => Some(include_bytes!("../../nets/tensor.nnue")),
-        VariantKind::Chess | VariantKind::Chessence => None,
+        VariantKind::Chess => Some(include_bytes!("../../nets/chess.nnue")),
+        VariantKind::Chessence => None,
     }
 }
 
@@ -38,7 +39,9 @@ mod tests {
         let net = embedded::<Tensor>().expect("Tensor Chess has a network");
         assert_eq!(net.game, VariantKind::Tensor);
         assert!(embedded_bytes(VariantKind::Tensor).is_some_and(|b| b.len() < 2 << 20));
-        assert!(embedded::<Chess>().is_none());
+        let net = embedded::<Chess>().expect("chess has a network");
+        assert_eq!(net.game, VariantKind::Chess);
+        assert!(embedded_bytes(VariantKind::Chess).is_some_and(|b| b.len() < 2 << 20));
         assert!(embedded::<Chessence>().is_none());
     }
 }

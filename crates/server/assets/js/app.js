@@ -9,6 +9,7 @@
 
 import { serverError } from './i18n.js';
 import { mountSite } from './ui/site.js';
+import { fillChoices } from './ui/choices.js';
 import { Router } from './router.js';
 import { api, Live } from './api.js';
 import { onPlayerChange, newIdentity, bindLive } from './player.js';
@@ -71,6 +72,8 @@ function marked(page, nav) {
 
 /** Starts the app (index.html calls it; importing this module does nothing). @returns {Promise<App>} */
 export async function start() {
+  // The forms' lists, before any page reads or restores a form.
+  fillChoices(document);
   const live = new Live();
   bindLive(live);
   // The challenge form is the site's (under the header, on every page);

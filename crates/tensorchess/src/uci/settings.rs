@@ -23,6 +23,15 @@ pub enum WeightsSource {
     Network { name: String, bytes: Arc<Vec<u8>> },
 }
 
+impl WeightsSource {
+    /// Whether `UseNNUE` may evaluate with a network: not when the
+    /// hand-made evaluation's weights were chosen (`<material>`, a weights
+    /// file), since they are what was asked for.
+    pub fn network_may_evaluate(&self) -> bool {
+        matches!(self, WeightsSource::Default | WeightsSource::Network { .. })
+    }
+}
+
 /// Reads an evaluation file: a regular file of at most `max` bytes. A
 /// directory, a FIFO or a device (`/dev/zero`) is refused at once, never
 /// read (it would hang or never end).
@@ -255,7 +264,7 @@ impl EngineSettings {
             features: self.features,
             seed: self.seed,
             weights: self.weights.weights::<V>()?,
-            use_nnue: self.use_nnue,
+            use_nnue: self.use_nnue && self.weights.network_may_evaluate(),
             network: self.weights.network::<V>()?,
         })
     }
@@ -285,6 +294,26 @@ mod tests {
         let parsed = parse_weights::<Chess>(text).unwrap();
         assert_eq!(parsed[0], [100, 100]);
         assert!(parsed[1..].iter().all(|w| *w == [0, 0]));
+    }
+
+    #[test]
+    fn chosen_hand_made_weights_switch_the_network_off() {
+        let on = EngineSettings::default();
+        assert!(on.use_nnue);
+        assert!(on.options::<Chess>().unwrap().use_nnue);
+        let material = EngineSettings {
+            weights: WeightsSource::MaterialOnly,
+            ..EngineSettings::default()
+        };
+        assert!(!material.options::<Chess>().unwrap().use_nnue);
+        let file = EngineSettings {
+            weights: WeightsSource::File {
+                name: "w.txt".into(),
+                text: "tempo 1 2\n".into(),
+            },
+            ..EngineSettings::default()
+        };
+        assert!(!file.options::<Chess>().unwrap().use_nnue);
     }
 
     #[test]

@@ -10,6 +10,7 @@ import { api } from '../api.js';
 import { Board } from '../board.js';
 import { t, applyI18n, onLangChange, serverError, illegalReason } from '../i18n.js';
 import { mountSite } from '../ui/site.js';
+import { fillChoices } from '../ui/choices.js';
 import { announce } from '../ui/notice.js';
 import { learn, scoreText } from './net.js';
 import * as tree from './tree.js';
@@ -31,6 +32,8 @@ const NAGS = [1, 2, 3, 4, 5, 6];
  * the functions below are the page's, over that state.
  */
 export async function start() {
+  // The game list, before the position loads and selects its game.
+  fillChoices(document);
   const state = {
     variant: 'tensor',
     startFen: '',

@@ -8,6 +8,7 @@
 import { tournaments } from '../api.js';
 import { t, applyI18n } from '../i18n.js';
 import { clockText, tourError } from './format.js';
+import { choicesHtml } from '../ui/choices.js';
 
 /** @typedef {import('../api.js').TournamentRequest} TournamentRequest */
 /** @typedef {import('../api.js').TournamentKind} TournamentKind */
@@ -37,11 +38,7 @@ export const FORM_HTML = `<form id="form-tournament" class="tour-form" novalidat
     <input name="name" type="text" maxlength="40" autocomplete="off" required>
   </label>
   <label><span data-i18n="new.game">Game</span>
-    <select name="variant">
-      <option value="tensor" data-i18n="game.tensor">Tensor Chess</option>
-      <option value="chess" data-i18n="game.chess">Chess</option>
-      <option value="chessence" data-i18n="game.chessence">Chessence</option>
-    </select>
+    <select name="variant">${choicesHtml('games')}</select>
   </label>
   <label><span data-i18n="tour.form_clock">Clock</span> <select name="clock"></select></label>
   <label><span data-i18n="tour.form_start">Starts at</span> <input name="starts_at" type="datetime-local" required></label>

@@ -12,6 +12,7 @@ import { t, colorArgs, playerName, serverError, onLangChange, applyI18n, daysPer
 import { onPlayerChange, hasAccount } from '../player.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
 import { titleMark } from './title-mark.js';
+import { choicesHtml } from './choices.js';
 
 /** @typedef {import('../api.js').ChallengeView} ChallengeView */
 /** @typedef {import('../api.js').ChallengeRequest} ChallengeRequest */
@@ -59,35 +60,13 @@ const FORM = `<dialog id="dlg-challenge" aria-labelledby="dlg-challenge-title">
   <form id="form-challenge" novalidate>
     <h2 id="dlg-challenge-title"></h2>
     <label><span data-i18n="new.game">Game</span>
-      <select name="variant">
-        <option value="tensor" data-i18n="game.tensor">Tensor Chess</option>
-        <option value="chess" data-i18n="game.chess">Chess</option>
-        <option value="chessence" data-i18n="game.chessence">Chessence</option>
-      </select>
+      <select name="variant">${choicesHtml('games')}</select>
     </label>
     <label><span data-i18n="new.clock">Clock</span>
-      <select name="clock">
-        <option value="none" data-i18n="new.no_clock">No clock</option>
-        <option value="60+0" data-i18n="new.clock_1">1 minute</option>
-        <option value="180+2" data-i18n="new.clock_3_2">3 minutes + 2 seconds a move</option>
-        <option value="300+3" selected data-i18n="new.clock_5_3">5 minutes + 3 seconds a move</option>
-        <option value="600+5" data-i18n="new.clock_10_5">10 minutes + 5 seconds a move</option>
-        <option value="900+10" data-i18n="new.clock_15_10">15 minutes + 10 seconds a move</option>
-        <option value="1800+0" data-i18n="new.clock_30">30 minutes</option>
-        <option value="d1" data-i18n="corr.option_1">Correspondence: 1 day a move</option>
-        <option value="d2" data-i18n="corr.option_2">Correspondence: 2 days a move</option>
-        <option value="d3" data-i18n="corr.option_3">Correspondence: 3 days a move</option>
-        <option value="d5" data-i18n="corr.option_5">Correspondence: 5 days a move</option>
-        <option value="d7" data-i18n="corr.option_7">Correspondence: 7 days a move</option>
-        <option value="d14" data-i18n="corr.option_14">Correspondence: 14 days a move</option>
-      </select>
+      <select name="clock">${choicesHtml('challenge-clocks')}</select>
     </label>
     <label><span data-i18n="new.you_play">You play</span>
-      <select name="color">
-        <option value="random" data-i18n="new.random">Random</option>
-        <option value="white" data-i18n="color.white">White</option>
-        <option value="black" data-i18n="color.black">Black</option>
-      </select>
+      <select name="color">${choicesHtml('colours')}</select>
     </label>
     <label class="check"><input type="checkbox" name="rated" aria-describedby="challenge-rated-note"> <span data-i18n="seek.rated_label">Rated</span></label>
     <p id="challenge-rated-note" class="muted small"></p>
