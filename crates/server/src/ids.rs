@@ -102,8 +102,9 @@ macro_rules! checked_id {
     };
 }
 
-/// What a path's or message's game id that cannot be one deserializes to as
-/// an error (the HTTP edge answers it "no such game", as for an unknown id).
+/// What a game id that cannot be one deserializes to as an error (in a
+/// request's body or a socket's message; a path's is `IdPath`'s 404, as for
+/// an unknown id).
 pub const NOT_A_GAME_ID: &str = "not a game id";
 
 /// The same for a tournament's id ("no such tournament").

@@ -120,18 +120,7 @@ impl From<JsonRejection> for AppError {
 
 impl From<PathRejection> for AppError {
     fn from(r: PathRejection) -> Self {
-        use axum::extract::path::ErrorKind;
-        // A path's id that cannot be one names nothing, as an unknown id.
-        if let PathRejection::FailedToDeserializePathParams(e) = &r {
-            if let ErrorKind::Message(m) = e.kind() {
-                if m.contains(crate::ids::NOT_A_GAME_ID) {
-                    return AppError::NotFound("There is no such game".into());
-                }
-                if m.contains(crate::ids::NOT_A_TOURNAMENT_ID) {
-                    return AppError::NotFound("There is no such tournament".into());
-                }
-            }
-        }
+        // An id that cannot be one is `IdPath`'s 404, not this.
         AppError::BadRequest(r.body_text())
     }
 }

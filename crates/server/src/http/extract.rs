@@ -2,6 +2,7 @@
 //! request is answered in JSON like every other error.
 
 use crate::error::AppError;
+use crate::ids::{GameId, TournamentId};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
@@ -53,5 +54,56 @@ where
         let axum::extract::Path(v) =
             axum::extract::Path::<T>::from_request_parts(parts, state).await?;
         Ok(ApiPath(v))
+    }
+}
+
+/// A path that names a game or a tournament by its id, checked here: an id
+/// that cannot be one names nothing (404, as an unknown id does); any other
+/// malformed part is a 400 ([`ApiPath`]).
+pub struct IdPath<T>(pub T);
+
+/// What an [`IdPath`] reads: the path's parts as text, then checked.
+pub trait PathWithId: Sized {
+    /// The path's parameters as text.
+    type Raw: DeserializeOwned + Send;
+    /// The checked value, or the 404 of an id that names nothing.
+    fn check(raw: Self::Raw) -> Result<Self, AppError>;
+}
+
+impl PathWithId for GameId {
+    type Raw = String;
+
+    fn check(raw: String) -> Result<GameId, AppError> {
+        GameId::parse(&raw).ok_or_else(|| AppError::NotFound("There is no such game".into()))
+    }
+}
+
+impl PathWithId for TournamentId {
+    type Raw = String;
+
+    fn check(raw: String) -> Result<TournamentId, AppError> {
+        TournamentId::parse(&raw)
+            .ok_or_else(|| AppError::NotFound("There is no such tournament".into()))
+    }
+}
+
+impl PathWithId for (GameId, String) {
+    type Raw = (String, String);
+
+    fn check((id, rest): (String, String)) -> Result<Self, AppError> {
+        Ok((GameId::check(id)?, rest))
+    }
+}
+
+impl<T, S> FromRequestParts<S> for IdPath<T>
+where
+    T: PathWithId,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let ApiPath(raw) = ApiPath::<T::Raw>::from_request_parts(parts, state).await?;
+        T::check(raw).map(IdPath)
     }
 }

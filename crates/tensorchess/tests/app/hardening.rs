@@ -566,3 +566,29 @@ async fn a_login_never_seats_one_player_twice() {
     let a = t.play(&id, &session, "e2e4", 0).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
+
+#[tokio::test]
+async fn a_game_id_that_cannot_be_one_names_no_game_on_any_route() {
+    let t = TestApp::new();
+    let long = "x".repeat(41);
+    for path in [
+        format!("/api/games/{long}"),
+        "/api/games/a%20b/pgn".to_string(),
+        "/api/games/%C3%A9/eval".to_string(),
+        "/api/games/a.b/chat?room=players".to_string(),
+        "/api/games/a%2Fb/tournament".to_string(),
+    ] {
+        let a = t.get(&path, None).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}: {}", a.text);
+        assert!(a.text.contains("no such game"), "{path}: {}", a.text);
+    }
+    for path in ["/api/games/a%20b/act", "/api/games/a%20b/resign"] {
+        let a = t.post(path, None, json!({"type": "resign"})).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}: {}", a.text);
+        assert!(a.text.contains("no such game"), "{path}: {}", a.text);
+    }
+    // The rest of a path is still read as it was: a game that is not there
+    // is unknown, a well-formed one too.
+    let a = t.get("/api/games/nosuchgame/pgn", None).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.text);
+}

@@ -7,6 +7,7 @@ import { api } from '../api.js';
 import { shownPly, positionFor } from './state.js';
 import { t, serverError, onLangChange } from '../i18n.js';
 import { toast } from '../ui/notice.js';
+import { chosenClock } from '../ui/choices.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('./state.js').GameState} GameState */
@@ -35,20 +36,6 @@ function syncNewForm() {
   hide('.import-only', mode === 'online');
   hide('.clock-custom', f.clock.value !== 'custom');
   $('#btn-start').textContent = mode === 'online' ? t('new.create_link') : t('new.start');
-}
-
-/** @param {HTMLFormElement & Record<string, any>} f */
-function clockRequest(f) {
-  const v = f.clock.value;
-  if (v === 'none') return null;
-  if (v === 'custom') {
-    return {
-      base_seconds: Math.round(parseFloat(f.base_minutes.value || '0') * 60),
-      increment_seconds: parseInt(f.increment_seconds.value || '0', 10),
-    };
-  }
-  const [base, inc] = v.split('+').map((/** @type {string} */ x) => parseInt(x, 10));
-  return { base_seconds: base, increment_seconds: inc };
 }
 
 /** The engine's levels in the dialog's list (again once /api/info has answered). @param {GameState} state */
@@ -88,7 +75,7 @@ export function setupDialogs(state, { openGame }) {
     const mode = /** @type {HTMLInputElement} */ (f.querySelector('input[name=mode]:checked')).value;
     if (mode === 'online') {
       try {
-        const v = await api.online({ variant: f.variant.value, color: f.color.value, clock: clockRequest(f) });
+        const v = await api.online({ variant: f.variant.value, color: f.color.value, clock: chosenClock(f) });
         /** @type {HTMLDialogElement} */ ($('#dlg-new')).close();
         state.orientation = null;
         state.seatFixes = 0;

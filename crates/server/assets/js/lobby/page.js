@@ -14,6 +14,7 @@ import {
 } from './seeks.js';
 import { summaryText } from '../game/games-list.js';
 import { openAccount } from '../ui/account.js';
+import { chosenClock } from '../ui/choices.js';
 
 /** @typedef {import('../api.js').SeekView} SeekView */
 /** @typedef {import('../api.js').SeekRequest} SeekRequest */
@@ -243,26 +244,12 @@ export function createLobbyPage({ live, openNewGame }) {
     });
   }
 
-  /** @param {HTMLFormElement & Record<string, any>} f @returns {import('../api.js').ClockSpec | null} */
-  function clockOf(f) {
-    const v = f.clock.value;
-    if (v === 'none') return null;
-    if (v === 'custom') {
-      return {
-        base_seconds: Math.round(parseFloat(f.base_minutes.value || '0') * 60),
-        increment_seconds: parseInt(f.increment_seconds.value || '0', 10),
-      };
-    }
-    const [base, inc] = v.split('+').map((/** @type {string} */ x) => parseInt(x, 10));
-    return { base_seconds: base, increment_seconds: inc };
-  }
-
   async function postCustom() {
     const f = seekForm();
     const err = $('#seek-error');
     err.classList.add('hidden');
     /** @type {SeekRequest} */
-    const seek = { variant: f.variant.value, clock: clockOf(f), rated: !!f.rated.checked && hasAccount(), color: f.color.value };
+    const seek = { variant: f.variant.value, clock: chosenClock(f), rated: !!f.rated.checked && hasAccount(), color: f.color.value };
     const c = seek.clock;
     if (c && (!(c.base_seconds >= 1 && c.base_seconds <= 10800) || !(c.increment_seconds >= 0 && c.increment_seconds <= 180))) {
       err.textContent = t('seek.error_clock');

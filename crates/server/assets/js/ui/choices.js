@@ -4,6 +4,7 @@
 // page's entry function fills it (`fillChoices`) before anything reads the
 // form; forms made in script put `choicesHtml(list)` in their template.
 // The texts are the English fallbacks: `applyI18n` translates by key.
+// `chosenClock` reads a form's clock back as a request's clock.
 
 /** @typedef {'games' | 'clocks' | 'challenge-clocks' | 'colours' | 'colours-white-first'} ChoiceList */
 
@@ -69,4 +70,23 @@ export function fillChoices(root) {
     const list = /** @type {ChoiceList} */ (/** @type {HTMLSelectElement} */ (select).dataset.choices);
     select.innerHTML = choicesHtml(list);
   }
+}
+
+/**
+ * The clock a form's `clock` list (`clocks`) says: none, one of the list,
+ * or "Other…" with its `base_minutes` and `increment_seconds` fields.
+ * @param {HTMLFormElement & Record<string, any>} f
+ * @returns {import('../api.js').ClockSpec | null}
+ */
+export function chosenClock(f) {
+  const v = f.clock.value;
+  if (v === 'none') return null;
+  if (v === 'custom') {
+    return {
+      base_seconds: Math.round(parseFloat(f.base_minutes.value || '0') * 60),
+      increment_seconds: parseInt(f.increment_seconds.value || '0', 10),
+    };
+  }
+  const [base, inc] = v.split('+').map((/** @type {string} */ x) => parseInt(x, 10));
+  return { base_seconds: base, increment_seconds: inc };
 }

@@ -9,7 +9,7 @@ use crate::bot::{self, OnlineBotView};
 use crate::challenges::{ChallengeRequest, DeclineRequest};
 use crate::command::Command;
 use crate::error::AppError;
-use crate::http::extract::ApiPath;
+use crate::http::extract::{ApiPath, IdPath};
 use crate::http::ndjson;
 use crate::ids::GameId;
 use crate::kind::Kind;
@@ -236,7 +236,7 @@ pub async fn game_stream(
     me: Me,
     auth: TokenAuth,
     api: Api,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> Result<Response, AppError> {
     api.check(&state, &me, &auth).await?;
     let lines = bot::game_stream(state.games.clone(), state.bots.clone(), me, id).await?;
@@ -265,7 +265,7 @@ pub async fn game_move(
     me: Me,
     auth: TokenAuth,
     api: Api,
-    ApiPath((id, mv)): ApiPath<(GameId, String)>,
+    IdPath((id, mv)): IdPath<(GameId, String)>,
     crate::http::extract::ApiQuery(q): crate::http::extract::ApiQuery<MoveQuery>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
@@ -286,7 +286,7 @@ macro_rules! game_action {
             me: Me,
             auth: TokenAuth,
             api: Api,
-            ApiPath(id): ApiPath<GameId>,
+            IdPath(id): IdPath<GameId>,
         ) -> Result<Json<Value>, AppError> {
             api.check(&state, &me, &auth).await?;
             act(&state, &me, &id, $action).await?;
@@ -316,7 +316,7 @@ pub async fn draw(
     me: Me,
     auth: TokenAuth,
     api: Api,
-    ApiPath((id, accept)): ApiPath<(GameId, String)>,
+    IdPath((id, accept)): IdPath<(GameId, String)>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
     let action = match accept.as_str() {
@@ -343,7 +343,7 @@ pub async fn chat(
     me: Me,
     auth: TokenAuth,
     api: Api,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     FormOrJson(body): FormOrJson<ChatBody>,
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;

@@ -5,7 +5,7 @@
 use super::ApiResult;
 use crate::chat::{ChatLineView, ChatView};
 use crate::error::AppError;
-use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::http::extract::{ApiJson, ApiPath, ApiQuery, IdPath};
 use crate::ids::GameId;
 use crate::players::Me;
 use crate::store::ChatRoom;
@@ -50,7 +50,7 @@ pub struct ReportRequest {}
 pub async fn history(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiQuery(q): ApiQuery<RoomQuery>,
 ) -> ApiResult<ChatView> {
     let has_account = state.players.has_account(&me.id).await?;
@@ -63,7 +63,7 @@ pub async fn history(
 pub async fn post(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiJson(req): ApiJson<PostRequest>,
 ) -> Result<(StatusCode, Json<ChatLineView>), AppError> {
     let author = (
@@ -81,7 +81,7 @@ pub async fn post(
 pub async fn mute(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiJson(req): ApiJson<MuteRequest>,
 ) -> Result<StatusCode, AppError> {
     let (_, lg) = state.games.lock_for(&id, &me).await?;

@@ -6,7 +6,7 @@
 use super::ApiResult;
 use crate::command::Command;
 use crate::error::AppError;
-use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::http::extract::{ApiJson, ApiQuery, IdPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
@@ -57,7 +57,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<GameView> {
     let (_, lg) = state.games.lock_for(&id, &me).await?;
     Ok(Json(state.games.online.view_for(&lg, &me)))
@@ -67,7 +67,7 @@ pub async fn get(
 pub async fn delete(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> Result<StatusCode, AppError> {
     let arc = state.games.get_for(&id, &me).await?;
     state.games.local.delete(Some(arc), &id).await?;
@@ -80,7 +80,7 @@ pub async fn delete(
 pub async fn play(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<GameView> {
     let command = Command::Move {
@@ -95,7 +95,7 @@ pub async fn play(
 pub async fn takeback(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<GameView> {
     Ok(Json(
         state.games.act_view(&id, &me, Command::Takeback).await?,
@@ -107,7 +107,7 @@ pub async fn takeback(
 pub async fn resign(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<GameView> {
     Ok(Json(state.games.act_view(&id, &me, Command::Resign).await?))
 }
@@ -125,7 +125,7 @@ fn local_only(mode: GameMode, message: &'static str) -> Result<(), AppError> {
 pub async fn offer_draw(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<DrawAnswerView> {
     let arc = {
         let (arc, lg) = state.games.lock_for(&id, &me).await?;
@@ -142,7 +142,7 @@ pub async fn offer_draw(
 pub async fn hint(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<AnalysisView> {
     let arc = state.games.get_for(&id, &me).await?;
     Ok(Json(state.games.local.hint(&arc, &me).await?))
@@ -152,7 +152,7 @@ pub async fn hint(
 pub async fn evaluate(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiQuery(q): ApiQuery<EvalQuery>,
 ) -> ApiResult<AnalysisView> {
     let arc = state.games.get_for(&id, &me).await?;
@@ -163,7 +163,7 @@ pub async fn evaluate(
 pub async fn pgn(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> Result<Response, AppError> {
     let text = state.games.lock_for(&id, &me).await?.1.pgn();
     let disposition = format!("attachment; filename=\"tensorchess-{id}.pgn\"");

@@ -4,7 +4,7 @@
 
 use super::ApiResult;
 use crate::error::AppError;
-use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::http::extract::{ApiJson, ApiPath, ApiQuery, IdPath};
 use crate::ids::GameId;
 use crate::learning::lessons::{CheckView, LessonsView};
 use crate::learning::pgn_tree::{import_tree, TreeImportRequest, TreeImportView};
@@ -28,7 +28,7 @@ pub async fn import_pgn(ApiJson(req): ApiJson<TreeImportRequest>) -> ApiResult<T
 pub async fn review_status(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<ReviewStatusView> {
     // Only those who may see the game may see its review (404 otherwise).
     state.games.get_for(&id, &me).await?;
@@ -40,7 +40,7 @@ pub async fn review_status(
 pub async fn start_review(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> Result<(StatusCode, Json<ReviewStatusView>), AppError> {
     let arc = state.games.get_for(&id, &me).await?;
     let game = {

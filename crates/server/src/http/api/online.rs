@@ -4,7 +4,7 @@
 use super::ApiResult;
 use crate::command::Command;
 use crate::error::AppError;
-use crate::http::extract::{ApiJson, ApiPath};
+use crate::http::extract::{ApiJson, IdPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
@@ -51,7 +51,7 @@ pub async fn create(
 pub async fn players(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<GamePlayersView> {
     let seats = {
         let (_, lg) = state.games.lock_for(&id, &me).await?;
@@ -81,7 +81,7 @@ pub async fn players(
 pub async fn join(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiJson(JoinRequest {}): ApiJson<JoinRequest>,
 ) -> ApiResult<GameView> {
     let name = state.players.name_of(&me.id).await?;
@@ -94,7 +94,7 @@ pub async fn join(
 pub async fn act(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
     ApiJson(action): ApiJson<OnlineAction>,
 ) -> ApiResult<GameView> {
     let command = Command::Online(action);

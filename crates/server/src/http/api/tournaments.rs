@@ -3,7 +3,7 @@
 
 use super::ApiResult;
 use crate::error::AppError;
-use crate::http::extract::{ApiJson, ApiPath};
+use crate::http::extract::{ApiJson, IdPath};
 use crate::ids::{GameId, TournamentId};
 use crate::players::Me;
 use crate::tournaments::{
@@ -35,7 +35,7 @@ pub async fn list(State(state): State<AppState>) -> ApiResult<TournamentsView> {
 pub async fn get(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<TournamentId>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> ApiResult<TournamentView> {
     Ok(Json(state.tournaments.get(&id, &me).await?))
 }
@@ -44,7 +44,7 @@ pub async fn get(
 pub async fn join(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<TournamentId>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> ApiResult<TournamentView> {
     Ok(Json(state.tournaments.join(&id, &me).await?))
 }
@@ -53,7 +53,7 @@ pub async fn join(
 pub async fn withdraw(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<TournamentId>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> ApiResult<TournamentView> {
     Ok(Json(state.tournaments.withdraw(&id, &me).await?))
 }
@@ -62,7 +62,7 @@ pub async fn withdraw(
 pub async fn pause(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<TournamentId>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> ApiResult<TournamentView> {
     Ok(Json(state.tournaments.pause(&id, &me).await?))
 }
@@ -72,7 +72,7 @@ pub async fn pause(
 pub async fn berserk(
     State(state): State<AppState>,
     me: Me,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<GameView> {
     Ok(Json(
         state.tournaments.berserk(&state.games, &id, &me).await?,
@@ -83,7 +83,7 @@ pub async fn berserk(
 /// in (`null` for any other game).
 pub async fn of_game(
     State(state): State<AppState>,
-    ApiPath(id): ApiPath<GameId>,
+    IdPath(id): IdPath<GameId>,
 ) -> ApiResult<Option<GameTournamentView>> {
     Ok(Json(state.tournaments.of_game(&id).await?))
 }
@@ -91,7 +91,7 @@ pub async fn of_game(
 /// `GET /api/tournaments/{id}/games`: every game as PGN.
 pub async fn games(
     State(state): State<AppState>,
-    ApiPath(id): ApiPath<TournamentId>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Response, AppError> {
     let text = state.tournaments.pgn(&id).await?;
     Ok(attachment(
@@ -104,7 +104,7 @@ pub async fn games(
 /// `GET /api/tournaments/{id}/trf`: a Swiss's FIDE report file.
 pub async fn trf(
     State(state): State<AppState>,
-    ApiPath(id): ApiPath<TournamentId>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Response, AppError> {
     let text = state.tournaments.trf(&id).await?;
     Ok(attachment(
