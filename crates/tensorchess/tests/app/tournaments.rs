@@ -528,9 +528,10 @@ async fn the_server_ticks_the_director_on_its_clock() {
     t.clock.set(START + 2_000);
     let start = std::time::Instant::now();
     loop {
+        // The view reads the tournament, then its games: one read while the
+        // tick starts and pairs may see the game before the new state.
         let v = view(&t, &id).await;
-        if running(&v).len() == 1 {
-            assert_eq!(v["state"], "running");
+        if running(&v).len() == 1 && v["state"] == "running" {
             break;
         }
         assert!(
