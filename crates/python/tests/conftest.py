@@ -50,3 +50,18 @@ ALL_VECTORS = [v for game in ("tensor", "chess", "chessence") for v in read_vect
 @pytest.fixture(params=ALL_VECTORS, ids=lambda v: v.name)
 def vector(request: pytest.FixtureRequest) -> Vector:
     return request.param
+
+
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C raises `KeyboardInterrupt` during the test, as in a terminal.
+    A process started in the background by a shell without job control
+    (`cmd &` in a script) inherits SIGINT ignored, and Python then leaves
+    it ignored: a test of Ctrl-C would wait forever."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -71,7 +71,7 @@ def test_perft_releases_the_gil() -> None:
     assert during[0] > 100
 
 
-def test_ctrl_c_interrupts_a_long_perft() -> None:
+def test_ctrl_c_interrupts_a_long_perft(ctrl_c: None) -> None:
     import os
     import signal
 
