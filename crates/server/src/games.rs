@@ -13,16 +13,45 @@ use super::local::LocalGames;
 use super::online::OnlineGames;
 use super::players::{Me, Players};
 use super::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
-use super::views::{
-    CorrespondenceGameView, CorrespondenceView, GameListView, GameSummaryView, GameView,
-};
+use super::views::GameView;
 use crate::command::{Acted, Command, Step};
 use crate::ids::GameId;
 use crate::live::LiveGame;
 use std::sync::Arc;
+use tensorchess_rules::{Color, VariantKind};
 
 /// A game locked for one request.
 pub type GameGuard = tokio::sync::OwnedMutexGuard<LiveGame>;
+
+/// A page of a player's games, newest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamePage {
+    /// The games, the most recently changed first.
+    pub games: Vec<GameSummary>,
+    /// The cursor of the next page; `None` on the last one.
+    pub next: Option<String>,
+}
+
+/// A correspondence game in progress, as one of its players sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorrespondenceGame {
+    /// The game's id.
+    pub id: String,
+    /// The game.
+    pub variant: VariantKind,
+    /// The player's colour.
+    pub color: Color,
+    /// The opponent's name.
+    pub opponent: String,
+    /// The player is to move.
+    pub your_turn: bool,
+    /// Days per move.
+    pub days: u32,
+    /// The side to move's time left for this move (ms).
+    pub ms_left: i64,
+    /// Plies played.
+    pub ply: usize,
+}
 
 /// Every game service, together.
 pub struct Games {
@@ -220,7 +249,7 @@ impl Games {
         me: &Me,
         limit: usize,
         cursor: Option<&str>,
-    ) -> Result<GameListView, AppError> {
+    ) -> Result<GamePage, AppError> {
         let before = match cursor {
             None => None,
             Some(c) => Some(parse_cursor(c).ok_or_else(|| {
@@ -238,15 +267,12 @@ impl Games {
             let last = &rows[limit - 1].record;
             format!("{}.{}", last.updated_at, last.id)
         });
-        Ok(GameListView {
-            games: rows.into_iter().map(summary_view).collect(),
-            next,
-        })
+        Ok(GamePage { games: rows, next })
     }
 
     /// `me`'s correspondence games in progress, those where it is their
     /// move first (the header's "Your turn").
-    pub async fn correspondence(&self, me: &Me) -> Result<CorrespondenceView, AppError> {
+    pub async fn correspondence(&self, me: &Me) -> Result<Vec<CorrespondenceGame>, AppError> {
         let ids = self
             .live
             .store()
@@ -264,10 +290,10 @@ impl Games {
             }
             let turn = lg.turn();
             let names = [&lg.record().white, &lg.record().black];
-            games.push(CorrespondenceGameView {
+            games.push(CorrespondenceGame {
                 id: lg.id().to_string(),
-                variant: lg.record().variant.name(),
-                color: seat.name(),
+                variant: lg.record().variant,
+                color: seat,
                 opponent: names[(!seat).index()].clone(),
                 your_turn: turn == seat,
                 days: o.record().days.unwrap_or(0),
@@ -277,10 +303,7 @@ impl Games {
         }
         // Your move first, the least time left first.
         games.sort_by_key(|g| (!g.your_turn, g.ms_left));
-        Ok(CorrespondenceView {
-            your_turn: games.iter().filter(|g| g.your_turn).count(),
-            games,
-        })
+        Ok(games)
     }
 
     /// Games held in memory now.
@@ -458,29 +481,4 @@ fn parse_cursor(c: &str) -> Option<(i64, String)> {
         return None;
     }
     Some((at.parse().ok()?, id.to_string()))
-}
-
-/// A line of a games list.
-pub fn summary_view(s: GameSummary) -> GameSummaryView {
-    let r = s.record;
-    let (result, end_reason) = super::store::columns::ending_columns(r.ending);
-    GameSummaryView {
-        finished: r.ending.is_some(),
-        id: r.id,
-        variant: r.variant.name().to_string(),
-        variant_title: r.variant.title(),
-        mode: r.mode.as_str(),
-        human_color: r.human_color.map(|c| c.name().to_string()),
-        level: r.level,
-        white: r.white,
-        black: r.black,
-        white_title: s.bots.white.then_some(crate::bot::BOT_TITLE),
-        black_title: s.bots.black.then_some(crate::bot::BOT_TITLE),
-        result: result.to_string(),
-        end_reason,
-        move_count: s.move_count,
-        moves: s.move_count.div_ceil(2),
-        created_at: r.created_at,
-        updated_at: r.updated_at,
-    }
 }

@@ -11,7 +11,7 @@ use crate::kind::Kind;
 use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::store::{GameStore, TokenRecord};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::sync::Arc;
 
 /// Play as a bot account (the Bot API).
@@ -48,46 +48,13 @@ pub struct NewTokenRequest {
     pub scopes: Vec<String>,
 }
 
-/// A token as its owner's list shows it (never the token itself).
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct TokenView {
-    /// Its id (to revoke it).
-    pub id: String,
-    /// What the owner calls it.
-    pub description: String,
-    /// What it may do.
-    pub scopes: Vec<String>,
-    /// When it was made (ms).
-    pub created_at: i64,
-    /// When it was last used (ms, to the minute); `null`: never.
-    pub last_used_at: Option<i64>,
-}
-
-/// A new token: the only time the token itself is shown.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct NewTokenView {
+/// A token just made: the only time the token itself is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewToken {
     /// The token, for `Authorization: Bearer`.
     pub token: String,
-    /// The rest.
-    #[serde(flatten)]
-    pub view: TokenView,
-}
-
-/// `GET /api/account/tokens`.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct TokensView {
-    /// Not revoked, oldest first.
-    pub tokens: Vec<TokenView>,
-}
-
-fn view(t: &TokenRecord) -> TokenView {
-    TokenView {
-        id: t.id.clone(),
-        description: t.description.clone(),
-        scopes: t.scopes.clone(),
-        created_at: t.created_at,
-        last_used_at: t.last_used_at,
-    }
+    /// What is stored of it (its hash, never the token).
+    pub record: TokenRecord,
 }
 
 /// The SHA-256 (hex) a token is stored by: the same hash as sessions' and
@@ -172,7 +139,7 @@ impl Tokens {
 
     /// Makes a token for `me`'s account; the answer is the only time the
     /// token is shown.
-    pub async fn create(&self, me: &Me, req: NewTokenRequest) -> Result<NewTokenView, AppError> {
+    pub async fn create(&self, me: &Me, req: NewTokenRequest) -> Result<NewToken, AppError> {
         me.may_act()?;
         self.account_of(me).await?;
         let description = crate::chat::clean_text(&req.description)
@@ -214,19 +181,13 @@ impl Tokens {
             revoked_at: None,
         };
         self.store.create_token(&record).await?;
-        Ok(NewTokenView {
-            token,
-            view: view(&record),
-        })
+        Ok(NewToken { token, record })
     }
 
-    /// `me`'s tokens (not revoked).
-    pub async fn list(&self, me: &Me) -> Result<TokensView, AppError> {
+    /// `me`'s tokens (not revoked), oldest first.
+    pub async fn list(&self, me: &Me) -> Result<Vec<TokenRecord>, AppError> {
         self.account_of(me).await?;
-        let tokens = self.store.tokens_of(&me.id).await?;
-        Ok(TokensView {
-            tokens: tokens.iter().map(view).collect(),
-        })
+        Ok(self.store.tokens_of(&me.id).await?)
     }
 
     /// Revokes one of `me`'s tokens: refused from then on, on every server.

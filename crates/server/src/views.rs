@@ -258,36 +258,6 @@ pub struct SeatView {
     pub title: Option<&'static str>,
 }
 
-/// `GET /api/correspondence`: the asker's correspondence games in progress.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct CorrespondenceView {
-    /// How many wait for the asker's move.
-    pub your_turn: usize,
-    /// The games, those waiting for the asker first (least time left first).
-    pub games: Vec<CorrespondenceGameView>,
-}
-
-/// One correspondence game in [`CorrespondenceView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct CorrespondenceGameView {
-    /// The game's id.
-    pub id: String,
-    /// `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
-    /// The asker's colour.
-    pub color: &'static str,
-    /// The opponent's name.
-    pub opponent: String,
-    /// The asker is to move.
-    pub your_turn: bool,
-    /// Days per move.
-    pub days: u32,
-    /// The side to move's time left for this move (ms).
-    pub ms_left: i64,
-    /// Plies played.
-    pub ply: usize,
-}
-
 /// A game's clocks at the moment the view was made.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockView {
@@ -337,59 +307,6 @@ pub struct OnlineView {
     pub rating_diffs: [Option<i32>; 2],
     /// An arena game: which sides berserked, White first.
     pub berserked: [bool; 2],
-}
-
-/// A line of the saved-games list.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct GameSummaryView {
-    /// The game's id, as in its URL.
-    pub id: String,
-    /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: String,
-    /// The game's name for people.
-    pub variant_title: &'static str,
-    /// `engine`, `local` or `online`.
-    pub mode: &'static str,
-    /// The person's colour against the engine.
-    pub human_color: Option<String>,
-    /// The engine's level, 1..=6 (engine games only).
-    pub level: Option<u8>,
-    /// White's name.
-    pub white: String,
-    /// Black's name.
-    pub black: String,
-    /// `BOT` when White's player is a bot account.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub white_title: Option<&'static str>,
-    /// `BOT` when Black's player is a bot account.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub black_title: Option<&'static str>,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
-    /// aborted game).
-    pub result: String,
-    /// How the game ended, as stored (`checkmate`, `resignation`,
-    /// `aborted`, ...); `null` while it goes on.
-    pub end_reason: Option<String>,
-    /// The game is over.
-    pub finished: bool,
-    /// Half-moves (plies) played.
-    pub move_count: usize,
-    /// Moves, as players count them (a move of each side is one).
-    pub moves: usize,
-    /// When the game was made, in milliseconds since the Unix epoch.
-    pub created_at: i64,
-    /// When it last changed, in milliseconds since the Unix epoch (the
-    /// list's order).
-    pub updated_at: i64,
-}
-
-/// `GET /api/games`: a page of the asker's games, newest first.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct GameListView {
-    /// At most `limit` games, the most recently changed first.
-    pub games: Vec<GameSummaryView>,
-    /// Pass as `cursor` for the next page; `null` on the last one.
-    pub next: Option<String>,
 }
 
 /// An engine score from White's point of view.
@@ -461,80 +378,6 @@ pub struct LevelInfo {
     pub level: u8,
     /// Its name for people (`Beginner` ... `Full strength`).
     pub name: &'static str,
-}
-
-/// A Glicko-2 rating as pages see it.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-pub struct RatingView {
-    /// The rating (1500 to start), rounded to hundredths.
-    pub rating: f64,
-    /// The rating deviation: how uncertain the rating is, in rating
-    /// points (350 to start), rounded to hundredths.
-    pub rd: f64,
-    /// How erratic the player's results are (0.06 to start), rounded to
-    /// millionths.
-    pub volatility: f64,
-    /// Rated games played.
-    pub games: u32,
-}
-
-/// A player's rating in each game.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-pub struct RatingsView {
-    /// Tensor Chess.
-    pub tensor: RatingView,
-    /// Chess.
-    pub chess: RatingView,
-    /// Chessence.
-    pub chessence: RatingView,
-    /// The correspondence ratings (days per move), a pool of their own.
-    pub correspondence: GameRatingsView,
-}
-
-/// A rating per game, in one pool.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-pub struct GameRatingsView {
-    /// Tensor Chess.
-    pub tensor: RatingView,
-    /// Chess.
-    pub chess: RatingView,
-    /// Chessence.
-    pub chessence: RatingView,
-}
-
-/// `GET /api/me`: the player asking.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct MeView {
-    /// The player's id (public: it names them in seeks and games).
-    pub id: String,
-    /// The display name.
-    pub name: String,
-    /// The account's user name; `null` for a guest.
-    pub account: Option<String>,
-    /// The player's ratings.
-    pub ratings: RatingsView,
-    /// Why the operator banned this player; absent when not banned.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub banned: Option<String>,
-}
-
-/// `GET /api/players/{username}`: a player's public profile.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct ProfileView {
-    /// The player's id.
-    pub id: String,
-    /// The display name.
-    pub name: String,
-    /// `BOT` for a bot account (played by a program); `null` otherwise.
-    pub title: Option<&'static str>,
-    /// The account's user name (as in the URL).
-    pub username: String,
-    /// When the player first came, in milliseconds since the Unix epoch.
-    pub created_at: i64,
-    /// The player's ratings.
-    pub ratings: RatingsView,
-    /// Recent finished online games, newest first.
-    pub games: Vec<GameSummaryView>,
 }
 
 /// A time control, as requests write it.

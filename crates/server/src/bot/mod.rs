@@ -40,15 +40,13 @@ pub struct BotPlayerView {
     pub rating: Option<i32>,
 }
 
-/// `GET /api/bot/online`: one line per bot with a stream open.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct OnlineBotView {
+/// A bot with a stream (or a page) open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnlineBot {
     /// The player's id.
     pub id: String,
     /// The account's user name.
     pub username: String,
-    /// Always `BOT`.
-    pub title: &'static str,
 }
 
 /// Bot accounts.
@@ -177,7 +175,7 @@ impl Bots {
     }
 
     /// Bots with a stream (or a page) open, on any server.
-    pub async fn online(&self) -> Result<Vec<OnlineBotView>, AppError> {
+    pub async fn online(&self) -> Result<Vec<OnlineBot>, AppError> {
         let presence = self.live.presence();
         let mut out = Vec::new();
         for id in self.live.store().bots().await? {
@@ -186,11 +184,7 @@ impl Bots {
             }
             let record = self.players.record(&id).await?;
             if let Some(username) = record.account {
-                out.push(OnlineBotView {
-                    id,
-                    username,
-                    title: BOT_TITLE,
-                });
+                out.push(OnlineBot { id, username });
             }
         }
         Ok(out)

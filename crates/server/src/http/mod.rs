@@ -16,6 +16,7 @@ pub mod listener;
 pub mod ndjson;
 // `build.rs` includes this file too, so it has no inner doc comment.
 pub(crate) mod mime;
+pub mod views;
 pub mod ws;
 
 use crate::error::AppError;

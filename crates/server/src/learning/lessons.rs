@@ -228,15 +228,6 @@ pub struct LevelProgressView {
     pub moves: u32,
 }
 
-/// `GET /api/lessons`: the book and the asker's progress.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct LessonsView {
-    /// Every stage and level.
-    pub book: &'static LessonBook,
-    /// The asker's best, by level id (levels not completed are absent).
-    pub progress: HashMap<String, LevelProgressView>,
-}
-
 /// The replay of a level's moves, before it is made a view.
 #[derive(Clone, Debug, PartialEq)]
 struct Judged {
@@ -430,7 +421,11 @@ impl Lessons {
         Lessons { store, clock }
     }
 
-    async fn progress(&self, player: &str) -> Result<HashMap<String, LevelProgressView>, AppError> {
+    /// `player`'s best, by level id (levels not completed are absent).
+    pub async fn progress(
+        &self,
+        player: &str,
+    ) -> Result<HashMap<String, LevelProgressView>, AppError> {
         Ok(self
             .store
             .lesson_progress(player)
@@ -446,14 +441,6 @@ impl Lessons {
                 )
             })
             .collect())
-    }
-
-    /// The book and `player`'s progress.
-    pub async fn view(&self, player: &str) -> Result<LessonsView, AppError> {
-        Ok(LessonsView {
-            book: book(),
-            progress: self.progress(player).await?,
-        })
     }
 
     /// Judges `moves` on level `id` for `player`; a goal met is kept as

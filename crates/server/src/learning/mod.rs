@@ -1,15 +1,15 @@
 //! What the app offers for learning after playing (issue 16): live
 //! analysis over the WebSocket ([`analysis`]), game reviews stored with
 //! their games ([`reviews`]), rated puzzles from the shipped files
-//! ([`puzzles`]), interactive lessons judged by the rules ([`lessons`]),
-//! and PGN import with variations for the analysis board ([`pgn_tree`]).
+//! ([`puzzles`]) and interactive lessons judged by the rules ([`lessons`]).
+//! (PGN import with variations for the analysis board is a request and
+//! its answer alone: `crate::http::views::pgn_tree`.)
 //!
 //! Every engine search goes through the server's search budget
 //! ([`super::budget`]): analyses as advice, reviews in the background.
 
 pub mod analysis;
 pub mod lessons;
-pub mod pgn_tree;
 pub mod puzzles;
 pub mod reviews;
 

@@ -19,7 +19,7 @@ use crate::store::{
     MAX_PUZZLE_ATTEMPTS,
 };
 use rand::seq::IndexedRandom;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 use tensorchess_analysis::puzzles::{shipped, Puzzle};
@@ -111,43 +111,30 @@ pub fn judge(kind: VariantKind, p: &Puzzle, tried: &[String]) -> Result<bool, Ap
     Ok(next >= line.len())
 }
 
-/// A rating as the puzzle pages show it.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-pub struct PuzzleRatingView {
-    /// Rounded.
-    pub rating: i32,
-    /// The rating deviation, rounded.
-    pub rd: i32,
-    /// Rated tries.
-    pub games: u32,
-    /// Still uncertain (a deviation above 110, as lichess's puzzles).
-    pub provisional: bool,
+/// A puzzle offered to a player, with the ratings it is shown with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleOffer {
+    /// The puzzle's game.
+    pub kind: VariantKind,
+    /// The puzzle.
+    pub puzzle: &'static Puzzle,
+    /// The puzzle's own rating.
+    pub rating: RatingRecord,
+    /// The asker's puzzle rating in this game.
+    pub player: RatingRecord,
 }
 
-/// A puzzle to solve.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct PuzzleView {
-    /// The puzzle's id (`GET /api/puzzles/{id}`).
-    pub id: String,
-    /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
-    /// The position before the opponent's move.
-    pub fen: String,
-    /// The opponent's move, then the solution (solver, opponent, …).
-    pub moves: Vec<String>,
-    /// The side the player solves for.
-    pub color: &'static str,
-    /// What the solution does (`mateIn2`, `ricochet`, ...).
-    pub themes: Vec<String>,
-    /// The puzzle's own rating.
-    pub rating: PuzzleRatingView,
-    /// The asker's puzzle rating in this game.
-    pub player: PuzzleRatingView,
+impl PuzzleOffer {
+    /// The side the player solves for (the puzzle's FEN has the opponent
+    /// to move first).
+    pub fn solver(&self) -> Color {
+        solver(self.kind, self.puzzle)
+    }
 }
 
 /// What a try changed.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct PuzzleResultView {
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleTry {
     /// The puzzle's id.
     pub id: String,
     /// The player found the solution.
@@ -155,31 +142,22 @@ pub struct PuzzleResultView {
     /// The ratings changed (a first try outside a streak).
     pub rated: bool,
     /// The player's puzzle rating after the try.
-    pub player: PuzzleRatingView,
+    pub player: RatingRecord,
     /// How the player's rating changed (rounded; 0 when not rated).
     pub player_diff: i32,
     /// The puzzle's rating after the try.
-    pub puzzle: PuzzleRatingView,
+    pub puzzle: RatingRecord,
 }
 
-/// A theme and how many puzzles have it.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct ThemeView {
-    /// The theme (`mateIn2`, `ricochet`, ...).
-    pub name: String,
-    /// Puzzles of the game with it.
-    pub count: usize,
-}
-
-/// `GET /api/puzzles/themes`.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct ThemesView {
-    /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+/// A game's puzzles by theme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThemeCounts {
+    /// The game.
+    pub kind: VariantKind,
     /// The game's puzzles, in all.
     pub count: usize,
-    /// Most common first.
-    pub themes: Vec<ThemeView>,
+    /// Each theme with how many puzzles have it, most common first.
+    pub themes: Vec<(String, usize)>,
 }
 
 /// Every shipped puzzle, by game and by id (ids are unique over the files).
@@ -206,15 +184,6 @@ fn shipped_puzzles() -> &'static Shipped {
         }
         Shipped { by_variant, by_id }
     })
-}
-
-fn view(r: &RatingRecord) -> PuzzleRatingView {
-    PuzzleRatingView {
-        rating: r.rating.round() as i32,
-        rd: r.rd.round() as i32,
-        games: r.games,
-        provisional: r.rd > 110.0,
-    }
 }
 
 fn glicko(r: &RatingRecord) -> Glicko {
@@ -279,7 +248,7 @@ impl Puzzles {
     }
 
     /// The themes of a game's puzzles.
-    pub fn themes(&self, variant: Option<&str>) -> Result<ThemesView, AppError> {
+    pub fn themes(&self, variant: Option<&str>) -> Result<ThemeCounts, AppError> {
         let (kind, set) = Self::set(variant)?;
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for p in set {
@@ -287,16 +256,13 @@ impl Puzzles {
                 *counts.entry(t.as_str()).or_default() += 1;
             }
         }
-        let mut themes: Vec<ThemeView> = counts
+        let mut themes: Vec<(String, usize)> = counts
             .into_iter()
-            .map(|(name, count)| ThemeView {
-                name: name.to_string(),
-                count,
-            })
+            .map(|(name, count)| (name.to_string(), count))
             .collect();
-        themes.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
-        Ok(ThemesView {
-            variant: kind.name(),
+        themes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(ThemeCounts {
+            kind,
             count: set.len(),
             themes,
         })
@@ -314,28 +280,10 @@ impl Puzzles {
             .unwrap_or(START))
     }
 
-    fn puzzle_view(
-        kind: VariantKind,
-        p: &Puzzle,
-        rating: &RatingRecord,
-        player: &RatingRecord,
-    ) -> PuzzleView {
-        PuzzleView {
-            id: p.id.clone(),
-            variant: kind.name(),
-            fen: p.fen.clone(),
-            moves: p.moves.clone(),
-            color: solver(kind, p).name(),
-            themes: p.themes.clone(),
-            rating: view(rating),
-            player: view(player),
-        }
-    }
-
     /// A puzzle for `player`: near their rating (or, in a streak, near the
     /// streak's), with the theme if one is asked for, not one of their
     /// latest tries while others remain.
-    pub async fn next(&self, player: &str, q: &NextQuery) -> Result<PuzzleView, AppError> {
+    pub async fn next(&self, player: &str, q: &NextQuery) -> Result<PuzzleOffer, AppError> {
         let (kind, set) = Self::set(q.variant.as_deref())?;
         let theme = q.theme.as_deref().filter(|t| !t.is_empty());
         let pool: Vec<&Puzzle> = set
@@ -397,15 +345,25 @@ impl Puzzles {
             .choose(&mut rand::rng())
             .copied()
             .ok_or_else(|| AppError::NotFound("No puzzle left".into()))?;
-        Ok(Self::puzzle_view(kind, chosen, &rating_of(chosen), &me))
+        Ok(PuzzleOffer {
+            kind,
+            puzzle: chosen,
+            rating: rating_of(chosen),
+            player: me,
+        })
     }
 
     /// One puzzle by its id.
-    pub async fn get(&self, player: &str, id: &str) -> Result<PuzzleView, AppError> {
+    pub async fn get(&self, player: &str, id: &str) -> Result<PuzzleOffer, AppError> {
         let (kind, p) = lookup(id)?;
         let rating = self.puzzle_rating(kind, p).await?;
         let me = self.player_rating(player, kind).await?;
-        Ok(Self::puzzle_view(kind, p, &rating, &me))
+        Ok(PuzzleOffer {
+            kind,
+            puzzle: p,
+            rating,
+            player: me,
+        })
     }
 
     async fn puzzle_rating(&self, kind: VariantKind, p: &Puzzle) -> Result<RatingRecord, AppError> {
@@ -427,7 +385,7 @@ impl Puzzles {
         player: &str,
         id: &str,
         req: &ResultRequest,
-    ) -> Result<PuzzleResultView, AppError> {
+    ) -> Result<PuzzleTry, AppError> {
         let (kind, p) = lookup(id)?;
         let solved = judge(kind, p, &req.moves)?;
         let account = self
@@ -489,13 +447,13 @@ impl Puzzles {
             };
             match self.store.record_puzzle_attempt(&write).await {
                 Ok(()) => {
-                    return Ok(PuzzleResultView {
+                    return Ok(PuzzleTry {
                         id: p.id.clone(),
                         solved,
                         rated,
-                        player: view(&me_after),
+                        player: me_after,
                         player_diff: if rated { diff } else { 0 },
-                        puzzle: view(&puzzle_after),
+                        puzzle: puzzle_after,
                     })
                 }
                 // Someone else rated the puzzle (or this player, in another

@@ -13,7 +13,6 @@ use crate::engine_player::EnginePlayer;
 use crate::error::AppError;
 use crate::kind::Kind;
 use crate::store::{GameStore, ReviewRecord};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -47,19 +46,19 @@ struct Job {
     stop: Arc<AtomicBool>,
 }
 
-/// `GET`/`POST /api/games/{id}/review`.
-#[derive(Serialize, Clone, Debug, PartialEq)]
-pub struct ReviewStatusView {
-    /// The game's id.
-    pub game: String,
-    /// `none` (never reviewed), `queued`, `running`, `done` or `failed`.
-    pub status: &'static str,
-    /// Positions analysed of all (queued and running).
-    pub progress: Option<ReviewProgress>,
-    /// The review (`done`): `tensorchess::review::Review`.
-    pub review: Option<serde_json::Value>,
-    /// Why it failed (`failed`).
-    pub error: Option<String>,
+/// Where a game's review is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReviewStatus {
+    /// Never reviewed.
+    None,
+    /// Waiting for its turn.
+    Queued,
+    /// Under way: positions analysed of all.
+    Running(ReviewProgress),
+    /// Stored: the review (`tensorchess::review::Review`) as JSON.
+    Done(serde_json::Value),
+    /// Why it failed.
+    Failed(String),
 }
 
 /// The review service.
@@ -99,36 +98,22 @@ impl Reviews {
     }
 
     /// Where game `id`'s review is: stored, running, or none.
-    pub async fn status(&self, id: &str) -> Result<ReviewStatusView, AppError> {
-        if let Some(view) = self.job_view(id) {
-            return Ok(view);
+    pub async fn status(&self, id: &str) -> Result<ReviewStatus, AppError> {
+        if let Some(status) = self.job_status(id) {
+            return Ok(status);
         }
         Ok(match self.store.review(id).await? {
-            Some(record) => done_view(id, &record)?,
-            None => ReviewStatusView {
-                game: id.to_string(),
-                status: "none",
-                progress: None,
-                review: None,
-                error: None,
-            },
+            Some(record) => done(id, &record)?,
+            None => ReviewStatus::None,
         })
     }
 
-    fn job_view(&self, id: &str) -> Option<ReviewStatusView> {
+    fn job_status(&self, id: &str) -> Option<ReviewStatus> {
         let jobs = self.jobs();
-        let job = jobs.get(id)?;
-        let (status, progress, error) = match &job.state {
-            JobState::Queued => ("queued", None, None),
-            JobState::Running(p) => ("running", Some(*p), None),
-            JobState::Failed(e) => ("failed", None, Some(e.clone())),
-        };
-        Some(ReviewStatusView {
-            game: id.to_string(),
-            status,
-            progress,
-            review: None,
-            error,
+        Some(match &jobs.get(id)?.state {
+            JobState::Queued => ReviewStatus::Queued,
+            JobState::Running(p) => ReviewStatus::Running(*p),
+            JobState::Failed(e) => ReviewStatus::Failed(e.clone()),
         })
     }
 
@@ -140,9 +125,9 @@ impl Reviews {
         id: &str,
         game: VariantGame,
         player: &str,
-    ) -> Result<(ReviewStatusView, bool), AppError> {
+    ) -> Result<(ReviewStatus, bool), AppError> {
         if let Some(record) = self.store.review(id).await? {
-            return Ok((done_view(id, &record)?, false));
+            return Ok((done(id, &record)?, false));
         }
         if game.ply() == 0 {
             return Err(AppError::Conflict("The game has no moves to review".into()));
@@ -152,7 +137,7 @@ impl Reviews {
             match jobs.get(id).map(|j| &j.state) {
                 Some(JobState::Queued | JobState::Running(_)) => {
                     drop(jobs);
-                    return Ok((self.job_view(id).unwrap_or_else(|| none(id)), false));
+                    return Ok((self.job_status(id).unwrap_or(ReviewStatus::None), false));
                 }
                 Some(JobState::Failed(_)) => {
                     jobs.remove(id);
@@ -187,7 +172,7 @@ impl Reviews {
         let this = self.clone();
         let id_owned = id.to_string();
         tokio::spawn(async move { this.run(id_owned, game).await });
-        Ok((self.job_view(id).unwrap_or_else(|| none(id)), true))
+        Ok((self.job_status(id).unwrap_or(ReviewStatus::None), true))
     }
 
     /// Stops game `id`'s review, if one runs (the game was deleted).
@@ -291,24 +276,8 @@ impl Reviews {
     }
 }
 
-fn none(id: &str) -> ReviewStatusView {
-    ReviewStatusView {
-        game: id.to_string(),
-        status: "none",
-        progress: None,
-        review: None,
-        error: None,
-    }
-}
-
-fn done_view(id: &str, record: &ReviewRecord) -> Result<ReviewStatusView, AppError> {
+fn done(id: &str, record: &ReviewRecord) -> Result<ReviewStatus, AppError> {
     let review: serde_json::Value = serde_json::from_str(&record.review_json)
         .map_err(|e| AppError::Internal(format!("the stored review of {id} does not read: {e}")))?;
-    Ok(ReviewStatusView {
-        game: id.to_string(),
-        status: "done",
-        progress: None,
-        review: Some(review),
-        error: None,
-    })
+    Ok(ReviewStatus::Done(review))
 }

@@ -17,14 +17,43 @@ use super::clock::Clock;
 use super::error::AppError;
 use super::online::seats::{new_token, token_hash};
 use super::ratelimit::{KeyedLimiter, RateLimit};
-use super::store::{AccountRecord, GameStore, PlayerRecord, StoreError};
-use super::views::{GameSummaryView, MeView, ProfileView};
+use super::store::{
+    AccountRecord, GameStore, GameSummary, PlayerRecord, RatingPool, RatingRecord, StoreError,
+};
 use crate::ids::PlayerId;
 use crate::kind::Kind;
 use identity::guest_id;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
+
+/// A player as they see themselves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerInfo {
+    /// Who they are.
+    pub record: PlayerRecord,
+    /// Their ratings as stored (pools never played are absent).
+    pub ratings: Vec<(RatingPool, RatingRecord)>,
+    /// Why the operator banned them, if they did.
+    pub banned: Option<String>,
+}
+
+/// A player's public profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    /// Who they are.
+    pub record: PlayerRecord,
+    /// The account's user name.
+    pub username: String,
+    /// When the account was made (ms).
+    pub created_at: i64,
+    /// A bot account.
+    pub bot: bool,
+    /// Their ratings as stored (pools never played are absent).
+    pub ratings: Vec<(RatingPool, RatingRecord)>,
+    /// Recent finished online games, newest first.
+    pub games: Vec<GameSummary>,
+}
 
 /// The longest display name.
 pub const MAX_NAME: usize = 40;
@@ -320,35 +349,32 @@ impl Players {
         Ok(())
     }
 
-    /// What `GET /api/me` answers.
-    pub async fn me_view(&self, me: &Me) -> Result<MeView, AppError> {
-        let record = self.record(&me.id).await?;
-        Ok(MeView {
-            id: record.id.clone(),
-            name: record.name,
-            account: record.account,
-            ratings: ratings::ratings_view(&self.store.ratings(&me.id).await?),
+    /// The player asking, as they see themselves (`GET /api/me`).
+    pub async fn info(&self, me: &Me) -> Result<PlayerInfo, AppError> {
+        Ok(PlayerInfo {
+            record: self.record(&me.id).await?,
+            ratings: self.store.ratings(&me.id).await?,
             banned: me.banned.clone(),
         })
     }
 
     /// Changes the player's display name.
-    pub async fn rename(&self, me: &Me, name: &str) -> Result<MeView, AppError> {
+    pub async fn rename(&self, me: &Me, name: &str) -> Result<PlayerInfo, AppError> {
         let mut record = self.record(&me.id).await?;
         record.name = clean_name(name)?;
         self.store_guest(me, &record).await?;
         self.store.save_player(&record).await?;
-        self.me_view(me).await
+        self.info(me).await
     }
 
     /// Creates an account for the player asking (keeping their games) and
-    /// logs them in: returns their view and the new session's token.
+    /// logs them in: returns who they are now and the new session's token.
     pub async fn register(
         &self,
         me: &Me,
         username: &str,
         password: &str,
-    ) -> Result<(MeView, String), AppError> {
+    ) -> Result<(PlayerInfo, String), AppError> {
         check_credentials(username, password)?;
         if !me.client.exempt {
             self.registrations
@@ -393,17 +419,18 @@ impl Players {
             })?;
         let token = self.new_session(me, &record).await?;
         let me = self.identify(Some(&token)).await;
-        Ok((self.me_view(&me).await?, token))
+        Ok((self.info(&me).await?, token))
     }
 
     /// Logs in as `username`: a guest's games go with them into the
-    /// account. Returns the account's view and the new session's token.
+    /// account. Returns who they are now, the new session's token and the
+    /// games that moved into the account.
     pub async fn login(
         &self,
         me: &Me,
         username: &str,
         password: &str,
-    ) -> Result<(MeView, String, Vec<String>), AppError> {
+    ) -> Result<(PlayerInfo, String, Vec<String>), AppError> {
         let now = self.clock.now_ms();
         // Failed logins are limited on loopback too (guessing is guessing),
         // per address and per name from that address: a correct password
@@ -454,7 +481,7 @@ impl Players {
         let record = self.record(&account.player_id).await?;
         let token = self.new_session(me, &record).await?;
         let me = self.identify(Some(&token)).await;
-        Ok((self.me_view(&me).await?, token, moved))
+        Ok((self.info(&me).await?, token, moved))
     }
 
     /// Ends the session: the browser becomes a new guest. Returns the new
@@ -528,11 +555,7 @@ impl Players {
     }
 
     /// A player's public profile, by account name.
-    pub async fn profile(
-        &self,
-        username: &str,
-        games: impl FnOnce(Vec<super::store::GameSummary>) -> Vec<GameSummaryView>,
-    ) -> Result<ProfileView, AppError> {
+    pub async fn profile(&self, username: &str) -> Result<Profile, AppError> {
         let not_found = || AppError::NotFound(format!("There is no player {username}"));
         if !valid_username(username) {
             return Err(not_found());
@@ -550,14 +573,13 @@ impl Players {
             .finished_online_games(&account.player_id, PROFILE_GAMES)
             .await?;
         let bot = self.store.is_bot(&account.player_id).await?;
-        Ok(ProfileView {
-            id: record.id,
-            name: record.name,
-            title: bot.then_some(crate::bot::BOT_TITLE),
+        Ok(Profile {
+            ratings: self.store.ratings(&account.player_id).await?,
+            record,
             username: account.username,
             created_at: account.created_at,
-            ratings: ratings::ratings_view(&self.store.ratings(&account.player_id).await?),
-            games: games(recent),
+            bot,
+            games: recent,
         })
     }
 }

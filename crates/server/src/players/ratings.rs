@@ -1,11 +1,10 @@
-//! Ratings as the store keeps them and as pages see them, and what a rated
+//! Ratings as the store keeps them, and what a rated
 //! game's result does to them (Glicko-2: each game is one rating period for
 //! both players, applied in the same transaction as the result).
 
 use super::glicko2::{self, Glicko};
 use crate::store::{Ending, RatingPool, RatingRecord, RatingWrite};
-use crate::views::{GameRatingsView, RatingView, RatingsView};
-use tensorchess_rules::{Color, VariantKind};
+use tensorchess_rules::Color;
 
 /// A new player's rating.
 pub const START: RatingRecord = RatingRecord {
@@ -20,39 +19,6 @@ fn glicko(r: &RatingRecord) -> Glicko {
         rating: r.rating,
         rd: r.rd,
         volatility: r.volatility,
-    }
-}
-
-fn view(r: &RatingRecord) -> RatingView {
-    RatingView {
-        rating: (r.rating * 100.0).round() / 100.0,
-        rd: (r.rd * 100.0).round() / 100.0,
-        volatility: (r.volatility * 1e6).round() / 1e6,
-        games: r.games,
-    }
-}
-
-/// Every game's rating in each pool (the start for games not played yet).
-pub fn ratings_view(stored: &[(RatingPool, RatingRecord)]) -> RatingsView {
-    let of = |pool| {
-        view(
-            stored
-                .iter()
-                .find(|(p, _)| *p == pool)
-                .map_or(&START, |(_, r)| r),
-        )
-    };
-    let real_time = RatingPool::real_time;
-    let correspondence = RatingPool::correspondence;
-    RatingsView {
-        tensor: of(real_time(VariantKind::Tensor)),
-        chess: of(real_time(VariantKind::Chess)),
-        chessence: of(real_time(VariantKind::Chessence)),
-        correspondence: GameRatingsView {
-            tensor: of(correspondence(VariantKind::Tensor)),
-            chess: of(correspondence(VariantKind::Chess)),
-            chessence: of(correspondence(VariantKind::Chessence)),
-        },
     }
 }
 

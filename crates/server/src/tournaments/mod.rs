@@ -32,9 +32,7 @@ use crate::views::ServerEvent;
 use serde::Deserialize;
 use std::sync::Arc;
 use tensorchess_rules::VariantKind;
-pub use views::{
-    GameTournamentView, PairingView, TournamentSummaryView, TournamentView, TournamentsView,
-};
+pub use views::{GameTournamentView, PairingView, TournamentSummaryView, TournamentView};
 
 /// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
 pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
@@ -223,6 +221,17 @@ pub fn valid_name(name: &str) -> bool {
             .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '\''))
 }
 
+/// Tournaments by state, each with its players (not withdrawn).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentLists {
+    /// Not started yet, soonest first.
+    pub upcoming: Vec<(TournamentRecord, usize)>,
+    /// Going on.
+    pub running: Vec<(TournamentRecord, usize)>,
+    /// Over, latest first.
+    pub finished: Vec<(TournamentRecord, usize)>,
+}
+
 /// The tournaments service.
 pub struct Tournaments {
     live: Arc<LiveGames>,
@@ -340,7 +349,7 @@ impl Tournaments {
     }
 
     /// Upcoming, running and recently finished tournaments.
-    pub async fn list(&self) -> Result<TournamentsView, AppError> {
+    pub async fn list(&self) -> Result<TournamentLists, AppError> {
         let store = self.live.store();
         let mut lists = Vec::new();
         for state in [
@@ -356,14 +365,14 @@ impl Tournaments {
                     .iter()
                     .filter(|e| !e.withdrawn)
                     .count();
-                list.push(views::summary(&t, players));
+                list.push((t, players));
             }
             lists.push(list);
         }
         let finished = lists.pop().unwrap_or_default();
         let running = lists.pop().unwrap_or_default();
         let upcoming = lists.pop().unwrap_or_default();
-        Ok(TournamentsView {
+        Ok(TournamentLists {
             upcoming,
             running,
             finished,

@@ -221,17 +221,6 @@ pub struct GameTournamentView {
     pub kind: &'static str,
 }
 
-/// `GET /api/tournaments`.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct TournamentsView {
-    /// Not started yet, soonest first.
-    pub upcoming: Vec<TournamentSummaryView>,
-    /// Going on.
-    pub running: Vec<TournamentSummaryView>,
-    /// Over, latest first.
-    pub finished: Vec<TournamentSummaryView>,
-}
-
 /// A tournament's settings with `players` in it.
 pub fn summary(t: &TournamentRecord, players: usize) -> TournamentSummaryView {
     TournamentSummaryView {

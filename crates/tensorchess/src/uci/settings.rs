@@ -254,6 +254,12 @@ impl EngineSettings {
         level.filter(|l| *l != Level::FULL)
     }
 
+    /// Whether the network evaluates: `UseNNUE` is on and no hand-made
+    /// weights were chosen in its place.
+    pub fn uses_network(&self) -> bool {
+        self.use_nnue && self.weights.network_may_evaluate()
+    }
+
     /// Engine options for game `V`.
     pub fn options<V: Evaluate>(&self) -> Result<Options, String> {
         Ok(Options {
@@ -264,7 +270,7 @@ impl EngineSettings {
             features: self.features,
             seed: self.seed,
             weights: self.weights.weights::<V>()?,
-            use_nnue: self.use_nnue && self.weights.network_may_evaluate(),
+            use_nnue: self.uses_network(),
             network: self.weights.network::<V>()?,
         })
     }

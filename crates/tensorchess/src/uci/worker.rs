@@ -141,7 +141,7 @@ impl Worker {
         o.level = s.level();
         o.features = s.features;
         o.seed = s.seed;
-        o.use_nnue = s.use_nnue && s.weights.network_may_evaluate();
+        o.use_nnue = s.uses_network();
     }
 
     /// Sets the weights and the network for game `V`, reporting a bad

@@ -5,20 +5,20 @@
 //! event stream, and challenges by user name. Every refusal is JSON with
 //! a reason (`{"error", "kind"}`).
 
-use crate::bot::{self, OnlineBotView};
+use crate::bot;
 use crate::challenges::{ChallengeRequest, DeclineRequest};
 use crate::command::Command;
 use crate::error::AppError;
 use crate::http::extract::{ApiPath, IdPath};
 use crate::http::ndjson;
+use crate::http::views::bots::OnlineBotView;
+use crate::http::views::tokens::{NewTokenView, TokensView};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{ClockRequest, ColorChoice, OnlineAction};
 use crate::store::{ChatRoom, SeekColor};
-use crate::tokens::{
-    NewTokenRequest, NewTokenView, TokenAuth, TokensView, BOARD_PLAY, BOT_PLAY, CHALLENGE_WRITE,
-};
+use crate::tokens::{NewTokenRequest, TokenAuth, BOARD_PLAY, BOT_PLAY, CHALLENGE_WRITE};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
@@ -96,7 +96,7 @@ pub async fn create_token(
     no_token(via)?;
     Ok((
         StatusCode::CREATED,
-        Json(state.tokens.create(&me, req).await?),
+        Json(state.tokens.create(&me, req).await?.into()),
     ))
 }
 
@@ -108,7 +108,7 @@ pub async fn list_tokens(
     via: ViaToken,
 ) -> Result<Json<TokensView>, AppError> {
     no_token(via)?;
-    Ok(Json(state.tokens.list(&me).await?))
+    Ok(Json(state.tokens.list(&me).await?.into()))
 }
 
 /// `DELETE /api/account/tokens/{id}` (204): refused from now on, on every
@@ -182,7 +182,13 @@ pub async fn event_stream(
 
 /// `GET /api/bot/online`: the bots with a stream open, as NDJSON.
 pub async fn online_bots(State(state): State<AppState>) -> Result<Response, AppError> {
-    let bots: Vec<OnlineBotView> = state.bots.online().await?;
+    let bots: Vec<OnlineBotView> = state
+        .bots
+        .online()
+        .await?
+        .into_iter()
+        .map(Into::into)
+        .collect();
     Ok(ndjson::listed(&bots))
 }
 

@@ -7,12 +7,13 @@ use super::ApiResult;
 use crate::command::Command;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiQuery, IdPath};
+use crate::http::views::games::{CorrespondenceView, GameListView};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest};
 use crate::store::GameMode;
-use crate::views::{AnalysisView, DrawAnswerView, GameListView, GameView};
+use crate::views::{AnalysisView, DrawAnswerView, GameView};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
@@ -30,7 +31,11 @@ pub async fn list(
 ) -> ApiResult<GameListView> {
     let limit = q.limit.unwrap_or(50).clamp(1, MAX_PAGE);
     Ok(Json(
-        state.games.list(&me, limit, q.cursor.as_deref()).await?,
+        state
+            .games
+            .list(&me, limit, q.cursor.as_deref())
+            .await?
+            .into(),
     ))
 }
 
@@ -39,8 +44,8 @@ pub async fn list(
 pub async fn correspondence(
     State(state): State<AppState>,
     me: Me,
-) -> ApiResult<crate::views::CorrespondenceView> {
-    Ok(Json(state.games.correspondence(&me).await?))
+) -> ApiResult<CorrespondenceView> {
+    Ok(Json(state.games.correspondence(&me).await?.into()))
 }
 
 /// `POST /api/games`: a game against the engine or on one device.

@@ -5,13 +5,14 @@
 use super::ApiResult;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiPath, ApiQuery, IdPath};
+use crate::http::views::lessons::LessonsView;
+use crate::http::views::pgn_tree::{import_tree, TreeImportRequest, TreeImportView};
+use crate::http::views::puzzles::{PuzzleResultView, PuzzleView, ThemesView};
+use crate::http::views::reviews::ReviewStatusView;
 use crate::ids::GameId;
-use crate::learning::lessons::{CheckView, LessonsView};
-use crate::learning::pgn_tree::{import_tree, TreeImportRequest, TreeImportView};
-use crate::learning::puzzles::{
-    NextQuery, PuzzleResultView, PuzzleView, ResultRequest, ThemesView,
-};
-use crate::learning::reviews::ReviewStatusView;
+use crate::learning::lessons::{book, CheckView};
+use crate::learning::puzzles::{NextQuery, ResultRequest};
+use crate::learning::reviews::ReviewStatus;
 use crate::players::Me;
 use crate::AppState;
 use axum::extract::State;
@@ -32,7 +33,8 @@ pub async fn review_status(
 ) -> ApiResult<ReviewStatusView> {
     // Only those who may see the game may see its review (404 otherwise).
     state.games.get_for(&id, &me).await?;
-    Ok(Json(state.learning.reviews.status(&id).await?))
+    let status = state.learning.reviews.status(&id).await?;
+    Ok(Json(ReviewStatusView::new(id.as_str(), status)))
 }
 
 /// `POST /api/games/{id}/review`: starts reviewing a finished game (202),
@@ -52,13 +54,13 @@ pub async fn start_review(
         }
         lg.game().clone()
     };
-    let (view, _) = state.learning.reviews.start(&id, game, &me.id).await?;
-    let status = if view.status == "done" {
+    let (status, _) = state.learning.reviews.start(&id, game, &me.id).await?;
+    let code = if matches!(status, ReviewStatus::Done(_)) {
         StatusCode::OK
     } else {
         StatusCode::ACCEPTED
     };
-    Ok((status, Json(view)))
+    Ok((code, Json(ReviewStatusView::new(id.as_str(), status))))
 }
 
 /// `GET /api/puzzles/themes?variant=`.
@@ -66,7 +68,9 @@ pub async fn puzzle_themes(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<NextQuery>,
 ) -> ApiResult<ThemesView> {
-    Ok(Json(state.learning.puzzles.themes(q.variant.as_deref())?))
+    Ok(Json(
+        state.learning.puzzles.themes(q.variant.as_deref())?.into(),
+    ))
 }
 
 /// `GET /api/puzzles/next?variant=&theme=&streak=`.
@@ -75,7 +79,7 @@ pub async fn next_puzzle(
     me: Me,
     ApiQuery(q): ApiQuery<NextQuery>,
 ) -> ApiResult<PuzzleView> {
-    Ok(Json(state.learning.puzzles.next(&me.id, &q).await?))
+    Ok(Json(state.learning.puzzles.next(&me.id, &q).await?.into()))
 }
 
 /// `GET /api/puzzles/{id}`.
@@ -84,7 +88,7 @@ pub async fn puzzle(
     me: Me,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<PuzzleView> {
-    Ok(Json(state.learning.puzzles.get(&me.id, &id).await?))
+    Ok(Json(state.learning.puzzles.get(&me.id, &id).await?.into()))
 }
 
 /// `POST /api/puzzles/{id}/result` `{"solved": bool, "streak": bool}`.
@@ -95,13 +99,21 @@ pub async fn puzzle_result(
     ApiJson(req): ApiJson<ResultRequest>,
 ) -> ApiResult<PuzzleResultView> {
     Ok(Json(
-        state.learning.puzzles.result(&me.id, &id, &req).await?,
+        state
+            .learning
+            .puzzles
+            .result(&me.id, &id, &req)
+            .await?
+            .into(),
     ))
 }
 
 /// `GET /api/lessons`: the lessons and the asker's progress.
 pub async fn lessons(State(state): State<AppState>, me: Me) -> ApiResult<LessonsView> {
-    Ok(Json(state.learning.lessons.view(&me.id).await?))
+    Ok(Json(LessonsView {
+        book: book(),
+        progress: state.learning.lessons.progress(&me.id).await?,
+    }))
 }
 
 /// `POST /api/lessons/{level}/check`.

@@ -3,12 +3,11 @@
 
 use super::ApiResult;
 use crate::error::AppError;
-use crate::games::summary_view;
 use crate::http::cookies::{id_cookie, via_https};
 use crate::http::extract::{ApiJson, ApiPath};
+use crate::http::views::players::{MeView, ProfileView};
 use crate::players::Me;
 use crate::requests::{AccountRequest, PasswordRequest, RenameRequest};
-use crate::views::{MeView, ProfileView};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -27,7 +26,7 @@ fn identity_headers(token: &str, request: &HeaderMap) -> HeaderMap {
 
 /// `GET /api/me`: the player asking.
 pub async fn me(State(state): State<AppState>, me: Me) -> ApiResult<MeView> {
-    Ok(Json(state.players.me_view(&me).await?))
+    Ok(Json(state.players.info(&me).await?.into()))
 }
 
 /// `PATCH /api/me`: a new display name.
@@ -36,7 +35,7 @@ pub async fn rename(
     me: Me,
     ApiJson(req): ApiJson<RenameRequest>,
 ) -> ApiResult<MeView> {
-    Ok(Json(state.players.rename(&me, &req.name).await?))
+    Ok(Json(state.players.rename(&me, &req.name).await?.into()))
 }
 
 /// `POST /api/account/register`: an account for the player asking, who
@@ -47,14 +46,14 @@ pub async fn register(
     request: HeaderMap,
     ApiJson(req): ApiJson<AccountRequest>,
 ) -> Result<(StatusCode, HeaderMap, Json<MeView>), AppError> {
-    let (view, token) = state
+    let (info, token) = state
         .players
         .register(&me, &req.username, &req.password)
         .await?;
     Ok((
         StatusCode::CREATED,
         identity_headers(&token, &request),
-        Json(view),
+        Json(info.into()),
     ))
 }
 
@@ -65,7 +64,7 @@ pub async fn login(
     request: HeaderMap,
     ApiJson(req): ApiJson<AccountRequest>,
 ) -> Result<(HeaderMap, Json<MeView>), AppError> {
-    let (view, token, moved) = state
+    let (info, token, moved) = state
         .players
         .login(&me, &req.username, &req.password)
         .await?;
@@ -73,7 +72,7 @@ pub async fn login(
     for id in moved {
         state.games.live.remove(&id);
     }
-    Ok((identity_headers(&token, &request), Json(view)))
+    Ok((identity_headers(&token, &request), Json(info.into())))
 }
 
 /// `POST /api/account/logout`: the browser becomes a new guest.
@@ -86,7 +85,7 @@ pub async fn logout(
     let guest = state.players.identify(Some(&token)).await;
     Ok((
         identity_headers(&token, &request),
-        Json(state.players.me_view(&guest).await?),
+        Json(state.players.info(&guest).await?.into()),
     ))
 }
 
@@ -109,12 +108,5 @@ pub async fn profile(
     State(state): State<AppState>,
     ApiPath(username): ApiPath<String>,
 ) -> ApiResult<ProfileView> {
-    Ok(Json(
-        state
-            .players
-            .profile(&username, |games| {
-                games.into_iter().map(summary_view).collect()
-            })
-            .await?,
-    ))
+    Ok(Json(state.players.profile(&username).await?.into()))
 }

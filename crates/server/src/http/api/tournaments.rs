@@ -4,11 +4,10 @@
 use super::ApiResult;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, IdPath};
+use crate::http::views::tournaments::TournamentsView;
 use crate::ids::{GameId, TournamentId};
 use crate::players::Me;
-use crate::tournaments::{
-    CreateTournamentRequest, GameTournamentView, TournamentView, TournamentsView,
-};
+use crate::tournaments::{CreateTournamentRequest, GameTournamentView, TournamentView};
 use crate::views::GameView;
 use crate::AppState;
 use axum::extract::State;
@@ -28,7 +27,7 @@ pub async fn create(
 
 /// `GET /api/tournaments`: upcoming, running and finished ones.
 pub async fn list(State(state): State<AppState>) -> ApiResult<TournamentsView> {
-    Ok(Json(state.tournaments.list().await?))
+    Ok(Json(state.tournaments.list().await?.into()))
 }
 
 /// `GET /api/tournaments/{id}`: settings, standings, pairings.

@@ -1,0 +1,145 @@
+//! `GET /api/games` and `GET /api/correspondence`: lists of games.
+
+use crate::games::{CorrespondenceGame, GamePage};
+use crate::store::GameSummary;
+use serde::Serialize;
+
+/// A line of the saved-games list.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameSummaryView {
+    /// The game's id, as in its URL.
+    pub id: String,
+    /// The game's name: `tensor`, `chess` or `chessence`.
+    pub variant: String,
+    /// The game's name for people.
+    pub variant_title: &'static str,
+    /// `engine`, `local` or `online`.
+    pub mode: &'static str,
+    /// The person's colour against the engine.
+    pub human_color: Option<String>,
+    /// The engine's level, 1..=6 (engine games only).
+    pub level: Option<u8>,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// `BOT` when White's player is a bot account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_title: Option<&'static str>,
+    /// `BOT` when Black's player is a bot account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_title: Option<&'static str>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
+    /// aborted game).
+    pub result: String,
+    /// How the game ended, as stored (`checkmate`, `resignation`,
+    /// `aborted`, ...); `null` while it goes on.
+    pub end_reason: Option<String>,
+    /// The game is over.
+    pub finished: bool,
+    /// Half-moves (plies) played.
+    pub move_count: usize,
+    /// Moves, as players count them (a move of each side is one).
+    pub moves: usize,
+    /// When the game was made, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// When it last changed, in milliseconds since the Unix epoch (the
+    /// list's order).
+    pub updated_at: i64,
+}
+
+/// `GET /api/games`: a page of the asker's games, newest first.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameListView {
+    /// At most `limit` games, the most recently changed first.
+    pub games: Vec<GameSummaryView>,
+    /// Pass as `cursor` for the next page; `null` on the last one.
+    pub next: Option<String>,
+}
+
+impl From<GameSummary> for GameSummaryView {
+    fn from(s: GameSummary) -> GameSummaryView {
+        let r = s.record;
+        let (result, end_reason) = crate::store::columns::ending_columns(r.ending);
+        GameSummaryView {
+            finished: r.ending.is_some(),
+            id: r.id,
+            variant: r.variant.name().to_string(),
+            variant_title: r.variant.title(),
+            mode: r.mode.as_str(),
+            human_color: r.human_color.map(|c| c.name().to_string()),
+            level: r.level,
+            white: r.white,
+            black: r.black,
+            white_title: s.bots.white.then_some(crate::bot::BOT_TITLE),
+            black_title: s.bots.black.then_some(crate::bot::BOT_TITLE),
+            result: result.to_string(),
+            end_reason,
+            move_count: s.move_count,
+            moves: s.move_count.div_ceil(2),
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+impl From<GamePage> for GameListView {
+    fn from(page: GamePage) -> GameListView {
+        GameListView {
+            games: page.games.into_iter().map(GameSummaryView::from).collect(),
+            next: page.next,
+        }
+    }
+}
+
+/// `GET /api/correspondence`: the asker's correspondence games in progress.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct CorrespondenceView {
+    /// How many wait for the asker's move.
+    pub your_turn: usize,
+    /// The games, those waiting for the asker first (least time left first).
+    pub games: Vec<CorrespondenceGameView>,
+}
+
+/// One correspondence game in [`CorrespondenceView`].
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct CorrespondenceGameView {
+    /// The game's id.
+    pub id: String,
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: &'static str,
+    /// The asker's colour.
+    pub color: &'static str,
+    /// The opponent's name.
+    pub opponent: String,
+    /// The asker is to move.
+    pub your_turn: bool,
+    /// Days per move.
+    pub days: u32,
+    /// The side to move's time left for this move (ms).
+    pub ms_left: i64,
+    /// Plies played.
+    pub ply: usize,
+}
+
+impl From<Vec<CorrespondenceGame>> for CorrespondenceView {
+    fn from(list: Vec<CorrespondenceGame>) -> CorrespondenceView {
+        let games: Vec<CorrespondenceGameView> = list
+            .into_iter()
+            .map(|g| CorrespondenceGameView {
+                id: g.id,
+                variant: g.variant.name(),
+                color: g.color.name(),
+                opponent: g.opponent,
+                your_turn: g.your_turn,
+                days: g.days,
+                ms_left: g.ms_left,
+                ply: g.ply,
+            })
+            .collect();
+        CorrespondenceView {
+            your_turn: games.iter().filter(|g| g.your_turn).count(),
+            games,
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! `GET` and `POST /api/games/{id}/review`.
+
+use crate::learning::reviews::ReviewStatus;
+use serde::Serialize;
+use tensorchess_analysis::review::ReviewProgress;
+
+/// Where a game's review is.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ReviewStatusView {
+    /// The game's id.
+    pub game: String,
+    /// `none` (never reviewed), `queued`, `running`, `done` or `failed`.
+    pub status: &'static str,
+    /// Positions analysed of all (queued and running).
+    pub progress: Option<ReviewProgress>,
+    /// The review (`done`): `tensorchess::review::Review`.
+    pub review: Option<serde_json::Value>,
+    /// Why it failed (`failed`).
+    pub error: Option<String>,
+}
+
+impl ReviewStatusView {
+    /// Game `game`'s review as it is.
+    pub fn new(game: &str, status: ReviewStatus) -> ReviewStatusView {
+        let (name, progress, review, error) = match status {
+            ReviewStatus::None => ("none", None, None, None),
+            ReviewStatus::Queued => ("queued", None, None, None),
+            ReviewStatus::Running(p) => ("running", Some(p), None, None),
+            ReviewStatus::Done(r) => ("done", None, Some(r), None),
+            ReviewStatus::Failed(e) => ("failed", None, None, Some(e)),
+        };
+        ReviewStatusView {
+            game: game.to_string(),
+            status: name,
+            progress,
+            review,
+            error,
+        }
+    }
+}

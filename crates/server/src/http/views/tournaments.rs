@@ -1,0 +1,31 @@
+//! `GET /api/tournaments`.
+
+use crate::tournaments::views::{summary, TournamentSummaryView};
+use crate::tournaments::TournamentLists;
+use serde::Serialize;
+
+/// Upcoming, running and recently finished tournaments.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentsView {
+    /// Not started yet, soonest first.
+    pub upcoming: Vec<TournamentSummaryView>,
+    /// Going on.
+    pub running: Vec<TournamentSummaryView>,
+    /// Over, latest first.
+    pub finished: Vec<TournamentSummaryView>,
+}
+
+impl From<TournamentLists> for TournamentsView {
+    fn from(lists: TournamentLists) -> TournamentsView {
+        let summaries = |list: Vec<(_, usize)>| {
+            list.iter()
+                .map(|(t, players)| summary(t, *players))
+                .collect()
+        };
+        TournamentsView {
+            upcoming: summaries(lists.upcoming),
+            running: summaries(lists.running),
+            finished: summaries(lists.finished),
+        }
+    }
+}
