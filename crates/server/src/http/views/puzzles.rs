@@ -127,3 +127,35 @@ impl From<ThemeCounts> for ThemesView {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensorchess_rules::VariantKind;
+
+    #[test]
+    fn a_rating_is_provisional_above_a_deviation_of_110() {
+        let r = |rd| RatingRecord {
+            rating: 1499.6,
+            rd,
+            volatility: 0.09,
+            games: 1,
+        };
+        let sure = PuzzleRatingView::from(&r(110.0));
+        assert_eq!((sure.rating, sure.rd, sure.provisional), (1500, 110, false));
+        assert!(PuzzleRatingView::from(&r(110.4)).provisional);
+    }
+
+    #[test]
+    fn themes_keep_the_services_order() {
+        let view = ThemesView::from(ThemeCounts {
+            kind: VariantKind::Tensor,
+            count: 7,
+            themes: vec![("ricochet".into(), 5), ("fork".into(), 2)],
+        });
+        assert_eq!(view.variant, "tensor");
+        assert_eq!(view.count, 7);
+        let names: Vec<&str> = view.themes.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["ricochet", "fork"]);
+    }
+}

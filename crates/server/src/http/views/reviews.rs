@@ -38,3 +38,27 @@ impl ReviewStatusView {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_status_has_its_name_and_only_its_own_fields() {
+        let progress = ReviewProgress { done: 3, total: 9 };
+        let cases = [
+            (ReviewStatus::None, "none"),
+            (ReviewStatus::Queued, "queued"),
+            (ReviewStatus::Running(progress), "running"),
+            (ReviewStatus::Done(serde_json::json!({"moves": []})), "done"),
+            (ReviewStatus::Failed("stopped".into()), "failed"),
+        ];
+        for (status, name) in cases {
+            let v = ReviewStatusView::new("abc", status);
+            assert_eq!((v.game.as_str(), v.status), ("abc", name));
+            assert_eq!(v.progress.is_some(), name == "running", "{v:?}");
+            assert_eq!(v.review.is_some(), name == "done", "{v:?}");
+            assert_eq!(v.error.is_some(), name == "failed", "{v:?}");
+        }
+    }
+}
