@@ -151,15 +151,15 @@ mod tests {
     #[test]
     fn a_pool_never_played_shows_the_start_and_ratings_are_rounded() {
         let played = RatingRecord {
-            rating: 1612.345_678,
-            rd: 80.004_9,
-            volatility: 0.060_000_7,
+            rating: 1612.345678,
+            rd: 80.0049,
+            volatility: 0.0600007,
             games: 12,
         };
         let view = RatingsView::new(&[(RatingPool::correspondence(VariantKind::Chess), played)]);
         assert_eq!(view.correspondence.chess.rating, 1612.35);
         assert_eq!(view.correspondence.chess.rd, 80.0);
-        assert_eq!(view.correspondence.chess.volatility, 0.060_001);
+        assert_eq!(view.correspondence.chess.volatility, 0.060001);
         assert_eq!(view.correspondence.chess.games, 12);
         // The real-time pool of the same game is another pool: not played.
         assert_eq!(view.chess.rating, START.rating);
