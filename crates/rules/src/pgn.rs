@@ -18,7 +18,10 @@ pub use tree::{
 pub use write::{game_tags, ROSTER};
 
 use crate::san::{parse_any, san_with};
-use crate::{Color, Game, Move, Outcome, ParseFenError, Position, Variant, VariantKind};
+use crate::{
+    with_variant, Color, Game, Move, Outcome, ParseFenError, Position, Variant, VariantGame,
+    VariantKind,
+};
 
 /// A PGN game as text: tags and move tokens, not yet checked against the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -130,14 +133,43 @@ fn start_position<V: Variant>(fen: Option<&str>) -> Result<Position<V>, PgnError
     })
 }
 
-/// Replays a PGN game under game `V`'s rules.
+/// Replays a PGN game under game `V`'s rules, every move written.
 pub fn replay<V: Variant>(pgn: &PgnGame) -> Result<Game<V>, PgnError> {
+    replay_moves(pgn, false)
+}
+
+/// Replays a PGN game's moves, all of them or (`to_end`) up to the game's end.
+fn replay_moves<V: Variant>(pgn: &PgnGame, to_end: bool) -> Result<Game<V>, PgnError> {
     let mut game = Game::from_position(start_position::<V>(pgn.tag("FEN"))?);
     for tok in &pgn.moves {
+        if to_end && game.outcome().is_some() {
+            break;
+        }
         let m = play_token(game.position(), tok)?;
         game.push(m);
     }
     Ok(game)
+}
+
+/// Replays a PGN game of any of the games: the one its `Variant` tag
+/// names, else `fallback`, else chess (PGN's default). Play stops where
+/// the game ends under these rules (a mate, or a draw the rules make at
+/// once, such as a threefold repetition): moves written after that are
+/// not played, as the game was over.
+///
+/// ```
+/// use tensorchess_rules::pgn::{parse_pgn, replay_game};
+/// use tensorchess_rules::VariantKind;
+/// let pgn = &parse_pgn("1. e4 e5 2. Nh3 *").unwrap()[0];
+/// let game = replay_game(pgn, Some(VariantKind::Tensor)).unwrap();
+/// assert_eq!((game.kind(), game.ply()), (VariantKind::Tensor, 3));
+/// ```
+pub fn replay_game(pgn: &PgnGame, fallback: Option<VariantKind>) -> Result<VariantGame, PgnError> {
+    let kind = match pgn.tag("Variant") {
+        Some(_) => pgn.variant()?,
+        None => fallback.unwrap_or(VariantKind::Chess),
+    };
+    Ok(with_variant!(kind, V => VariantGame::from(replay_moves::<V>(pgn, true)?)))
 }
 
 /// Writes a game as PGN with the given tags: the seven-tag roster first

@@ -8,7 +8,8 @@ mod common;
 use common::config;
 use proptest::prelude::*;
 use tensorchess_rules::pgn::{
-    game_tags, parse_pgn, parse_pgn_tree, replay, write_pgn, PgnError, PgnLine, PgnNode, PgnTree,
+    game_tags, parse_pgn, parse_pgn_tree, replay, replay_game, write_pgn, PgnError, PgnLine,
+    PgnNode, PgnTree,
 };
 use tensorchess_rules::{Chess, Color, Game, Position, Tensor, VariantKind};
 
@@ -216,4 +217,28 @@ fn comments_lose_only_what_would_end_them() {
     let back = &parse_pgn_tree(&text).unwrap()[0];
     assert_eq!(back.line.comments, ["before the first"]);
     assert_eq!(back.line.moves[0].comments, ["spaced out"]);
+}
+
+#[test]
+fn a_game_of_any_kind_replays_to_its_end_under_these_rules() {
+    // The Variant tag names the game; without one, the fallback, else chess.
+    let tensor = &parse_pgn("[Variant \"Tensor\"]\n\n1. e4 e5 *").unwrap()[0];
+    let game = replay_game(tensor, Some(VariantKind::Chess)).unwrap();
+    assert_eq!((game.kind(), game.ply()), (VariantKind::Tensor, 2));
+    let bare = &parse_pgn("1. e4 e5 *").unwrap()[0];
+    assert_eq!(replay_game(bare, None).unwrap().kind(), VariantKind::Chess);
+    let tensor = replay_game(bare, Some(VariantKind::Tensor)).unwrap();
+    assert_eq!(tensor.kind(), VariantKind::Tensor);
+    // A threefold repetition ends a game at once: what was written after
+    // it is not played (here, a move that would be legal).
+    let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *";
+    let pgn = &parse_pgn(shuffle).unwrap()[0];
+    assert_eq!(replay_game(pgn, None).unwrap().ply(), 8);
+    assert_eq!(replay::<Chess>(pgn).unwrap().moves().len(), 9);
+    // An unknown game is an error, not a fallback.
+    let odd = &parse_pgn("[Variant \"Atomic\"]\n\n1. e4 *").unwrap()[0];
+    assert!(matches!(
+        replay_game(odd, Some(VariantKind::Tensor)),
+        Err(PgnError::Variant(_))
+    ));
 }

@@ -11,7 +11,7 @@ use super::views::{
 };
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
-use tensorchess_rules::pgn::parse_pgn;
+use tensorchess_rules::pgn::{self, parse_pgn, PgnError};
 use tensorchess_rules::uci::ParseMoveError;
 use tensorchess_rules::IllegalReason;
 pub use tensorchess_rules::VariantGame;
@@ -394,27 +394,6 @@ fn search_game<V: Evaluate, H: SearchHandler>(
     (result, view)
 }
 
-/// Plays a PGN's moves from its start, stopping where the rules end the
-/// game (mate, stalemate, repetition, 100 plies): an imported game goes no
-/// further than the rules let it.
-fn import<V: Variant>(pgn: &tensorchess_rules::pgn::PgnGame) -> Result<Game<V>, AppError> {
-    let bad = |e: String| AppError::BadRequest(format!("PGN: {e}"));
-    let start = match pgn.tag("FEN") {
-        Some(fen) => Position::<V>::from_fen(fen).map_err(|e| bad(e.to_string()))?,
-        None => Position::new(),
-    };
-    let mut game = Game::from_position(start);
-    for (i, text) in pgn.moves.iter().enumerate() {
-        if game.outcome().is_some() {
-            break;
-        }
-        let m = san::parse_any(game.position(), text)
-            .map_err(|e| bad(format!("move {} ({text}): {e}", i / 2 + 1)))?;
-        game.push(m);
-    }
-    Ok(game)
-}
-
 /// A new game from the start or from `fen`.
 pub fn new_game(kind: VariantKind, fen: Option<&str>) -> Result<VariantGame, AppError> {
     Ok(with_variant!(kind, V => VariantGame::from(game_from::<V>(fen)?)))
@@ -430,34 +409,26 @@ pub fn import_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedG
             MAX_PGN_BYTES / 1024
         )));
     }
-    read_pgn(text, fallback, true)
+    read_pgn(text, fallback)
 }
 
-/// Reads the first game of a PGN file of any size (the command line's
-/// tools); `fallback` is the game when it has no `Variant` tag.
-pub fn read_first_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
-    read_pgn(text, fallback, false)
-}
-
-/// Reads the first game of a PGN, within the import limits if `bounded`.
-fn read_pgn(
-    text: &str,
-    fallback: Option<VariantKind>,
-    bounded: bool,
-) -> Result<ImportedGame, AppError> {
+/// Reads the first game of a PGN, within the import limits.
+fn read_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
     let games = parse_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
     let Some(pgn) = games.into_iter().next() else {
         return Err(AppError::bad("The PGN holds no game"));
     };
-    if let Some((name, _)) = pgn.tags.iter().find(|(k, v)| {
-        bounded && (k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
-    }) {
+    if let Some((name, _)) = pgn
+        .tags
+        .iter()
+        .find(|(k, v)| k.chars().count() > MAX_PGN_TAG || v.chars().count() > MAX_PGN_TAG)
+    {
         return Err(AppError::bad(format!(
             "PGN: the tag '{}' is longer than {MAX_PGN_TAG} characters",
             name.chars().take(32).collect::<String>()
         )));
     }
-    if bounded && pgn.moves.len() > MAX_PGN_PLIES {
+    if pgn.moves.len() > MAX_PGN_PLIES {
         return Err(AppError::bad(format!(
             "PGN: a game may have at most {MAX_PGN_PLIES} moves (plies)"
         )));
@@ -468,18 +439,14 @@ fn read_pgn(
             bad.chars().take(32).collect::<String>()
         )));
     }
-    let kind = match pgn.tag("Variant") {
-        Some(_) => pgn
-            .variant()
-            .map_err(|e| AppError::BadRequest(capital(&e.to_string())))?,
-        None => fallback.unwrap_or(VariantKind::Chess),
-    };
     // The rules library is trusted not to panic, but a PGN is arbitrary
     // input: a panic here must answer 400, not take a worker down.
-    let game = std::panic::catch_unwind(|| -> Result<VariantGame, AppError> {
-        Ok(with_variant!(kind, V => VariantGame::from(import::<V>(&pgn)?)))
-    })
-    .map_err(|_| AppError::bad("PGN: the moves could not be read"))??;
+    let game = std::panic::catch_unwind(|| pgn::replay_game(&pgn, fallback))
+        .map_err(|_| AppError::bad("PGN: the moves could not be read"))?
+        .map_err(|e| match e {
+            PgnError::Move { .. } => AppError::BadRequest(format!("PGN: {e}")),
+            other => AppError::BadRequest(capital(&other.to_string())),
+        })?;
     Ok(ImportedGame {
         game,
         tags: pgn.tags,

@@ -3,11 +3,11 @@
 use super::error::CliError;
 use super::game_args::VariantParser;
 use crate::review::{review_any_game, Budget, ReviewSettings};
-use crate::server::game_views::read_first_pgn;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::AtomicBool;
 use tensorchess_engine::{Engine, Options};
+use tensorchess_rules::pgn::{parse_pgn, replay_game, PgnError};
 use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
@@ -28,8 +28,14 @@ pub struct ReviewArgs {
 pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError(format!("cannot read {}: {e}", args.file)))?;
-    let imported =
-        read_first_pgn(&text, args.variant).map_err(|e| CliError(format!("{}: {e}", args.file)))?;
+    let pgn_error = |e: PgnError| CliError(format!("{}: {e}", args.file));
+    let pgn = parse_pgn(&text)
+        .map_err(pgn_error)?
+        .into_iter()
+        .next()
+        .ok_or(PgnError::Empty)
+        .map_err(pgn_error)?;
+    let game = replay_game(&pgn, args.variant).map_err(pgn_error)?;
     let mut settings = ReviewSettings::default();
     if let Some(n) = args.nodes {
         settings.budget = Budget::Nodes(n);
@@ -42,7 +48,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
         ..Options::default()
     });
     // Drawn only when standard error is a terminal.
-    let bar = ProgressBar::new(imported.game.ply() as u64 + 1);
+    let bar = ProgressBar::new(game.ply() as u64 + 1);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} positions [{elapsed} < {eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -50,17 +56,17 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
     let stop = AtomicBool::new(false);
     let review = review_any_game(
         &mut engine,
-        &imported.game,
+        &game,
         &settings,
         &mut |p| bar.set_position(p.done as u64),
         &stop,
     )
     .map_err(|e| CliError(e.to_string()))?;
     bar.finish_and_clear();
-    let result = match imported.result.as_str() {
-        "1-0" | "0-1" | "1/2-1/2" => imported.result.clone(),
+    let result = match pgn.result.as_str() {
+        "1-0" | "0-1" | "1/2-1/2" => pgn.result.clone(),
         _ => "*".to_string(),
     };
-    print!("{}", review.to_pgn(&imported.tags, &result));
+    print!("{}", review.to_pgn(&pgn.tags, &result));
     Ok(())
 }
