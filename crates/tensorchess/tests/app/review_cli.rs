@@ -149,17 +149,7 @@ fn bad_input_exits_2_with_one_line() {
 /// moves, the better move as a variation of the blunder.
 #[test]
 fn python_chess_reads_the_review() {
-    let have = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have {
-        assert!(
-            std::env::var_os("TENSORCHESS_REQUIRE_PYTHON_CHESS").is_none(),
-            "python-chess is required but not installed"
-        );
-        eprintln!("python-chess is not installed: skipping (pip install chess)");
+    if !crate::common::have_python_chess("chess.pgn") {
         return;
     }
     let out = stdout(&review(HUNG_QUEEN, &[]));

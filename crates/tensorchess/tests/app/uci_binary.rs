@@ -50,17 +50,7 @@ fn the_binary_speaks_uci_on_stdin_and_stdout() {
 /// absence a failure (CI does).
 #[test]
 fn python_chess_plays_through_our_uci() {
-    let have = Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have {
-        assert!(
-            std::env::var_os("TENSORCHESS_REQUIRE_PYTHON_CHESS").is_none(),
-            "python-chess is required but not installed"
-        );
-        eprintln!("python-chess is not installed: skipping (pip install chess)");
+    if !crate::common::have_python_chess("chess.engine") {
         return;
     }
     let script = concat!(

@@ -372,3 +372,22 @@ pub fn ownerless_game(id: &str, variant: tensorchess_rules::VariantKind) -> Stor
         online: None,
     }
 }
+
+/// Whether Python can import `module` of python-chess (`pip install
+/// chess`). Its absence skips a test, unless
+/// `TENSORCHESS_REQUIRE_PYTHON_CHESS` is set (CI sets it): then it fails.
+pub fn have_python_chess(module: &str) -> bool {
+    let have = std::process::Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        assert!(
+            std::env::var_os("TENSORCHESS_REQUIRE_PYTHON_CHESS").is_none(),
+            "python-chess is required but not installed"
+        );
+        eprintln!("python-chess is not installed: skipping (pip install chess)");
+    }
+    have
+}
