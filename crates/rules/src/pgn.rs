@@ -160,7 +160,7 @@ fn replay_moves<V: Variant>(pgn: &PgnGame, to_end: bool) -> Result<Game<V>, PgnE
 /// ```
 /// use tensorchess_rules::pgn::{parse_pgn, replay_game};
 /// use tensorchess_rules::VariantKind;
-/// let pgn = &parse_pgn("1. e4 e5 2. Nh3 *").unwrap()[0];
+/// let pgn = &parse_pgn("1. e4 e5 2. Ni3 *").unwrap()[0];
 /// let game = replay_game(pgn, Some(VariantKind::Tensor)).unwrap();
 /// assert_eq!((game.kind(), game.ply()), (VariantKind::Tensor, 3));
 /// ```
