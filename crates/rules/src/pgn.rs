@@ -107,6 +107,18 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         .collect())
 }
 
+/// The first game of a PGN text ([`parse_pgn`]); [`PgnError::Empty`] when
+/// it holds none.
+///
+/// ```
+/// use tensorchess_rules::pgn::{parse_first_pgn, PgnError};
+/// assert_eq!(parse_first_pgn("1. e4 *\n\n1. d4 *").unwrap().moves, ["e4"]);
+/// assert_eq!(parse_first_pgn("  "), Err(PgnError::Empty));
+/// ```
+pub fn parse_first_pgn(text: &str) -> Result<PgnGame, PgnError> {
+    parse_pgn(text)?.into_iter().next().ok_or(PgnError::Empty)
+}
+
 /// The move token `tok` in `pos` (SAN or a move string), or why it is not
 /// a legal move there, with its move number.
 fn play_token<V: Variant>(pos: &Position<V>, tok: &str) -> Result<Move, PgnError> {

@@ -11,7 +11,7 @@ use super::views::{
 };
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
-use tensorchess_rules::pgn::{self, parse_pgn, PgnError};
+use tensorchess_rules::pgn::{self, PgnError};
 use tensorchess_rules::uci::ParseMoveError;
 use tensorchess_rules::IllegalReason;
 pub use tensorchess_rules::VariantGame;
@@ -409,15 +409,8 @@ pub fn import_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedG
             MAX_PGN_BYTES / 1024
         )));
     }
-    read_pgn(text, fallback)
-}
-
-/// Reads the first game of a PGN, within the import limits.
-fn read_pgn(text: &str, fallback: Option<VariantKind>) -> Result<ImportedGame, AppError> {
-    let games = parse_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
-    let Some(pgn) = games.into_iter().next() else {
-        return Err(AppError::bad("The PGN holds no game"));
-    };
+    let pgn =
+        pgn::parse_first_pgn(text).map_err(|e| AppError::BadRequest(capital(&e.to_string())))?;
     if let Some((name, _)) = pgn
         .tags
         .iter()

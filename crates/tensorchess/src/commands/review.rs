@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::AtomicBool;
 use tensorchess_engine::{Engine, Options};
-use tensorchess_rules::pgn::{parse_pgn, replay_game, PgnError};
+use tensorchess_rules::pgn::{parse_first_pgn, replay_game, PgnError};
 use tensorchess_rules::VariantKind;
 
 #[derive(Args, Debug)]
@@ -29,12 +29,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError(format!("cannot read {}: {e}", args.file)))?;
     let pgn_error = |e: PgnError| CliError(format!("{}: {e}", args.file));
-    let pgn = parse_pgn(&text)
-        .map_err(pgn_error)?
-        .into_iter()
-        .next()
-        .ok_or(PgnError::Empty)
-        .map_err(pgn_error)?;
+    let pgn = parse_first_pgn(&text).map_err(pgn_error)?;
     let game = replay_game(&pgn, args.variant).map_err(pgn_error)?;
     let mut settings = ReviewSettings::default();
     if let Some(n) = args.nodes {
