@@ -44,12 +44,15 @@ function rng(seed) {
 }
 
 // Opens a socket in the page subscribed to the game; every text message is
-// kept in `window.__events` with its length in bytes.
+// kept in `window.__events` with its length in bytes (as text: on the wire
+// it is compressed), and the socket's extensions in `window.__extensions`.
 async function listen(page, id) {
   await page.evaluate(async (gameId) => {
     /** @type {any} */ (window).__events = [];
     const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/ws`);
     await new Promise((r) => ws.addEventListener('open', r, { once: true }));
+    // What the browser and the server agreed (compression, as issue 26 asks).
+    /** @type {any} */ (window).__extensions = ws.extensions;
     ws.addEventListener('message', (e) => {
       const text = String(e.data);
       /** @type {any} */ (window).__events.push({ bytes: new TextEncoder().encode(text).length, msg: JSON.parse(text) });
@@ -159,6 +162,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 test('the compact legal moves of a Tensor Chess game expand to the whole view', async () => {
   const { seen, sizes } = await randomGame('tensor', 7, 90);
   for (const kind of ['propel', 'long path']) assert.ok(seen.has(kind), `the game met a ${kind} (${[...seen]})`);
+  for (const p of [alice, bob, carol]) {
+    const agreed = await p.page.evaluate(() => /** @type {any} */ (window).__extensions);
+    assert.match(agreed, /^permessage-deflate/, `the socket is compressed (extensions: '${agreed}')`);
+  }
   console.log(`tensor move events: median ${median(sizes.toMove)} B to the side to move, ${median(sizes.spectator)} B to a spectator`);
   assert.ok(median(sizes.toMove) <= 1024, `at most 1 KB to the opponent (median ${median(sizes.toMove)})`);
   assert.ok(median(sizes.spectator) <= 300, `at most 300 B to a spectator (median ${median(sizes.spectator)})`);

@@ -80,6 +80,8 @@ pub struct AppState {
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
     pub metrics: Arc<metrics::Metrics>,
+    /// The WebSockets' settings, with the deflate states they share.
+    socket_options: yawc::Options,
     shutdown: Arc<watch::Sender<bool>>,
 }
 
@@ -146,6 +148,7 @@ impl AppState {
             learning,
             writes,
             metrics: Arc::default(),
+            socket_options: http::ws::socket_options(),
             shutdown: Arc::new(watch::channel(false).0),
         }
     }

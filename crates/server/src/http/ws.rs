@@ -22,6 +22,13 @@
 //! timeout closes the connection (`slow_sockets_dropped` in the health
 //! counters).
 //!
+//! The socket is yawc's, which negotiates WebSocket compression
+//! (permessage-deflate, RFC 7692) when the client offers it, as browsers
+//! do: without context takeover in either direction, so that between
+//! messages a connection holds no deflate state (the state is lent from
+//! one pool per server for the message being compressed), and only
+//! messages of [`COMPRESS_FROM`] bytes or more are compressed.
+//!
 //! [`Hub`]: crate::hub::Hub
 //! [`RateLimit`]: crate::ratelimit::RateLimit
 
@@ -38,7 +45,6 @@ use crate::requests::ClientMessage;
 use crate::topic::Topic;
 use crate::views::ServerEvent;
 use crate::AppState;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -48,6 +54,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
+use yawc::close::CloseCode;
+use yawc::{DeflatePool, Frame, HttpStream, IncomingUpgrade, OpCode, Options, WebSocket};
+
+/// What goes out on a socket: one frame (a text, a ping, a close).
+type Message = Frame;
 
 /// Largest client message handled; a larger one gets an error answer.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
@@ -66,10 +77,33 @@ pub const SEND_QUEUE: usize = 64;
 /// (a closed laptop, a dead network), so the opponent sees "disconnected".
 const PING_EVERY: Duration = Duration::from_secs(15);
 const IDLE_LIMIT: Duration = Duration::from_secs(45);
+/// Messages shorter than this go uncompressed: deflate saves little on a
+/// few dozen bytes, and costs a compressor.
+pub const COMPRESS_FROM: usize = 128;
+/// Deflate states kept between messages, for all connections together:
+/// about the messages compressed at one moment (one per worker thread, and
+/// some to spare), not one per connection.
+const DEFLATE_STATES: usize = 16;
+
+/// The sockets' settings: small buffers (client messages are small, and a
+/// thousand connections with large ones would hold a quarter of a
+/// gigabyte), the read limits, and compression for clients that offer it.
+pub fn socket_options() -> Options {
+    Options::default()
+        .with_limits(MAX_READ_MESSAGE, MAX_READ_MESSAGE)
+        .with_read_buffer_capacity(READ_BUFFER)
+        .with_write_buffer_capacity(READ_BUFFER)
+        .with_utf8()
+        .with_low_latency_compression()
+        .server_no_context_takeover()
+        .client_no_context_takeover()
+        .with_deflate_pool(DeflatePool::new(DEFLATE_STATES))
+        .with_compression_threshold(COMPRESS_FROM)
+}
 
 /// `GET /api/ws`: upgrades to a WebSocket for `me` (origin and connection limits checked first).
 pub async fn handler(
-    ws: WebSocketUpgrade,
+    ws: IncomingUpgrade,
     headers: HeaderMap,
     me: Me,
     State(state): State<AppState>,
@@ -81,19 +115,32 @@ pub async fn handler(
         )
             .into_response();
     }
-    // Small buffers: client messages are small, and a thousand connections
-    // with the default 128 KiB each would hold a quarter of a gigabyte.
-    ws.max_message_size(MAX_READ_MESSAGE)
-        .max_frame_size(MAX_READ_MESSAGE)
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
-        .on_upgrade(move |socket| connection(socket, state, me))
+    let (response, upgrade) = match ws.upgrade(state.socket_options.clone()) {
+        Ok(upgraded) => upgraded,
+        Err(e) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                format!("Not a WebSocket upgrade: {e}"),
+            )
+                .into_response()
+        }
+    };
+    tokio::spawn(async move {
+        // The client may go before the upgrade completes: nothing to do.
+        if let Ok(socket) = upgrade.await {
+            connection(socket, state, me).await;
+        }
+    });
+    response.map(axum::body::Body::new)
 }
 
 fn text(event: &ServerEvent) -> Message {
-    Message::Text(Utf8Bytes::from(
-        serde_json::to_string(event).unwrap_or_else(|_| "{}".into()),
-    ))
+    Frame::text(serde_json::to_string(event).unwrap_or_else(|_| "{}".into()))
+}
+
+/// The frame that closes a connection.
+fn close() -> Message {
+    Frame::close(CloseCode::Normal, [])
 }
 
 /// The channel an analysis answers on: its events are written out on the
@@ -126,9 +173,7 @@ struct Conn {
 /// A message to a page whose session ended (`type`: `banned` or
 /// `session_ended`), sent before the socket closes.
 fn account_message(kind: &str, message: &str) -> Message {
-    Message::Text(Utf8Bytes::from(
-        serde_json::json!({ "type": kind, "message": message }).to_string(),
-    ))
+    Frame::text(serde_json::json!({ "type": kind, "message": message }).to_string())
 }
 
 /// Sends one message, unless the client does not take it within `limit`.
@@ -142,14 +187,14 @@ where
     )
 }
 
-async fn connection(socket: WebSocket, state: AppState, me: Me) {
+async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
     let _open = Gauge::hold(&state.metrics, |m| &m.sockets);
     let write_limit = state.games.config().ws_write_timeout;
     let (mut sink, mut stream) = socket.split();
     if let Some(reason) = &me.banned {
         let text = format!("You are banned from this server: {reason}");
         let _ = send_within(&mut sink, account_message("banned", &text), write_limit).await;
-        let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+        let _ = send_within(&mut sink, close(), write_limit).await;
         return;
     }
     // The player counts as here while this connection lasts.
@@ -177,18 +222,22 @@ async fn connection(socket: WebSocket, state: AppState, me: Me) {
     loop {
         tokio::select! {
             incoming = stream.next() => {
-                let msg = match incoming {
-                    None | Some(Err(_)) => break,
-                    Some(Ok(msg)) => msg,
-                };
+                // The socket ends (`None`) on a protocol error, a message
+                // over the limit, or invalid UTF-8 in a text.
+                let Some(msg) = incoming else { break };
                 last_heard = tokio::time::Instant::now();
-                let reply = match msg {
-                    Message::Text(t) => handle_text(t.as_str(), &state, &out_tx, &mut conn).await,
-                    Message::Binary(_) => Some(ServerEvent::Error {
+                let reply = match msg.opcode() {
+                    OpCode::Text => match std::str::from_utf8(msg.payload()) {
+                        Ok(t) => handle_text(t, &state, &out_tx, &mut conn).await,
+                        // The socket checks UTF-8 first; this is in case.
+                        Err(_) => error("A text message must be UTF-8".into()),
+                    },
+                    OpCode::Binary => Some(ServerEvent::Error {
                         message: "Binary messages are not understood: send JSON text".into(),
                     }),
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => None,
+                    OpCode::Close => break,
+                    // Pings are answered by the socket itself.
+                    OpCode::Ping | OpCode::Pong | OpCode::Continuation => None,
                 };
                 if let Some(reply) = reply {
                     if !send_within(&mut sink, text(&reply), write_limit).await {
@@ -219,21 +268,21 @@ async fn connection(socket: WebSocket, state: AppState, me: Me) {
                 };
                 if let Some((kind, message)) = ends {
                     let _ = send_within(&mut sink, account_message(kind, &message), write_limit).await;
-                    let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+                    let _ = send_within(&mut sink, close(), write_limit).await;
                     break;
                 }
             }
             _ = ping.tick() => {
                 if last_heard.elapsed() > IDLE_LIMIT {
-                    let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+                    let _ = send_within(&mut sink, close(), write_limit).await;
                     break;
                 }
-                if !send_within(&mut sink, Message::Ping(Default::default()), write_limit).await {
+                if !send_within(&mut sink, Frame::ping(bytes::Bytes::new()), write_limit).await {
                     break;
                 }
             }
             _ = shutdown.changed() => {
-                let _ = send_within(&mut sink, Message::Close(None), write_limit).await;
+                let _ = send_within(&mut sink, close(), write_limit).await;
                 break;
             }
         }
@@ -502,10 +551,7 @@ async fn forward(
     loop {
         let msg = match rx.recv().await {
             // The hub's texts are made from `String`s: always UTF-8.
-            Ok(p) => match Utf8Bytes::try_from(p.text_for(audience)) {
-                Ok(text) => Message::Text(text),
-                Err(_) => continue,
-            },
+            Ok(p) => Frame::text(p.text_for(audience)),
             Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
                 topic: topic.clone(),
             }),

@@ -41,3 +41,4 @@ mod tournaments_large;
 mod tune_texel;
 mod uci_binary;
 mod uci_protocol;
+mod ws_compression;
