@@ -9,7 +9,7 @@
 //! their bits and sizes.
 
 use crate::common::online::*;
-use flate2::{Decompress, FlushDecompress};
+use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -102,6 +102,54 @@ impl RawSocket {
         frame.extend_from_slice(&mask);
         frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
         self.tcp.write_all(&frame).await.unwrap();
+    }
+
+    /// Sends `text` as one masked text frame compressed (RSV1), as a
+    /// browser's are.
+    async fn send_compressed(&mut self, text: &[u8]) {
+        let mut payload = Vec::with_capacity(text.len() + 64);
+        Compress::new(Compression::fast(), false)
+            .compress_vec(text, &mut payload, FlushCompress::Sync)
+            .unwrap();
+        // The message ends without the sync flush's empty block.
+        assert!(payload.ends_with(&[0, 0, 0xff, 0xff]));
+        payload.truncate(payload.len() - 4);
+        let mask = [0x9a, 0xbc, 0xde, 0xf0];
+        let mut frame = vec![0xC1];
+        match payload.len() {
+            n if n < 126 => frame.push(0x80 | n as u8),
+            n => {
+                frame.push(0x80 | 126);
+                frame.extend_from_slice(&(n as u16).to_be_bytes());
+            }
+        }
+        frame.extend_from_slice(&mask);
+        frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        self.tcp.write_all(&frame).await.unwrap();
+    }
+
+    /// Whether the server closes the connection (a close frame, or the
+    /// end of the stream) before sending any more text.
+    async fn closes(&mut self) -> bool {
+        loop {
+            if self.read.len() < 2 {
+                let mut chunk = [0u8; 4096];
+                let got = tokio::time::timeout(Duration::from_secs(10), self.tcp.read(&mut chunk))
+                    .await
+                    .expect("an answer within 10 s");
+                match got {
+                    Ok(0) | Err(_) => return true,
+                    Ok(n) => self.read.extend_from_slice(&chunk[..n]),
+                }
+                continue;
+            }
+            let frame = self.frame().await;
+            match frame.opcode {
+                8 => return true,
+                1 => return false,
+                _ => {}
+            }
+        }
     }
 
     async fn fill(&mut self, n: usize) {
@@ -248,4 +296,26 @@ async fn sockets_compress_for_clients_that_offer_it_and_only_for_them() {
         median(watching)
     );
     assert!(wire < text, "{wire} B compressed against {text} B");
+}
+
+#[tokio::test]
+async fn compressed_client_messages_are_read_and_a_deflate_bomb_closes_the_socket() {
+    let t = TestApp::new();
+    let (addr, _stop) = t.serve().await;
+    let (mut socket, agreed) = connect(addr, None, Some(BROWSER_OFFER)).await;
+    assert!(agreed.is_some());
+    socket.send_compressed(br#"{"type":"ping"}"#).await;
+    let (pong, _) = socket.next_of("pong").await;
+    assert_eq!(pong["type"], "pong");
+
+    // A megabyte of spaces deflates to about a kilobyte: the server stops
+    // inflating at its limit (16 KiB) and closes the socket.
+    let bomb = format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", " ".repeat(1 << 20));
+    socket.send_compressed(bomb.as_bytes()).await;
+    assert!(socket.closes().await, "the socket is closed, not answered");
+
+    // The server goes on serving others.
+    let (mut next, _) = connect(addr, None, Some(BROWSER_OFFER)).await;
+    next.send_compressed(br#"{"type":"ping"}"#).await;
+    next.next_of("pong").await;
 }
