@@ -8,12 +8,14 @@
 //! A message may have a second form for one audience of the topic (a
 //! game's move event with the legal moves, for the side to move): each
 //! subscriber says which audience it belongs to, if any, and reads the
-//! form that is its own.
+//! form that is its own. Subscribers also join their audience here, so
+//! that a publisher makes the second form only when someone will read it
+//! (with two instances, the side to move is often on the other one).
 
 use bytes::Bytes;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
 /// Messages kept for a slow subscriber before it lags.
@@ -47,6 +49,33 @@ impl Published {
 #[derive(Default)]
 pub struct Hub {
     topics: Mutex<HashMap<String, broadcast::Sender<Published>>>,
+    /// How many subscribers each audience of a topic has (only topics and
+    /// audiences with some).
+    audiences: Mutex<HashMap<String, Vec<(&'static str, usize)>>>,
+}
+
+/// A subscriber's place in an audience of a topic, while it is held.
+pub struct AudienceMember {
+    hub: Arc<Hub>,
+    topic: String,
+    audience: &'static str,
+}
+
+impl Drop for AudienceMember {
+    fn drop(&mut self) {
+        let mut audiences = self.hub.audiences.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(counts) = audiences.get_mut(&self.topic) {
+            if let Some(i) = counts.iter().position(|(a, _)| *a == self.audience) {
+                counts[i].1 -= 1;
+                if counts[i].1 == 0 {
+                    counts.swap_remove(i);
+                }
+            }
+            if counts.is_empty() {
+                audiences.remove(&self.topic);
+            }
+        }
+    }
 }
 
 impl Hub {
@@ -62,6 +91,30 @@ impl Hub {
             .entry(topic.to_string())
             .or_insert_with(|| broadcast::channel(TOPIC_CAPACITY).0)
             .subscribe()
+    }
+
+    /// Counts a subscriber of `topic` in `audience` until the member is
+    /// dropped.
+    pub fn join_audience(self: &Arc<Self>, topic: &str, audience: &'static str) -> AudienceMember {
+        let mut audiences = self.audiences.lock().unwrap_or_else(|e| e.into_inner());
+        let counts = audiences.entry(topic.to_string()).or_default();
+        match counts.iter_mut().find(|(a, _)| *a == audience) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((audience, 1)),
+        }
+        AudienceMember {
+            hub: self.clone(),
+            topic: topic.to_string(),
+            audience,
+        }
+    }
+
+    /// Whether some subscriber of `topic` is in `audience` now.
+    pub fn has_audience(&self, topic: &str, audience: &str) -> bool {
+        let audiences = self.audiences.lock().unwrap_or_else(|e| e.into_inner());
+        audiences
+            .get(topic)
+            .is_some_and(|counts| counts.iter().any(|(a, _)| *a == audience))
     }
 
     /// Sends a message to a topic's subscribers; returns how many there were.
@@ -171,6 +224,27 @@ mod tests {
         assert_eq!(watcher.recv().await.unwrap().text_for(None), "1");
         hub.publish_for("game:a", &3, ("white", &4));
         assert_eq!(white.recv().await.unwrap().text_for(Some("black")), "3");
+    }
+
+    #[test]
+    fn audiences_count_their_members_while_they_are_held() {
+        let hub = Arc::new(Hub::new());
+        assert!(!hub.has_audience("game:a", "white"));
+        let first = hub.join_audience("game:a", "white");
+        let second = hub.join_audience("game:a", "white");
+        let black = hub.join_audience("game:a", "black");
+        assert!(hub.has_audience("game:a", "white"));
+        assert!(!hub.has_audience("game:b", "white"));
+        drop(first);
+        assert!(hub.has_audience("game:a", "white"));
+        drop(second);
+        assert!(!hub.has_audience("game:a", "white"));
+        assert!(hub.has_audience("game:a", "black"));
+        drop(black);
+        assert!(
+            hub.audiences.lock().unwrap().is_empty(),
+            "nothing left behind"
+        );
     }
 
     #[tokio::test]

@@ -459,24 +459,37 @@ async fn subscribe(
         Topic::Challenges => crate::challenges::Challenges::topic_of(&conn.me),
         _ => topic.clone(),
     };
-    let rx = state.games.hub().subscribe(&hub_topic);
+    let hub = state.games.hub();
+    let rx = hub.subscribe(&hub_topic);
     let snapshot = match &parsed {
-        Topic::Challenges => state.challenges.snapshot(&conn.me).await.map(|e| (None, e)),
-        Topic::Tournament(id) => state.tournaments.snapshot(id).await.map(|e| (None, e)),
+        Topic::Challenges => state
+            .challenges
+            .snapshot(&conn.me)
+            .await
+            .map(|e| (None, e, None)),
+        Topic::Tournament(id) => state
+            .tournaments
+            .snapshot(id)
+            .await
+            .map(|e| (None, e, None)),
         Topic::Chat(id, room) => chat_snapshot(&topic, id, *room, state, &conn.me)
             .await
-            .map(|e| (None, e)),
-        Topic::Lobby => state.lobby.snapshot().await.map(|e| (None, e)),
+            .map(|e| (None, e, None)),
+        Topic::Lobby => state.lobby.snapshot().await.map(|e| (None, e, None)),
         Topic::Game(id) => state.games.lock_for(id, &conn.me).await.map(|(_, lg)| {
             let snapshot = ServerEvent::Game {
                 topic: topic.clone(),
                 event: GameEvent::Snapshot,
                 game: Box::new(state.games.live.view(&lg)),
             };
-            (OnlineGames::seat(&lg, &conn.me), snapshot)
+            let seat = OnlineGames::seat(&lg, &conn.me);
+            // Joined under the game's lock, as moves are published: a move
+            // before is in the snapshot, one after is made for this seat.
+            let member = seat.map(|c| hub.join_audience(&topic, c.name()));
+            (seat, snapshot, member)
         }),
     };
-    let (seat, snapshot) = match snapshot {
+    let (seat, snapshot, audience_member) = match snapshot {
         Ok(s) => s,
         Err(e) => return error(e.to_string()),
     };
@@ -496,6 +509,8 @@ async fn subscribe(
         if !queue(&out, subscribed, &slow) || !queue(&out, text(&snapshot), &slow) {
             return;
         }
+        // The seat's place in its audience lasts as long as this task.
+        let _member = audience_member;
         // A player counts as connected to their game while this lasts.
         let _here: Option<PresenceGuard> = match (seat, id) {
             (Some(c), Some(id)) => Some(presence.enter(&id, c)),

@@ -548,10 +548,18 @@ impl LiveGames {
             if self.hub.subscriber_count(&topic) == 0 {
                 return;
             }
-            if let Some((everyone, to_move)) = move_event::move_events(lg, &topic, self.now()) {
-                self.hub
-                    .publish_for(&topic, &everyone, (lg.turn().name(), &to_move));
-                return;
+            let side = lg.turn().name();
+            let for_side = self.hub.has_audience(&topic, side);
+            match move_event::move_events(lg, &topic, self.now(), for_side) {
+                Some((everyone, Some(to_move))) => {
+                    self.hub.publish_for(&topic, &everyone, (side, &to_move));
+                    return;
+                }
+                Some((everyone, None)) => {
+                    self.hub.publish(&topic, &everyone);
+                    return;
+                }
+                None => {}
             }
         }
         // Online games send only what changed in the move list: the move

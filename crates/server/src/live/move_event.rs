@@ -94,8 +94,15 @@ pub struct ClockTicks {
 
 /// The two forms of the event of `lg`'s last move on `topic` (an online
 /// game in progress): for everyone, and for the side to move (with its
-/// legal moves). `None` when the game has no move.
-pub fn move_events(lg: &LiveGame, topic: &str, now: i64) -> Option<(ServerEvent, ServerEvent)> {
+/// legal moves) when `for_side_to_move` (someone of that side follows the
+/// game here: making the legal moves is most of an event's cost). `None`
+/// when the game has no move.
+pub fn move_events(
+    lg: &LiveGame,
+    topic: &str,
+    now: i64,
+    for_side_to_move: bool,
+) -> Option<(ServerEvent, Option<ServerEvent>)> {
     let entry = lg.history().last()?.clone();
     let online = lg.online()?;
     let turn = lg.turn();
@@ -116,13 +123,13 @@ pub fn move_events(lg: &LiveGame, topic: &str, now: i64) -> Option<(ServerEvent,
         can_abort: view.can_abort,
         legal: None,
     };
-    let to_move = MoveEventView {
+    let to_move = for_side_to_move.then(|| MoveEventView {
         legal: Some(CompactLegal::of_game(lg.game())),
         ..everyone.clone()
-    };
+    });
     let event = |m: MoveEventView| ServerEvent::Move {
         topic: topic.to_string(),
         event: Box::new(m),
     };
-    Some((event(everyone), event(to_move)))
+    Some((event(everyone), to_move.map(event)))
 }

@@ -85,12 +85,19 @@ async fn a_game_is_played_across_two_servers() {
             ply % 2,
             r.text
         );
-        for ws in [&mut white_ws, &mut black_ws, &mut watcher] {
+        for (i, ws) in [&mut white_ws, &mut black_ws, &mut watcher]
+            .into_iter()
+            .enumerate()
+        {
             let g = game_at(ws, ply + 1).await;
             assert_eq!(last_move(&g)["uci"], mv.as_str());
             // The same compact event on the instance that made the move and
             // on the one that followed it.
             assert_eq!(g["type"], "move", "{g}");
+            // The legal moves go to the side to move, wherever it is (made
+            // only by the instance it follows the game on).
+            let to_move = if ply % 2 == 0 { 1 } else { 0 };
+            assert_eq!(g.get("legal").is_some(), i == to_move, "socket {i}: {g}");
         }
         game = r.body;
     }

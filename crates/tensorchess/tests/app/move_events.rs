@@ -112,3 +112,47 @@ async fn move_events_are_small_and_only_the_side_to_move_gets_the_legal_moves() 
         "{spectator} B to a spectator"
     );
 }
+
+/// The legal moves are made only when the side to move follows the game
+/// here; a player who leaves and comes back gets them again, and the
+/// others get the move all the same while nobody of that side follows.
+#[tokio::test]
+async fn the_side_to_move_gets_its_legal_moves_only_while_it_follows() {
+    let t = TestApp::new();
+    let clock = json!({ "base_seconds": 300, "increment_seconds": 3 });
+    let (id, white, black) = t.started(clock).await;
+    let (addr, _stop) = t.serve().await;
+    let mut b = ws_connect(addr, Some(&black)).await;
+    let mut s = ws_connect(addr, None).await;
+    subscribe(&mut s, &id).await;
+    let mut game = t.game(&id).await;
+    for ply in 0..6 {
+        let cookie = if ply % 2 == 0 { &white } else { &black };
+        // Black follows on plies 0–1 and 4–5, not on 2–3 (it left).
+        if ply == 0 || ply == 4 {
+            subscribe(&mut b, &id).await;
+        }
+        let mv = a_quiet_move(&game, ply * 5 + 1);
+        let r = t.play(&id, cookie, &mv, ply).await;
+        assert_eq!(r.status, 200, "ply {ply} {mv}: {}", r.text);
+        let (_, seen) = next_move_event(&mut s).await;
+        assert_eq!(seen["move"]["uci"], mv.as_str());
+        assert!(seen.get("legal").is_none());
+        let black_follows = !(2..4).contains(&ply);
+        if black_follows {
+            let (_, ev) = next_move_event(&mut b).await;
+            assert_eq!(ev["move"]["uci"], mv.as_str());
+            // After White's moves Black is to move: its event has them.
+            assert_eq!(ev.get("legal").is_some(), ply % 2 == 0, "ply {ply}: {ev}");
+        }
+        if ply == 1 {
+            send(
+                &mut b,
+                json!({ "type": "unsubscribe", "topic": format!("game:{id}") }),
+            )
+            .await;
+            next_of(&mut b, &["unsubscribed"]).await;
+        }
+        game = r.body;
+    }
+}
