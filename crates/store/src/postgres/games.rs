@@ -23,7 +23,7 @@ async fn write_online(
     id: &str,
     o: &OnlineRecord,
 ) -> Result<(), StoreError> {
-    let stmt = c.prepare_cached(&write_online_sql()).await?;
+    let stmt = c.prepare_cached(write_online_sql()).await?;
     let values: Vec<Value> = std::iter::once(Value::Text(Some(id.to_string())))
         .chain(online_values(o))
         .collect();
@@ -31,14 +31,18 @@ async fn write_online(
     Ok(())
 }
 
-/// Inserts or replaces a game's online state (`$1` the game's id).
-fn write_online_sql() -> String {
-    format!(
-        "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) VALUES ($1, {}) \
-         ON CONFLICT (game_id) DO UPDATE SET {}",
-        placeholders(mark, 2, ONLINE_COLUMN_COUNT),
-        assignments(ONLINE_COLUMNS, mark, 2)
-    )
+/// Inserts or replaces a game's online state (`$1` the game's id): made
+/// once, since every move's commit looks its prepared statement up by it.
+fn write_online_sql() -> &'static str {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        format!(
+            "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) VALUES ($1, {}) \
+             ON CONFLICT (game_id) DO UPDATE SET {}",
+            placeholders(mark, 2, ONLINE_COLUMN_COUNT),
+            assignments(ONLINE_COLUMNS, mark, 2)
+        )
+    })
 }
 
 /// Writes a player's new rating if the stored one is still `before`.
@@ -186,7 +190,7 @@ pub async fn commit(
     // for a round trip of its own and the statements go in this order.
     let bump = c.prepare_cached(BUMP_REVISION).await?;
     let names = c.prepare_cached(SET_NAMES).await?;
-    let online = c.prepare_cached(&write_online_sql()).await?;
+    let online = c.prepare_cached(write_online_sql()).await?;
     let push = c.prepare_cached(PUSH_MOVE).await?;
     let truncate = c.prepare_cached(TRUNCATE_MOVES).await?;
     let notify = c.prepare_cached("SELECT pg_notify($1, $2)").await?;

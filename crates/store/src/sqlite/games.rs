@@ -17,14 +17,17 @@ use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 
 /// Replaces a game's online state (inserted, or every column updated).
 fn write_online(conn: &Connection, id: &str, o: &OnlineRecord) -> Result<(), StoreError> {
-    let n = ONLINE_COLUMN_COUNT;
-    conn.prepare_cached(&format!(
-        "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) VALUES (?1, {}) \
-         ON CONFLICT(game_id) DO UPDATE SET {}",
-        placeholders(mark, 2, n),
-        assignments(ONLINE_COLUMNS, mark, 2)
-    ))?
-    .execute(params_from_iter(
+    // Made once: every move's commit looks its statement up by it.
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| {
+        format!(
+            "INSERT INTO online_games (game_id, {ONLINE_COLUMNS}) VALUES (?1, {}) \
+             ON CONFLICT(game_id) DO UPDATE SET {}",
+            placeholders(mark, 2, ONLINE_COLUMN_COUNT),
+            assignments(ONLINE_COLUMNS, mark, 2)
+        )
+    });
+    conn.prepare_cached(sql)?.execute(params_from_iter(
         std::iter::once(Value::Text(Some(id.to_string()))).chain(online_values(o)),
     ))?;
     Ok(())
