@@ -91,7 +91,11 @@ test('log in from any page: register on the Rules page, logged in on the home pa
     await page.click('#menu-register');
     await page.fill('#account-username', 'rulesreader');
     await page.fill('#account-password', 'a long password');
-    await page.click('#account-submit');
+    // A new identity reloads a page that is not the app's (what it shows is
+    // the player's): the name is read on the page as reloaded, not on the
+    // old one, which said it for a moment before it went.
+    await Promise.all([page.waitForEvent('load'), page.click('#account-submit')]);
+    await headerReady(page);
     await page.waitForFunction(() => document.body.dataset.account === 'rulesreader');
     assert.equal(await page.textContent('#btn-player .player-name'), 'rulesreader');
     await page.goto(`${server.url}/`);
