@@ -519,3 +519,14 @@ pub async fn subscribe(ws: &mut Ws, id: &str) -> (Value, Value) {
     assert_eq!(snap["event"], "snapshot");
     (sub, snap)
 }
+
+/// How many legal moves a move event's compact form lists (its `legal`
+/// moves grouped by start), to compare with the whole view's list.
+pub fn compact_legal_count(event: &Value) -> usize {
+    event["legal"]["moves"]
+        .as_object()
+        .expect("the event carries the legal moves")
+        .values()
+        .map(|v| v.as_array().unwrap().len())
+        .sum()
+}
