@@ -12,6 +12,7 @@ pub mod game;
 pub mod openings;
 pub mod player;
 pub mod runner;
+pub mod schedule;
 pub mod spec;
 pub mod stats;
 

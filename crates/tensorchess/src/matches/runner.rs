@@ -4,6 +4,7 @@ use super::budget::Budget;
 use super::game::{play_game, Adjudication, GameSetup};
 use super::openings::parse_openings;
 use super::player::Player;
+use super::schedule::Schedule;
 use super::spec::EngineSpec;
 use super::stats::{Sprt, SprtState, Tally};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -11,7 +12,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -101,6 +102,12 @@ pub struct MatchReport {
     pub planned: usize,
     /// Stopped by [`MatchConfig::interrupt`].
     pub interrupted: bool,
+    /// Games tallied when the SPRT decided (the games in progress then
+    /// were played out and are counted too).
+    pub decided_after: Option<u32>,
+    /// Games started after the SPRT had decided: none, since games are
+    /// handed out under the lock that takes the decision.
+    pub started_after_decision: u32,
 }
 
 impl MatchReport {
@@ -147,6 +154,13 @@ impl MatchReport {
                 sprt.lower_bound(),
                 sprt.upper_bound()
             ));
+            if let Some(after) = self.decided_after {
+                s.push_str(&format!(
+                    "SPRT decided after game {after}; {} more in progress then, {} started after\n",
+                    t.games().saturating_sub(after),
+                    self.started_after_decision
+                ));
+            }
         }
         let ends: Vec<String> = self
             .terminations
@@ -197,6 +211,8 @@ pub fn pgn_date() -> String {
 /// A game's result as the main thread receives it.
 struct Finished {
     index: usize,
+    /// Games tallied when this one was handed out.
+    tallied_before: u32,
     pgn: String,
     summary: GameSummary,
     time_ms: [u64; 2],
@@ -254,8 +270,7 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     let started = Instant::now();
-    let next = AtomicUsize::new(0);
-    let abort = AtomicBool::new(false);
+    let schedule = Schedule::new(games, cfg.sprt);
     let date = pgn_date();
     let tc_tag = |b: &Budget| match (b.tc, b.movetime) {
         (Some(tc), _) => tc.to_string(),
@@ -276,14 +291,14 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
         ..EngineTotals::default()
     });
     let mut failure: Option<String> = None;
-    let mut sprt_state = None;
+    let mut handed_at: Vec<u32> = Vec::new();
 
     std::thread::scope(|scope| {
         let (tx, rx) = channel::<Message>();
         for _ in 0..cfg.concurrency.max(1).min(games) {
             let tx = tx.clone();
-            let (next, abort, openings, names, date, time_control) =
-                (&next, &abort, &openings, &names, &date, &time_control);
+            let (schedule, openings, names, date, time_control) =
+                (&schedule, &openings, &names, &date, &time_control);
             scope.spawn(move || {
                 let mut players: [Option<Player>; 2] = [None, None];
                 let interrupted = || {
@@ -291,11 +306,8 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                         .as_ref()
                         .is_some_and(|i| i.load(Ordering::SeqCst))
                 };
-                while !abort.load(Ordering::SeqCst) && !interrupted() {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= games {
-                        break;
-                    }
+                while let Some(ticket) = schedule.take(interrupted()) {
+                    let index = ticket.index;
                     let pair = index / 2;
                     let start = openings[pair % openings.len()];
                     // Engine A has White in even games.
@@ -320,7 +332,7 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                         }
                     }
                     if let Err(e) = ready {
-                        abort.store(true, Ordering::SeqCst);
+                        schedule.fail();
                         let _ = tx.send(Message::Failed(e));
                         break;
                     }
@@ -342,6 +354,9 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                         Some(Color::Black) if !a_white => 1.0,
                         Some(_) => 0.0,
                     };
+                    // Tallied here, before this worker or any other takes
+                    // its next game, so that the SPRT decides in time.
+                    schedule.record(score_a);
                     let tags = vec![
                         ("Event".to_string(), cfg.event.clone()),
                         ("Site".to_string(), "tensorchess match".to_string()),
@@ -382,6 +397,7 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                     let by_engine = |x: [u64; 2]| if a_white { x } else { [x[1], x[0]] };
                     let finished = Finished {
                         index,
+                        tallied_before: ticket.tallied_before,
                         pgn,
                         summary,
                         time_ms: by_engine(played.time_used.map(|d| d.as_millis() as u64)),
@@ -410,6 +426,7 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                 }
                 Message::Done(f) => {
                     tally.add(f.summary.score);
+                    handed_at.push(f.tallied_before);
                     *terminations
                         .entry(f.summary.termination.clone())
                         .or_insert(0) += 1;
@@ -448,11 +465,6 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
                     }
                     if let Some(s) = &cfg.sprt {
                         msg.push_str(&format!(" LLR {:.2}", s.llr(&tally)));
-                        let state = s.state(&tally);
-                        if state != SprtState::Continue && sprt_state.is_none() {
-                            sprt_state = Some(state);
-                            abort.store(true, Ordering::SeqCst);
-                        }
                     }
                     bar.set_message(msg);
                     bar.inc(1);
@@ -465,6 +477,10 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
         return Err(e);
     }
     summaries.sort_by_key(|s| s.round);
+    let decision = schedule.decision();
+    let started_after_decision = decision.map_or(0, |d| {
+        handed_at.iter().filter(|&&t| t >= d.after_games).count() as u32
+    });
     let elo = tally.elo();
     Ok(MatchReport {
         variant: cfg.variant.name().to_string(),
@@ -475,7 +491,10 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
         los: tally.los(),
         sprt: cfg.sprt,
         llr: cfg.sprt.map(|s| s.llr(&tally)),
-        sprt_state: cfg.sprt.map(|s| s.state(&tally)),
+        // The verdict that stopped the match, else where the test stands.
+        sprt_state: decision
+            .map(|d| d.state)
+            .or_else(|| cfg.sprt.map(|s| s.state(&tally))),
         terminations,
         games: summaries,
         seconds: started.elapsed().as_secs_f64(),
@@ -484,5 +503,7 @@ fn run_generic<V: Evaluate>(cfg: &MatchConfig) -> Result<MatchReport, String> {
             .interrupt
             .as_ref()
             .is_some_and(|i| i.load(Ordering::SeqCst)),
+        decided_after: decision.map(|d| d.after_games),
+        started_after_decision,
     })
 }

@@ -217,8 +217,28 @@ fn sprt_stops_a_one_sided_match() {
     cfg.sprt = Some(Sprt::parse("elo0=0,elo1=400,alpha=0.1,beta=0.1").unwrap());
     let r = run_match(&cfg).unwrap();
     assert_eq!(r.sprt_state, Some(SprtState::H1), "{}", r.text());
+    // One worker: the game that decided is the last, however busy the
+    // machine (the decision is taken before the next game is handed out).
+    let decided = r.decided_after.expect("decided");
+    assert_eq!(r.tally.games(), decided, "{}", r.text());
+    assert_eq!(r.started_after_decision, 0, "{}", r.text());
     assert!(r.tally.games() < 12, "{}", r.text());
     assert!(r.text().contains("H1 was accepted"));
+    assert!(r.text().contains("0 started after"), "{}", r.text());
+}
+
+#[test]
+fn sprt_stops_every_worker_at_its_decision() {
+    let (_script, fake) = fake_engine("illegal");
+    let mut cfg = config(VariantKind::Chess, "name=ours", &fake, 200);
+    cfg.concurrency = 4;
+    cfg.sprt = Some(Sprt::parse("elo0=0,elo1=400,alpha=0.1,beta=0.1").unwrap());
+    let r = run_match(&cfg).unwrap();
+    assert_eq!(r.sprt_state, Some(SprtState::H1), "{}", r.text());
+    let decided = r.decided_after.expect("decided");
+    assert_eq!(r.started_after_decision, 0, "{}", r.text());
+    // At most the other three workers' games were in progress then.
+    assert!(r.tally.games() <= decided + 3, "{}", r.text());
 }
 
 #[test]
