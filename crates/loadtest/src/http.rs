@@ -34,19 +34,41 @@ pub async fn http_from(
     body: &str,
     forwarded_for: Option<&str>,
 ) -> Result<(u16, Vec<String>, String), Error> {
-    let mut stream = TcpStream::connect(addr).await?;
+    let cookie = cookie.map(|c| ("Cookie", c));
+    let forwarded = forwarded_for.map(|f| ("X-Forwarded-For", f));
+    let headers: Vec<(&str, &str)> = cookie.into_iter().chain(forwarded).collect();
+    http_with(addr, method, path, &headers, body).await
+}
+
+/// The request line and headers of a JSON request (with `headers` added).
+pub fn request_head(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body_len: usize,
+) -> String {
     let mut req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n",
-        body.len()
+         Content-Type: application/json\r\nContent-Length: {body_len}\r\n"
     );
-    if let Some(c) = cookie {
-        req.push_str(&format!("Cookie: {c}\r\n"));
-    }
-    if let Some(f) = forwarded_for {
-        req.push_str(&format!("X-Forwarded-For: {f}\r\n"));
+    for (name, value) in headers {
+        req.push_str(&format!("{name}: {value}\r\n"));
     }
     req.push_str("\r\n");
+    req
+}
+
+/// [`http`] with any headers (`Authorization`, `X-Forwarded-For`…).
+pub async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Result<(u16, Vec<String>, String), Error> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let mut req = request_head(addr, method, path, headers, body.len());
     req.push_str(body);
     stream.write_all(req.as_bytes()).await?;
     let mut raw = Vec::new();

@@ -32,6 +32,7 @@ pub mod players;
 pub mod presence;
 pub mod ratelimit;
 pub mod requests;
+pub mod slots;
 pub mod tokens;
 pub mod topic;
 pub use tensorchess_store as store;
@@ -80,6 +81,8 @@ pub struct AppState {
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
     pub metrics: Arc<metrics::Metrics>,
+    /// Streams and sockets held open, per account and forwarded client.
+    held: Arc<http::held::Held>,
     /// The WebSockets' settings, with the deflate states they share.
     socket_options: yawc::Options,
     shutdown: Arc<watch::Sender<bool>>,
@@ -96,6 +99,7 @@ impl AppState {
     /// heartbeat, resuming online clocks, evicting idle games).
     pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
         let writes = Arc::new(ClientLimiter::new(config.write_limit));
+        let held = Arc::new(http::held::Held::new(config.connections.per_client));
         let players = Arc::new(Players::new(store.clone(), config.clock.clone()));
         let games = Arc::new(Games::new(
             store,
@@ -147,6 +151,7 @@ impl AppState {
             lobby,
             learning,
             writes,
+            held,
             metrics: Arc::default(),
             socket_options: http::ws::socket_options(),
             shutdown: Arc::new(watch::channel(false).0),

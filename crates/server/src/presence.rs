@@ -95,6 +95,20 @@ impl Presence {
         seen.get(id).and_then(|s| s.gone_since[idx(seat)])
     }
 
+    /// A request of `seat`'s player for game `id` (a move, any action)
+    /// shows them there, page or not: a seat gone counts as gone from now,
+    /// so that a player who moves by HTTP is not claimed against.
+    pub fn seat_active(&self, id: &str, seat: Color) {
+        let now = self.clock.now_ms();
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(since) = seen
+            .get_mut(id)
+            .and_then(|s| s.gone_since[idx(seat)].as_mut())
+        {
+            *since = (*since).max(now);
+        }
+    }
+
     /// Notes what is announced for game `id`: a seat that goes starts its
     /// time gone; one that comes back ends it.
     fn note_seen(&self, id: &str, connected: [bool; 2]) {

@@ -30,8 +30,8 @@ pub const MAX_TOKENS: usize = 20;
 pub const MAX_DESCRIPTION: usize = 100;
 /// A token's use is written down at most this often.
 const TOUCH_EVERY_MS: i64 = 60_000;
-/// Requests of one token other than moves (and streams): a program's
-/// bursts at a game's start, then a few a second.
+/// Requests of one account's tokens together, other than moves (and
+/// streams): a program's bursts at a game's start, then a few a second.
 pub const TOKEN_REQUESTS: RateLimit = RateLimit {
     burst: 40,
     per_second: 4.0,
@@ -163,6 +163,12 @@ impl Tokens {
                 scopes.push(known.to_string());
             }
         }
+        if scopes.is_empty() {
+            return Err(AppError::bad(format!(
+                "A token needs at least one scope ({}): a token without one could do nothing",
+                SCOPES.join(", ")
+            )));
+        }
         if self.store.tokens_of(&me.id).await?.len() >= MAX_TOKENS {
             return Err(AppError::refused(
                 Kind::TooMany,
@@ -235,10 +241,11 @@ impl Tokens {
         })
     }
 
-    /// Counts a request of a token: 429 past [`TOKEN_REQUESTS`].
+    /// Counts a request of a token against its account (all its tokens
+    /// together): 429 past [`TOKEN_REQUESTS`].
     pub fn take(&self, auth: &TokenAuth) -> Result<(), AppError> {
         self.requests
-            .take(&auth.id, self.clock.now_ms())
+            .take(&auth.player, self.clock.now_ms())
             .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })
     }
 }

@@ -8,16 +8,21 @@
 //!   times the engine's replies to their moves.
 //! - `abuse lobby`: lobby pages count the bytes they are sent while
 //!   strangers post and cancel seeks.
+//! - `abuse tokens`: one account's tokens all at once from one address.
+//! - `abuse streams`: one account holds event streams open until refused.
 //!
 //! ```sh
 //! cargo build --release -p tensorchess -p tensorchess-loadtest
 //! target/release/abuse engine --guests 40 --seconds 60
 //! target/release/abuse engine --guests 40 --one-address --seconds 60
 //! target/release/abuse lobby --pages 20 --seeks 200
+//! target/release/abuse tokens --tokens 8 --seconds 5
+//! target/release/abuse streams --streams 1000
 //! ```
 
 mod engine;
 mod lobby;
+mod tokens;
 
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
@@ -54,6 +59,10 @@ enum Scenario {
     Engine(engine::EngineArgs),
     /// Lobby pages count bytes while seeks come and go.
     Lobby(lobby::LobbyArgs),
+    /// One account's tokens flood the programs' routes from one address.
+    Tokens(tokens::TokenArgs),
+    /// One account opens event streams until refused.
+    Streams(tokens::StreamArgs),
 }
 
 fn main() -> ExitCode {
@@ -106,9 +115,12 @@ async fn run(args: Args) -> Result<(), Error> {
             addr
         }
     };
+    let pid = started.as_ref().map(Server::pid);
     let result = match args.scenario {
         Scenario::Engine(a) => engine::run(addr, a).await,
         Scenario::Lobby(a) => lobby::run(addr, a).await,
+        Scenario::Tokens(a) => tokens::run_tokens(addr, a).await,
+        Scenario::Streams(a) => tokens::run_streams(addr, pid, a).await,
     };
     if let Some(mut s) = started {
         s.stop();

@@ -48,6 +48,11 @@ pub fn lichess_challenge(c: &Value) -> Value {
                 increment_ms: inc * 1000,
             })),
         )
+    } else if let Some(days) = c["days"].as_u64() {
+        (
+            json!({ "type": "correspondence", "daysPerTurn": days }),
+            "correspondence",
+        )
     } else {
         (json!({ "type": "unlimited" }), "correspondence")
     };
@@ -161,7 +166,7 @@ pub async fn event_stream(
     let here = live.presence().player_here(&me.id);
     let current = challenges.list(&me).await?;
     let playing = ongoing(&games, &me).await?;
-    let (lines, stream) = lines::channel();
+    let (lines, stream) = lines::channel(live.config().ws_write_timeout);
     tokio::spawn(async move {
         let _here = here;
         let (finished_tx, mut finished_rx) = mpsc::channel::<Value>(64);
@@ -264,4 +269,29 @@ fn challenge_line(v: &Value) -> Option<Result<Value, String>> {
         "accepted" => return Some(Err(c["game"].as_str()?.to_string())),
         _ => return None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_challenges_time_control_is_lichess_s() {
+        let clock = json!({ "id": "c1", "clock": { "base_seconds": 180, "increment_seconds": 2 } });
+        let v = lichess_challenge(&clock);
+        assert_eq!(
+            v["timeControl"],
+            json!({ "type": "clock", "limit": 180, "increment": 2, "show": "3+2" })
+        );
+        assert_eq!(v["speed"], "blitz");
+        let days = json!({ "id": "c2", "clock": null, "days": 3 });
+        let v = lichess_challenge(&days);
+        assert_eq!(
+            v["timeControl"],
+            json!({ "type": "correspondence", "daysPerTurn": 3 })
+        );
+        assert_eq!(v["speed"], "correspondence");
+        let none = json!({ "id": "c3", "clock": null, "days": null });
+        assert_eq!(lichess_challenge(&none)["timeControl"]["type"], "unlimited");
+    }
 }

@@ -331,12 +331,13 @@ pub async fn game_stream(
     // Subscribed under the lock: every change after the first line comes.
     let hub = live.hub();
     let mut game_rx = hub.subscribe(&game_topic(&id));
+    // The players' room only: a player never reads the spectators' room
+    // while the game goes on, and the stream ends with the game.
     let mut players_rx = hub.subscribe(&crate::chat::chat_topic(&id, ChatRoom::Players));
-    let mut spectators_rx = hub.subscribe(&crate::chat::chat_topic(&id, ChatRoom::Spectators));
     let seats = Seats::of(&lg, live.now());
     drop(lg);
     let first = full(&bots, &seats).await?;
-    let (lines, stream) = lines::channel();
+    let (lines, stream) = lines::channel(live.config().ws_write_timeout);
     let here = live.presence().enter(&id, seat);
     let timed = seats.clock.is_some();
     tokio::spawn(async move {
@@ -401,10 +402,6 @@ pub async fn game_stream(
                     Err(RecvError::Closed) => return,
                 },
                 m = players_rx.recv() => {
-                    if !send_chat(&lines, m).await { return; }
-                    false
-                }
-                m = spectators_rx.recv() => {
                     if !send_chat(&lines, m).await { return; }
                     false
                 }

@@ -56,6 +56,16 @@ pub async fn resolve(State(state): State<AppState>, mut request: Request, next: 
             ip,
             exempt: proxies.is_exempt(ip),
         };
+        // Behind a proxy the listener counts the proxy's connections: the
+        // forwarded client's requests, and what they open, are counted here.
+        if ip != crate::client::canonical(peer) && !client.exempt {
+            match state.held.forwarded_client(client.key()) {
+                Ok(slot) => {
+                    request.extensions_mut().insert(slot);
+                }
+                Err(e) => return e.into_response(),
+            }
+        }
         request.extensions_mut().insert(client);
     }
     next.run(request).await
@@ -85,6 +95,10 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
             banned,
         };
         if let Err(e) = me.may_act() {
+            return e.into_response();
+        }
+        // A token reaches only the routes for programs its scopes name.
+        if let Err(e) = super::token_routes::check(&auth, request.method(), request.uri().path()) {
             return e.into_response();
         }
         request.extensions_mut().insert(me);

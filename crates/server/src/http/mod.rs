@@ -10,10 +10,12 @@ pub mod cookies;
 pub mod error;
 pub mod extract;
 pub mod guard;
+pub mod held;
 pub mod identity;
 pub mod limits;
 pub mod listener;
 pub mod ndjson;
+pub mod token_routes;
 // `build.rs` includes this file too, so it has no inner doc comment.
 pub(crate) mod mime;
 pub mod views;
@@ -89,16 +91,17 @@ async fn limit_writes(
             request.uri().path(),
             "/position" | "/explain" | "/analysis/pgn"
         );
-    // A program's requests count against its token (moves and streams
-    // excepted), not its address.
+    let client = identity::client_of(&request);
+    // A program's requests (moves and streams excepted) count against its
+    // account, whichever of its tokens it uses, and its writes against its
+    // address too: tokens do not multiply the limits.
     if let Some(auth) = request.extensions().get::<tokens::TokenAuth>() {
         let path = request.uri().path();
-        if !path.contains("/move/") && !path.contains("/stream/") {
-            state.tokens.take(auth)?;
+        if path.contains("/move/") || path.contains("/stream/") {
+            return Ok(next.run(request).await);
         }
-        return Ok(next.run(request).await);
+        state.tokens.take(auth)?;
     }
-    let client = identity::client_of(&request);
     if writes && !client.exempt {
         let now = state.games.config().clock.now_ms();
         state

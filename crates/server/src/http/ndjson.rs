@@ -12,10 +12,13 @@ const HEADERS: [(header::HeaderName, &str); 2] = [
     (header::CACHE_CONTROL, "no-cache"),
 ];
 
-/// The answer that streams a service's lines as they come.
-pub fn streamed(lines: LineStream) -> Response {
-    let body = futures_util::stream::unfold(lines, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
+/// The answer that streams a service's lines as they come, keeping `held`
+/// (the stream's places in its caps) until the body is dropped.
+pub fn streamed<H: Send + 'static>(lines: LineStream, held: H) -> Response {
+    let body = futures_util::stream::unfold((lines, held), |(mut rx, held)| async move {
+        rx.recv()
+            .await
+            .map(|b| (Ok::<_, Infallible>(b), (rx, held)))
     });
     (HEADERS, Body::from_stream(body)).into_response()
 }

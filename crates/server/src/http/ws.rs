@@ -33,7 +33,7 @@
 //! [`RateLimit`]: crate::ratelimit::RateLimit
 
 use crate::error::AppError;
-use crate::ids::GameId;
+use crate::ids::{game_topic, GameId};
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::live::GameEvent;
 use crate::metrics::{Gauge, Metrics};
@@ -42,6 +42,7 @@ use crate::players::Me;
 use crate::presence::PresenceGuard;
 use crate::ratelimit::TokenBucket;
 use crate::requests::ClientMessage;
+use crate::store::ChatRoom;
 use crate::topic::Topic;
 use crate::views::ServerEvent;
 use crate::AppState;
@@ -106,6 +107,7 @@ pub async fn handler(
     ws: IncomingUpgrade,
     headers: HeaderMap,
     me: Me,
+    client: Option<axum::Extension<super::held::ClientSlot>>,
     State(state): State<AppState>,
 ) -> Response {
     if !super::guard::same_site(&headers) {
@@ -126,6 +128,8 @@ pub async fn handler(
         }
     };
     tokio::spawn(async move {
+        // A forwarded client's place is held while its socket is open.
+        let _client = client;
         // The client may go before the upgrade completes: nothing to do.
         if let Ok(socket) = upgrade.await {
             connection(socket, state, me).await;
@@ -461,6 +465,12 @@ async fn subscribe(
     };
     let hub = state.games.hub();
     let rx = hub.subscribe(&hub_topic);
+    // A spectator who takes a seat stops reading the spectators' room: its
+    // game's changes are watched from before the snapshot's check.
+    let seat_watch = match &parsed {
+        Topic::Chat(id, ChatRoom::Spectators) => Some((id.clone(), hub.subscribe(&game_topic(id)))),
+        _ => None,
+    };
     let snapshot = match &parsed {
         Topic::Challenges => state
             .challenges
@@ -501,6 +511,12 @@ async fn subscribe(
         Topic::Game(id) => Some(id),
         _ => None,
     };
+    let watcher = seat_watch.map(|(game, rx)| SeatWatch {
+        state: state.clone(),
+        me: conn.me.clone(),
+        game,
+        rx,
+    });
     let task = tokio::spawn(async move {
         let subscribed = text(&ServerEvent::Subscribed {
             topic: forward_topic.clone(),
@@ -516,7 +532,10 @@ async fn subscribe(
             (Some(c), Some(id)) => Some(presence.enter(&id, c)),
             _ => None,
         };
-        forward(rx, out, forward_topic, seat.map(|c| c.name()), slow).await;
+        match watcher {
+            Some(watcher) => forward_to_spectator(rx, out, forward_topic, slow, watcher).await,
+            None => forward(rx, out, forward_topic, seat.map(|c| c.name()), slow).await,
+        }
     });
     if let Some(old) = conn.subscriptions.insert(topic, task) {
         old.abort();
@@ -551,6 +570,78 @@ fn queue(out: &mpsc::Sender<Message>, msg: Message, slow: &tokio::sync::Notify) 
             false
         }
         Err(mpsc::error::TrySendError::Closed(_)) => false,
+    }
+}
+
+/// What a spectators' room subscription watches: whether its player takes
+/// a seat in the game.
+struct SeatWatch {
+    state: AppState,
+    me: Me,
+    game: GameId,
+    rx: broadcast::Receiver<crate::hub::Published>,
+}
+
+impl SeatWatch {
+    /// Whether a message on the game's topic may have seated someone: any
+    /// change but a move (a join here, an update from another instance).
+    fn may_seat(p: &crate::hub::Published) -> bool {
+        #[derive(serde::Deserialize)]
+        struct Head<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: &'a str,
+        }
+        serde_json::from_slice::<Head>(p.as_bytes()).map_or(true, |h| h.kind != "move")
+    }
+
+    /// Whether the player holds a seat of the game, which goes on.
+    async fn seated(&self) -> bool {
+        match self.state.games.lock_for(&self.game, &self.me).await {
+            Ok((_, lg)) => !lg.is_over() && OnlineGames::seat(&lg, &self.me).is_some(),
+            Err(_) => false,
+        }
+    }
+}
+
+/// [`forward`] for a spectators' room: ends the subscription (telling the
+/// page `unsubscribed`) once its player takes a seat while the game goes
+/// on, checked at every change of the game on any instance.
+async fn forward_to_spectator(
+    mut rx: broadcast::Receiver<crate::hub::Published>,
+    out: mpsc::Sender<Message>,
+    topic: String,
+    slow: Arc<tokio::sync::Notify>,
+    mut watch: SeatWatch,
+) {
+    let mut watching = true;
+    loop {
+        let msg = tokio::select! {
+            m = rx.recv() => match m {
+                Ok(p) => Frame::text(p.text_for(None)),
+                Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
+                    topic: topic.clone(),
+                }),
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+            change = watch.rx.recv(), if watching => {
+                let check = match change {
+                    Ok(p) => SeatWatch::may_seat(&p),
+                    Err(broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(broadcast::error::RecvError::Closed) => {
+                        watching = false;
+                        false
+                    }
+                };
+                if !check || !watch.seated().await {
+                    continue;
+                }
+                let _ = queue(&out, text(&ServerEvent::Unsubscribed { topic }), &slow);
+                break;
+            }
+        };
+        if !queue(&out, msg, &slow) {
+            break;
+        }
     }
 }
 

@@ -380,6 +380,8 @@ impl LiveGames {
         };
         if moved {
             self.start_first_move_wait(lg);
+            // A move made on another instance shows its player there.
+            self.presence.seat_active(lg.id(), !lg.turn());
         }
         // One move more, and nothing else between: the same compact move
         // event the server that made it sent.

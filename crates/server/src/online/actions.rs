@@ -116,6 +116,8 @@ impl OnlineGames {
                 "You do not hold a seat in this game: you are watching it",
             ));
         };
+        // Any request of a player for their game shows them there.
+        self.live.presence().seat_active(lg.id(), seat);
         let now = self.live.now();
         let committed = match action {
             OnlineAction::Move { mv, ply } => self.online_move(lg, seat, &mv, ply, now).await?,
@@ -201,6 +203,13 @@ impl OnlineGames {
             return Err(refused(
                 Kind::NotAllowed,
                 "Both sides have not moved yet: abort the game instead",
+            ));
+        }
+        // Only the absent side's clock running makes their absence cost.
+        if lg.turn() == seat {
+            return Err(refused(
+                Kind::NotAllowed,
+                "It is your move: the win is claimed only while your opponent's clock runs",
             ));
         }
         let Some(since) = claim_since(self, lg.id(), seat) else {

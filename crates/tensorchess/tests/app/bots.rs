@@ -500,6 +500,28 @@ async fn the_game_stream_follows_moves_chat_and_the_end() {
     let line = s.next().await;
     assert_eq!(line["username"], "ann");
     assert_eq!(line["text"], "you too");
+    // A spectator's line is not the players' to read while they play: the
+    // stream's next line is Ann's, after it.
+    let carl = account(&t, "carl").await;
+    let a = t
+        .post(
+            &format!("/api/games/{id}/chat"),
+            Some(&carl),
+            json!({ "room": "spectators", "text": "White is lost" }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let a = t
+        .post(
+            &format!("/api/games/{id}/chat"),
+            Some(&ann),
+            json!({ "text": "still here" }),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let line = s.next().await;
+    assert_eq!(line["text"], "still here", "{line}");
+    assert_eq!(line["room"], "player");
 
     // A draw offered with a move, declined by Ann; then the bot resigns.
     assert_eq!(t.play(&id, &ann, "d2d4", 2).await.status, StatusCode::OK);
@@ -585,19 +607,25 @@ async fn the_board_api_plays_a_persons_game_and_tokens_are_limited() {
     let end = s.next_of("gameState").await;
     assert_eq!(end["status"], "aborted");
 
-    // Forty requests at once, then a pause (the test clock stands still).
-    let board = make_token(&t, &ann, &["board:play"]).await;
-    for _ in 0..40 {
-        let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
+    // Forty requests at once, then a pause (the test clock stands still),
+    // counted for the account whichever of its tokens sends them.
+    let cy = account(&t, "cyd").await;
+    let first = make_token(&t, &cy, &["board:play"]).await;
+    let second = make_token(&t, &cy, &["board:play"]).await;
+    for i in 0..40 {
+        let token = if i % 2 == 0 { &first } else { &second };
+        let a = with_token(&t, Method::GET, "/api/account", token, None).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     }
-    let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
-    expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "rate_limited");
-    // Another token of the same account is counted apart.
+    for token in [&first, &second] {
+        let a = with_token(&t, Method::GET, "/api/account", token, None).await;
+        expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    }
+    // Another account's token is counted apart.
     let a = with_token(&t, Method::GET, "/api/account", &bob_board, None).await;
     assert_eq!(a.status, StatusCode::OK);
     t.clock.advance(1_000);
-    let a = with_token(&t, Method::GET, "/api/account", &board, None).await;
+    let a = with_token(&t, Method::GET, "/api/account", &second, None).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
 

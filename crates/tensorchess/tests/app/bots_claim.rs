@@ -104,3 +104,47 @@ async fn a_game_without_a_clock_is_not_won_by_leaving() {
         a.text
     );
 }
+
+/// A claim is made only while the absent side's clock runs, and a move the
+/// absent player makes without a page (by HTTP) shows them there: the
+/// time to wait starts again from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_waits_on_the_absent_sides_clock_and_their_last_request() {
+    let t = TestApp::new();
+    let (addr, _stop) = t.serve().await;
+    let (ann, bot, id) = person_against_bot(&t).await;
+    let claim = format!("/api/bot/game/{id}/claim-victory");
+    let mut s = Lines::open(&t, &format!("/api/bot/game/stream/{id}"), &bot).await;
+    assert_eq!(s.next().await["type"], "gameFull");
+    let mut ws = ws_connect(addr, Some(&ann)).await;
+    subscribe(&mut ws, &id).await;
+    presence(&mut ws, true, true).await;
+    assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
+    let a = post_token(&t, &format!("/api/bot/game/{id}/move/e7e5"), &bot).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+
+    // Ann's page closes; 20 s later she moves without it (by HTTP).
+    drop(ws);
+    assert_eq!(s.next_of("opponentGone").await["gone"], true);
+    t.clock.advance(20_000);
+    assert_eq!(t.play(&id, &ann, "d2d4", 2).await.status, StatusCode::OK);
+    // Now it is the bot's move: its own clock runs, nothing to claim.
+    t.clock.advance(15_000);
+    let a = post_token(&t, &claim, &bot).await;
+    expect_refused(&a, StatusCode::CONFLICT, "not_allowed");
+    assert!(
+        a.body["error"].as_str().unwrap().contains("your move"),
+        "{}",
+        a.text
+    );
+    let a = post_token(&t, &format!("/api/bot/game/{id}/move/d7d5"), &bot).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    // 35 s since her page closed, 15 s since her move: too early.
+    let a = post_token(&t, &claim, &bot).await;
+    expect_refused(&a, StatusCode::CONFLICT, "too_early");
+    t.clock.advance(15_000);
+    let a = post_token(&t, &claim, &bot).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let g = t.game(&id).await;
+    assert_eq!(g["end"]["reason"], "abandoned", "{g}");
+}

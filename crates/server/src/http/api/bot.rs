@@ -10,6 +10,7 @@ use crate::challenges::{ChallengeRequest, DeclineRequest};
 use crate::command::Command;
 use crate::error::AppError;
 use crate::http::extract::{ApiPath, IdPath};
+use crate::http::held::ClientSlot;
 use crate::http::ndjson;
 use crate::http::views::bots::OnlineBotView;
 use crate::http::views::tokens::{NewTokenView, TokensView};
@@ -25,7 +26,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::Response;
-use axum::Json;
+use axum::{Extension, Json};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -168,8 +169,10 @@ pub async fn event_stream(
     State(state): State<AppState>,
     me: Me,
     auth: TokenAuth,
+    client: Option<Extension<ClientSlot>>,
 ) -> Result<Response, AppError> {
     auth.require_any(&[BOT_PLAY, BOARD_PLAY, CHALLENGE_WRITE])?;
+    let slot = state.held.event_stream(&me.id)?;
     let lines = bot::event_stream(
         state.games.clone(),
         state.bots.clone(),
@@ -177,7 +180,7 @@ pub async fn event_stream(
         me,
     )
     .await?;
-    Ok(ndjson::streamed(lines))
+    Ok(ndjson::streamed(lines, (slot, client)))
 }
 
 /// `GET /api/bot/online`: the bots with a stream open, as NDJSON.
@@ -243,10 +246,12 @@ pub async fn game_stream(
     auth: TokenAuth,
     api: Api,
     IdPath(id): IdPath<GameId>,
+    client: Option<Extension<ClientSlot>>,
 ) -> Result<Response, AppError> {
     api.check(&state, &me, &auth).await?;
+    let slot = state.held.game_stream(&me.id, &id)?;
     let lines = bot::game_stream(state.games.clone(), state.bots.clone(), me, id).await?;
-    Ok(ndjson::streamed(lines))
+    Ok(ndjson::streamed(lines, (slot, client)))
 }
 
 /// `?offeringDraw=true` with a move.
