@@ -36,6 +36,7 @@ mod puzzle_files;
 mod review_cli;
 mod scheduled;
 mod selfplay_puzzles;
+mod stream_caps;
 mod token_scopes;
 mod tournaments;
 mod tournaments_days;
