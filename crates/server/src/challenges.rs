@@ -14,7 +14,7 @@ use crate::online::timing::Timing;
 use crate::online::{OnlineGames, Origin};
 use crate::players::{Me, Players};
 use crate::requests::{ClockRequest, ColorChoice};
-use crate::store::{ChallengeRecord, ChallengeState, Notice};
+use crate::store::{ChallengeRecord, ChallengeState, Notice, SeekColor};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -136,6 +136,9 @@ pub struct ChallengeView {
     pub rated: bool,
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: &'static str,
+    /// The challenger's colour in the game: `random` drawn from the
+    /// challenge's (random) id, as lichess says it before acceptance.
+    pub final_color: &'static str,
     /// `open`, `accepted`, `declined`, `canceled` or `expired`.
     pub state: &'static str,
     /// The game, once accepted.
@@ -162,6 +165,22 @@ pub struct ChallengesView {
 }
 
 /// The hub topic of one player's challenges.
+/// The challenger's colour: a random one is drawn from the challenge's
+/// id (itself random), so that it is known, and told, before acceptance.
+fn final_color(id: &str, color: SeekColor) -> SeekColor {
+    match color {
+        SeekColor::Random => {
+            let sum = id.bytes().fold(0u32, |a, b| a.wrapping_add(u32::from(b)));
+            if sum % 2 == 0 {
+                SeekColor::White
+            } else {
+                SeekColor::Black
+            }
+        }
+        chosen => chosen,
+    }
+}
+
 fn player_topic(player: &str) -> String {
     format!("{CHALLENGES_TOPIC}:{player}")
 }
@@ -216,6 +235,7 @@ impl Challenges {
             days: c.days,
             rated: c.rated,
             color: c.color.as_str(),
+            final_color: final_color(&c.id, c.color).as_str(),
             state: c.state.as_str(),
             game,
             reason,
@@ -410,7 +430,7 @@ impl Challenges {
             variant: c.variant,
             timing: Timing::of_challenge(&c),
             rated: c.rated,
-            maker: (&c.challenger, c.color),
+            maker: (&c.challenger, final_color(&c.id, c.color)),
             taker: &c.challenged,
             origin: Origin::Challenge(&c.id),
         };

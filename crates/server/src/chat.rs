@@ -222,11 +222,41 @@ impl Chat {
         &self,
         lg: &LiveGame,
         me: &Me,
-        (name, has_account): (String, bool),
+        author: (String, bool),
         room: ChatRoom,
         text: &str,
     ) -> Result<ChatLineView, AppError> {
-        let access = Self::access(lg, me, has_account, room)?;
+        let access = Self::access(lg, me, author.1, room)?;
+        self.post_with(lg, me, author, room, text, access).await
+    }
+
+    /// [`Chat::post`] for a player's program (the Bot and Board APIs): as
+    /// on lichess, a program may greet the spectators during its game,
+    /// though its player never reads their room until the game ends.
+    pub async fn post_from_program(
+        &self,
+        lg: &LiveGame,
+        me: &Me,
+        author: (String, bool),
+        room: ChatRoom,
+        text: &str,
+    ) -> Result<ChatLineView, AppError> {
+        let mut access = Self::access(lg, me, author.1, room)?;
+        if room == ChatRoom::Spectators && author.1 && OnlineGames::seat(lg, me).is_some() {
+            access.write = true;
+        }
+        self.post_with(lg, me, author, room, text, access).await
+    }
+
+    async fn post_with(
+        &self,
+        lg: &LiveGame,
+        me: &Me,
+        (name, _): (String, bool),
+        room: ChatRoom,
+        text: &str,
+        access: Access,
+    ) -> Result<ChatLineView, AppError> {
         if !access.write {
             let message = match room {
                 ChatRoom::Players => "Only the players write in the players' chat",

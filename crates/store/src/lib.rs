@@ -347,6 +347,23 @@ pub struct PlayerRecord {
     pub account: Option<String>,
 }
 
+/// A player's online games counted, as lichess's `count` says them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameCounts {
+    /// Every online game they sat in.
+    pub all: u32,
+    /// The rated ones.
+    pub rated: u32,
+    /// Won.
+    pub win: u32,
+    /// Lost.
+    pub loss: u32,
+    /// Drawn.
+    pub draw: u32,
+    /// In progress now.
+    pub playing: u32,
+}
+
 /// An account: a user name and password for a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountRecord {
@@ -639,6 +656,8 @@ pub trait GameStore:
     /// A player's games, the most recently played first: the local games
     /// they own and the online games they sit in.
     async fn list_games(&self, query: &GameListQuery) -> Result<Vec<GameSummary>, StoreError>;
+    /// A player's online games counted (lichess's `count`).
+    async fn game_counts(&self, player: &str) -> Result<GameCounts, StoreError>;
     /// A player's finished online games, most recent first (their profile).
     async fn finished_online_games(
         &self,

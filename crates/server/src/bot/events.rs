@@ -4,6 +4,7 @@
 //! what is current first, and an empty line every [`KEEP_ALIVE_MS`].
 
 use super::game::game_event;
+use super::lichess;
 use super::lines::{self, LineStream, Lines};
 use super::{Bots, KEEP_ALIVE_MS};
 use crate::challenges::Challenges;
@@ -16,6 +17,7 @@ use crate::store::{GameListQuery, GameMode};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
+use tensorchess_rules::VariantKind;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
@@ -26,36 +28,34 @@ const ONGOING: usize = 100;
 pub fn lichess_challenge(c: &Value) -> Value {
     let user = |p: &Value| {
         json!({
-            "id": p["id"],
+            "id": p["id"].as_str().map(|id| lichess::user_id(id, p["account"].as_str())),
             "name": p["account"].as_str().or(p["name"].as_str()),
             "title": p["title"],
             "rating": Value::Null,
         })
     };
     let clock = &c["clock"];
-    let (time_control, speed) = if clock.is_object() {
-        let base = clock["base_seconds"].as_i64().unwrap_or(0);
-        let inc = clock["increment_seconds"].as_i64().unwrap_or(0);
-        (
+    let clock_settings = clock.is_object().then(|| crate::store::ClockSettings {
+        base_ms: clock["base_seconds"].as_i64().unwrap_or(0) * 1000,
+        increment_ms: clock["increment_seconds"].as_i64().unwrap_or(0) * 1000,
+    });
+    let time_control = match (clock_settings, c["days"].as_u64()) {
+        (Some(cs), _) => {
+            let (base, inc) = (cs.base_ms / 1000, cs.increment_ms / 1000);
             json!({
                 "type": "clock",
                 "limit": base,
                 "increment": inc,
                 "show": format!("{}+{inc}", fmt_minutes(base)),
-            }),
-            super::game::speed(Some(crate::store::ClockSettings {
-                base_ms: base * 1000,
-                increment_ms: inc * 1000,
-            })),
-        )
-    } else if let Some(days) = c["days"].as_u64() {
-        (
-            json!({ "type": "correspondence", "daysPerTurn": days }),
-            "correspondence",
-        )
-    } else {
-        (json!({ "type": "unlimited" }), "correspondence")
+            })
+        }
+        (None, Some(days)) => json!({ "type": "correspondence", "daysPerTurn": days }),
+        (None, None) => json!({ "type": "unlimited" }),
     };
+    let kind = c["variant"]
+        .as_str()
+        .and_then(|v| v.parse::<VariantKind>().ok())
+        .unwrap_or(VariantKind::Chess);
     let status = match c["state"].as_str() {
         Some("open") => "created",
         Some("canceled") | Some("expired") => "canceled",
@@ -68,11 +68,13 @@ pub fn lichess_challenge(c: &Value) -> Value {
         "status": status,
         "challenger": user(&c["from"]),
         "destUser": user(&c["to"]),
-        "variant": { "key": c["variant"], "name": c["variant_title"] },
+        "variant": lichess::variant(kind),
         "rated": c["rated"],
-        "speed": speed,
+        "speed": lichess::speed(clock_settings),
+        "perf": { "icon": "", "name": lichess::perf_name(lichess::perf_key(kind, clock_settings)) },
         "timeControl": time_control,
         "color": c["color"],
+        "finalColor": c["final_color"],
         "direction": c["direction"],
     });
     if let Some(reason) = c["reason"].as_str() {
@@ -150,6 +152,18 @@ async fn ongoing(games: &Games, me: &Me) -> Result<Vec<String>, AppError> {
         .filter(|g| g.record.mode == GameMode::Online && g.record.ending.is_none())
         .map(|g| g.record.id)
         .collect())
+}
+
+/// `me`'s games in progress as `gameStart` shows them (lichess's
+/// `GET /api/account/playing`), newest first.
+pub async fn now_playing(games: &Games, bots: &Bots, me: &Me) -> Result<Vec<Value>, AppError> {
+    let mut out = Vec::new();
+    for id in ongoing(games, me).await? {
+        if let Some(game) = game_event(games, bots, me, &GameId::stored(id)).await? {
+            out.push(game);
+        }
+    }
+    Ok(out)
 }
 
 /// `GET /api/stream/event` for `me`.

@@ -3,6 +3,7 @@
 //! stream); and the game as the event stream's `gameStart` and
 //! `gameFinish` show it.
 
+use super::lichess;
 use super::lines::{self, LineStream, Lines};
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
@@ -63,7 +64,7 @@ impl GameStateLine {
 }
 
 /// The status word (lichess's) and the winner of an ending.
-fn status_of(ending: Option<Ending>) -> (&'static str, Option<Color>) {
+pub(super) fn status_of(ending: Option<Ending>) -> (&'static str, Option<Color>) {
     match ending {
         None => ("started", None),
         Some(Ending::Aborted { .. }) => ("aborted", None),
@@ -123,28 +124,13 @@ pub fn game_state(lg: &LiveGame, now: i64) -> GameStateLine {
     }
 }
 
-/// lichess's speed of a time control (estimated game time: base + 40
-/// increments).
-pub fn speed(clock: Option<ClockSettings>) -> &'static str {
-    let Some(c) = clock else {
-        return "correspondence";
-    };
-    let estimate = (c.base_ms + 40 * c.increment_ms) / 1000;
-    match estimate {
-        ..30 => "ultraBullet",
-        30..180 => "bullet",
-        180..480 => "blitz",
-        480..1500 => "rapid",
-        _ => "classical",
-    }
-}
-
 /// What a game's lines need, read under its lock.
 struct Seats {
     id: String,
     variant: tensorchess_rules::VariantKind,
     clock: Option<ClockSettings>,
     rated: bool,
+    created_at: i64,
     initial_fen: String,
     fen: String,
     players: [Option<String>; 2],
@@ -164,6 +150,7 @@ impl Seats {
             variant: lg.record().variant,
             clock: record.as_ref().and_then(|r| r.clock),
             rated: lg.record().rated,
+            created_at: lg.record().created_at,
             initial_fen: if start == "start"
                 || start.is_empty()
                 || start == lg.record().variant.start_fen()
@@ -196,7 +183,12 @@ impl Seats {
     }
 
     fn variant(&self) -> Value {
-        json!({ "key": self.variant.name(), "name": self.variant.title() })
+        lichess::variant(self.variant)
+    }
+
+    /// The game's perf (`{"name": "Blitz"}`).
+    fn perf(&self) -> Value {
+        json!({ "name": lichess::perf_name(lichess::perf_key(self.variant, self.clock)) })
     }
 }
 
@@ -207,8 +199,10 @@ async fn full(bots: &Bots, s: &Seats) -> Result<Value, AppError> {
         "id": s.id,
         "variant": s.variant(),
         "clock": s.clock.map(|c| json!({ "initial": c.base_ms, "increment": c.increment_ms })),
-        "speed": speed(s.clock),
+        "speed": lichess::speed(s.clock),
+        "perf": s.perf(),
         "rated": s.rated,
+        "createdAt": s.created_at,
         "white": s.player(bots, Color::White).await?,
         "black": s.player(bots, Color::Black).await?,
         "initialFen": s.initial_fen,
@@ -259,10 +253,11 @@ pub async fn game_event(
         "isMyTurn": turn == color && !seats.state.over(),
         "lastMove": seats.last_move.clone().unwrap_or_default(),
         "opponent": { "id": them["id"], "username": them["name"], "rating": them["rating"], "title": them["title"] },
+        "perf": lichess::perf_key(seats.variant, seats.clock),
         "rated": seats.rated,
         "secondsLeft": if seats.clock.is_some() { Some(left / 1000) } else { None },
         "source": "friend",
-        "speed": speed(seats.clock),
+        "speed": lichess::speed(seats.clock),
         "variant": seats.variant(),
         "compat": { "bot": true, "board": true },
     });

@@ -7,10 +7,13 @@
 //! player's challenges), which the other servers relay to this one.
 
 mod events;
+mod export;
 mod game;
+pub mod lichess;
 mod lines;
 
-pub use events::{event_stream, lichess_challenge};
+pub use events::{event_stream, lichess_challenge, now_playing};
+pub use export::ExportedGame;
 pub use game::{game_full, game_state, game_stream, GameStateLine};
 pub use lines::LineStream;
 
@@ -30,7 +33,7 @@ pub const BOT_TITLE: &str = "BOT";
 /// A player as the streams show them (lichess's `LightUser` with a rating).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct BotPlayerView {
-    /// The player's id.
+    /// The player's id as lichess's API shows users ([`lichess::user_id`]).
     pub id: String,
     /// Their account's user name, else their display name.
     pub name: String,
@@ -104,7 +107,7 @@ impl Bots {
     ) -> Result<BotPlayerView, AppError> {
         let record = self.players.record(player).await?;
         Ok(BotPlayerView {
-            id: record.id,
+            id: lichess::user_id(&record.id, record.account.as_deref()),
             name: record.account.unwrap_or(record.name),
             title: self.title(player).await?,
             rating,

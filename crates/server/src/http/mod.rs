@@ -49,6 +49,7 @@ pub fn app(state: AppState) -> Router {
         .layer(tower_http::compression::CompressionLayer::new());
     Router::new()
         .nest("/api", api)
+        .merge(api::site_routes())
         .fallback_service(page)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

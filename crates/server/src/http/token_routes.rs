@@ -41,7 +41,12 @@ pub fn token_route(method: &Method, path: &str) -> Option<TokenRoute> {
         }
         ["api", "stream", "event"] if read => Some(TokenRoute::OneOf(PLAYS)),
         // The token's account, and what anyone may read.
-        ["api", "account"] if read => Some(TokenRoute::AnyScope),
+        ["api", "account"] | ["api", "account", "playing"] if read => Some(TokenRoute::AnyScope),
+        ["api", "token", "test"] if *method == Method::POST => Some(TokenRoute::AnyScope),
+        ["api", "users", "status"] if read => Some(TokenRoute::AnyScope),
+        ["api", "user", _] | ["api", "user", _, "rating-history"] if read => {
+            Some(TokenRoute::AnyScope)
+        }
         ["api", "info" | "health"] if read => Some(TokenRoute::AnyScope),
         ["api", "players", _] if read => Some(TokenRoute::AnyScope),
         ["api", "games", _] | ["api", "games", _, "pgn" | "players" | "tournament"] if read => {

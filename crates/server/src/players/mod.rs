@@ -554,6 +554,19 @@ impl Players {
         Ok(token)
     }
 
+    /// A player's online games counted (won, lost, drawn, in progress).
+    pub async fn game_counts(&self, id: &str) -> Result<crate::store::GameCounts, AppError> {
+        Ok(self.store.game_counts(id).await?)
+    }
+
+    /// An account by user name (any case), closed or not.
+    pub async fn account(&self, username: &str) -> Result<Option<AccountRecord>, AppError> {
+        if !valid_username(username) {
+            return Ok(None);
+        }
+        Ok(self.store.account(username).await?)
+    }
+
     /// A player's public profile, by account name.
     pub async fn profile(&self, username: &str) -> Result<Profile, AppError> {
         let not_found = || AppError::NotFound(format!("There is no player {username}"));

@@ -923,3 +923,50 @@ pub async fn merging_a_guest_moves_what_they_learnt(store: &dyn GameStore) {
         2
     );
 }
+
+/// A player's online games are counted by result, rated and in progress
+/// (lichess's `count`), whichever seat they held.
+pub async fn games_are_counted_for_their_players(store: &dyn GameStore) {
+    let decisive = |winner| {
+        Some(Ending::Outcome(Outcome::Decisive {
+            winner,
+            reason: EndReason::Resignation,
+        }))
+    };
+    let draw = Some(Ending::Outcome(Outcome::Draw {
+        reason: EndReason::Agreement,
+    }));
+    // (id, white, black, rated, ending)
+    let games = [
+        ("cnt1", "c-alice", "c-bob", true, decisive(Color::White)),
+        ("cnt2", "c-bob", "c-alice", false, decisive(Color::White)),
+        ("cnt3", "c-alice", "c-carol", true, draw),
+        ("cnt4", "c-carol", "c-alice", false, None),
+        ("cnt5", "c-bob", "c-carol", true, decisive(Color::Black)),
+    ];
+    for (id, white, black, rated, ending) in games {
+        let mut g = online_game(id);
+        g.record.rated = rated;
+        g.record.ending = ending;
+        g.online.as_mut().unwrap().players = ByColor::new(Some(white.into()), Some(black.into()));
+        store.create_game(&g).await.unwrap();
+    }
+    let alice = store.game_counts("c-alice").await.unwrap();
+    assert_eq!(
+        alice,
+        GameCounts {
+            all: 4,
+            rated: 2,
+            win: 1,
+            loss: 1,
+            draw: 1,
+            playing: 1,
+        }
+    );
+    let bob = store.game_counts("c-bob").await.unwrap();
+    assert_eq!((bob.all, bob.win, bob.loss, bob.draw), (3, 1, 2, 0));
+    assert_eq!(
+        store.game_counts("nobody").await.unwrap(),
+        GameCounts::default()
+    );
+}

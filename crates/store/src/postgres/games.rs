@@ -361,6 +361,37 @@ pub async fn list_games(
     summaries(rows)
 }
 
+/// [`GameStore::game_counts`](crate::GameStore::game_counts).
+pub async fn game_counts(
+    c: &impl GenericClient,
+    player: &str,
+) -> Result<crate::GameCounts, StoreError> {
+    let stmt = c
+        .prepare_cached(
+            "SELECT COUNT(*)::BIGINT, \
+         COALESCE(SUM(CASE WHEN g.rated THEN 1 ELSE 0 END), 0)::BIGINT, \
+         COALESCE(SUM(CASE WHEN (g.result = '1-0' AND o.white_player = $1) OR (g.result = '0-1' AND o.black_player = $1) THEN 1 ELSE 0 END), 0)::BIGINT, \
+         COALESCE(SUM(CASE WHEN (g.result = '0-1' AND o.white_player = $1) OR (g.result = '1-0' AND o.black_player = $1) THEN 1 ELSE 0 END), 0)::BIGINT, \
+         COALESCE(SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), 0)::BIGINT, \
+         COALESCE(SUM(CASE WHEN g.end_reason IS NULL THEN 1 ELSE 0 END), 0)::BIGINT \
+         FROM games g JOIN online_games o ON o.game_id = g.id \
+         WHERE o.white_player = $1 OR o.black_player = $1",
+        )
+        .await?;
+    let row = c.query_one(&stmt, &[&player]).await?;
+    let n = |i: usize| -> Result<u32, StoreError> {
+        Ok(u32::try_from(row.try_get::<_, i64>(i)?).unwrap_or(u32::MAX))
+    };
+    Ok(crate::GameCounts {
+        all: n(0)?,
+        rated: n(1)?,
+        win: n(2)?,
+        loss: n(3)?,
+        draw: n(4)?,
+        playing: n(5)?,
+    })
+}
+
 pub async fn finished_online_games(
     c: &impl GenericClient,
     player: &str,

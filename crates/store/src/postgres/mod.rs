@@ -574,6 +574,10 @@ impl GameStore for PgStore {
         games::list_games(&self.client().await?, query).await
     }
 
+    async fn game_counts(&self, player: &str) -> Result<crate::GameCounts, StoreError> {
+        games::game_counts(&self.client().await?, player).await
+    }
+
     async fn finished_online_games(
         &self,
         player: &str,

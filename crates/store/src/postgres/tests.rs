@@ -72,6 +72,7 @@ contract!(
     tokens_are_found_by_hash_listed_and_revoked,
     tournaments_pair_each_player_once,
     scheduled_tournaments_are_made_once,
+    games_are_counted_for_their_players,
 );
 
 #[tokio::test]

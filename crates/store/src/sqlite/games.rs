@@ -213,6 +213,31 @@ pub fn list_games(conn: &Connection, q: &GameListQuery) -> Result<Vec<GameSummar
     )
 }
 
+/// [`GameStore::game_counts`](crate::GameStore::game_counts).
+pub fn game_counts(conn: &Connection, player: &str) -> Result<crate::GameCounts, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*), \
+         COALESCE(SUM(CASE WHEN g.rated <> 0 THEN 1 ELSE 0 END), 0), \
+         COALESCE(SUM(CASE WHEN (g.result = '1-0' AND o.white_player = ?1) OR (g.result = '0-1' AND o.black_player = ?1) THEN 1 ELSE 0 END), 0), \
+         COALESCE(SUM(CASE WHEN (g.result = '0-1' AND o.white_player = ?1) OR (g.result = '1-0' AND o.black_player = ?1) THEN 1 ELSE 0 END), 0), \
+         COALESCE(SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), 0), \
+         COALESCE(SUM(CASE WHEN g.end_reason IS NULL THEN 1 ELSE 0 END), 0) \
+         FROM games g JOIN online_games o ON o.game_id = g.id \
+         WHERE o.white_player = ?1 OR o.black_player = ?1",
+    )?;
+    let n = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+    Ok(stmt.query_row(params![player], |r| {
+        Ok(crate::GameCounts {
+            all: n(r.get(0)?),
+            rated: n(r.get(1)?),
+            win: n(r.get(2)?),
+            loss: n(r.get(3)?),
+            draw: n(r.get(4)?),
+            playing: n(r.get(5)?),
+        })
+    })?)
+}
+
 pub fn finished_online_games(
     conn: &Connection,
     player: &str,

@@ -471,6 +471,12 @@ impl GameStore for SqliteStore {
         self.read(move |conn| games::list_games(conn, &query)).await
     }
 
+    async fn game_counts(&self, player: &str) -> Result<crate::GameCounts, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| games::game_counts(conn, &player))
+            .await
+    }
+
     async fn finished_online_games(
         &self,
         player: &str,

@@ -28,7 +28,7 @@ use axum::http::{header, StatusCode};
 use axum::response::Response;
 use axum::{Extension, Json};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// `{"ok": true}`, lichess's answer to a command done.
@@ -125,34 +125,6 @@ pub async fn revoke_token(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `GET /api/account` (a token's account, as lichess's clients ask first).
-#[derive(Serialize, Debug)]
-pub struct AccountView {
-    /// The player's id.
-    pub id: String,
-    /// The account's user name.
-    pub username: String,
-    /// `BOT` for a bot account.
-    pub title: Option<&'static str>,
-}
-
-/// `GET /api/account`: whose token this is.
-pub async fn account(
-    State(state): State<AppState>,
-    me: Me,
-    auth: TokenAuth,
-) -> Result<Json<AccountView>, AppError> {
-    let _ = auth;
-    let record = state.players.record(&me.id).await?;
-    Ok(Json(AccountView {
-        username: record
-            .account
-            .ok_or_else(|| AppError::refused(Kind::AccountNeeded, "The account is gone"))?,
-        title: state.bots.title(&me.id).await?,
-        id: me.id.into(),
-    }))
-}
-
 /// `POST /api/bot/account/upgrade`: the account becomes a bot account.
 pub async fn upgrade(
     State(state): State<AppState>,
@@ -225,7 +197,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Api {
 
 impl Api {
     /// Refuses a token or an account that does not fit the API.
-    async fn check(self, state: &AppState, me: &Me, auth: &TokenAuth) -> Result<(), AppError> {
+    pub(super) async fn check(
+        self,
+        state: &AppState,
+        me: &Me,
+        auth: &TokenAuth,
+    ) -> Result<(), AppError> {
         match self {
             Api::Bot => {
                 auth.require_any(&[BOT_PLAY])?;
@@ -368,7 +345,10 @@ pub async fn chat(
         state.players.has_account(&me.id).await?,
     );
     let (_, lg) = state.games.lock_for(&id, &me).await?;
-    state.chat.post(&lg, &me, author, room, &body.text).await?;
+    state
+        .chat
+        .post_from_program(&lg, &me, author, room, &body.text)
+        .await?;
     Ok(ok())
 }
 

@@ -8,6 +8,7 @@ mod chat;
 mod games;
 mod health;
 mod learning;
+mod lichess;
 mod lobby;
 mod online;
 mod players;
@@ -87,7 +88,11 @@ pub fn routes() -> Router<AppState> {
             "/account/tokens/{id}",
             axum::routing::delete(bot::revoke_token),
         )
-        .route("/account", get(bot::account))
+        .route("/account", get(lichess::account))
+        .route("/account/playing", get(lichess::playing))
+        .route("/token/test", post(lichess::token_test))
+        .route("/users/status", get(lichess::users_status))
+        .route("/user/{username}", get(lichess::user))
         .route("/bot/account/upgrade", post(bot::upgrade))
         .route("/stream/event", get(bot::event_stream))
         .route("/bot/online", get(bot::online_bots))
@@ -97,14 +102,19 @@ pub fn routes() -> Router<AppState> {
         .route("/bot/game/{id}/abort", post(bot::abort))
         .route("/bot/game/{id}/claim-victory", post(bot::claim_victory))
         .route("/bot/game/{id}/draw/{accept}", post(bot::draw))
-        .route("/bot/game/{id}/chat", post(bot::chat))
+        .route("/bot/game/{id}/chat", get(lichess::chat).post(bot::chat))
+        .route("/bot/game/{id}/takeback/{answer}", post(lichess::takeback))
         .route("/board/game/stream/{id}", get(bot::game_stream))
         .route("/board/game/{id}/move/{mv}", post(bot::game_move))
         .route("/board/game/{id}/resign", post(bot::resign))
         .route("/board/game/{id}/abort", post(bot::abort))
         .route("/board/game/{id}/claim-victory", post(bot::claim_victory))
         .route("/board/game/{id}/draw/{accept}", post(bot::draw))
-        .route("/board/game/{id}/chat", post(bot::chat))
+        .route("/board/game/{id}/chat", get(lichess::chat).post(bot::chat))
+        .route(
+            "/board/game/{id}/takeback/{answer}",
+            post(lichess::takeback),
+        )
         .route("/challenge/{username}", post(bot::challenge))
         .route("/challenge/{id}/accept", post(bot::accept))
         .route("/challenge/{id}/decline", post(bot::decline))
@@ -123,6 +133,12 @@ pub fn routes() -> Router<AppState> {
         .route("/lessons/{level}/check", post(learning::check_lesson))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+}
+
+/// lichess's routes outside `/api` that its programs call: a game's
+/// export (`GET /game/export/{id}`).
+pub fn site_routes() -> Router<AppState> {
+    Router::new().route("/game/export/{id}", get(lichess::export))
 }
 
 async fn not_found() -> AppError {

@@ -1,0 +1,111 @@
+//! A game as lichess's export shows it to programs (`GET /game/export/{id}`
+//! with `Accept: application/json`, and each line of a player's games):
+//! its players as users, status, winner, moves in SAN, clock.
+
+use super::game::status_of;
+use super::{lichess, Bots};
+use crate::error::AppError;
+use crate::live::LiveGame;
+use serde_json::{json, Value};
+use tensorchess_rules::Color;
+
+/// What an export needs of a game, read under its lock.
+pub struct ExportedGame {
+    id: String,
+    variant: tensorchess_rules::VariantKind,
+    clock: Option<crate::store::ClockSettings>,
+    rated: bool,
+    created_at: i64,
+    last_move_at: i64,
+    players: [Option<String>; 2],
+    names: [String; 2],
+    ratings: [Option<i32>; 2],
+    status: &'static str,
+    winner: Option<Color>,
+    moves: String,
+    pgn: String,
+}
+
+impl ExportedGame {
+    /// The game `lg` as it is now.
+    pub fn of(lg: &LiveGame) -> ExportedGame {
+        let record = lg.record();
+        let online = lg.online().map(|o| o.record().clone());
+        let seat = |c: Color| online.as_ref().and_then(|o| o.players[c].clone());
+        let rating = |c: Color| online.as_ref().and_then(|o| o.ratings[c]);
+        let (status, winner) = status_of(lg.ending());
+        ExportedGame {
+            id: lg.id().to_string(),
+            variant: record.variant,
+            clock: online.as_ref().and_then(|o| o.clock),
+            rated: record.rated,
+            created_at: record.created_at,
+            last_move_at: record.updated_at,
+            players: [seat(Color::White), seat(Color::Black)],
+            names: [record.white.clone(), record.black.clone()],
+            ratings: [rating(Color::White), rating(Color::Black)],
+            status,
+            winner,
+            moves: lg
+                .history()
+                .iter()
+                .map(|m| m.san.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            pgn: lg.pgn(),
+        }
+    }
+
+    /// The game's PGN.
+    pub fn pgn(&self) -> &str {
+        &self.pgn
+    }
+
+    /// The game as lichess's JSON export shows it (`pgnInJson` adds the PGN).
+    pub async fn json(&self, bots: &Bots, with_pgn: bool) -> Result<Value, AppError> {
+        let mut players = serde_json::Map::new();
+        for c in [Color::White, Color::Black] {
+            let i = c.index();
+            let side = match &self.players[i] {
+                Some(p) => {
+                    let view = bots.player_view(p, self.ratings[i]).await?;
+                    let mut user = json!({ "name": view.name, "id": view.id });
+                    if let Some(title) = view.title {
+                        user["title"] = json!(title);
+                    }
+                    json!({ "user": user, "rating": view.rating })
+                }
+                // A side no player holds (the engine, a local game).
+                None => json!({ "name": self.names[i] }),
+            };
+            players.insert(c.name().to_string(), side);
+        }
+        let mut game = json!({
+            "id": self.id,
+            "rated": self.rated,
+            "variant": lichess::variant(self.variant)["key"],
+            "speed": lichess::speed(self.clock),
+            "perf": lichess::perf_key(self.variant, self.clock),
+            "createdAt": self.created_at,
+            "lastMoveAt": self.last_move_at,
+            "status": self.status,
+            "source": "friend",
+            "players": players,
+            "moves": self.moves,
+        });
+        if let Some(c) = self.clock {
+            game["clock"] = json!({
+                "initial": c.base_ms / 1000,
+                "increment": c.increment_ms / 1000,
+                "totalTime": (c.base_ms + 40 * c.increment_ms) / 1000,
+            });
+        }
+        if let Some(w) = self.winner {
+            game["winner"] = json!(w.name());
+        }
+        if with_pgn {
+            game["pgn"] = json!(self.pgn);
+        }
+        Ok(game)
+    }
+}
