@@ -8,15 +8,19 @@
 //!   times the engine's replies to their moves.
 //! - `abuse lobby`: lobby pages count the bytes they are sent while
 //!   strangers post and cancel seeks.
+//! - `abuse ghost-arena`: guests join an arena and never come; the arena's
+//!   games are counted minute by minute.
 //!
 //! ```sh
 //! cargo build --release -p tensorchess -p tensorchess-loadtest
 //! target/release/abuse engine --guests 40 --seconds 60
 //! target/release/abuse engine --guests 40 --one-address --seconds 60
 //! target/release/abuse lobby --pages 20 --seeks 200
+//! target/release/abuse ghost-arena --ghosts 80 --minutes 3
 //! ```
 
 mod engine;
+mod ghosts;
 mod lobby;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +58,8 @@ enum Scenario {
     Engine(engine::EngineArgs),
     /// Lobby pages count bytes while seeks come and go.
     Lobby(lobby::LobbyArgs),
+    /// Guests join an arena and never come: the games it makes.
+    GhostArena(ghosts::GhostArgs),
 }
 
 fn main() -> ExitCode {
@@ -109,6 +115,7 @@ async fn run(args: Args) -> Result<(), Error> {
     let result = match args.scenario {
         Scenario::Engine(a) => engine::run(addr, a).await,
         Scenario::Lobby(a) => lobby::run(addr, a).await,
+        Scenario::GhostArena(a) => ghosts::run(addr, a).await,
     };
     if let Some(mut s) = started {
         s.stop();

@@ -38,6 +38,7 @@ mod selfplay_puzzles;
 mod tournaments;
 mod tournaments_days;
 mod tournaments_large;
+mod tournaments_trust;
 mod tune_texel;
 mod uci_binary;
 mod uci_protocol;
