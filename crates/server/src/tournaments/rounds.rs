@@ -300,7 +300,7 @@ impl Tournaments {
 }
 
 /// The Swiss as the pairing needs it, after `round` rounds.
-fn swiss_of(
+pub(super) fn swiss_of(
     t: &TournamentRecord,
     keyed: &Keyed,
     games: &[TournamentGame],

@@ -674,3 +674,6 @@ impl Tournaments {
         Ok(view)
     }
 }
+
+#[cfg(test)]
+mod tests;
