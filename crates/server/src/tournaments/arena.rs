@@ -11,7 +11,7 @@ use super::Tournaments;
 use crate::error::AppError;
 use crate::ids::TournamentId;
 use crate::store::TournamentNews;
-use crate::store::{EntryRecord, TournamentRecord, TournamentState};
+use crate::store::{EntryRecord, TournamentKind, TournamentRecord, TournamentState};
 use std::collections::{HashMap, HashSet};
 use tensorchess_tournament::arena::{pair_arena, rank_arena, ArenaCandidate};
 use tensorchess_tournament::{games_by_player, PlayerKey};
@@ -50,11 +50,14 @@ impl Tournaments {
 
     /// What the director's tick does first to arena `id` at the clock's
     /// time: takes its lease (`None` when another instance holds it) and
-    /// plans the wave (`None` when nobody is to be paired).
+    /// plans the wave (`None` when nobody is to be paired, or it is not an
+    /// arena due or running).
     pub async fn plan_wave(&self, id: &TournamentId) -> Result<Option<ArenaWave>, AppError> {
         let now = self.live.now();
         let t = self.record(id).await?;
-        if t.state == TournamentState::Finished {
+        let due = t.state == TournamentState::Running
+            || (t.state == TournamentState::Upcoming && t.starts_at <= now);
+        if t.kind != TournamentKind::Arena || !due {
             return Ok(None);
         }
         match self.hold(t, now).await? {
