@@ -121,6 +121,9 @@ kinds! {
     /// Bot accounts play through challenges (not the lobby, not as a
     /// person); a bot route asked by an account that is not a bot.
     BotAccount = "bot_account" => FORBIDDEN,
+    /// Something is still open that must be closed first (a bot upgrade
+    /// with an open seek, challenge or tournament entry).
+    StillOpen = "still_open" => CONFLICT,
 }
 
 impl std::fmt::Display for Kind {

@@ -251,6 +251,11 @@ pub struct OnlineRecord {
     pub days: Option<u32>,
     /// The sides that berserked (an arena game): no increment for them.
     pub berserked: ByColor<bool>,
+    /// A tournament's game: neither player may abort it (resigning takes
+    /// its place), as lichess's tournament games; a first move not made
+    /// loses it (`docs/tournaments.md`).
+    #[serde(default)]
+    pub no_abort: bool,
 }
 
 impl OnlineRecord {

@@ -159,10 +159,10 @@ pub fn read_record(row: &impl Row, at: usize) -> Result<GameRecord, StoreError> 
 pub const ONLINE_COLUMNS: &str = "white_seat, black_seat, clock_base_ms, clock_inc_ms, white_ms, \
      black_ms, turn_started_at, draw_offer, rematch_offer, rematch_of, rematch_id, white_player, \
      black_player, white_draw_ply, black_draw_ply, white_rating, black_rating, white_rating_diff, \
-     black_rating_diff, days_per_move, white_berserked, black_berserked";
+     black_rating_diff, days_per_move, white_berserked, black_berserked, no_abort";
 
 /// The online columns set again when the state is replaced (all of them).
-pub const ONLINE_COLUMN_COUNT: usize = 22;
+pub const ONLINE_COLUMN_COUNT: usize = 23;
 
 /// An online state's values, in [`ONLINE_COLUMNS`]' order.
 pub fn online_values(o: &OnlineRecord) -> Vec<Value> {
@@ -191,6 +191,7 @@ pub fn online_values(o: &OnlineRecord) -> Vec<Value> {
         Value::Int(o.days.map(i64::from)),
         Value::Bool(o.berserked.white),
         Value::Bool(o.berserked.black),
+        Value::Bool(o.no_abort),
     ]
 }
 
@@ -220,6 +221,7 @@ pub fn read_online(row: &impl Row, at: usize) -> Result<OnlineRecord, StoreError
             .int(at + 19)?
             .map(|d| d.clamp(0, i64::from(u32::MAX)) as u32),
         berserked: ByColor::new(row.boolean(at + 20)?, row.boolean(at + 21)?),
+        no_abort: row.boolean(at + 22)?,
     })
 }
 

@@ -397,31 +397,82 @@ pub fn join_sql(mark: fn(usize) -> String) -> String {
     )
 }
 
-/// Inserts a link `$1..$8` unless either player has a game of the
-/// tournament still going on.
+/// Inserts a link `$1..$8`. Its players' seats go in with it
+/// ([`seat_sql`]), and the seats' unique index refuses a player's second
+/// running game of a tournament; a round's second board of a player is
+/// refused by the links' own unique indexes.
 pub fn link_sql(mark: fn(usize) -> String) -> String {
-    let m = mark;
     format!(
-        "INSERT INTO tournament_games ({LINK_COLUMNS}) \
-         SELECT CAST({} AS TEXT), CAST({} AS TEXT), CAST({} AS BIGINT), CAST({} AS TEXT), \
-         CAST({} AS TEXT), CAST({} AS BOOLEAN), CAST({} AS BOOLEAN), CAST({} AS BIGINT) \
-         WHERE NOT EXISTS (SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game_id \
-             WHERE tg.tournament_id = {} AND g.end_reason IS NULL \
-             AND (tg.white IN ({}, {}) OR tg.black IN ({}, {})))",
-        m(1),
-        m(2),
-        m(3),
-        m(4),
-        m(5),
-        m(6),
-        m(7),
-        m(8),
-        m(1),
-        m(4),
-        m(5),
-        m(4),
-        m(5)
+        "INSERT INTO tournament_games ({LINK_COLUMNS}) VALUES ({})",
+        crate::rows::placeholders(mark, 1, LINK_COLUMNS.split(',').count())
     )
+}
+
+/// Seats player `$3` at game `$2` of tournament `$1`, running.
+pub fn seat_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "INSERT INTO tournament_seats (tournament_id, game_id, player, running) \
+         VALUES ({}, {}, {}, TRUE)",
+        mark(1),
+        mark(2),
+        mark(3)
+    )
+}
+
+/// The seats of game `$1` stop running (it ended): how many rows changed
+/// says whether this was the end (after it, none).
+pub fn seats_end_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "UPDATE tournament_seats SET running = FALSE WHERE game_id = {} AND running",
+        mark(1)
+    )
+}
+
+/// The entry of the side `$2` (`white`, `black`) of tournament game `$1`
+/// is paused, unless withdrawn, in an arena or a Swiss: the first-move
+/// rule's loss (`docs/tournaments.md`). A round robin plays its table.
+pub fn no_show_pause_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "UPDATE tournament_entries SET paused = TRUE \
+         WHERE NOT withdrawn AND EXISTS (SELECT 1 FROM tournament_games tg \
+             JOIN tournaments t ON t.id = tg.tournament_id \
+             WHERE tg.game_id = {} AND t.kind IN ('arena', 'swiss') \
+             AND tg.tournament_id = tournament_entries.tournament_id \
+             AND tournament_entries.player = CASE WHEN {} = 'white' THEN tg.white ELSE tg.black END)",
+        mark(1),
+        mark(2)
+    )
+}
+
+/// The tournaments not finished where player `$1` has an entry not
+/// withdrawn, soonest first.
+pub fn entered_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE state <> 'finished' \
+         AND id IN (SELECT tournament_id FROM tournament_entries \
+             WHERE player = {} AND NOT withdrawn) ORDER BY starts_at, id",
+        mark(1)
+    )
+}
+
+/// What a game's end does to the tournament it is a game of, as part of
+/// the transaction that ends it: its seats stop running and, when a side
+/// did not make its first move, that side's entry is paused.
+/// Its statements, in `mark`'s placeholders: the seats' end
+/// ([`seats_end_sql`], run first; no row changed means there is nothing
+/// more to do) and, for the side that did not make its first move (its
+/// word as the second argument), [`no_show_pause_sql`].
+pub fn game_ended_sql(
+    mark: fn(usize) -> String,
+    ending: crate::Ending,
+) -> (String, Option<(String, &'static str)>) {
+    let pause = match ending {
+        crate::Ending::Aborted { no_show: Some(c) } => {
+            Some((no_show_pause_sql(mark), crate::columns::color_text(c)))
+        }
+        _ => None,
+    };
+    (seats_end_sql(mark), pause)
 }
 
 /// Takes (or renews) the lease of tournament `$1` for holder `$2` until
@@ -495,13 +546,20 @@ pub trait TournamentStore: Send + Sync + 'static {
         withdrawn: bool,
         paused: bool,
     ) -> Result<bool, StoreError>;
+    /// The tournaments not finished where `player` has an entry not
+    /// withdrawn (paused too), soonest first.
+    async fn entered_tournaments(&self, player: &str) -> Result<Vec<TournamentRecord>, StoreError>;
     /// A tournament's entries, in the order they joined.
     async fn tournament_entries(&self, tournament_id: &str)
         -> Result<Vec<EntryRecord>, StoreError>;
-    /// Stores a tournament game and its link together: a
-    /// [`StoreError::Conflict`] (and no game) when either player still
-    /// plays a game of the tournament, or (rounds) already has a board in
-    /// that round.
+    /// Stores a tournament game, its link and its players' seats together:
+    /// a [`StoreError::Conflict`] (and no game) when either player still
+    /// plays a game of the tournament (a unique index: two instances
+    /// racing cannot both pass), or (rounds) already has a board in that
+    /// round. The game's end (a [`crate::GameStore::commit`] with an
+    /// ending) frees the seats in its own transaction and, when a side did
+    /// not make its first move, pauses that side's entry (an arena, a
+    /// Swiss).
     async fn start_tournament_game(
         &self,
         link: &TournamentGameLink,

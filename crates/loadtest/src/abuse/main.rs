@@ -10,6 +10,8 @@
 //!   strangers post and cancel seeks.
 //! - `abuse tokens`: one account's tokens all at once from one address.
 //! - `abuse streams`: one account holds event streams open until refused.
+//! - `abuse ghost-arena`: guests join an arena and never come; the arena's
+//!   games are counted minute by minute.
 //!
 //! ```sh
 //! cargo build --release -p tensorchess -p tensorchess-loadtest
@@ -18,9 +20,11 @@
 //! target/release/abuse lobby --pages 20 --seeks 200
 //! target/release/abuse tokens --tokens 8 --seconds 5
 //! target/release/abuse streams --streams 1000
+//! target/release/abuse ghost-arena --ghosts 80 --minutes 3
 //! ```
 
 mod engine;
+mod ghosts;
 mod lobby;
 mod tokens;
 
@@ -63,6 +67,8 @@ enum Scenario {
     Tokens(tokens::TokenArgs),
     /// One account opens event streams until refused.
     Streams(tokens::StreamArgs),
+    /// Guests join an arena and never come: the games it makes.
+    GhostArena(ghosts::GhostArgs),
 }
 
 fn main() -> ExitCode {
@@ -121,6 +127,7 @@ async fn run(args: Args) -> Result<(), Error> {
         Scenario::Lobby(a) => lobby::run(addr, a).await,
         Scenario::Tokens(a) => tokens::run_tokens(addr, a).await,
         Scenario::Streams(a) => tokens::run_streams(addr, pid, a).await,
+        Scenario::GhostArena(a) => ghosts::run(addr, a).await,
     };
     if let Some(mut s) = started {
         s.stop();

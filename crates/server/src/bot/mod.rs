@@ -139,7 +139,8 @@ impl Bots {
     }
 
     /// Makes `me`'s account a bot account: only an account that has played
-    /// no game, for ever.
+    /// no game, for ever, and has nothing open a bot may not keep (seeks,
+    /// challenges, tournament entries: refused, saying what to close).
     pub async fn upgrade(&self, me: &Me) -> Result<(), AppError> {
         let store = self.live.store();
         let record = self.players.record(&me.id).await?;
@@ -168,6 +169,16 @@ impl Bots {
                 "Only an account that has played no game becomes a bot account: make a new account for the bot",
             ));
         }
+        let open = self.still_open(&me.id).await?;
+        if !open.is_empty() {
+            return Err(AppError::refused(
+                Kind::StillOpen,
+                format!(
+                    "A bot account plays only through challenges: first close {}",
+                    open.join("; ")
+                ),
+            ));
+        }
         store.make_bot(&me.id, self.live.now()).await?;
         self.live.bot_marks().set(&me.id, true);
         self.known
@@ -175,6 +186,41 @@ impl Bots {
             .unwrap_or_else(|e| e.into_inner())
             .insert(me.id.to_string());
         Ok(())
+    }
+
+    /// What `player` has open that a bot may not keep (a seek in the
+    /// people's lobby, a challenge sent or received as a person, an entry
+    /// in a tournament not finished: tournaments are for people), said as
+    /// what to close.
+    async fn still_open(&self, player: &str) -> Result<Vec<String>, AppError> {
+        let store = self.live.store();
+        let now = self.live.now();
+        let mut open = Vec::new();
+        let seeks = store
+            .open_seeks(now)
+            .await?
+            .iter()
+            .filter(|s| s.player_id == player)
+            .count();
+        if seeks > 0 {
+            open.push(format!("your seeks in the lobby ({seeks}: cancel them)"));
+        }
+        for c in store.open_challenges_of(player, now).await? {
+            open.push(if c.challenger == player {
+                let to = self.players.name_of(&c.challenged).await?;
+                format!("your challenge to {to} (cancel it)")
+            } else {
+                let from = self.players.name_of(&c.challenger).await?;
+                format!("the challenge from {from} (decline it)")
+            });
+        }
+        for t in store.entered_tournaments(player).await? {
+            open.push(format!(
+                "your entry in the tournament \"{}\" (withdraw from it)",
+                t.name
+            ));
+        }
+        Ok(open)
     }
 
     /// Bots with a stream (or a page) open, on any server.

@@ -161,7 +161,7 @@ impl OnlineState {
             rematch_offer: self.record.rematch_offer.map(|c| c.name().to_string()),
             rematch_of: self.record.rematch_of.clone(),
             rematch_id: self.record.rematch_id.clone(),
-            can_abort: !ended && (plies < 2 || !self.both_seated()),
+            can_abort: !ended && !self.record.no_abort && (plies < 2 || !self.both_seated()),
             rated: false,
             ratings: self.record.ratings.into_array(),
             rating_diffs: self.record.rating_diffs.into_array(),

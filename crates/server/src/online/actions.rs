@@ -153,6 +153,12 @@ impl OnlineGames {
                     return Err(game_over());
                 }
                 let o = online_of(lg)?;
+                if o.record().no_abort {
+                    return Err(refused(
+                        Kind::NotAllowed,
+                        "A tournament game cannot be aborted: resign it (a first move not made in time loses it too)",
+                    ));
+                }
                 if lg.ply() >= 2 && o.both_seated() {
                     return Err(refused(
                         Kind::TooLate,

@@ -8,7 +8,9 @@
 //!   clock starts after Black's first move. The first two moves cost no time
 //!   and earn no increment.
 //! - Either player may abort the game (no result) before both sides have
-//!   moved, or at any time while the second seat is free.
+//!   moved, or at any time while the second seat is free; never a
+//!   tournament's game (`OnlineRecord::no_abort`): resigning takes its
+//!   place, and a first move not made loses it (`docs/tournaments.md`).
 //! - A draw offer stands until the opponent accepts, declines, or moves
 //!   (a move declines it); one offer per side per move.
 //! - A flag loses, unless the opponent has only king and beasts left
@@ -164,6 +166,8 @@ impl OnlineGames {
         let online = OnlineRecord {
             players: ByColor::from_array(players),
             ratings: ByColor::from_array(rated.map_or([None, None], |r| r.map(Some))),
+            // A tournament's game counts: no abort (docs/tournaments.md).
+            no_abort: matches!(origin, Origin::Tournament(_)),
             ..timing.record()
         };
         let now = self.live.now();

@@ -6,7 +6,8 @@
 //! against the stored games every time, and the store refuses a game for a
 //! player still playing one (or a second board in a round), so a tick
 //! repeated, or run by another instance after a lease changed hands,
-//! pairs nobody twice.
+//! pairs nobody twice. A director asks again for its lease right before
+//! it writes a wave or a round (`still_holds`).
 
 use super::views::PairingView;
 use super::Tournaments;
@@ -58,29 +59,58 @@ impl Tournaments {
         }
     }
 
-    async fn direct(&self, mut t: TournamentRecord, now: i64) -> Result<(), AppError> {
+    async fn direct(&self, t: TournamentRecord, now: i64) -> Result<(), AppError> {
+        let Some(t) = self.hold(t, now).await? else {
+            return Ok(());
+        };
+        match t.kind {
+            TournamentKind::Arena => self.direct_arena(&t, now).await,
+            TournamentKind::Swiss | TournamentKind::RoundRobin => self.direct_rounds(&t).await,
+        }
+    }
+
+    /// Takes (or renews) `t`'s lease at `now` and starts it when it is
+    /// due: the tournament as it is then, or `None` when another instance
+    /// holds it (or started it first).
+    pub(crate) async fn hold(
+        &self,
+        mut t: TournamentRecord,
+        now: i64,
+    ) -> Result<Option<TournamentRecord>, AppError> {
         let store = self.live.store();
         let holder = self.live.cluster().instance().to_string();
         if !store
             .take_director_lease(&t.id, &holder, now, now.saturating_add(LEASE_MS))
             .await?
         {
-            return Ok(());
+            return Ok(None);
         }
         if t.state == TournamentState::Upcoming {
             if !store
                 .set_tournament_state(&t.id, TournamentState::Upcoming, TournamentState::Running)
                 .await?
             {
-                return Ok(());
+                return Ok(None);
             }
             t.state = TournamentState::Running;
             self.announce(&t, TournamentNews::Started).await?;
         }
-        match t.kind {
-            TournamentKind::Arena => self.direct_arena(&t, now).await,
-            TournamentKind::Swiss | TournamentKind::RoundRobin => self.direct_rounds(&t).await,
-        }
+        Ok(Some(t))
+    }
+
+    /// Whether this instance still holds `t`'s lease at the clock's time
+    /// now (renewing it): asked right before a wave or a round is written,
+    /// since the reads and the pairing before may have outlasted the lease
+    /// (a process stopped, a slow database) and another instance may
+    /// direct the tournament now.
+    pub(crate) async fn still_holds(&self, t: &TournamentRecord) -> Result<bool, AppError> {
+        let now = self.live.now();
+        let holder = self.live.cluster().instance().to_string();
+        Ok(self
+            .live
+            .store()
+            .take_director_lease(&t.id, &holder, now, now.saturating_add(LEASE_MS))
+            .await?)
     }
 
     /// Whether games ended since the last look (then the standings are

@@ -29,6 +29,7 @@ use crate::store::{
     TournamentRecord, TournamentState,
 };
 use crate::views::ServerEvent;
+pub use arena::ArenaWave;
 use serde::Deserialize;
 use std::sync::Arc;
 use tensorchess_rules::VariantKind;
@@ -396,6 +397,18 @@ impl Tournaments {
     pub async fn join(&self, id: &TournamentId, me: &Me) -> Result<TournamentView, AppError> {
         me.may_act()?;
         let t = self.record(id).await?;
+        // Tournaments here are for people (docs/tournaments.md): a bot
+        // account is refused whether it asks with a cookie or a token. A
+        // cached "not a bot" may predate an upgrade on another instance:
+        // the store decides.
+        if self.live.bot_marks().known(&me.id) == Some(true)
+            || self.live.store().is_bot(&me.id).await?
+        {
+            return Err(AppError::refused(
+                Kind::BotAccount,
+                "Tournaments on this server are for people: bot accounts cannot join them",
+            ));
+        }
         if t.state == TournamentState::Finished {
             return Err(AppError::refused(Kind::GameOver, "That tournament is over"));
         }

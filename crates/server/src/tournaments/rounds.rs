@@ -5,7 +5,7 @@
 //! its first round, so that its table never changes; a board of the
 //! current round missing (a director stopped midway) is started again.
 
-use super::views::{outcome_of, Keyed};
+use super::views::{counts, side_of, Counts, Keyed};
 use super::Tournaments;
 use crate::error::AppError;
 use crate::ids::TournamentId;
@@ -161,6 +161,9 @@ impl Tournaments {
         if let Some(e) = pairing.bye.and_then(|k| keyed.entry(k)) {
             sat.push((e.player.clone(), 2));
         }
+        if !self.still_holds(t).await? {
+            return Ok(());
+        }
         self.record_byes(t, next, &sat).await?;
         let boards: Vec<(String, String)> = pairing
             .boards
@@ -287,6 +290,9 @@ impl Tournaments {
                 }
             }
         }
+        if !self.still_holds(t).await? {
+            return Ok(());
+        }
         self.record_byes(t, next, &sat).await?;
         self.start_boards(t, &play, Some(next)).await?;
         Ok(())
@@ -294,7 +300,7 @@ impl Tournaments {
 }
 
 /// The Swiss as the pairing needs it, after `round` rounds.
-fn swiss_of(
+pub(super) fn swiss_of(
     t: &TournamentRecord,
     keyed: &Keyed,
     games: &[TournamentGame],
@@ -327,29 +333,52 @@ fn swiss_of(
         })
         .collect();
     let rounds = (1..=round)
-        .map(|r| SwissRound {
-            games: games
-                .iter()
-                .filter(|g| g.link.round == Some(r))
-                .filter_map(|g| {
-                    Some(SwissGame {
-                        white: keyed.key(&g.link.white)?,
-                        black: keyed.key(&g.link.black)?,
-                        // A game aborted by a player counts as a draw.
-                        result: SwissResult::Played(outcome_of(g.ending).unwrap_or(Outcome::Draw)),
+        .map(|r| {
+            let mut round = SwissRound {
+                games: Vec::new(),
+                byes: byes
+                    .iter()
+                    .filter(|b| b.round == r)
+                    .filter_map(|b| {
+                        Some(SwissBye {
+                            player: keyed.key(&b.player)?,
+                            kind: bye_kind(b.half_points),
+                        })
                     })
-                })
-                .collect(),
-            byes: byes
-                .iter()
-                .filter(|b| b.round == r)
-                .filter_map(|b| {
-                    Some(SwissBye {
-                        player: keyed.key(&b.player)?,
-                        kind: bye_kind(b.half_points),
-                    })
-                })
-                .collect(),
+                    .collect(),
+            };
+            for g in games.iter().filter(|g| g.link.round == Some(r)) {
+                let (Some(white), Some(black)) =
+                    (keyed.key(&g.link.white), keyed.key(&g.link.black))
+                else {
+                    continue;
+                };
+                // One rule with the standings (`views::Counts`).
+                let result = match counts(g.ending) {
+                    Some(Counts::Played(outcome)) => SwissResult::Played(outcome),
+                    Some(Counts::NoShow { winner }) => SwissResult::Forfeit {
+                        winner: side_of(winner),
+                    },
+                    // Counts for nobody: no game, nothing scored.
+                    Some(Counts::Void) => {
+                        for player in [white, black] {
+                            round.byes.push(SwissBye {
+                                player,
+                                kind: ByeKind::Zero,
+                            });
+                        }
+                        continue;
+                    }
+                    // Not reached: rounds are read once their games ended.
+                    None => SwissResult::Played(Outcome::Draw),
+                };
+                round.games.push(SwissGame {
+                    white,
+                    black,
+                    result,
+                });
+            }
+            round
         })
         .collect();
     SwissTournament {

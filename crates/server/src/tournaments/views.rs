@@ -15,7 +15,9 @@ use std::collections::HashMap;
 use tensorchess_rules::Color;
 use tensorchess_tournament::arena::{rank_arena, score_player};
 use tensorchess_tournament::standings::{standings, PlayedGame, RatedPlayer};
-use tensorchess_tournament::{games_by_player, FinishedGame, Outcome, PlayerKey};
+use tensorchess_tournament::{
+    games_by_player, FinishedGame, Outcome, PlayerKey, PlayerResult, Side,
+};
 
 /// A tournament in a list.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -250,20 +252,77 @@ pub fn arena_end(t: &TournamentRecord) -> Option<i64> {
         .map(|m| t.starts_at.saturating_add(i64::from(m) * 60_000))
 }
 
-/// The tournament crate's outcome of a stored ending: `None` for a game
-/// still going on or aborted by a player (it does not count); a first
-/// move not made loses.
-pub fn outcome_of(ending: Option<Ending>) -> Option<Outcome> {
+/// How a tournament counts a game's stored ending: one rule for the
+/// standings, the TRF and the pairing (`docs/tournaments.md`, "Aborts and
+/// no-shows").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counts {
+    /// Played to a result (or resigned before a move).
+    Played(Outcome),
+    /// A side did not make its first move in time: it loses, `winner`
+    /// wins. An arena scores it as a game; a Swiss or a round robin as a
+    /// forfeit (a point, not a game played: no colour, they may meet again).
+    NoShow {
+        /// The side that was there.
+        winner: Color,
+    },
+    /// Aborted by a player (games from before tournament games refused
+    /// aborts): it counts for nobody, as if not paired.
+    Void,
+}
+
+/// How a tournament counts `ending`; `None` while the game goes on.
+pub fn counts(ending: Option<Ending>) -> Option<Counts> {
     let winner = match ending? {
         Ending::Outcome(o) => o.winner(),
         Ending::Imported { winner } => winner,
-        Ending::Aborted { no_show } => Some(!no_show?),
+        Ending::Aborted { no_show: Some(c) } => return Some(Counts::NoShow { winner: !c }),
+        Ending::Aborted { no_show: None } => return Some(Counts::Void),
     };
-    Some(match winner {
+    Some(Counts::Played(match winner {
         Some(Color::White) => Outcome::WhiteWins,
         Some(Color::Black) => Outcome::BlackWins,
         None => Outcome::Draw,
-    })
+    }))
+}
+
+/// An arena's outcome of a stored ending: `None` for a game going on or
+/// void; a first move not made is lost (lichess: its opponent wins).
+pub fn outcome_of(ending: Option<Ending>) -> Option<Outcome> {
+    match counts(ending)? {
+        Counts::Played(o) => Some(o),
+        Counts::NoShow {
+            winner: Color::White,
+        } => Some(Outcome::WhiteWins),
+        Counts::NoShow {
+            winner: Color::Black,
+        } => Some(Outcome::BlackWins),
+        Counts::Void => None,
+    }
+}
+
+/// An ended game of a Swiss or a round robin as its rule counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundResult {
+    /// White.
+    pub white: PlayerKey,
+    /// Black.
+    pub black: PlayerKey,
+    /// What it counts for.
+    pub counts: Counts,
+}
+
+impl RoundResult {
+    /// `key`'s side, if they played in it.
+    pub fn side_of(&self, key: PlayerKey) -> Option<Color> {
+        if self.white == key {
+            Some(Color::White)
+        } else if self.black == key {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
 }
 
 /// A tournament's players as keys: an entry's place in the join order.
@@ -294,7 +353,23 @@ impl<'a> Keyed<'a> {
         self.entries.get(key.0 as usize)
     }
 
-    /// The finished games that count, in the order they were paired.
+    /// The ended games of a Swiss or a round robin, in the order they
+    /// were paired.
+    pub fn round_results(&self, games: &[TournamentGame]) -> Vec<RoundResult> {
+        games
+            .iter()
+            .filter_map(|g| {
+                Some(RoundResult {
+                    white: self.key(&g.link.white)?,
+                    black: self.key(&g.link.black)?,
+                    counts: counts(g.ending)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The finished games that count in an arena, in the order they were
+    /// paired.
     pub fn finished(&self, games: &[TournamentGame]) -> Vec<FinishedGame> {
         games
             .iter()
@@ -359,7 +434,7 @@ fn arena_lines(keyed: &Keyed, finished: &[FinishedGame]) -> Vec<Line> {
         .collect()
 }
 
-fn round_lines(keyed: &Keyed, finished: &[FinishedGame], byes: &[(PlayerKey, u32)]) -> Vec<Line> {
+fn round_lines(keyed: &Keyed, results: &[RoundResult], byes: &[(PlayerKey, u32)]) -> Vec<Line> {
     let players: Vec<RatedPlayer> = keyed
         .entries
         .iter()
@@ -369,31 +444,49 @@ fn round_lines(keyed: &Keyed, finished: &[FinishedGame], byes: &[(PlayerKey, u32
             rating: e.rating,
         })
         .collect();
-    let played: Vec<PlayedGame> = finished
+    let played: Vec<PlayedGame> = results
         .iter()
-        .map(|g| PlayedGame {
-            white: g.white,
-            black: g.black,
-            outcome: g.outcome,
+        .filter_map(|g| match g.counts {
+            Counts::Played(outcome) => Some(PlayedGame {
+                white: g.white,
+                black: g.black,
+                outcome,
+            }),
+            _ => None,
         })
         .collect();
+    // Points without a game: byes, and a forfeit's point (a no-show).
+    let forfeits = results.iter().filter_map(|g| match g.counts {
+        Counts::NoShow {
+            winner: Color::White,
+        } => Some((g.white, 2)),
+        Counts::NoShow {
+            winner: Color::Black,
+        } => Some((g.black, 2)),
+        _ => None,
+    });
     let extra: Vec<_> = byes
         .iter()
-        .map(|&(k, half)| (k, tensorchess_tournament::standings::HalfPoints(half)))
+        .copied()
+        .chain(forfeits)
+        .map(|(k, half)| (k, tensorchess_tournament::standings::HalfPoints(half)))
         .collect();
     standings(&players, &played, &extra)
         .into_iter()
         .map(|s| {
-            let line: Vec<String> = finished
+            // As the TRF writes them: 1 ½ 0 played, + - forfeited.
+            let line: Vec<&str> = results
                 .iter()
-                .filter_map(|g| g.side_of(s.key).map(|side| g.outcome.for_side(side)))
-                .map(|r| {
-                    match r {
-                        tensorchess_tournament::PlayerResult::Win => "1",
-                        tensorchess_tournament::PlayerResult::Draw => "½",
-                        tensorchess_tournament::PlayerResult::Loss => "0",
-                    }
-                    .to_string()
+                .filter_map(|g| Some((g.side_of(s.key)?, g.counts)))
+                .filter_map(|(side, counts)| match counts {
+                    Counts::Played(o) => Some(match o.for_side(side_of(side)) {
+                        PlayerResult::Win => "1",
+                        PlayerResult::Draw => "½",
+                        PlayerResult::Loss => "0",
+                    }),
+                    Counts::NoShow { winner } if winner == side => Some("+"),
+                    Counts::NoShow { .. } => Some("-"),
+                    Counts::Void => None,
                 })
                 .collect();
             Line {
@@ -408,6 +501,14 @@ fn round_lines(keyed: &Keyed, finished: &[FinishedGame], byes: &[(PlayerKey, u32
             }
         })
         .collect()
+}
+
+/// The tournament crate's side of a colour.
+pub fn side_of(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
 }
 
 /// Of the games going on, the one whose better player ranks highest (ties:
@@ -520,12 +621,11 @@ impl Tournaments {
         let entries = store.tournament_entries(&t.id).await?;
         let games = store.tournament_games(&t.id).await?;
         let keyed = Keyed::new(&entries);
-        let finished = keyed.finished(&games);
         let lines = match t.kind {
-            TournamentKind::Arena => arena_lines(&keyed, &finished),
+            TournamentKind::Arena => arena_lines(&keyed, &keyed.finished(&games)),
             _ => {
                 let byes = self.byes(t, &keyed).await?;
-                round_lines(&keyed, &finished, &byes)
+                round_lines(&keyed, &keyed.round_results(&games), &byes)
             }
         };
         let mut standings = Vec::with_capacity(lines.len());
@@ -574,3 +674,6 @@ impl Tournaments {
         Ok(view)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -292,3 +292,138 @@ pub async fn scheduled_tournaments_are_made_once(store: &dyn GameStore) {
     assert_eq!(store.tournaments_created_since(by, 0).await.unwrap(), 2);
     assert_eq!(store.tournaments_created_since("ann", 0).await.unwrap(), 2);
 }
+
+/// One running game per player and tournament, whichever colour (the
+/// seats' unique index); a game's end frees its seats and, when a side
+/// did not make its first move, pauses that side in an arena or a Swiss,
+/// once (a later write to the ended game leaves a player who came back
+/// alone); a round robin plays its table. The open entries of a player.
+pub async fn tournament_seats_run_once_and_a_no_show_is_paused(store: &dyn GameStore) {
+    let running = |id: &str, kind: TournamentKind| TournamentRecord {
+        kind,
+        minutes: (kind == TournamentKind::Arena).then_some(30),
+        rounds: (kind == TournamentKind::Swiss).then_some(5),
+        state: TournamentState::Running,
+        max_players: 10,
+        ..tournament(id, "ann", 1_000)
+    };
+    for (id, kind) in [
+        ("a1", TournamentKind::Arena),
+        ("a2", TournamentKind::Arena),
+        ("s1", TournamentKind::Swiss),
+        ("r1", TournamentKind::RoundRobin),
+    ] {
+        store.create_tournament(&running(id, kind)).await.unwrap();
+        for (i, p) in ["ann", "bob", "cy"].iter().enumerate() {
+            assert!(store
+                .join_tournament(&entry(id, p, i as i64), 10)
+                .await
+                .unwrap());
+        }
+    }
+    let g = |id: &str| StoredGame {
+        record: GameRecord {
+            mode: GameMode::Online,
+            owner: None,
+            ..record(id)
+        },
+        moves: vec![],
+        online: Some(OnlineRecord {
+            no_abort: true,
+            ..OnlineRecord::default()
+        }),
+    };
+    let start = |t: &'static str, game: &'static str, white: &'static str, black: &'static str| {
+        let (link, game) = (link(t, game, None, white, black), g(game));
+        async move { store.start_tournament_game(&link, &game).await }
+    };
+    start("a1", "g1", "ann", "bob").await.unwrap();
+    // Ann plays already: not with the other colour either, nor twice
+    // against the same player; in another tournament she may.
+    for (white, black) in [("cy", "ann"), ("ann", "cy"), ("bob", "ann")] {
+        let twice = start("a1", "g2", white, black).await;
+        assert!(matches!(twice, Err(StoreError::Conflict(_))), "{twice:?}");
+        assert_eq!(store.load_game("g2").await.unwrap(), None);
+    }
+    start("a2", "h1", "ann", "cy").await.unwrap();
+    // The game's flag is stored.
+    let stored = store.load_game("g1").await.unwrap().unwrap();
+    assert!(stored.online.unwrap().no_abort);
+
+    let paused = |t: &'static str| async move {
+        let entries = store.tournament_entries(t).await.unwrap();
+        entries
+            .iter()
+            .filter(|e| e.paused)
+            .map(|e| e.player.clone())
+            .collect::<Vec<_>>()
+    };
+    // White does not make a first move: the game ends, White is paused
+    // in this arena only.
+    let mut end = update(2);
+    end.ending = Some(Ending::Aborted {
+        no_show: Some(Color::White),
+    });
+    store.commit("g1", &MovesChange::Keep, &end).await.unwrap();
+    assert_eq!(paused("a1").await, ["ann"]);
+    assert!(paused("a2").await.is_empty());
+    // Back (she joins again); a later write to the ended game (a rematch
+    // offer) does not pause her again.
+    assert!(store.set_entry("a1", "ann", false, false).await.unwrap());
+    let mut later = update(3);
+    later.ending = end.ending;
+    store
+        .commit("g1", &MovesChange::Keep, &later)
+        .await
+        .unwrap();
+    assert!(paused("a1").await.is_empty());
+    // Her seat is free: she is paired again.
+    start("a1", "g2", "cy", "ann").await.unwrap();
+
+    // A Swiss pauses its no-show (Black here); a round robin does not.
+    start("s1", "s1g", "bob", "cy").await.unwrap();
+    start("r1", "r1g", "bob", "cy").await.unwrap();
+    let mut end = update(2);
+    end.ending = Some(Ending::Aborted {
+        no_show: Some(Color::Black),
+    });
+    store.commit("s1g", &MovesChange::Keep, &end).await.unwrap();
+    store.commit("r1g", &MovesChange::Keep, &end).await.unwrap();
+    assert_eq!(paused("s1").await, ["cy"]);
+    assert!(paused("r1").await.is_empty());
+    // Any other end frees the seats and pauses nobody.
+    let mut resigned = update(2);
+    resigned.ending = Some(Ending::Outcome(Outcome::Decisive {
+        winner: Color::White,
+        reason: EndReason::Resignation,
+    }));
+    store
+        .commit("h1", &MovesChange::Keep, &resigned)
+        .await
+        .unwrap();
+    assert!(paused("a2").await.is_empty());
+    start("a2", "h2", "cy", "ann").await.unwrap();
+
+    // The tournaments Ann is in, not finished, not withdrawn from (a
+    // pause counts).
+    let ids = |v: Vec<TournamentRecord>| v.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store.entered_tournaments("ann").await.unwrap()),
+        ["a1", "a2", "r1", "s1"]
+    );
+    assert!(store.set_entry("a2", "ann", true, false).await.unwrap());
+    assert!(store.set_entry("s1", "ann", false, true).await.unwrap());
+    assert!(store
+        .set_tournament_state("r1", TournamentState::Running, TournamentState::Finished)
+        .await
+        .unwrap());
+    assert_eq!(
+        ids(store.entered_tournaments("ann").await.unwrap()),
+        ["a1", "s1"]
+    );
+    assert!(store
+        .entered_tournaments("nobody")
+        .await
+        .unwrap()
+        .is_empty());
+}

@@ -120,6 +120,9 @@ pub async fn apply_update(
     for w in &update.ratings {
         write_rating(c, w).await?;
     }
+    if let Some(ending) = update.ending {
+        super::tournaments::game_ended(c, id, ending).await?;
+    }
     Ok(())
 }
 
@@ -256,6 +259,11 @@ pub async fn commit(
     }
     ratings?;
     noticed?;
+    if let Some(ending) = update.ending {
+        // Rare (a game's end, and what follows it): its tournament seats
+        // go with it, after the bump that holds the game's row.
+        super::tournaments::game_ended(c, id, ending).await?;
+    }
     Ok(true)
 }
 

@@ -59,6 +59,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0010_tournaments.sql"),
     include_str!("../migrations/postgres/0011_scheduled_tournaments.sql"),
     include_str!("../migrations/postgres/0012_correspondence_tournaments.sql"),
+    include_str!("../migrations/postgres/0013_tournament_trust.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -378,6 +379,10 @@ impl TournamentStore for PgStore {
         tournament_id: &str,
     ) -> Result<Vec<EntryRecord>, StoreError> {
         tournaments::entries(&self.client().await?, tournament_id).await
+    }
+
+    async fn entered_tournaments(&self, player: &str) -> Result<Vec<TournamentRecord>, StoreError> {
+        tournaments::entered(&self.client().await?, player).await
     }
 
     async fn start_tournament_game(

@@ -71,6 +71,7 @@ contract!(
     challenges_are_answered_once,
     tokens_are_found_by_hash_listed_and_revoked,
     tournaments_pair_each_player_once,
+    tournament_seats_run_once_and_a_no_show_is_paused,
     scheduled_tournaments_are_made_once,
     games_are_counted_for_their_players,
 );
@@ -296,4 +297,80 @@ async fn two_instances_racing_for_a_directors_lease_one_wins() {
             .await
             .unwrap());
     }
+}
+
+/// Two instances pair one player at once (a director stopped past its
+/// lease writes its wave while the lease's next holder writes its own):
+/// neither write sees the other's uncommitted game, so only the seats'
+/// unique index keeps the player to one running game of the tournament.
+/// The second write waits for the first and is refused once it commits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_paired_by_two_instances_at_once_plays_once() {
+    let Some((_, _, store)) = fresh().await else {
+        return;
+    };
+    let pairing = |game: &str, white: &str, black: &str| {
+        let mut record = conformance::record(game);
+        record.mode = GameMode::Online;
+        record.owner = None;
+        let link = crate::TournamentGameLink {
+            tournament_id: "a1".into(),
+            game_id: game.into(),
+            round: None,
+            white: white.into(),
+            black: black.into(),
+            white_berserked: false,
+            black_berserked: false,
+            created_at: 1,
+        };
+        let game = StoredGame {
+            record,
+            moves: vec![],
+            online: Some(Default::default()),
+        };
+        (link, game)
+    };
+    let mut c1 = store.client().await.unwrap();
+    let first = c1.transaction().await.unwrap();
+    let (link, game) = pairing("g1", "ann", "bob");
+    tournaments::start_game(&first, &link, &game).await.unwrap();
+    let pid: i32 = first
+        .query_one("SELECT pg_backend_pid()", &[])
+        .await
+        .unwrap()
+        .get(0);
+    let b = store.clone();
+    let second = tokio::spawn(async move {
+        let mut c = b.client().await.unwrap();
+        let tx = c.transaction().await.unwrap();
+        let (link, game) = pairing("g2", "cy", "ann");
+        let out = tournaments::start_game(&tx, &link, &game).await;
+        if out.is_ok() {
+            tx.commit().await.unwrap();
+        }
+        out
+    });
+    // The second write has run: it is done, or waits for the first.
+    let watch = store.client().await.unwrap();
+    let start = std::time::Instant::now();
+    while !second.is_finished() {
+        let waiting: i64 = watch
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+                &[&pid],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        if waiting > 0 {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 10, "the second write never ran");
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    first.commit().await.unwrap();
+    let out = second.await.unwrap();
+    assert!(matches!(out, Err(StoreError::Conflict(_))), "{out:?}");
+    assert_eq!(store.load_game("g2").await.unwrap(), None);
+    assert_eq!(store.tournament_games("a1").await.unwrap().len(), 1);
 }

@@ -4,10 +4,11 @@ use super::games::insert_game;
 use super::row::{insert_row, mark, params};
 use crate::rows::Value;
 use crate::tournament::{
-    berserk_column, busy, bye_sql, create_scheduled_sql, entry_values, games_query, join_sql,
-    lease_sql, link_sql, link_values, read_bye, read_entry, read_game, read_tournament,
-    tournament_values, ByeRecord, EntryRecord, TournamentGame, TournamentGameLink,
-    TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entry_values, game_ended_sql,
+    games_query, join_sql, lease_sql, link_sql, link_values, read_bye, read_entry, read_game,
+    read_tournament, seat_sql, tournament_values, ByeRecord, EntryRecord, TournamentGame,
+    TournamentGameLink, TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS,
+    TOURNAMENT_COLUMNS,
 };
 use crate::{StoreError, StoredGame};
 use deadpool_postgres::GenericClient;
@@ -142,23 +143,63 @@ pub async fn entries(
         .collect()
 }
 
-/// Inserting the link is the condition; a round's board taken twice
-/// breaks a unique index (both refusals: [`StoreError::Conflict`]).
+/// The seats, then the link: a player still playing breaks the seats'
+/// unique index, a round's board taken twice the links' (both refusals:
+/// [`StoreError::Conflict`], and the transaction goes).
 pub async fn start_game(
     c: &impl GenericClient,
     link: &TournamentGameLink,
     game: &StoredGame,
 ) -> Result<(), StoreError> {
-    let stmt = c.prepare_cached(&link_sql(mark)).await?;
-    match c.execute(&stmt, &params(&link_values(link))).await {
-        Ok(1) => {}
-        Ok(_) => return Err(busy(link)),
-        Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) => {
-            return Err(busy(link))
+    let refused = |e: tokio_postgres::Error| {
+        if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) {
+            busy(link)
+        } else {
+            e.into()
         }
-        Err(e) => return Err(e.into()),
+    };
+    let seat = c.prepare_cached(&seat_sql(mark)).await?;
+    for player in [&link.white, &link.black] {
+        c.execute(&seat, &[&link.tournament_id, &link.game_id, player])
+            .await
+            .map_err(refused)?;
     }
+    let stmt = c.prepare_cached(&link_sql(mark)).await?;
+    c.execute(&stmt, &params(&link_values(link)))
+        .await
+        .map_err(refused)?;
     insert_game(c, game).await
+}
+
+/// The end of game `id` (ending as `ending`) in its tournament: see
+/// [`crate::tournament::game_ended_sql`].
+pub async fn game_ended(
+    c: &impl GenericClient,
+    id: &str,
+    ending: crate::Ending,
+) -> Result<(), StoreError> {
+    let (seats, pause) = game_ended_sql(mark, ending);
+    let stmt = c.prepare_cached(&seats).await?;
+    if c.execute(&stmt, &[&id]).await? == 0 {
+        return Ok(());
+    }
+    if let Some((sql, side)) = pause {
+        let stmt = c.prepare_cached(&sql).await?;
+        c.execute(&stmt, &[&id, &side]).await?;
+    }
+    Ok(())
+}
+
+pub async fn entered(
+    c: &impl GenericClient,
+    player: &str,
+) -> Result<Vec<TournamentRecord>, StoreError> {
+    let stmt = c.prepare_cached(&entered_sql(mark)).await?;
+    c.query(&stmt, &[&player])
+        .await?
+        .iter()
+        .map(|row| read_tournament(row, 0))
+        .collect()
 }
 
 async fn games(

@@ -80,6 +80,9 @@ pub fn apply_update(conn: &Connection, id: &str, update: &GameUpdate) -> Result<
     for w in &update.ratings {
         write_rating(conn, w)?;
     }
+    if let Some(ending) = update.ending {
+        super::tournaments::game_ended(conn, id, ending)?;
+    }
     Ok(())
 }
 

@@ -50,6 +50,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0010_tournaments.sql"),
     include_str!("../migrations/sqlite/0011_scheduled_tournaments.sql"),
     include_str!("../migrations/sqlite/0012_correspondence_tournaments.sql"),
+    include_str!("../migrations/sqlite/0013_tournament_trust.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -228,6 +229,11 @@ impl TournamentStore for SqliteStore {
     ) -> Result<Vec<EntryRecord>, StoreError> {
         let t = tournament_id.to_string();
         self.read(move |conn| tournaments::entries(conn, &t)).await
+    }
+
+    async fn entered_tournaments(&self, player: &str) -> Result<Vec<TournamentRecord>, StoreError> {
+        let p = player.to_string();
+        self.read(move |conn| tournaments::entered(conn, &p)).await
     }
 
     async fn start_tournament_game(

@@ -31,6 +31,13 @@ async fn the_store_contract_holds() {
 }
 
 #[tokio::test]
+async fn tournament_seats_run_once_and_a_no_show_is_paused() {
+    // A database of its own: the contract lists a player's tournaments.
+    let dir = tempfile::tempdir().unwrap();
+    conformance::tournament_seats_run_once_and_a_no_show_is_paused(&open(&dir)).await;
+}
+
+#[tokio::test]
 async fn scheduled_tournaments_are_made_once() {
     // A database of its own: the contract counts the tournaments in it.
     let dir = tempfile::tempdir().unwrap();

@@ -3,10 +3,11 @@
 use super::games::insert_game;
 use super::row::{insert_row, mark};
 use crate::tournament::{
-    berserk_column, busy, bye_sql, create_scheduled_sql, entry_values, games_query, join_sql,
-    lease_sql, link_sql, link_values, read_bye, read_entry, read_game, read_tournament,
-    tournament_values, ByeRecord, EntryRecord, TournamentGame, TournamentGameLink,
-    TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entry_values, game_ended_sql,
+    games_query, join_sql, lease_sql, link_sql, link_values, read_bye, read_entry, read_game,
+    read_tournament, seat_sql, tournament_values, ByeRecord, EntryRecord, TournamentGame,
+    TournamentGameLink, TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS,
+    TOURNAMENT_COLUMNS,
 };
 use crate::{StoreError, StoredGame};
 use rusqlite::{params, params_from_iter, Connection};
@@ -125,20 +126,47 @@ pub fn start_game(
     link: &TournamentGameLink,
     game: &StoredGame,
 ) -> Result<(), StoreError> {
-    let n = conn
-        .prepare_cached(&link_sql(mark))
-        .and_then(|mut s| s.execute(params_from_iter(link_values(link))));
-    match n {
-        Ok(1) => {}
-        Ok(_) => return Err(busy(link)),
-        Err(rusqlite::Error::SqliteFailure(e, _))
-            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+    let refused = |e: rusqlite::Error| match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
         {
-            return Err(busy(link))
+            busy(link)
         }
-        Err(e) => return Err(e.into()),
+        e => e.into(),
+    };
+    // The seats first: a player still playing is the usual refusal.
+    for player in [&link.white, &link.black] {
+        conn.prepare_cached(&seat_sql(mark))
+            .and_then(|mut s| s.execute(params![link.tournament_id, link.game_id, player]))
+            .map_err(refused)?;
     }
+    conn.prepare_cached(&link_sql(mark))
+        .and_then(|mut s| s.execute(params_from_iter(link_values(link))))
+        .map_err(refused)?;
     insert_game(conn, game)
+}
+
+/// The end of game `id` (ending as `ending`) in its tournament: see
+/// [`crate::tournament::game_ended_sql`].
+pub fn game_ended(conn: &Connection, id: &str, ending: crate::Ending) -> Result<(), StoreError> {
+    let (seats, pause) = game_ended_sql(mark, ending);
+    if conn.prepare_cached(&seats)?.execute(params![id])? == 0 {
+        return Ok(());
+    }
+    if let Some((sql, side)) = pause {
+        conn.prepare_cached(&sql)?.execute(params![id, side])?;
+    }
+    Ok(())
+}
+
+pub fn entered(conn: &Connection, player: &str) -> Result<Vec<TournamentRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(&entered_sql(mark))?;
+    let mut rows = stmt.query(params![player])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(read_tournament(row, 0)?);
+    }
+    Ok(out)
 }
 
 fn games(

@@ -8,10 +8,11 @@ use crate::common::online::*;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use tensorchess::server::presence::PlayerHere;
 
-const START: i64 = T0 + 60_000;
+pub const START: i64 = T0 + 60_000;
 
-fn arena(name: &str, minutes: u32) -> Value {
+pub fn arena(name: &str, minutes: u32) -> Value {
     json!({
         "kind": "arena", "name": name, "variant": "chess",
         "clock": { "base_seconds": 60, "increment_seconds": 2 },
@@ -21,39 +22,55 @@ fn arena(name: &str, minutes: u32) -> Value {
 
 /// A tournament of rounds (`kind`: `swiss` or `round_robin`), as
 /// [`arena`] with the same clock, start and cap but no length.
-fn rounds(name: &str, kind: &str) -> Value {
+pub fn rounds(name: &str, kind: &str) -> Value {
     let mut body = arena(name, 30);
     body["kind"] = json!(kind);
     body.as_object_mut().unwrap().remove("minutes");
     body
 }
 
-/// Players by name, with their cookies.
-struct Field {
+/// Players by name, with their cookies, connected to the site (an arena
+/// pairs only them) while the field lasts.
+pub struct Field {
     cookies: HashMap<String, String>,
+    ids: Vec<String>,
+    _here: Vec<PlayerHere>,
 }
 
 impl Field {
-    async fn new(t: &TestApp, names: &[&str]) -> Field {
-        let mut cookies = HashMap::new();
+    pub async fn new(t: &TestApp, names: &[&str]) -> Field {
+        let mut f = Field {
+            cookies: HashMap::new(),
+            ids: Vec::new(),
+            _here: Vec::new(),
+        };
         for n in names {
-            cookies.insert(n.to_string(), account(t, n).await);
+            let cookie = account(t, n).await;
+            f.ids.push(player_id(t, &cookie).await);
+            f.cookies.insert(n.to_string(), cookie);
         }
-        Field { cookies }
+        f.connect(t);
+        f
     }
 
-    fn of(&self, name: &Value) -> &str {
+    /// Everyone connected to `t` too (another instance on one database).
+    pub fn connect(&mut self, t: &TestApp) {
+        let here: Vec<_> = self.ids.iter().map(|id| connected(t, id)).collect();
+        self._here.extend(here);
+    }
+
+    pub fn of(&self, name: &Value) -> &str {
         &self.cookies[name.as_str().unwrap()]
     }
 }
 
-async fn create(t: &TestApp, cookie: &str, body: Value) -> String {
+pub async fn create(t: &TestApp, cookie: &str, body: Value) -> String {
     let a = t.post("/api/tournaments", Some(cookie), body).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     a.body["id"].as_str().unwrap().to_string()
 }
 
-async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
+pub async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
     t.post(
         &format!("/api/tournaments/{id}/{what}"),
         Some(cookie),
@@ -62,19 +79,19 @@ async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
     .await
 }
 
-async fn view(t: &TestApp, id: &str) -> Value {
+pub async fn view(t: &TestApp, id: &str) -> Value {
     let a = t.get(&format!("/api/tournaments/{id}"), None).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     a.body
 }
 
 /// The clock at `ms`, then one director's tick.
-async fn tick_at(t: &TestApp, ms: i64) {
+pub async fn tick_at(t: &TestApp, ms: i64) {
     t.clock.set(ms);
     t.state.tournaments.tick().await;
 }
 
-fn running(v: &Value) -> Vec<Value> {
+pub fn running(v: &Value) -> Vec<Value> {
     v["pairings"]
         .as_array()
         .unwrap()
@@ -84,7 +101,7 @@ fn running(v: &Value) -> Vec<Value> {
         .collect()
 }
 
-fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {
+pub fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {
     v["standings"]
         .as_array()
         .unwrap()
@@ -94,7 +111,7 @@ fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {
 }
 
 /// Black resigns game `p` (after a move each): White wins.
-async fn white_wins(t: &TestApp, f: &Field, p: &Value) {
+pub async fn white_wins(t: &TestApp, f: &Field, p: &Value) {
     let id = p["game"].as_str().unwrap();
     let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
     let a = t.play(id, white, "e2e4", 0).await;
@@ -551,7 +568,8 @@ async fn one_instance_directs_and_another_takes_over() {
         return;
     };
     let b = a.reopen();
-    let f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
+    let mut f = Field::new(&a, &["ann", "bob", "cyd", "dee"]).await;
+    f.connect(&b);
     let id = create(&a, f.of(&json!("ann")), arena("Shared", 30)).await;
     // A page on B follows the tournament; what happens on A reaches it.
     let (addr_b, _stop) = b.serve().await;

@@ -22,8 +22,17 @@ fn arena() -> Value {
 }
 
 /// `PLAYERS` guests join tournament `id` on `t`; their cookies and ids.
-async fn guests_join(t: &TestApp, id: &str) -> Vec<(String, String)> {
+/// The guests' cookies and ids, and their connections (an arena pairs
+/// only connected players).
+async fn guests_join(
+    t: &TestApp,
+    id: &str,
+) -> (
+    Vec<(String, String)>,
+    Vec<tensorchess::server::presence::PlayerHere>,
+) {
     let mut out = Vec::new();
+    let mut here = Vec::new();
     for _ in 0..PLAYERS {
         let a = t
             .post(&format!("/api/tournaments/{id}/join"), None, json!({}))
@@ -31,9 +40,11 @@ async fn guests_join(t: &TestApp, id: &str) -> Vec<(String, String)> {
         assert_eq!(a.status, StatusCode::OK, "{}", a.text);
         let cookie = a.cookie.expect("a guest's cookie");
         let me = t.get("/api/me", Some(&cookie)).await;
-        out.push((cookie, me.body["id"].as_str().unwrap().to_string()));
+        let me = me.body["id"].as_str().unwrap().to_string();
+        here.push(connected(t, &me));
+        out.push((cookie, me));
     }
-    out
+    (out, here)
 }
 
 /// The topic's news after the start: the standings' first lines, the best
@@ -57,7 +68,7 @@ async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own
     let (addr, _stop) = t.serve().await;
     let mut ws = ws_connect(addr, None).await;
     follow_tournament(&mut ws, &id).await;
-    let players = guests_join(&t, &id).await;
+    let (players, _here) = guests_join(&t, &id).await;
     // The first join is told at once, the rest together at the next tick.
     let news = next_of(&mut ws, &["tournament"]).await;
     assert_eq!(
@@ -120,7 +131,7 @@ async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
     until_both_listen(&a, &b).await;
     let mut ws = ws_connect(addr_b, None).await;
     follow_tournament(&mut ws, &id).await;
-    guests_join(&a, &id).await;
+    let _here = guests_join(&a, &id).await;
     a.clock.set(START);
     a.state.tournaments.tick().await;
     let mut games = HashSet::new();

@@ -357,6 +357,7 @@ export default {
   'error.muted': 'Your chat is muted on this server.',
   'error.missing_scope': 'This API token may not do that.',
   'error.bot_account': 'Bot accounts play through challenges, not the lobby.',
+  'error.still_open': 'Close your open seeks, challenges and tournament entries first.',
   'error.banned': 'You are banned from this server.',
   'error.account_closed': 'This account is closed.',
   'error.forbidden_origin': 'Refused: the request came from another site',

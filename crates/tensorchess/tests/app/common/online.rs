@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess::server::clock::ManualClock;
+use tensorchess::server::presence::PlayerHere;
 use tensorchess::server::store::{GameStore, PgStore, SqliteStore};
 use tensorchess::server::ServerConfig;
 use tensorchess::server::{app, AppState};
@@ -322,6 +323,18 @@ pub async fn account(t: &TestApp, name: &str) -> String {
         .await;
     assert_eq!(reg.status, StatusCode::CREATED, "{}", reg.text);
     reg.cookie.unwrap()
+}
+
+/// The player id of `cookie`'s player.
+pub async fn player_id(t: &TestApp, cookie: &str) -> String {
+    let me = t.get("/api/me", Some(cookie)).await;
+    me.body["id"].as_str().unwrap().to_string()
+}
+
+/// Counts player `id` as connected to `t` (as an open page's socket does)
+/// until the guard is dropped: an arena pairs only connected players.
+pub fn connected(t: &TestApp, id: &str) -> PlayerHere {
+    t.state.games.live.presence().player_here(id)
 }
 
 /// Waits until both servers hear each other's notices (their listeners
