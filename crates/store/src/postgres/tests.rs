@@ -72,6 +72,11 @@ contract!(
     tokens_are_found_by_hash_listed_and_revoked,
     tournaments_pair_each_player_once,
     scheduled_tournaments_are_made_once,
+    follows_preferences_and_names,
+    challenge_caps_are_counted_in_the_write,
+    tournament_caps_count_the_player_and_the_address,
+    reports_are_bounded,
+    racing_writes_never_pass_a_cap,
 );
 
 #[tokio::test]
