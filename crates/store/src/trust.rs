@@ -159,7 +159,9 @@ impl ChallengeCaps {
 pub fn challenge_counts_sql(mark: fn(usize) -> String) -> String {
     let (from, to, client, now, since) = (mark(1), mark(2), mark(3), mark(4), mark(5));
     let open = format!("state = 'open' AND expires_at > {now}");
-    let recent = format!("created_at >= {since} AND state <> 'accepted'");
+    // Only strangers' challenges count toward the caps on strangers (a
+    // friend behind the same address takes no stranger's place).
+    let recent = format!("stranger AND created_at >= {since} AND state <> 'accepted'");
     let count = |cond: String| format!("COALESCE(SUM(CASE WHEN {cond} THEN 1 ELSE 0 END), 0)");
     format!(
         "SELECT {}, {}, {}, {}, {}, {} FROM challenges \

@@ -8,15 +8,20 @@
 //!   times the engine's replies to their moves.
 //! - `abuse lobby`: lobby pages count the bytes they are sent while
 //!   strangers post and cancel seeks.
+//! - `abuse inbox`: fresh guests from a few addresses challenge one
+//!   account at once; then an account it follows and a stranger from
+//!   another address must still reach it.
 //!
 //! ```sh
 //! cargo build --release -p tensorchess -p tensorchess-loadtest
 //! target/release/abuse engine --guests 40 --seconds 60
 //! target/release/abuse engine --guests 40 --one-address --seconds 60
 //! target/release/abuse lobby --pages 20 --seeks 200
+//! target/release/abuse inbox --guests 60 --addresses 2
 //! ```
 
 mod engine;
+mod inbox;
 mod lobby;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +59,9 @@ enum Scenario {
     Engine(engine::EngineArgs),
     /// Lobby pages count bytes while seeks come and go.
     Lobby(lobby::LobbyArgs),
+    /// Fresh guests flood one account's challenges; friends must still
+    /// reach it.
+    Inbox(inbox::InboxArgs),
 }
 
 fn main() -> ExitCode {
@@ -109,6 +117,7 @@ async fn run(args: Args) -> Result<(), Error> {
     let result = match args.scenario {
         Scenario::Engine(a) => engine::run(addr, a).await,
         Scenario::Lobby(a) => lobby::run(addr, a).await,
+        Scenario::Inbox(a) => inbox::run(addr, a).await,
     };
     if let Some(mut s) = started {
         s.stop();

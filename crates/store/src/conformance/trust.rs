@@ -259,6 +259,25 @@ pub async fn challenge_caps_are_counted_in_the_write(store: &dyn GameStore) {
             .unwrap(),
         Some(Cap::PerPair)
     );
+    // A friend's challenges take no stranger's place at that address.
+    for i in 0..3 {
+        let c = make(&format!("n{i}"), &format!("pal{i}"), "star", "10.0.2.1");
+        assert_eq!(
+            store
+                .create_challenge_capped(&c, &caps(now, false))
+                .await
+                .unwrap(),
+            None
+        );
+    }
+    let c = make("n3", "g9", "star", "10.0.2.1");
+    assert_eq!(
+        store
+            .create_challenge_capped(&c, &caps(now, true))
+            .await
+            .unwrap(),
+        None
+    );
     // Made by one player, and from one address (none: exempt).
     let few = ChallengeCaps {
         made: 2,
