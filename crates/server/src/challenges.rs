@@ -14,7 +14,9 @@ use crate::online::timing::Timing;
 use crate::online::{OnlineGames, Origin};
 use crate::players::{Me, Players};
 use crate::requests::{ClockRequest, ColorChoice};
-use crate::store::{ChallengeRecord, ChallengeState, Notice, SeekColor};
+use crate::store::{
+    Cap, ChallengeCaps, ChallengeRecord, ChallengeState, Notice, SeekColor, StrangerCaps,
+};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -31,9 +33,17 @@ pub const MAX_OPEN_PER_PAIR: usize = 3;
 /// Open challenges from one client address (a family, a club behind one
 /// address: a few players' worth).
 pub const MAX_CHALLENGES_PER_ADDRESS: usize = 30;
-/// Open challenges one player may have received at once: more wait until
-/// some are answered or lapse.
+/// Open challenges from strangers (players it neither follows nor has
+/// played) one player may hold at once: more wait until some are answered
+/// or lapse. Challenges from accounts it follows or has played always
+/// arrive.
 pub const MAX_CHALLENGES_RECEIVED: usize = 50;
+/// Challenges a stranger may make to one player in a day (open, declined,
+/// withdrawn or lapsed: a decline frees no place until the day is over).
+pub const MAX_STRANGER_CHALLENGES_PER_DAY: usize = 3;
+/// Challenges from one client address to one player in a day, from
+/// strangers (however many fresh guests it holds), counted as above.
+pub const MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY: usize = 3;
 /// Longest reason for a decline, in characters.
 pub const MAX_REASON_CHARS: usize = 140;
 /// The topic a player follows for their challenges (each sees their own).
@@ -164,6 +174,68 @@ pub struct ChallengesView {
     pub outgoing: Vec<ChallengeView>,
 }
 
+/// lichess's decline reasons: each key with its sentence. A muted player
+/// may decline with these (they say nothing of the player's own).
+pub const STANDARD_REASONS: [(&str, &str); 11] = [
+    ("generic", "I'm not accepting challenges at the moment."),
+    (
+        "later",
+        "This is not the right time for me, please ask again later.",
+    ),
+    (
+        "tooFast",
+        "This time control is too fast for me, please challenge again with a slower game.",
+    ),
+    (
+        "tooSlow",
+        "This time control is too slow for me, please challenge again with a faster game.",
+    ),
+    (
+        "timeControl",
+        "I'm not accepting challenges with this time control.",
+    ),
+    ("rated", "Please send me a rated challenge instead."),
+    ("casual", "Please send me a casual challenge instead."),
+    (
+        "standard",
+        "I'm not accepting variant challenges right now.",
+    ),
+    ("variant", "I'm not willing to play this variant right now."),
+    ("noBot", "I'm not accepting challenges from bots."),
+    ("onlyBot", "I'm only accepting challenges from bots."),
+];
+
+/// The sentence of lichess's decline reason `key`, if it is one.
+pub fn standard_reason(key: &str) -> Option<&'static str> {
+    STANDARD_REASONS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, sentence)| *sentence)
+}
+
+/// The refusal of a challenge past `cap` (429 `too_many`).
+fn refusal(cap: Cap) -> AppError {
+    let why = match cap {
+        Cap::PerPair => format!(
+            "{MAX_OPEN_PER_PAIR} of your challenges already wait for that player: wait for an answer"
+        ),
+        Cap::Made => format!(
+            "You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: withdraw one first"
+        ),
+        Cap::FromAddress => format!(
+            "{MAX_CHALLENGES_PER_ADDRESS} challenges from your address wait for an answer: try again later"
+        ),
+        Cap::PlayerToReceiver => format!(
+            "You challenged that player {MAX_STRANGER_CHALLENGES_PER_DAY} times today: try again tomorrow"
+        ),
+        Cap::AddressToReceiver => format!(
+            "{MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY} challenges from your address reached that player today: try again tomorrow"
+        ),
+        _ => "That player has too many challenges waiting: try again later".to_string(),
+    };
+    AppError::refused(Kind::TooMany, why)
+}
+
 /// The hub topic of one player's challenges.
 /// The challenger's colour: a random one is drawn from the challenge's
 /// id (itself random), so that it is known, and told, before acceptance.
@@ -292,11 +364,23 @@ impl Challenges {
         if account.player_id == me.id {
             return Err(AppError::bad("You cannot challenge yourself"));
         }
-        if req.rated && !self.players.has_account(&me.id).await? {
+        let guest = !self.players.has_account(&me.id).await?;
+        if req.rated && guest {
             return Err(crate::lobby::rated_needs_account());
         }
+        if guest
+            && !store
+                .preferences(&account.player_id)
+                .await?
+                .challenges_from_guests
+        {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "That player takes challenges only from accounts: register or log in",
+            ));
+        }
+        let stranger = guest || !self.knows(&account.player_id, &me.id).await?;
         let now = self.live.now();
-        self.check_caps(me, &account.player_id, now).await?;
         let challenge = ChallengeRecord {
             id: new_id(),
             challenger: me.id.to_string(),
@@ -311,48 +395,42 @@ impl Challenges {
             state: ChallengeState::Open,
             client: Some(me.client.key().to_string()),
         };
-        store.create_challenge(&challenge).await?;
+        let caps = Self::caps(me, stranger, now);
+        if let Some(cap) = store.create_challenge_capped(&challenge, &caps).await? {
+            return Err(refusal(cap));
+        }
         self.announce(&challenge).await?;
         self.view(&challenge, &me.id).await
     }
 
-    /// Refuses a challenge from `me` to `to` past the caps: one open
-    /// challenge to the same player, [`MAX_OPEN_CHALLENGES`] made by one
-    /// player, [`MAX_CHALLENGES_PER_ADDRESS`] from one address (a thousand
-    /// fresh guests behind one address are one address), and
-    /// [`MAX_CHALLENGES_RECEIVED`] waiting for one player.
-    async fn check_caps(&self, me: &Me, to: &str, now: i64) -> Result<(), AppError> {
+    /// Whether `player` knows `other`, an account: follows them, or has
+    /// played them. Their challenges pass `player`'s inbox caps.
+    async fn knows(&self, player: &str, other: &str) -> Result<bool, AppError> {
         let store = self.live.store();
-        let too_many = |why: String| AppError::refused(Kind::TooMany, why);
-        let mine = store.open_challenges_of(&me.id, now).await?;
-        let made: Vec<_> = mine.iter().filter(|c| c.challenger == me.id).collect();
-        if made.iter().filter(|c| c.challenged == to).count() >= MAX_OPEN_PER_PAIR {
-            return Err(too_many(format!(
-                "{MAX_OPEN_PER_PAIR} of your challenges already wait for that player: wait for an answer"
-            )));
+        Ok(store.is_following(player, other).await? || store.have_played(player, other).await?)
+    }
+
+    /// The caps on a challenge from `me` made at `now`: the sender's own
+    /// ([`MAX_OPEN_PER_PAIR`], [`MAX_OPEN_CHALLENGES`],
+    /// [`MAX_CHALLENGES_PER_ADDRESS`]: a thousand fresh guests behind one
+    /// address are one address), and for a stranger's the receiver's
+    /// ([`MAX_STRANGER_CHALLENGES_PER_DAY`],
+    /// [`MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY`],
+    /// [`MAX_CHALLENGES_RECEIVED`]). The store counts them in the write.
+    fn caps(me: &Me, stranger: bool, now: i64) -> ChallengeCaps {
+        let counted = !me.client.exempt;
+        ChallengeCaps {
+            now,
+            per_pair: MAX_OPEN_PER_PAIR,
+            made: MAX_OPEN_CHALLENGES,
+            from_address: counted.then_some(MAX_CHALLENGES_PER_ADDRESS),
+            stranger: stranger.then_some(StrangerCaps {
+                since: now - CHALLENGE_LIFETIME_MS,
+                player_to_receiver: MAX_STRANGER_CHALLENGES_PER_DAY,
+                address_to_receiver: counted.then_some(MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY),
+                received: MAX_CHALLENGES_RECEIVED,
+            }),
         }
-        if made.len() >= MAX_OPEN_CHALLENGES {
-            return Err(too_many(format!(
-                "You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: withdraw one first"
-            )));
-        }
-        if !me.client.exempt {
-            let from_here = store
-                .open_challenges_from(&me.client.key().to_string(), now)
-                .await?;
-            if from_here >= MAX_CHALLENGES_PER_ADDRESS {
-                return Err(too_many(format!(
-                    "{MAX_CHALLENGES_PER_ADDRESS} challenges from your address wait for an answer: try again later"
-                )));
-            }
-        }
-        let theirs = store.open_challenges_of(to, now).await?;
-        if theirs.iter().filter(|c| c.challenged == to).count() >= MAX_CHALLENGES_RECEIVED {
-            return Err(too_many(
-                "That player has too many challenges waiting: try again later".into(),
-            ));
-        }
-        Ok(())
     }
 
     /// The asker's open challenges.
@@ -458,6 +536,16 @@ impl Challenges {
             })?),
             None => None,
         };
+        // A reason is words to the challenger: a muted player's own are
+        // refused (the offered sentences say nothing of theirs).
+        if let Some(r) = &reason {
+            let offered = STANDARD_REASONS.iter().any(|(_, s)| s == r);
+            let guest = !self.players.has_account(&me.id).await?;
+            if !offered && crate::chat::muted(self.live.store(), me, guest, self.live.now()).await?
+            {
+                return Err(crate::chat::muted_refusal());
+            }
+        }
         self.close(c, ChallengeState::Declined { reason }, &me.id)
             .await
     }

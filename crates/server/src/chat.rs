@@ -14,7 +14,10 @@ use crate::live::{LiveGame, LiveGames};
 use crate::online::OnlineGames;
 use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
-use crate::store::{ChatMessage, ChatRoom, NewChatMessage, Notice, CHAT_HISTORY};
+use crate::store::{
+    Cap, ChatMessage, ChatRoom, GameStore, NewChatMessage, NewReport, Notice, ReportCaps, Reported,
+    CHAT_HISTORY,
+};
 use crate::views::ServerEvent;
 use serde::Serialize;
 use std::sync::Arc;
@@ -99,6 +102,55 @@ pub fn clean_text(text: &str) -> Result<String, AppError> {
         )));
     }
     Ok(cleaned.to_string())
+}
+
+/// Open reports one reporter may have waiting for the operator.
+pub const MAX_OPEN_REPORTS_PER_REPORTER: usize = 10;
+/// Open reports from one client address (fresh guests behind it count
+/// together).
+pub const MAX_OPEN_REPORTS_PER_ADDRESS: usize = 20;
+/// Open reports in all: the operator's queue. When it is full the newest
+/// report is refused (`429`), and those waiting stay to be read.
+pub const MAX_OPEN_REPORTS: usize = 500;
+/// How long guests at the address of a muted player are muted with them:
+/// a day, renewed each time the muted player is refused or logs out (so
+/// that logging out, or a fresh browser there, is no way around the
+/// mute; accounts at that address are not held).
+pub const ADDRESS_MUTE_MS: i64 = 24 * 3_600_000;
+
+/// The refusal of a muted player's words (`403 muted`).
+pub fn muted_refusal() -> AppError {
+    AppError::refused(
+        Kind::Muted,
+        "Your chat is muted on this server: your messages are not sent",
+    )
+}
+
+/// Whether `me` (a `guest`, or not) may not speak now: the operator muted
+/// the player, or, for a guest, a muted player at their address. A muted
+/// player seen here mutes guests at their address too (for
+/// [`ADDRESS_MUTE_MS`], at most as long as their own mute).
+pub async fn muted(
+    store: &Arc<dyn GameStore>,
+    me: &Me,
+    guest: bool,
+    now: i64,
+) -> Result<bool, AppError> {
+    let address = (!me.client.exempt).then(|| me.client.key().to_string());
+    if let Some(until) = store.chat_muted_until(&me.id).await?.filter(|u| *u > now) {
+        if let Some(address) = &address {
+            let held = until.min(now.saturating_add(ADDRESS_MUTE_MS));
+            store.mute_address(address, held).await?;
+        }
+        return Ok(true);
+    }
+    match (&address, guest) {
+        (Some(address), true) => Ok(store
+            .address_muted_until(address)
+            .await?
+            .is_some_and(|until| until > now)),
+        _ => Ok(false),
+    }
 }
 
 /// The chat service.
@@ -201,11 +253,12 @@ impl Chat {
         }
         let store = self.live.store();
         let muted = room == ChatRoom::Players && store.opponent_muted(&me.id, lg.id()).await?;
-        let lines = store
-            .chat(lg.id(), room, CHAT_HISTORY)
-            .await?
+        let stored = store.chat(lg.id(), room, CHAT_HISTORY).await?;
+        let hidden = self.muted_authors(&stored).await?;
+        let lines = stored
             .iter()
             .filter(|m| !muted || m.message.author == me.id)
+            .filter(|m| !hidden.contains(&m.message.author))
             .map(|m| self.line(m, Self::seat_of(lg, m)))
             .collect();
         Ok(ChatView {
@@ -214,6 +267,23 @@ impl Chat {
             muted,
             can_write: access.write,
         })
+    }
+
+    /// The authors of `lines` the operator has muted now: their lines are
+    /// hidden from every room's history while the mute lasts.
+    async fn muted_authors(&self, lines: &[ChatMessage]) -> Result<Vec<String>, AppError> {
+        let now = self.live.now();
+        let mut authors: Vec<&str> = lines.iter().map(|m| m.message.author.as_str()).collect();
+        authors.sort_unstable();
+        authors.dedup();
+        let mut muted = Vec::new();
+        for author in authors {
+            let until = self.live.store().chat_muted_until(author).await?;
+            if until.is_some_and(|u| u > now) {
+                muted.push(author.to_string());
+            }
+        }
+        Ok(muted)
     }
 
     /// Posts `text` as `me` (named `name`) in `room` of `lg`, and sends it
@@ -252,7 +322,7 @@ impl Chat {
         &self,
         lg: &LiveGame,
         me: &Me,
-        (name, _): (String, bool),
+        (name, has_account): (String, bool),
         room: ChatRoom,
         text: &str,
         access: Access,
@@ -277,15 +347,8 @@ impl Chat {
         let text = clean_text(text)?;
         let now = self.live.now();
         let store = self.live.store();
-        if store
-            .chat_muted_until(&me.id)
-            .await?
-            .is_some_and(|until| until > now)
-        {
-            return Err(AppError::refused(
-                Kind::Muted,
-                "Your chat is muted on this server: your messages are not sent",
-            ));
+        if muted(store, me, !has_account, now).await? {
+            return Err(muted_refusal());
         }
         self.limiter
             .take(&me.id, now)
@@ -351,8 +414,30 @@ impl Chat {
         if !Self::access(lg, me, false, m.message.room)?.read {
             return Err(AppError::NotFound(format!("There is no message {id}")));
         }
-        store.report_chat(id, &me.id, self.live.now()).await?;
-        Ok(())
+        let report = NewReport {
+            message: id,
+            reporter: me.id.to_string(),
+            client: (!me.client.exempt).then(|| me.client.key().to_string()),
+            at: self.live.now(),
+        };
+        let caps = ReportCaps {
+            per_reporter: MAX_OPEN_REPORTS_PER_REPORTER,
+            per_address: MAX_OPEN_REPORTS_PER_ADDRESS,
+            in_all: MAX_OPEN_REPORTS,
+        };
+        match store.report_chat(&report, &caps).await? {
+            Reported::Stored | Reported::Already => Ok(()),
+            Reported::Refused(cap) => {
+                let why = match cap {
+                    Cap::ReportsInAll => {
+                        tracing::warn!("the report queue is full ({MAX_OPEN_REPORTS} open)");
+                        "The operator has many reports to read: try again later"
+                    }
+                    _ => "You have many reports waiting for the operator: try again later",
+                };
+                Err(AppError::refused(Kind::TooMany, why))
+            }
+        }
     }
 
     /// A message's game, for a report: only the store knows it.

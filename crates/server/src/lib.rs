@@ -16,6 +16,7 @@ pub mod command;
 pub mod config;
 pub mod engine_player;
 pub mod error;
+pub mod follows;
 pub mod game_views;
 pub mod games;
 pub mod http;
@@ -77,6 +78,8 @@ pub struct AppState {
     pub bots: Arc<bot::Bots>,
     /// Tournaments and their director.
     pub tournaments: Arc<tournaments::Tournaments>,
+    /// Follows and accounts' preferences.
+    pub follows: Arc<follows::Follows>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -142,6 +145,7 @@ impl AppState {
         let bots = Arc::new(bot::Bots::new(games.live.clone(), players.clone()));
         AppState {
             chat: Arc::new(chat::Chat::new(games.live.clone())),
+            follows: Arc::new(follows::Follows::new(games.live.clone(), players.clone())),
             tokens,
             bots,
             challenges,

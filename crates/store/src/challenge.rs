@@ -6,6 +6,7 @@
 
 use crate::columns::parse_variant;
 use crate::rows::{Row, Value};
+use crate::trust::{Cap, ChallengeCaps};
 use crate::{ClockSettings, SeekColor, StoreError, StoredGame};
 use async_trait::async_trait;
 use tensorchess_rules::VariantKind;
@@ -146,8 +147,19 @@ pub fn read_challenge(row: &impl Row, at: usize) -> Result<ChallengeRecord, Stor
 /// Storage for challenges. Each method is one atomic write or one read.
 #[async_trait]
 pub trait ChallengeStore: Send + Sync + 'static {
-    /// Stores a new (open) challenge.
+    /// Stores a new (open) challenge, whatever the caps (the server uses
+    /// [`ChallengeStore::create_challenge_capped`]).
     async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError>;
+    /// Stores a new (open) challenge unless one of `caps` is full, counted
+    /// in the same transaction (on PostgreSQL under advisory locks on its
+    /// challenger, player challenged and address): `Some(cap)` and
+    /// nothing stored when one is. However many servers race, no cap is
+    /// passed.
+    async fn create_challenge_capped(
+        &self,
+        c: &ChallengeRecord,
+        caps: &ChallengeCaps,
+    ) -> Result<Option<Cap>, StoreError>;
     /// One challenge, in whatever state.
     async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError>;
     /// The open challenges a player made or received that have not

@@ -90,9 +90,14 @@ pub trait ChatStore: Send + Sync + 'static {
     ) -> Result<Vec<ChatMessage>, StoreError>;
     /// One message.
     async fn chat_message(&self, id: i64) -> Result<Option<ChatMessage>, StoreError>;
-    /// Reports message `id` for the operator; `false` when this player
-    /// had reported it already (one report a player and message).
-    async fn report_chat(&self, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError>;
+    /// Reports a message for the operator, once per reporter and message,
+    /// unless one of `caps` is full (counted in the same transaction).
+    /// [`StoreError::Conflict`] for no such message.
+    async fn report_chat(
+        &self,
+        report: &crate::trust::NewReport,
+        caps: &crate::trust::ReportCaps,
+    ) -> Result<crate::trust::Reported, StoreError>;
     /// Reports not yet closed, oldest first.
     async fn open_reports(&self) -> Result<Vec<ChatReport>, StoreError>;
     /// Closes a report (the operator dealt with it); `false` if no open

@@ -27,6 +27,7 @@ pub mod rows;
 mod sqlite;
 pub mod token;
 pub mod tournament;
+pub mod trust;
 mod writer;
 
 pub use challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
@@ -40,6 +41,10 @@ pub use token::{TokenRecord, TokenStore};
 pub use tournament::{
     ByeRecord, EntryRecord, TournamentGame, TournamentGameLink, TournamentKind, TournamentNews,
     TournamentRecord, TournamentState, TournamentStore, SCHEDULE_CREATOR,
+};
+pub use trust::{
+    name_key, Cap, ChallengeCaps, FollowRecord, NewReport, Preferences, ReportCaps, Reported,
+    StrangerCaps, TournamentCaps, TrustStore,
 };
 
 use async_trait::async_trait;
@@ -645,7 +650,7 @@ pub struct LessonRecord {
 /// Storage for games. Each method is one atomic, durable write or one read.
 #[async_trait]
 pub trait GameStore:
-    ChatStore + ChallengeStore + TokenStore + TournamentStore + Send + Sync + 'static
+    ChatStore + ChallengeStore + TokenStore + TournamentStore + TrustStore + Send + Sync + 'static
 {
     /// Stores a new game with the moves it starts with (an imported PGN).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;

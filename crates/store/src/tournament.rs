@@ -517,6 +517,16 @@ pub trait TournamentStore: Send + Sync + 'static {
         state: TournamentState,
         limit: usize,
     ) -> Result<Vec<TournamentRecord>, StoreError>;
+    /// Stores a tournament made from client address `client` unless one of
+    /// `caps` is full (tournaments its creator, or its address, made since
+    /// `caps.since`), counted in the same transaction: `Some(cap)` and
+    /// nothing stored when one is.
+    async fn create_tournament_capped(
+        &self,
+        t: &TournamentRecord,
+        client: Option<&str>,
+        caps: &crate::trust::TournamentCaps,
+    ) -> Result<Option<crate::trust::Cap>, StoreError>;
     /// How many tournaments `player` made at or after `since` (ms).
     async fn tournaments_created_since(
         &self,

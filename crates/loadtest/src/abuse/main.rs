@@ -12,6 +12,9 @@
 //! - `abuse streams`: one account holds event streams open until refused.
 //! - `abuse ghost-arena`: guests join an arena and never come; the arena's
 //!   games are counted minute by minute.
+//! - `abuse inbox`: fresh guests from a few addresses challenge one
+//!   account at once; then an account it follows and a stranger from
+//!   another address must still reach it.
 //!
 //! ```sh
 //! cargo build --release -p tensorchess -p tensorchess-loadtest
@@ -21,10 +24,12 @@
 //! target/release/abuse tokens --tokens 8 --seconds 5
 //! target/release/abuse streams --streams 1000
 //! target/release/abuse ghost-arena --ghosts 80 --minutes 3
+//! target/release/abuse inbox --guests 60 --addresses 2
 //! ```
 
 mod engine;
 mod ghosts;
+mod inbox;
 mod lobby;
 mod tokens;
 
@@ -69,6 +74,9 @@ enum Scenario {
     Streams(tokens::StreamArgs),
     /// Guests join an arena and never come: the games it makes.
     GhostArena(ghosts::GhostArgs),
+    /// Fresh guests flood one account's challenges; friends must still
+    /// reach it.
+    Inbox(inbox::InboxArgs),
 }
 
 fn main() -> ExitCode {
@@ -128,6 +136,7 @@ async fn run(args: Args) -> Result<(), Error> {
         Scenario::Tokens(a) => tokens::run_tokens(addr, a).await,
         Scenario::Streams(a) => tokens::run_streams(addr, pid, a).await,
         Scenario::GhostArena(a) => ghosts::run(addr, a).await,
+        Scenario::Inbox(a) => inbox::run(addr, a).await,
     };
     if let Some(mut s) = started {
         s.stop();

@@ -5,10 +5,12 @@
 mod events;
 pub mod glicko2;
 pub mod identity;
+mod names;
 mod password;
 pub mod ratings;
 
 pub use events::AccountSignal;
+pub use names::clean_name;
 
 pub use identity::{Me, ID_COOKIE};
 
@@ -142,64 +144,6 @@ pub fn valid_username(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         && name.as_bytes()[0].is_ascii_alphanumeric()
-}
-
-/// Characters a name may not hold: they reorder or hide text (bidi
-/// controls, zero-width characters), so that a name could pass for
-/// another or scramble the text around it.
-fn deceptive(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' // zero-width space, joiners, LRM, RLM
-        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
-        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
-        | '\u{2066}'..='\u{2069}' // bidi isolates
-        | '\u{061C}' // Arabic letter mark
-        | '\u{00AD}' // soft hyphen
-        | '\u{034F}' // combining grapheme joiner
-        | '\u{180E}' // Mongolian vowel separator
-        | '\u{FEFF}' // zero-width no-break space
-    )
-}
-
-/// Whether `name` looks like the name a guest has before choosing one
-/// (`Guest 1a2b`): reserved, so that nobody passes for a guest.
-fn looks_like_guest(name: &str) -> bool {
-    let lower = name.to_lowercase();
-    let Some(rest) = lower.strip_prefix("guest") else {
-        return false;
-    };
-    let rest = rest.trim_start_matches([' ', '-', '_', '.']);
-    !rest.is_empty() && rest.len() <= 8 && rest.chars().all(|c| c.is_ascii_hexdigit())
-}
-
-/// A display name as stored: trimmed, inner runs of spaces and control
-/// characters made one space; at most [`MAX_NAME`] characters; no
-/// characters that hide or reorder text, and not a guest's name.
-pub fn clean_name(name: &str) -> Result<String, AppError> {
-    if name.chars().any(deceptive) {
-        return Err(AppError::bad(
-            "A name cannot hold invisible or direction-changing characters",
-        ));
-    }
-    let cleaned = name
-        .split(|c: char| c.is_whitespace() || c.is_control())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    if cleaned.is_empty() {
-        return Err(AppError::bad("A name cannot be empty"));
-    }
-    if cleaned.chars().count() > MAX_NAME {
-        return Err(AppError::bad(format!(
-            "A name has at most {MAX_NAME} characters"
-        )));
-    }
-    if looks_like_guest(&cleaned) {
-        return Err(AppError::bad(
-            "Names like 'Guest 1a2b' are kept for guests: choose another",
-        ));
-    }
-    Ok(cleaned)
 }
 
 impl Players {
@@ -362,6 +306,7 @@ impl Players {
     pub async fn rename(&self, me: &Me, name: &str) -> Result<PlayerInfo, AppError> {
         let mut record = self.record(&me.id).await?;
         record.name = clean_name(name)?;
+        names::check_not_another(self.store.as_ref(), &me.id, &record.name).await?;
         self.store_guest(me, &record).await?;
         self.store.save_player(&record).await?;
         self.info(me).await
@@ -493,7 +438,21 @@ impl Players {
         }
         self.forget(&me.token_hash);
         self.catch_up().await;
-        Ok(new_token())
+        let token = new_token();
+        self.hand_on_mute(me, &guest_id(&token)).await?;
+        Ok(token)
+    }
+
+    /// A muted player logging out stays muted as the guest their browser
+    /// becomes (`next`), and guests at their address are muted too
+    /// ([`crate::chat::muted`]): a logout is no way around a mute.
+    async fn hand_on_mute(&self, me: &Me, next: &str) -> Result<(), AppError> {
+        let now = self.clock.now_ms();
+        if crate::chat::muted(&self.store, me, false, now).await? {
+            let until = self.store.chat_muted_until(&me.id).await?;
+            self.store.set_chat_mute(next, until).await?;
+        }
+        Ok(())
     }
 
     /// Changes the password of `me`'s account (the old one must be right:

@@ -25,8 +25,8 @@ use crate::online::OnlineGames;
 use crate::players::{Me, Players};
 use crate::requests::ClockRequest;
 use crate::store::{
-    ClockSettings, EntryRecord, Notice, RatingPool, TournamentKind, TournamentNews,
-    TournamentRecord, TournamentState,
+    Cap, ClockSettings, EntryRecord, Notice, RatingPool, TournamentCaps, TournamentKind,
+    TournamentNews, TournamentRecord, TournamentState,
 };
 use crate::views::ServerEvent;
 pub use arena::ArenaWave;
@@ -39,6 +39,9 @@ pub use views::{GameTournamentView, PairingView, TournamentSummaryView, Tourname
 pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
 /// Tournaments one player may make in a day.
 pub const MAX_CREATED_PER_DAY: usize = 5;
+/// Tournaments made from one client address in a day (fresh guests
+/// behind it count together).
+pub const MAX_CREATED_PER_ADDRESS_PER_DAY: usize = 5;
 /// How far ahead a tournament may be scheduled (30 days).
 pub const MAX_LEAD_MS: i64 = 30 * 24 * 3_600_000;
 /// An arena's shortest and longest length, in minutes.
@@ -319,15 +322,6 @@ impl Tournaments {
             ));
         }
         let store = self.live.store();
-        let made = store
-            .tournaments_created_since(&me.id, now - 24 * 3_600_000)
-            .await?;
-        if made >= MAX_CREATED_PER_DAY {
-            return Err(AppError::refused(
-                Kind::TooMany,
-                format!("You made {MAX_CREATED_PER_DAY} tournaments today: try again tomorrow"),
-            ));
-        }
         let t = TournamentRecord {
             id: new_id(),
             kind: settings.kind,
@@ -345,7 +339,27 @@ impl Tournaments {
             schedule_key: None,
             days: settings.days,
         };
-        store.create_tournament(&t).await?;
+        // Counted with the write: fresh guests from one address, or
+        // requests racing, make no more than the caps.
+        let client = (!me.client.exempt).then(|| me.client.key().to_string());
+        let caps = TournamentCaps {
+            since: now - 24 * 3_600_000,
+            per_player: MAX_CREATED_PER_DAY,
+            per_address: client.is_some().then_some(MAX_CREATED_PER_ADDRESS_PER_DAY),
+        };
+        if let Some(cap) = store
+            .create_tournament_capped(&t, client.as_deref(), &caps)
+            .await?
+        {
+            let why = if cap == Cap::TournamentsByPlayer {
+                format!("You made {MAX_CREATED_PER_DAY} tournaments today: try again tomorrow")
+            } else {
+                format!(
+                    "{MAX_CREATED_PER_ADDRESS_PER_DAY} tournaments were made from your address today: try again tomorrow"
+                )
+            };
+            return Err(AppError::refused(Kind::TooMany, why));
+        }
         self.view(&t, Some(me)).await
     }
 

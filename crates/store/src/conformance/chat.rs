@@ -55,11 +55,36 @@ pub async fn chat_reports_and_mutes(store: &dyn GameStore) {
         .add_chat(&said("r1", ChatRoom::Players, "rude", "go away", 10))
         .await
         .unwrap();
-    assert!(store.report_chat(m.id, "ann", 20).await.unwrap());
-    assert!(!store.report_chat(m.id, "ann", 21).await.unwrap(), "once");
-    assert!(store.report_chat(m.id, "bob", 22).await.unwrap());
+    let caps = ReportCaps {
+        per_reporter: 10,
+        per_address: 10,
+        in_all: 100,
+    };
+    let report = |message: i64, reporter: &str, at: i64| NewReport {
+        message,
+        reporter: reporter.into(),
+        client: Some("10.0.0.1".into()),
+        at,
+    };
+    let ann = |at| report(m.id, "ann", at);
+    assert_eq!(
+        store.report_chat(&ann(20), &caps).await.unwrap(),
+        Reported::Stored
+    );
+    assert_eq!(
+        store.report_chat(&ann(21), &caps).await.unwrap(),
+        Reported::Already,
+        "once"
+    );
+    assert_eq!(
+        store
+            .report_chat(&report(m.id, "bob", 22), &caps)
+            .await
+            .unwrap(),
+        Reported::Stored
+    );
     assert!(matches!(
-        store.report_chat(-5, "ann", 23).await,
+        store.report_chat(&report(-5, "ann", 23), &caps).await,
         Err(StoreError::Conflict(_))
     ));
     let open = store.open_reports().await.unwrap();

@@ -8,12 +8,14 @@ mod chat;
 mod moderation;
 mod token;
 mod tournament;
+mod trust;
 pub use challenge::*;
 pub use chat::*;
 pub use moderation::*;
 use tensorchess_rules::{ByColor, EndReason};
 pub use token::*;
 pub use tournament::*;
+pub use trust::*;
 
 /// An engine game `id` at revision 1, owned by player `p1`, without moves.
 pub fn record(id: &str) -> GameRecord {

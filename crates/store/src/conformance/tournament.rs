@@ -7,7 +7,7 @@ use crate::tournament::{
     EntryRecord, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
 };
 
-fn tournament(id: &str, by: &str, created_at: i64) -> TournamentRecord {
+pub(super) fn tournament(id: &str, by: &str, created_at: i64) -> TournamentRecord {
     TournamentRecord {
         id: id.into(),
         kind: TournamentKind::Arena,

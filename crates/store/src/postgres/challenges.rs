@@ -1,11 +1,17 @@
 //! Challenges in PostgreSQL.
 
 use super::games::insert_game_if_claimed;
-use super::row::insert_row;
+use super::row::{insert_row, mark};
+use super::trust::lock_keys;
+use super::PgStore;
 use crate::challenge::{
-    challenge_values, read_challenge, ChallengeRecord, ChallengeState, CHALLENGE_COLUMNS,
+    challenge_values, read_challenge, ChallengeRecord, ChallengeState, ChallengeStore,
+    CHALLENGE_COLUMNS,
 };
+use crate::rows::Value;
+use crate::trust::{challenge_counts_sql, Cap, ChallengeCaps, ChallengeCounts};
 use crate::{StoreError, StoredGame};
+use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
@@ -13,6 +19,60 @@ pub async fn create(c: &impl GenericClient, ch: &ChallengeRecord) -> Result<(), 
     let values = challenge_values(ch);
     insert_row(c, "challenges", CHALLENGE_COLUMNS, &values).await?;
     Ok(())
+}
+
+/// Counts and inserts in `c`'s transaction, holding advisory locks on the
+/// challenger, the player challenged and the address until it ends: every
+/// count a cap reads is keyed by one of them, so of two servers racing,
+/// the second counts after the first committed.
+async fn create_capped(
+    c: &impl GenericClient,
+    ch: &ChallengeRecord,
+    caps: &ChallengeCaps,
+) -> Result<Option<Cap>, StoreError> {
+    let mut keys = vec![
+        format!("challenges by {}", ch.challenger),
+        format!("challenges to {}", ch.challenged),
+    ];
+    if let Some(client) = &ch.client {
+        keys.push(format!("challenges from {client}"));
+    }
+    lock_keys(c, &keys).await?;
+    let since = caps.stranger.as_ref().map_or(caps.now, |s| s.since);
+    let stmt = c.prepare_cached(&challenge_counts_sql(mark)).await?;
+    let row = c
+        .query_one(
+            &stmt,
+            &[
+                &ch.challenger,
+                &ch.challenged,
+                &ch.client,
+                &caps.now,
+                &since,
+            ],
+        )
+        .await?;
+    let n = ChallengeCounts {
+        per_pair: row.try_get(0)?,
+        made: row.try_get(1)?,
+        from_address: row.try_get(2)?,
+        player_to_receiver: row.try_get(3)?,
+        address_to_receiver: row.try_get(4)?,
+        received: row.try_get(5)?,
+    };
+    if let Some(cap) = caps.refusal(&n) {
+        return Ok(Some(cap));
+    }
+    let mut values = challenge_values(ch);
+    values.push(Value::Bool(caps.stranger.is_some()));
+    insert_row(
+        c,
+        "challenges",
+        &format!("{CHALLENGE_COLUMNS}, stranger"),
+        &values,
+    )
+    .await?;
+    Ok(None)
 }
 
 async fn select(
@@ -116,4 +176,64 @@ pub async fn expire(c: &impl GenericClient, now: i64) -> Result<Vec<ChallengeRec
         .iter()
         .map(|row| read_challenge(row, 0))
         .collect()
+}
+
+#[async_trait]
+impl ChallengeStore for PgStore {
+    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError> {
+        create(&self.client().await?, c).await
+    }
+
+    async fn create_challenge_capped(
+        &self,
+        ch: &ChallengeRecord,
+        caps: &ChallengeCaps,
+    ) -> Result<Option<Cap>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let out = create_capped(&tx, ch, caps).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
+        get(&self.client().await?, id).await
+    }
+
+    async fn open_challenges_of(
+        &self,
+        player: &str,
+        now: i64,
+    ) -> Result<Vec<ChallengeRecord>, StoreError> {
+        open_of(&self.client().await?, player, now).await
+    }
+
+    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError> {
+        open_from(&self.client().await?, client, now).await
+    }
+
+    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        open(&self.client().await?, now).await
+    }
+
+    async fn accept_challenge(
+        &self,
+        id: &str,
+        now: i64,
+        game: &StoredGame,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        accept(&tx, id, now, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError> {
+        close(&self.client().await?, id, state).await
+    }
+
+    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        expire(&self.client().await?, now).await
+    }
 }

@@ -1,6 +1,9 @@
 //! Game chat in PostgreSQL.
 
+use super::row::mark;
+use super::trust::lock_keys;
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, NewChatMessage};
+use crate::trust::{report_counts_sql, NewReport, ReportCaps, Reported};
 use crate::StoreError;
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row;
@@ -77,23 +80,40 @@ pub async fn message(c: &impl GenericClient, id: i64) -> Result<Option<ChatMessa
     .transpose()
 }
 
+/// Checks the caps and stores the report in `c`'s transaction, under one
+/// advisory lock for every report (reports are few; the queue's bound
+/// counts them all).
 pub async fn report(
     c: &impl GenericClient,
-    id: i64,
-    reporter: &str,
-    at: i64,
-) -> Result<bool, StoreError> {
+    r: &NewReport,
+    caps: &ReportCaps,
+) -> Result<Reported, StoreError> {
+    let id = r.message;
     if message(c, id).await?.is_none() {
         return Err(StoreError::Conflict(format!("there is no message {id}")));
     }
-    let n = c
-        .execute(
-            "INSERT INTO chat_reports (message_id, reporter, at) VALUES ($1, $2, $3) \
-             ON CONFLICT (message_id, reporter) DO NOTHING",
-            &[&id, &reporter, &at],
+    lock_keys(c, &["chat reports".to_string()]).await?;
+    let already = c
+        .query_opt(
+            "SELECT 1 FROM chat_reports WHERE message_id = $1 AND reporter = $2",
+            &[&id, &r.reporter],
         )
-        .await?;
-    Ok(n == 1)
+        .await?
+        .is_some();
+    if already {
+        return Ok(Reported::Already);
+    }
+    let stmt = c.prepare_cached(&report_counts_sql(mark)).await?;
+    let row = c.query_one(&stmt, &[&r.reporter, &r.client]).await?;
+    if let Some(cap) = caps.refusal(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?) {
+        return Ok(Reported::Refused(cap));
+    }
+    c.execute(
+        "INSERT INTO chat_reports (message_id, reporter, at, client) VALUES ($1, $2, $3, $4)",
+        &[&id, &r.reporter, &r.at, &r.client],
+    )
+    .await?;
+    Ok(Reported::Stored)
 }
 
 pub async fn open_reports(c: &impl GenericClient) -> Result<Vec<ChatReport>, StoreError> {

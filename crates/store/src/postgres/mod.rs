@@ -18,6 +18,7 @@ mod players;
 mod row;
 mod tokens;
 mod tournaments;
+mod trust;
 
 use super::database::redact;
 use super::{
@@ -26,7 +27,6 @@ use super::{
     PuzzleResultWrite, RatingRecord, ReviewRecord, RunRecord, SeekRecord, StoreError, StoreNotice,
     StoredGame, MAX_STEP_NOTICE,
 };
-use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use crate::token::{TokenRecord, TokenStore};
 use crate::tournament::{
@@ -60,6 +60,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0011_scheduled_tournaments.sql"),
     include_str!("../migrations/postgres/0012_correspondence_tournaments.sql"),
     include_str!("../migrations/postgres/0013_tournament_trust.sql"),
+    // Issue 38's trust (follows, preferences, caps' keys).
+    include_str!("../migrations/postgres/0014_trust.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -256,6 +258,7 @@ impl PgStore {
             )
             .await?;
         }
+        trust::fill_name_keys(&tx).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -330,6 +333,16 @@ impl TournamentStore for PgStore {
         limit: usize,
     ) -> Result<Vec<TournamentRecord>, StoreError> {
         tournaments::in_state(&self.client().await?, state, limit).await
+    }
+
+    async fn create_tournament_capped(
+        &self,
+        t: &TournamentRecord,
+        client: Option<&str>,
+        caps: &crate::trust::TournamentCaps,
+    ) -> Result<Option<crate::trust::Cap>, StoreError> {
+        write_tx!(self, |tx| tournaments::create_capped(&tx, t, client, caps)
+            .await?)
     }
 
     async fn tournaments_created_since(
@@ -428,50 +441,6 @@ impl TournamentStore for PgStore {
 }
 
 #[async_trait]
-impl ChallengeStore for PgStore {
-    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError> {
-        challenges::create(&self.client().await?, c).await
-    }
-
-    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
-        challenges::get(&self.client().await?, id).await
-    }
-
-    async fn open_challenges_of(
-        &self,
-        player: &str,
-        now: i64,
-    ) -> Result<Vec<ChallengeRecord>, StoreError> {
-        challenges::open_of(&self.client().await?, player, now).await
-    }
-
-    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError> {
-        challenges::open_from(&self.client().await?, client, now).await
-    }
-
-    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
-        challenges::open(&self.client().await?, now).await
-    }
-
-    async fn accept_challenge(
-        &self,
-        id: &str,
-        now: i64,
-        game: &StoredGame,
-    ) -> Result<(), StoreError> {
-        write_tx!(self, |tx| challenges::accept(&tx, id, now, game).await?)
-    }
-
-    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError> {
-        challenges::close(&self.client().await?, id, state).await
-    }
-
-    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
-        challenges::expire(&self.client().await?, now).await
-    }
-}
-
-#[async_trait]
 impl TokenStore for PgStore {
     async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
         tokens::create(&self.client().await?, token).await
@@ -525,8 +494,12 @@ impl ChatStore for PgStore {
         chat::message(&self.client().await?, id).await
     }
 
-    async fn report_chat(&self, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError> {
-        chat::report(&self.client().await?, id, reporter, at).await
+    async fn report_chat(
+        &self,
+        report: &crate::trust::NewReport,
+        caps: &crate::trust::ReportCaps,
+    ) -> Result<crate::trust::Reported, StoreError> {
+        write_tx!(self, |tx| chat::report(&tx, report, caps).await?)
     }
 
     async fn open_reports(&self) -> Result<Vec<ChatReport>, StoreError> {

@@ -183,8 +183,14 @@ pub async fn rename_account(
     }
     let renamed = c
         .execute(
-            "UPDATE accounts SET username = $2, username_key = $3 WHERE player_id = $1",
-            &[&player, &new_username, &new_username.to_lowercase()],
+            "UPDATE accounts SET username = $2, username_key = $3, skeleton = $4 \
+             WHERE player_id = $1",
+            &[
+                &player,
+                &new_username,
+                &new_username.to_lowercase(),
+                &crate::trust::name_key(new_username),
+            ],
         )
         .await;
     match renamed {

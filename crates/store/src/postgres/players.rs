@@ -101,14 +101,15 @@ pub async fn create_account(c: &impl GenericClient, a: &AccountRecord) -> Result
     // insert: the unique key decides, and says so as a conflict.
     match c
         .execute(
-            "INSERT INTO accounts (username, username_key, password_hash, player_id, created_at) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO accounts (username, username_key, password_hash, player_id, created_at, \
+             skeleton) VALUES ($1, $2, $3, $4, $5, $6)",
             &[
                 &a.username,
                 &key,
                 &a.password_hash,
                 &a.player_id,
                 &a.created_at,
+                &crate::trust::name_key(&a.username),
             ],
         )
         .await

@@ -74,6 +74,11 @@ contract!(
     tournament_seats_run_once_and_a_no_show_is_paused,
     scheduled_tournaments_are_made_once,
     games_are_counted_for_their_players,
+    follows_preferences_and_names,
+    challenge_caps_are_counted_in_the_write,
+    tournament_caps_count_the_player_and_the_address,
+    reports_are_bounded,
+    racing_writes_never_pass_a_cap,
 );
 
 #[tokio::test]

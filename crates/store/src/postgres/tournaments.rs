@@ -2,6 +2,7 @@
 
 use super::games::insert_game;
 use super::row::{insert_row, mark, params};
+use super::trust::lock_keys;
 use crate::rows::Value;
 use crate::tournament::{
     berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entry_values, game_ended_sql,
@@ -10,6 +11,7 @@ use crate::tournament::{
     TournamentGameLink, TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS,
     TOURNAMENT_COLUMNS,
 };
+use crate::trust::{tournament_counts_sql, Cap, TournamentCaps};
 use crate::{StoreError, StoredGame};
 use deadpool_postgres::GenericClient;
 use tensorchess_rules::Color;
@@ -19,6 +21,35 @@ pub async fn create(c: &impl GenericClient, t: &TournamentRecord) -> Result<(), 
     let values = tournament_values(t);
     insert_row(c, "tournaments", TOURNAMENT_COLUMNS, &values).await?;
     Ok(())
+}
+
+/// Counts and inserts in `c`'s transaction under advisory locks on the
+/// creator and the address (two servers racing count one after the other).
+pub async fn create_capped(
+    c: &impl GenericClient,
+    t: &TournamentRecord,
+    client: Option<&str>,
+    caps: &TournamentCaps,
+) -> Result<Option<Cap>, StoreError> {
+    let mut keys = vec![format!("tournaments by {}", t.created_by)];
+    if let Some(client) = client {
+        keys.push(format!("tournaments from {client}"));
+    }
+    lock_keys(c, &keys).await?;
+    let stmt = c.prepare_cached(&tournament_counts_sql(mark)).await?;
+    let row = c
+        .query_one(&stmt, &[&t.created_by, &client, &caps.since])
+        .await?;
+    if let Some(cap) = caps.refusal(row.try_get(0)?, row.try_get(1)?) {
+        return Ok(Some(cap));
+    }
+    create(c, t).await?;
+    c.execute(
+        "UPDATE tournaments SET client = $2 WHERE id = $1",
+        &[&t.id, &client],
+    )
+    .await?;
+    Ok(None)
 }
 
 pub async fn create_scheduled(

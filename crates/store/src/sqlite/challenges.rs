@@ -1,17 +1,59 @@
 //! Challenges in SQLite.
 
 use super::games::insert_game;
-use super::row::insert_row;
+use super::row::{insert_row, mark};
+use super::SqliteStore;
 use crate::challenge::{
-    challenge_values, read_challenge, ChallengeRecord, ChallengeState, CHALLENGE_COLUMNS,
+    challenge_values, read_challenge, ChallengeRecord, ChallengeState, ChallengeStore,
+    CHALLENGE_COLUMNS,
 };
+use crate::rows::Value;
+use crate::trust::{challenge_counts_sql, Cap, ChallengeCaps, ChallengeCounts};
 use crate::{StoreError, StoredGame};
+use async_trait::async_trait;
 use rusqlite::{params, Connection};
 
 pub fn create(conn: &Connection, c: &ChallengeRecord) -> Result<(), StoreError> {
     let values = challenge_values(c);
     insert_row(conn, "challenges", CHALLENGE_COLUMNS, values)?;
     Ok(())
+}
+
+/// Counts and inserts in one write: the writer thread runs nothing else
+/// in between.
+fn create_capped(
+    conn: &Connection,
+    c: &ChallengeRecord,
+    caps: &ChallengeCaps,
+) -> Result<Option<Cap>, StoreError> {
+    let since = caps.stranger.as_ref().map_or(caps.now, |s| s.since);
+    let n = conn
+        .prepare_cached(&challenge_counts_sql(mark))?
+        .query_row(
+            params![c.challenger, c.challenged, c.client, caps.now, since],
+            |r| {
+                Ok(ChallengeCounts {
+                    per_pair: r.get(0)?,
+                    made: r.get(1)?,
+                    from_address: r.get(2)?,
+                    player_to_receiver: r.get(3)?,
+                    address_to_receiver: r.get(4)?,
+                    received: r.get(5)?,
+                })
+            },
+        )?;
+    if let Some(cap) = caps.refusal(&n) {
+        return Ok(Some(cap));
+    }
+    let mut values = challenge_values(c);
+    values.push(Value::Bool(caps.stranger.is_some()));
+    insert_row(
+        conn,
+        "challenges",
+        &format!("{CHALLENGE_COLUMNS}, stranger"),
+        values,
+    )?;
+    Ok(None)
 }
 
 fn select(
@@ -98,4 +140,63 @@ pub fn expire(conn: &Connection, now: i64) -> Result<Vec<ChallengeRecord>, Store
         out.push(read_challenge(row, 0)?);
     }
     Ok(out)
+}
+
+#[async_trait]
+impl ChallengeStore for SqliteStore {
+    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError> {
+        let c = c.clone();
+        self.write(move |conn| create(conn, &c)).await
+    }
+
+    async fn create_challenge_capped(
+        &self,
+        c: &ChallengeRecord,
+        caps: &ChallengeCaps,
+    ) -> Result<Option<Cap>, StoreError> {
+        let (c, caps) = (c.clone(), caps.clone());
+        self.write(move |conn| create_capped(conn, &c, &caps)).await
+    }
+
+    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| get(conn, &id)).await
+    }
+
+    async fn open_challenges_of(
+        &self,
+        player: &str,
+        now: i64,
+    ) -> Result<Vec<ChallengeRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| open_of(conn, &player, now)).await
+    }
+
+    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError> {
+        let client = client.to_string();
+        self.read(move |conn| open_from(conn, &client, now)).await
+    }
+
+    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        self.read(move |conn| open(conn, now)).await
+    }
+
+    async fn accept_challenge(
+        &self,
+        id: &str,
+        now: i64,
+        game: &StoredGame,
+    ) -> Result<(), StoreError> {
+        let (id, game) = (id.to_string(), game.clone());
+        self.write(move |conn| accept(conn, &id, now, &game)).await
+    }
+
+    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError> {
+        let (id, state) = (id.to_string(), state.clone());
+        self.write(move |conn| close(conn, &id, &state)).await
+    }
+
+    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        self.write(move |conn| expire(conn, now)).await
+    }
 }

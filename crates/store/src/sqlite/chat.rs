@@ -1,6 +1,8 @@
 //! Game chat in SQLite.
 
+use super::row::mark;
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, NewChatMessage};
+use crate::trust::{report_counts_sql, NewReport, ReportCaps, Reported};
 use crate::StoreError;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
@@ -69,17 +71,34 @@ pub fn message(conn: &Connection, id: i64) -> Result<Option<ChatMessage>, StoreE
         .optional()?)
 }
 
-pub fn report(conn: &Connection, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError> {
+/// Checks the caps and stores the report in one write (the writer
+/// thread's).
+pub fn report(conn: &Connection, r: &NewReport, caps: &ReportCaps) -> Result<Reported, StoreError> {
+    let id = r.message;
     if message(conn, id)?.is_none() {
         return Err(StoreError::Conflict(format!("there is no message {id}")));
     }
-    let n = conn
-        .prepare_cached(
-            "INSERT INTO chat_reports (message_id, reporter, at) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (message_id, reporter) DO NOTHING",
-        )?
-        .execute(params![id, reporter, at])?;
-    Ok(n == 1)
+    let already = conn
+        .prepare_cached("SELECT 1 FROM chat_reports WHERE message_id = ?1 AND reporter = ?2")?
+        .query_row(params![id, r.reporter], |_| Ok(()))
+        .optional()?
+        .is_some();
+    if already {
+        return Ok(Reported::Already);
+    }
+    let (mine, from_address, in_all): (i64, i64, i64) = conn
+        .prepare_cached(&report_counts_sql(mark))?
+        .query_row(params![r.reporter, r.client], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })?;
+    if let Some(cap) = caps.refusal(mine, from_address, in_all) {
+        return Ok(Reported::Refused(cap));
+    }
+    conn.prepare_cached(
+        "INSERT INTO chat_reports (message_id, reporter, at, client) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![id, r.reporter, r.at, r.client])?;
+    Ok(Reported::Stored)
 }
 
 pub fn open_reports(conn: &Connection) -> Result<Vec<ChatReport>, StoreError> {

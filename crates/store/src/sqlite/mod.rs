@@ -14,6 +14,7 @@ mod players;
 mod row;
 mod tokens;
 mod tournaments;
+mod trust;
 
 use super::writer::{writer_loop, Job, TypedJob};
 use super::{
@@ -21,7 +22,6 @@ use super::{
     LessonRecord, MovesChange, PlayerRecord, PuzzleAttemptRecord, PuzzleResultWrite, RatingRecord,
     ReviewRecord, RunRecord, SeekRecord, StoreError, StoredGame,
 };
-use crate::challenge::{ChallengeRecord, ChallengeState, ChallengeStore};
 use crate::chat::{ChatMessage, ChatReport, ChatRoom, ChatStore, NewChatMessage};
 use crate::token::{TokenRecord, TokenStore};
 use crate::tournament::{
@@ -51,6 +51,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/sqlite/0011_scheduled_tournaments.sql"),
     include_str!("../migrations/sqlite/0012_correspondence_tournaments.sql"),
     include_str!("../migrations/sqlite/0013_tournament_trust.sql"),
+    // Issue 38's trust (follows, preferences, caps' keys).
+    include_str!("../migrations/sqlite/0014_trust.sql"),
 ];
 
 /// The number of migrations this program knows.
@@ -150,7 +152,7 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
     }
-    Ok(())
+    trust::fill_name_keys(conn)
 }
 
 #[async_trait]
@@ -177,6 +179,17 @@ impl TournamentStore for SqliteStore {
         limit: usize,
     ) -> Result<Vec<TournamentRecord>, StoreError> {
         self.read(move |conn| tournaments::in_state(conn, state, limit))
+            .await
+    }
+
+    async fn create_tournament_capped(
+        &self,
+        t: &TournamentRecord,
+        client: Option<&str>,
+        caps: &crate::trust::TournamentCaps,
+    ) -> Result<Option<crate::trust::Cap>, StoreError> {
+        let (t, client, caps) = (t.clone(), client.map(str::to_string), caps.clone());
+        self.write(move |conn| tournaments::create_capped(conn, &t, client.as_deref(), &caps))
             .await
     }
 
@@ -290,60 +303,6 @@ impl TournamentStore for SqliteStore {
 }
 
 #[async_trait]
-impl ChallengeStore for SqliteStore {
-    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError> {
-        let c = c.clone();
-        self.write(move |conn| challenges::create(conn, &c)).await
-    }
-
-    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
-        let id = id.to_string();
-        self.read(move |conn| challenges::get(conn, &id)).await
-    }
-
-    async fn open_challenges_of(
-        &self,
-        player: &str,
-        now: i64,
-    ) -> Result<Vec<ChallengeRecord>, StoreError> {
-        let player = player.to_string();
-        self.read(move |conn| challenges::open_of(conn, &player, now))
-            .await
-    }
-
-    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError> {
-        let client = client.to_string();
-        self.read(move |conn| challenges::open_from(conn, &client, now))
-            .await
-    }
-
-    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
-        self.read(move |conn| challenges::open(conn, now)).await
-    }
-
-    async fn accept_challenge(
-        &self,
-        id: &str,
-        now: i64,
-        game: &StoredGame,
-    ) -> Result<(), StoreError> {
-        let (id, game) = (id.to_string(), game.clone());
-        self.write(move |conn| challenges::accept(conn, &id, now, &game))
-            .await
-    }
-
-    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError> {
-        let (id, state) = (id.to_string(), state.clone());
-        self.write(move |conn| challenges::close(conn, &id, &state))
-            .await
-    }
-
-    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
-        self.write(move |conn| challenges::expire(conn, now)).await
-    }
-}
-
-#[async_trait]
 impl TokenStore for SqliteStore {
     async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
         let token = token.clone();
@@ -409,9 +368,13 @@ impl ChatStore for SqliteStore {
         self.read(move |conn| chat::message(conn, id)).await
     }
 
-    async fn report_chat(&self, id: i64, reporter: &str, at: i64) -> Result<bool, StoreError> {
-        let reporter = reporter.to_string();
-        self.write(move |conn| chat::report(conn, id, &reporter, at))
+    async fn report_chat(
+        &self,
+        report: &crate::trust::NewReport,
+        caps: &crate::trust::ReportCaps,
+    ) -> Result<crate::trust::Reported, StoreError> {
+        let (report, caps) = (report.clone(), caps.clone());
+        self.write(move |conn| chat::report(conn, &report, &caps))
             .await
     }
 

@@ -137,9 +137,14 @@ pub fn rename_account(
         )));
     }
     conn.prepare_cached(
-        "UPDATE accounts SET username = ?2, username_key = ?3 WHERE player_id = ?1",
+        "UPDATE accounts SET username = ?2, username_key = ?3, skeleton = ?4 WHERE player_id = ?1",
     )?
-    .execute(params![player, new_username, new_username.to_lowercase()])?;
+    .execute(params![
+        player,
+        new_username,
+        new_username.to_lowercase(),
+        crate::trust::name_key(new_username)
+    ])?;
     conn.prepare_cached("UPDATE players SET name = ?3 WHERE id = ?1 AND name = ?2")?
         .execute(params![player, old, new_username])?;
     log_event(conn, &player, &AccountChange::Renamed)?;

@@ -77,15 +77,16 @@ pub fn create_account(conn: &Connection, a: &AccountRecord) -> Result<(), StoreE
         )));
     }
     conn.prepare_cached(
-        "INSERT INTO accounts (username, username_key, password_hash, player_id, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO accounts (username, username_key, password_hash, player_id, created_at, \
+         skeleton) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
     .execute(params![
         a.username,
         a.username.to_lowercase(),
         a.password_hash,
         a.player_id,
-        a.created_at
+        a.created_at,
+        crate::trust::name_key(&a.username)
     ])?;
     Ok(())
 }

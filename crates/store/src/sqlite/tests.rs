@@ -37,6 +37,18 @@ async fn tournament_seats_run_once_and_a_no_show_is_paused() {
     conformance::tournament_seats_run_once_and_a_no_show_is_paused(&open(&dir)).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_trust_contract_holds() {
+    // Each on a database of its own: the caps count what is stored.
+    let fresh = || tempfile::tempdir().unwrap();
+    let dirs = [fresh(), fresh(), fresh(), fresh(), fresh()];
+    conformance::follows_preferences_and_names(&open(&dirs[0])).await;
+    conformance::challenge_caps_are_counted_in_the_write(&open(&dirs[1])).await;
+    conformance::tournament_caps_count_the_player_and_the_address(&open(&dirs[2])).await;
+    conformance::reports_are_bounded(&open(&dirs[3])).await;
+    conformance::racing_writes_never_pass_a_cap(&open(&dirs[4])).await;
+}
+
 #[tokio::test]
 async fn scheduled_tournaments_are_made_once() {
     // A database of its own: the contract counts the tournaments in it.

@@ -9,6 +9,7 @@ use crate::tournament::{
     TournamentGameLink, TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS,
     TOURNAMENT_COLUMNS,
 };
+use crate::trust::{tournament_counts_sql, Cap, TournamentCaps};
 use crate::{StoreError, StoredGame};
 use rusqlite::{params, params_from_iter, Connection};
 use tensorchess_rules::Color;
@@ -17,6 +18,27 @@ pub fn create(conn: &Connection, t: &TournamentRecord) -> Result<(), StoreError>
     let values = tournament_values(t);
     insert_row(conn, "tournaments", TOURNAMENT_COLUMNS, values)?;
     Ok(())
+}
+
+/// Counts and inserts in one write (the writer thread's).
+pub fn create_capped(
+    conn: &Connection,
+    t: &TournamentRecord,
+    client: Option<&str>,
+    caps: &TournamentCaps,
+) -> Result<Option<Cap>, StoreError> {
+    let (by_player, by_address): (i64, i64) = conn
+        .prepare_cached(&tournament_counts_sql(mark))?
+        .query_row(params![t.created_by, client, caps.since], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    if let Some(cap) = caps.refusal(by_player, by_address) {
+        return Ok(Some(cap));
+    }
+    create(conn, t)?;
+    conn.prepare_cached("UPDATE tournaments SET client = ?2 WHERE id = ?1")?
+        .execute(params![t.id, client])?;
+    Ok(None)
 }
 
 pub fn create_scheduled(conn: &Connection, t: &TournamentRecord) -> Result<bool, StoreError> {

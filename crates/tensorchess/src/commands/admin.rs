@@ -44,15 +44,18 @@ pub enum AdminAction {
     /// Close an account: nobody logs in to it again; its sessions end.
     Close { username: String },
     /// The open reports of chat messages (oldest first): the report's
-    /// number, when, the reporter, the game, the room, the author and the
+    /// number, when, the reporter (name and player id), the game, the
+    /// room, the author and the message; one report per reporter and
     /// message. `--close N` closes report N once dealt with.
     Reports {
         /// Close this report.
         #[arg(long, value_name = "N")]
         close: Option<i64>,
     },
-    /// Mute a player's chat in every game (their messages are refused and
-    /// nobody sees them).
+    /// Mute a player's chat in every game: their messages (and a
+    /// challenge decline's own words) are refused, their earlier lines are
+    /// hidden from every room's history while the mute lasts, and logging
+    /// out (or a fresh browser at their address) does not lift it.
     Mute {
         /// USERNAME or PLAYER id.
         target: String,
@@ -218,6 +221,10 @@ pub async fn act(
             }
             let mut lines = Vec::with_capacity(reports.len());
             for r in reports {
+                let reporter = match store.player(&r.reporter).await.map_err(db)? {
+                    Some(p) => p.account.unwrap_or(p.name),
+                    None => "(guest)".to_string(),
+                };
                 let m = &r.message.message;
                 // Tabs and line ends inside a message would break the columns.
                 let text: String = m
@@ -226,9 +233,10 @@ pub async fn act(
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect();
                 lines.push(format!(
-                    "{}\t{}\t{}\tgame {}\t{}\t{} ({})\t{}",
+                    "{}\t{}\t{} ({})\tgame {}\t{}\t{} ({})\t{}",
                     r.id,
                     r.at,
+                    reporter,
                     r.reporter,
                     m.game_id,
                     m.room.as_str(),

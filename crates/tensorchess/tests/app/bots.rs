@@ -323,7 +323,7 @@ async fn the_event_stream_replays_what_is_current_then_follows() {
     assert_eq!(c["type"], "challenge", "{c}");
     assert_eq!(c["challenge"]["id"], first_id.as_str());
     assert_eq!(c["challenge"]["challenger"]["name"], "ann");
-    assert_eq!(c["challenge"]["variant"]["key"], "chess");
+    assert_eq!(c["challenge"]["variant"]["key"], "standard");
     assert_eq!(c["challenge"]["speed"], "blitz");
     assert_eq!(c["challenge"]["timeControl"]["limit"], 180);
     assert_eq!(c["challenge"]["timeControl"]["increment"], 2);

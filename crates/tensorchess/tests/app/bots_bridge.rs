@@ -113,7 +113,7 @@ async fn two_bridged_bots_play_a_game_to_its_end() {
     let started = events.next_of("gameStart").await;
     let id = started["game"]["id"].as_str().unwrap().to_string();
     assert_eq!(started["game"]["color"], "white");
-    assert_eq!(started["game"]["variant"]["key"], "chess");
+    assert_eq!(started["game"]["variant"]["key"], "standard");
 
     // Played by both engines to the end (the server's clock stands still,
     // so no flag falls: the rules end it).

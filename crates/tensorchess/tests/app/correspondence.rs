@@ -140,14 +140,21 @@ async fn fresh_guests_from_one_address_make_only_so_many_challenges() {
         proxies: tensorchess::server::client::Proxies::new(["127.0.0.1".parse().unwrap()], false),
         ..c
     });
-    account(&t, "ann").await;
+    // Three from one address reach one player (a stranger's inbox cap):
+    // the guests spread over eleven players.
+    let players = MAX_CHALLENGES_PER_ADDRESS.div_ceil(3) + 1;
+    for p in 0..players {
+        account(&t, &format!("ann{p}")).await;
+    }
     for i in 0..MAX_CHALLENGES_PER_ADDRESS {
-        let a = challenge_from(&t, None, "203.0.113.9", "ann").await;
+        let to = format!("ann{}", i / 3);
+        let a = challenge_from(&t, None, "203.0.113.9", &to).await;
         assert_eq!(a.status, StatusCode::CREATED, "guest {i}: {}", a.text);
         t.clock.advance(1_000); // under the address's rate of writes
     }
-    let a = challenge_from(&t, None, "203.0.113.9", "ann").await;
+    let last = format!("ann{}", players - 1);
+    let a = challenge_from(&t, None, "203.0.113.9", &last).await;
     expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "too_many");
-    let other = challenge_from(&t, None, "198.51.100.9", "ann").await;
+    let other = challenge_from(&t, None, "198.51.100.9", "ann0").await;
     assert_eq!(other.status, StatusCode::CREATED, "{}", other.text);
 }

@@ -248,8 +248,9 @@ async fn bot_accounts_do_not_join_tournaments() {
         a.text
     );
     let uri = format!("/api/tournaments/{id}/join");
+    // A token reaches no site route at all (item 1): refused before that.
     let a = with_token(&t, Method::POST, &uri, &token, None).await;
-    expect_refused(&a, StatusCode::FORBIDDEN, "bot_account");
+    expect_refused(&a, StatusCode::FORBIDDEN, "missing_scope");
     assert_eq!(view(&t, &id).await["players"], 0);
 }
 

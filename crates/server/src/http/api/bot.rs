@@ -446,29 +446,6 @@ pub struct DeclineBody {
     reason: Option<String>,
 }
 
-/// lichess's decline reasons by key, as sentences.
-fn reason_text(key: &str) -> String {
-    match key {
-        "generic" => "I'm not accepting challenges at the moment.",
-        "later" => "This is not the right time for me, please ask again later.",
-        "tooFast" => {
-            "This time control is too fast for me, please challenge again with a slower game."
-        }
-        "tooSlow" => {
-            "This time control is too slow for me, please challenge again with a faster game."
-        }
-        "timeControl" => "I'm not accepting challenges with this time control.",
-        "rated" => "Please send me a rated challenge instead.",
-        "casual" => "Please send me a casual challenge instead.",
-        "standard" => "I'm not accepting variant challenges right now.",
-        "variant" => "I'm not willing to play this variant right now.",
-        "noBot" => "I'm not accepting challenges from bots.",
-        "onlyBot" => "I'm only accepting challenges from bots.",
-        other => return other.to_string(),
-    }
-    .to_string()
-}
-
 /// `POST /api/challenge/{id}/decline`.
 pub async fn decline(
     State(state): State<AppState>,
@@ -478,7 +455,10 @@ pub async fn decline(
     FormOrJson(body): FormOrJson<DeclineBody>,
 ) -> Result<Json<Value>, AppError> {
     may_challenge(&auth)?;
-    let reason = body.reason.map(|r| reason_text(&r));
+    // lichess's keys become their sentences; other text stays as sent.
+    let reason = body
+        .reason
+        .map(|r| crate::challenges::standard_reason(&r).map_or(r, str::to_string));
     state
         .challenges
         .decline(&me, &id, DeclineRequest { reason })

@@ -13,6 +13,7 @@ mod lobby;
 mod online;
 mod players;
 mod position;
+mod rel;
 mod tournaments;
 
 use super::ws;
@@ -75,6 +76,14 @@ pub fn routes() -> Router<AppState> {
         .route("/account/logout", post(players::logout))
         .route("/account/password", post(players::change_password))
         .route("/players/{username}", get(players::profile))
+        // Follows and preferences (issue 38), lichess's routes.
+        .route("/rel/follow/{username}", post(rel::follow))
+        .route("/rel/unfollow/{username}", post(rel::unfollow))
+        .route("/rel/following", get(rel::following))
+        .route(
+            "/account/preferences",
+            get(rel::preferences).post(rel::set_preferences),
+        )
         .route("/seeks", get(lobby::list).post(lobby::create))
         .route("/seeks/{id}", axum::routing::delete(lobby::cancel))
         .route("/seeks/{id}/accept", post(lobby::accept))

@@ -543,3 +543,55 @@ pub fn compact_legal_count(event: &Value) -> usize {
         .map(|v| v.as_array().unwrap().len())
         .sum()
 }
+
+/// `c` behind a trusted proxy on 127.0.0.1 (see [`via_proxy`]).
+pub fn behind_proxy(c: ServerConfig) -> ServerConfig {
+    ServerConfig {
+        proxies: tensorchess::server::client::Proxies::new(["127.0.0.1".parse().unwrap()], false),
+        ..c
+    }
+}
+
+/// A request as a browser at address `client` sends it through the proxy
+/// on 127.0.0.1, which names it in `X-Forwarded-For` (the server must
+/// trust the proxy: [`behind_proxy`]).
+pub async fn via_proxy(
+    t: &TestApp,
+    method: Method,
+    uri: &str,
+    client: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> Answer {
+    let peer: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+    let mut b = Request::builder()
+        .method(method.clone())
+        .uri(uri)
+        .header("x-forwarded-for", client)
+        .extension(axum::extract::ConnectInfo(peer));
+    if let Some(c) = cookie {
+        b = b.header(header::COOKIE, c);
+    }
+    if method != Method::GET {
+        b = b.header(header::CONTENT_TYPE, "application/json");
+    }
+    let body = body.map_or_else(Body::empty, |v| Body::from(v.to_string()));
+    t.send(b.body(body).unwrap()).await
+}
+
+/// Registers account `name` from address `client` (through the proxy);
+/// returns its session cookie.
+pub async fn account_from(t: &TestApp, client: &str, name: &str) -> String {
+    let body = json!({ "username": name, "password": "a long password" });
+    let a = via_proxy(
+        t,
+        Method::POST,
+        "/api/account/register",
+        client,
+        None,
+        Some(body),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    a.cookie.unwrap()
+}
