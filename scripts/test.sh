@@ -67,6 +67,9 @@ step "Python package: wheel, fresh venv, pytest (scripts/python-tests.sh)"
 bash scripts/python-tests.sh
 # ---------------------------------------------------------------------------
 
+step "Clients written for lichess: lichess-bot and berserk (scripts/clients-tests.sh)"
+bash scripts/clients-tests.sh
+
 step "Browser tests (Playwright driving Chromium, started beside the Rust tests)"
 browser_status=0
 wait "$browser_pid" || browser_status=$?
