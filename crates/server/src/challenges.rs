@@ -8,12 +8,12 @@
 use crate::error::AppError;
 use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::live::LiveGames;
-use crate::online::pairing::Pairing;
-use crate::online::timing::Timing;
-use crate::online::{OnlineGames, Origin};
 use crate::players::{Me, Players};
 use crate::requests::{ClockRequest, ColorChoice};
+use crate::round::live::LiveGames;
+use crate::round::online::pairing::Pairing;
+use crate::round::online::timing::Timing;
+use crate::round::online::{OnlineGames, Origin};
 use crate::store::{
     Cap, ChallengeCaps, ChallengeRecord, ChallengeState, Notice, SeekColor, StrangerCaps,
 };

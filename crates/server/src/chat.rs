@@ -10,10 +10,10 @@
 use crate::error::AppError;
 use crate::ids::PlayerId;
 use crate::kind::Kind;
-use crate::live::{LiveGame, LiveGames};
-use crate::online::OnlineGames;
 use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
+use crate::round::live::{LiveGame, LiveGames};
+use crate::round::online::OnlineGames;
 use crate::store::{
     Cap, ChatMessage, ChatRoom, GameStore, NewChatMessage, NewReport, Notice, ReportCaps, Reported,
     CHAT_HISTORY,

@@ -5,8 +5,8 @@
 
 use crate::error::AppError;
 use crate::kind::Kind;
-use crate::live::LiveGames;
 use crate::players::{valid_username, Me, Players};
+use crate::round::live::LiveGames;
 use crate::store::Preferences;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

@@ -32,7 +32,7 @@ impl ColorChoice {
 
     /// The colour itself, a random one drawn now.
     pub fn draw(self) -> Color {
-        crate::online::pairing::draw_color(self.0)
+        crate::round::online::pairing::draw_color(self.0)
     }
 }
 
@@ -268,7 +268,7 @@ pub enum OnlineAction {
     /// Ends the game without a result, before both sides have moved.
     Abort,
     /// Wins a game the opponent has left (gone for
-    /// [`CLAIM_WIN_AFTER_MS`](crate::online::CLAIM_WIN_AFTER_MS)).
+    /// [`CLAIM_WIN_AFTER_MS`](crate::round::online::CLAIM_WIN_AFTER_MS)).
     ClaimVictory,
     /// Offers a rematch (colours swapped), or accepts the opponent's offer.
     Rematch,

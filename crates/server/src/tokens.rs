@@ -60,13 +60,13 @@ pub struct NewToken {
 /// The SHA-256 (hex) a token is stored by: the same hash as sessions' and
 /// seats' tokens.
 pub fn hash(token: &str) -> String {
-    crate::online::seats::token_hash(token)
+    crate::round::online::seats::token_hash(token)
 }
 
 /// A new random token: the prefix and 32 hex digits (128 bits from the
 /// operating system's generator).
 fn new_token() -> String {
-    let random = crate::online::seats::new_token();
+    let random = crate::round::online::seats::new_token();
     format!("{TOKEN_PREFIX}{}", &random[..32])
 }
 

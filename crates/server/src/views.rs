@@ -3,7 +3,7 @@
 //! Squares are names (`e4`), pieces FEN letters (`N` White's knight, `t` a
 //! black beast), colours `white`/`black`.
 
-use crate::live::GameEvent;
+use crate::round::live::GameEvent;
 use serde::Serialize;
 
 /// One piece's route during a move; `squares[0]` is where it starts.
@@ -482,7 +482,7 @@ pub enum ServerEvent {
         topic: String,
         /// The move and what changed with it.
         #[serde(flatten)]
-        event: Box<crate::live::move_event::MoveEventView>,
+        event: Box<crate::round::live::move_event::MoveEventView>,
     },
     /// A chat line posted to a room (`chat:{id}:{room}`).
     Chat {

@@ -5,7 +5,7 @@
 use super::game::status_of;
 use super::{lichess, Bots};
 use crate::error::AppError;
-use crate::live::LiveGame;
+use crate::round::live::LiveGame;
 use serde_json::{json, Value};
 use tensorchess_rules::Color;
 

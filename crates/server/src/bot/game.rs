@@ -7,12 +7,12 @@ use super::lichess;
 use super::lines::{self, LineStream, Lines};
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
-use crate::games::Games;
 use crate::ids::{game_topic, GameId};
 use crate::kind::Kind;
-use crate::live::LiveGame;
-use crate::online::OnlineGames;
 use crate::players::Me;
+use crate::round::games::Games;
+use crate::round::live::LiveGame;
+use crate::round::online::OnlineGames;
 use crate::store::{ChatRoom, ClockSettings, Ending, GameMode};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -278,7 +278,7 @@ fn gone_line(since: i64, timed: bool, now: i64) -> (Value, Option<i64>) {
     if !timed {
         return (json!({ "type": "opponentGone", "gone": true }), None);
     }
-    let at = since + crate::online::CLAIM_WIN_AFTER_MS;
+    let at = since + crate::round::online::CLAIM_WIN_AFTER_MS;
     let seconds = ((at - now).max(0) + 999) / 1000;
     (
         json!({ "type": "opponentGone", "gone": true, "claimWinInSeconds": seconds }),

@@ -2,7 +2,7 @@
 //! (`GET /api/stream/event`, `GET /api/bot/game/stream/{id}`), in the
 //! shapes of lichess's Bot API so that its clients need little change
 //! (`docs/bots.md` lists the differences). Every move, resignation and
-//! abort goes through [`Games::act`](crate::games::Games::act) as a page's
+//! abort goes through [`Games::act`](crate::round::games::Games::act) as a page's
 //! does; the streams follow the same hub topics as pages (a game's, a
 //! player's challenges), which the other servers relay to this one.
 
@@ -19,8 +19,8 @@ pub use lines::LineStream;
 
 use crate::error::AppError;
 use crate::kind::Kind;
-use crate::live::LiveGames;
 use crate::players::{Me, Players};
+use crate::round::live::LiveGames;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

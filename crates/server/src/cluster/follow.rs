@@ -1,10 +1,10 @@
 //! The other servers' notices, acted on: games read again, the lobby sent
 //! again, pairings passed on, presence counted.
 
-use crate::live::LiveGames;
 use crate::lobby::{Lobby, LOBBY_TOPIC};
-use crate::online::OnlineGames;
 use crate::players::Players;
+use crate::round::live::LiveGames;
+use crate::round::online::OnlineGames;
 use crate::store::{GameStep, Notice, StoreNotice};
 use crate::tournaments::Tournaments;
 use crate::views::ServerEvent;

@@ -4,8 +4,8 @@
 //! the values.
 
 use crate::ids::valid_id;
-use crate::online::seats::{plausible_token, SEAT_COOKIE_PREFIX};
 use crate::players::identity::{ID_COOKIE, ID_COOKIE_MAX_AGE};
+use crate::round::online::seats::{plausible_token, SEAT_COOKIE_PREFIX};
 use axum::http::{header, HeaderMap, HeaderValue};
 
 /// Whether the request came over HTTPS (through a proxy that says so).

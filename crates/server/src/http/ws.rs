@@ -35,13 +35,13 @@
 use crate::error::AppError;
 use crate::ids::{game_topic, GameId};
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
-use crate::live::GameEvent;
 use crate::metrics::{Gauge, Metrics};
-use crate::online::OnlineGames;
 use crate::players::Me;
 use crate::presence::PresenceGuard;
 use crate::ratelimit::TokenBucket;
 use crate::requests::ClientMessage;
+use crate::round::live::GameEvent;
+use crate::round::online::OnlineGames;
 use crate::store::ChatRoom;
 use crate::topic::Topic;
 use crate::views::ServerEvent;
@@ -415,10 +415,10 @@ async fn act(
     id: &str,
     me: &Me,
     action: crate::requests::OnlineAction,
-) -> Result<crate::command::Acted, AppError> {
+) -> Result<crate::round::command::Acted, AppError> {
     let id =
         GameId::parse(id).ok_or_else(|| AppError::NotFound(format!("There is no game {id}")))?;
-    let command = crate::command::Command::Online(action);
+    let command = crate::round::command::Command::Online(action);
     Ok(state.games.act(&id, me, command).await?.0)
 }
 

@@ -12,10 +12,10 @@
 //! server at most four per core. The protocol is in `docs/analysis.md`.
 
 use crate::budget::Requester;
-use crate::engine_player::EnginePlayer;
 use crate::error::AppError;
 use crate::game_views::{move_view, new_game, parse_variant, GameViews, MAX_POSITION_MOVES};
 use crate::kind::Kind;
+use crate::round::engine_player::EnginePlayer;
 use crate::views::{AnalysisLineView, ServerEvent};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -14,8 +14,8 @@ pub mod puzzles;
 pub mod reviews;
 
 use super::clock::Clock;
-use super::engine_player::EnginePlayer;
 use super::store::GameStore;
+use crate::round::engine_player::EnginePlayer;
 use std::sync::Arc;
 
 /// The learning services, together.

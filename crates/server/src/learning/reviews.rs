@@ -9,9 +9,9 @@
 
 use crate::budget::Slot;
 use crate::clock::Clock;
-use crate::engine_player::EnginePlayer;
 use crate::error::AppError;
 use crate::kind::Kind;
+use crate::round::engine_player::EnginePlayer;
 use crate::store::{GameStore, ReviewRecord};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

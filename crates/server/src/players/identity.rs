@@ -9,7 +9,7 @@
 use crate::client::Client;
 use crate::ids::PlayerId;
 use crate::kind::Kind;
-use crate::online::seats::token_hash;
+use crate::round::online::seats::token_hash;
 use sha2::{Digest, Sha256};
 
 /// The identity cookie's name.
@@ -82,7 +82,7 @@ pub fn guest_id(token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::seats::new_token;
+    use crate::round::online::seats::new_token;
 
     #[test]
     fn guest_ids_are_stable_and_differ_from_the_session_key() {

@@ -17,13 +17,13 @@ pub use identity::{Me, ID_COOKIE};
 use super::client::Client;
 use super::clock::Clock;
 use super::error::AppError;
-use super::online::seats::{new_token, token_hash};
 use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::store::{
     AccountRecord, GameStore, GameSummary, PlayerRecord, RatingPool, RatingRecord, StoreError,
 };
 use crate::ids::PlayerId;
 use crate::kind::Kind;
+use crate::round::online::seats::{new_token, token_hash};
 use identity::guest_id;
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -5,12 +5,12 @@
 
 use super::Tournaments;
 use crate::error::AppError;
-use crate::games::Games;
 use crate::ids::GameId;
 use crate::kind::Kind;
-use crate::live::{Change, EndingEdit, GameEvent, MovesEdit, OnlineEdit};
-use crate::online::OnlineGames;
 use crate::players::Me;
+use crate::round::games::Games;
+use crate::round::live::{Change, EndingEdit, GameEvent, MovesEdit, OnlineEdit};
+use crate::round::online::OnlineGames;
 use crate::store::TournamentKind;
 use crate::store::TournamentNews;
 use crate::views::GameView;

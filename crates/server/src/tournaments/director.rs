@@ -12,8 +12,8 @@
 use super::views::PairingView;
 use super::Tournaments;
 use crate::error::AppError;
-use crate::online::timing::Timing;
-use crate::online::Origin;
+use crate::round::online::timing::Timing;
+use crate::round::online::Origin;
 use crate::store::TournamentNews;
 use crate::store::{
     RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,

@@ -19,11 +19,11 @@ pub mod waves;
 use crate::error::AppError;
 use crate::ids::{new_id, GameId, TournamentId};
 use crate::kind::Kind;
-use crate::live::LiveGames;
-use crate::online::timing::Timing;
-use crate::online::OnlineGames;
 use crate::players::{Me, Players};
 use crate::requests::ClockRequest;
+use crate::round::live::LiveGames;
+use crate::round::online::timing::Timing;
+use crate::round::online::OnlineGames;
 use crate::store::{
     Cap, ClockSettings, EntryRecord, Notice, RatingPool, TournamentCaps, TournamentKind,
     TournamentNews, TournamentRecord, TournamentState,

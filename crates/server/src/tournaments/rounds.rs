@@ -94,7 +94,7 @@ impl Tournaments {
                 p.name = self.players.name_of(&e.player).await?;
             }
         }
-        let date = crate::live::date_string(t.starts_at).replace('.', "/");
+        let date = crate::round::live::date_string(t.starts_at).replace('.', "/");
         let header = TrfHeader {
             name: t.name.clone(),
             city: String::new(),

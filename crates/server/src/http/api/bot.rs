@@ -7,7 +7,6 @@
 
 use crate::bot;
 use crate::challenges::{ChallengeRequest, DeclineRequest};
-use crate::command::Command;
 use crate::error::AppError;
 use crate::http::extract::{ApiPath, IdPath};
 use crate::http::held::ClientSlot;
@@ -18,6 +17,7 @@ use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{ClockRequest, ColorChoice, OnlineAction};
+use crate::round::command::Command;
 use crate::store::{ChatRoom, SeekColor};
 use crate::tokens::{NewTokenRequest, TokenAuth, BOARD_PLAY, BOT_PLAY, CHALLENGE_WRITE};
 use crate::AppState;

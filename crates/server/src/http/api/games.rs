@@ -4,7 +4,6 @@
 //! made it: anyone else gets 404, as if it did not exist.
 
 use super::ApiResult;
-use crate::command::Command;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiQuery, IdPath};
 use crate::http::views::games::{CorrespondenceView, GameListView};
@@ -12,6 +11,7 @@ use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest};
+use crate::round::command::Command;
 use crate::store::GameMode;
 use crate::views::{AnalysisView, DrawAnswerView, GameView};
 use crate::AppState;

@@ -228,7 +228,7 @@ pub async fn takeback(
 ) -> Result<Json<Value>, AppError> {
     api.check(&state, &me, &auth).await?;
     let (_, lg) = state.games.lock_for(&id, &me).await?;
-    if crate::online::OnlineGames::seat(&lg, &me).is_none() {
+    if crate::round::online::OnlineGames::seat(&lg, &me).is_none() {
         return Err(AppError::refused(
             Kind::NotAPlayer,
             "Only the game's players answer a takeback",

@@ -2,13 +2,13 @@
 //! seat, and the players' actions.
 
 use super::ApiResult;
-use crate::command::Command;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, IdPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{JoinRequest, NewOnlineRequest, OnlineAction};
+use crate::round::command::Command;
 use crate::views::GameView;
 use crate::AppState;
 use axum::extract::State;

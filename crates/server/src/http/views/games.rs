@@ -1,6 +1,6 @@
 //! `GET /api/games` and `GET /api/correspondence`: lists of games.
 
-use crate::games::{CorrespondenceGame, GamePage};
+use crate::round::games::{CorrespondenceGame, GamePage};
 use crate::store::GameSummary;
 use serde::Serialize;
 

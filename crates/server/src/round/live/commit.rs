@@ -4,7 +4,7 @@
 
 use super::game::{HistoryEdit, LiveGame};
 use crate::game_views::{GameViews, VariantGame};
-use crate::live::GameEvent;
+use crate::round::live::GameEvent;
 use crate::store::{Ending, GameUpdate, MovesChange, OnlineRecord, StoredMove};
 use tensorchess_rules::Move;
 

@@ -5,19 +5,21 @@
 
 mod engine;
 
-use super::budget::Requester;
-use super::engine_player::EnginePlayer;
-use super::error::AppError;
-use super::game_views::{import_pgn, new_game, GameViews};
-use super::ids::new_id;
-use super::live::{Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame};
-use super::players::Me;
-use super::requests::{ColorChoice, LocalMode, NewGameRequest};
-use super::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
-use super::views::{DrawAnswerView, GameView};
-use crate::command::{Command, Step};
+use crate::budget::Requester;
+use crate::error::AppError;
+use crate::game_views::{import_pgn, new_game, GameViews};
+use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::live::GameEvent;
+use crate::players::Me;
+use crate::requests::{ColorChoice, LocalMode, NewGameRequest};
+use crate::round::command::{Command, Step};
+use crate::round::engine_player::EnginePlayer;
+use crate::round::live::GameEvent;
+use crate::round::live::{
+    Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame,
+};
+use crate::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
+use crate::views::{DrawAnswerView, GameView};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use tensorchess_engine::Level;
@@ -186,7 +188,7 @@ impl LocalGames {
         }
     }
 
-    /// The local half of [`Games::act`](crate::games::Games::act): a
+    /// The local half of [`Games::act`](crate::round::games::Games::act): a
     /// person's move, takeback or resignation, committed. The engine's
     /// search that follows and the announcement are the caller's.
     pub(crate) async fn apply(

@@ -2,21 +2,21 @@
 //! and online services over them, the saved-games list, and the server's
 //! background work (heartbeat, resuming clocks, evicting idle games).
 
-use super::cluster;
-use super::config::ServerConfig;
-use super::engine_player::EnginePlayer;
-use super::error::AppError;
-use super::hub::Hub;
-use super::live::{LiveGames, SharedGame};
-use super::lobby::Lobby;
-use super::local::LocalGames;
-use super::online::OnlineGames;
-use super::players::{Me, Players};
-use super::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
-use super::views::GameView;
-use crate::command::{Acted, Command, Step};
+use crate::cluster;
+use crate::config::ServerConfig;
+use crate::error::AppError;
+use crate::hub::Hub;
 use crate::ids::GameId;
-use crate::live::LiveGame;
+use crate::lobby::Lobby;
+use crate::players::{Me, Players};
+use crate::round::command::{Acted, Command, Step};
+use crate::round::engine_player::EnginePlayer;
+use crate::round::live::LiveGame;
+use crate::round::live::{LiveGames, SharedGame};
+use crate::round::local::LocalGames;
+use crate::round::online::OnlineGames;
+use crate::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
+use crate::views::GameView;
 use std::sync::Arc;
 use tensorchess_rules::{Color, VariantKind};
 
@@ -477,7 +477,7 @@ impl Games {
 /// A list cursor: `UPDATED_AT.ID` of the last game of the page before.
 fn parse_cursor(c: &str) -> Option<(i64, String)> {
     let (at, id) = c.split_once('.')?;
-    if !super::ids::valid_id(id) {
+    if !crate::ids::valid_id(id) {
         return None;
     }
     Some((at.parse().ok()?, id.to_string()))

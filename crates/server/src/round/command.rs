@@ -1,11 +1,11 @@
 //! What a player asks of a game, whichever door it came through (an HTTP
-//! route or the WebSocket), and what it did. [`Games::act`](crate::games::Games::act)
+//! route or the WebSocket), and what it did. [`Games::act`](crate::round::games::Games::act)
 //! takes every [`Command`] the same way: it locks the game once, checks the
 //! seat or the ownership, applies the command, commits it, re-arms what runs
 //! for the game (an engine search, a flag timer) and announces the change.
 
-use crate::live::{Committed, GameEvent};
 use crate::requests::OnlineAction;
+use crate::round::live::{Committed, GameEvent};
 
 /// A player's command to one game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Games being played: loaded from the store on first use, changed one
 //! request at a time, every change stored before it is made in memory and
 //! announced ([`LiveGames::commit`]). The local-game and online services
-//! (`server::local`, `server::online`) are built on this.
+//! (`server::round::local`, `server::round::online`) are built on this.
 
 mod bot_marks;
 mod commit;
@@ -20,14 +20,14 @@ pub use game::{date_string, LiveGame};
 pub use offer::{Offer, Offered};
 pub use online::OnlineState;
 
-use super::cluster::Cluster;
-use super::config::ServerConfig;
-use super::error::AppError;
-use super::hub::Hub;
-use super::ids::{game_topic, GameId};
-use super::presence::Presence;
-use super::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
-use super::views::{GameView, History, ServerEvent};
+use crate::cluster::Cluster;
+use crate::config::ServerConfig;
+use crate::error::AppError;
+use crate::hub::Hub;
+use crate::ids::{game_topic, GameId};
+use crate::presence::Presence;
+use crate::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
+use crate::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tensorchess_rules::Color;
@@ -313,7 +313,7 @@ impl LiveGames {
     /// (another server changed it), and if so tells its subscribers; the
     /// wait for a first move starts again after a move or a seat taken.
     /// Returns whether it was newer (the caller re-arms what runs for the
-    /// game: [`Games::reload`](crate::games::Games::reload)).
+    /// game: [`Games::reload`](crate::round::games::Games::reload)).
     pub async fn reload(&self, lg: &mut LiveGame) -> Result<bool, AppError> {
         // Only the moves after the last one held (and it, to check that
         // they follow on from it): one indexed read, not the whole game.
@@ -420,7 +420,7 @@ impl LiveGames {
         let applies = !over && plies < 2 && record.timed() && seated;
         // Correspondence: a first move, too, may take the days per move.
         let wait = match record.days {
-            Some(days) => i64::from(days) * crate::online::timing::DAY_MS,
+            Some(days) => i64::from(days) * crate::round::online::timing::DAY_MS,
             None => self.config.first_move_wait_ms,
         };
         applies.then_some(now + wait)

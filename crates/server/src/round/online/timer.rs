@@ -5,8 +5,8 @@ use super::actions::flag_ending;
 use super::OnlineGames;
 use crate::error::AppError;
 use crate::ids::GameId;
-use crate::live::GameEvent;
-use crate::live::{LiveGame, SharedGame};
+use crate::round::live::GameEvent;
+use crate::round::live::{LiveGame, SharedGame};
 use crate::store::Ending;
 use std::sync::Arc;
 

@@ -3,13 +3,13 @@
 
 use super::{move_change, LocalGames};
 use crate::budget::Requester;
-use crate::engine_player::{accepts_draw, SearchRequest};
 use crate::error::AppError;
 use crate::game_views::VariantGame;
 use crate::kind::Kind;
-use crate::live::GameEvent;
-use crate::live::{LiveGame, SharedGame};
 use crate::players::Me;
+use crate::round::engine_player::{accepts_draw, SearchRequest};
+use crate::round::live::GameEvent;
+use crate::round::live::{LiveGame, SharedGame};
 use crate::store::GameMode;
 use crate::views::AnalysisView;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,8 +5,8 @@
 use super::timing::Timing;
 use super::{OnlineGames, Origin};
 use crate::error::AppError;
-use crate::live::SharedGame;
 use crate::players::Players;
+use crate::round::live::SharedGame;
 use crate::store::{RatingPool, SeekColor};
 use rand::Rng;
 use std::sync::Arc;

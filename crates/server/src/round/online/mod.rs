@@ -25,18 +25,20 @@ pub mod started;
 mod timer;
 pub mod timing;
 
-use super::players::Me;
+use crate::players::Me;
 
-use super::error::AppError;
-use super::game_views::new_game;
-use super::ids::new_id;
-use super::live::{Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, SharedGame};
-use super::requests::{ColorChoice, NewOnlineRequest};
-use super::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
-use super::views::GameView;
-use crate::command::Step;
+use crate::error::AppError;
+use crate::game_views::new_game;
+use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::live::GameEvent;
+use crate::requests::{ColorChoice, NewOnlineRequest};
+use crate::round::command::Step;
+use crate::round::live::GameEvent;
+use crate::round::live::{
+    Change, EndingEdit, LiveGame, LiveGames, MovesEdit, OnlineEdit, SharedGame,
+};
+use crate::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError, StoredGame};
+use crate::views::GameView;
 use seats::seat_of;
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, VariantKind};
@@ -128,7 +130,7 @@ impl OnlineGames {
 
     /// Parses a time control of a request.
     pub fn clock_settings(
-        clock: Option<super::requests::ClockRequest>,
+        clock: Option<crate::requests::ClockRequest>,
     ) -> Result<Option<ClockSettings>, AppError> {
         let Some(c) = clock else {
             return Ok(None);

@@ -5,17 +5,17 @@
 use super::seats::seat_of;
 use super::timing::Timing;
 use super::{refused, OnlineGames};
-use crate::command::{Command, Step};
 use crate::error::AppError;
 use crate::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::live::{
+use crate::players::Me;
+use crate::requests::OnlineAction;
+use crate::round::command::{Command, Step};
+use crate::round::live::{
     Change, Committed, EndingEdit, GameEvent, LiveGame, MovesEdit, Offer, Offered, OnlineEdit,
     OnlineState,
 };
-use crate::players::Me;
-use crate::requests::OnlineAction;
 use crate::store::{Ending, GameRecord, OnlineRecord, StoredGame};
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, EndReason, Outcome};
@@ -79,7 +79,7 @@ fn claim_since(games: &OnlineGames, id: &str, seat: Color) -> Option<i64> {
 }
 
 impl OnlineGames {
-    /// The online half of [`Games::act`](crate::games::Games::act): does
+    /// The online half of [`Games::act`](crate::round::games::Games::act): does
     /// what a player asks, as the seat `me` holds, and commits it. What
     /// runs after it (the flag timer) and its announcement are the
     /// caller's.

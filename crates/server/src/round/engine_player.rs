@@ -6,12 +6,12 @@
 //! too); advice (hints, evaluations, draw answers) is also limited per
 //! player, and refused with 429 or 503 rather than queued without end.
 
-use super::budget::{Refusal, Requester, SearchBudget, Slot};
-use super::error::AppError;
-use super::game_views::{GameViews, VariantGame};
-use super::ratelimit::{KeyedLimiter, RateLimit};
-use super::views::{MoveView, ScoreView};
+use crate::budget::{Refusal, Requester, SearchBudget, Slot};
+use crate::error::AppError;
+use crate::game_views::{GameViews, VariantGame};
 use crate::kind::Kind;
+use crate::ratelimit::{KeyedLimiter, RateLimit};
+use crate::views::{MoveView, ScoreView};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -7,7 +7,7 @@
 //! has `its time - (now - turn_origin)` left.
 
 use super::offer::Offer;
-use crate::online::timing::Timing;
+use crate::round::online::timing::Timing;
 use crate::store::OnlineRecord;
 use crate::views::{ClockView, OnlineView, SeatView};
 use tensorchess_rules::Color;

@@ -6,8 +6,8 @@
 //! from the operating system's CSPRNG) live here; the cookies are read
 //! at the edge (`http::cookies`).
 
-use crate::live::OnlineState;
 use crate::players::Me;
+use crate::round::live::OnlineState;
 use rand::TryRngCore;
 use sha2::{Digest, Sha256};
 use tensorchess_rules::Color;

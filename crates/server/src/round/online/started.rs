@@ -4,7 +4,7 @@
 //! /api/stream/event`) sends its `gameStart` from this, on every server.
 //! The topic is the server's own: pages cannot subscribe to it.
 
-use crate::live::{LiveGame, LiveGames};
+use crate::round::live::{LiveGame, LiveGames};
 use crate::store::Notice;
 use serde_json::json;
 use tensorchess_rules::Color;
