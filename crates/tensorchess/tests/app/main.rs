@@ -17,6 +17,8 @@ mod chat_seats;
 mod cli;
 mod common;
 mod correspondence;
+mod deploy_files;
+mod deploy_nginx;
 mod hardening;
 mod hardening_sockets;
 mod instances;
