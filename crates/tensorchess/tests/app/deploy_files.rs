@@ -83,19 +83,34 @@ fn the_container_recipe_builds_where_docker_runs() {
     let dockerfile = read("docs/deploy/Dockerfile");
     assert!(dockerfile.contains("cargo build --release --locked -p tensorchess"));
 
-    let engine = Command::new("docker").args(["info", "--format", "{{.ServerVersion}}"]).output();
+    let engine = Command::new("docker")
+        .args(["info", "--format", "{{.ServerVersion}}"])
+        .output();
     if !engine.is_ok_and(|o| o.status.success()) {
         eprintln!("skipped: no Docker engine answers here (docker info): the image is not built");
         return;
     }
     let built = Command::new("docker")
-        .args(["build", "-f", "docs/deploy/Dockerfile", "-t", "tensorchess:test", "."])
+        .args([
+            "build",
+            "-f",
+            "docs/deploy/Dockerfile",
+            "-t",
+            "tensorchess:test",
+            ".",
+        ])
         .current_dir(repo())
         .status()
         .unwrap();
     assert!(built.success(), "docker build failed: {built}");
     let config = Command::new("docker")
-        .args(["compose", "-f", "docs/deploy/compose.yaml", "config", "--quiet"])
+        .args([
+            "compose",
+            "-f",
+            "docs/deploy/compose.yaml",
+            "config",
+            "--quiet",
+        ])
         .env("TENSORCHESS_DB_PASSWORD", "test")
         .current_dir(repo())
         .status()

@@ -32,7 +32,9 @@ use tokio_tungstenite::MaybeTlsStream;
 const PUBLIC_HOST: &str = "play.example.org";
 
 fn repo_file(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
 }
 
 /// The doc's nginx block is the shipped file, word for word.
@@ -45,7 +47,10 @@ fn the_doc_shows_the_shipped_nginx_configuration() {
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("docs/deployment.md has an nginx block");
-    assert_eq!(block, shipped, "docs/deployment.md and the shipped file differ");
+    assert_eq!(
+        block, shipped,
+        "docs/deployment.md and the shipped file differ"
+    );
     assert!(doc.contains("docs/deploy/tensorchess.nginx.conf"));
 }
 
@@ -66,7 +71,12 @@ impl Instance {
     fn start(db: &str) -> Instance {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
             .args(["serve", "--host", "127.0.0.1", "--port", "0"])
-            .args(["--allowed-host", PUBLIC_HOST, "--trusted-proxy", "127.0.0.1"])
+            .args([
+                "--allowed-host",
+                PUBLIC_HOST,
+                "--trusted-proxy",
+                "127.0.0.1",
+            ])
             .args(["--db", db, "--no-schedule"])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
@@ -76,7 +86,10 @@ impl Instance {
             .expect("the server starts");
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let addr = loop {
-            let line = lines.next().expect("the server says where it listens").unwrap();
+            let line = lines
+                .next()
+                .expect("the server says where it listens")
+                .unwrap();
             if let Some(rest) = line.split("http://").nth(1) {
                 break rest.split('/').next().unwrap().parse().unwrap();
             }
@@ -114,7 +127,10 @@ fn nginx_binary() -> Option<PathBuf> {
         .map(PathBuf::from)
         .find(|p| p.exists())
         .or_else(|| {
-            let out = Command::new("sh").args(["-c", "command -v nginx"]).output().ok()?;
+            let out = Command::new("sh")
+                .args(["-c", "command -v nginx"])
+                .output()
+                .ok()?;
             let path = String::from_utf8(out.stdout).ok()?;
             (!path.trim().is_empty()).then(|| PathBuf::from(path.trim()))
         });
@@ -203,7 +219,10 @@ impl Nginx {
             if let Some(status) = nginx.child.try_wait().unwrap() {
                 panic!("nginx stopped ({status}):\n{}", nginx.log());
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "nginx does not listen");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "nginx does not listen"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
         nginx
@@ -458,7 +477,11 @@ async fn nginx_as_documented_serves_two_instances_and_survives_one() {
         health(b.addr).await["sockets"].as_u64().unwrap(),
     );
     assert_eq!(on_a + on_b, 2, "both sockets are open");
-    let (doomed, survivor, lost) = if on_a >= on_b { (a, b, on_a) } else { (b, a, on_b) };
+    let (doomed, survivor, lost) = if on_a >= on_b {
+        (a, b, on_a)
+    } else {
+        (b, a, on_b)
+    };
     let survivor_name = health(survivor.addr).await["instance"].clone();
     let mut doomed = doomed;
     doomed.child.kill().unwrap();
@@ -484,7 +507,10 @@ async fn nginx_as_documented_serves_two_instances_and_survives_one() {
             game_at(ws, ply + 1).await;
         }
     }
-    assert!(game["online"]["clock"]["running"].is_string(), "the clocks go on");
+    assert!(
+        game["online"]["clock"]["running"].is_string(),
+        "the clocks go on"
+    );
 
     // The health check through nginx: the survivor answers every time.
     for _ in 0..4 {

@@ -43,6 +43,7 @@ mod token_scopes;
 mod tournaments;
 mod tournaments_days;
 mod tournaments_large;
+mod tournaments_trf;
 mod tune_texel;
 mod uci_binary;
 mod uci_protocol;

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-const START: i64 = T0 + 60_000;
+pub(crate) const START: i64 = T0 + 60_000;
 
 fn arena(name: &str, minutes: u32) -> Value {
     json!({
@@ -21,7 +21,7 @@ fn arena(name: &str, minutes: u32) -> Value {
 
 /// A tournament of rounds (`kind`: `swiss` or `round_robin`), as
 /// [`arena`] with the same clock, start and cap but no length.
-fn rounds(name: &str, kind: &str) -> Value {
+pub(crate) fn rounds(name: &str, kind: &str) -> Value {
     let mut body = arena(name, 30);
     body["kind"] = json!(kind);
     body.as_object_mut().unwrap().remove("minutes");
@@ -29,12 +29,12 @@ fn rounds(name: &str, kind: &str) -> Value {
 }
 
 /// Players by name, with their cookies.
-struct Field {
+pub(crate) struct Field {
     cookies: HashMap<String, String>,
 }
 
 impl Field {
-    async fn new(t: &TestApp, names: &[&str]) -> Field {
+    pub(crate) async fn new(t: &TestApp, names: &[&str]) -> Field {
         let mut cookies = HashMap::new();
         for n in names {
             cookies.insert(n.to_string(), account(t, n).await);
@@ -42,18 +42,18 @@ impl Field {
         Field { cookies }
     }
 
-    fn of(&self, name: &Value) -> &str {
+    pub(crate) fn of(&self, name: &Value) -> &str {
         &self.cookies[name.as_str().unwrap()]
     }
 }
 
-async fn create(t: &TestApp, cookie: &str, body: Value) -> String {
+pub(crate) async fn create(t: &TestApp, cookie: &str, body: Value) -> String {
     let a = t.post("/api/tournaments", Some(cookie), body).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     a.body["id"].as_str().unwrap().to_string()
 }
 
-async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
+pub(crate) async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
     t.post(
         &format!("/api/tournaments/{id}/{what}"),
         Some(cookie),
@@ -62,19 +62,19 @@ async fn post(t: &TestApp, id: &str, what: &str, cookie: &str) -> Answer {
     .await
 }
 
-async fn view(t: &TestApp, id: &str) -> Value {
+pub(crate) async fn view(t: &TestApp, id: &str) -> Value {
     let a = t.get(&format!("/api/tournaments/{id}"), None).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     a.body
 }
 
 /// The clock at `ms`, then one director's tick.
-async fn tick_at(t: &TestApp, ms: i64) {
+pub(crate) async fn tick_at(t: &TestApp, ms: i64) {
     t.clock.set(ms);
     t.state.tournaments.tick().await;
 }
 
-fn running(v: &Value) -> Vec<Value> {
+pub(crate) fn running(v: &Value) -> Vec<Value> {
     v["pairings"]
         .as_array()
         .unwrap()
@@ -94,7 +94,7 @@ fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {
 }
 
 /// Black resigns game `p` (after a move each): White wins.
-async fn white_wins(t: &TestApp, f: &Field, p: &Value) {
+pub(crate) async fn white_wins(t: &TestApp, f: &Field, p: &Value) {
     let id = p["game"].as_str().unwrap();
     let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
     let a = t.play(id, white, "e2e4", 0).await;
