@@ -170,7 +170,7 @@ fn random_tournament(seed: &mut u64) -> SwissTournament {
     SwissTournament {
         players,
         rounds_planned: 3 + (xorshift(seed) % u64::from(most - 2)) as u32,
-        initial_colour: if xorshift(seed) % 2 == 0 {
+        initial_colour: if xorshift(seed).is_multiple_of(2) {
             Side::White
         } else {
             Side::Black

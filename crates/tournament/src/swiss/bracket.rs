@@ -299,14 +299,17 @@ pub(crate) struct BracketPairer<'a> {
 impl<'a> BracketPairer<'a> {
     pub(crate) fn new(bracket: Bracket<'a>) -> BracketPairer<'a> {
         let n = bracket.players.len();
-        let mut weights = vec![vec![None; n]; n];
-        for a in 0..n {
-            for b in a + 1..n {
-                let w = bracket.weight(a, b);
-                weights[a][b] = w;
-                weights[b][a] = w;
-            }
-        }
+        let weights: Vec<Vec<Option<Wide>>> = (0..n)
+            .map(|a| {
+                (0..n)
+                    .map(|b| match a.cmp(&b) {
+                        std::cmp::Ordering::Less => bracket.weight(a, b),
+                        std::cmp::Ordering::Greater => bracket.weight(b, a),
+                        std::cmp::Ordering::Equal => None,
+                    })
+                    .collect()
+            })
+            .collect();
         let mut pairer = BracketPairer {
             bracket,
             weights,
@@ -518,10 +521,5 @@ impl Bracket<'_> {
     /// Local player `v`'s role.
     pub(crate) fn role(&self, v: usize) -> Role {
         self.roles[v]
-    }
-
-    /// How many local players there are.
-    pub(crate) fn size(&self) -> usize {
-        self.players.len()
     }
 }

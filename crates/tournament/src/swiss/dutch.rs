@@ -48,12 +48,12 @@ impl Completion<'_> {
     }
 }
 
-/// The round's pairs (record indices, the higher-ranked first) and the
-/// bye. `present` is in ranking order.
-pub(crate) fn pair_exact(
-    round: &Round<'_>,
-    present: &[usize],
-) -> Result<(Vec<(usize, usize)>, Option<usize>), Exact> {
+/// A round: its pairs (record indices, the higher-ranked first) and the
+/// player with the bye.
+pub(crate) type Paired = (Vec<(usize, usize)>, Option<usize>);
+
+/// The round's pairs and bye. `present` is in ranking order.
+pub(crate) fn pair_exact(round: &Round<'_>, present: &[usize]) -> Result<Paired, Exact> {
     let records = round.records;
     let mut completion = Completion {
         may_meet: round.may_meet,
@@ -89,7 +89,7 @@ pub(crate) fn pair_exact(
             completion.fixed[bracket.record(a)] = true;
             completion.fixed[bracket.record(b)] = true;
         }
-        if !(collapsed || last) && !completion.possible() {
+        if !(collapsed || last || completion.possible()) {
             // A.9: this bracket again, over everyone below collapsed.
             completion.fixed = before;
             let rest: Vec<usize> = groups.drain(index + 1..).flatten().collect();
@@ -98,11 +98,11 @@ pub(crate) fn pair_exact(
             continue;
         }
         let mut left = Vec::new();
-        for v in 0..bracket.size() {
+        for (v, &mate_v) in mate.iter().enumerate() {
             if bracket.role(v) == Role::Lower {
                 continue;
             }
-            match mate[v] {
+            match mate_v {
                 Some(m) if bracket.role(m) != Role::Lower => {
                     if v < m {
                         pairs.push((bracket.record(v), bracket.record(m)));

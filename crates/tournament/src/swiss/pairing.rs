@@ -117,6 +117,9 @@ pub fn pair_next_round(tournament: &SwissTournament) -> Result<SwissPairing, Swi
     Ok(SwissPairing { round, boards, bye })
 }
 
+/// The greedy pairing's pairs (record indices) and the bye.
+type Greedy = (Vec<(usize, usize)>, Option<PlayerKey>);
+
 /// `set` without the players in `gone`.
 fn without(set: &[usize], gone: &[usize]) -> Vec<usize> {
     set.iter().copied().filter(|i| !gone.contains(i)).collect()
@@ -159,11 +162,7 @@ impl<'a> Pairer<'a> {
 
     /// The round by the greedy approximation, for fields too large to
     /// pair exactly (`ranked`: the present players in ranking order).
-    fn pair_greedily(
-        &self,
-        mut ranked: Vec<usize>,
-        round: u32,
-    ) -> Result<(Vec<(usize, usize)>, Option<PlayerKey>), SwissError> {
+    fn pair_greedily(&self, mut ranked: Vec<usize>, round: u32) -> Result<Greedy, SwissError> {
         let (pairer, records) = (self, self.records);
         let mut bye = None;
         if ranked.len() % 2 == 1 {
