@@ -18,8 +18,11 @@ fn python() -> String {
     std::env::var("TENSORCHESS_PY4SWISS_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 
-/// py4swiss's round from a TRF file: `(white, black)` names and the bye.
-fn py4swiss_round(trf: &str) -> Result<(BTreeSet<(String, String)>, Option<String>), String> {
+/// A round by names: the `(white, black)` games and the bye.
+type NamedRound = (BTreeSet<(String, String)>, Option<String>);
+
+/// py4swiss's round from a TRF file.
+fn py4swiss_round(trf: &str) -> Result<NamedRound, String> {
     let dir = tempfile::tempdir().unwrap();
     let (input, output) = (dir.path().join("t.trf"), dir.path().join("pairs.txt"));
     std::fs::write(&input, trf).unwrap();
