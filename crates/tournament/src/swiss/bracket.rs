@@ -293,23 +293,18 @@ pub(crate) struct BracketPairer<'a> {
     weights: Vec<Vec<Option<Wide>>>,
     mate: Vec<Option<usize>>,
     /// Pairs fixed so far (local indices).
-    pub fixed: Vec<(usize, usize)>,
+    fixed: Vec<(usize, usize)>,
 }
 
 impl<'a> BracketPairer<'a> {
     pub(crate) fn new(bracket: Bracket<'a>) -> BracketPairer<'a> {
         let n = bracket.players.len();
-        let weights: Vec<Vec<Option<Wide>>> = (0..n)
-            .map(|a| {
-                (0..n)
-                    .map(|b| match a.cmp(&b) {
-                        std::cmp::Ordering::Less => bracket.weight(a, b),
-                        std::cmp::Ordering::Greater => bracket.weight(b, a),
-                        std::cmp::Ordering::Equal => None,
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut weights = vec![vec![None; n]; n];
+        for (a, b) in (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))) {
+            let w = bracket.weight(a, b);
+            weights[a][b] = w;
+            weights[b][a] = w;
+        }
         let mut pairer = BracketPairer {
             bracket,
             weights,
