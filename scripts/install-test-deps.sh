@@ -4,9 +4,13 @@
 #   Debian packages: postgresql (the store tests), chromium (the browser
 #     tests), stockfish (a match test plays it), nodejs and npm (the page's
 #     type check and the browser tests), python3-venv (the Python
-#     package's tests run in a fresh venv)
+#     package's tests run in a fresh venv), nginx (docs/deployment.md's
+#     configuration runs in front of two instances), systemd (for
+#     systemd-analyze, which checks the shipped unit)
 #   PyPI: python-chess (the UCI and review tests drive and read us with it),
-#     maturin (builds the Python package's wheel, scripts/python-tests.sh)
+#     maturin (builds the Python package's wheel, scripts/python-tests.sh),
+#     py4swiss (an independent FIDE Dutch pairing program our Swiss
+#     pairings are compared with)
 #   crates.io: cargo-nextest (runs the Rust tests)
 #   npm: the browser tests' packages (tests/browser/package-lock.json)
 # `sudo` is used only when not root. Where something cannot be installed,
@@ -38,6 +42,8 @@ command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 # `python3 -m venv` (scripts/python-tests.sh) needs it where Python is Debian's.
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v systemd-analyze >/dev/null || missing+=(systemd)
 
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null ||
@@ -70,6 +76,16 @@ if ! command -v maturin >/dev/null && ! python3 -m maturin --version >/dev/null 
     python3 -m pip install --quiet --user maturin 2>/dev/null ||
     python3 -m pip install --quiet --break-system-packages maturin 2>/dev/null ||
     fail "could not install maturin: python3 -m pip install maturin"
+fi
+
+# py4swiss pairs our TRF files by the FIDE Dutch system
+# (crates/tournament/tests/dutch_oracle.rs compares its rounds with ours).
+if ! python3 -c 'import py4swiss' 2>/dev/null; then
+  echo "== Installing py4swiss"
+  python3 -m pip install --quiet py4swiss 2>/dev/null ||
+    python3 -m pip install --quiet --user py4swiss 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages py4swiss 2>/dev/null ||
+    fail "could not install py4swiss: python3 -m pip install py4swiss"
 fi
 
 # cargo-nextest runs the Rust tests (each in a process of its own).

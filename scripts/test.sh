@@ -21,12 +21,16 @@ step() {
 }
 
 step "Installing what this machine lacks"
-# PostgreSQL, Chromium, Stockfish, Node.js, python-chess, cargo-nextest and
-# the browser tests' npm packages; nothing when all is there.
+# PostgreSQL, Chromium, Stockfish, Node.js, nginx, systemd-analyze,
+# python-chess, py4swiss, cargo-nextest and the browser tests' npm
+# packages; nothing when all is there.
 bash scripts/install-test-deps.sh
 
 # The UCI and review tests also drive us through python-chess: required.
 export TENSORCHESS_REQUIRE_PYTHON_CHESS=1
+# The Swiss against py4swiss, nginx in front of two instances, the systemd
+# unit: installed above, so a missing one is a failure, not a skip.
+export TENSORCHESS_REQUIRE_PY4SWISS=1 TENSORCHESS_REQUIRE_NGINX=1 TENSORCHESS_REQUIRE_SYSTEMD=1
 
 step "PostgreSQL (a throwaway cluster for the store tests)"
 # A PostgreSQL that does not start is a failure here, not a skipped test.

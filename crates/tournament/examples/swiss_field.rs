@@ -10,7 +10,7 @@ use tensorchess_tournament::swiss::{
 use tensorchess_tournament::{Outcome, PlayerKey, Side};
 
 fn main() {
-    for players in [50u64, 200, 500, 1000] {
+    for players in [50u64, 100, 101, 200, 500, 1000] {
         let mut t = SwissTournament {
             players: (1..=players)
                 .map(|k| SwissPlayer {

@@ -2,7 +2,11 @@
 //! Swiss tournament.
 //!
 //! Header lines: `012` name, `022` city, `042` start date, `052` end date,
-//! `062` number of players, `092` type. Then one `001` line per player, in
+//! `062` number of players, `092` type; then the two lines of JaVaFo's
+//! TRF(x) that FIDE-endorsed pairing programs (JaVaFo, bbpPairings,
+//! py4swiss) need to pair the next round: `XXR` the number of rounds and
+//! `XXC` the colour of player 1 in round 1 (`white1` or `black1`). Then
+//! one `001` line per player, in
 //! start-number order (the pairing numbers), with fixed columns (1-based,
 //! inclusive):
 //!
@@ -24,8 +28,12 @@
 //! opponent's start number (4 columns), a space, the colour (`w`, `b`,
 //! `-`), a space, the result: `1` `=` `0` over the board, `+` `-` for
 //! forfeits; byes are `0000 - U` (pairing bye), `F` (full point), `H`
-//! (half point; also every round a late joiner missed) and `Z` (zero). A
-//! round without an entry (after a withdrawal) is left blank.
+//! (half point; also every round a late joiner missed) and `Z` (zero; also
+//! a round without an entry, after a withdrawal: the spec reads a blank
+//! block as `0000 - Z`, and the pairing programs want it written). While
+//! rounds remain, a player who will not be paired in the next one (withdrawn
+//! or sitting it out) has `0000 - Z` in its column already, as the server
+//! records it: that is how the pairing programs leave a player out.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -83,6 +91,14 @@ impl Line {
     }
 }
 
+/// Writes round `r`'s block (0-based) of a `001` line.
+fn put_round(line: &mut Line, r: usize, opponent: &str, colour: char, result: char) {
+    let column = 92 + 10 * r;
+    line.put(column, 4, opponent, true);
+    line.put(column + 5, 1, &colour.to_string(), false);
+    line.put(column + 7, 1, &result.to_string(), false);
+}
+
 /// The TRF-16 text of the tournament (lines end with `\n`).
 pub fn export_trf(
     tournament: &SwissTournament,
@@ -104,6 +120,13 @@ pub fn export_trf(
     let _ = writeln!(out, "052 {}", header.end_date);
     let _ = writeln!(out, "062 {}", tournament.players.len());
     let _ = writeln!(out, "092 {}", header.tournament_type);
+    let _ = writeln!(out, "XXR {}", tournament.rounds_planned);
+    let first = match tournament.initial_colour {
+        Side::White => "white1",
+        Side::Black => "black1",
+    };
+    let _ = writeln!(out, "XXC {first}");
+    let next_round = tournament.rounds.len() < tournament.rounds_planned as usize;
     let blank = TrfPlayerDetails::default();
     for player in &order {
         let d = details.get(&player.key).unwrap_or(&blank);
@@ -131,7 +154,6 @@ pub fn export_trf(
         line.put(81, 4, &standing.points.to_string(), true);
         line.put(86, 4, &standing.position.to_string(), true);
         for (r, round) in tournament.rounds.iter().enumerate() {
-            let column = 92 + 10 * r;
             let entry = if (r as u32 + 1) < player.joined_round {
                 Some(("0000".to_string(), '-', 'H'))
             } else if let Some(game) = round
@@ -170,11 +192,13 @@ pub fn export_trf(
                         ("0000".to_string(), '-', code)
                     })
             };
-            if let Some((opponent, colour, result)) = entry {
-                line.put(column, 4, &opponent, true);
-                line.put(column + 5, 1, &colour.to_string(), false);
-                line.put(column + 7, 1, &result.to_string(), false);
-            }
+            let (opponent, colour, result) =
+                entry.unwrap_or_else(|| ("0000".to_string(), '-', 'Z'));
+            put_round(&mut line, r, &opponent, colour, result);
+        }
+        let absent = player.withdrawn || tournament.sitting_out.contains(&player.key);
+        if next_round && absent {
+            put_round(&mut line, tournament.rounds.len(), "0000", '-', 'Z');
         }
         let text: String = line.0.into_iter().collect();
         let _ = writeln!(out, "{}", text.trim_end());
@@ -266,8 +290,10 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "012 Test Open");
         assert_eq!(lines[4], "062 3");
+        assert_eq!(lines[6], "XXR 5");
+        assert_eq!(lines[7], "XXC white1");
         // Carlsen: ½ + 1 + ½ = 2.0 points, second to Doe; start number 1.
-        let carlsen = lines[6];
+        let carlsen = lines[8];
         let col = |from: usize, to: usize| &carlsen[from - 1..to];
         assert_eq!(col(1, 3), "001");
         assert_eq!(col(5, 8), "   1");
@@ -296,13 +322,36 @@ mod tests {
         let text = export_trf(&tournament(), &TrfHeader::default(), &HashMap::new()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         // Start numbers: Carlsen 1, Late 2 (1700), Doe 3 (1500).
-        let late = lines[7];
-        let doe = lines[8];
+        let late = lines[9];
+        let doe = lines[10];
         assert_eq!(&late[4..8], "   2");
         assert_eq!(&late[91..], "0000 - H     1 w 0     3 b -");
         assert_eq!(&doe[91..], "   1 b =  0000 - U     2 w +");
         // Doe: ½ + 1 + 1 = 2.5, first; Carlsen 2.0; Late ½.
         assert_eq!(&doe[80..89], " 2.5    1");
         assert_eq!(&late[80..89], " 0.5    3");
+    }
+
+    #[test]
+    fn withdrawn_and_resting_players_have_zero_byes_and_skip_the_next_round() {
+        let mut t = tournament();
+        t.initial_colour = Side::Black;
+        // Doe withdrew after round 3; Late sits round 4 out.
+        t.players[1].withdrawn = true;
+        t.sitting_out = vec![PlayerKey(3)];
+        t.rounds[2].games.clear();
+        t.rounds[2].byes.clear();
+        let text = export_trf(&t, &TrfHeader::default(), &HashMap::new()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[7], "XXC black1");
+        let (carlsen, late, doe) = (lines[8], lines[9], lines[10]);
+        // Round 3 without an entry: a zero bye; round 4 not to be paired.
+        assert_eq!(&carlsen[91..], "   3 w =     2 b 1  0000 - Z");
+        assert_eq!(&late[91..], "0000 - H     1 w 0  0000 - Z  0000 - Z");
+        assert_eq!(&doe[91..], "   1 b =  0000 - U  0000 - Z  0000 - Z");
+        // After the last round, no column for a round to come.
+        t.rounds_planned = 3;
+        let text = export_trf(&t, &TrfHeader::default(), &HashMap::new()).unwrap();
+        assert!(text.lines().all(|l| l.len() <= 119), "{text}");
     }
 }

@@ -64,6 +64,22 @@ impl Tournaments {
         Ok(())
     }
 
+    /// The Swiss with its players' names as shown: among equal ratings the
+    /// name orders the pairing numbers (C.04.2), which are the TRF's start
+    /// numbers, so pairing and report must read the same names.
+    async fn named(
+        &self,
+        mut swiss: SwissTournament,
+        keyed: &Keyed<'_>,
+    ) -> Result<SwissTournament, AppError> {
+        for p in &mut swiss.players {
+            if let Some(e) = keyed.entry(p.key) {
+                p.name = self.players.name_of(&e.player).await?;
+            }
+        }
+        Ok(swiss)
+    }
+
     /// A Swiss's FIDE tournament report (TRF-16) of its completed rounds.
     pub async fn trf(&self, id: &TournamentId) -> Result<String, AppError> {
         let t = self.record(id).await?;
@@ -88,12 +104,9 @@ impl Tournaments {
         {
             done += 1;
         }
-        let mut swiss = swiss_of(&t, &keyed, &games, &byes, done);
-        for p in &mut swiss.players {
-            if let Some(e) = keyed.entry(p.key) {
-                p.name = self.players.name_of(&e.player).await?;
-            }
-        }
+        let swiss = self
+            .named(swiss_of(&t, &keyed, &games, &byes, done), &keyed)
+            .await?;
         let date = crate::round::live::date_string(t.starts_at).replace('.', "/");
         let header = TrfHeader {
             name: t.name.clone(),
@@ -136,7 +149,9 @@ impl Tournaments {
         if round >= t.rounds.unwrap_or(0) {
             return self.finish(t).await;
         }
-        let swiss = swiss_of(t, &keyed, &games, &byes, round);
+        let swiss = self
+            .named(swiss_of(t, &keyed, &games, &byes, round), &keyed)
+            .await?;
         let present = swiss
             .players
             .iter()

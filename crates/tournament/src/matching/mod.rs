@@ -8,3 +8,4 @@
 
 pub(crate) mod cardinality;
 pub(crate) mod weighted;
+pub(crate) mod wide;

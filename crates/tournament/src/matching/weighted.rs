@@ -9,9 +9,13 @@
 //! With integer weights every number stays an integer (the slack of an
 //! edge between two S-blossoms is always even), so there is no rounding.
 //!
+//! Weights are `i64` or [`Wide`](super::wide::Wide) (anything [`Weight`]).
+//!
 //! Names: an edge `k` has two endpoints `2k` (its first vertex) and
 //! `2k + 1` (its second); `endpoint ^ 1` is the other end. Vertices are
 //! `0..n`, blossoms `n..2n`.
+
+use super::wide::Weight;
 
 /// None (no vertex, edge, endpoint or blossom).
 const NONE: usize = usize::MAX;
@@ -32,7 +36,10 @@ enum Label {
 /// The partner of each vertex (or `None`) in a matching of maximum total
 /// weight. `edges` are `(i, j, weight)` over vertices `0..n`; edges of
 /// weight ≤ 0 are never worth taking.
-pub(crate) fn max_weight_matching(n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>> {
+pub(crate) fn max_weight_matching<W: Weight>(
+    n: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
     if edges.is_empty() || n == 0 {
         return vec![None; n];
     }
@@ -43,9 +50,9 @@ pub(crate) fn max_weight_matching(n: usize, edges: &[(usize, usize, i64)]) -> Ve
         .collect()
 }
 
-struct Matcher<'a> {
+struct Matcher<'a, W: Weight> {
     n: usize,
-    edges: &'a [(usize, usize, i64)],
+    edges: &'a [(usize, usize, W)],
     /// The vertex at each endpoint.
     endpoint: Vec<usize>,
     /// The remote endpoints of each vertex's edges.
@@ -70,15 +77,20 @@ struct Matcher<'a> {
     /// S-blossom.
     blossom_best_edges: Vec<Option<Vec<usize>>>,
     unused_blossoms: Vec<usize>,
-    dual: Vec<i64>,
+    dual: Vec<W>,
     /// Whether an edge is known to have zero slack.
     allowed: Vec<bool>,
     queue: Vec<usize>,
 }
 
-impl<'a> Matcher<'a> {
-    fn new(n: usize, edges: &'a [(usize, usize, i64)]) -> Matcher<'a> {
-        let max_weight = edges.iter().map(|e| e.2).max().unwrap_or(0).max(0);
+impl<'a, W: Weight> Matcher<'a, W> {
+    fn new(n: usize, edges: &'a [(usize, usize, W)]) -> Matcher<'a, W> {
+        let max_weight = edges
+            .iter()
+            .map(|e| e.2)
+            .max()
+            .unwrap_or(W::ZERO)
+            .max(W::ZERO);
         let endpoint: Vec<usize> = (0..2 * edges.len())
             .map(|p| {
                 if p % 2 == 0 {
@@ -94,7 +106,7 @@ impl<'a> Matcher<'a> {
             neighbours[j].push(2 * k);
         }
         let mut dual = vec![max_weight; n];
-        dual.extend(std::iter::repeat_n(0, n));
+        dual.extend(std::iter::repeat_n(W::ZERO, n));
         Matcher {
             n,
             edges,
@@ -117,9 +129,9 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    fn slack(&self, k: usize) -> i64 {
+    fn slack(&self, k: usize) -> W {
         let (i, j, w) = self.edges[k];
-        self.dual[i] + self.dual[j] - 2 * w
+        self.dual[i] + self.dual[j] - w - w
     }
 
     /// The vertices inside blossom (or vertex) `b`.
@@ -221,7 +233,7 @@ impl<'a> Matcher<'a> {
         self.blossom_endpoints[b] = ends;
         self.label[b] = Label::S;
         self.label_end[b] = self.label_end[bb];
-        self.dual[b] = 0;
+        self.dual[b] = W::ZERO;
         for leaf in self.leaves(b) {
             if self.label[self.in_blossom[leaf]] == Label::T {
                 // A T-vertex becomes an S-vertex inside the new blossom.
@@ -275,7 +287,7 @@ impl<'a> Matcher<'a> {
             self.blossom_parent[s] = NONE;
             if s < self.n {
                 self.in_blossom[s] = s;
-            } else if end_of_stage && self.dual[s] == 0 {
+            } else if end_of_stage && self.dual[s] == W::ZERO {
                 self.expand_blossom(s, end_of_stage);
             } else {
                 for leaf in self.leaves(s) {
@@ -448,10 +460,10 @@ impl<'a> Matcher<'a> {
                         if self.in_blossom[v] == self.in_blossom[w] {
                             continue;
                         }
-                        let mut k_slack = 0;
+                        let mut k_slack = W::ZERO;
                         if !self.allowed[k] {
                             k_slack = self.slack(k);
-                            if k_slack <= 0 {
+                            if k_slack <= W::ZERO {
                                 self.allowed[k] = true;
                             }
                         }
@@ -509,7 +521,7 @@ impl<'a> Matcher<'a> {
                         && self.label[b] == Label::S
                         && self.best_edge[b] != NONE
                     {
-                        let d = self.slack(self.best_edge[b]) / 2;
+                        let d = self.slack(self.best_edge[b]).halve();
                         if d < delta {
                             delta = d;
                             delta_kind = 3;
@@ -565,7 +577,7 @@ impl<'a> Matcher<'a> {
                 if self.blossom_parent[b] == NONE
                     && self.blossom_base[b] != NONE
                     && self.label[b] == Label::S
-                    && self.dual[b] == 0
+                    && self.dual[b] == W::ZERO
                 {
                     self.expand_blossom(b, true);
                 }

@@ -176,18 +176,16 @@ fn allocate_side(
                 pl.side.opposite()
             }
         }
-        // E.3: alternate from the latest round in which their colours
-        // differed; E.4: else the higher-ranked player's preference.
+        // E.3: alternate from the latest game in which their colours
+        // differed, each one's games played counted back from the last
+        // (rounds without a game skipped, as bbpPairings reads it); E.4:
+        // else the higher-ranked player's preference.
         _ => {
             let latest_difference = higher
-                .colours_by_round
-                .iter()
-                .zip(&lower.colours_by_round)
+                .colours()
                 .rev()
-                .find_map(|(h, l)| match (h, l) {
-                    (Some(h), Some(l)) if h != l => Some(*h),
-                    _ => None,
-                });
+                .zip(lower.colours().rev())
+                .find_map(|(h, l)| (h != l).then_some(h));
             match latest_difference {
                 Some(had) => had.opposite(),
                 None => ph.side,
@@ -213,6 +211,7 @@ mod tests {
             had_point_without_playing: false,
             present: true,
             last_float: None,
+            float_two_back: None,
         }
     }
 

@@ -24,21 +24,24 @@ pub(crate) struct PlayerRecord {
     pub colours_by_round: Vec<Option<Side>>,
     /// The opponents they have played over the board.
     pub opponents: HashSet<PlayerKey>,
-    /// Whether they already had a bye that scored a point without playing
-    /// (a pairing bye, a full-point bye or a forfeit win): they may not get
-    /// the pairing bye.
+    /// Whether they already had the pairing bye or a forfeit win: they may
+    /// not get the pairing bye (C.04.1.d; a requested full-point bye does
+    /// not count).
     pub had_point_without_playing: bool,
     /// Whether they are to be paired in the next round.
     pub present: bool,
     /// How they floated in the last round played, if they did.
     pub last_float: Option<Float>,
+    /// How they floated in the round before that.
+    pub float_two_back: Option<Float>,
 }
 
-/// A float (C.04.3 1.4): meeting a player of a different score, or
-/// scoring more than a loss without playing.
+/// A float (C.04.3 A.4): meeting a player of a different score, or not
+/// playing at all (a bye of any kind, a forfeit either way, a round
+/// missed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Float {
-    /// Met a player with fewer points, or scored without playing.
+    /// Met a player with fewer points, or did not play.
     Down,
     /// Met a player with more points.
     Up,
@@ -79,13 +82,14 @@ pub(crate) fn records(t: &SwissTournament) -> Result<Vec<PlayerRecord>, SwissErr
                 && p.joined_round as usize <= rounds_done + 1
                 && !t.sitting_out.contains(&p.key),
             last_float: None,
+            float_two_back: None,
         })
         .collect();
     for (r, round) in t.rounds.iter().enumerate() {
         let round_number = r as u32 + 1;
         let before: Vec<HalfPoints> = records.iter().map(|p| p.score).collect();
         for (record, player) in records.iter_mut().zip(&order) {
-            record.last_float = None;
+            record.float_two_back = record.last_float.take();
             // A late joiner's missed round: half a point without playing.
             if round_number < player.joined_round {
                 record.score += HalfPoints::HALF;
@@ -130,18 +134,26 @@ pub(crate) fn records(t: &SwissTournament) -> Result<Vec<PlayerRecord>, SwissErr
                     let i = if winner == Side::White { w } else { b };
                     records[i].score += HalfPoints::ONE;
                     records[i].had_point_without_playing = true;
-                    records[i].last_float = Some(Float::Down);
+                    // Neither played: both float down (A.4.b).
+                    records[w].last_float = Some(Float::Down);
+                    records[b].last_float = Some(Float::Down);
                 }
             }
         }
         for bye in &round.byes {
             let i = find(bye.player)?;
             records[i].score += bye.kind.points();
-            if bye.kind.points() > HalfPoints(0) {
-                records[i].last_float = Some(Float::Down);
-            }
-            if matches!(bye.kind, ByeKind::Pairing | ByeKind::Full) {
+            // A player who does not play, for whatever reason, floats down
+            // (A.4.b), whatever the bye scores.
+            records[i].last_float = Some(Float::Down);
+            if bye.kind == ByeKind::Pairing {
                 records[i].had_point_without_playing = true;
+            }
+        }
+        // Nor does one the round does not name (withdrawn, then back).
+        for record in records.iter_mut() {
+            if !seen.contains(&record.key) {
+                record.last_float = Some(Float::Down);
             }
         }
     }

@@ -1,32 +1,32 @@
 //! Swiss tournaments by the FIDE Dutch system (Handbook C.04.3, the rules
-//! in force since 2017), as far as implemented:
+//! in force from 2017 to January 2026).
 //!
-//! * **Implemented**: pairing numbers (rating, then name, then key); score
-//!   brackets paired from the top with downfloaters (MDPs) carried into the
-//!   next bracket as its S1; S1 against S2 in order, with transpositions
-//!   and exchanges approximated by a greedy choice in Dutch order; the
-//!   absolute criteria (no rematch; no colour three times in a row; colour
-//!   difference within ±2, but for the last round's topscorers; at most
-//!   one point without playing from the pairing bye); the completion test (a choice is only made if everyone
-//!   left can still be paired); a homogeneous bracket paired whole when it
-//!   can be, with the fewest unmet colour preferences (C.12, C.13, exact:
-//!   a weighted matching) and then the Dutch order; colour preferences (absolute, strong, mild) and their
-//!   allocation (E.1–E.5); minimising unmet colour preferences per
-//!   pairing; floats of the last round (C.14: the floater of an odd
-//!   bracket did not float down, if possible; C.15: MDPs meet residents
-//!   who did not float up, if possible); the bye to the lowest-ranked
-//!   eligible player; late joiners' half points for rounds missed;
-//!   forfeits (not counted as played); standings by points,
-//!   Sonneborn–Berger, performance.
-//! * **Not implemented**: the full quality-criteria optimisation of C.04.3
-//!   C.5–C.21 (MDPs and brackets that cannot be paired whole are paired
-//!   player by player, greedily; a floater is chosen by C.14 before the
-//!   colour criteria are weighed; the order of generation is approximated
-//!   by a cost); the float criteria of two rounds
-//!   back (C.16–C.17); the other topscorer criteria of the last round
-//!   (C.10–C.11); accelerated pairings.
+//! * **Up to 100 players, exact** (`dutch.rs`, `bracket.rs`): each bracket's
+//!   best candidate by the quality criteria C.5–C.19 and, among the best,
+//!   the first in the order of generation (D.1–D.3), as B.8 asks; the
+//!   completion test (C.4) and the collapse into the penultimate pairing
+//!   bracket (A.9); the pairing bye to the last bracket's odd player out.
+//!   The method is bbpPairings' (a weighted matching whose weights hold
+//!   the criteria, bits apart); `tests/dutch_oracle.rs` checks every round
+//!   of random tournaments against py4swiss, which follows bbpPairings.
+//! * **Larger fields, greedy** (`pairing.rs`): score brackets from the top,
+//!   MDPs paired first with the first resident they can meet, a
+//!   homogeneous bracket paired whole by the fewest unmet colour
+//!   preferences and then the Dutch order, brackets that cannot be paired
+//!   whole player by player; the absolute criteria and the completion test
+//!   always hold, the quality criteria only as far as this goes (the exact
+//!   method's work grows as the fourth power of a bracket).
+//!
+//! Both: pairing numbers by rating, then name, then key; colour
+//! preferences (A.6) and allocation (E.1–E.5); floats (A.4: meeting a
+//! lower or higher score, or not playing at all); the pairing bye never to
+//! one who had it or won by forfeit (C.2); late joiners' half points for
+//! rounds missed; forfeits not counted as played; standings by points,
+//! Sonneborn–Berger, performance. Not implemented: accelerated pairings.
 
+mod bracket;
 mod colour;
+mod dutch;
 mod history;
 mod pairing;
 mod standings;

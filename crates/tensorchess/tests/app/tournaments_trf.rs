@@ -1,0 +1,120 @@
+//! The server's TRF of a Swiss, opened unedited by an independent FIDE
+//! Dutch pairing program (py4swiss's command line, the Python module
+//! `scripts/test.sh` installs): before each round the server pairs, the
+//! program pairs the same round from the file `GET
+//! /api/tournaments/{id}/trf` serves, and the two agree, games, colours
+//! and the bye. Skipped without py4swiss unless
+//! `TENSORCHESS_REQUIRE_PY4SWISS` is set.
+
+use crate::common::online::*;
+use crate::tournaments::{create, post, rounds, running, tick_at, view, white_wins, Field, START};
+use axum::http::StatusCode;
+use serde_json::json;
+use std::collections::BTreeSet;
+use std::process::Command;
+
+/// The Python with py4swiss: `TENSORCHESS_PY4SWISS_PYTHON`, else `python3`.
+fn python() -> String {
+    std::env::var("TENSORCHESS_PY4SWISS_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// A round by names: the `(white, black)` games and the bye.
+type NamedRound = (BTreeSet<(String, String)>, Option<String>);
+
+/// py4swiss's round from a TRF file.
+fn py4swiss_round(trf: &str) -> Result<NamedRound, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("t.trf"), dir.path().join("pairs.txt"));
+    std::fs::write(&input, trf).unwrap();
+    let python = python();
+    // The program's own entry point, as its `py4swiss` command runs it.
+    let run = Command::new(&python)
+        .args([
+            "-c",
+            "import sys; from py4swiss.main import main; sys.argv[0] = 'py4swiss'; main()",
+        ])
+        .arg("-t")
+        .arg(&input)
+        .arg("-p")
+        .arg(&output)
+        .output()
+        .map_err(|e| format!("{python} does not run: {e}"))?;
+    if !run.status.success() {
+        return Err(String::from_utf8_lossy(&run.stderr).into_owned());
+    }
+    // Start numbers are the 001 lines' columns 5–8, names columns 15–47.
+    let name = |number: &str| {
+        trf.lines()
+            .find(|l| l.starts_with("001") && l[4..8].trim() == number)
+            .map(|l| l[14..l.len().min(47)].trim().to_string())
+            .unwrap_or_else(|| panic!("no player {number} in\n{trf}"))
+    };
+    let text = std::fs::read_to_string(&output).unwrap();
+    let mut games = BTreeSet::new();
+    let mut bye = None;
+    for line in text.lines().skip(1) {
+        let (w, b) = line.split_once(' ').expect("two numbers");
+        if b.trim() == "0" {
+            bye = Some(name(w.trim()));
+        } else {
+            games.insert((name(w.trim()), name(b.trim())));
+        }
+    }
+    Ok((games, bye))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn py4swiss_pairs_each_round_of_the_servers_trf_as_the_server_does() {
+    let python = python();
+    let found = Command::new(&python)
+        .args(["-c", "import py4swiss"])
+        .output();
+    if !found.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("TENSORCHESS_REQUIRE_PY4SWISS").is_none(),
+            "TENSORCHESS_REQUIRE_PY4SWISS is set, but {python} has no py4swiss"
+        );
+        eprintln!("skipped: {python} has no py4swiss (python3 -m pip install py4swiss)");
+        return;
+    }
+    let t = TestApp::new();
+    let names = ["ann", "bob", "cyd", "dee", "eve", "fay", "gus"];
+    let f = Field::new(&t, &names).await;
+    let mut body = rounds("Oracle Swiss", "swiss");
+    body["rounds"] = json!(4);
+    let id = create(&t, f.of(&json!("ann")), body).await;
+    for n in names {
+        post(&t, &id, "join", f.of(&json!(n))).await;
+    }
+    for round in 1..=4u32 {
+        let trf = t.get(&format!("/api/tournaments/{id}/trf"), None).await;
+        assert_eq!(trf.status, StatusCode::OK, "{}", trf.text);
+        let (games, bye) = py4swiss_round(&trf.text)
+            .unwrap_or_else(|e| panic!("py4swiss refuses round {round}'s TRF: {e}\n{}", trf.text));
+        tick_at(&t, START + i64::from(round) * 10_000).await;
+        let v = view(&t, &id).await;
+        assert_eq!(v["round"], round, "{v}");
+        let paired = running(&v);
+        let ours: BTreeSet<(String, String)> = paired
+            .iter()
+            .map(|p| {
+                let name = |side: &str| p[side]["name"].as_str().unwrap().to_string();
+                (name("white"), name("black"))
+            })
+            .collect();
+        assert_eq!(ours, games, "round {round} from\n{}", trf.text);
+        let seated: BTreeSet<&str> = ours
+            .iter()
+            .flat_map(|(w, b)| [w.as_str(), b.as_str()])
+            .collect();
+        let sits: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !seated.contains(n))
+            .collect();
+        assert_eq!(sits, bye.iter().map(String::as_str).collect::<Vec<_>>());
+        for p in &paired {
+            white_wins(&t, &f, p).await;
+        }
+    }
+}
