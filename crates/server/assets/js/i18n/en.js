@@ -2,8 +2,10 @@
 // English strings of the app and the Rules page. Every key here is in
 // uk.js too (tests/browser/unit/i18n.test.mjs checks both ways).
 
+import { frozen } from '../frozen.js';
+
 /** @type {Record<string, string>} */
-export default {
+export default frozen({
   'page.title': 'Tensor Chess',
   'page.heading': 'Tensor Chess: the game',
   'nav.skip': 'Skip to the main content',
@@ -828,4 +830,4 @@ export default {
   "tour.berserk_title": "Berserk: half your time and no increment; a win of 7 moves or more earns one point more",
   "tour.berserk_done": "You berserked: half your time, no increment.",
   "tour.berserk_other": "{color} berserked.",
-};
+});

@@ -3,8 +3,10 @@
 // правил шахів Тензор (shared/seeds/002_…): монстр, перестрибування,
 // відскок, виштовхування, рокіровка. Кожен ключ є і в en.js.
 
+import { frozen } from '../frozen.js';
+
 /** @type {Record<string, string>} */
-export default {
+export default frozen({
   'page.title': 'Шахи Тензор',
   'page.heading': 'Шахи Тензор: партія',
   'nav.skip': 'Перейти до головного вмісту',
@@ -829,4 +831,4 @@ export default {
   "tour.berserk_title": "Берсерк: половина вашого часу і без додавання; перемога за 7 ходів і більше дає ще одне очко",
   "tour.berserk_done": "Ви обрали берсерк: половина часу, без додавання.",
   "tour.berserk_other": "{color} обрали берсерк.",
-};
+});
