@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  openBrowser, shot, tap, pieceAt, assert, repo, startFile, stopFile,
+  openBrowser, shot, tap, pieceAt, assert, repo, startFile, stopFile, switchLanguage,
 } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -226,14 +226,17 @@ test('lessons: a level completed with three stars, kept as progress; linked from
     assert.match(await page.$eval('#stages button[data-level="beast-step-1"]', (e) => e.textContent), /★★★/);
     assert.match(await page.$eval('#progress', (e) => e.textContent), /^1 of \d+ levels/);
     // Counts by the language's plural rules ("in 1 moves", "за 1 ходів" before).
+    // (The strings are the page's language's: the header's switch changes it.)
     const counts = await page.evaluate(async () => {
       const i18n = await import('/js/i18n.js');
-      const out = [i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.done', 1, { stars: 3, par: 1 })];
-      i18n.setLang('uk');
-      out.push(i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.goal_mate', 2), i18n.plural('lessons.goal_mate', 5));
-      i18n.setLang('en');
-      return out;
+      return [i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.done', 1, { stars: 3, par: 1 })];
     });
+    await switchLanguage(page, 'uk');
+    counts.push(...await page.evaluate(async () => {
+      const i18n = await import('/js/i18n.js');
+      return [i18n.plural('lessons.goal_mate', 1), i18n.plural('lessons.goal_mate', 2), i18n.plural('lessons.goal_mate', 5)];
+    }));
+    await switchLanguage(page, 'en');
     assert.deepEqual(counts, ['Goal: checkmate in 1 move.', 'Well done: 3 of 3 stars (1 move, par 1).',
       'Мета: мат за 1 хід.', 'Мета: мат за 2 ходи.', 'Мета: мат за 5 ходів.']);
     assert.deepEqual(page.errors, []);

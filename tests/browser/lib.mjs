@@ -271,6 +271,17 @@ export async function openMenu(page) {
   if (await page.isVisible('#btn-menu') && !(await page.isVisible('#site-nav'))) await page.click('#btn-menu');
 }
 
+/**
+ * Switches the page's language as a person does: the header's switch
+ * (unfolded on a phone, folded again after).
+ */
+export async function switchLanguage(page, lang) {
+  await openMenu(page);
+  await page.click(`header.top .lang-switch button[data-lang="${lang}"]`);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+  if (await page.isVisible('#btn-menu')) await page.keyboard.press('Escape');
+}
+
 export async function toastText(page) {
   await page.waitForSelector('#toast:not(.hidden)');
   return page.textContent('#toast');

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import {
   openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, openLobby, openGames, startFile, stopFile,
+  switchLanguage,
 } from './lib.mjs';
 
 let server;
@@ -27,9 +28,9 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
     await shot(page, 'tensor-phone');
 
     // The New game dialog's selects show their options' whole names.
-    await page.click('#btn-new');
     for (const lang of ['en', 'uk']) {
-      await page.evaluate(async (l) => (await import('/js/i18n.js')).setLang(l), lang);
+      await switchLanguage(page, lang);
+      await page.click('#btn-new');
       for (const v of ['tensor', 'chess', 'chessence']) {
         await page.selectOption('#form-new select[name=variant]', v);
         const fits = await page.$eval('#form-new select[name=variant]', (sel) => {
@@ -42,8 +43,10 @@ test('phone portrait: taps with touch, every board, choosers fit', async () => {
         });
         assert.ok(fits.need <= fits.have, `${lang}: "${fits.text}" needs ${fits.need} px, the select has ${fits.have}`);
       }
+      await page.keyboard.press('Escape');
     }
-    await page.evaluate(async () => (await import('/js/i18n.js')).setLang('en'));
+    await switchLanguage(page, 'en');
+    await page.click('#btn-new');
     await shot(page, 'new-game-dialog-phone');
     await page.keyboard.press('Escape');
 

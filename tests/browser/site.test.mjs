@@ -81,6 +81,40 @@ test('the same header on every page, at most 56 px on a 375×667 phone', async (
   }
 });
 
+test('the shell (ui/shell.js) is in the first paint of every page, on a slow network', async () => {
+  const b = await openBrowser({ viewport: DESKTOP });
+  const page = b.page;
+  try {
+    // Each request waits 150 ms: a page drawn before its shell's module came would show no header.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
+    // What the first frame has (requestAnimationFrame runs before the frame is drawn).
+    await page.addInitScript(() => {
+      requestAnimationFrame(() => {
+        const first = document.body && document.body.firstElementChild;
+        window.firstFrame = {
+          skip: !!first && first.matches('a.skip-link[href^="#"]'),
+          links: document.querySelectorAll('header.top nav a[data-nav]').length,
+          announce: !!document.querySelector('#announce[aria-live="polite"]'),
+        };
+      });
+    });
+    for (const url of ['/', '/rules.html', '/lessons.html', '/puzzles.html', '/analysis.html']) {
+      await page.goto(`${server.url}${url}`);
+      await page.waitForFunction(() => window.firstFrame);
+      assert.deepEqual(await page.evaluate(() => window.firstFrame), { skip: true, links: LINKS.length, announce: true }, url);
+      // Once: the shell's parts are not made twice.
+      await headerReady(page);
+      assert.deepEqual(await page.evaluate(() => [document.querySelectorAll('header.top').length, document.querySelectorAll('.skip-link').length,
+        document.querySelectorAll('#announce').length, document.querySelectorAll('link[rel=icon]').length]), [1, 1, 1, 1], url);
+    }
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
 test('log in from any page: register on the Rules page, logged in on the home page', async () => {
   const b = await openBrowser({ viewport: SMALL_PHONE, mobile: true });
   const page = b.page;

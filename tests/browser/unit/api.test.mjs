@@ -76,9 +76,14 @@ test('a 429 on a POST is not asked again: its error says when to try', async () 
 });
 
 test('a busy server\'s refusal says in how many seconds to try again', async () => {
-  // The page's language is read on first use: Ukrainian here (the browser's storage says so).
+  // The page's I18n detects the language: Ukrainian here (the browser's
+  // storage says so), written on <html lang> where every string reads it.
   globalThis.localStorage = { getItem: () => 'uk', setItem: () => {} };
+  globalThis.document = { documentElement: { lang: 'en' } };
   const i18n = await import('../../../crates/server/assets/js/i18n.js');
+  assert.equal(i18n.lang(), 'en');
+  const page = new i18n.I18n(globalThis.document);
+  assert.equal(page.lang(), 'uk');
   assert.equal(i18n.lang(), 'uk');
   const err = new ApiError(429, { error: 'Too many requests', kind: 'rate_limited' }, 3);
   assert.equal(i18n.serverError(err), 'Забагато запитів: спробуйте ще раз за 3 секунди');
@@ -87,4 +92,5 @@ test('a busy server\'s refusal says in how many seconds to try again', async () 
   // Other kinds keep their own words.
   assert.equal(i18n.serverError(new ApiError(409, { kind: 'not_your_turn' })), i18n.t('error.not_your_turn'));
   delete globalThis.localStorage;
+  delete globalThis.document;
 });

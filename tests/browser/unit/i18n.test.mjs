@@ -66,7 +66,8 @@ test('every key used in the code and the pages is in the catalogues', () => {
       assert.ok(Object.keys(en).some((k) => k.startsWith(m[1])), `${path.relative(repo, f)}: no key starts with ${m[1]}`);
     }
   }
-  for (const page of ['index.html', 'rules.html']) {
+  // The pages, and the shell they share (ui/shell.js: its markup is a template).
+  for (const page of ['index.html', 'rules.html', 'lessons.html', 'puzzles.html', 'analysis.html', 'js/ui/shell.js']) {
     const src = fs.readFileSync(path.join(assets, page), 'utf8');
     for (const m of src.matchAll(/data-i18n(?:-html)?="([^"]+)"/g)) used.set(m[1], page);
     for (const m of src.matchAll(/data-i18n-attr="([^"]+)"/g)) {

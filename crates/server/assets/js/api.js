@@ -2,6 +2,8 @@
 // Talking to the server: JSON requests and the live-update WebSocket. The
 // types below are the server's views (crates/tensorchess/src/server/views.rs).
 
+import { frozen } from './frozen.js';
+
 /** @typedef {import('./board/types.js').Color} Color */
 /** @typedef {import('./board/types.js').LegalMove} LegalMove */
 /** @typedef {import('./board/types.js').Path} Path */
@@ -173,7 +175,7 @@ export class ApiError extends Error {
 
 /** The longest wait between two tries, whatever Retry-After says (s). */
 const MAX_RETRY_WAIT = 8;
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+const IDEMPOTENT = frozen(['GET', 'HEAD', 'PUT', 'DELETE']);
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -205,7 +207,7 @@ export async function call(method, path, body, opts = {}) {
   const init = { method, headers: {} };
   if (method !== 'GET' && method !== 'HEAD') init.headers['Content-Type'] = 'application/json';
   if (body !== undefined) init.body = JSON.stringify(body);
-  const again = opts.idempotent ?? IDEMPOTENT.has(method);
+  const again = opts.idempotent ?? IDEMPOTENT.includes(method);
   const retries = again ? (opts.retries ?? 2) : 0;
   inFlight(1);
   try {
@@ -248,11 +250,8 @@ export async function request(method, path, body, opts) {
 }
 
 const enc = encodeURIComponent;
-// The server answers /api/explain once it has it; until then (404) the page
-// says something general instead, and stops asking.
-const server = { explainMissing: false };
 
-export const api = {
+export const api = frozen({
   /** @returns {Promise<Info>} */
   info: () => request('GET', '/api/info'),
   /**
@@ -301,11 +300,15 @@ export const api = {
    * @returns {Promise<Explanation | null>}
    */
   explain: async (variant, fen, move) => {
-    if (server.explainMissing) return null;
+    // A server without /api/explain (404) is not asked again by this page:
+    // the page says something general instead. That is the page's to know
+    // (<html data-no-explain>, as the requests in flight), not this module's.
+    const root = typeof document === 'undefined' ? null : document.documentElement;
+    if (root && root.dataset.noExplain) return null;
     try {
       return await request('POST', '/api/explain', { variant, fen, move }, { idempotent: true });
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) server.explainMissing = true;
+      if (root && e instanceof ApiError && (e.status === 404 || e.status === 405)) root.dataset.noExplain = '1';
       return null;
     }
   },
@@ -338,10 +341,10 @@ export const api = {
   cancelSeek: (id) => request('DELETE', `/api/seeks/${enc(id)}`),
   /** @param {string} id @returns {Promise<GameView>} the new online game */
   acceptSeek: (id) => request('POST', `/api/seeks/${enc(id)}/accept`, {}),
-};
+});
 
 // Chat and challenges: every answer a value (`call`), the error one too.
-export const social = {
+export const social = frozen({
   /** An online game's seats' players and accounts. @param {string} id @returns {Promise<Result<GamePlayers>>} */
   gamePlayers: (id) => call('GET', `/api/games/${enc(id)}/players`),
   /** @param {string} id @param {ChatRoom} room @returns {Promise<Result<ChatView>>} */
@@ -364,10 +367,10 @@ export const social = {
   withdraw: (id) => call('DELETE', `/api/challenges/${enc(id)}`),
   /** The player's correspondence games in progress. @returns {Promise<Result<CorrespondenceView>>} */
   correspondence: () => call('GET', '/api/correspondence'),
-};
+});
 
 // Tournaments: every answer a value (`call`), the refusal one too.
-export const tournaments = {
+export const tournaments = frozen({
   /** @returns {Promise<Result<TournamentsView>>} */
   list: () => call('GET', '/api/tournaments'),
   /** @param {string} id @returns {Promise<Result<TournamentView>>} */
@@ -380,7 +383,7 @@ export const tournaments = {
   ofGame: (id) => call('GET', `/api/games/${enc(id)}/tournament`),
   /** @param {string} id @returns {Promise<Result<GameView>>} */
   berserk: (id) => call('POST', `/api/games/${enc(id)}/berserk`, {}),
-};
+});
 
 // One WebSocket for the whole page, resubscribing after every reconnection
 // (the server sends a whole snapshot on subscription, so a page always

@@ -7,16 +7,15 @@
 // (`#/tournament/ID`); `#/games` opens the player's games over the lobby.
 // Importing this module does nothing: index.html calls `start()`.
 
-import { serverError } from './i18n.js';
+import { serverError, I18n } from './i18n.js';
 import { mountSite } from './ui/site.js';
 import { fillChoices } from './ui/choices.js';
 import { Router } from './router.js';
 import { api, Live } from './api.js';
-import { onPlayerChange, newIdentity, bindLive } from './player.js';
+import { Player, newIdentity } from './player.js';
 import { createGamePage } from './game/page.js';
 import { createLobbyPage } from './lobby/page.js';
 import { createProfilePage } from './profile/page.js';
-import { openGames } from './game/games-list.js';
 import { mountWelcome } from './lobby/welcome.js';
 import { createTournamentsPage } from './tournaments/list.js';
 import { createTournamentPage } from './tournaments/page.js';
@@ -35,15 +34,16 @@ function setupSkipLink() {
 /**
  * The app's pages and what they share, one of each per page load: made by
  * `start`, handed to what needs them.
- * @typedef {{ live: Live, game: ReturnType<typeof createGamePage>, lobby: import('./router.js').Page,
+ * @typedef {{ i18n: I18n, player: Player, live: Live, game: ReturnType<typeof createGamePage>, lobby: import('./router.js').Page,
  *   profile: import('./router.js').Page, router: Router }} App
  */
 
 /**
  * `#/games`: the lobby, with the player's games open over it.
- * @param {import('./router.js').Page} lobbyPage @returns {import('./router.js').Page}
+ * @param {import('./router.js').Page} lobbyPage @param {() => void} openGames
+ * @returns {import('./router.js').Page}
  */
-function gamesPage(lobbyPage) {
+function gamesPage(lobbyPage, openGames) {
   return {
     ...lobbyPage,
     enter(params) {
@@ -72,27 +72,35 @@ function marked(page, nav) {
 
 /** Starts the app (index.html calls it; importing this module does nothing). @returns {Promise<App>} */
 export async function start() {
+  // The page's language and player, one of each, handed to what needs them.
+  const i18n = new I18n(document);
+  const player = new Player();
   // The forms' lists, before any page reads or restores a form.
   fillChoices(document);
   const live = new Live();
-  bindLive(live);
+  player.bindLive(live);
   // The challenge form is the site's (under the header, on every page);
   // the profile and game pages open it for a player.
   /** @param {string} username @param {string} name */
   const challenge = (username, name) => site.challenges.open(username, name);
-  const game = createGamePage({ live, challenge });
-  const lobbyPage = createLobbyPage({ live, openNewGame: (g, mode) => game.openNewGame(g, mode) });
-  const profilePage = createProfilePage({ challenge });
+  const game = createGamePage({ live, i18n, player, challenge });
+  const lobbyPage = createLobbyPage({
+    live, i18n, player,
+    openNewGame: (g, mode) => game.openNewGame(g, mode),
+    openAccount: (mode) => site.account.openAccount(mode),
+  });
+  const profilePage = createProfilePage({ i18n, player, challenge });
   const gamePage = game.page;
+  const openGames = () => { game.games.open(); };
   const redrawBoard = game.redrawBoard;
   const setInfo = game.setInfo;
   const go = (/** @type {string} */ hash) => Router.go(hash);
-  const tournamentsPage = createTournamentsPage({ go });
-  const tournamentPage = createTournamentPage({ live, go });
+  const tournamentsPage = createTournamentsPage({ i18n, go });
+  const tournamentPage = createTournamentPage({ live, i18n, player, go });
   const router = new Router([
     { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: marked(gamePage, 'play') },
     { pattern: /^#\/player\/([^/?#]+)/, page: marked(profilePage, 'play') },
-    { pattern: /^#\/games\/?$/, page: marked(gamesPage(lobbyPage), 'play') },
+    { pattern: /^#\/games\/?$/, page: marked(gamesPage(lobbyPage, openGames), 'play') },
     { pattern: /^#\/tournaments\/?$/, page: marked(tournamentsPage, 'tournaments') },
     { pattern: /^#\/tournament\/([A-Za-z0-9_-]+)/, page: marked(tournamentPage, 'tournaments') },
   ], marked(lobbyPage, 'play'));
@@ -108,10 +116,10 @@ export async function start() {
     }
     redrawBoard();
   };
-  const site = mountSite({ current: 'play', onTheme, games: openGames, live, openGame: (id) => Router.go(`#/game/${id}`) });
-  boards.welcome = mountWelcome({ openGame: (id) => Router.go(`#/game/${id}`) });
+  const site = mountSite({ i18n, player, current: 'play', onTheme, games: openGames, live, openGame: (id) => Router.go(`#/game/${id}`) });
+  boards.welcome = mountWelcome({ i18n, openGame: (id) => Router.go(`#/game/${id}`) });
   setupSkipLink();
-  onPlayerChange((change) => {
+  player.onChange((change) => {
     if (!newIdentity(change)) return;
     // Logged out: what was shown may be the account's own (a local game),
     // so back to the lobby. Logged in: the page shown, for the new player.
@@ -126,5 +134,5 @@ export async function start() {
   } catch (e) {
     /** @type {HTMLElement} */ (document.querySelector('#status')).textContent = /** @type {Error} */ (e).message;
   }
-  return { live, game, lobby: lobbyPage, profile: profilePage, router };
+  return { i18n, player, live, game, lobby: lobbyPage, profile: profilePage, router };
 }

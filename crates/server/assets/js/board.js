@@ -18,6 +18,7 @@ import { attachInput } from './board/input.js';
 import { pieceDefs, pieceSvg } from './pieces.js';
 import { placement } from './fen.js';
 import { t, plural } from './i18n.js';
+import { frozen } from './frozen.js';
 
 /** @typedef {import('./board/types.js').Color} Color */
 /** @typedef {import('./board/types.js').Geometry} Geometry */
@@ -39,8 +40,6 @@ import { t, plural } from './i18n.js';
  * }} BoardOptions
  */
 
-const boards = { count: 0 };
-
 /** A reserve (Chessence): a button that selects it. @param {string} cls */
 function makeHand(cls) {
   const h = document.createElement('div');
@@ -50,7 +49,7 @@ function makeHand(cls) {
   return h;
 }
 
-const LAYERS = /** @type {const} */ (['squares', 'coords', 'highlights', 'marks', 'pieces', 'overlay', 'arrows', 'cursor', 'drag']);
+const LAYERS = frozen(/** @type {const} */ (['squares', 'coords', 'highlights', 'marks', 'pieces', 'overlay', 'arrows', 'cursor', 'drag']));
 
 /**
  * Puts `box` (absolutely placed in its board) right under the square
@@ -77,7 +76,9 @@ export class Board {
   constructor(container, opts = {}) {
     this.container = container;
     this.opts = { coords: true, small: false, ...opts };
-    this.id = `b${++boards.count}`;
+    // The prefix of its SVG ids (gradients, markers): unique in the page
+    // without a count kept anywhere.
+    this.id = `b${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
     /** @type {Color} */
     this.orientation = 'white';
     /** @type {Geometry} */

@@ -1,7 +1,8 @@
 // @ts-check
 // The page's languages: one catalogue of strings per language
 // (i18n/en.js, i18n/uk.js), the browser's language by default, the
-// player's choice remembered.
+// player's choice remembered. The language is the page's (`<html lang>`,
+// set by its `I18n`); this module keeps nothing.
 //
 // Strings are looked up by key; `{name}` in a string is replaced by the
 // argument of that name. Static HTML carries its keys in attributes:
@@ -10,21 +11,28 @@
 
 import en from './i18n/en.js';
 import uk from './i18n/uk.js';
+import { frozen } from './frozen.js';
 
 /** @typedef {'en' | 'uk'} Lang */
 /** @typedef {Record<string, string | number | null | undefined>} Args */
 
 /** @type {Record<Lang, Record<string, string>>} */
-export const CATALOGUES = { en, uk };
-export const LANGS = /** @type {Lang[]} */ (Object.keys(CATALOGUES));
+export const CATALOGUES = frozen({ en, uk });
+export const LANGS = frozen(/** @type {Lang[]} */ (Object.keys(CATALOGUES)));
 const STORE_KEY = 'tensorchess.lang';
 
-/** The language chosen (detected on first use: importing reads nothing). @type {{ lang: Lang | null }} */
-const chosen = { lang: null };
-/** @returns {Lang} */
-const current = () => (chosen.lang ??= detect());
-/** @type {Set<() => void>} */
-const listeners = new Set();
+/**
+ * The page's language: `<html lang>`, which the page's {@link I18n} sets
+ * (English until then, and where there is no document).
+ * @returns {Lang}
+ */
+function current() {
+  const l = typeof document === 'undefined' ? '' : document.documentElement.lang;
+  return l in CATALOGUES ? /** @type {Lang} */ (l) : 'en';
+}
+
+/** The page's language. */
+export const lang = () => current();
 
 /** The language saved by the player, else the first of the browser's we have. @returns {Lang} */
 function detect() {
@@ -39,7 +47,41 @@ function detect() {
   return 'en';
 }
 
-export const lang = () => current();
+/**
+ * The page's language, one per page (made by the page's entry function and
+ * handed to what follows a change of language): it detects the language
+ * (the player's choice, else the browser's) and writes it on `<html lang>`,
+ * where `t` reads it; it changes it, and tells its listeners.
+ */
+export class I18n {
+  /** @param {Document} doc */
+  constructor(doc) {
+    this.doc = doc;
+    /** @type {Set<() => void>} */
+    this.listeners = new Set();
+    doc.documentElement.lang = detect();
+  }
+
+  /** @returns {Lang} */
+  lang() {
+    return current();
+  }
+
+  /** The player's choice: remembered, the page's strings filled again, the listeners told. @param {Lang} next */
+  setLang(next) {
+    if (!(next in CATALOGUES) || next === current()) return;
+    this.doc.documentElement.lang = next;
+    try { localStorage.setItem(STORE_KEY, next); } catch (_) { /* storage off */ }
+    applyI18n(this.doc);
+    for (const f of [...this.listeners]) f();
+  }
+
+  /** Calls `f` after every change of language, until the function it returns is called. @param {() => void} f */
+  onChange(f) {
+    this.listeners.add(f);
+    return () => { this.listeners.delete(f); };
+  }
+}
 
 /**
  * The string for `key` in the current language (English if missing there,
@@ -71,20 +113,6 @@ export const has = (key) => key in en;
 /** @param {string} text @param {Args} args */
 export function fill(text, args) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (args[name] === undefined || args[name] === null ? m : String(args[name])));
-}
-
-/** @param {Lang} next */
-export function setLang(next) {
-  if (!(next in CATALOGUES) || next === current()) return;
-  chosen.lang = next;
-  try { localStorage.setItem(STORE_KEY, next); } catch (_) { /* storage off */ }
-  applyI18n(document);
-  for (const f of listeners) f();
-}
-
-/** Calls `f` after every change of language. @param {() => void} f */
-export function onLangChange(f) {
-  listeners.add(f);
 }
 
 /**

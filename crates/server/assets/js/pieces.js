@@ -4,11 +4,12 @@
 // The same shapes come in a few colourings (piece themes).
 
 import * as settings from './settings.js';
+import { frozen } from './frozen.js';
 
 /** @typedef {{ fill: string, stroke: string, detail: string, accent: string, eye: string }} Colors */
 
 /** @type {Record<string, { white: Colors, black: Colors }>} */
-export const PIECE_THEMES = {
+export const PIECE_THEMES = frozen({
   classic: {
     white: { fill: '#fbf8ef', stroke: '#1b1b1b', detail: '#1b1b1b', accent: '#0f9c93', eye: '#ffffff' },
     black: { fill: '#2b2b2e', stroke: '#050505', detail: '#e9e6dc', accent: '#19c2b5', eye: '#f5e663' },
@@ -23,16 +24,19 @@ export const PIECE_THEMES = {
     white: { fill: '#f3e3c3', stroke: '#3b2412', detail: '#3b2412', accent: '#b5541c', eye: '#fff8e8' },
     black: { fill: '#5a2c17', stroke: '#1e0d05', detail: '#f3e3c3', accent: '#f09a3e', eye: '#ffd34d' },
   },
-};
+});
 
 // The player's choice, from the start: boards draw their pieces when made.
-/** The piece theme drawn (read from the settings on first use). @type {{ theme: typeof PIECE_THEMES.classic | null }} */
-const drawn = { theme: null };
-const theme = () => (drawn.theme ??= PIECE_THEMES[settings.get('pieceTheme')] || PIECE_THEMES.classic);
+// The theme drawn is the page's (`<body data-pieces>`, as the board theme
+// is a class on <body>), else the one in the settings.
+const theme = () => {
+  const chosen = typeof document !== 'undefined' && document.body ? document.body.dataset.pieces : undefined;
+  return PIECE_THEMES[chosen || settings.get('pieceTheme')] || PIECE_THEMES.classic;
+};
 
-/** Chooses the colouring used by pieceDefs and pieceSvg. @param {string} name */
+/** Chooses the colouring used by pieceDefs and pieceSvg (the page's: `<body data-pieces>`). @param {string} name */
 export function setPieceTheme(name) {
-  drawn.theme = PIECE_THEMES[name] || PIECE_THEMES.classic;
+  document.body.dataset.pieces = name in PIECE_THEMES ? name : 'classic';
 }
 
 /** @param {Colors} c */
@@ -40,7 +44,7 @@ const base = (c) =>
   `<path d="M22 88 Q22 77 33 74 L67 74 Q78 77 78 88 Z" fill="${c.fill}" stroke="${c.stroke}" stroke-width="3.5" stroke-linejoin="round"/>`;
 
 /** @type {Record<string, (c: Colors) => string>} */
-const SHAPES = {
+const SHAPES = frozen({
   P: (c) => `
     <circle cx="50" cy="28" r="13" fill="${c.fill}" stroke="${c.stroke}" stroke-width="3.5"/>
     <path d="M37 45 Q50 38 63 45 L58 50 Q57 63 66 75 L34 75 Q43 63 42 50 Z" fill="${c.fill}" stroke="${c.stroke}" stroke-width="3.5" stroke-linejoin="round"/>
@@ -90,7 +94,7 @@ const SHAPES = {
     <circle cx="50" cy="52" r="33" fill="${c.fill}" stroke="${c.stroke}" stroke-width="3.5"/>
     <circle cx="50" cy="52" r="21" fill="none" stroke="${c.detail}" stroke-width="3"/>
     <circle cx="50" cy="52" r="7" fill="${c.detail}"/>`,
-};
+});
 
 const isWhite = (/** @type {string} */ letter) => letter === letter.toUpperCase();
 

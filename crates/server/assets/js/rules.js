@@ -11,7 +11,8 @@
 import { api } from './api.js';
 import { Board } from './board.js';
 import { withOtherTurn, turnOf, placement } from './fen.js';
-import { t, lang, applyI18n, onLangChange, illegalReason, endText, serverError } from './i18n.js';
+import { t, lang, applyI18n, illegalReason, endText, serverError, I18n } from './i18n.js';
+import { Player } from './player.js';
 import { mountSite } from './ui/site.js';
 import { announce } from './ui/notice.js';
 
@@ -182,8 +183,11 @@ function renderTexts(diagrams, minis) {
 
 /** The page's entry (the page calls it: importing this module does nothing). */
 export async function start() {
+  // The page's language and player, one of each, handed to what needs them.
+  const i18n = new I18n(document);
+  const player = new Player();
   const minis = new Map();
-  mountSite({ current: 'rules', onTheme: () => { for (const m of minis.values()) { m.board.refreshDefs(); m.board.render(); } } });
+  mountSite({ i18n, player, current: 'rules', onTheme: () => { for (const m of minis.values()) { m.board.refreshDefs(); m.board.render(); } } });
   /** @type {Diagram[]} */
   const diagrams = await (await fetch('/rules/diagrams.json')).json();
   const root = /** @type {HTMLElement} */ (document.getElementById('rules'));
@@ -212,7 +216,7 @@ export async function start() {
     }));
   }
   renderTexts(diagrams, minis);
-  onLangChange(() => {
+  i18n.onChange(() => {
     renderTexts(diagrams, minis);
     for (const m of minis.values()) m.board.render();
   });

@@ -2,6 +2,8 @@
 // The player's settings, remembered in localStorage: sound, board and
 // piece themes, the evaluation bar, which explanations were seen.
 
+import { frozen } from './frozen.js';
+
 /**
  * @typedef {{
  *   muted: boolean,
@@ -13,18 +15,18 @@
  */
 
 /** @type {{ [K in keyof Settings]: string }} */
-const KEYS = {
+const KEYS = frozen({
   muted: 'tensorchess.muted',
   boardTheme: 'tensorchess.boardTheme',
   pieceTheme: 'tensorchess.pieceTheme',
   evalBar: 'tensorchess.evalBar',
   legendSeen: 'tensorchess.legendSeen',
-};
+});
 
 /** @type {Settings} */
-const DEFAULTS = { muted: false, boardTheme: 'wood', pieceTheme: 'classic', evalBar: false, legendSeen: false };
+const DEFAULTS = frozen({ muted: false, boardTheme: 'wood', pieceTheme: 'classic', evalBar: false, legendSeen: false });
 
-export const BOARD_THEMES = ['wood', 'green', 'blue'];
+export const BOARD_THEMES = frozen(['wood', 'green', 'blue']);
 
 /** @param {string} key */
 function read(key) {

@@ -5,26 +5,24 @@
 // `tc-sound` event on window (for tests and anyone listening).
 
 import * as settings from './settings.js';
+import { frozen } from './frozen.js';
 
 /** @typedef {'move' | 'capture' | 'check' | 'end' | 'lowtime' | 'illegal'} SoundName */
 
-/** The audio context, made on first use (browsers allow sound after a gesture). @type {{ ctx: AudioContext | null }} */
-const sound = { ctx: null };
-
-/** The audio context (made, and woken whenever the page is used, on first use). */
-function audio() {
-  if (sound.ctx) return sound.ctx;
+/** A new audio context, woken whenever the page is used; null where there is none. @returns {AudioContext | null} */
+function newAudio() {
   const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
   if (!AC) return null;
-  try { sound.ctx = new AC(); } catch (_) { sound.ctx = null; }
-  const ctx = sound.ctx;
-  // Browsers start audio suspended until the page is used: wake it then.
-  if (ctx) {
+  try {
+    const ctx = new AC();
+    // Browsers start audio suspended until the page is used: wake it then.
     for (const type of ['pointerdown', 'keydown']) {
       window.addEventListener(type, () => { if (ctx.state === 'suspended') ctx.resume().catch(() => {}); }, { passive: true });
     }
+    return ctx;
+  } catch (_) {
+    return null;
   }
-  return ctx;
 }
 
 /**
@@ -61,7 +59,7 @@ function tone(ac, o) {
 }
 
 /** @type {Record<SoundName, (ac: AudioContext) => void>} */
-const SOUNDS = {
+const SOUNDS = frozen({
   move: (ac) => tone(ac, { f0: 420, f1: 260, dur: 0.09, gain: 0.22, type: 'triangle', noise: true }),
   capture: (ac) => {
     tone(ac, { f0: 300, f1: 140, dur: 0.14, gain: 0.3, type: 'triangle', noise: true });
@@ -79,15 +77,26 @@ const SOUNDS = {
     tone(ac, { at: 0.12, f0: 1320, dur: 0.07, gain: 0.14, type: 'square' });
   },
   illegal: (ac) => tone(ac, { f0: 180, f1: 120, dur: 0.16, gain: 0.16, type: 'sawtooth' }),
-};
+});
 
-/** @param {SoundName} name */
-export function play(name) {
-  window.dispatchEvent(new CustomEvent('tc-sound', { detail: { name, muted: isMuted() } }));
-  if (isMuted()) return;
-  const ac = audio();
-  if (!ac) return;
-  try { SOUNDS[name](ac); } catch (_) { /* sound is a nicety */ }
+/**
+ * A page's sounds: `play(name)`. Its audio context is made on the first
+ * sound played (browsers allow sound after a gesture) and kept here.
+ * @returns {{ play: (name: SoundName) => void }}
+ */
+export function createSounds() {
+  /** @type {{ ctx: AudioContext | null | undefined }} undefined until the first sound */
+  const audio = { ctx: undefined };
+  return {
+    play(name) {
+      window.dispatchEvent(new CustomEvent('tc-sound', { detail: { name, muted: isMuted() } }));
+      if (isMuted()) return;
+      if (audio.ctx === undefined) audio.ctx = newAudio();
+      const ac = audio.ctx;
+      if (!ac) return;
+      try { SOUNDS[name](ac); } catch (_) { /* sound is a nicety */ }
+    },
+  };
 }
 
 export const isMuted = () => settings.get('muted');

@@ -9,10 +9,10 @@
 // history; the page hides the new ones), and report anyone else's line.
 
 import { social } from '../api.js';
-import { t, lang, plural, playerName, serverError, onLangChange } from '../i18n.js';
-import { player } from '../player.js';
+import { t, lang, plural, playerName, serverError } from '../i18n.js';
 import { confirmDialog } from '../ui/notice.js';
 import { titleMark } from '../ui/title-mark.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('../api.js').ChatRoom} ChatRoom */
 /** @typedef {import('../api.js').ChatLine} ChatLine */
@@ -25,7 +25,7 @@ import { titleMark } from '../ui/title-mark.js';
 export const MAX_CHAT = 140;
 /** The lines kept per room. */
 const KEEP = 200;
-const ROOMS = /** @type {const} */ (['players', 'spectators']);
+const ROOMS = frozen(/** @type {const} */ (['players', 'spectators']));
 
 /**
  * One room as the page has it: its lines (the other side's too while
@@ -68,9 +68,10 @@ const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.qu
 
 /**
  * The chat panel of the game page, on index.html's `#chat`.
- * @param {{ live: Live, state: import('./state.js').GameState }} deps
+ * @param {{ live: Live, i18n: import('../i18n.js').I18n, player: import('../player.js').Player,
+ *   state: import('./state.js').GameState }} deps
  */
-export function createChat({ live, state }) {
+export function createChat({ live, i18n, player, state }) {
   const chat = state.chat;
   const input = /** @type {HTMLInputElement} */ ($('#chat-input'));
   input.maxLength = MAX_CHAT;
@@ -347,7 +348,7 @@ export function createChat({ live, state }) {
     showTab(next);
     $(`#chat-tab-${next}`).focus();
   });
-  onLangChange(render);
+  i18n.onChange(render);
 
   return { sync, leave, render };
 }

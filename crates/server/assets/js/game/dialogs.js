@@ -5,7 +5,7 @@
 
 import { api } from '../api.js';
 import { shownPly, positionFor } from './state.js';
-import { t, serverError, onLangChange } from '../i18n.js';
+import { t, serverError } from '../i18n.js';
 import { toast } from '../ui/notice.js';
 import { chosenClock } from '../ui/choices.js';
 
@@ -57,15 +57,15 @@ function showFormError(text) {
 
 /**
  * Wires the dialogs to the game page's state.
- * @param {GameState} state @param {{ openGame: (id: string) => void }} deps
+ * @param {GameState} state @param {{ i18n: import('../i18n.js').I18n, openGame: (id: string) => void }} deps
  */
-export function setupDialogs(state, { openGame }) {
+export function setupDialogs(state, { i18n, openGame }) {
   const f = form();
   $('#btn-new').addEventListener('click', () => openNewGame(state.game));
   for (const r of f.querySelectorAll('input[name=mode]')) r.addEventListener('change', syncNewForm);
   f.clock.addEventListener('change', syncNewForm);
   fillLevels(state);
-  onLangChange(() => { fillLevels(state); syncNewForm(); });
+  i18n.onChange(() => { fillLevels(state); syncNewForm(); });
 
   f.addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
     const submitter = /** @type {HTMLButtonElement | null} */ (e.submitter);

@@ -15,9 +15,6 @@ export const GAMES_PAGE = 20;
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 
-/** @type {{ next: string | null, loading: boolean, shown: number, open: (id: string) => void }} */
-const list = { next: null, loading: false, shown: 0, open: () => {} };
-
 /** Who the game is against: "vs engine, level 3, you play white", "alice – bob". @param {GameSummary} g */
 export function opponentText(g) {
   if (g.mode === 'engine') {
@@ -41,85 +38,91 @@ export function resultText(g) {
   return `${g.result}${reason}`;
 }
 
-/** @param {GameSummary} g */
-function row(g) {
-  const d = /** @type {HTMLDialogElement} */ ($('#dlg-games'));
-  const r = document.createElement('div');
-  r.className = 'game-row';
-  r.dataset.id = g.id;
-  r.dataset.moves = String(g.moves);
-  const when = new Date(g.updated_at).toLocaleString(document.documentElement.lang);
-  r.innerHTML = '<div class="game-row-main"><b></b> · <span class="opp"></span><br><span class="muted"></span></div>';
-  /** @type {HTMLElement} */ (r.querySelector('b')).textContent = t(`game.${g.variant}`);
-  /** @type {HTMLElement} */ (r.querySelector('.opp')).textContent = opponentText(g);
-  /** @type {HTMLElement} */ (r.querySelector('.muted')).textContent = `${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`;
-  const open = document.createElement('button');
-  open.type = 'button';
-  open.textContent = g.finished ? t('games.replay') : t('games.resume');
-  open.className = 'primary open-game';
-  open.addEventListener('click', () => { d.close(); list.open(g.id); });
-  r.appendChild(open);
-  // Online games stay (the other player and the watchers may come back to them).
-  if (g.mode !== 'online') {
-    const del = document.createElement('button');
-    del.type = 'button';
-    del.className = 'delete-game';
-    del.textContent = t('games.delete');
-    del.setAttribute('aria-label', `${t('games.delete')}: ${t(`game.${g.variant}`)}, ${when}`);
-    del.addEventListener('click', async () => {
-      try {
-        await api.remove(g.id);
-        r.remove();
-      } catch (e) {
-        toast(t('notice.not_done'), serverError(/** @type {any} */ (e)), 'error');
-      }
-    });
-    r.appendChild(del);
-  }
-  return r;
-}
-
-/** The next page (the first when `cursor` is null). @param {string | null} cursor */
-async function loadPage(cursor) {
-  if (list.loading) return;
-  list.loading = true;
-  const more = /** @type {HTMLButtonElement} */ ($('#games-more'));
-  const status = $('#games-status');
-  more.disabled = true;
-  status.textContent = t('common.loading');
-  try {
-    const page = await api.games({ limit: GAMES_PAGE, cursor });
-    const box = $('#games-list');
-    if (!cursor) box.innerHTML = '';
-    for (const g of page.games) box.appendChild(row(g));
-    list.shown += page.games.length;
-    list.next = page.next;
-    status.textContent = list.shown ? t('games.shown', { n: list.shown }) : t('games.none');
-  } catch (e) {
-    status.textContent = serverError(/** @type {any} */ (e));
-  } finally {
-    list.loading = false;
-    more.disabled = false;
-    more.classList.toggle('hidden', !list.next);
-  }
-}
-
-/** Opens the Games dialog on its first page. */
-export function openGames() {
-  list.next = null;
-  list.shown = 0;
-  $('#games-list').innerHTML = '';
-  $('#games-more').classList.add('hidden');
-  /** @type {HTMLDialogElement} */ ($('#dlg-games')).showModal();
-  return loadPage(null);
-}
-
 /**
- * Wires the Games dialog (opened by the player's menu, "Your games").
- * @param {(id: string) => void} open how a game is opened
+ * The Games dialog (opened by the player's menu, "Your games"), wired
+ * once per page; `open` is how a game is opened. Its list (the cursor of
+ * the next page, how many are shown) is this instance's.
+ * @param {{ open: (id: string) => void }} deps
+ * @returns {{ open: () => Promise<void> }} `open` shows the dialog on its first page
  */
-export function setupGamesList(open) {
-  list.open = open;
+export function createGamesList({ open }) {
+  /** @type {{ next: string | null, loading: boolean, shown: number }} */
+  const list = { next: null, loading: false, shown: 0 };
+
+  /** @param {GameSummary} g */
+  function row(g) {
+    const d = /** @type {HTMLDialogElement} */ ($('#dlg-games'));
+    const r = document.createElement('div');
+    r.className = 'game-row';
+    r.dataset.id = g.id;
+    r.dataset.moves = String(g.moves);
+    const when = new Date(g.updated_at).toLocaleString(document.documentElement.lang);
+    r.innerHTML = '<div class="game-row-main"><b></b> · <span class="opp"></span><br><span class="muted"></span></div>';
+    /** @type {HTMLElement} */ (r.querySelector('b')).textContent = t(`game.${g.variant}`);
+    /** @type {HTMLElement} */ (r.querySelector('.opp')).textContent = opponentText(g);
+    /** @type {HTMLElement} */ (r.querySelector('.muted')).textContent = `${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`;
+    const openButton = document.createElement('button');
+    openButton.type = 'button';
+    openButton.textContent = g.finished ? t('games.replay') : t('games.resume');
+    openButton.className = 'primary open-game';
+    openButton.addEventListener('click', () => { d.close(); open(g.id); });
+    r.appendChild(openButton);
+    // Online games stay (the other player and the watchers may come back to them).
+    if (g.mode !== 'online') {
+      const del = document.createElement('button');
+      del.type = 'button';
+      del.className = 'delete-game';
+      del.textContent = t('games.delete');
+      del.setAttribute('aria-label', `${t('games.delete')}: ${t(`game.${g.variant}`)}, ${when}`);
+      del.addEventListener('click', async () => {
+        try {
+          await api.remove(g.id);
+          r.remove();
+        } catch (e) {
+          toast(t('notice.not_done'), serverError(/** @type {any} */ (e)), 'error');
+        }
+      });
+      r.appendChild(del);
+    }
+    return r;
+  }
+
+  /** The next page (the first when `cursor` is null). @param {string | null} cursor */
+  async function loadPage(cursor) {
+    if (list.loading) return;
+    list.loading = true;
+    const more = /** @type {HTMLButtonElement} */ ($('#games-more'));
+    const status = $('#games-status');
+    more.disabled = true;
+    status.textContent = t('common.loading');
+    try {
+      const page = await api.games({ limit: GAMES_PAGE, cursor });
+      const box = $('#games-list');
+      if (!cursor) box.innerHTML = '';
+      for (const g of page.games) box.appendChild(row(g));
+      list.shown += page.games.length;
+      list.next = page.next;
+      status.textContent = list.shown ? t('games.shown', { n: list.shown }) : t('games.none');
+    } catch (e) {
+      status.textContent = serverError(/** @type {any} */ (e));
+    } finally {
+      list.loading = false;
+      more.disabled = false;
+      more.classList.toggle('hidden', !list.next);
+    }
+  }
+
   $('#games-more').addEventListener('click', () => { if (list.next) loadPage(list.next); });
   $('#games-close').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('#dlg-games')).close());
+
+  return {
+    open() {
+      list.next = null;
+      list.shown = 0;
+      $('#games-list').innerHTML = '';
+      $('#games-more').classList.add('hidden');
+      /** @type {HTMLDialogElement} */ ($('#dlg-games')).showModal();
+      return loadPage(null);
+    },
+  };
 }

@@ -63,6 +63,9 @@ export function createGameState() {
   };
 }
 
+/** Whether the game page is the page shown (keys, clocks and sounds are its own only then). */
+export const gameShown = () => document.body.dataset.page === 'game';
+
 /** @param {GameView} g */
 export const isOnline = (g) => g.mode === 'online';
 /** @param {GameState} state */

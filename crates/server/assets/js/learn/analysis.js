@@ -8,7 +8,8 @@
 
 import { api } from '../api.js';
 import { Board } from '../board.js';
-import { t, applyI18n, onLangChange, serverError, illegalReason } from '../i18n.js';
+import { t, applyI18n, serverError, illegalReason, I18n } from '../i18n.js';
+import { Player } from '../player.js';
 import { mountSite } from '../ui/site.js';
 import { fillChoices } from '../ui/choices.js';
 import { announce } from '../ui/notice.js';
@@ -17,6 +18,7 @@ import * as tree from './tree.js';
 import { drawGraph } from './graph.js';
 import { EngineClient } from './engine.js';
 import { reviewPanel } from './review.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./engine.js').AnalysisMsg} AnalysisMsg */
@@ -24,7 +26,7 @@ import { reviewPanel } from './review.js';
 /** @typedef {import('../board/types.js').Color} Color */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
-const NAGS = [1, 2, 3, 4, 5, 6];
+const NAGS = frozen([1, 2, 3, 4, 5, 6]);
 
 /**
  * The page's entry (the page calls it: importing this module does
@@ -32,6 +34,9 @@ const NAGS = [1, 2, 3, 4, 5, 6];
  * the functions below are the page's, over that state.
  */
 export async function start() {
+  // The page's language and player, one of each, handed to what needs them.
+  const i18n = new I18n(document);
+  const player = new Player();
   // The game list, before the position loads and selects its game.
   fillChoices(document);
   const state = {
@@ -42,7 +47,7 @@ export async function start() {
     root: tree.newRoot(''),
     /** @type {TreeNode} */
     current: tree.newRoot(''),
-    /** @type {Map<number, PositionView>} positions by node id */
+    /** @type {Map<TreeNode, PositionView>} positions by node (of the tree shown: ids are a tree's own) */
     positions: new Map(),
     /** @type {string | null} the game this analysis came from */
     gameId: null,
@@ -83,10 +88,10 @@ export async function start() {
 
   /** The position at `node`, from the server (kept). @param {TreeNode} node @returns {Promise<PositionView>} */
   async function positionAt(node) {
-    const known = state.positions.get(node.id);
+    const known = state.positions.get(node);
     if (known) return known;
     const res = await learn.position(state.variant, state.startFen, movesTo(node));
-    state.positions.set(node.id, res.position);
+    state.positions.set(node, res.position);
     return res.position;
   }
 
@@ -103,7 +108,7 @@ export async function start() {
     state.startFen = start.position.fen;
     state.standardStart = !!standard && standard.start_fen === start.position.fen;
     state.root = tree.newRoot(state.startFen);
-    state.positions = new Map([[state.root.id, start.position]]);
+    state.positions = new Map([[state.root, start.position]]);
     state.current = state.root;
     board.setGeometry(start.position.geometry);
   }
@@ -178,7 +183,7 @@ export async function start() {
         uci: res.played.uci, san: res.played.san || res.played.uci, fen: res.position.fen,
         check: res.position.check, path: res.played.path || null,
       });
-      state.positions.set(node.id, res.position);
+      state.positions.set(node, res.position);
       if (res.played.path) {
         board.busy = true;
         try { await board.animate(res.played.path, res.played.uci); } finally { board.busy = false; }
@@ -201,7 +206,7 @@ export async function start() {
   // ---- the engine -------------------------------------------------------
 
   function analyse() {
-    const pos = state.positions.get(state.current.id);
+    const pos = state.positions.get(state.current);
     if (pos && pos.outcome) {
       engine.stop();
       renderLines();
@@ -461,7 +466,7 @@ export async function start() {
       if (e.key === 'ArrowLeft' && state.current.parent) show(state.current.parent);
       else if (e.key === 'ArrowRight' && state.current.children[0]) show(state.current.children[0]);
     });
-    onLangChange(() => { applyI18n(document); renderEngine(); renderLines(); renderTree(); renderNags(); review.render(); });
+    i18n.onChange(() => { applyI18n(document); renderEngine(); renderLines(); renderTree(); renderNags(); review.render(); });
   }
 
   /** The address: `#game=ID`, `#fen=FEN`, `#variant=V`, `#review=1`. */
@@ -471,7 +476,7 @@ export async function start() {
   }
 
   async function run() {
-    mountSite({ current: 'analysis', onTheme: () => board.render(), live: engine.live });
+    mountSite({ i18n, player, current: 'analysis', onTheme: () => board.render(), live: engine.live });
     setup();
     renderEngine();
     const p = params();

@@ -6,7 +6,8 @@
 // meeting the par.
 
 import { Board } from '../board.js';
-import { t, plural, lang, applyI18n, onLangChange, illegalReason } from '../i18n.js';
+import { t, plural, lang, applyI18n, illegalReason, I18n } from '../i18n.js';
+import { Player } from '../player.js';
 import { mountSite } from '../ui/site.js';
 import { announce } from '../ui/notice.js';
 import { learn } from './net.js';
@@ -24,6 +25,9 @@ const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.qu
  * the functions below are the page's, over that state.
  */
 export async function start() {
+  // The page's language and player, one of each, handed to what needs them.
+  const i18n = new I18n(document);
+  const player = new Player();
   const state = {
     /** @type {Lessons | null} */
     lessons: null,
@@ -170,10 +174,10 @@ export async function start() {
   }
 
   async function run() {
-    mountSite({ current: 'lessons', onTheme: () => board.render() });
+    mountSite({ i18n, player, current: 'lessons', onTheme: () => board.render() });
     $('#btn-restart').addEventListener('click', () => { if (state.level) open(state.level.id); });
     $('#btn-next-level').addEventListener('click', nextLevel);
-    onLangChange(() => { applyI18n(document); renderLevel(); renderStages(); });
+    i18n.onChange(() => { applyI18n(document); renderLevel(); renderStages(); });
     state.lessons = await learn.lessons();
     const all = allLevels();
     const wanted = location.hash.slice(1);

@@ -6,6 +6,7 @@
 // Every request goes through api.js's one wrapper (JSON, errors as
 // values with the server's kind, Retry-After honoured).
 import { request } from '../api.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('../api.js').PositionView} PositionView */
 /** @typedef {import('../board/types.js').LegalMove} LegalMove */
@@ -52,7 +53,7 @@ import { request } from '../api.js';
 
 const enc = encodeURIComponent;
 
-export const learn = {
+export const learn = frozen({
   /**
    * The position after `moves` from `fen` (and `move` played there, if given).
    * @param {string} variant @param {string} fen @param {string[]} moves @param {string} [move]
@@ -82,7 +83,7 @@ export const learn = {
   lessons: () => request('GET', '/api/lessons'),
   /** @param {string} level @param {string[]} moves @returns {Promise<Check>} */
   check: (level, moves) => request('POST', `/api/lessons/${enc(level)}/check`, { moves }),
-};
+});
 
 /** A score as people read it: `+0.35`, `−1.20`, `#3`, `#−2`. @param {Score | null | undefined} s */
 export function scoreText(s) {

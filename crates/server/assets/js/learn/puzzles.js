@@ -7,7 +7,8 @@
 // server (Glicko-2 for the player and the puzzle).
 
 import { Board } from '../board.js';
-import { t, applyI18n, onLangChange, serverError } from '../i18n.js';
+import { t, applyI18n, serverError, I18n } from '../i18n.js';
+import { Player } from '../player.js';
 import { mountSite } from '../ui/site.js';
 import { announce } from '../ui/notice.js';
 import { learn } from './net.js';
@@ -26,6 +27,9 @@ const REPLY_MS = 450;
  * the functions below are the page's, over that state.
  */
 export async function start() {
+  // The page's language and player, one of each, handed to what needs them.
+  const i18n = new I18n(document);
+  const player = new Player();
   const state = {
     variant: 'tensor',
     theme: '',
@@ -258,7 +262,7 @@ export async function start() {
   }
 
   async function run() {
-    mountSite({ current: 'puzzles', onTheme: () => board.render() });
+    mountSite({ i18n, player, current: 'puzzles', onTheme: () => board.render() });
     $('#btn-next').addEventListener('click', () => load());
     $('#btn-retry').addEventListener('click', retry);
     $('#btn-solution').addEventListener('click', showSolution);
@@ -278,7 +282,7 @@ export async function start() {
       state.streakCount = 0;
       load();
     });
-    onLangChange(() => { applyI18n(document); loadThemes(); renderFacts(); });
+    i18n.onChange(() => { applyI18n(document); loadThemes(); renderFacts(); });
     window.addEventListener('hashchange', () => { if (location.hash.length > 1) load(location.hash.slice(1)); });
     await loadThemes();
     await load(location.hash.slice(1) || undefined);

@@ -8,13 +8,14 @@
 import { t, plural } from '../i18n.js';
 import { learn, scoreText } from './net.js';
 import { serverError } from '../i18n.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./net.js').Review} Review */
 /** @typedef {import('./net.js').PlyReview} PlyReview */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
-const GLYPH = /** @type {Record<string, string>} */ ({ inaccuracy: '?!', mistake: '?', blunder: '??' });
+const GLYPH = frozen(/** @type {Record<string, string>} */ ({ inaccuracy: '?!', mistake: '?', blunder: '??' }));
 const POLL_MS = 500;
 
 /**
@@ -27,7 +28,7 @@ export function reviewPanel(deps) {
     game: null,
     /** @type {Review | null} */
     review: null,
-    /** @type {Map<number, PlyReview>} the review of each main-line move, by node id */
+    /** @type {Map<TreeNode, PlyReview>} the review of each main-line move, by node */
     byNode: new Map(),
     polling: false,
   };
@@ -41,7 +42,7 @@ export function reviewPanel(deps) {
     r.plies.forEach((p, i) => {
       const n = line[i];
       if (!n || n.uci !== p.uci) return;
-      st.byNode.set(n.id, p);
+      st.byNode.set(n, p);
       n.eval = p.eval;
       n.judgement = p.judgement;
     });
@@ -70,7 +71,7 @@ export function reviewPanel(deps) {
   /** The judged move that follows the shown position on the main line. */
   function nextJudged() {
     const n = deps.current().children[0];
-    const p = n && st.byNode.get(n.id);
+    const p = n && st.byNode.get(n);
     return p && p.judgement ? { node: n, ply: p } : null;
   }
 
@@ -78,7 +79,7 @@ export function reviewPanel(deps) {
   function note() {
     const box = $('#review-note');
     const j = nextJudged();
-    const here = st.byNode.get(deps.current().id);
+    const here = st.byNode.get(deps.current());
     if (j && j.ply.better) {
       box.textContent = t('review.better', {
         played: j.ply.san, judgement: t(`review.${j.ply.judgement}`), better: j.ply.better.san, eval: scoreText(j.ply.better.eval),
@@ -152,14 +153,14 @@ export function reviewPanel(deps) {
     // The position before each judged move, after the one shown.
     const at = line.indexOf(cur);
     for (let i = Math.max(0, at + 2); i < line.length; i++) {
-      const p = st.byNode.get(line[i].id);
+      const p = st.byNode.get(line[i]);
       if (p && p.judgement) {
         deps.goTo(/** @type {TreeNode} */ (line[i].parent));
         return;
       }
     }
     for (let i = 0; i < line.length; i++) {
-      const p = st.byNode.get(line[i].id);
+      const p = st.byNode.get(line[i]);
       if (p && p.judgement && line[i].parent !== cur) {
         deps.goTo(/** @type {TreeNode} */ (line[i].parent));
         return;
@@ -191,7 +192,7 @@ export function reviewPanel(deps) {
     render,
     /** The marks of a move in the list. @param {TreeNode} n */
     glyph(n) {
-      const p = st.byNode.get(n.id);
+      const p = st.byNode.get(n);
       return p && p.judgement ? GLYPH[p.judgement] : '';
     },
     /** The better move, as arrows, when the next move was a mistake. */

@@ -4,24 +4,39 @@
 // deleting a variation; PGN export with all of it. No DOM here (the unit
 // tests run it in Node).
 
+import { frozen } from '../frozen.js';
+
 /** @typedef {import('../board/types.js').Path} Path */
 /** @typedef {import('./net.js').Score} Score */
 /** @typedef {import('./net.js').TreeLine} TreeLine */
 
 /**
- * A move of the tree (the root has no move: its `fen` is the start).
+ * A move of the tree (the root has no move: its `fen` is the start; it
+ * holds the last id given in its tree, `lastId`: ids are unique in a tree).
  * @typedef {{
  *   id: number, uci: string, san: string, fen: string, check: string | null, path: Path | null,
  *   nags: number[], comments: string[], children: TreeNode[], parent: TreeNode | null,
- *   ply: number, eval?: Score | null, judgement?: string | null,
+ *   ply: number, eval?: Score | null, judgement?: string | null, lastId?: number,
  * }} TreeNode
  */
 
-const ids = { next: 1 };
-
-/** @param {string} fen @returns {TreeNode} */
+/** A new tree: its root (ids are counted per tree, on the root: `lastId`). @param {string} fen @returns {TreeNode} */
 export function newRoot(fen) {
-  return { id: ids.next++, uci: '', san: '', fen, check: null, path: null, nags: [], comments: [], children: [], parent: null, ply: 0 };
+  return { id: 0, uci: '', san: '', fen, check: null, path: null, nags: [], comments: [], children: [], parent: null, ply: 0, lastId: 0 };
+}
+
+/** The root of `node`'s tree. @param {TreeNode} node */
+function rootOf(node) {
+  let n = node;
+  while (n.parent) n = n.parent;
+  return n;
+}
+
+/** A new id in `node`'s tree. @param {TreeNode} node */
+function nextId(node) {
+  const root = rootOf(node);
+  root.lastId = (root.lastId || 0) + 1;
+  return root.lastId;
 }
 
 /**
@@ -36,7 +51,7 @@ export function addMove(parent, move) {
   if (same) return same;
   /** @type {TreeNode} */
   const node = {
-    id: ids.next++, uci: move.uci, san: move.san, fen: move.fen, check: move.check || null, path: move.path || null,
+    id: nextId(parent), uci: move.uci, san: move.san, fen: move.fen, check: move.check || null, path: move.path || null,
     nags: move.nags ? [...move.nags] : [], comments: move.comments ? [...move.comments] : [], children: [], parent, ply: parent.ply + 1,
   };
   parent.children.push(node);
@@ -117,7 +132,7 @@ export function addLine(parent, line) {
   }
 }
 
-const NAG_GLYPHS = /** @type {Record<number, string>} */ ({ 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' });
+const NAG_GLYPHS = frozen(/** @type {Record<number, string>} */ ({ 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' }));
 /** The glyph of a NAG for the move list (`$n` when it has none). @param {number} nag */
 export const nagGlyph = (nag) => NAG_GLYPHS[nag] || `$${nag}`;
 

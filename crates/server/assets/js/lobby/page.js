@@ -7,13 +7,12 @@
 // the game at once, wherever the player is in the app.
 
 import { api, call } from '../api.js';
-import { t, colorArgs, serverError, onLangChange, playerName } from '../i18n.js';
-import { player, myId, hasAccount, onPlayerChange, newIdentity } from '../player.js';
+import { t, colorArgs, serverError, playerName } from '../i18n.js';
+import { newIdentity } from '../player.js';
 import {
   QUICK_PAIRINGS, quickMatch, mySeekFor, quickSeek, mySeeks, listed, clockShort, clockMinutes, acceptorColor,
 } from './seeks.js';
 import { summaryText } from '../game/games-list.js';
-import { openAccount } from '../ui/account.js';
 import { chosenClock } from '../ui/choices.js';
 
 /** @typedef {import('../api.js').SeekView} SeekView */
@@ -38,10 +37,12 @@ const seekForm = () => /** @type {HTMLFormElement & Record<string, any>} */ ($('
 /**
  * Makes the lobby page (`#/`) on index.html's elements, with its state
  * (one `LobbyState` per page); nothing happens before the app calls it.
- * @param {{ live: import('../api.js').Live, openNewGame: (game: null, mode: string) => void }} deps
+ * `openAccount` opens the header's Register or Log in dialog.
+ * @param {{ live: import('../api.js').Live, i18n: import('../i18n.js').I18n, player: import('../player.js').Player,
+ *   openNewGame: (game: null, mode: string) => void, openAccount: (mode: 'register' | 'login') => void }} deps
  * @returns {import('../router.js').Page}
  */
-export function createLobbyPage({ live, openNewGame }) {
+export function createLobbyPage({ live, i18n, player, openNewGame, openAccount }) {
   /** @type {LobbyState} */
   const lobby = {
     seeks: [], // the open seeks, as the server last said
@@ -57,16 +58,16 @@ export function createLobbyPage({ live, openNewGame }) {
   live.listen((msg) => {
     if (msg.type === 'lobby') {
       const now = new Set(msg.seeks.map((/** @type {SeekView} */ s) => s.id));
-      lost(mySeeks(lobby.seeks, myId()).filter((s) => !now.has(s.id)));
+      lost(mySeeks(lobby.seeks, player.id()).filter((s) => !now.has(s.id)));
       lobby.seeks = msg.seeks;
     } else if (msg.type === 'seek_added') {
       if (!lobby.seeks.some((s) => s.id === msg.seek.id)) lobby.seeks = [...lobby.seeks, msg.seek];
     } else if (msg.type === 'seek_removed') {
       const gone = new Set(msg.ids);
-      lost(mySeeks(lobby.seeks, myId()).filter((s) => gone.has(s.id)));
+      lost(mySeeks(lobby.seeks, player.id()).filter((s) => gone.has(s.id)));
       lobby.seeks = lobby.seeks.filter((s) => !gone.has(s.id));
     } else if (msg.type === 'paired') {
-      const me = myId();
+      const me = player.id();
       lobby.seeks = lobby.seeks.filter((s) => s.id !== msg.seek);
       if (me && Array.isArray(msg.players) && msg.players.includes(me)) goToGame(msg.game);
       return;
@@ -80,7 +81,7 @@ export function createLobbyPage({ live, openNewGame }) {
   // The lobby's topic is followed while the lobby is shown, and while the
   // player has a seek open anywhere in the app (to hear that it was taken).
   function follow() {
-    live.follow('lobby', lobby.shown || mySeeks(lobby.seeks, myId()).length ? 'lobby' : null);
+    live.follow('lobby', lobby.shown || mySeeks(lobby.seeks, player.id()).length ? 'lobby' : null);
   }
 
   /**
@@ -109,7 +110,7 @@ export function createLobbyPage({ live, openNewGame }) {
    * @param {string} id
    */
   function goToGame(id) {
-    const me = myId();
+    const me = player.id();
     const rest = mySeeks(lobby.seeks, me);
     lobby.seeks = lobby.seeks.filter((s) => !rest.includes(s));
     follow();
@@ -249,7 +250,7 @@ export function createLobbyPage({ live, openNewGame }) {
     const err = $('#seek-error');
     err.classList.add('hidden');
     /** @type {SeekRequest} */
-    const seek = { variant: f.variant.value, clock: chosenClock(f), rated: !!f.rated.checked && hasAccount(), color: f.color.value };
+    const seek = { variant: f.variant.value, clock: chosenClock(f), rated: !!f.rated.checked && player.hasAccount(), color: f.color.value };
     const c = seek.clock;
     if (c && (!(c.base_seconds >= 1 && c.base_seconds <= 10800) || !(c.increment_seconds >= 0 && c.increment_seconds <= 180))) {
       err.textContent = t('seek.error_clock');
@@ -294,7 +295,7 @@ export function createLobbyPage({ live, openNewGame }) {
         grid.appendChild(b);
       }
     }
-    const me = myId();
+    const me = player.id();
     for (const q of QUICK_PAIRINGS) {
       const b = /** @type {HTMLButtonElement} */ (grid.querySelector(`[data-quick="${q.id}"]`));
       const waiting = !!mySeekFor(lobby.seeks, q, me);
@@ -307,12 +308,12 @@ export function createLobbyPage({ live, openNewGame }) {
         : ` (${clockWords(q.clock)})`;
       b.disabled = lobby.busy || !player.me;
     }
-    $('#quick-note').textContent = t(hasAccount() ? 'lobby.quick_note' : 'lobby.quick_note_guest');
+    $('#quick-note').textContent = t(player.hasAccount() ? 'lobby.quick_note' : 'lobby.quick_note_guest');
   }
 
   function renderWaiting() {
     const box = $('#waiting');
-    const mine = mySeeks(lobby.seeks, myId());
+    const mine = mySeeks(lobby.seeks, player.id());
     box.classList.toggle('hidden', !mine.length);
     box.innerHTML = '';
     if (!mine.length) return;
@@ -345,7 +346,7 @@ export function createLobbyPage({ live, openNewGame }) {
 
   function renderSeeks() {
     const body = $('#seeks-body');
-    const me = myId();
+    const me = player.id();
     const seeks = listed(lobby.seeks, me);
     body.innerHTML = '';
     $('#seeks-table').classList.toggle('hidden', !seeks.length);
@@ -387,7 +388,7 @@ export function createLobbyPage({ live, openNewGame }) {
   function renderForm() {
     const f = seekForm();
     /** @type {HTMLElement} */ (f.querySelector('.clock-custom')).classList.toggle('hidden', f.clock.value !== 'custom');
-    const account = hasAccount();
+    const account = player.hasAccount();
     const rated = /** @type {HTMLInputElement} */ (f.rated);
     rated.disabled = !account;
     if (!account) rated.checked = false;
@@ -438,8 +439,8 @@ export function createLobbyPage({ live, openNewGame }) {
   $('#btn-engine').addEventListener('click', () => openNewGame(null, 'engine'));
   $('#btn-local').addEventListener('click', () => openNewGame(null, 'local'));
   $('#btn-friend').addEventListener('click', () => openNewGame(null, 'online'));
-  onLangChange(() => { render(); renderGoing(); });
-  onPlayerChange((change) => {
+  i18n.onChange(() => { render(); renderGoing(); });
+  player.onChange((change) => {
     // Another player: the seeks that are theirs and their games are others.
     if (newIdentity(change) && lobby.shown) {
       refreshSeeks();

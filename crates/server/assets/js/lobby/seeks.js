@@ -3,6 +3,8 @@
 // the quick pairings, which open seek a quick pairing takes, what it posts
 // when none fits, and how seeks and ratings read.
 
+import { frozen } from '../frozen.js';
+
 /** @typedef {import('../api.js').SeekView} SeekView */
 /** @typedef {import('../api.js').SeekRequest} SeekRequest */
 /** @typedef {import('../api.js').ClockSpec} ClockSpec */
@@ -17,14 +19,14 @@ const quick = (variant, minutes, increment) => ({
 });
 
 /** The lobby's quick-pairing buttons, in their order on the page. */
-export const QUICK_PAIRINGS = [
+export const QUICK_PAIRINGS = frozen([
   quick('tensor', 3, 2),
   quick('tensor', 5, 3),
   quick('tensor', 10, 5),
   quick('tensor', 15, 10),
   quick('chess', 5, 3),
   quick('chessence', 10, 5),
-];
+]);
 
 /** @param {ClockSpec | null} a @param {ClockSpec | null} b */
 export function sameClock(a, b) {

@@ -7,7 +7,7 @@
 
 import { api } from '../api.js';
 import { Board } from '../board.js';
-import { t, serverError, onLangChange } from '../i18n.js';
+import { t, serverError } from '../i18n.js';
 
 /** The engine level a newcomer meets first. */
 export const WELCOME_LEVEL = 1;
@@ -19,10 +19,10 @@ export const WELCOME_LEVEL = 1;
 
 /**
  * Puts the welcome board into `#welcome-board` and wires the buttons.
- * @param {{ openGame: (id: string) => void }} deps
+ * @param {{ i18n: import('../i18n.js').I18n, openGame: (id: string) => void }} deps
  * @returns {WelcomeState}
  */
-export function mountWelcome({ openGame }) {
+export function mountWelcome({ i18n, openGame }) {
   /** @type {WelcomeState} */
   const w = { board: null, busy: false, error: null, openGame };
   const box = /** @type {HTMLElement} */ (document.querySelector('#welcome-board'));
@@ -32,7 +32,7 @@ export function mountWelcome({ openGame }) {
     onMove: (uci) => start(w, uci),
   });
   /** @type {HTMLElement} */ (document.querySelector('#btn-play-engine')).addEventListener('click', () => start(w, null));
-  onLangChange(() => { if (w.board) w.board.svg.setAttribute('aria-label', t('welcome.board')); });
+  i18n.onChange(() => { if (w.board) w.board.svg.setAttribute('aria-label', t('welcome.board')); });
   load(w);
   return w;
 }

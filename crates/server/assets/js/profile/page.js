@@ -4,14 +4,18 @@
 // recent finished online games, each a link to the game.
 
 import { api } from '../api.js';
-import { t, plural, serverError, onLangChange } from '../i18n.js';
-import { player, onPlayerChange } from '../player.js';
+import { t, plural, serverError } from '../i18n.js';
 import { isProvisional } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
 import { opponentText, resultText } from '../game/games-list.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('../api.js').ProfileView} ProfileView */
 /** @typedef {import('../api.js').ApiError} ApiError */
+/**
+ * What the page is handed: the page's player, and how to challenge another.
+ * @typedef {{ player: import('../player.js').Player, challenge?: (username: string, name: string) => void }} ProfileDeps
+ */
 
 /**
  * The profile page's state, one per page (made by `createProfilePage`).
@@ -20,7 +24,7 @@ import { opponentText, resultText } from '../game/games-list.js';
  */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
-const VARIANTS = /** @type {const} */ (['tensor', 'chess', 'chessence']);
+const VARIANTS = frozen(/** @type {const} */ (['tensor', 'chess', 'chessence']));
 
 /** @param {string} tag @param {string} [cls] @param {string} [text] */
 function el(tag, cls, text) {
@@ -31,8 +35,8 @@ function el(tag, cls, text) {
 }
 
 
-/** @param {ProfileState} view @param {(username: string, name: string) => void} [challenge] */
-function render(view, challenge) {
+/** @param {ProfileState} view @param {ProfileDeps} deps */
+function render(view, { player, challenge }) {
   const p = view.profile;
   const err = view.error;
   const missing = !err ? '' : err.status === 404 ? t('profile.missing', { username: view.username }) : serverError(err);
@@ -95,16 +99,13 @@ function render(view, challenge) {
   }
 }
 
-/**
- * @param {ProfileState} view @param {string} username
- * @param {(username: string, name: string) => void} [challenge]
- */
-async function open(view, username, challenge) {
+/** @param {ProfileState} view @param {string} username @param {ProfileDeps} deps */
+async function open(view, username, deps) {
   const seq = ++view.seq;
   view.username = username;
   view.profile = null;
   view.error = null;
-  render(view, challenge);
+  render(view, deps);
   try {
     const p = await api.profile(username);
     if (seq !== view.seq) return;
@@ -113,7 +114,7 @@ async function open(view, username, challenge) {
     if (seq !== view.seq) return;
     view.error = /** @type {ApiError} */ (e);
   }
-  render(view, challenge);
+  render(view, deps);
   document.body.dataset.profile = view.profile ? view.profile.username : 'none';
 }
 
@@ -121,18 +122,19 @@ async function open(view, username, challenge) {
  * The profile page (`#/player/NAME`), with a Challenge button for another
  * player's (`challenge` opens the site's form); nothing happens before the
  * app makes it.
- * @param {{ challenge?: (username: string, name: string) => void }} [deps]
+ * @param {{ i18n: import('../i18n.js').I18n } & ProfileDeps} deps
  * @returns {import('../router.js').Page}
  */
-export function createProfilePage({ challenge } = {}) {
+export function createProfilePage({ i18n, player, challenge }) {
+  const deps = { player, challenge };
   /** @type {ProfileState} */
   const view = { username: '', profile: null, error: null, seq: 0 };
-  onLangChange(() => { if (document.body.dataset.page === 'profile') render(view, challenge); });
+  i18n.onChange(() => { if (document.body.dataset.page === 'profile') render(view, deps); });
   // Logged in as this player (or out): no challenging oneself.
-  onPlayerChange(() => { if (document.body.dataset.page === 'profile') render(view, challenge); });
+  player.onChange(() => { if (document.body.dataset.page === 'profile') render(view, deps); });
   return {
     name: 'profile',
-    enter: ([username]) => open(view, decodeURIComponent(username), challenge),
+    enter: ([username]) => open(view, decodeURIComponent(username), deps),
     leave() {
       view.seq++;
       delete document.body.dataset.profile;

@@ -9,14 +9,15 @@ import { tournaments } from '../api.js';
 import { t, applyI18n } from '../i18n.js';
 import { clockText, tourError } from './format.js';
 import { choicesHtml } from '../ui/choices.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('../api.js').TournamentRequest} TournamentRequest */
 /** @typedef {import('../api.js').TournamentKind} TournamentKind */
 
 /** The clocks offered: [base seconds, increment seconds]. */
-const CLOCKS = [[60, 0], [120, 1], [180, 0], [180, 2], [300, 0], [300, 3], [600, 0], [600, 5], [900, 10]];
+const CLOCKS = frozen([[60, 0], [120, 1], [180, 0], [180, 2], [300, 0], [300, 3], [600, 0], [600, 5], [900, 10]]);
 /** Correspondence (a Swiss or a round robin): days per move. */
-const DAYS = [1, 2, 3, 5, 7, 14];
+const DAYS = frozen([1, 2, 3, 5, 7, 14]);
 const NAME = /^[\p{L}\p{N} _'-]{2,40}$/u;
 const MAX_LEAD_MS = 30 * 24 * 3600 * 1000;
 

@@ -4,9 +4,10 @@
 // and the form that makes a new one (tournaments/form.js).
 
 import { tournaments } from '../api.js';
-import { t, plural, onLangChange } from '../i18n.js';
+import { t, plural } from '../i18n.js';
 import { termsText, whenText, tourError, el, dateTime } from './format.js';
 import { setupForm } from './form.js';
+import { frozen } from '../frozen.js';
 
 /** @typedef {import('../api.js').TournamentsView} TournamentsView */
 /** @typedef {import('../api.js').TournamentSummary} TournamentSummary */
@@ -19,7 +20,7 @@ import { setupForm } from './form.js';
  */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
-const SECTIONS = /** @type {const} */ (['running', 'upcoming', 'finished']);
+const SECTIONS = frozen(/** @type {const} */ (['running', 'upcoming', 'finished']));
 
 /** @param {TournamentSummary} s @param {number} now */
 function item(s, now) {
@@ -78,10 +79,10 @@ async function load(view) {
 /**
  * The Tournaments page; `go` takes the app to an address (a tournament
  * just made).
- * @param {{ go: (hash: string) => void }} deps
+ * @param {{ i18n: import('../i18n.js').I18n, go: (hash: string) => void }} deps
  * @returns {import('../router.js').Page}
  */
-export function createTournamentsPage({ go }) {
+export function createTournamentsPage({ i18n, go }) {
   /** @type {ListState} */
   const view = { lists: null, error: '', timer: undefined, formOpen: false, seq: 0, loadedAt: 0 };
   const form = setupForm($('#tour-create'), { created: (id) => go(`#/tournament/${id}`) });
@@ -91,7 +92,7 @@ export function createTournamentsPage({ go }) {
     render(view);
     if (view.formOpen) /** @type {HTMLElement} */ (document.querySelector('#form-tournament select'))?.focus();
   });
-  onLangChange(() => {
+  i18n.onChange(() => {
     form.render();
     if (document.body.dataset.page === 'tournaments') render(view);
   });

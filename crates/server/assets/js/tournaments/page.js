@@ -10,8 +10,7 @@
 // or it ends).
 
 import { tournaments } from '../api.js';
-import { t, playerName, onLangChange } from '../i18n.js';
-import { myId, onPlayerChange } from '../player.js';
+import { t, playerName } from '../i18n.js';
 import { announce } from '../ui/notice.js';
 import { termsText, whenText, tourError, el, dateTime } from './format.js';
 import { renderStandings, renderPodium, mark } from './standings.js';
@@ -23,10 +22,11 @@ import { renderStandings, renderPodium, mark } from './standings.js';
 /**
  * The page's state: the tournament shown (and the one whose pairings the
  * player follows, maybe another page's by now), why it cannot be shown,
- * the action under way and its refusal, the countdown's timer.
+ * the action under way and its refusal, the countdown's timer; `me`, the
+ * player's id (the page's `Player`).
  * @typedef {{ id: string, view: TournamentView | null, missing: string, error: string, busy: boolean,
  *   shown: boolean, following: string | null, timer: ReturnType<typeof setInterval> | undefined,
- *   seq: number, askedAt: number }} TournamentState
+ *   seq: number, askedAt: number, me: () => string | null }} TournamentState
  */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
@@ -34,12 +34,15 @@ const FOLLOWER = 'tournament';
 /** How often a page outside the first lines asks for its own line, at most (ms). */
 const OWN_LINE_EVERY_MS = 30000;
 
-/** The player's own line, if they joined (the topic's news carries the first lines only). @param {TournamentView} v */
-const mine = (v) => v.standings.find((s) => s.player.id === myId()) || (v.you && v.you.standing) || null;
+/**
+ * The player's own line, if they joined (the topic's news carries the first lines only).
+ * @param {TournamentView} v @param {string | null} myId
+ */
+const mine = (v, myId) => v.standings.find((s) => s.player.id === myId) || (v.you && v.you.standing) || null;
 
-/** Whether the player is in it and wants games (neither withdrawn nor paused). @param {TournamentView} v */
-function playing(v) {
-  const me = mine(v);
+/** Whether the player is in it and wants games (neither withdrawn nor paused). @param {TournamentView} v @param {string | null} myId */
+function playing(v, myId) {
+  const me = mine(v, myId);
   return !!me && !me.withdrawn && !me.paused && v.state !== 'finished';
 }
 
@@ -84,7 +87,7 @@ function render(st) {
   $('#tour-sub').textContent = termsText(v);
   renderWhen(st);
   renderActions(st, v);
-  renderStandings(/** @type {HTMLElement} */ ($('#tour-standings').querySelector('tbody')), v, myId());
+  renderStandings(/** @type {HTMLElement} */ ($('#tour-standings').querySelector('tbody')), v, st.me());
   $('#tour-no-players').classList.toggle('hidden', v.standings.length > 0);
   const more = (/** @type {string} */ sel, /** @type {string} */ key, /** @type {number} */ shown, /** @type {number} */ total) => {
     $(sel).textContent = total > shown ? t(key, { shown, total }) : '';
@@ -122,7 +125,7 @@ function renderWhen(st) {
 /** Join, Pause, Withdraw, and what the player's entry is. @param {TournamentState} st @param {TournamentView} v */
 function renderActions(st, v) {
   const box = $('#tour-actions');
-  const me = mine(v);
+  const me = mine(v, st.me());
   /** @type {HTMLElement[]} */
   const items = [];
   if (v.state !== 'finished') {
@@ -162,12 +165,15 @@ async function act(st, what) {
 /**
  * The tournament page (`#/tournament/ID`). `go` takes the app to an
  * address (the player's new game).
- * @param {{ live: Live, go: (hash: string) => void }} deps
+ * @param {{ live: Live, i18n: import('../i18n.js').I18n, player: import('../player.js').Player, go: (hash: string) => void }} deps
  * @returns {import('../router.js').Page}
  */
-export function createTournamentPage({ live, go }) {
+export function createTournamentPage({ live, i18n, player, go }) {
   /** @type {TournamentState} */
-  const st = { id: '', view: null, missing: '', error: '', busy: false, shown: false, following: null, timer: undefined, seq: 0, askedAt: 0 };
+  const st = {
+    id: '', view: null, missing: '', error: '', busy: false, shown: false, following: null, timer: undefined, seq: 0, askedAt: 0,
+    me: () => player.id(),
+  };
 
   /** Follows `id`'s topic (null: none). @param {string | null} id */
   function follow(id) {
@@ -178,7 +184,7 @@ export function createTournamentPage({ live, go }) {
   /** After news: the topic stays followed while the page shows it, or while the player plays in it. */
   function keepFollowing() {
     if (st.shown || !st.view || st.view.id !== st.following) return;
-    if (!playing(st.view)) follow(null);
+    if (!playing(st.view, st.me())) follow(null);
   }
 
   live.listen((msg) => {
@@ -193,7 +199,7 @@ export function createTournamentPage({ live, go }) {
       const you = st.view && st.view.you;
       if (you && !v.you) {
         v.you = you;
-        if (st.shown && !v.standings.some((s) => s.player.id === myId())) refreshSometimes();
+        if (st.shown && !v.standings.some((s) => s.player.id === st.me())) refreshSometimes();
       }
       st.view = v;
       if (st.shown) render(st);
@@ -201,7 +207,7 @@ export function createTournamentPage({ live, go }) {
     } else if (msg.type === 'tournament_pairings') {
       /** @type {PairingView[]} */
       const pairings = msg.pairings;
-      const me = myId();
+      const me = st.me();
       const game = pairings.find((p) => p.white.id === me || p.black.id === me);
       // Others' games show with the news that follows them.
       if (game) {
@@ -210,8 +216,8 @@ export function createTournamentPage({ live, go }) {
       }
     }
   });
-  onLangChange(() => { if (st.shown) render(st); });
-  onPlayerChange(() => { if (st.shown) render(st); });
+  i18n.onChange(() => { if (st.shown) render(st); });
+  player.onChange(() => { if (st.shown) render(st); });
 
   /** Asks for the player's own line at most every half minute (a thousand pages follow a large arena). */
   function refreshSometimes() {
@@ -258,7 +264,7 @@ export function createTournamentPage({ live, go }) {
       clearInterval(st.timer);
       st.timer = undefined;
       // Still playing in it: its pairings keep taking the player to their games.
-      if (!st.view || !playing(st.view)) follow(null);
+      if (!st.view || !playing(st.view, st.me())) follow(null);
       delete document.body.dataset.tournament;
       delete document.body.dataset.tournamentState;
       delete document.body.dataset.tournamentReady;

@@ -4,18 +4,17 @@
 // log out), and the dialogs behind it. The server's refusals are said by
 // their `kind`, on the field they concern.
 
-import { t, applyI18n, onLangChange, serverError, playerName } from '../i18n.js';
-import { player, onPlayerChange, rename, register, login, logout, USERNAME, passwordOk, MAX_NAME } from '../player.js';
+import { t, applyI18n, serverError, playerName } from '../i18n.js';
+import { USERNAME, passwordOk, MAX_NAME } from '../player.js';
 
 /** @typedef {import('../api.js').ApiError} ApiError */
 /** @typedef {'register' | 'login'} AccountMode */
+/** @typedef {import('../i18n.js').I18n} I18n */
+/** @typedef {import('../player.js').Player} Player */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const input = (/** @type {string} */ sel) => /** @type {HTMLInputElement} */ (document.querySelector(sel));
 const dialog = (/** @type {string} */ sel) => /** @type {HTMLDialogElement} */ (document.querySelector(sel));
-
-/** @type {{ mode: AccountMode, busy: boolean }} */
-const form = { mode: 'register', busy: false };
 
 /** @param {string} html @returns {HTMLElement} */
 function node(html) {
@@ -69,135 +68,142 @@ function closeMenu() {
   button().setAttribute('aria-expanded', 'false');
 }
 
-/** The player's name and menu, as the player now is. */
-function render() {
-  const me = player.me;
-  const name = me ? playerName(me.name) : '…';
-  /** @type {HTMLElement} */ (button().querySelector('.player-name')).textContent = name;
-  button().setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
-  button().dataset.account = me && me.account ? me.account : '';
-  // Who the page plays as, for tests and styles (the identity itself is an HttpOnly cookie).
-  document.body.dataset.player = me ? me.id : '';
-  document.body.dataset.account = me && me.account ? me.account : '';
-  const who = /** @type {HTMLElement} */ (menu().querySelector('.player-menu-who'));
-  who.textContent = !me ? '' : me.account ? t('account.signed_in', { username: me.account }) : t('account.guest_note');
-  const account = !!(me && me.account);
-  const profile = /** @type {HTMLAnchorElement} */ (menu().querySelector('#menu-profile'));
-  profile.classList.toggle('hidden', !account);
-  if (me && me.account) profile.href = `/#/player/${encodeURIComponent(me.account)}`;
-  profile.textContent = t('account.profile');
-  $('#btn-games').textContent = t('btn.games');
-  $('#menu-rename').textContent = t('account.rename');
-  $('#menu-register').textContent = t('account.register');
-  $('#menu-login').textContent = t('account.login');
-  $('#menu-logout').textContent = t('account.logout');
-  $('#menu-register').classList.toggle('hidden', account);
-  $('#menu-login').classList.toggle('hidden', account);
-  $('#menu-logout').classList.toggle('hidden', !account);
-  if (dialog('#dlg-account').open) renderAccountForm();
-}
-
-/** @param {HTMLElement} box @param {string | null} text @param {HTMLInputElement | null} [field] */
-function showError(box, text, field = null) {
-  box.textContent = text || '';
-  box.classList.toggle('hidden', !text);
-  for (const f of box.closest('form')?.querySelectorAll('input') || []) f.removeAttribute('aria-invalid');
-  if (text && field) {
-    field.setAttribute('aria-invalid', 'true');
-    field.focus();
-  }
-}
-
-// ---- the name ------------------------------------------------------------------
-
-export function openRename() {
-  closeMenu();
-  input('#name-input').value = player.me ? player.me.name : '';
-  showError($('#name-error'), null);
-  dialog('#dlg-name').showModal();
-  input('#name-input').select();
-}
-
-async function submitRename() {
-  const field = input('#name-input');
-  const name = field.value.trim();
-  if (!name) return showError($('#name-error'), t('name.error_empty'), field);
-  if ([...name].length > MAX_NAME) return showError($('#name-error'), t('name.error_long'), field);
-  try {
-    await rename(name);
-    dialog('#dlg-name').close();
-  } catch (e) {
-    const err = /** @type {ApiError} */ (e);
-    // A name the server refuses (400) is one it cannot take: too long, or empty once cleaned.
-    showError($('#name-error'), err.status === 400 ? t('name.error_refused') : serverError(err), field);
-  }
-}
-
-// ---- accounts ------------------------------------------------------------------
-
-/** Opens the Register or Log in dialog. @param {AccountMode} mode */
-export function openAccount(mode) {
-  closeMenu();
-  form.mode = mode;
-  input('#account-password').value = '';
-  showError($('#account-error'), null);
-  renderAccountForm();
-  dialog('#dlg-account').showModal();
-  input('#account-username').focus();
-}
-
-function renderAccountForm() {
-  const register = form.mode === 'register';
-  $('#dlg-account-title').textContent = t(register ? 'account.register_title' : 'account.login_title');
-  $('#account-intro').textContent = t(register ? 'account.register_intro' : 'account.login_intro');
-  $('#account-submit').textContent = t(register ? 'account.register' : 'account.login');
-  $('#account-switch-text').textContent = t(register ? 'account.have_account' : 'account.no_account');
-  $('#account-switch').textContent = t(register ? 'account.login' : 'account.register');
-  input('#account-password').autocomplete = register ? 'new-password' : 'current-password';
-  // The hints say what the server takes; when logging in they only get in the way.
-  $('#account-username-hint').classList.toggle('hidden', !register);
-  $('#account-password-hint').classList.toggle('hidden', !register);
-}
-
-async function submitAccount() {
-  if (form.busy) return;
-  const user = input('#account-username');
-  const pass = input('#account-password');
-  const username = user.value.trim();
-  const password = pass.value;
-  const box = $('#account-error');
-  const registering = form.mode === 'register';
-  if (!username) return showError(box, t('account.error_username_empty'), user);
-  if (registering && !USERNAME.test(username)) return showError(box, t('account.error_username'), user);
-  if (!password) return showError(box, t('account.error_password_empty'), pass);
-  if (registering && !passwordOk(password)) return showError(box, t('account.error_password'), pass);
-  form.busy = true;
-  /** @type {HTMLButtonElement} */ ($('#account-submit')).disabled = true;
-  try {
-    await (registering ? register(username, password) : login(username, password));
-    pass.value = '';
-    dialog('#dlg-account').close();
-  } catch (e) {
-    const err = /** @type {ApiError} */ (e);
-    if (err.kind === 'name_taken') showError(box, t('account.error_taken', { username }), user);
-    else if (err.kind === 'unauthorized') showError(box, t('account.error_wrong'), pass);
-    else if (err.kind === 'rate_limited') showError(box, t('account.error_too_many', { secs: err.retryAfter ?? 20 }));
-    else if (err.status === 409) showError(box, t('account.error_has_account'));
-    else if (err.status === 400) showError(box, t(registering ? 'account.error_refused' : 'account.error_wrong'), user);
-    else showError(box, serverError(err));
-  } finally {
-    form.busy = false;
-    /** @type {HTMLButtonElement} */ ($('#account-submit')).disabled = false;
-  }
-}
-
 /**
  * Puts the player's button and menu into the header, and the name and
  * account dialogs into the page. `games` opens the player's games where the
  * page has them (the app's Games dialog); elsewhere the menu links there.
- * @param {{ games?: () => void }} [opts]
+ * Returns `openAccount(mode)`, the Register or Log in dialog (the lobby's
+ * links open it). The form's mode is this instance's.
+ * @param {{ i18n: I18n, player: Player, games?: () => void }} opts
+ * @returns {{ openAccount: (mode: AccountMode) => void }}
  */
-export function setupAccount(opts = {}) {
+export function setupAccount(opts) {
+  const { i18n, player } = opts;
+  /** @type {{ mode: AccountMode, busy: boolean }} */
+  const form = { mode: 'register', busy: false };
+
+  /** The player's name and menu, as the player now is. */
+  function render() {
+    const me = player.me;
+    const name = me ? playerName(me.name) : '…';
+    /** @type {HTMLElement} */ (button().querySelector('.player-name')).textContent = name;
+    button().setAttribute('aria-label', me ? t(me.account ? 'account.menu_label' : 'account.menu_label_guest', { name }) : t('common.loading'));
+    button().dataset.account = me && me.account ? me.account : '';
+    // Who the page plays as, for tests and styles (the identity itself is an HttpOnly cookie).
+    document.body.dataset.player = me ? me.id : '';
+    document.body.dataset.account = me && me.account ? me.account : '';
+    const who = /** @type {HTMLElement} */ (menu().querySelector('.player-menu-who'));
+    who.textContent = !me ? '' : me.account ? t('account.signed_in', { username: me.account }) : t('account.guest_note');
+    const account = !!(me && me.account);
+    const profile = /** @type {HTMLAnchorElement} */ (menu().querySelector('#menu-profile'));
+    profile.classList.toggle('hidden', !account);
+    if (me && me.account) profile.href = `/#/player/${encodeURIComponent(me.account)}`;
+    profile.textContent = t('account.profile');
+    $('#btn-games').textContent = t('btn.games');
+    $('#menu-rename').textContent = t('account.rename');
+    $('#menu-register').textContent = t('account.register');
+    $('#menu-login').textContent = t('account.login');
+    $('#menu-logout').textContent = t('account.logout');
+    $('#menu-register').classList.toggle('hidden', account);
+    $('#menu-login').classList.toggle('hidden', account);
+    $('#menu-logout').classList.toggle('hidden', !account);
+    if (dialog('#dlg-account').open) renderAccountForm();
+  }
+
+  /** @param {HTMLElement} box @param {string | null} text @param {HTMLInputElement | null} [field] */
+  function showError(box, text, field = null) {
+    box.textContent = text || '';
+    box.classList.toggle('hidden', !text);
+    for (const f of box.closest('form')?.querySelectorAll('input') || []) f.removeAttribute('aria-invalid');
+    if (text && field) {
+      field.setAttribute('aria-invalid', 'true');
+      field.focus();
+    }
+  }
+
+  // ---- the name ----------------------------------------------------------------
+
+  function openRename() {
+    closeMenu();
+    input('#name-input').value = player.me ? player.me.name : '';
+    showError($('#name-error'), null);
+    dialog('#dlg-name').showModal();
+    input('#name-input').select();
+  }
+
+  async function submitRename() {
+    const field = input('#name-input');
+    const name = field.value.trim();
+    if (!name) return showError($('#name-error'), t('name.error_empty'), field);
+    if ([...name].length > MAX_NAME) return showError($('#name-error'), t('name.error_long'), field);
+    try {
+      await player.rename(name);
+      dialog('#dlg-name').close();
+    } catch (e) {
+      const err = /** @type {ApiError} */ (e);
+      // A name the server refuses (400) is one it cannot take: too long, or empty once cleaned.
+      showError($('#name-error'), err.status === 400 ? t('name.error_refused') : serverError(err), field);
+    }
+  }
+
+  // ---- accounts ----------------------------------------------------------------
+
+  /** Opens the Register or Log in dialog. @param {AccountMode} mode */
+  function openAccount(mode) {
+    closeMenu();
+    form.mode = mode;
+    input('#account-password').value = '';
+    showError($('#account-error'), null);
+    renderAccountForm();
+    dialog('#dlg-account').showModal();
+    input('#account-username').focus();
+  }
+
+  function renderAccountForm() {
+    const register = form.mode === 'register';
+    $('#dlg-account-title').textContent = t(register ? 'account.register_title' : 'account.login_title');
+    $('#account-intro').textContent = t(register ? 'account.register_intro' : 'account.login_intro');
+    $('#account-submit').textContent = t(register ? 'account.register' : 'account.login');
+    $('#account-switch-text').textContent = t(register ? 'account.have_account' : 'account.no_account');
+    $('#account-switch').textContent = t(register ? 'account.login' : 'account.register');
+    input('#account-password').autocomplete = register ? 'new-password' : 'current-password';
+    // The hints say what the server takes; when logging in they only get in the way.
+    $('#account-username-hint').classList.toggle('hidden', !register);
+    $('#account-password-hint').classList.toggle('hidden', !register);
+  }
+
+  async function submitAccount() {
+    if (form.busy) return;
+    const user = input('#account-username');
+    const pass = input('#account-password');
+    const username = user.value.trim();
+    const password = pass.value;
+    const box = $('#account-error');
+    const registering = form.mode === 'register';
+    if (!username) return showError(box, t('account.error_username_empty'), user);
+    if (registering && !USERNAME.test(username)) return showError(box, t('account.error_username'), user);
+    if (!password) return showError(box, t('account.error_password_empty'), pass);
+    if (registering && !passwordOk(password)) return showError(box, t('account.error_password'), pass);
+    form.busy = true;
+    /** @type {HTMLButtonElement} */ ($('#account-submit')).disabled = true;
+    try {
+      await (registering ? player.register(username, password) : player.login(username, password));
+      pass.value = '';
+      dialog('#dlg-account').close();
+    } catch (e) {
+      const err = /** @type {ApiError} */ (e);
+      if (err.kind === 'name_taken') showError(box, t('account.error_taken', { username }), user);
+      else if (err.kind === 'unauthorized') showError(box, t('account.error_wrong'), pass);
+      else if (err.kind === 'rate_limited') showError(box, t('account.error_too_many', { secs: err.retryAfter ?? 20 }));
+      else if (err.status === 409) showError(box, t('account.error_has_account'));
+      else if (err.status === 400) showError(box, t(registering ? 'account.error_refused' : 'account.error_wrong'), user);
+      else showError(box, serverError(err));
+    } finally {
+      form.busy = false;
+      /** @type {HTMLButtonElement} */ ($('#account-submit')).disabled = false;
+    }
+  }
+
   if (!document.querySelector('#dlg-account')) {
     const box = document.createElement('div');
     box.innerHTML = DIALOGS;
@@ -245,7 +251,7 @@ export function setupAccount(opts = {}) {
   $('#menu-logout').addEventListener('click', async () => {
     closeMenu();
     try {
-      await logout();
+      await player.logout();
     } catch (e) {
       alertError(serverError(/** @type {ApiError} */ (e)));
     }
@@ -262,9 +268,10 @@ export function setupAccount(opts = {}) {
     input('#account-username').focus();
   });
 
-  onPlayerChange(render);
-  onLangChange(render);
+  player.onChange(render);
+  i18n.onChange(render);
   render();
+  return { openAccount };
 }
 
 /** A failure outside any form: said in the menu's place. @param {string} text */

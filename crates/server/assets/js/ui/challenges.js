@@ -8,8 +8,7 @@
 // Challenge button, the opponent's name after an online game).
 
 import { social } from '../api.js';
-import { t, colorArgs, playerName, serverError, onLangChange, applyI18n, daysPerMove } from '../i18n.js';
-import { onPlayerChange, hasAccount } from '../player.js';
+import { t, colorArgs, playerName, serverError, applyI18n, daysPerMove } from '../i18n.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
 import { titleMark } from './title-mark.js';
 import { choicesHtml } from './choices.js';
@@ -17,6 +16,8 @@ import { choicesHtml } from './choices.js';
 /** @typedef {import('../api.js').ChallengeView} ChallengeView */
 /** @typedef {import('../api.js').ChallengeRequest} ChallengeRequest */
 /** @typedef {import('../api.js').Live} Live */
+/** @typedef {import('../i18n.js').I18n} I18n */
+/** @typedef {import('../player.js').Player} Player */
 
 /**
  * The page's challenges: those received and sent (open), what the
@@ -100,9 +101,9 @@ function goToGame(id) {
 /**
  * Shows the player's challenges under the header of this page and follows
  * them live; nothing happens before a page's entry calls it.
- * @param {{ live: Live, openGame?: (id: string) => void }} deps
+ * @param {{ live: Live, i18n: I18n, player: Player, openGame?: (id: string) => void }} deps
  */
-export function createChallenges({ live, openGame = goToGame }) {
+export function createChallenges({ live, i18n, player, openGame = goToGame }) {
   /** @type {ChallengesState} */
   const state = { incoming: [], outgoing: [], notes: [], declining: null, busy: new Set(), error: '', form: null };
   const header = document.querySelector('header.top');
@@ -320,7 +321,7 @@ export function createChallenges({ live, openGame = goToGame }) {
   function open(username, name) {
     state.form = { to: username, name, error: '', sending: false };
     const rated = /** @type {HTMLInputElement} */ (form.elements.namedItem('rated'));
-    rated.checked = hasAccount();
+    rated.checked = player.hasAccount();
     renderForm();
     dialog.showModal();
     /** @type {HTMLSelectElement} */ (form.elements.namedItem('variant')).focus();
@@ -332,9 +333,9 @@ export function createChallenges({ live, openGame = goToGame }) {
     if (!f) return;
     $('#dlg-challenge-title').textContent = t('challenge.form_title', { name: playerName(f.name) });
     const rated = /** @type {HTMLInputElement} */ (form.elements.namedItem('rated'));
-    rated.disabled = !hasAccount();
-    if (!hasAccount()) rated.checked = false;
-    $('#challenge-rated-note').textContent = hasAccount() ? t('challenge.rated_note') : t('challenge.rated_guest');
+    rated.disabled = !player.hasAccount();
+    if (!player.hasAccount()) rated.checked = false;
+    $('#challenge-rated-note').textContent = player.hasAccount() ? t('challenge.rated_note') : t('challenge.rated_guest');
     const err = $('#challenge-error');
     err.textContent = f.error;
     err.classList.toggle('hidden', !f.error);
@@ -385,10 +386,10 @@ export function createChallenges({ live, openGame = goToGame }) {
   $('#challenge-cancel').addEventListener('click', () => { state.form = null; dialog.close(); });
   dialog.addEventListener('close', () => { state.form = null; });
 
-  onLangChange(() => { render(); if (state.form) renderForm(); });
+  i18n.onChange(() => { render(); if (state.form) renderForm(); });
   // A new identity: the socket is opened again and the server sends this
   // player's challenges; until then nothing of the one before is shown.
-  onPlayerChange((change) => {
+  player.onChange((change) => {
     if (change === 'load' || change === 'name') return;
     state.incoming = [];
     state.outgoing = [];

@@ -6,19 +6,21 @@
 // The texts are the English fallbacks: `applyI18n` translates by key.
 // `chosenClock` reads a form's clock back as a request's clock.
 
+import { frozen } from '../frozen.js';
+
 /** @typedef {'games' | 'clocks' | 'challenge-clocks' | 'colours' | 'colours-white-first'} ChoiceList */
 
 /** @typedef {[value: string, key: string, english: string]} Choice */
 
 /** @type {Choice[]} */
-const GAMES = [
+const GAMES = frozen([
   ['tensor', 'game.tensor', 'Tensor Chess'],
   ['chess', 'game.chess', 'Chess'],
   ['chessence', 'game.chessence', 'Chessence'],
-];
+]);
 
 /** The live clocks, the first choice of every clock list. @type {Choice[]} */
-const CLOCKS = [
+const CLOCKS = frozen([
   ['none', 'new.no_clock', 'No clock'],
   ['60+0', 'new.clock_1', '1 minute'],
   ['180+2', 'new.clock_3_2', '3 minutes + 2 seconds a move'],
@@ -26,24 +28,24 @@ const CLOCKS = [
   ['600+5', 'new.clock_10_5', '10 minutes + 5 seconds a move'],
   ['900+10', 'new.clock_15_10', '15 minutes + 10 seconds a move'],
   ['1800+0', 'new.clock_30', '30 minutes'],
-];
+]);
 
 /** The clock a list starts on. */
 const DEFAULT_CLOCK = '300+3';
 
 /** @type {Choice} */
-const OTHER_CLOCK = ['custom', 'new.clock_other', 'Other…'];
+const OTHER_CLOCK = frozen(['custom', 'new.clock_other', 'Other…']);
 
 /** Correspondence, days a move (a challenge may be one; a seek may not). @type {Choice[]} */
-const DAYS = [1, 2, 3, 5, 7, 14].map((d) => /** @type {Choice} */ (
-  [`d${d}`, `corr.option_${d}`, `Correspondence: ${d} day${d === 1 ? '' : 's'} a move`]));
+const DAYS = frozen([1, 2, 3, 5, 7, 14].map((d) => /** @type {Choice} */ (
+  [`d${d}`, `corr.option_${d}`, `Correspondence: ${d} day${d === 1 ? '' : 's'} a move`])));
 
 /** @type {Record<string, Choice>} */
-const COLOUR = {
+const COLOUR = frozen({
   random: ['random', 'new.random', 'Random'],
   white: ['white', 'color.white', 'White'],
   black: ['black', 'color.black', 'Black'],
-};
+});
 
 /** @param {ChoiceList} list @returns {Choice[]} */
 function choices(list) {

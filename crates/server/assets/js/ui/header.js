@@ -2,10 +2,12 @@
 // The header's settings, on every page: the language switch, the sound
 // switch, and the board and piece themes. Each is remembered.
 
-import { t, lang, setLang, LANGS, onLangChange } from '../i18n.js';
+import { t, lang, LANGS } from '../i18n.js';
+/** @typedef {import('../i18n.js').I18n} I18n */
 import * as settings from '../settings.js';
 import { isMuted, setMuted } from '../sounds.js';
 import { PIECE_THEMES, setPieceTheme } from '../pieces.js';
+import { frozen } from '../frozen.js';
 
 // A speaker, with waves or crossed out (drawn: emoji fonts are not everywhere).
 const SPEAKER = 'M3 9h4l5-4v14l-5-4H3z';
@@ -20,7 +22,7 @@ function node(html) {
 }
 
 /** The pages of the site, as the header's links name them. */
-export const SITE_PAGES = /** @type {const} */ (['play', 'tournaments', 'analysis', 'puzzles', 'lessons', 'rules']);
+export const SITE_PAGES = frozen(/** @type {const} */ (['play', 'tournaments', 'analysis', 'puzzles', 'lessons', 'rules']));
 /** @typedef {typeof SITE_PAGES[number]} SitePage */
 
 /**
@@ -30,9 +32,10 @@ export const SITE_PAGES = /** @type {const} */ (['play', 'tournaments', 'analysi
  * On a phone the links and the switches fold under a menu button, so the
  * header stays one row. `onTheme` is called after a change of board or
  * piece theme (boards redraw their pieces).
+ * @param {I18n} i18n the page's language
  * @param {{ onTheme?: () => void, current?: SitePage }} [opts]
  */
-export function setupHeader(opts = {}) {
+export function setupHeader(i18n, opts = {}) {
   const header = /** @type {HTMLElement} */ (document.querySelector('header.top'));
   const nav = /** @type {HTMLElement} */ (header.querySelector('nav'));
   applyBoardTheme();
@@ -67,7 +70,7 @@ export function setupHeader(opts = {}) {
     b.dataset.lang = l;
     b.lang = l;
     b.textContent = l === 'uk' ? 'УКР' : 'EN';
-    b.addEventListener('click', () => setLang(l));
+    b.addEventListener('click', () => i18n.setLang(l));
     langSwitch.appendChild(b);
   }
   const sound = node('<button type="button" id="btn-sound" class="icon-button"></button>');
@@ -141,7 +144,7 @@ export function setupHeader(opts = {}) {
     for (const el of menu.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n') || '');
   }
   render();
-  onLangChange(render);
+  i18n.onChange(render);
 }
 
 /**

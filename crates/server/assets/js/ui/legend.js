@@ -4,15 +4,17 @@
 // the beast sign of propel squares, the king outlines of castling);
 // dismissed once, remembered.
 
-import { t, onLangChange } from '../i18n.js';
+import { t } from '../i18n.js';
+/** @typedef {import('../i18n.js').I18n} I18n */
 import * as settings from '../settings.js';
+import { frozen } from '../frozen.js';
 
-const ITEMS = [
+const ITEMS = frozen([
   ['dot', 'legend.dot'],
   ['propel', 'legend.propel'],
   ['sign', 'legend.sign'],
   ['castle', 'legend.castle'],
-];
+]);
 
 /** The small pictures of the legend, drawn as on the board. @param {string} kind */
 function icon(kind) {
@@ -26,7 +28,8 @@ function icon(kind) {
   return `<svg viewBox="0 0 100 100" width="34" height="34" aria-hidden="true">${pics[/** @type {keyof pics} */ (kind)]}</svg>`;
 }
 
-export function showLegendIfNew() {
+/** Shows the legend, unless it was seen (or is shown). @param {I18n} i18n */
+export function showLegendIfNew(i18n) {
   if (settings.get('legendSeen') || document.querySelector('#legend')) return;
   const box = document.createElement('aside');
   box.id = 'legend';
@@ -47,10 +50,11 @@ export function showLegendIfNew() {
     ok.addEventListener('click', () => {
       settings.set('legendSeen', true);
       box.remove();
+      stop();
     });
   };
   render();
-  onLangChange(() => { if (box.isConnected) render(); });
+  const stop = i18n.onChange(render);
   // Under the status line and the Move box, so that those stay in sight.
   const after = document.querySelector('.panel .move-entry');
   if (after) after.after(box);

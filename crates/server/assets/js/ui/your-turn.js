@@ -5,18 +5,19 @@
 // comes back into view, when the app's page changes, and when news of one
 // of those games comes on the page's live connection (a move made).
 
-import { t, onLangChange } from '../i18n.js';
+import { t } from '../i18n.js';
 import { social } from '../api.js';
 /** @typedef {import('../api.js').Live} Live */
-import { onPlayerChange } from '../player.js';
+/** @typedef {import('../i18n.js').I18n} I18n */
+/** @typedef {import('../player.js').Player} Player */
 
 /**
  * Puts the link into the header (hidden while no game waits) and keeps it
  * current. Returns `refresh`, for a page that knows something changed.
- * @param {Live} live the page's live connection
+ * @param {{ live: Live, i18n: I18n, player: Player }} deps `live`: the page's live connection
  * @returns {{ refresh: () => Promise<void> }}
  */
-export function setupYourTurn(live) {
+export function setupYourTurn({ live, i18n, player }) {
   /** @type {{ count: number, first: string | null, ids: Set<string>, soon: ReturnType<typeof setTimeout> | null }} */
   const state = { count: 0, first: null, ids: new Set(), soon: null };
   const link = document.createElement('a');
@@ -42,14 +43,14 @@ export function setupYourTurn(live) {
     render();
   }
 
-  onPlayerChange(() => { refresh(); });
+  player.onChange(() => { refresh(); });
   // A game of the list changed: asked again once its news has settled.
   live.listen((msg) => {
     if ((msg.type !== 'game' && msg.type !== 'move') || !state.ids.has(String(msg.topic).slice('game:'.length))) return;
     if (state.soon) clearTimeout(state.soon);
     state.soon = setTimeout(() => { state.soon = null; refresh(); }, 300);
   });
-  onLangChange(render);
+  i18n.onChange(render);
   window.addEventListener('hashchange', () => { refresh(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   render();
