@@ -501,7 +501,7 @@ pub fn busy(link: &TournamentGameLink) -> StoreError {
 
 /// Storage for tournaments. Each method is one atomic write or one read.
 #[async_trait]
-pub trait TournamentStore: Send + Sync + 'static {
+pub trait TournamentRepo: Send + Sync + 'static {
     /// Stores a new tournament.
     async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError>;
     /// Stores a tournament of the schedule unless one with its
@@ -639,7 +639,7 @@ pub fn read_bye(row: &impl Row) -> Result<ByeRecord, StoreError> {
     })
 }
 
-/// The `SET` of [`TournamentStore::set_berserk`] for `color`.
+/// The `SET` of [`TournamentRepo::set_berserk`] for `color`.
 pub fn berserk_column(color: Color) -> &'static str {
     match color {
         Color::White => "white_berserked",
