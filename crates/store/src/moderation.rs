@@ -8,7 +8,7 @@ use async_trait::async_trait;
 /// A player the operator banned (`admin ban`): they may look, not act.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BanRecord {
-    /// The player banned ([`PlayerRecord::id`]).
+    /// The player banned ([`crate::PlayerRecord::id`]).
     pub player_id: String,
     /// Shown to the player.
     pub reason: String,

@@ -24,7 +24,7 @@ pub struct AccountRecord {
     pub username: String,
     /// The password's Argon2id hash (PHC string).
     pub password_hash: String,
-    /// The player the account belongs to ([`PlayerRecord::id`]).
+    /// The player the account belongs to ([`crate::PlayerRecord::id`]).
     pub player_id: String,
     /// When the account was registered, in milliseconds since the Unix epoch.
     pub created_at: i64,

@@ -566,7 +566,7 @@ pub trait TournamentRepo: Send + Sync + 'static {
     /// a [`StoreError::Conflict`] (and no game) when either player still
     /// plays a game of the tournament (a unique index: two instances
     /// racing cannot both pass), or (rounds) already has a board in that
-    /// round. The game's end (a [`crate::GameStore::commit`] with an
+    /// round. The game's end (a [`crate::GameRepo::commit`] with an
     /// ending) frees the seats in its own transaction and, when a side did
     /// not make its first move, pauses that side's entry (an arena, a
     /// Swiss).
