@@ -31,7 +31,12 @@ pub mod round;
 pub mod slots;
 pub mod tokens;
 pub mod topic;
-pub use tensorchess_store as store;
+/// The store: the records and repositories (`tensorchess-store`), the
+/// backends and what `--db` opens (`tensorchess-store-open`).
+pub mod store {
+    pub use tensorchess_store::*;
+    pub use tensorchess_store_open::{Database, PgStore, SqliteStore};
+}
 pub mod tournaments;
 pub mod views;
 

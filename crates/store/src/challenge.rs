@@ -6,9 +6,7 @@
 
 use crate::columns::parse_variant;
 use crate::rows::{Row, Value};
-use crate::trust::{Cap, ChallengeCaps};
-use crate::{ClockSettings, SeekColor, StoreError, StoredGame};
-use async_trait::async_trait;
+use crate::{ClockSettings, SeekColor, StoreError};
 use tensorchess_rules::VariantKind;
 
 /// Where a challenge stands.
@@ -142,49 +140,4 @@ pub fn read_challenge(row: &impl Row, at: usize) -> Result<ChallengeRecord, Stor
         client: row.text(at + 14)?,
         id,
     })
-}
-
-/// Storage for challenges. Each method is one atomic write or one read.
-#[async_trait]
-pub trait ChallengeStore: Send + Sync + 'static {
-    /// Stores a new (open) challenge, whatever the caps (the server uses
-    /// [`ChallengeStore::create_challenge_capped`]).
-    async fn create_challenge(&self, c: &ChallengeRecord) -> Result<(), StoreError>;
-    /// Stores a new (open) challenge unless one of `caps` is full, counted
-    /// in the same transaction (on PostgreSQL under advisory locks on its
-    /// challenger, player challenged and address): `Some(cap)` and
-    /// nothing stored when one is. However many servers race, no cap is
-    /// passed.
-    async fn create_challenge_capped(
-        &self,
-        c: &ChallengeRecord,
-        caps: &ChallengeCaps,
-    ) -> Result<Option<Cap>, StoreError>;
-    /// One challenge, in whatever state.
-    async fn challenge(&self, id: &str) -> Result<Option<ChallengeRecord>, StoreError>;
-    /// The open challenges a player made or received that have not
-    /// expired at `now`, oldest first.
-    async fn open_challenges_of(
-        &self,
-        player: &str,
-        now: i64,
-    ) -> Result<Vec<ChallengeRecord>, StoreError>;
-    /// How many open challenges not expired at `now` came from the client
-    /// address `client`.
-    async fn open_challenges_from(&self, client: &str, now: i64) -> Result<usize, StoreError>;
-    /// Every open challenge not expired at `now`, oldest first.
-    async fn open_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError>;
-    /// Accepts an open challenge not expired at `now` and stores its game,
-    /// together: [`StoreError::Conflict`] (and no game) otherwise.
-    async fn accept_challenge(
-        &self,
-        id: &str,
-        now: i64,
-        game: &StoredGame,
-    ) -> Result<(), StoreError>;
-    /// Closes an open challenge as declined, canceled or expired; `false`
-    /// when it was not open.
-    async fn close_challenge(&self, id: &str, state: &ChallengeState) -> Result<bool, StoreError>;
-    /// Closes every open challenge that expired at `now`; returns them.
-    async fn expire_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError>;
 }

@@ -2,6 +2,7 @@
 //! game, the reports players make of messages, and mutes (the operator's,
 //! everywhere; a player's, of their opponent in one game).
 
+use crate::rows::Row;
 use crate::StoreError;
 use async_trait::async_trait;
 
@@ -76,9 +77,44 @@ pub struct ChatReport {
     pub at: i64,
 }
 
+/// The columns of a message, in [`read_message`]'s order.
+pub const MESSAGE_COLUMNS: &str = "id, game_id, room, author, name, body, at";
+
+/// A message from its columns (from column `at` on).
+pub fn read_message(row: &impl Row, at: usize) -> Result<ChatMessage, StoreError> {
+    let room = row.text_nn(at + 2)?;
+    Ok(ChatMessage {
+        id: row.int_nn(at)?,
+        message: NewChatMessage {
+            game_id: row.text_nn(at + 1)?,
+            // Only the two rooms are ever written.
+            room: ChatRoom::parse(&room).unwrap_or(ChatRoom::Spectators),
+            author: row.text_nn(at + 3)?,
+            name: row.text_nn(at + 4)?,
+            text: row.text_nn(at + 5)?,
+            at: row.int_nn(at + 6)?,
+        },
+    })
+}
+
+/// An open report's columns (the report `r`), then its message's (`m`),
+/// in [`read_report`]'s order.
+pub const REPORT_COLUMNS: &str =
+    "r.id, r.reporter, r.at, m.id, m.game_id, m.room, m.author, m.name, m.body, m.at";
+
+/// A report from [`REPORT_COLUMNS`].
+pub fn read_report(row: &impl Row) -> Result<ChatReport, StoreError> {
+    Ok(ChatReport {
+        id: row.int_nn(0)?,
+        reporter: row.text_nn(1)?,
+        at: row.int_nn(2)?,
+        message: read_message(row, 3)?,
+    })
+}
+
 /// Storage for game chat. Each method is one atomic write or one read.
 #[async_trait]
-pub trait ChatStore: Send + Sync + 'static {
+pub trait ChatRepo: Send + Sync + 'static {
     /// Stores a message; returns it with its number.
     async fn add_chat(&self, message: &NewChatMessage) -> Result<ChatMessage, StoreError>;
     /// The newest `limit` messages of a game's room, oldest first.

@@ -1,7 +1,7 @@
 //! The text forms of typed record fields, shared by the SQL backends: the
 //! only place where a colour, a game or an ending becomes a string and back.
 
-use super::{Ending, StoreError};
+use crate::{Ending, StoreError};
 use tensorchess_rules::{Color, EndReason, Outcome, VariantKind};
 
 /// The stored name of a colour.

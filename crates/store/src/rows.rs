@@ -3,8 +3,8 @@
 //! order, and a result row (of either backend, through [`Row`]) becomes a
 //! record. Each backend only says how it binds a value and reads a column.
 
-use super::columns::{color_text, ending_columns, parse_color, parse_ending, parse_variant};
-use super::{
+use crate::columns::{color_text, ending_columns, parse_color, parse_ending, parse_variant};
+use crate::{
     ClockSettings, GameMode, GameRecord, GameSummary, OnlineRecord, SeekColor, SeekRecord,
     StoreError,
 };
@@ -19,6 +19,8 @@ pub enum Value {
     Int(Option<i64>),
     /// A rating: `INTEGER` in both.
     Int32(Option<i32>),
+    /// `REAL` in SQLite, `DOUBLE PRECISION` in PostgreSQL.
+    Float(Option<f64>),
     /// `INTEGER` 0 or 1 in SQLite, `BOOLEAN` in PostgreSQL.
     Bool(bool),
 }
@@ -35,6 +37,8 @@ pub trait Row {
     fn int(&self, i: usize) -> Result<Option<i64>, StoreError>;
     /// A rating column.
     fn int32(&self, i: usize) -> Result<Option<i32>, StoreError>;
+    /// A floating-point column.
+    fn float(&self, i: usize) -> Result<Option<f64>, StoreError>;
     /// A boolean column.
     fn boolean(&self, i: usize) -> Result<bool, StoreError>;
 

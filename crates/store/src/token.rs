@@ -66,7 +66,7 @@ pub fn read_token(row: &impl Row, at: usize) -> Result<TokenRecord, StoreError> 
 /// Storage for API tokens and bot accounts. Each method is one atomic
 /// write or one read.
 #[async_trait]
-pub trait TokenStore: Send + Sync + 'static {
+pub trait TokenRepo: Send + Sync + 'static {
     /// Stores a new token.
     async fn create_token(&self, token: &TokenRecord) -> Result<(), StoreError>;
     /// The token whose SHA-256 is `hash`, revoked or not.

@@ -501,7 +501,7 @@ pub fn busy(link: &TournamentGameLink) -> StoreError {
 
 /// Storage for tournaments. Each method is one atomic write or one read.
 #[async_trait]
-pub trait TournamentStore: Send + Sync + 'static {
+pub trait TournamentRepo: Send + Sync + 'static {
     /// Stores a new tournament.
     async fn create_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError>;
     /// Stores a tournament of the schedule unless one with its
@@ -566,7 +566,7 @@ pub trait TournamentStore: Send + Sync + 'static {
     /// a [`StoreError::Conflict`] (and no game) when either player still
     /// plays a game of the tournament (a unique index: two instances
     /// racing cannot both pass), or (rounds) already has a board in that
-    /// round. The game's end (a [`crate::GameStore::commit`] with an
+    /// round. The game's end (a [`crate::GameRepo::commit`] with an
     /// ending) frees the seats in its own transaction and, when a side did
     /// not make its first move, pauses that side's entry (an arena, a
     /// Swiss).
@@ -639,7 +639,7 @@ pub fn read_bye(row: &impl Row) -> Result<ByeRecord, StoreError> {
     })
 }
 
-/// The `SET` of [`TournamentStore::set_berserk`] for `color`.
+/// The `SET` of [`TournamentRepo::set_berserk`] for `color`.
 pub fn berserk_column(color: Color) -> &'static str {
     match color {
         Color::White => "white_berserked",

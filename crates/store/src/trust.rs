@@ -298,7 +298,7 @@ pub fn have_played_sql(mark: fn(usize) -> String) -> String {
 /// Storage for follows, preferences, name keys and address mutes. Each
 /// method is one atomic write or one read.
 #[async_trait]
-pub trait TrustStore: Send + Sync + 'static {
+pub trait TrustRepo: Send + Sync + 'static {
     /// `follower` follows `followed` from `at` on; `false` when they did
     /// already.
     async fn follow(&self, follower: &str, followed: &str, at: i64) -> Result<bool, StoreError>;

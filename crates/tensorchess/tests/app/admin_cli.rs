@@ -3,7 +3,8 @@
 //! input exits with status 2 and one line on stderr.
 
 use std::process::{Command, Output};
-use tensorchess::server::store::{AccountRecord, GameStore, PlayerRecord, SqliteStore};
+use tensorchess::server::store::prelude::*;
+use tensorchess::server::store::{AccountRecord, PlayerRecord, SqliteStore};
 use tensorchess_rules::VariantKind;
 
 fn admin(db: &std::path::Path, args: &[&str]) -> Output {

@@ -10,7 +10,8 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tensorchess::server::store::{GameStore, PgStore};
+use tensorchess::server::store::prelude::*;
+use tensorchess::server::store::PgStore;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A server process, killed when dropped.

@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tensorchess::server::store::{GameStore, PgStore, SqliteStore, StoredGame};
+use tensorchess::server::store::prelude::*;
+use tensorchess::server::store::{PgStore, SqliteStore, StoredGame};
 use tensorchess::server::{app, AppState, ServerConfig};
 use tower::ServiceExt;
 
