@@ -104,12 +104,12 @@ impl AppState {
         let writes = Arc::new(ClientLimiter::new(config.write_limit));
         let held = Arc::new(http::held::Held::new(config.connections.per_client));
         let players = Arc::new(Players::new(store.clone(), config.clock.clone()));
-        let games = Arc::new(Games::new(
+        let games = Games::new(
             store,
             Arc::new(Hub::new()),
             Arc::new(EnginePlayer::with_slots(config.search_slots)),
             config,
-        ));
+        );
         let lobby = Arc::new(Lobby::new(
             games.live.clone(),
             games.online.clone(),

@@ -274,6 +274,8 @@ pub enum OnlineAction {
     Rematch,
     /// Declines the opponent's rematch offer.
     DeclineRematch,
+    /// Berserks (an arena game): half one's time, no increment.
+    Berserk,
 }
 
 impl OnlineAction {
@@ -290,6 +292,7 @@ impl OnlineAction {
             OnlineAction::ClaimVictory => "claim_victory",
             OnlineAction::Rematch => "rematch",
             OnlineAction::DeclineRematch => "decline_rematch",
+            OnlineAction::Berserk => "berserk",
         }
     }
 }

@@ -269,6 +269,10 @@ pub async fn commit(
         // go with it, after the bump that holds the game's row.
         super::tournaments::game_ended(c, id, ending).await?;
     }
+    if let Some(color) = update.berserk {
+        // Rare too (an arena player's berserk): marked on the game's link.
+        super::tournaments::berserk(c, id, color).await?;
+    }
     Ok(true)
 }
 

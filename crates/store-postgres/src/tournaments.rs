@@ -417,10 +417,6 @@ impl TournamentRepo for PgStore {
         game(&self.client().await?, game_id).await
     }
 
-    async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError> {
-        berserk(&self.client().await?, game_id, color).await
-    }
-
     async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {
         add_bye(&self.client().await?, bye).await
     }

@@ -132,6 +132,9 @@ pub fn commit(
     update: &GameUpdate,
 ) -> Result<(), StoreError> {
     apply_update(conn, id, update)?;
+    if let Some(color) = update.berserk {
+        crate::tournaments::berserk(conn, id, color)?;
+    }
     match moves {
         MovesChange::Keep => {}
         MovesChange::Push(mv) => push_move(conn, id, mv, update.updated_at)?,

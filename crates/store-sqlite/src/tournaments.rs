@@ -378,11 +378,6 @@ impl TournamentRepo for SqliteStore {
         self.read(move |conn| game(conn, &g)).await
     }
 
-    async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError> {
-        let g = game_id.to_string();
-        self.write(move |conn| berserk(conn, &g, color)).await
-    }
-
     async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {
         let bye = bye.clone();
         self.write(move |conn| add_bye(conn, &bye)).await

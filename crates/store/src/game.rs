@@ -249,6 +249,10 @@ pub struct GameUpdate {
     /// transaction; a rating changed meanwhile fails the whole write with
     /// [`StoreError::Stale`].
     pub ratings: Vec<RatingWrite>,
+    /// A side that berserked (an arena game), marked on the game's
+    /// tournament link in the same transaction, so that the arena's
+    /// scoring and the game never disagree.
+    pub berserk: Option<Color>,
 }
 
 /// A player's online games counted, as lichess's `count` says them.

@@ -582,9 +582,6 @@ pub trait TournamentRepo: Send + Sync + 'static {
     ) -> Result<Vec<TournamentGame>, StoreError>;
     /// The tournament game `game_id`, if it is one.
     async fn tournament_game(&self, game_id: &str) -> Result<Option<TournamentGame>, StoreError>;
-    /// Marks side `color` of a tournament game berserked; `false` when it
-    /// is not a tournament game or had berserked already.
-    async fn set_berserk(&self, game_id: &str, color: Color) -> Result<bool, StoreError>;
     /// Records a bye; `false` when that player's bye of that round was
     /// recorded already.
     async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError>;
@@ -639,7 +636,8 @@ pub fn read_bye(row: &impl Row) -> Result<ByeRecord, StoreError> {
     })
 }
 
-/// The `SET` of [`TournamentRepo::set_berserk`] for `color`.
+/// The column that marks side `color` of a tournament game berserked
+/// (written with the game's commit, [`crate::GameUpdate::berserk`]).
 pub fn berserk_column(color: Color) -> &'static str {
     match color {
         Color::White => "white_berserked",

@@ -418,8 +418,12 @@ async fn act(
 ) -> Result<crate::round::command::Acted, AppError> {
     let id =
         GameId::parse(id).ok_or_else(|| AppError::NotFound(format!("There is no game {id}")))?;
-    let command = crate::round::command::Command::Online(action);
-    Ok(state.games.act(&id, me, command).await?.0)
+    let acted = state.games.act_online(&id, me, action).await?.0;
+    if acted.event == Some(crate::round::live::GameEvent::Berserk) {
+        // The arena's pages mark the berserker.
+        state.tournaments.berserked(&id).await?;
+    }
+    Ok(acted)
 }
 
 fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {

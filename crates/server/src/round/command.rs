@@ -4,14 +4,15 @@
 //! seat or the ownership, applies the command, commits it, re-arms what runs
 //! for the game (an engine search, a flag timer) and announces the change.
 
+use crate::error::AppError;
 use crate::requests::OnlineAction;
 use crate::round::live::{Committed, GameEvent};
 
 /// A player's command to one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// A move (`POST /api/games/{id}/moves`), with the ply the player saw
-    /// when it says one (required in online games).
+    /// A move (`POST /api/games/{id}/moves`, the `move` action), with the
+    /// ply the player saw when it says one (required in online games).
     Move {
         /// The move, as a move string or SAN.
         mv: String,
@@ -20,17 +21,37 @@ pub enum Command {
     },
     /// Take back the last move (local games only).
     Takeback,
-    /// Resign (`POST /api/games/{id}/resign`): in an online game the
-    /// asker's seat resigns.
+    /// Resign: in an online game the asker's seat resigns.
     Resign,
     /// Take the free seat of an online game under this name.
     Join {
         /// The name shown for the new player.
         name: String,
     },
-    /// An online game's action (`POST /api/games/{id}/act` or the
-    /// WebSocket); a local game refuses it as not online.
-    Online(OnlineAction),
+    /// Offer a draw (online: once per move), or accept the opponent's.
+    OfferDraw,
+    /// Accept the opponent's draw offer (online).
+    AcceptDraw,
+    /// Decline the opponent's draw offer (online).
+    DeclineDraw,
+    /// End the game without a result, before both sides have moved.
+    Abort,
+    /// Win a game the opponent has left.
+    ClaimVictory,
+    /// Offer a rematch (colours swapped), or accept the opponent's offer.
+    Rematch,
+    /// Decline the opponent's rematch offer.
+    DeclineRematch,
+    /// Berserk in an arena game: half one's time, no increment.
+    Berserk,
+    /// A local game drawn by agreement, as the engine (or the device's two
+    /// people) answered at revision `rev`: refused if the game moved on.
+    AgreeDraw {
+        /// The revision the offer was answered at.
+        rev: i64,
+    },
+    /// Delete a local game (its owner's).
+    Delete,
 }
 
 impl Command {
@@ -38,10 +59,78 @@ impl Command {
     pub fn ply(&self) -> Option<usize> {
         match self {
             Command::Move { ply, .. } => *ply,
-            Command::Online(OnlineAction::Move { ply, .. }) => Some(*ply),
             _ => None,
         }
     }
+
+    /// The command's `type`, as requests write it (and acknowledgements
+    /// name it).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Move { .. } => "move",
+            Command::Takeback => "takeback",
+            Command::Resign => "resign",
+            Command::Join { .. } => "join",
+            Command::OfferDraw => "offer_draw",
+            Command::AcceptDraw => "accept_draw",
+            Command::DeclineDraw => "decline_draw",
+            Command::Abort => "abort",
+            Command::ClaimVictory => "claim_victory",
+            Command::Rematch => "rematch",
+            Command::DeclineRematch => "decline_rematch",
+            Command::Berserk => "berserk",
+            Command::AgreeDraw { .. } => "agree_draw",
+            Command::Delete => "delete",
+        }
+    }
+}
+
+impl From<OnlineAction> for Command {
+    fn from(action: OnlineAction) -> Command {
+        match action {
+            OnlineAction::Move { mv, ply } => Command::Move { mv, ply: Some(ply) },
+            OnlineAction::Resign => Command::Resign,
+            OnlineAction::OfferDraw => Command::OfferDraw,
+            OnlineAction::AcceptDraw => Command::AcceptDraw,
+            OnlineAction::DeclineDraw => Command::DeclineDraw,
+            OnlineAction::Abort => Command::Abort,
+            OnlineAction::ClaimVictory => Command::ClaimVictory,
+            OnlineAction::Rematch => Command::Rematch,
+            OnlineAction::DeclineRematch => Command::DeclineRematch,
+            OnlineAction::Berserk => Command::Berserk,
+        }
+    }
+}
+
+/// What the server itself does to a game, through the same path as a
+/// player's command ([`Games::fire`](crate::round::games::Games::fire)).
+pub(in crate::round) enum Trigger {
+    /// An online game's timer came due: its flag, or the abort of a first
+    /// move not made (`gen`: the timer's generation, stale when re-armed).
+    Clock {
+        /// The generation of the timer that fired.
+        gen: u64,
+    },
+    /// The engine's search of a local game ended.
+    EngineMove {
+        /// The search that ended (stale when the game moved on).
+        search_id: u64,
+        /// Its best move, or why it found none.
+        found: Result<tensorchess_rules::Move, String>,
+    },
+}
+
+/// What a [`Trigger`] did.
+pub(in crate::round) enum Fired {
+    /// A change, to settle and announce.
+    Committed(Committed),
+    /// Nothing changed, but the pages are told `event` (the engine stopped
+    /// thinking without a move).
+    Told(GameEvent),
+    /// Not due yet: the trigger comes again at this time (ms).
+    Again(i64),
+    /// Nothing to do (stale, over, or stopping).
+    Nothing,
 }
 
 /// What a service's half of a command did.
@@ -51,6 +140,9 @@ pub(crate) struct Step {
     pub(crate) committed: Option<Committed>,
     /// The rematch the command created or found.
     pub(crate) rematch_id: Option<String>,
+    /// Refused after all, though `committed` happened and is announced (a
+    /// move sent after the sender's flag fell: the flag is the change).
+    pub(crate) refusal: Option<AppError>,
 }
 
 impl Step {
@@ -59,6 +151,7 @@ impl Step {
         Step {
             committed: Some(c),
             rematch_id: None,
+            refusal: None,
         }
     }
 
@@ -67,6 +160,7 @@ impl Step {
         Step {
             committed: None,
             rematch_id: None,
+            refusal: None,
         }
     }
 }

@@ -9,14 +9,15 @@ use crate::hub::Hub;
 use crate::ids::GameId;
 use crate::lobby::Lobby;
 use crate::players::{Me, Players};
-use crate::round::command::{Acted, Command, Step};
+use crate::requests::OnlineAction;
+use crate::round::command::{Acted, Command, Fired, Step, Trigger};
 use crate::round::engine_player::EnginePlayer;
 use crate::round::live::LiveGame;
 use crate::round::live::{LiveGames, SharedGame};
 use crate::round::local::LocalGames;
 use crate::round::online::OnlineGames;
 use crate::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
-use crate::views::GameView;
+use crate::views::{DrawAnswerView, GameView};
 use std::sync::Arc;
 use tensorchess_rules::{Color, VariantKind};
 
@@ -75,20 +76,23 @@ fn give_back_memory() {
 }
 
 impl Games {
-    /// The services over `store`, announcing on `hub`, searching with `engine`.
+    /// The services over `store`, announcing on `hub`, searching with
+    /// `engine`; their timers and the engine's moves fire through the
+    /// round made here.
     pub fn new(
         store: Arc<dyn GameStore>,
         hub: Arc<Hub>,
         engine: Arc<EnginePlayer>,
         config: ServerConfig,
-    ) -> Games {
-        let live = Arc::new(LiveGames::new(store, hub, config));
-        let online = Arc::new(OnlineGames::new(live.clone()));
-        Games {
-            local: Arc::new(LocalGames::new(live.clone(), engine)),
-            online,
-            live,
-        }
+    ) -> Arc<Games> {
+        Arc::new_cyclic(|round| {
+            let live = Arc::new(LiveGames::new(store, hub, config));
+            Games {
+                local: Arc::new(LocalGames::new(live.clone(), engine, round.clone())),
+                online: Arc::new(OnlineGames::new(live.clone(), round.clone())),
+                live,
+            }
+        })
     }
 
     /// The server's settings.
@@ -150,7 +154,34 @@ impl Games {
         me: &Me,
         command: Command,
     ) -> Result<(Acted, GameGuard), AppError> {
+        self.act_in(id, me, command, false).await
+    }
+
+    /// [`Games::act`] for an online game's action (`POST .../act`, the
+    /// WebSocket, the programs' APIs): refused in a local game.
+    pub async fn act_online(
+        &self,
+        id: &GameId,
+        me: &Me,
+        action: OnlineAction,
+    ) -> Result<(Acted, GameGuard), AppError> {
+        self.act_in(id, me, Command::from(action), true).await
+    }
+
+    async fn act_in(
+        &self,
+        id: &GameId,
+        me: &Me,
+        command: Command,
+        online_only: bool,
+    ) -> Result<(Acted, GameGuard), AppError> {
         let (arc, mut lg) = self.lock_for(id, me).await?;
+        if online_only && lg.mode() != GameMode::Online {
+            return Err(AppError::refused(
+                crate::kind::Kind::NotOnline,
+                "This game is not played online",
+            ));
+        }
         let rev = lg.rev();
         let step = self.act_locked(&arc, &mut lg, me, &command).await;
         if lg.rev() != rev {
@@ -161,6 +192,9 @@ impl Games {
             self.live.publish(&lg, c.event());
             c.event()
         });
+        if let Some(refusal) = step.refusal {
+            return Err(refusal);
+        }
         let acted = Acted {
             event,
             rev: lg.rev(),
@@ -214,6 +248,87 @@ impl Games {
             }
             done => done,
         }
+    }
+
+    /// What the server itself does to a game ([`Trigger`]: a timer come
+    /// due, the engine's search ended), through the same path as a
+    /// player's command: the game locked once, the change committed, what
+    /// runs after it started, the change announced. Returns when to fire
+    /// again (a timer not yet due), if ever.
+    pub(in crate::round) async fn fire(&self, arc: &SharedGame, trigger: Trigger) -> Option<i64> {
+        let mut lg = arc.lock().await;
+        let fired = match (trigger, lg.mode()) {
+            (Trigger::Clock { gen }, GameMode::Online) => self.online.on_clock(&mut lg, gen).await,
+            (Trigger::EngineMove { search_id, found }, GameMode::Engine | GameMode::Local) => {
+                self.local.on_engine_move(&mut lg, search_id, found).await
+            }
+            _ => Ok(Fired::Nothing),
+        };
+        match fired {
+            Ok(Fired::Committed(c)) => {
+                self.settle(arc, &mut lg);
+                self.live.publish(&lg, c.event());
+                None
+            }
+            Ok(Fired::Told(event)) => {
+                self.live.publish(&lg, event);
+                None
+            }
+            Ok(Fired::Again(at)) => Some(at),
+            Ok(Fired::Nothing) => None,
+            // Another server changed the game first: reading it again
+            // starts what its state needs (a timer, the engine).
+            Err(e) => {
+                if !matches!(e, AppError::StaleGame(_)) {
+                    tracing::warn!("game {}: {e}", lg.id());
+                }
+                if let Err(e) = self.reload(arc, &mut lg).await {
+                    tracing::warn!("game {}: not read again: {e}", lg.id());
+                }
+                self.live.publish(&lg, crate::round::live::GameEvent::Move);
+                None
+            }
+        }
+    }
+
+    /// A draw offered in local game `id`: the engine answers by its
+    /// evaluation (on one device the players have agreed), and an accepted
+    /// draw is [`Command::AgreeDraw`] at the revision answered.
+    pub async fn offer_local_draw(&self, id: &GameId, me: &Me) -> Result<DrawAnswerView, AppError> {
+        let arc = self.get_for(id, me).await?;
+        let answer = self.local.draw_answer(&arc, me).await?;
+        if answer.accepted {
+            match self
+                .act(id, me, Command::AgreeDraw { rev: answer.rev })
+                .await
+            {
+                Ok((_, lg)) => {
+                    return Ok(DrawAnswerView {
+                        accepted: true,
+                        code: answer.code,
+                        message: answer.message,
+                        game: self.live.view(&lg),
+                    })
+                }
+                Err(AppError::Conflict(_)) => {
+                    let lg = arc.lock().await;
+                    return Ok(DrawAnswerView {
+                        accepted: false,
+                        code: "moved_on",
+                        message: "The game moved on before the offer was answered.".into(),
+                        game: self.live.view(&lg),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let lg = arc.lock().await;
+        Ok(DrawAnswerView {
+            accepted: false,
+            code: answer.code,
+            message: answer.message,
+            game: self.live.view(&lg),
+        })
     }
 
     async fn apply(&self, lg: &mut LiveGame, me: &Me, command: &Command) -> Result<Step, AppError> {

@@ -52,6 +52,7 @@ pub fn update(rev: i64) -> GameUpdate {
         online: None,
         names: None,
         ratings: Vec::new(),
+        berserk: None,
     }
 }
 

@@ -165,14 +165,22 @@ pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
         .await;
     assert!(matches!(twice, Err(StoreError::Conflict(_))), "{twice:?}");
     assert_eq!(store.load_game("tg2").await.unwrap(), None);
-    assert!(store.set_berserk("tg1", Color::Black).await.unwrap());
-    assert!(!store.set_berserk("tg1", Color::Black).await.unwrap());
-    assert!(!store.set_berserk("nope", Color::White).await.unwrap());
+    // A berserk is marked on the link with the game's own write.
+    let berserk = GameUpdate {
+        berserk: Some(Color::Black),
+        ..update(2)
+    };
     store
-        .commit("tg1", &MovesChange::Push(mv(0, "e2e4")), &update(2))
+        .commit("tg1", &MovesChange::Keep, &berserk)
         .await
         .unwrap();
-    let mut end = update(3);
+    let marked = store.tournament_game("tg1").await.unwrap().unwrap();
+    assert!(marked.link.black_berserked && !marked.link.white_berserked);
+    store
+        .commit("tg1", &MovesChange::Push(mv(0, "e2e4")), &update(3))
+        .await
+        .unwrap();
+    let mut end = update(4);
     end.ending = Some(Ending::Outcome(Outcome::Decisive {
         winner: Color::White,
         reason: EndReason::Resignation,

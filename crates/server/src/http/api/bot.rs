@@ -17,7 +17,6 @@ use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{ClockRequest, ColorChoice, OnlineAction};
-use crate::round::command::Command;
 use crate::store::{ChatRoom, SeekColor};
 use crate::tokens::{NewTokenRequest, TokenAuth, BOARD_PLAY, BOT_PLAY, CHALLENGE_WRITE};
 use crate::AppState;
@@ -240,11 +239,7 @@ pub struct MoveQuery {
 }
 
 async fn act(state: &AppState, me: &Me, id: &GameId, action: OnlineAction) -> Result<(), AppError> {
-    state
-        .games
-        .act(id, me, Command::Online(action))
-        .await
-        .map(|_| ())
+    state.games.act_online(id, me, action).await.map(|_| ())
 }
 
 /// `POST /api/{bot|board}/game/{id}/move/{move}[?offeringDraw=true]`.

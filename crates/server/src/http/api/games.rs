@@ -8,11 +8,9 @@ use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiQuery, IdPath};
 use crate::http::views::games::{CorrespondenceView, GameListView};
 use crate::ids::GameId;
-use crate::kind::Kind;
 use crate::players::Me;
 use crate::requests::{EvalQuery, GamesQuery, MoveRequest, NewGameRequest};
 use crate::round::command::Command;
-use crate::store::GameMode;
 use crate::views::{AnalysisView, DrawAnswerView, GameView};
 use crate::AppState;
 use axum::extract::State;
@@ -74,8 +72,7 @@ pub async fn delete(
     me: Me,
     IdPath(id): IdPath<GameId>,
 ) -> Result<StatusCode, AppError> {
-    let arc = state.games.get_for(&id, &me).await?;
-    state.games.local.delete(Some(arc), &id).await?;
+    state.games.act(&id, &me, Command::Delete).await?;
     state.learning.reviews.cancel(&id);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -117,14 +114,6 @@ pub async fn resign(
     Ok(Json(state.games.act_view(&id, &me, Command::Resign).await?))
 }
 
-/// Refuses what only local games allow.
-fn local_only(mode: GameMode, message: &'static str) -> Result<(), AppError> {
-    if mode == GameMode::Online {
-        return Err(AppError::refused(Kind::NotAllowed, message));
-    }
-    Ok(())
-}
-
 /// `POST /api/games/{id}/draw`: a draw offer in a local game (the engine
 /// answers by its evaluation; on one device it is agreed).
 pub async fn offer_draw(
@@ -132,15 +121,7 @@ pub async fn offer_draw(
     me: Me,
     IdPath(id): IdPath<GameId>,
 ) -> ApiResult<DrawAnswerView> {
-    let arc = {
-        let (arc, lg) = state.games.lock_for(&id, &me).await?;
-        local_only(
-            lg.mode(),
-            "In an online game, offer a draw with the offer_draw action",
-        )?;
-        arc
-    };
-    Ok(Json(state.games.local.offer_draw(&arc, &me).await?))
+    Ok(Json(state.games.offer_local_draw(&id, &me).await?))
 }
 
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the person's move.

@@ -97,6 +97,12 @@ pub async fn act(
     IdPath(id): IdPath<GameId>,
     ApiJson(action): ApiJson<OnlineAction>,
 ) -> ApiResult<GameView> {
-    let command = Command::Online(action);
-    Ok(Json(state.games.act_view(&id, &me, command).await?))
+    let (acted, lg) = state.games.act_online(&id, &me, action).await?;
+    let view = state.games.online.view_for(&lg, &me);
+    drop(lg);
+    if acted.event == Some(crate::round::live::GameEvent::Berserk) {
+        // The arena's pages mark the berserker.
+        state.tournaments.berserked(&id).await?;
+    }
+    Ok(Json(view))
 }

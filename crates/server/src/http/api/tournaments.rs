@@ -7,6 +7,7 @@ use crate::http::extract::{ApiJson, IdPath};
 use crate::http::views::tournaments::TournamentsView;
 use crate::ids::{GameId, TournamentId};
 use crate::players::Me;
+use crate::round::command::Command;
 use crate::tournaments::{CreateTournamentRequest, GameTournamentView, TournamentView};
 use crate::views::GameView;
 use crate::AppState;
@@ -73,9 +74,9 @@ pub async fn berserk(
     me: Me,
     IdPath(id): IdPath<GameId>,
 ) -> ApiResult<GameView> {
-    Ok(Json(
-        state.tournaments.berserk(&state.games, &id, &me).await?,
-    ))
+    let view = state.games.act_view(&id, &me, Command::Berserk).await?;
+    state.tournaments.berserked(&id).await?;
+    Ok(Json(view))
 }
 
 /// `GET /api/games/{id}/tournament`: the tournament the game was paired

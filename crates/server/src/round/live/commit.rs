@@ -6,7 +6,7 @@ use super::game::{HistoryEdit, LiveGame};
 use crate::game_views::{GameViews, VariantGame};
 use crate::round::live::GameEvent;
 use crate::store::{Ending, GameUpdate, MovesChange, OnlineRecord, StoredMove};
-use tensorchess_rules::Move;
+use tensorchess_rules::{Color, Move};
 
 /// Something that happens to a game: a move, a takeback, a resignation, a
 /// seat taken, an offer. Committed in one step by
@@ -146,6 +146,14 @@ impl LiveGame {
             o.turn_origin = None;
             o.first_move_deadline = None;
         }
+        // A side newly berserked is marked on the tournament's link in
+        // the same write.
+        let berserk = match (self.online(), online.as_ref()) {
+            (Some(before), Some(after)) => [Color::White, Color::Black]
+                .into_iter()
+                .find(|c| after.record.berserked[*c] && !before.record().berserked[*c]),
+            _ => None,
+        };
         let update = GameUpdate {
             rev: self.rev() + 1,
             ending,
@@ -153,6 +161,7 @@ impl LiveGame {
             online: online.as_ref().map(|o| o.record.clone()),
             names: change.names,
             ratings: Vec::new(),
+            berserk,
         };
         Staged {
             event: change.event,

@@ -443,7 +443,11 @@ impl LiveGames {
     /// what runs after the change (the engine's search, a flag timer), then
     /// announces it with [`LiveGames::publish`], so that the announcement
     /// shows it.
-    pub async fn commit(&self, lg: &mut LiveGame, change: Change) -> Result<Committed, AppError> {
+    pub(in crate::round) async fn commit(
+        &self,
+        lg: &mut LiveGame,
+        change: Change,
+    ) -> Result<Committed, AppError> {
         let mut staged = lg.stage(change, self.now());
         let event = staged.event;
         let rated_end = lg.record().rated && !lg.is_over() && staged.update.ending.is_some();
@@ -523,7 +527,7 @@ impl LiveGames {
 
     /// [`LiveGames::commit`] of a change that creates another game in the
     /// same transaction (a rematch, stored with the game it follows).
-    pub async fn commit_creating(
+    pub(in crate::round) async fn commit_creating(
         &self,
         lg: &mut LiveGame,
         change: Change,
@@ -543,7 +547,7 @@ impl LiveGames {
     }
 
     /// Announces the game's state to its subscribers after `event`.
-    pub fn publish(&self, lg: &LiveGame, event: GameEvent) {
+    pub(in crate::round) fn publish(&self, lg: &LiveGame, event: GameEvent) {
         // A move of an online game that goes on: the compact move event.
         if event == GameEvent::Move && lg.mode() == GameMode::Online && !lg.is_over() {
             let topic = game_topic(lg.id());

@@ -7,6 +7,7 @@ use crate::error::AppError;
 use crate::game_views::VariantGame;
 use crate::kind::Kind;
 use crate::players::Me;
+use crate::round::command::{Fired, Trigger};
 use crate::round::engine_player::{accepts_draw, SearchRequest};
 use crate::round::live::GameEvent;
 use crate::round::live::{LiveGame, SharedGame};
@@ -60,38 +61,52 @@ impl LocalGames {
             lg.engine_client(),
         );
         tokio::spawn(async move {
-            let found = this.engine.play(&who, req).await;
-            let mut lg = arc.lock().await;
-            if lg.search_id() != Some(search_id) {
-                return; // taken back, resigned or deleted meanwhile
-            }
-            lg.search_done();
-            match found {
-                Ok(out) if !out.best.is_null() && !this.engine.is_shut_down() => {
-                    match this.live.commit(&mut lg, move_change(out.best)).await {
-                        Ok(moved) => this.live.publish(&lg, moved.event()),
-                        Err(e) => {
-                            tracing::error!(
-                                "game {}: the engine's move was not stored: {e}",
-                                lg.id()
-                            );
-                            if matches!(e, AppError::StaleGame(_)) {
-                                // Another server changed the game: catch up.
-                                if let Err(e) = this.live.reload(&mut lg).await {
-                                    tracing::warn!("game {}: not read again: {e}", lg.id());
-                                }
-                            }
-                            this.live.publish(&lg, GameEvent::Move);
-                        }
-                    }
-                }
-                Ok(_) => this.live.publish(&lg, GameEvent::Move),
-                Err(e) => {
-                    tracing::warn!("game {}: engine search failed: {e}", lg.id());
-                    this.live.publish(&lg, GameEvent::Move);
-                }
+            let found = this
+                .engine
+                .play(&who, req)
+                .await
+                .map(|out| out.best)
+                .map_err(|e| e.to_string());
+            // Through the round, as a player's move: committed, settled
+            // and announced there.
+            if let Some(round) = this.round.upgrade() {
+                round
+                    .fire(&arc, Trigger::EngineMove { search_id, found })
+                    .await;
             }
         });
+    }
+
+    /// The local half of [`Games::fire`](crate::round::games::Games::fire)
+    /// for the engine's search `search_id` ended with `found`: its move
+    /// committed; or, without one, the pages told it stopped thinking.
+    pub(in crate::round) async fn on_engine_move(
+        &self,
+        lg: &mut LiveGame,
+        search_id: u64,
+        found: Result<tensorchess_rules::Move, String>,
+    ) -> Result<Fired, AppError> {
+        if lg.search_id() != Some(search_id) {
+            return Ok(Fired::Nothing); // taken back, resigned or deleted meanwhile
+        }
+        lg.search_done();
+        match found {
+            Ok(best) if !best.is_null() && !self.engine.is_shut_down() => {
+                match self.live.commit(lg, move_change(best)).await {
+                    Ok(moved) => Ok(Fired::Committed(moved)),
+                    Err(e @ AppError::StaleGame(_)) => Err(e),
+                    Err(e) => {
+                        tracing::error!("game {}: the engine's move was not stored: {e}", lg.id());
+                        Ok(Fired::Told(GameEvent::Move))
+                    }
+                }
+            }
+            Ok(_) => Ok(Fired::Told(GameEvent::Move)),
+            Err(e) => {
+                tracing::warn!("game {}: engine search failed: {e}", lg.id());
+                Ok(Fired::Told(GameEvent::Move))
+            }
+        }
     }
 
     /// Whether the engine, playing `engine_color`, accepts a draw in `game`,

@@ -19,7 +19,7 @@ use crate::round::live::{
     Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame,
 };
 use crate::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
-use crate::views::{DrawAnswerView, GameView};
+use crate::views::GameView;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use tensorchess_engine::Level;
@@ -33,6 +33,8 @@ pub struct LocalGames {
     live: Arc<LiveGames>,
     engine: Arc<EnginePlayer>,
     next_search: AtomicU64,
+    /// The round the engine's moves go through.
+    round: std::sync::Weak<crate::round::games::Games>,
 }
 
 fn game_over() -> AppError {
@@ -40,12 +42,18 @@ fn game_over() -> AppError {
 }
 
 impl LocalGames {
-    /// The service over `live`, with `engine` to play and advise.
-    pub fn new(live: Arc<LiveGames>, engine: Arc<EnginePlayer>) -> LocalGames {
+    /// The service over `live`, with `engine` to play and advise, its
+    /// moves going through `round`.
+    pub fn new(
+        live: Arc<LiveGames>,
+        engine: Arc<EnginePlayer>,
+        round: std::sync::Weak<crate::round::games::Games>,
+    ) -> LocalGames {
         LocalGames {
             live,
             engine,
             next_search: AtomicU64::new(1),
+            round,
         }
     }
 
@@ -168,26 +176,6 @@ impl LocalGames {
         Ok(self.live.view(&lg))
     }
 
-    /// Deletes a game of this device (online games are kept).
-    pub async fn delete(&self, arc: Option<SharedGame>, id: &str) -> Result<(), AppError> {
-        if let Some(arc) = arc {
-            let mut lg = arc.lock().await;
-            if lg.mode() == GameMode::Online {
-                return Err(AppError::Conflict(
-                    "Online games are kept: both players and their spectators may come back to them"
-                        .into(),
-                ));
-            }
-            lg.stop_search();
-        }
-        self.live.remove(id);
-        if self.live.store().delete_game(id).await? {
-            Ok(())
-        } else {
-            Err(AppError::NotFound(format!("There is no game {id}")))
-        }
-    }
-
     /// The local half of [`Games::act`](crate::round::games::Games::act): a
     /// person's move, takeback or resignation, committed. The engine's
     /// search that follows and the announcement are the caller's.
@@ -207,12 +195,57 @@ impl LocalGames {
                 self.takeback(lg).await
             }
             Command::Resign => self.resign(lg).await,
-            Command::Join { .. } | Command::Online(_) => Err(AppError::refused(
+            Command::AgreeDraw { rev } => self.agree_draw(lg, *rev).await,
+            Command::Delete => {
+                self.delete_locked(lg).await?;
+                return Ok(Step::unchanged());
+            }
+            Command::Join { .. }
+            | Command::OfferDraw
+            | Command::AcceptDraw
+            | Command::DeclineDraw
+            | Command::Abort
+            | Command::ClaimVictory
+            | Command::Rematch
+            | Command::DeclineRematch
+            | Command::Berserk => Err(AppError::refused(
                 Kind::NotOnline,
                 "This game is not played online",
             )),
         }
         .map(Step::done)
+    }
+
+    /// The draw agreed at revision `rev` (the engine's answer, or the two
+    /// people's on the device): refused if the game moved on meanwhile.
+    async fn agree_draw(&self, lg: &mut LiveGame, rev: i64) -> Result<Committed, AppError> {
+        if lg.is_over() {
+            return Err(game_over());
+        }
+        if lg.rev() != rev {
+            return Err(AppError::Conflict(
+                "The game moved on before the offer was answered".into(),
+            ));
+        }
+        let draw = Outcome::Draw {
+            reason: EndReason::Agreement,
+        };
+        self.live
+            .commit(lg, Change::end(GameEvent::Draw, Ending::Outcome(draw)))
+            .await
+    }
+
+    /// Deletes the local game `lg` (locked by its owner's command): its
+    /// search stops, it leaves memory and the store.
+    async fn delete_locked(&self, lg: &mut LiveGame) -> Result<(), AppError> {
+        lg.stop_search();
+        let id = lg.id().to_string();
+        self.live.remove(&id);
+        if self.live.store().delete_game(&id).await? {
+            Ok(())
+        } else {
+            Err(AppError::NotFound(format!("There is no game {id}")))
+        }
     }
 
     /// Plays a person's move (`ply`: the moves on the board they saw).
@@ -293,13 +326,15 @@ impl LocalGames {
             .await
     }
 
-    /// A draw offer: the engine decides by its evaluation; on one device,
-    /// the players have already agreed.
-    pub async fn offer_draw(
-        self: &Arc<Self>,
+    /// The answer to a draw offer in local game `arc`: the engine decides
+    /// by its evaluation (searching without the game's lock); on one
+    /// device, the players have already agreed. The draw itself is
+    /// [`Command::AgreeDraw`] at the revision answered.
+    pub(in crate::round) async fn draw_answer(
+        &self,
         arc: &SharedGame,
         me: &Me,
-    ) -> Result<DrawAnswerView, AppError> {
+    ) -> Result<DrawAnswer, AppError> {
         let (game, rev, engine_color) = {
             let lg = arc.lock().await;
             if lg.is_over() {
@@ -307,48 +342,44 @@ impl LocalGames {
             }
             let engine_color = match lg.mode() {
                 GameMode::Engine => lg.human_color().map(|c| !c),
-                GameMode::Local | GameMode::Online => None,
+                GameMode::Local => None,
+                GameMode::Online => {
+                    return Err(AppError::refused(
+                        Kind::NotAllowed,
+                        "In an online game, offer a draw with the offer_draw action",
+                    ))
+                }
             };
             (lg.game().clone(), lg.rev(), engine_color)
         };
-        let (mut code, mut message) = ("agreed", "Draw agreed.".to_string());
-        if let Some(engine_color) = engine_color {
-            let (accepted, said, says) = self.engine_answers_draw(game, engine_color, me).await?;
-            (code, message) = (said, says.to_string());
-            if !accepted {
-                let lg = arc.lock().await;
-                return Ok(DrawAnswerView {
-                    accepted: false,
-                    code,
-                    message,
-                    game: self.live.view(&lg),
-                });
-            }
-        }
-        let mut lg = arc.lock().await;
-        if lg.rev() != rev || lg.is_over() {
-            return Ok(DrawAnswerView {
-                accepted: false,
-                code: "moved_on",
-                message: "The game moved on before the offer was answered.".into(),
-                game: self.live.view(&lg),
+        let Some(engine_color) = engine_color else {
+            return Ok(DrawAnswer {
+                accepted: true,
+                code: "agreed",
+                message: "Draw agreed.".into(),
+                rev,
             });
-        }
-        let draw = Outcome::Draw {
-            reason: EndReason::Agreement,
         };
-        let drawn = self
-            .live
-            .commit(&mut lg, Change::end(GameEvent::Draw, Ending::Outcome(draw)))
-            .await?;
-        self.live.publish(&lg, drawn.event());
-        Ok(DrawAnswerView {
-            accepted: true,
+        let (accepted, code, says) = self.engine_answers_draw(game, engine_color, me).await?;
+        Ok(DrawAnswer {
+            accepted,
             code,
-            message,
-            game: self.live.view(&lg),
+            message: says.to_string(),
+            rev,
         })
     }
+}
+
+/// The answer to a local game's draw offer.
+pub struct DrawAnswer {
+    /// The draw is agreed.
+    pub accepted: bool,
+    /// The answer in a word (see [`crate::views::DrawAnswerView`]).
+    pub code: &'static str,
+    /// The answer as a sentence.
+    pub message: String,
+    /// The game's revision the answer was given at.
+    pub rev: i64,
 }
 
 /// A move, with the end the rules give it.

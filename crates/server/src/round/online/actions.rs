@@ -10,7 +10,6 @@ use crate::game_views::{color_title, new_game, GameViews, VariantGame};
 use crate::ids::new_id;
 use crate::kind::Kind;
 use crate::players::Me;
-use crate::requests::OnlineAction;
 use crate::round::command::{Command, Step};
 use crate::round::live::{
     Change, Committed, EndingEdit, GameEvent, LiveGame, MovesEdit, Offer, Offered, OnlineEdit,
@@ -89,26 +88,31 @@ impl OnlineGames {
         me: &Me,
         command: &Command,
     ) -> Result<Step, AppError> {
-        let action = match command {
-            Command::Online(action) => action.clone(),
+        match command {
             Command::Move { ply: None, .. } => {
                 return Err(AppError::bad(
                     "A move in an online game must say at which ply it is played (\"ply\")",
                 ))
             }
-            Command::Move { mv, ply: Some(ply) } => OnlineAction::Move {
-                mv: mv.clone(),
-                ply: *ply,
-            },
-            Command::Resign => OnlineAction::Resign,
             Command::Takeback => {
                 return Err(refused(
                     Kind::NotAllowed,
                     "There are no takebacks in online games",
                 ))
             }
+            Command::AgreeDraw { .. } => {
+                return Err(refused(
+                    Kind::NotAllowed,
+                    "In an online game, offer a draw with the offer_draw action",
+                ))
+            }
+            Command::Delete => return Err(AppError::Conflict(
+                "Online games are kept: both players and their spectators may come back to them"
+                    .into(),
+            )),
             Command::Join { name } => return self.join(lg, me, name.clone()).await,
-        };
+            _ => {}
+        }
         let o = online_of(lg)?;
         let Some(seat) = seat_of(o, lg.id(), me) else {
             return Err(refused(
@@ -119,9 +123,11 @@ impl OnlineGames {
         // Any request of a player for their game shows them there.
         self.live.presence().seat_active(lg.id(), seat);
         let now = self.live.now();
-        let committed = match action {
-            OnlineAction::Move { mv, ply } => self.online_move(lg, seat, &mv, ply, now).await?,
-            OnlineAction::Resign => {
+        let committed = match command {
+            Command::Move { mv, ply: Some(ply) } => {
+                return self.online_move(lg, seat, mv, *ply, now).await
+            }
+            Command::Resign => {
                 self.check_playing(lg)?;
                 let outcome = Outcome::Decisive {
                     winner: !seat,
@@ -130,12 +136,12 @@ impl OnlineGames {
                 self.end(lg, GameEvent::Resign, Ending::Outcome(outcome), now)
                     .await?
             }
-            OnlineAction::OfferDraw => self.offer_draw(lg, seat, now).await?,
-            OnlineAction::AcceptDraw | OnlineAction::DeclineDraw => {
+            Command::OfferDraw => self.offer_draw(lg, seat, now).await?,
+            Command::AcceptDraw | Command::DeclineDraw => {
                 self.check_playing(lg)?;
                 let o = online_of(lg)?;
                 let answered = o.draw_offer().answer(seat, "draw")?;
-                if action == OnlineAction::AcceptDraw {
+                if *command == Command::AcceptDraw {
                     let draw = Outcome::Draw {
                         reason: EndReason::Agreement,
                     };
@@ -148,7 +154,7 @@ impl OnlineGames {
                     self.live.commit(lg, change).await?
                 }
             }
-            OnlineAction::Abort => {
+            Command::Abort => {
                 if lg.is_over() {
                     return Err(game_over());
                 }
@@ -168,9 +174,10 @@ impl OnlineGames {
                 self.end(lg, GameEvent::Abort, Ending::Aborted { no_show: None }, now)
                     .await?
             }
-            OnlineAction::ClaimVictory => self.claim_victory(lg, seat, now).await?,
-            OnlineAction::Rematch => return self.rematch(lg, seat).await,
-            OnlineAction::DeclineRematch => {
+            Command::ClaimVictory => self.claim_victory(lg, seat, now).await?,
+            Command::Berserk => self.berserk(lg, seat).await?,
+            Command::Rematch => return self.rematch(lg, seat).await,
+            Command::DeclineRematch => {
                 let o = online_of(lg)?;
                 if !lg.is_over() {
                     return Err(refused(
@@ -184,6 +191,12 @@ impl OnlineGames {
                 let change = record_change(GameEvent::RematchDeclined, o, record);
                 self.live.commit(lg, change).await?
             }
+            // Answered before the seat was looked for.
+            Command::Move { ply: None, .. }
+            | Command::Takeback
+            | Command::AgreeDraw { .. }
+            | Command::Delete
+            | Command::Join { .. } => return Ok(Step::unchanged()),
         };
         Ok(Step::done(committed))
     }
@@ -263,7 +276,7 @@ impl OnlineGames {
         text: &str,
         ply: usize,
         now: i64,
-    ) -> Result<Committed, AppError> {
+    ) -> Result<Step, AppError> {
         // The flag fell on the mover while the move was on its way (found
         // by the timer or by this check, whichever came first).
         let on_time = |e| matches!(e, Ending::Outcome(o) if o.reason() == EndReason::Timeout);
@@ -292,8 +305,10 @@ impl OnlineGames {
             let ending = flag_ending(lg.game(), turn);
             let flagged = self.end(lg, GameEvent::Flag, ending, now).await?;
             // The flag is announced although the move is refused.
-            self.live.publish(lg, flagged.event());
-            return Err(time_ran_out());
+            return Ok(Step {
+                refusal: Some(time_ran_out()),
+                ..Step::done(flagged)
+            });
         }
         let m = lg.game().parse_player_move(text)?;
         let mut record = o.record().clone();
@@ -322,7 +337,7 @@ impl OnlineGames {
             }),
             names: None,
         };
-        self.live.commit(lg, change).await
+        self.live.commit(lg, change).await.map(Step::done)
     }
 
     async fn offer_draw(
@@ -393,6 +408,7 @@ impl OnlineGames {
             return Ok(Step {
                 committed: None,
                 rematch_id: Some(next.clone()),
+                refusal: None,
             });
         }
         if !o.both_seated() {
@@ -473,6 +489,7 @@ impl OnlineGames {
         Ok(Step {
             committed: Some(committed),
             rematch_id: Some(id),
+            refusal: None,
         })
     }
 }

@@ -19,6 +19,7 @@
 //!   offers it, the other accepts.
 
 mod actions;
+mod berserk;
 pub mod pairing;
 pub mod seats;
 pub mod started;
@@ -76,12 +77,17 @@ pub enum Origin<'a> {
 /// The service behind online games.
 pub struct OnlineGames {
     live: Arc<LiveGames>,
+    /// The round its timers fire through.
+    round: std::sync::Weak<crate::round::games::Games>,
 }
 
 impl OnlineGames {
-    /// The service over `live`.
-    pub fn new(live: Arc<LiveGames>) -> OnlineGames {
-        OnlineGames { live }
+    /// The service over `live`, its timers firing through `round`.
+    pub fn new(
+        live: Arc<LiveGames>,
+        round: std::sync::Weak<crate::round::games::Games>,
+    ) -> OnlineGames {
+        OnlineGames { live, round }
     }
 
     /// Resumes what runs for a game just loaded: the flag timer (which

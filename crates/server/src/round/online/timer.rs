@@ -5,6 +5,7 @@ use super::actions::flag_ending;
 use super::OnlineGames;
 use crate::error::AppError;
 use crate::ids::GameId;
+use crate::round::command::{Fired, Trigger};
 use crate::round::live::GameEvent;
 use crate::round::live::{LiveGame, SharedGame};
 use crate::store::Ending;
@@ -31,7 +32,7 @@ impl OnlineGames {
             (None, None) => return,
         };
         let gen = o.timer_gen;
-        let games = Arc::downgrade(self);
+        let round = self.round.clone();
         let arc = arc.clone();
         let clock = self.live.config().clock.clone();
         let mut stopping = self.live.stopping();
@@ -41,74 +42,73 @@ impl OnlineGames {
                     _ = clock.sleep_until(deadline) => {}
                     _ = stopping.wait_for(|s| *s) => return,
                 }
-                let Some(games) = games.upgrade() else {
+                let Some(round) = round.upgrade() else {
                     return;
                 };
-                let mut lg = arc.lock().await;
-                if lg.is_over() || games.live.is_stopping() {
-                    return;
-                }
-                let turn = lg.turn();
-                let now = clock.now_ms();
-                let Some(o) = lg.online_mut() else {
-                    return;
-                };
-                if o.timer_gen != gen {
-                    return;
-                }
-                // Due: the flag, or the abort for a first move not made.
-                let due = match (o.turn_origin, o.first_move_deadline) {
-                    (Some(_), _) => match o.remaining(turn, turn, now) {
-                        Some(left) if left <= 0 => Some(GameEvent::Flag),
-                        Some(left) => {
-                            deadline = now + left;
-                            None
-                        }
-                        None => return,
-                    },
-                    (None, Some(d)) if d <= now => Some(GameEvent::Abort),
-                    (None, Some(d)) => {
-                        deadline = d;
-                        None
-                    }
-                    (None, None) => return,
-                };
-                let Some(event) = due else {
-                    continue;
-                };
-                o.forget_timer(); // this task: the end must not abort it
-                let ending = if event == GameEvent::Flag {
-                    flag_ending(lg.game(), turn)
-                } else {
-                    Ending::Aborted {
-                        no_show: Some(turn),
-                    }
-                };
-                match games.end(&mut lg, event, ending, now).await {
-                    Ok(ended) => {
-                        games.live.publish(&lg, ended.event());
-                        return;
-                    }
-                    // Another server changed the game first: reading it
-                    // again arms the timer its state needs.
-                    Err(AppError::StaleGame(_)) => {
-                        if let Err(e) = games.reload(&arc, &mut lg).await {
-                            tracing::warn!("game {}: not read again: {e}", lg.id());
-                        }
-                        return;
-                    }
-                    Err(e) => {
-                        tracing::error!(
-                            "game {}: the {} was not stored: {e}",
-                            lg.id(),
-                            event.as_str()
-                        );
-                        deadline = now + 1000;
-                    }
+                // Through the round, as a player's command: the flag (or
+                // the abort) is committed, settled and announced there.
+                match round.fire(&arc, Trigger::Clock { gen }).await {
+                    Some(next) => deadline = next,
+                    None => return,
                 }
             }
         });
         o.keep_timer(task.abort_handle());
+    }
+
+    /// The online half of [`Games::fire`](crate::round::games::Games::fire)
+    /// for a timer of generation `gen` come due: the flag of the side to
+    /// move, or the abort of a first move not made, committed; or, not due
+    /// yet (the clock was re-read), when to look again.
+    pub(in crate::round) async fn on_clock(
+        &self,
+        lg: &mut LiveGame,
+        gen: u64,
+    ) -> Result<Fired, AppError> {
+        if lg.is_over() || self.live.is_stopping() {
+            return Ok(Fired::Nothing);
+        }
+        let turn = lg.turn();
+        let now = self.live.now();
+        let Some(o) = lg.online_mut() else {
+            return Ok(Fired::Nothing);
+        };
+        if o.timer_gen != gen {
+            return Ok(Fired::Nothing);
+        }
+        // Due: the flag, or the abort for a first move not made.
+        let event = match (o.turn_origin, o.first_move_deadline) {
+            (Some(_), _) => match o.remaining(turn, turn, now) {
+                Some(left) if left <= 0 => GameEvent::Flag,
+                Some(left) => return Ok(Fired::Again(now + left)),
+                None => return Ok(Fired::Nothing),
+            },
+            (None, Some(d)) if d <= now => GameEvent::Abort,
+            (None, Some(d)) => return Ok(Fired::Again(d)),
+            (None, None) => return Ok(Fired::Nothing),
+        };
+        o.forget_timer(); // the firing task: the end must not abort it
+        let ending = if event == GameEvent::Flag {
+            flag_ending(lg.game(), turn)
+        } else {
+            Ending::Aborted {
+                no_show: Some(turn),
+            }
+        };
+        match self.end(lg, event, ending, now).await {
+            Ok(ended) => Ok(Fired::Committed(ended)),
+            // Stored later, or read again by the caller (another server
+            // changed the game first).
+            Err(AppError::StaleGame(e)) => Err(AppError::StaleGame(e)),
+            Err(e) => {
+                tracing::error!(
+                    "game {}: the {} was not stored: {e}",
+                    lg.id(),
+                    event.as_str()
+                );
+                Ok(Fired::Again(now + 1000))
+            }
+        }
     }
 
     /// Loads the online games whose clock runs, so that their flags fall
