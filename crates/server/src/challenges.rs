@@ -6,9 +6,10 @@
 //! its challenger has had no page open for a while.
 
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::players::{Me, Players};
+use crate::players::Players;
 use crate::requests::{ClockRequest, ColorChoice};
 use crate::round::live::LiveGames;
 use crate::round::online::pairing::Pairing;
@@ -46,8 +47,7 @@ pub const MAX_STRANGER_CHALLENGES_PER_DAY: usize = 3;
 pub const MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY: usize = 3;
 /// Longest reason for a decline, in characters.
 pub const MAX_REASON_CHARS: usize = 140;
-/// The topic a player follows for their challenges (each sees their own).
-pub const CHALLENGES_TOPIC: &str = "challenges";
+pub use crate::topic::CHALLENGES_TOPIC;
 
 /// What became of a challenge, as its two players' pages are told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -253,9 +253,7 @@ fn final_color(id: &str, color: SeekColor) -> SeekColor {
     }
 }
 
-fn player_topic(player: &str) -> String {
-    format!("{CHALLENGES_TOPIC}:{player}")
-}
+use crate::topic::challenges_of as player_topic;
 
 /// The challenges service.
 pub struct Challenges {
@@ -282,7 +280,7 @@ impl Challenges {
         let p = self.players.record(id).await?;
         let bot = self.live.store().is_bot(&p.id).await?;
         Ok(ChallengerView {
-            title: bot.then_some(crate::bot::BOT_TITLE),
+            title: bot.then_some(crate::views::BOT_TITLE),
             id: p.id,
             name: p.name,
             account: p.account,
@@ -366,7 +364,7 @@ impl Challenges {
         }
         let guest = !self.players.has_account(&me.id).await?;
         if req.rated && guest {
-            return Err(crate::lobby::rated_needs_account());
+            return Err(crate::players::rated_needs_account());
         }
         if guest
             && !store
@@ -510,9 +508,13 @@ impl Challenges {
             rated: c.rated,
             maker: (&c.challenger, final_color(&c.id, c.color)),
             taker: &c.challenged,
+            names: [
+                self.players.name_of(&c.challenger).await?,
+                self.players.name_of(&c.challenged).await?,
+            ],
             origin: Origin::Challenge(&c.id),
         };
-        let (arc, _) = self.online.start_paired(&self.players, pairing).await?;
+        let (arc, _) = self.online.start_paired(pairing).await?;
         let game = arc.lock().await.id().to_string();
         let accepted = ChallengeRecord {
             state: ChallengeState::Accepted { game },
@@ -531,7 +533,7 @@ impl Challenges {
     ) -> Result<ChallengeView, AppError> {
         let c = self.open_one(me, id, true).await?;
         let reason = match req.reason {
-            Some(r) => Some(crate::chat::clean_text(&r).map_err(|_| {
+            Some(r) => Some(crate::text::clean_text(&r).map_err(|_| {
                 AppError::bad(format!("A reason has 1 to {MAX_REASON_CHARS} characters"))
             })?),
             None => None,
@@ -541,9 +543,11 @@ impl Challenges {
         if let Some(r) = &reason {
             let offered = STANDARD_REASONS.iter().any(|(_, s)| s == r);
             let guest = !self.players.has_account(&me.id).await?;
-            if !offered && crate::chat::muted(self.live.store(), me, guest, self.live.now()).await?
+            if !offered
+                && crate::players::mutes::muted(self.live.store(), me, guest, self.live.now())
+                    .await?
             {
-                return Err(crate::chat::muted_refusal());
+                return Err(crate::players::mutes::muted_refusal());
             }
         }
         self.close(c, ChallengeState::Declined { reason }, &me.id)
@@ -626,6 +630,6 @@ impl Challenges {
 
     /// The hub topic `me`'s page follows for the topic `challenges`.
     pub fn topic_of(me: &Me) -> String {
-        player_topic(&me.id)
+        crate::topic::challenges_of(&me.id)
     }
 }

@@ -8,14 +8,14 @@
 //! (`tensorchess admin reports`, `admin mute`).
 
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::PlayerId;
 use crate::kind::Kind;
-use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::round::live::{LiveGame, LiveGames};
 use crate::round::online::OnlineGames;
 use crate::store::{
-    Cap, ChatMessage, ChatRoom, GameStore, NewChatMessage, NewReport, Notice, ReportCaps, Reported,
+    Cap, ChatMessage, ChatRoom, NewChatMessage, NewReport, Notice, ReportCaps, Reported,
     CHAT_HISTORY,
 };
 use crate::views::ServerEvent;
@@ -23,8 +23,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use tensorchess_rules::Color;
 
-/// Longest message, in characters.
-pub const MAX_CHARS: usize = 140;
+pub use crate::text::MAX_CHARS;
 /// Messages a player may send back to back, then one every two seconds
 /// (five in ten seconds).
 pub const CHAT_RATE: RateLimit = RateLimit {
@@ -67,42 +66,9 @@ pub struct ChatView {
     pub can_write: bool,
 }
 
-/// The topic of a game's room.
-pub fn chat_topic(game_id: &str, room: ChatRoom) -> String {
-    format!("chat:{game_id}:{}", room.as_str())
-}
+pub use crate::topic::{chat_topic, parse_chat_topic};
 
-/// A topic `chat:{id}:{room}`, read.
-pub fn parse_chat_topic(topic: &str) -> Option<(&str, ChatRoom)> {
-    let rest = topic.strip_prefix("chat:")?;
-    let (id, room) = rest.rsplit_once(':')?;
-    Some((id, ChatRoom::parse(room)?))
-}
-
-/// Makes a message plain, short text: line ends and tabs become spaces,
-/// other control characters and those that reorder or hide text (bidi
-/// overrides, zero-width) are dropped, spaces at the ends trimmed.
-pub fn clean_text(text: &str) -> Result<String, AppError> {
-    let hidden = |c: char| matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}');
-    let cleaned: String = text
-        .chars()
-        .filter_map(|c| match c {
-            '\n' | '\r' | '\t' => Some(' '),
-            c if c.is_control() || hidden(c) => None,
-            c => Some(c),
-        })
-        .collect();
-    let cleaned = cleaned.trim();
-    if cleaned.is_empty() {
-        return Err(AppError::bad("A chat message needs some text"));
-    }
-    if cleaned.chars().count() > MAX_CHARS {
-        return Err(AppError::bad(format!(
-            "A chat message has at most {MAX_CHARS} characters"
-        )));
-    }
-    Ok(cleaned.to_string())
-}
+pub use crate::text::clean_text;
 
 /// Open reports one reporter may have waiting for the operator.
 pub const MAX_OPEN_REPORTS_PER_REPORTER: usize = 10;
@@ -112,46 +78,7 @@ pub const MAX_OPEN_REPORTS_PER_ADDRESS: usize = 20;
 /// Open reports in all: the operator's queue. When it is full the newest
 /// report is refused (`429`), and those waiting stay to be read.
 pub const MAX_OPEN_REPORTS: usize = 500;
-/// How long guests at the address of a muted player are muted with them:
-/// a day, renewed each time the muted player is refused or logs out (so
-/// that logging out, or a fresh browser there, is no way around the
-/// mute; accounts at that address are not held).
-pub const ADDRESS_MUTE_MS: i64 = 24 * 3_600_000;
-
-/// The refusal of a muted player's words (`403 muted`).
-pub fn muted_refusal() -> AppError {
-    AppError::refused(
-        Kind::Muted,
-        "Your chat is muted on this server: your messages are not sent",
-    )
-}
-
-/// Whether `me` (a `guest`, or not) may not speak now: the operator muted
-/// the player, or, for a guest, a muted player at their address. A muted
-/// player seen here mutes guests at their address too (for
-/// [`ADDRESS_MUTE_MS`], at most as long as their own mute).
-pub async fn muted(
-    store: &Arc<dyn GameStore>,
-    me: &Me,
-    guest: bool,
-    now: i64,
-) -> Result<bool, AppError> {
-    let address = (!me.client.exempt).then(|| me.client.key().to_string());
-    if let Some(until) = store.chat_muted_until(&me.id).await?.filter(|u| *u > now) {
-        if let Some(address) = &address {
-            let held = until.min(now.saturating_add(ADDRESS_MUTE_MS));
-            store.mute_address(address, held).await?;
-        }
-        return Ok(true);
-    }
-    match (&address, guest) {
-        (Some(address), true) => Ok(store
-            .address_muted_until(address)
-            .await?
-            .is_some_and(|until| until > now)),
-        _ => Ok(false),
-    }
-}
+pub use crate::players::mutes::{muted, muted_refusal, ADDRESS_MUTE_MS};
 
 /// The chat service.
 pub struct Chat {
@@ -446,36 +373,5 @@ impl Chat {
             Some(m) => Ok(m.message.game_id),
             None => Err(AppError::NotFound(format!("There is no message {id}"))),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_become_plain_short_text() {
-        assert_eq!(clean_text("  hi\nthere\t! ").unwrap(), "hi there !");
-        assert_eq!(clean_text("a\u{202e}b\u{200b}c\u{7}").unwrap(), "abc");
-        assert_eq!(
-            clean_text("<b>bold</b>").unwrap(),
-            "<b>bold</b>",
-            "shown as text"
-        );
-        assert!(clean_text(" \u{200b} ").is_err());
-        assert!(clean_text(&"x".repeat(MAX_CHARS)).is_ok());
-        assert!(
-            clean_text(&"й".repeat(MAX_CHARS + 1)).is_err(),
-            "characters, not bytes"
-        );
-    }
-
-    #[test]
-    fn topics_read_back() {
-        let t = chat_topic("abc123", ChatRoom::Spectators);
-        assert_eq!(t, "chat:abc123:spectators");
-        assert_eq!(parse_chat_topic(&t), Some(("abc123", ChatRoom::Spectators)));
-        assert_eq!(parse_chat_topic("chat:abc:lobby"), None);
-        assert_eq!(parse_chat_topic("game:abc"), None);
     }
 }

@@ -2,10 +2,76 @@
 
 use super::client::Proxies;
 use super::clock::{Clock, SystemClock};
-use super::http::guard::BodyLimits;
-use super::http::listener::ConnectionLimits;
 use super::ratelimit::RateLimit;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a request body may take, and how slowly it may come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyLimits {
+    /// The whole body, from the end of the headers.
+    pub total: Duration,
+    /// The longest wait for the next piece of it.
+    pub idle: Duration,
+    /// Bytes a second, on average, once `idle` has passed.
+    pub min_rate: u64,
+}
+
+impl Default for BodyLimits {
+    fn default() -> Self {
+        BodyLimits {
+            total: Duration::from_secs(20),
+            idle: Duration::from_secs(5),
+            min_rate: 1024,
+        }
+    }
+}
+
+/// How many connections are let in, and how long they may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// Time for a request's headers to arrive (and for an idle keep-alive
+    /// connection to send its next request).
+    pub header_timeout: Duration,
+    /// Connections at once from one client address.
+    pub per_client: usize,
+    /// Connections at once in all.
+    pub total: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            header_timeout: Duration::from_secs(10),
+            per_client: 64,
+            total: total_for(open_files_limit()),
+        }
+    }
+}
+
+/// File descriptors kept for the database, the log and the rest.
+const RESERVED_FILES: u64 = 64;
+
+/// The connections one process may hold with `files` descriptors.
+pub(crate) fn total_for(files: u64) -> usize {
+    (files.saturating_sub(RESERVED_FILES) * 9 / 10).max(16) as usize
+}
+
+/// The process's soft limit of open files.
+pub(crate) fn open_files_limit() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit only writes into the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+            return limit.rlim_cur;
+        }
+    }
+    1024
+}
 
 /// Timings and limits of the server, with the clock they are read on.
 #[derive(Clone)]

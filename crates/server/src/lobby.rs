@@ -42,8 +42,7 @@ pub const MAX_SEEKS_PER_PLAYER: usize = 3;
 pub const MAX_SEEKS_PER_ADDRESS: usize = 6;
 /// Open seeks in all.
 pub const MAX_OPEN_SEEKS: usize = 500;
-/// The topic of the lobby's updates.
-pub const LOBBY_TOPIC: &str = "lobby";
+pub use crate::topic::LOBBY_TOPIC;
 
 /// The lobby service.
 pub struct Lobby {
@@ -83,7 +82,7 @@ impl Lobby {
         let clock = OnlineGames::clock_settings(req.clock)?;
         let color = req.color.unwrap_or(ColorChoice::RANDOM).0;
         if req.rated && !self.players.has_account(&me.id).await? {
-            return Err(rated_needs_account());
+            return Err(crate::players::rated_needs_account());
         }
         if self.live.store().is_bot(&me.id).await? {
             return Err(AppError::refused(
@@ -182,7 +181,7 @@ impl Lobby {
             ));
         }
         if seek.rated && !self.players.has_account(&me.id).await? {
-            return Err(rated_needs_account());
+            return Err(crate::players::rated_needs_account());
         }
         if seek.rated && self.live.store().is_bot(&me.id).await? {
             return Err(AppError::refused(
@@ -196,9 +195,13 @@ impl Lobby {
             rated: seek.rated,
             maker: (&seek.player_id, seek.color),
             taker: &me.id,
+            names: [
+                self.players.name_of(&seek.player_id).await?,
+                self.players.name_of(&me.id).await?,
+            ],
             origin: Origin::Seek(&seek.id),
         };
-        let (arc, seats) = self.online.start_paired(&self.players, pairing).await?;
+        let (arc, seats) = self.online.start_paired(pairing).await?;
         let ByColor { white, black } = seats;
         let view = {
             let lg = arc.lock().await;
@@ -394,14 +397,6 @@ fn check_caps(open: &[SeekRecord], player: &str, client: &Client) -> Result<(), 
         )));
     }
     Ok(())
-}
-
-/// The refusal of a rated game to a guest (seeks and challenges).
-pub(crate) fn rated_needs_account() -> AppError {
-    AppError::refused(
-        Kind::AccountNeeded,
-        "Rated games are for players with an account: register or log in first",
-    )
 }
 
 #[cfg(test)]

@@ -4,11 +4,11 @@
 //! say they have connected (see `server::cluster`).
 
 use super::clock::Clock;
-use super::cluster::Cluster;
 use super::hub::Hub;
 use super::ids::game_topic;
 use super::store::Notice;
 use super::views::ServerEvent;
+use crate::outbox::Cluster;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tensorchess_rules::Color;

@@ -32,7 +32,7 @@ impl ColorChoice {
 
     /// The colour itself, a random one drawn now.
     pub fn draw(self) -> Color {
-        crate::round::online::pairing::draw_color(self.0)
+        draw_color(self.0)
     }
 }
 
@@ -418,5 +418,20 @@ impl ClientMessage {
             }
             other => return Err(other),
         })
+    }
+}
+
+/// The colour `wanted` gives its maker (random: drawn now).
+pub fn draw_color(wanted: SeekColor) -> Color {
+    match wanted {
+        SeekColor::White => Color::White,
+        SeekColor::Black => Color::Black,
+        SeekColor::Random => {
+            if rand::Rng::random_bool(&mut rand::rng(), 0.5) {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
     }
 }

@@ -6,9 +6,9 @@
 
 use crate::clock::Clock;
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::players::Me;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::store::{GameStore, TokenRecord};
 use serde::Deserialize;
@@ -60,13 +60,13 @@ pub struct NewToken {
 /// The SHA-256 (hex) a token is stored by: the same hash as sessions' and
 /// seats' tokens.
 pub fn hash(token: &str) -> String {
-    crate::round::online::seats::token_hash(token)
+    crate::identity::token_hash(token)
 }
 
 /// A new random token: the prefix and 32 hex digits (128 bits from the
 /// operating system's generator).
 fn new_token() -> String {
-    let random = crate::round::online::seats::new_token();
+    let random = crate::identity::new_token();
     format!("{TOKEN_PREFIX}{}", &random[..32])
 }
 
@@ -142,7 +142,7 @@ impl Tokens {
     pub async fn create(&self, me: &Me, req: NewTokenRequest) -> Result<NewToken, AppError> {
         me.may_act()?;
         self.account_of(me).await?;
-        let description = crate::chat::clean_text(&req.description)
+        let description = crate::text::clean_text(&req.description)
             .ok()
             .filter(|d| d.chars().count() <= MAX_DESCRIPTION)
             .ok_or_else(|| {

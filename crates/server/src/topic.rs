@@ -3,13 +3,41 @@
 //! `lobby` and `challenges`. Past that edge a topic is this type, and its
 //! text is made again only to name it on the wire.
 
-use crate::challenges::CHALLENGES_TOPIC;
-use crate::chat::{chat_topic, parse_chat_topic};
 use crate::ids::{game_topic, GameId, TournamentId};
-use crate::lobby::LOBBY_TOPIC;
 use crate::store::ChatRoom;
-use crate::tournaments::{topic_of, TOURNAMENT_TOPIC_PREFIX};
 use std::fmt;
+
+/// The topic of the lobby's updates.
+pub const LOBBY_TOPIC: &str = "lobby";
+
+/// The topic a player follows for their challenges (each sees their own).
+pub const CHALLENGES_TOPIC: &str = "challenges";
+
+/// The hub topic of `player`'s own challenges (what `challenges` names
+/// for them).
+pub fn challenges_of(player: &str) -> String {
+    format!("{CHALLENGES_TOPIC}:{player}")
+}
+
+/// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
+pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
+
+/// The hub topic of tournament `id`.
+pub fn tournament_topic(id: &str) -> String {
+    format!("{TOURNAMENT_TOPIC_PREFIX}{id}")
+}
+
+/// The topic of a game's room.
+pub fn chat_topic(game_id: &str, room: ChatRoom) -> String {
+    format!("chat:{game_id}:{}", room.as_str())
+}
+
+/// A topic `chat:{id}:{room}`, read.
+pub fn parse_chat_topic(topic: &str) -> Option<(&str, ChatRoom)> {
+    let rest = topic.strip_prefix("chat:")?;
+    let (id, room) = rest.rsplit_once(':')?;
+    Some((id, ChatRoom::parse(room)?))
+}
 
 /// A topic a socket may follow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +80,7 @@ impl fmt::Display for Topic {
         match self {
             Topic::Game(id) => f.write_str(&game_topic(id)),
             Topic::Chat(id, room) => f.write_str(&chat_topic(id, *room)),
-            Topic::Tournament(id) => f.write_str(&topic_of(id)),
+            Topic::Tournament(id) => f.write_str(&tournament_topic(id)),
             Topic::Lobby => f.write_str(LOBBY_TOPIC),
             Topic::Challenges => f.write_str(CHALLENGES_TOPIC),
         }
@@ -62,6 +90,15 @@ impl fmt::Display for Topic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn topics_read_back() {
+        let t = chat_topic("abc123", ChatRoom::Spectators);
+        assert_eq!(t, "chat:abc123:spectators");
+        assert_eq!(parse_chat_topic(&t), Some(("abc123", ChatRoom::Spectators)));
+        assert_eq!(parse_chat_topic("chat:abc:lobby"), None);
+        assert_eq!(parse_chat_topic("game:abc"), None);
+    }
 
     #[test]
     fn every_topic_reads_back_as_it_is_written() {

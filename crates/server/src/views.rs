@@ -6,6 +6,9 @@
 use crate::round::live::GameEvent;
 use serde::Serialize;
 
+/// What a bot account is called where names are shown (before the name).
+pub const BOT_TITLE: &str = "BOT";
+
 /// One piece's route during a move; `squares[0]` is where it starts.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct RouteView {

@@ -7,9 +7,9 @@ use super::lichess;
 use super::lines::{self, LineStream, Lines};
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::{game_topic, GameId};
 use crate::kind::Kind;
-use crate::players::Me;
 use crate::round::games::Games;
 use crate::round::live::LiveGame;
 use crate::round::online::OnlineGames;
@@ -328,7 +328,7 @@ pub async fn game_stream(
     let mut game_rx = hub.subscribe(&game_topic(&id));
     // The players' room only: a player never reads the spectators' room
     // while the game goes on, and the stream ends with the game.
-    let mut players_rx = hub.subscribe(&crate::chat::chat_topic(&id, ChatRoom::Players));
+    let mut players_rx = hub.subscribe(&crate::topic::chat_topic(&id, ChatRoom::Players));
     let seats = Seats::of(&lg, live.now());
     drop(lg);
     let first = full(&bots, &seats).await?;

@@ -18,8 +18,9 @@ pub use game::{game_full, game_state, game_stream, GameStateLine};
 pub use lines::LineStream;
 
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::kind::Kind;
-use crate::players::{Me, Players};
+use crate::players::Players;
 use crate::round::live::LiveGames;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -27,8 +28,7 @@ use std::sync::{Arc, Mutex};
 
 /// A keep-alive empty line is sent this often on every stream.
 pub const KEEP_ALIVE_MS: i64 = 7_000;
-/// What a bot account is called where names are shown.
-pub const BOT_TITLE: &str = "BOT";
+pub use crate::views::BOT_TITLE;
 
 /// A player as the streams show them (lichess's `LightUser` with a rating).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]

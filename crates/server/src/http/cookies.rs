@@ -3,8 +3,8 @@
 //! the request came over HTTPS. Read here, at the edge; the services get
 //! the values.
 
+use crate::identity::{ID_COOKIE, ID_COOKIE_MAX_AGE};
 use crate::ids::valid_id;
-use crate::players::identity::{ID_COOKIE, ID_COOKIE_MAX_AGE};
 use crate::round::online::seats::{plausible_token, SEAT_COOKIE_PREFIX};
 use axum::http::{header, HeaderMap, HeaderValue};
 

@@ -25,29 +25,9 @@ use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
-use std::time::Duration;
 use tokio::time::Instant;
 
-/// How long a request body may take, and how slowly it may come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BodyLimits {
-    /// The whole body, from the end of the headers.
-    pub total: Duration,
-    /// The longest wait for the next piece of it.
-    pub idle: Duration,
-    /// Bytes a second, on average, once `idle` has passed.
-    pub min_rate: u64,
-}
-
-impl Default for BodyLimits {
-    fn default() -> Self {
-        BodyLimits {
-            total: Duration::from_secs(20),
-            idle: Duration::from_secs(5),
-            min_rate: 1024,
-        }
-    }
-}
+pub use crate::config::BodyLimits;
 
 /// Whether a request changes something (and so must come from this site).
 fn writes(method: &Method) -> bool {
@@ -209,6 +189,7 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();

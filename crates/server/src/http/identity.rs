@@ -6,10 +6,10 @@
 use super::cookies::{bearer, id_cookie, via_https, Cookies};
 use crate::client::{Client, Forwarding};
 use crate::error::AppError;
+use crate::identity::new_token;
+use crate::identity::Me;
+use crate::identity::ID_COOKIE;
 use crate::ids::PlayerId;
-use crate::players::identity::ID_COOKIE;
-use crate::players::Me;
-use crate::round::online::seats::new_token;
 use crate::tokens::TokenAuth;
 use crate::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};

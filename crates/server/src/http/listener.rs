@@ -20,51 +20,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tower::ServiceExt;
 
-/// How many connections are let in, and how long they may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConnectionLimits {
-    /// Time for a request's headers to arrive (and for an idle keep-alive
-    /// connection to send its next request).
-    pub header_timeout: Duration,
-    /// Connections at once from one client address.
-    pub per_client: usize,
-    /// Connections at once in all.
-    pub total: usize,
-}
-
-impl Default for ConnectionLimits {
-    fn default() -> Self {
-        ConnectionLimits {
-            header_timeout: Duration::from_secs(10),
-            per_client: 64,
-            total: total_for(open_files_limit()),
-        }
-    }
-}
-
-/// File descriptors kept for the database, the log and the rest.
-const RESERVED_FILES: u64 = 64;
-
-/// The connections one process may hold with `files` descriptors.
-fn total_for(files: u64) -> usize {
-    (files.saturating_sub(RESERVED_FILES) * 9 / 10).max(16) as usize
-}
-
-/// The process's soft limit of open files.
-fn open_files_limit() -> u64 {
-    #[cfg(unix)]
-    {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit only writes into the struct it is given.
-        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-            return limit.rlim_cur;
-        }
-    }
-    1024
-}
+use crate::config::open_files_limit;
+pub use crate::config::ConnectionLimits;
 
 /// Raises the soft limit of open files to the hard limit (a server holds
 /// a descriptor per connection); returns the limit now in force.
@@ -247,6 +204,7 @@ pub async fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::total_for;
 
     #[test]
     fn connections_are_capped_per_client_and_in_all() {

@@ -33,10 +33,10 @@
 //! [`RateLimit`]: crate::ratelimit::RateLimit
 
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::{game_topic, GameId};
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::metrics::{Gauge, Metrics};
-use crate::players::Me;
 use crate::presence::PresenceGuard;
 use crate::ratelimit::TokenBucket;
 use crate::requests::ClientMessage;

@@ -12,8 +12,8 @@
 use crate::clock::Clock;
 use crate::error::AppError;
 use crate::game_views::{new_game, parse_variant, GameViews};
-use crate::players::glicko2::{self, Glicko};
-use crate::players::ratings::START;
+use crate::rating::glicko2::{self, Glicko};
+use crate::rating::START;
 use crate::store::{
     GameStore, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite, RatingRecord, StoreError,
     MAX_PUZZLE_ATTEMPTS,

@@ -3,16 +3,15 @@
 //! Glicko-2 ratings ([`glicko2`], [`ratings`]).
 
 mod events;
-pub mod glicko2;
-pub mod identity;
+pub mod mutes;
 mod names;
 mod password;
-pub mod ratings;
 
 pub use events::AccountSignal;
 pub use names::clean_name;
 
-pub use identity::{Me, ID_COOKIE};
+pub use crate::identity::{Me, ID_COOKIE};
+pub use crate::rating as ratings;
 
 use super::client::Client;
 use super::clock::Clock;
@@ -21,10 +20,10 @@ use super::ratelimit::{KeyedLimiter, RateLimit};
 use super::store::{
     AccountRecord, GameStore, GameSummary, PlayerRecord, RatingPool, RatingRecord, StoreError,
 };
+use crate::identity::guest_id;
+use crate::identity::{new_token, token_hash};
 use crate::ids::PlayerId;
 use crate::kind::Kind;
-use crate::round::online::seats::{new_token, token_hash};
-use identity::guest_id;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -55,6 +54,14 @@ pub struct Profile {
     pub ratings: Vec<(RatingPool, RatingRecord)>,
     /// Recent finished online games, newest first.
     pub games: Vec<GameSummary>,
+}
+
+/// The refusal of a rated game to a guest (seeks and challenges).
+pub(crate) fn rated_needs_account() -> AppError {
+    AppError::refused(
+        Kind::AccountNeeded,
+        "Rated games are for players with an account: register or log in first",
+    )
 }
 
 /// The longest display name.
@@ -448,7 +455,7 @@ impl Players {
     /// ([`crate::chat::muted`]): a logout is no way around a mute.
     async fn hand_on_mute(&self, me: &Me, next: &str) -> Result<(), AppError> {
         let now = self.clock.now_ms();
-        if crate::chat::muted(&self.store, me, false, now).await? {
+        if crate::players::mutes::muted(&self.store, me, false, now).await? {
             let until = self.store.chat_muted_until(&me.id).await?;
             self.store.set_chat_mute(next, until).await?;
         }

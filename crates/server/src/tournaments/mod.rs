@@ -17,9 +17,10 @@ pub mod views;
 pub mod waves;
 
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::{new_id, GameId, TournamentId};
 use crate::kind::Kind;
-use crate::players::{Me, Players};
+use crate::players::Players;
 use crate::requests::ClockRequest;
 use crate::round::live::LiveGames;
 use crate::round::online::timing::Timing;
@@ -35,8 +36,7 @@ use std::sync::Arc;
 use tensorchess_rules::VariantKind;
 pub use views::{GameTournamentView, PairingView, TournamentSummaryView, TournamentView};
 
-/// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
-pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
+pub use crate::topic::{tournament_topic as topic_of, TOURNAMENT_TOPIC_PREFIX};
 /// Tournaments one player may make in a day.
 pub const MAX_CREATED_PER_DAY: usize = 5;
 /// Tournaments made from one client address in a day (fresh guests
@@ -207,11 +207,6 @@ impl Settings {
             max_players,
         })
     }
-}
-
-/// The hub topic of tournament `id`.
-pub fn topic_of(id: &str) -> String {
-    format!("{TOURNAMENT_TOPIC_PREFIX}{id}")
 }
 
 /// Whether `name` is a tournament's name: 2 to 40 letters, digits,

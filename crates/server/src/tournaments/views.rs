@@ -4,8 +4,8 @@
 
 use super::Tournaments;
 use crate::error::AppError;
+use crate::identity::Me;
 use crate::ids::GameId;
-use crate::players::Me;
 use crate::store::{
     Ending, EntryRecord, TournamentGame, TournamentKind, TournamentRecord, TournamentState,
 };
@@ -594,7 +594,7 @@ impl Tournaments {
         Ok(TournamentPlayerView {
             id: id.to_string(),
             name,
-            title: bot.then_some(crate::bot::BOT_TITLE),
+            title: bot.then_some(crate::views::BOT_TITLE),
         })
     }
 

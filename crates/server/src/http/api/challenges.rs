@@ -5,7 +5,7 @@ use super::ApiResult;
 use crate::challenges::{ChallengeRequest, ChallengeView, ChallengesView, DeclineRequest};
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiPath};
-use crate::players::Me;
+use crate::identity::Me;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;

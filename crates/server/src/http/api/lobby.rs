@@ -3,7 +3,7 @@
 use super::ApiResult;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiPath};
-use crate::players::Me;
+use crate::identity::Me;
 use crate::requests::{AcceptRequest, SeekRequest};
 use crate::views::{GameView, SeekView};
 use crate::AppState;

@@ -4,9 +4,9 @@
 use super::ApiResult;
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, IdPath};
+use crate::identity::Me;
 use crate::ids::GameId;
 use crate::kind::Kind;
-use crate::players::Me;
 use crate::requests::{JoinRequest, NewOnlineRequest, OnlineAction};
 use crate::round::command::Command;
 use crate::views::GameView;

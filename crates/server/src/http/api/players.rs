@@ -6,7 +6,7 @@ use crate::error::AppError;
 use crate::http::cookies::{id_cookie, via_https};
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::views::players::{MeView, ProfileView};
-use crate::players::Me;
+use crate::identity::Me;
 use crate::requests::{AccountRequest, PasswordRequest, RenameRequest};
 use crate::AppState;
 use axum::extract::State;

@@ -5,7 +5,7 @@ use crate::error::AppError;
 use crate::follows::PreferencesView;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::ndjson;
-use crate::players::Me;
+use crate::identity::Me;
 use crate::AppState;
 use axum::extract::State;
 use axum::response::Response;

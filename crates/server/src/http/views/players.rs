@@ -1,8 +1,8 @@
 //! `GET /api/me`, the account routes' answers and `GET /api/players/{username}`.
 
 use super::games::GameSummaryView;
-use crate::players::ratings::START;
 use crate::players::{PlayerInfo, Profile};
+use crate::rating::START;
 use crate::store::{RatingPool, RatingRecord};
 use serde::Serialize;
 use tensorchess_rules::VariantKind;

@@ -8,8 +8,8 @@
 //! seated in a game never becomes one later. A player looked up for
 //! another reason is kept only once known to be a bot.
 
-use crate::bot::BOT_TITLE;
 use crate::store::{GameStore, StoreError};
+use crate::views::BOT_TITLE;
 use std::collections::HashMap;
 use std::sync::Mutex;
 

@@ -20,11 +20,11 @@ pub use game::{date_string, LiveGame};
 pub use offer::{Offer, Offered};
 pub use online::OnlineState;
 
-use crate::cluster::Cluster;
 use crate::config::ServerConfig;
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::ids::{game_topic, GameId};
+use crate::outbox::Cluster;
 use crate::presence::Presence;
 use crate::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
 use crate::views::{GameView, History, ServerEvent};
@@ -488,7 +488,7 @@ impl LiveGames {
             .await?
             .into_iter()
             .find(|(p, _)| *p == pool)
-            .map_or(crate::players::ratings::START, |(_, r)| r))
+            .map_or(crate::rating::START, |(_, r)| r))
     }
 
     /// Works the players' new ratings into a staged end of a rated game.
@@ -503,7 +503,7 @@ impl LiveGames {
         ) else {
             return Ok(());
         };
-        let Some(score) = crate::players::ratings::white_score(ending) else {
+        let Some(score) = crate::rating::white_score(ending) else {
             return Ok(());
         };
         let pool = edit.record.rating_pool(lg.record().variant);
@@ -517,8 +517,7 @@ impl LiveGames {
                 .find(|(p, _)| *p == pool)
                 .map(|(_, r)| r);
         }
-        let (writes, diffs) =
-            crate::players::ratings::after_game(pool, [&white, &black], before, score);
+        let (writes, diffs) = crate::rating::after_game(pool, [&white, &black], before, score);
         edit.record.rating_diffs = tensorchess_rules::ByColor::from_array(diffs.map(Some));
         staged.update.online = Some(edit.record.clone());
         staged.update.ratings = writes;

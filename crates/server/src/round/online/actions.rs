@@ -7,9 +7,9 @@ use super::timing::Timing;
 use super::{refused, OnlineGames};
 use crate::error::AppError;
 use crate::game_views::{color_title, new_game, GameViews, VariantGame};
+use crate::identity::Me;
 use crate::ids::new_id;
 use crate::kind::Kind;
-use crate::players::Me;
 use crate::round::command::{Command, Step};
 use crate::round::live::{
     Change, Committed, EndingEdit, GameEvent, LiveGame, MovesEdit, Offer, Offered, OnlineEdit,

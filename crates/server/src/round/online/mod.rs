@@ -26,7 +26,7 @@ pub mod started;
 mod timer;
 pub mod timing;
 
-use crate::players::Me;
+use crate::identity::Me;
 
 use crate::error::AppError;
 use crate::game_views::new_game;

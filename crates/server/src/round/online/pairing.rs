@@ -5,10 +5,8 @@
 use super::timing::Timing;
 use super::{OnlineGames, Origin};
 use crate::error::AppError;
-use crate::players::Players;
 use crate::round::live::SharedGame;
 use crate::store::{RatingPool, SeekColor};
-use rand::Rng;
 use std::sync::Arc;
 use tensorchess_rules::{ByColor, Color, VariantKind};
 
@@ -25,42 +23,33 @@ pub struct Pairing<'a> {
     pub maker: (&'a str, SeekColor),
     /// Who answered.
     pub taker: &'a str,
+    /// The maker's and the taker's names, as the game shows them.
+    pub names: [String; 2],
     /// What is taken in the same write.
     pub origin: Origin<'a>,
 }
 
-/// The colour `wanted` gives its maker (random: drawn now).
-pub fn draw_color(wanted: SeekColor) -> Color {
-    match wanted {
-        SeekColor::White => Color::White,
-        SeekColor::Black => Color::Black,
-        SeekColor::Random => {
-            if rand::rng().random_bool(0.5) {
-                Color::White
-            } else {
-                Color::Black
-            }
-        }
-    }
-}
+pub use crate::requests::draw_color;
 
 impl OnlineGames {
     /// Starts the game of a pairing; returns it and its players (White's
     /// first).
     pub async fn start_paired(
         self: &Arc<Self>,
-        players: &Players,
         p: Pairing<'_>,
     ) -> Result<(SharedGame, ByColor<String>), AppError> {
         let (maker, wanted) = p.maker;
-        let seats = match draw_color(wanted) {
-            Color::White => ByColor::new(maker.to_string(), p.taker.to_string()),
-            Color::Black => ByColor::new(p.taker.to_string(), maker.to_string()),
+        let [maker_name, taker_name] = p.names.clone();
+        let (seats, names) = match draw_color(wanted) {
+            Color::White => (
+                ByColor::new(maker.to_string(), p.taker.to_string()),
+                [maker_name, taker_name],
+            ),
+            Color::Black => (
+                ByColor::new(p.taker.to_string(), maker.to_string()),
+                [taker_name, maker_name],
+            ),
         };
-        let names = [
-            players.name_of(&seats.white).await?,
-            players.name_of(&seats.black).await?,
-        ];
         let pool = RatingPool {
             variant: p.variant,
             correspondence: p.timing.days().is_some(),

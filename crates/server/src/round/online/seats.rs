@@ -6,39 +6,15 @@
 //! from the operating system's CSPRNG) live here; the cookies are read
 //! at the edge (`http::cookies`).
 
-use crate::players::Me;
+pub(crate) use crate::identity::plausible_token;
+use crate::identity::Me;
+pub use crate::identity::{new_token, token_hash};
 use crate::round::live::OnlineState;
-use rand::TryRngCore;
-use sha2::{Digest, Sha256};
 use tensorchess_rules::Color;
 
 /// The prefix of the seat cookies online games used before players
 /// existed (`tcseat_ID`).
 pub const SEAT_COOKIE_PREFIX: &str = "tcseat_";
-
-/// A new seat token: 256 random bits from the operating system, in hex.
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    if rand::rngs::OsRng.try_fill_bytes(&mut bytes).is_err() {
-        // The thread-local generator is a CSPRNG seeded from the OS as well.
-        rand::RngCore::fill_bytes(&mut rand::rng(), &mut bytes);
-    }
-    hex(&bytes)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// What the server stores of a token.
-pub fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-/// Whether `s` looks like a token (anything else is not even hashed).
-pub(crate) fn plausible_token(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
-}
 
 /// The seat `me` holds in game `id`: by their player id, or by an old
 /// seat cookie for a seat no player holds.

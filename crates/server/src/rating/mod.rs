@@ -2,8 +2,10 @@
 //! game's result does to them (Glicko-2: each game is one rating period for
 //! both players, applied in the same transaction as the result).
 
-use super::glicko2::{self, Glicko};
+pub mod glicko2;
+
 use crate::store::{Ending, RatingPool, RatingRecord, RatingWrite};
+use glicko2::Glicko;
 use tensorchess_rules::Color;
 
 /// A new player's rating.

@@ -9,13 +9,37 @@
 use crate::client::Client;
 use crate::ids::PlayerId;
 use crate::kind::Kind;
-use crate::round::online::seats::token_hash;
+use rand::TryRngCore;
 use sha2::{Digest, Sha256};
 
 /// The identity cookie's name.
 pub const ID_COOKIE: &str = "tcid";
 /// How long a browser keeps its identity (a year; renewed at each login).
 pub const ID_COOKIE_MAX_AGE: u64 = 365 * 24 * 3600;
+
+/// A new token (identity, session, seat): 256 random bits from the operating system, in hex.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    if rand::rngs::OsRng.try_fill_bytes(&mut bytes).is_err() {
+        // The thread-local generator is a CSPRNG seeded from the OS as well.
+        rand::RngCore::fill_bytes(&mut rand::rng(), &mut bytes);
+    }
+    hex(&bytes)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What the server stores of a token.
+pub fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// Whether `s` looks like a token (anything else is not even hashed).
+pub(crate) fn plausible_token(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
 
 /// Who is asking.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +106,7 @@ pub fn guest_id(token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::round::online::seats::new_token;
+    use crate::identity::new_token;
 
     #[test]
     fn guest_ids_are_stable_and_differ_from_the_session_key() {
