@@ -73,6 +73,9 @@ pub(crate) fn open_files_limit() -> u64 {
     1024
 }
 
+/// How often the tournament director looks at the tournaments, by default.
+pub const DIRECTOR_EVERY_MS: i64 = 2_000;
+
 /// Timings and limits of the server, with the clock they are read on.
 #[derive(Clone)]
 pub struct ServerConfig {
@@ -93,9 +96,6 @@ pub struct ServerConfig {
     /// How often the tournament director looks at the tournaments (on the
     /// clock above).
     pub director_every_ms: i64,
-    /// The tournaments the server makes by itself (none unless given:
-    /// `tensorchess serve` gives the defaults or its `--schedule`).
-    pub schedule: crate::tournaments::schedule::Schedule,
     /// How often the schedule is looked at (on the clock above).
     pub schedule_every_ms: i64,
     /// Messages per WebSocket connection.
@@ -131,8 +131,7 @@ impl Default for ServerConfig {
             sweep_every_ms: 15_000,
             heartbeat_every_ms: 5_000,
             account_poll_every_ms: 1_000,
-            director_every_ms: crate::tournaments::director::DIRECTOR_EVERY_MS,
-            schedule: crate::tournaments::schedule::Schedule::none(),
+            director_every_ms: DIRECTOR_EVERY_MS,
             schedule_every_ms: 60_000,
             rate_limit: RateLimit::default(),
             ws_write_timeout: std::time::Duration::from_secs(10),

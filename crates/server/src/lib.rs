@@ -5,6 +5,7 @@
 //! that keep a public server usable, in `docs/server.md`; online play in
 //! `docs/online.md`.
 
+pub mod background;
 pub mod bot;
 pub mod budget;
 pub mod challenges;
@@ -102,8 +103,7 @@ impl AppState {
     }
 
     /// State with its own clock and timings (tests use a manual clock).
-    /// Inside a Tokio runtime, the background work starts at once (the
-    /// heartbeat, resuming online clocks, evicting idle games).
+    /// Nothing runs until [`AppState::start`].
     pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
         let writes = Arc::new(ClientLimiter::new(config.write_limit));
         let held = Arc::new(http::held::Held::new(config.connections.per_client));
@@ -134,14 +134,6 @@ impl AppState {
             games.online.clone(),
             players.clone(),
         ));
-        if tokio::runtime::Handle::try_current().is_ok() {
-            games.spawn_background(
-                lobby.clone(),
-                players.clone(),
-                challenges.clone(),
-                tournaments.clone(),
-            );
-        }
         let tokens = Arc::new(tokens::Tokens::new(
             games.live.store().clone(),
             games.config().clock.clone(),
@@ -164,6 +156,13 @@ impl AppState {
             socket_options: http::ws::socket_options(),
             shutdown: Arc::new(watch::channel(false).0),
         }
+    }
+
+    /// Starts the background work (the heartbeat, the instances' bus,
+    /// resuming online clocks, the tournaments' director, evicting idle
+    /// games...): see [`background`]. Call once, inside a Tokio runtime.
+    pub fn start(&self) {
+        background::start(self);
     }
 
     /// State over an SQLite file (created, and its schema migrated, if needed).

@@ -1,6 +1,6 @@
 //! Several servers over one database (PostgreSQL): each keeps its own
 //! games, sockets and timers in memory, and they keep each other up to
-//! date with [`Notice`]s. The database decides the order of changes (a
+//! date with [`Notice`](crate::store::Notice)s. The database decides the order of changes (a
 //! write names the revision it follows, so of two servers racing exactly
 //! one wins); notices only tell the others to read again. Over SQLite one
 //! server owns the file and nothing here runs.

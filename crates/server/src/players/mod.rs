@@ -1,6 +1,6 @@
 //! Players: who asks (`identity`), their names, optional accounts
 //! (user name and an Argon2id-hashed password), sessions, and their
-//! Glicko-2 ratings ([`glicko2`], [`ratings`]).
+//! Glicko-2 ratings ([`crate::rating`]).
 
 mod events;
 pub mod mutes;

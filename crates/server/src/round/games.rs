@@ -2,14 +2,11 @@
 //! and online services over them, the saved-games list, and the server's
 //! background work (heartbeat, resuming clocks, evicting idle games).
 
-use crate::cluster;
 use crate::config::ServerConfig;
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::identity::Me;
 use crate::ids::GameId;
-use crate::lobby::Lobby;
-use crate::players::Players;
 use crate::requests::OnlineAction;
 use crate::round::command::{Acted, Command, Fired, Step, Trigger};
 use crate::round::engine_player::EnginePlayer;
@@ -17,7 +14,7 @@ use crate::round::live::LiveGame;
 use crate::round::live::{LiveGames, SharedGame};
 use crate::round::local::LocalGames;
 use crate::round::online::OnlineGames;
-use crate::store::{GameListQuery, GameMode, GameStore, GameSummary, Notice};
+use crate::store::{GameListQuery, GameMode, GameStore, GameSummary};
 use crate::views::{DrawAnswerView, GameView};
 use std::sync::Arc;
 use tensorchess_rules::{Color, VariantKind};
@@ -63,17 +60,6 @@ pub struct Games {
     pub local: Arc<LocalGames>,
     /// Games of two people on their own devices.
     pub online: Arc<OnlineGames>,
-}
-
-/// Hands freed memory back to the system after games left memory (glibc
-/// keeps freed pages otherwise, and the process would look as large as at
-/// its busiest moment).
-fn give_back_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free heap pages; no memory in use is touched.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 impl Games {
@@ -441,152 +427,6 @@ impl Games {
     pub fn shutdown(&self) {
         self.local.engine().shutdown();
         self.live.shutdown();
-    }
-
-    /// Starts the server's background work: the run's registration and
-    /// heartbeat, resuming running clocks, and evicting idle games. It stops
-    /// with [`Games::shutdown`].
-    pub fn spawn_background(
-        &self,
-        lobby: Arc<Lobby>,
-        players: Arc<Players>,
-        challenges: Arc<crate::challenges::Challenges>,
-        tournaments: Arc<crate::tournaments::Tournaments>,
-    ) {
-        let challenges = Arc::downgrade(&challenges);
-        let tournaments = Arc::downgrade(&tournaments);
-        let lobby = Arc::downgrade(&lobby);
-        let players = Arc::downgrade(&players);
-        let live = Arc::downgrade(&self.live);
-        // Weak references: a server whose state is dropped (killed, in
-        // tests) leaves nothing running.
-        let online = Arc::downgrade(&self.online);
-        let config = self.config();
-        let clock = config.clock.clone();
-        let beat_every = config.heartbeat_every_ms.max(1);
-        let sweep_every = config.sweep_every_ms.max(1);
-        let poll_every = config.account_poll_every_ms.max(1);
-        let direct_every = config.director_every_ms.max(1);
-        let schedule_every = config.schedule_every_ms.max(1);
-        let scheduling = !config.schedule.is_empty();
-        let mut stopping = self.live.stopping();
-        let follow_stopping = self.live.stopping();
-        tokio::spawn(async move {
-            if let Some(players) = players.upgrade() {
-                if let Err(e) = players.start_events().await {
-                    tracing::error!("account events: {e}");
-                }
-            }
-            if let Some(l) = live.upgrade() {
-                // Other servers may share the database: hear them before
-                // loading anything.
-                let store = l.store().clone();
-                if store.shared() {
-                    l.cluster().start_sending(store.clone());
-                    match store.listen().await {
-                        Ok(Some(notices)) => {
-                            let (live, online, lobby, players, tournaments) = (
-                                live.clone(),
-                                online.clone(),
-                                lobby.clone(),
-                                players.clone(),
-                                tournaments.clone(),
-                            );
-                            tokio::spawn(cluster::follow(
-                                live,
-                                online,
-                                lobby,
-                                players,
-                                tournaments,
-                                notices,
-                                follow_stopping,
-                            ));
-                        }
-                        Ok(None) => {}
-                        Err(e) => tracing::error!("cannot listen to the other servers: {e}"),
-                    }
-                }
-            }
-            if let (Some(l), Some(online)) = (live.upgrade(), online.upgrade()) {
-                if let Err(e) = l.heartbeat().await {
-                    tracing::error!("heartbeat: {e}");
-                }
-                online.resume_clocks().await;
-            }
-            let now = clock.now_ms();
-            let (mut next_beat, mut next_sweep) = (now + beat_every, now + sweep_every);
-            let mut next_poll = now + poll_every;
-            let mut next_direct = now.saturating_add(direct_every);
-            // The schedule is looked at once at start, so that a server
-            // started (or restarted) lists what is due at once.
-            let mut next_schedule = if scheduling { now } else { i64::MAX };
-            loop {
-                let next = next_beat
-                    .min(next_sweep)
-                    .min(next_poll)
-                    .min(next_direct)
-                    .min(next_schedule);
-                tokio::select! {
-                    _ = clock.sleep_until(next) => {}
-                    _ = stopping.wait_for(|s| *s) => return,
-                }
-                let Some(l) = live.upgrade() else {
-                    return;
-                };
-                let now = clock.now_ms();
-                if now >= next_poll {
-                    // Account events (a logout elsewhere, an operator's
-                    // ban) also come by notice on PostgreSQL; polling
-                    // covers a lost notice and an SQLite file.
-                    if let Some(players) = players.upgrade() {
-                        players.catch_up().await;
-                    }
-                    next_poll = now + poll_every;
-                }
-                if now >= next_schedule {
-                    if let Some(tournaments) = tournaments.upgrade() {
-                        if let Err(e) = tournaments.create_scheduled(now).await {
-                            tracing::warn!("scheduled tournaments not made: {e}");
-                        }
-                    }
-                    next_schedule = now.saturating_add(schedule_every);
-                }
-                if now >= next_direct {
-                    // Tournaments start, pair and finish on the clock.
-                    if let Some(tournaments) = tournaments.upgrade() {
-                        tournaments.tick().await;
-                    }
-                    next_direct = now.saturating_add(direct_every);
-                }
-                if now >= next_beat {
-                    if let Err(e) = l.heartbeat().await {
-                        tracing::error!("heartbeat: {e}");
-                    }
-                    let cluster = l.cluster();
-                    if cluster.is_shared() {
-                        let from = cluster.instance().to_string();
-                        cluster.send(Notice::Alive { from });
-                        l.presence()
-                            .expire(now.saturating_sub(beat_every.saturating_mul(3)));
-                    }
-                    next_beat = now + beat_every;
-                }
-                if now >= next_sweep {
-                    let gone = l.sweep();
-                    if gone > 0 {
-                        tracing::debug!("{gone} idle games left memory");
-                        give_back_memory();
-                    }
-                    if let Some(lobby) = lobby.upgrade() {
-                        lobby.sweep().await;
-                    }
-                    if let Some(challenges) = challenges.upgrade() {
-                        challenges.sweep().await;
-                    }
-                    next_sweep = now + sweep_every;
-                }
-            }
-        });
     }
 }
 

@@ -20,7 +20,7 @@ use crate::store::{
 };
 
 /// How often the director looks at the tournaments.
-pub const DIRECTOR_EVERY_MS: i64 = 2_000;
+pub use crate::config::DIRECTOR_EVERY_MS;
 /// How long a director's lease lasts unless renewed (a tick renews it).
 pub const LEASE_MS: i64 = 10_000;
 /// Tournaments a tick looks at, at most, in each state.

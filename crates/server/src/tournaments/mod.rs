@@ -248,6 +248,9 @@ pub struct Tournaments {
     told: std::sync::Mutex<Told>,
     /// Players' names for the standings, with when they were read.
     names: std::sync::Mutex<std::collections::HashMap<String, (String, i64)>>,
+    /// The tournaments the server makes by itself (none unless set:
+    /// `tensorchess serve` sets the defaults or its `--schedule`).
+    schedule: std::sync::OnceLock<schedule::Schedule>,
 }
 
 /// News of the tournaments, and when it was last told.
@@ -281,7 +284,22 @@ impl Tournaments {
             waves: waves::WaveLog::default(),
             told: std::sync::Mutex::default(),
             names: std::sync::Mutex::default(),
+            schedule: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Sets the server's schedule of tournaments (once, before the
+    /// background work starts); `false` if it was set already.
+    pub fn set_schedule(&self, schedule: schedule::Schedule) -> bool {
+        self.schedule.set(schedule).is_ok()
+    }
+
+    /// The server's schedule (empty until set).
+    pub fn schedule(&self) -> &schedule::Schedule {
+        static NONE: std::sync::OnceLock<schedule::Schedule> = std::sync::OnceLock::new();
+        self.schedule
+            .get()
+            .unwrap_or_else(|| NONE.get_or_init(schedule::Schedule::none))
     }
 
     /// Makes a tournament of `me`'s.

@@ -99,12 +99,13 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
     let config = server::ServerConfig {
         allowed_hosts: allowed,
         proxies,
-        schedule,
         ..server::ServerConfig::default()
     };
     let state = AppState::connect(&args.db, config)
         .await
         .map_err(|e| CliError::new(format!("cannot open the database {}: {e}", args.db)))?;
+    state.tournaments.set_schedule(schedule);
+    state.start();
     let addr = format!("{}:{}", args.host, args.port);
     let listener = tokio::net::TcpListener::bind(&addr)
         .await

@@ -154,6 +154,15 @@ async fn a_seek_lapses_after_thirty_minutes() {
         ..ServerConfig::default()
     });
     let seek = post_seek(&t, seek_body(false)).await;
+    // Its creator's page stays open (else the seek goes 45 s after they
+    // leave, whenever the lobby's sweep runs): it lapses by age alone.
+    let (_, me) = t.get("/api/me").await;
+    let _here = t
+        .state
+        .games
+        .live
+        .presence()
+        .player_here(me["id"].as_str().unwrap());
     clock.advance(29 * 60_000);
     assert_eq!(open_seeks(&t).await.len(), 1);
     clock.advance(60_001);

@@ -16,7 +16,7 @@ fn pg() -> Option<TestApp> {
 
 /// Another server over the same database, for a client with `t`'s cookie.
 fn second_instance(t: &TestApp) -> TestApp {
-    let state = AppState::new(Arc::new(t.pg.clone().unwrap()));
+    let state = crate::common::started(AppState::new(Arc::new(t.pg.clone().unwrap())));
     let mut other = t.stranger();
     other.router = app(state.clone());
     other.state = state;

@@ -12,16 +12,11 @@ use std::time::{Duration, Instant};
 use tensorchess::server::clock::Clock;
 use tensorchess::server::store::{TournamentRecord, TournamentState};
 use tensorchess::server::tournaments::schedule::Schedule;
-use tensorchess::server::ServerConfig;
 
 const MINUTE: i64 = 60_000;
 const HOUR: i64 = 60 * MINUTE;
 /// 14:00 UTC, the hour after [`T0`].
 const TWO_PM: i64 = (T0 / HOUR + 1) * HOUR;
-
-fn with_schedule(schedule: Schedule) -> impl FnOnce(ServerConfig) -> ServerConfig {
-    move |c| ServerConfig { schedule, ..c }
-}
 
 /// Every tournament of the list, whatever its state.
 async fn listed(t: &TestApp) -> Vec<Value> {
@@ -64,7 +59,7 @@ fn starting_at(list: &[Value], ms: i64) -> Vec<&Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduled_defaults_are_made_and_listed_as_the_schedules() {
-    let t = TestApp::with(with_schedule(Schedule::defaults()));
+    let t = TestApp::with_schedule(|c| c, Some(Schedule::defaults()));
     let list = wait_listed(&t, 2).await;
     assert_eq!(list.len(), 2, "{list:?}");
     let arena = starting_at(&list, TWO_PM)[0];
@@ -136,7 +131,7 @@ async fn scheduled_from_a_custom_file_are_made_as_it_says() {
         .to_string(),
     )
     .unwrap();
-    let t = TestApp::with(with_schedule(Schedule::read(&path).unwrap()));
+    let t = TestApp::with_schedule(|c| c, Some(Schedule::read(&path).unwrap()));
     // At 13:46:40, within an hour: 14:10 and 14:40.
     let list = wait_listed(&t, 2).await;
     let mut starts: Vec<i64> = list
@@ -157,7 +152,7 @@ async fn scheduled_from_a_custom_file_are_made_as_it_says() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduled_next_occurrence_is_made_as_the_clock_moves_on() {
-    let t = TestApp::with(with_schedule(Schedule::defaults()));
+    let t = TestApp::with_schedule(|c| c, Some(Schedule::defaults()));
     wait_listed(&t, 2).await;
     // 14:00:30: the 15:00 arena is now within its hour's notice; the
     // background work's next look (a minute on) comes with the clock.
@@ -166,7 +161,7 @@ async fn scheduled_next_occurrence_is_made_as_the_clock_moves_on() {
     assert_eq!(starting_at(&list, TWO_PM + HOUR).len(), 1, "{list:?}");
     assert_eq!(starting_at(&list, TWO_PM).len(), 1, "{list:?}");
     // A restarted server (same database, same schedule) makes no copy.
-    let restarted = t.reopen_with(with_schedule(Schedule::defaults()));
+    let restarted = t.reopen_scheduled(|c| c, Some(Schedule::defaults()));
     let made = restarted
         .state
         .tournaments
@@ -183,10 +178,10 @@ async fn scheduled_next_occurrence_is_made_as_the_clock_moves_on() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduled_by_two_servers_over_postgres_are_made_once() {
-    let Some(a) = TestApp::on_postgres_with(with_schedule(Schedule::defaults())) else {
+    let Some(a) = TestApp::on_postgres_scheduled(|c| c, Some(Schedule::defaults())) else {
         return;
     };
-    let b = a.reopen_with(with_schedule(Schedule::defaults()));
+    let b = a.reopen_scheduled(|c| c, Some(Schedule::defaults()));
     wait_listed(&a, 2).await;
     // Both look at once, as their background work may too.
     let now = a.clock.now_ms();

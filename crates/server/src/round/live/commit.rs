@@ -10,7 +10,7 @@ use tensorchess_rules::{Color, Move};
 
 /// Something that happens to a game: a move, a takeback, a resignation, a
 /// seat taken, an offer. Committed in one step by
-/// [`LiveGames::commit`](super::LiveGames::commit): the outcome is judged,
+/// `LiveGames::commit`: the outcome is judged,
 /// the record updated, the change stored, then announced as `event`.
 pub struct Change {
     /// The event the game's subscribers are told (`move`, `resign`, ...).
@@ -57,7 +57,7 @@ pub struct OnlineEdit {
 }
 
 /// A change stored and made in memory, not yet announced: hand it to
-/// [`LiveGames::publish`](super::LiveGames::publish) once what runs after
+/// `LiveGames::publish` once what runs after
 /// it has started.
 #[must_use = "a committed change is announced with LiveGames::publish"]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Games being played: loaded from the store on first use, changed one
 //! request at a time, every change stored before it is made in memory and
-//! announced ([`LiveGames::commit`]). The local-game and online services
+//! announced (`LiveGames::commit`). The local-game and online services
 //! (`server::round::local`, `server::round::online`) are built on this.
 
 mod bot_marks;

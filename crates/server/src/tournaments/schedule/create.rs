@@ -14,7 +14,7 @@ impl Tournaments {
     /// Makes the occurrences of the server's schedule due at `now` that do
     /// not exist yet; answers those this call made.
     pub async fn create_scheduled(&self, now: i64) -> Result<Vec<TournamentRecord>, AppError> {
-        let schedule = &self.live.config().schedule;
+        let schedule = self.schedule();
         let store = self.live.store();
         let mut made = Vec::new();
         for entry in &schedule.entries {

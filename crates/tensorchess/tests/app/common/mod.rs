@@ -50,7 +50,7 @@ impl TestApp {
     pub fn on_sqlite(config: ServerConfig) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.sqlite3");
-        let state = AppState::open_with(&db, config).unwrap();
+        let state = started(AppState::open_with(&db, config).unwrap());
         TestApp {
             router: app(state.clone()),
             state,
@@ -66,7 +66,7 @@ impl TestApp {
     /// `TENSORCHESS_REQUIRE_PG` is set.
     pub fn on_postgres(config: ServerConfig) -> Option<TestApp> {
         let store = fresh_pg_store()?;
-        let state = AppState::with_config(Arc::new(store.clone()), config);
+        let state = started(AppState::with_config(Arc::new(store.clone()), config));
         Some(TestApp {
             router: app(state.clone()),
             state,
@@ -128,7 +128,7 @@ impl TestApp {
     /// The same database, opened by a fresh server (a restart).
     pub fn restart(&self) -> TestApp {
         self.state.shutdown();
-        let state = AppState::new(self.open_store());
+        let state = started(AppState::new(self.open_store()));
         TestApp {
             router: app(state.clone()),
             state,
@@ -391,4 +391,14 @@ pub fn have_python_chess(module: &str) -> bool {
         eprintln!("python-chess is not installed: skipping (pip install chess)");
     }
     have
+}
+
+/// `state` with its background work started (the server's timers, the
+/// instances' bus), as `serve` starts it; a test outside a Tokio runtime
+/// gets the state alone.
+pub fn started(state: AppState) -> AppState {
+    if tokio::runtime::Handle::try_current().is_ok() {
+        state.start();
+    }
+    state
 }

@@ -16,6 +16,7 @@ use tensorchess::server::clock::ManualClock;
 use tensorchess::server::presence::PlayerHere;
 use tensorchess::server::store::prelude::*;
 use tensorchess::server::store::{PgStore, SqliteStore};
+use tensorchess::server::tournaments::schedule::Schedule;
 use tensorchess::server::ServerConfig;
 use tensorchess::server::{app, AppState};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -47,12 +48,27 @@ pub struct TestApp {
     pub pg: Option<PgStore>,
 }
 
-/// A server over the SQLite file `db`, or over `pg` when given.
+/// A server over the SQLite file `db`, or over `pg` when given, started.
 pub fn open_state(db: &std::path::Path, pg: &Option<PgStore>, config: ServerConfig) -> AppState {
-    match pg {
+    open_scheduled(db, pg, config, None)
+}
+
+/// [`open_state`] with the server's schedule of tournaments set before
+/// its background work starts.
+pub fn open_scheduled(
+    db: &std::path::Path,
+    pg: &Option<PgStore>,
+    config: ServerConfig,
+    schedule: Option<Schedule>,
+) -> AppState {
+    let state = match pg {
         Some(pg) => AppState::with_config(Arc::new(pg.clone()), config),
         None => AppState::open_with(db, config).unwrap(),
+    };
+    if let Some(schedule) = schedule {
+        state.tournaments.set_schedule(schedule);
     }
+    super::started(state)
 }
 
 pub struct Answer {
@@ -70,6 +86,14 @@ impl TestApp {
     }
 
     pub fn with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> TestApp {
+        Self::with_schedule(f, None)
+    }
+
+    /// [`TestApp::with`], with the server's schedule of tournaments.
+    pub fn with_schedule(
+        f: impl FnOnce(ServerConfig) -> ServerConfig,
+        schedule: Option<Schedule>,
+    ) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.sqlite3");
         let clock = Arc::new(ManualClock::new(T0));
@@ -77,7 +101,7 @@ impl TestApp {
             Ok("postgres") => Some(super::fresh_pg_store().expect("TENSORCHESS_TEST_PG")),
             _ => None,
         };
-        let state = open_state(&db, &pg, f(config(&clock)));
+        let state = open_scheduled(&db, &pg, f(config(&clock)), schedule);
         TestApp {
             router: app(state.clone()),
             state,
@@ -96,9 +120,17 @@ impl TestApp {
 
     /// [`TestApp::on_postgres`] with a configuration of its own.
     pub fn on_postgres_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> Option<TestApp> {
+        Self::on_postgres_scheduled(f, None)
+    }
+
+    /// [`TestApp::on_postgres_with`], with the server's schedule.
+    pub fn on_postgres_scheduled(
+        f: impl FnOnce(ServerConfig) -> ServerConfig,
+        schedule: Option<Schedule>,
+    ) -> Option<TestApp> {
         let pg = Some(super::fresh_pg_store()?);
         let clock = Arc::new(ManualClock::new(T0));
-        let state = open_state(std::path::Path::new(""), &pg, f(config(&clock)));
+        let state = open_scheduled(std::path::Path::new(""), &pg, f(config(&clock)), schedule);
         Some(TestApp {
             router: app(state.clone()),
             state,
@@ -117,7 +149,16 @@ impl TestApp {
 
     /// [`TestApp::reopen`] with a configuration of its own.
     pub fn reopen_with(&self, f: impl FnOnce(ServerConfig) -> ServerConfig) -> TestApp {
-        let state = open_state(&self.db, &self.pg, f(config(&self.clock)));
+        self.reopen_scheduled(f, None)
+    }
+
+    /// [`TestApp::reopen_with`], with the server's schedule.
+    pub fn reopen_scheduled(
+        &self,
+        f: impl FnOnce(ServerConfig) -> ServerConfig,
+        schedule: Option<Schedule>,
+    ) -> TestApp {
+        let state = open_scheduled(&self.db, &self.pg, f(config(&self.clock)), schedule);
         TestApp {
             router: app(state.clone()),
             state,
