@@ -337,6 +337,24 @@ pub fn fresh_pg_store() -> Option<PgStore> {
     Some(store)
 }
 
+/// An HTTP client for tests that talk to a server over a real socket
+/// (reqwest, HTTP/1.1, no proxy). Its TLS trusts nothing: the tests that
+/// speak TLS use the bridge's client (`tensorchess::bot::http`).
+pub fn http_client() -> reqwest::Client {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(rustls::RootCertStore::empty())
+        .with_no_client_auth();
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .http1_only()
+        .no_proxy()
+        .build()
+        .unwrap()
+}
+
 /// Runs `cmd` (one of the binary's commands), which must succeed: its output.
 pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
     let out = cmd.output().unwrap();
