@@ -1,8 +1,8 @@
 //! Two `tensorchess serve` processes over one PostgreSQL database: a game
 //! is played across them; one is killed (SIGKILL) mid-game, its player
 //! reconnects to the other and plays on; the killed one is started again
-//! and serves the game as before. Nothing acknowledged is lost. Skipped
-//! without a PostgreSQL (`TENSORCHESS_TEST_PG`).
+//! and serves the game as before. Nothing acknowledged is lost. Needs a
+//! PostgreSQL (`TENSORCHESS_TEST_PG`): ignored unless asked for.
 
 use crate::common::online::{game_at, subscribe, ws_connect, Ws};
 use serde_json::{json, Value};
@@ -174,18 +174,9 @@ async fn play(addr: SocketAddr, id: &str, cookie: &str, game: &Value, ply: usize
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_killed_instance_loses_nothing_and_the_other_carries_on() {
-    let Some(url) = std::env::var("TENSORCHESS_TEST_PG")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        assert!(
-            std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
-            "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
-        );
-        eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
-        return;
-    };
+    let url = crate::common::test_pg_url();
     // A schema of its own (made and migrated here), which the servers use
     // through the URL's search path.
     let schema = format!("kill{}", std::process::id());
