@@ -126,8 +126,10 @@ fn no_legal_move_gives_the_null_move() {
 fn stop_flag_ends_an_infinite_search() {
     let stop = Arc::new(AtomicBool::new(false));
     let s2 = stop.clone();
+    // Stopped once the search says something (it is under way, with a move).
+    let (said, heard) = std::sync::mpsc::channel();
     let setter = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
+        heard.recv().unwrap();
         s2.store(true, std::sync::atomic::Ordering::Relaxed);
     });
     let pos = Position::<Tensor>::new();
@@ -135,7 +137,10 @@ fn stop_flag_ends_an_infinite_search() {
     let mut infos = 0;
     let mut handler = FlagHandler {
         stop,
-        on_info: |_: &SearchInfo| infos += 1,
+        on_info: |_: &SearchInfo| {
+            infos += 1;
+            let _ = said.send(());
+        },
     };
     let started = Instant::now();
     let limits = Limits {

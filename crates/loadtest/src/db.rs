@@ -12,7 +12,9 @@ use tokio_postgres::config::Host;
 /// The database the servers keep their games in.
 #[derive(Clone, PartialEq, Eq)]
 pub enum DbTarget {
+    /// An SQLite file.
     Sqlite(PathBuf),
+    /// A PostgreSQL server's URL (on this machine).
     Postgres(String),
 }
 
@@ -76,6 +78,7 @@ impl DbTarget {
         }
     }
 
+    /// An SQLite file at `path`.
     pub fn sqlite(path: &Path) -> DbTarget {
         DbTarget::Sqlite(path.to_path_buf())
     }

@@ -1,26 +1,67 @@
-//! A minimal HTTP/1.1 client for loopback, and the parts of the server's
-//! answers the load test reads.
+//! The load tools' HTTP client (reqwest, on loopback), and the parts of
+//! the server's answers the load test reads.
+//!
+//! Every request opens a connection of its own and closes it after the
+//! answer (`Connection: close`, no idle connection kept in reqwest's
+//! pool), as the tools' hand-written client did before: a request's time
+//! includes connecting, and the server sees one connection per request,
+//! as from as many strangers; reusing connections would make both look
+//! better than a crowd of clients makes them.
 
 use futures_util::SinkExt;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::net::SocketAddr;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use std::sync::{Arc, OnceLock};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::Error;
 
-/// A minimal HTTP/1.1 request (one per connection), answering the status,
-/// the `Set-Cookie` values and the body.
+/// The one client of a run (cheap to clone: clones share it).
+pub fn client() -> &'static reqwest::Client {
+    static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
+    CLIENT.get_or_init(|| {
+        // No TLS is spoken on loopback, but reqwest's TLS is compiled in
+        // (the workspace's features): it gets a configuration trusting
+        // nothing, with ring's cryptography, rather than look for a
+        // process-wide one.
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let tls = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("ring supports TLS 1.2 and 1.3")
+            .with_root_certificates(rustls::RootCertStore::empty())
+            .with_no_client_auth();
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            reqwest::header::CONNECTION,
+            reqwest::header::HeaderValue::from_static("close"),
+        );
+        reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
+            .http1_only()
+            .no_proxy()
+            .pool_max_idle_per_host(0)
+            .default_headers(headers)
+            .build()
+            .expect("an HTTP client without TLS roots or proxies builds")
+    })
+}
+
+/// What a request answered: its status, the `name=value` of each cookie
+/// it set (`Set-Cookie`), and its body.
+pub type Answer = (u16, Vec<String>, String);
+
+/// An HTTP request to the server at `addr` (a connection of its own),
+/// answering the status, the `Set-Cookie` values and the body.
 pub async fn http(
     addr: SocketAddr,
     method: &str,
     path: &str,
     cookie: Option<&str>,
     body: &str,
-) -> Result<(u16, Vec<String>, String), Error> {
+) -> Result<Answer, Error> {
     http_from(addr, method, path, cookie, body, None).await
 }
 
@@ -33,30 +74,31 @@ pub async fn http_from(
     cookie: Option<&str>,
     body: &str,
     forwarded_for: Option<&str>,
-) -> Result<(u16, Vec<String>, String), Error> {
+) -> Result<Answer, Error> {
     let cookie = cookie.map(|c| ("Cookie", c));
     let forwarded = forwarded_for.map(|f| ("X-Forwarded-For", f));
     let headers: Vec<(&str, &str)> = cookie.into_iter().chain(forwarded).collect();
     http_with(addr, method, path, &headers, body).await
 }
 
-/// The request line and headers of a JSON request (with `headers` added).
-pub fn request_head(
+/// A JSON request (with `headers` added) to the server at `addr`, ready to
+/// send.
+pub fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
-    body_len: usize,
-) -> String {
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {body_len}\r\n"
-    );
+    body: &str,
+) -> Result<reqwest::RequestBuilder, Error> {
+    let method = reqwest::Method::from_bytes(method.as_bytes())?;
+    let mut req = client()
+        .request(method, format!("http://{addr}{path}"))
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(body.to_string());
     for (name, value) in headers {
-        req.push_str(&format!("{name}: {value}\r\n"));
+        req = req.header(*name, *value);
     }
-    req.push_str("\r\n");
-    req
+    Ok(req)
 }
 
 /// [`http`] with any headers (`Authorization`, `X-Forwarded-For`…).
@@ -66,58 +108,23 @@ pub async fn http_with(
     path: &str,
     headers: &[(&str, &str)],
     body: &str,
-) -> Result<(u16, Vec<String>, String), Error> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let mut req = request_head(addr, method, path, headers, body.len());
-    req.push_str(body);
-    stream.write_all(req.as_bytes()).await?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = text
-        .split_once("\r\n\r\n")
-        .ok_or("a malformed HTTP answer")?;
-    let mut lines = head.lines();
-    let status: u16 = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .ok_or("no HTTP status")?;
-    let mut cookies = Vec::new();
-    let mut chunked = false;
-    for l in lines {
-        if let Some((k, v)) = l.split_once(':') {
-            let k = k.trim().to_ascii_lowercase();
-            if k == "set-cookie" {
-                cookies.push(v.trim().split(';').next().unwrap_or("").to_string());
-            } else if k == "transfer-encoding" && v.to_ascii_lowercase().contains("chunked") {
-                chunked = true;
-            }
-        }
-    }
-    let body = if chunked {
-        unchunk(rest)
-    } else {
-        rest.to_string()
-    };
-    Ok((status, cookies, body))
+) -> Result<Answer, Error> {
+    let answer = request(addr, method, path, headers, body)?.send().await?;
+    let status = answer.status().as_u16();
+    let cookies = answer
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or("").trim().to_string())
+        .collect();
+    Ok((status, cookies, answer.text().await?))
 }
 
-pub fn unchunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
-
+/// The answer to creating a game: its id (the rest is skipped).
 #[derive(Deserialize)]
 pub struct Created {
+    /// The game's id.
     pub id: String,
 }
 
@@ -127,9 +134,12 @@ pub struct GameEvent {
     /// `snapshot` (the whole game, on subscribing), `move`, `draw`, …
     #[serde(default)]
     pub event: String,
+    /// The game as the event shows it.
     pub game: GameBody,
 }
 
+/// A game as a client reads it: its moves (counted, not read), position,
+/// end and online state.
 #[derive(Deserialize)]
 pub struct GameBody {
     /// `tensor`, `chess` or `chessence`.
@@ -138,31 +148,45 @@ pub struct GameBody {
     /// Updates carry only the new moves: `moves` starts at this ply.
     #[serde(default)]
     pub moves_from: usize,
+    /// The moves from `moves_from` on (only their number is used).
     pub moves: Vec<IgnoredAny>,
+    /// The position now.
     pub position: PositionBody,
+    /// How the game ended; `None` while it goes on.
     pub end: Option<EndBody>,
+    /// The online state (seats, clocks, offers); `None` for a local game.
     pub online: Option<OnlineBody>,
 }
 
+/// The position part of a game: whose turn and the moves allowed.
 #[derive(Deserialize)]
 pub struct PositionBody {
+    /// `white` or `black`.
     pub turn: String,
+    /// The side to move's legal moves.
     pub legal: Vec<LegalBody>,
 }
 
+/// One legal move.
 #[derive(Deserialize)]
 pub struct LegalBody {
+    /// As a move string (what a client sends).
     pub uci: String,
+    /// In SAN.
     pub san: String,
 }
 
+/// How a game ended.
 #[derive(Deserialize)]
 pub struct EndBody {
+    /// `checkmate`, `resignation`, `timeout`, `aborted`, …
     pub reason: String,
 }
 
+/// What the load test reads of a game's online state.
 #[derive(Deserialize)]
 pub struct OnlineBody {
+    /// The colour offering a draw, if one does.
     pub draw_offer: Option<String>,
 }
 
@@ -171,29 +195,43 @@ pub struct OnlineBody {
 /// player makes them from the position).
 #[derive(Deserialize)]
 pub struct MoveEvent {
+    /// The move played.
     #[serde(rename = "move")]
     pub played: MoveBody,
+    /// The colour offering a draw after it, if one does.
     pub draw_offer: Option<String>,
+    /// Present for the side to move (its legal moves, not read).
     pub legal: Option<IgnoredAny>,
 }
 
+/// A move as an event carries it.
 #[derive(Deserialize)]
 pub struct MoveBody {
+    /// Its ply (0 for White's first move).
     pub ply: usize,
+    /// The position after it.
     pub fen: String,
 }
 
+/// The server's answer to a socket action (an acknowledgement or a
+/// refusal).
 #[derive(Deserialize)]
 pub struct Reply {
+    /// The action's `req` number, echoed.
     pub req: Option<u64>,
+    /// A refusal's kind (`not_your_turn`, `rate_limited`, …).
     pub kind: Option<String>,
+    /// A refusal's message.
     pub message: Option<String>,
 }
 
 /// One game's setup: its id and its players' cookies (white, black).
 pub struct Seats {
+    /// The game's id.
     pub id: String,
+    /// White's cookie (`name=value`).
     pub white: String,
+    /// Black's cookie (`name=value`).
     pub black: String,
 }
 
@@ -226,6 +264,7 @@ pub async fn setup_game(
     })
 }
 
+/// A client's WebSocket to the server.
 pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// A WebSocket to `addr` with the player's cookie, subscribed to the game

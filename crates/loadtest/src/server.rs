@@ -12,9 +12,13 @@ use std::time::Duration;
 use crate::Error;
 
 /// A directory removed when dropped.
-pub struct TempDir(pub PathBuf);
+pub struct TempDir(
+    /// Where it is.
+    pub PathBuf,
+);
 
 impl TempDir {
+    /// A fresh directory under the system's temporary one.
     pub fn new() -> std::io::Result<TempDir> {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -33,7 +37,9 @@ impl Drop for TempDir {
 
 /// The server under test, when this tool started it.
 pub struct Server {
+    /// Its process.
     pub child: Child,
+    /// Where it listens.
     pub addr: SocketAddr,
 }
 
@@ -76,6 +82,7 @@ impl Server {
         Ok(Server { child, addr })
     }
 
+    /// Its process id (to measure it).
     pub fn pid(&self) -> u32 {
         self.child.id()
     }

@@ -23,6 +23,61 @@ use crate::{
     VariantKind,
 };
 
+/// The result a game is written with (PGN's `Result` tag and the token
+/// that ends its movetext): whatever says it, the rules' [`Outcome`], the
+/// players or a record of a game played elsewhere.
+///
+/// ```
+/// use tensorchess_rules::{Color, pgn::PgnResult};
+/// assert_eq!(PgnResult::from_winner(Some(Color::Black)).as_str(), "0-1");
+/// assert_eq!(PgnResult::from_winner(None), PgnResult::Draw);
+/// assert_eq!(PgnResult::Unfinished.as_str(), "*");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PgnResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: going on, abandoned, or unknown.
+    Unfinished,
+}
+
+impl PgnResult {
+    /// The result of a finished game that `winner` won (`None`: a draw).
+    pub fn from_winner(winner: Option<Color>) -> PgnResult {
+        match winner {
+            Some(Color::White) => PgnResult::WhiteWins,
+            Some(Color::Black) => PgnResult::BlackWins,
+            None => PgnResult::Draw,
+        }
+    }
+
+    /// As PGN writes it: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PgnResult::WhiteWins => "1-0",
+            PgnResult::BlackWins => "0-1",
+            PgnResult::Draw => "1/2-1/2",
+            PgnResult::Unfinished => "*",
+        }
+    }
+}
+
+impl From<Outcome> for PgnResult {
+    fn from(o: Outcome) -> PgnResult {
+        PgnResult::from_winner(o.winner())
+    }
+}
+
+impl std::fmt::Display for PgnResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A PGN game as text: tags and move tokens, not yet checked against the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {
@@ -205,8 +260,34 @@ pub fn write_pgn<V: Variant>(
     tags: &[(String, String)],
     outcome: Option<Outcome>,
 ) -> String {
+    write_pgn_with_result(game, tags, result_of(game, outcome))
+}
+
+/// [`write_pgn`] with the result given: for a game whose result neither the
+/// rules nor an [`Outcome`] say (a game imported with its result).
+///
+/// ```
+/// use tensorchess_rules::{Chess, Game, pgn::{write_pgn_with_result, PgnResult}};
+/// let mut game = Game::<Chess>::new();
+/// game.push_str("e2e4").unwrap();
+/// let text = write_pgn_with_result(&game, &[], PgnResult::BlackWins);
+/// assert!(text.contains("[Result \"0-1\"]"));
+/// assert!(text.ends_with("\n1. e4 0-1\n"));
+/// ```
+pub fn write_pgn_with_result<V: Variant>(
+    game: &Game<V>,
+    tags: &[(String, String)],
+    result: PgnResult,
+) -> String {
     let start = game.start();
-    PgnTree::of_game(game, tags, outcome).to_pgn(start.fullmoves(), start.turn())
+    PgnTree::of_game_with_result(game, tags, result).to_pgn(start.fullmoves(), start.turn())
+}
+
+/// The result `outcome` says, else the rules' (`*` while the game goes on).
+fn result_of<V: Variant>(game: &Game<V>, outcome: Option<Outcome>) -> PgnResult {
+    outcome
+        .or_else(|| game.outcome())
+        .map_or(PgnResult::Unfinished, PgnResult::from)
 }
 
 impl PgnTree {
@@ -230,10 +311,16 @@ impl PgnTree {
         tags: &[(String, String)],
         outcome: Option<Outcome>,
     ) -> PgnTree {
-        let result = outcome
-            .or_else(|| game.outcome())
-            .map(|o| o.result_str())
-            .unwrap_or("*");
+        PgnTree::of_game_with_result(game, tags, result_of(game, outcome))
+    }
+
+    /// [`PgnTree::of_game`] with the result given ([`write_pgn_with_result`]).
+    pub fn of_game_with_result<V: Variant>(
+        game: &Game<V>,
+        tags: &[(String, String)],
+        result: PgnResult,
+    ) -> PgnTree {
+        let result = result.as_str();
         let start_fen = game.start().fen();
         let setup = (start_fen != Position::<V>::new().fen()).then_some(start_fen.as_str());
         let moves = game

@@ -8,7 +8,7 @@
 //! for any of the three, and [`with_game!`](crate::with_game) reaches the
 //! concrete [`Game`] inside (after shakmaty's `VariantPosition`).
 
-use crate::pgn::{replay, write_pgn, PgnError, PgnGame};
+use crate::pgn::{replay, write_pgn, write_pgn_with_result, PgnError, PgnGame, PgnResult};
 use crate::san::{parse_any, SanError};
 use crate::{
     Chess, Chessence, Color, Game, Move, MoveList, Outcome, ParseFenError, Position, Tensor,
@@ -243,6 +243,12 @@ impl VariantGame {
     /// (a resignation, a loss on time).
     pub fn pgn(&self, tags: &[(String, String)], outcome: Option<Outcome>) -> String {
         with_game!(self, g => write_pgn(g, tags, outcome))
+    }
+
+    /// The game as PGN with these tags and `result`, whatever the rules say
+    /// (a game imported with its result).
+    pub fn pgn_with_result(&self, tags: &[(String, String)], result: PgnResult) -> String {
+        with_game!(self, g => write_pgn_with_result(g, tags, result))
     }
 }
 

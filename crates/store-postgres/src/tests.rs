@@ -1,7 +1,8 @@
 //! The store contract on a real PostgreSQL: `TENSORCHESS_TEST_PG` names
 //! one (`scripts/test.sh` starts a throwaway cluster and sets it); each
-//! test gets a schema of its own, so the tests run in parallel. Without
-//! the variable they are skipped, unless `TENSORCHESS_REQUIRE_PG` is set.
+//! test gets a schema of its own, so the tests run in parallel. They are
+//! `#[ignore]`d, reported as skipped unless asked for (`--run-ignored`);
+//! asked for without the variable, they fail.
 
 use super::*;
 use std::str::FromStr;
@@ -13,18 +14,14 @@ use tensorchess_store::{
     AccountRecord, GameMode, MovesChange, PlayerRecord, SeekRecord, StoredGame, StoredMove,
 };
 
-/// The test database's URL, or `None` to skip.
-fn url() -> Option<String> {
+/// The test database's URL.
+fn url() -> String {
     match std::env::var("TENSORCHESS_TEST_PG") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
-                "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
-            );
-            eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
-            None
-        }
+        Ok(url) if !url.is_empty() => url,
+        _ => panic!(
+            "this test needs PostgreSQL: set TENSORCHESS_TEST_PG to a server's URL \
+             (scripts/test.sh starts one: bash scripts/pg-cluster.sh start DIR)"
+        ),
     }
 }
 
@@ -43,19 +40,20 @@ fn fresh_schema() -> String {
     )
 }
 
-async fn fresh() -> Option<(String, String, PgStore)> {
-    let url = url()?;
+async fn fresh() -> (String, String, PgStore) {
+    let url = url();
     let schema = fresh_schema();
     let store = PgStore::open_in_schema(&url, &schema).await.unwrap();
-    Some((url, schema, store))
+    (url, schema, store)
 }
 
 /// One test per contract function, each on a schema of its own.
 macro_rules! contract {
     ($($name:ident),* $(,)?) => {$(
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        #[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
         async fn $name() {
-            let Some((_, _, store)) = fresh().await else { return };
+            let (_, _, store) = fresh().await;
             conformance::$name(&store).await;
         }
     )*};
@@ -91,10 +89,9 @@ contract!(
 );
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn migrations_run_once_and_a_newer_schema_is_refused() {
-    let Some((url, schema, store)) = fresh().await else {
-        return;
-    };
+    let (url, schema, store) = fresh().await;
     assert_eq!(store.schema_version().await.unwrap(), PG_SCHEMA_VERSION);
     conformance::a_game_with_two_moves(&store, "g1").await;
     drop(store);
@@ -120,8 +117,9 @@ async fn migrations_run_once_and_a_newer_schema_is_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn instances_starting_together_migrate_once() {
-    let Some(url) = url() else { return };
+    let url = url();
     let schema = fresh_schema();
     let opens = (0..4).map(|_| {
         let (url, schema) = (url.clone(), schema.clone());
@@ -137,10 +135,9 @@ async fn instances_starting_together_migrate_once() {
 /// revisions of one game: for each revision exactly one wins, the other
 /// is told the game moved on, and the moves stored are the winners'.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn two_instances_racing_for_a_game_never_both_win() {
-    let Some((url, schema, a)) = fresh().await else {
-        return;
-    };
+    let (url, schema, a) = fresh().await;
     let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
     a.create_game(&StoredGame {
         record: conformance::record("race"),
@@ -187,10 +184,9 @@ async fn two_instances_racing_for_a_game_never_both_win() {
 
 /// One seek accepted on two servers at once makes one game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_seek_accepted_on_two_instances_makes_one_game() {
-    let Some((url, schema, a)) = fresh().await else {
-        return;
-    };
+    let (url, schema, a) = fresh().await;
     let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
     for round in 0..10 {
         let seek = SeekRecord {
@@ -233,10 +229,9 @@ async fn a_seek_accepted_on_two_instances_makes_one_game() {
 /// Names taken on one server are taken on the other, even when two
 /// servers register the same name at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn one_name_registered_twice_at_once_is_taken_once() {
-    let Some((url, schema, a)) = fresh().await else {
-        return;
-    };
+    let (url, schema, a) = fresh().await;
     let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
     for round in 0..10 {
         let mut tasks = Vec::new();
@@ -277,10 +272,9 @@ async fn one_name_registered_twice_at_once_is_taken_once() {
 /// Two instances racing for a tournament's director's lease: for each
 /// tournament exactly one wins, and the loser gets it only once it expired.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn two_instances_racing_for_a_directors_lease_one_wins() {
-    let Some((url, schema, a)) = fresh().await else {
-        return;
-    };
+    let (url, schema, a) = fresh().await;
     let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
     for i in 0..30 {
         let t = format!("t{i}");
@@ -319,10 +313,9 @@ async fn two_instances_racing_for_a_directors_lease_one_wins() {
 /// unique index keeps the player to one running game of the tournament.
 /// The second write waits for the first and is refused once it commits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn one_player_paired_by_two_instances_at_once_plays_once() {
-    let Some((_, _, store)) = fresh().await else {
-        return;
-    };
+    let (_, _, store) = fresh().await;
     let pairing = |game: &str, white: &str, black: &str| {
         let mut record = conformance::record(game);
         record.mode = GameMode::Online;
@@ -424,8 +417,9 @@ async fn recorded(c: &tokio_postgres::Client) -> Vec<i64> {
 /// tables exist), the rest is applied, the data stays, and
 /// `schema_migrations` still records the schema for older programs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_database_of_the_hand_runner_is_adopted() {
-    let Some(url) = url() else { return };
+    let url = url();
     for upto in [PG_SCHEMA_VERSION as usize, 10, 3] {
         let schema = fresh_schema();
         let mut c = connect_in(&url, &schema).await;

@@ -4,6 +4,7 @@ use crate::commands::{self, error::CliError};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// The command line: a command, or `serve`'s options alone.
 #[derive(Parser, Debug)]
 #[command(
     name = "tensorchess",
@@ -12,6 +13,7 @@ use std::process::ExitCode;
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    /// The command given; none runs `serve`.
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Options of `serve`, the default command.
@@ -19,6 +21,7 @@ pub struct Cli {
     pub serve: commands::serve::ServeArgs,
 }
 
+/// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Start the web app (the default).
@@ -53,6 +56,8 @@ pub enum Command {
     Bot(commands::bot::BotArgs),
 }
 
+/// The binary's `main`: parses the command line and runs the command;
+/// bad arguments or input exit with status 2 and one line on stderr.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -83,6 +88,7 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Runs the command the command line names.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         None => commands::serve::run(&cli.serve),

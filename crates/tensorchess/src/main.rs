@@ -1,3 +1,5 @@
+//! The `tensorchess` binary: the command line of [`tensorchess::cli`].
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

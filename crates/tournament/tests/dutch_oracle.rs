@@ -79,18 +79,10 @@ impl Oracle {
     }
 }
 
-/// The oracle, or `None` after saying why the test is skipped.
-fn oracle_or_skip(test: &str) -> Option<Oracle> {
-    match Oracle::start() {
-        Ok(oracle) => Some(oracle),
-        Err(why) if std::env::var_os("TENSORCHESS_REQUIRE_PY4SWISS").is_some() => {
-            panic!("TENSORCHESS_REQUIRE_PY4SWISS is set, but {why}")
-        }
-        Err(why) => {
-            println!("skipped: {test}: {why}");
-            None
-        }
-    }
+/// The oracle; a test that needs it fails without it (it is `#[ignore]`d,
+/// and scripts/test.sh, which installs py4swiss, runs it).
+fn oracle() -> Oracle {
+    Oracle::start().unwrap_or_else(|why| panic!("this test needs py4swiss: {why}"))
 }
 
 fn xorshift(seed: &mut u64) -> u64 {
@@ -272,10 +264,9 @@ fn write_trf(dir: &Path, name: &str, t: &SwissTournament) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs py4swiss (python3 -m pip install py4swiss): scripts/test.sh installs it"]
 fn our_rounds_are_py4swiss_rounds_from_our_trf() {
-    let Some(mut oracle) = oracle_or_skip("our_rounds_are_py4swiss_rounds_from_our_trf") else {
-        return;
-    };
+    let mut oracle = oracle();
     let dir = std::env::temp_dir().join(format!("dutch-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let tournaments: u64 = std::env::var("DUTCH_ORACLE_TOURNAMENTS")

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tensorchess_loadtest::http::http_from;
 use tensorchess_loadtest::Error;
 
+/// The options of `abuse engine`.
 #[derive(clap::Args, Debug)]
 pub struct EngineArgs {
     /// Throwaway guests running engine games.
@@ -177,6 +178,8 @@ async fn guest(
     Ok(())
 }
 
+/// `abuse engine`: throwaway guests flood the engine while an honest
+/// player times its replies; prints what each side got.
 pub async fn run(addr: SocketAddr, args: EngineArgs) -> Result<(), Error> {
     let until = Instant::now() + Duration::from_secs(args.seconds);
     let counts = Arc::new(Counts::default());

@@ -14,6 +14,7 @@ use tensorchess_loadtest::http::http_from;
 use tensorchess_loadtest::Error;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
+/// The options of `abuse ghost-arena`.
 #[derive(clap::Args, Debug)]
 pub struct GhostArgs {
     /// Guests who join the arena and never come.
@@ -61,6 +62,8 @@ async fn haunt(addr: SocketAddr, cookie: String, from: String) -> Result<(), Err
     Ok(())
 }
 
+/// `abuse ghost-arena`: guests join an arena and never come; prints the
+/// arena's games minute by minute.
 pub async fn run(addr: SocketAddr, args: GhostArgs) -> Result<(), Error> {
     let minutes = args.minutes.max(1);
     // The arena outlasts the watch; 10 minutes at least.

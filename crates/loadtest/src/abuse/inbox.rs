@@ -8,6 +8,7 @@ use std::time::Instant;
 use tensorchess_loadtest::http::http_from;
 use tensorchess_loadtest::Error;
 
+/// The options of `abuse inbox`.
 #[derive(clap::Args, Debug)]
 pub struct InboxArgs {
     /// Fresh guests challenging the victim (each once).
@@ -49,6 +50,9 @@ fn flood_address(i: usize) -> String {
     format!("10.66.{}.{}", (i >> 8) & 255, i & 255)
 }
 
+/// `abuse inbox`: fresh guests flood one account's challenges, then a
+/// followed account and a stranger must still reach it; prints what
+/// arrived.
 pub async fn run(addr: SocketAddr, args: InboxArgs) -> Result<(), Error> {
     if args.addresses == 0 {
         return Err("--addresses must be at least 1".into());

@@ -11,6 +11,7 @@ use tensorchess_loadtest::http::http_from;
 use tensorchess_loadtest::Error;
 use tokio_tungstenite::tungstenite::Message;
 
+/// The options of `abuse lobby`.
 #[derive(clap::Args, Debug)]
 pub struct LobbyArgs {
     /// Lobby pages watching.
@@ -62,6 +63,8 @@ async fn page(
     Ok(())
 }
 
+/// `abuse lobby`: lobby pages count the bytes they are sent while
+/// strangers post and cancel seeks.
 pub async fn run(addr: SocketAddr, args: LobbyArgs) -> Result<(), Error> {
     let mut heard = Vec::new();
     let mut pages = Vec::new();

@@ -12,12 +12,11 @@ use super::stranger;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
-use tensorchess_loadtest::http::{http_from, http_with, request_head};
+use tensorchess_loadtest::http::{http_from, http_with, request};
 use tensorchess_loadtest::server::memory_kb;
 use tensorchess_loadtest::Error;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
+/// The options of `abuse tokens`.
 #[derive(clap::Args, Debug)]
 pub struct TokenArgs {
     /// Tokens of the one account, all used at once.
@@ -31,6 +30,7 @@ pub struct TokenArgs {
     seconds: u64,
 }
 
+/// The options of `abuse streams`.
 #[derive(clap::Args, Debug)]
 pub struct StreamArgs {
     /// Event streams the account tries to hold open at once.
@@ -93,6 +93,8 @@ struct Answers {
     other: u64,
 }
 
+/// `abuse tokens`: one account's tokens all at once from one address;
+/// prints what the server answered.
 pub async fn run_tokens(addr: SocketAddr, args: TokenArgs) -> Result<(), Error> {
     let from = stranger(1);
     let (_, tokens) = account_with_tokens(
@@ -182,37 +184,21 @@ pub async fn run_tokens(addr: SocketAddr, args: TokenArgs) -> Result<(), Error> 
 }
 
 /// Opens an event stream and reads its answer's head: its status, and the
-/// connection (held open while kept).
-async fn open_stream(addr: SocketAddr, token: &str, from: &str) -> Result<(u16, TcpStream), Error> {
-    let mut stream = TcpStream::connect(addr).await?;
+/// answer (its connection held open while it is kept, its body unread).
+async fn open_stream(
+    addr: SocketAddr,
+    token: &str,
+    from: &str,
+) -> Result<(u16, reqwest::Response), Error> {
     let auth = format!("Bearer {token}");
-    let head = request_head(
-        addr,
-        "GET",
-        "/api/stream/event",
-        &[("Authorization", &auth), ("X-Forwarded-For", from)],
-        0,
-    );
-    stream.write_all(head.as_bytes()).await?;
-    let mut got = Vec::new();
-    let mut buf = [0u8; 1024];
-    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf)).await??;
-        if n == 0 {
-            break;
-        }
-        got.extend_from_slice(&buf[..n]);
-    }
-    let text = String::from_utf8_lossy(&got);
-    let status = text
-        .lines()
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .ok_or("no HTTP status")?;
-    Ok((status, stream))
+    let headers = [("Authorization", auth.as_str()), ("X-Forwarded-For", from)];
+    let send = request(addr, "GET", "/api/stream/event", &headers, "")?.send();
+    let answer = tokio::time::timeout(Duration::from_secs(10), send).await??;
+    Ok((answer.status().as_u16(), answer))
 }
 
+/// `abuse streams`: one account opens event streams until refused;
+/// prints how many it holds and the server's memory with them.
 pub async fn run_streams(
     addr: SocketAddr,
     pid: Option<u32>,

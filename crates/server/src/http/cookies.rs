@@ -7,6 +7,7 @@ use crate::identity::{ID_COOKIE, ID_COOKIE_MAX_AGE};
 use crate::ids::valid_id;
 use crate::round::online::seats::{plausible_token, SEAT_COOKIE_PREFIX};
 use axum::http::{header, HeaderMap, HeaderValue};
+use cookie::{Cookie, SameSite};
 
 /// Whether the request came over HTTPS (through a proxy that says so).
 pub fn via_https(headers: &HeaderMap) -> bool {
@@ -16,13 +17,19 @@ pub fn via_https(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
 }
 
-/// The `Set-Cookie` value handing over an identity token.
+/// The `Set-Cookie` value handing over an identity token: for the whole
+/// site, a year, out of scripts' reach, sent on top-level navigations from
+/// other sites but not on their requests, and only over HTTPS when the
+/// request came that way.
 pub fn id_cookie(token: &str, secure: bool) -> HeaderValue {
-    let value = format!(
-        "{ID_COOKIE}={token}; Path=/; Max-Age={ID_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
-        if secure { "; Secure" } else { "" }
-    );
-    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static(""))
+    let cookie = Cookie::build((ID_COOKIE, token))
+        .path("/")
+        .max_age(time::Duration::seconds(ID_COOKIE_MAX_AGE as i64))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .build();
+    HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
 /// The bearer token of a request, if it sends one.
@@ -45,18 +52,19 @@ const MAX_COOKIES: usize = 200;
 const MAX_SEAT_TOKENS: usize = 32;
 
 impl Cookies {
-    /// The cookies of a request's `Cookie` headers.
+    /// The cookies of a request's `Cookie` headers (the `cookie` crate's
+    /// parser; a pair without `=` or a name is skipped, quotes around a
+    /// value are taken off).
     pub fn from_headers(headers: &HeaderMap) -> Cookies {
         let mut out = Vec::new();
         for value in headers.get_all(header::COOKIE) {
             let Ok(text) = value.to_str() else { continue };
-            for pair in text.split(';') {
+            for cookie in Cookie::split_parse(text).flatten() {
                 if out.len() >= MAX_COOKIES {
                     break;
                 }
-                if let Some((k, v)) = pair.trim().split_once('=') {
-                    out.push((k.trim().to_string(), v.trim().trim_matches('"').to_string()));
-                }
+                let (name, value) = cookie.name_value_trimmed();
+                out.push((name.to_string(), value.to_string()));
             }
         }
         Cookies(out)
@@ -114,7 +122,11 @@ mod tests {
         assert!(
             v.starts_with("tcid=t0k3n") && v.contains("HttpOnly") && v.contains("SameSite=Lax")
         );
-        assert!(v.ends_with("; Secure"));
+        assert!(v.contains("; Secure"), "{v}");
+        assert!(
+            v.contains("; Path=/") && v.contains("; Max-Age=31536000"),
+            "{v}"
+        );
         assert!(!id_cookie("t0k3n", false)
             .to_str()
             .unwrap()

@@ -38,14 +38,21 @@ pub const BENCH_HASH_MB: usize = 16;
 /// One searched position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchRow {
+    /// The game.
     pub variant: VariantKind,
     /// 1-based.
     pub index: usize,
+    /// The position.
     pub fen: String,
+    /// The depth searched to.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The best move found, as a move string.
     pub best: String,
+    /// Its score, as UCI says it (`cp 31`, `mate 3`).
     pub score: String,
 }
 
@@ -54,12 +61,16 @@ pub struct BenchRow {
 pub struct BenchTotals {
     /// The evaluation that ran, in words.
     pub evaluation: String,
+    /// Nodes of every search: the signature.
     pub nodes: u64,
+    /// Time of every search.
     pub time: Duration,
+    /// Each position's search.
     pub rows: Vec<BenchRow>,
 }
 
 impl BenchTotals {
+    /// Nodes per second over the run.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
     }

@@ -3,6 +3,7 @@
 //! positions sampled from the engine's own games at several stages
 //! (see `docs/match.md`, "Bench positions").
 
+/// Orthodox chess's bench positions (FEN).
 pub const CHESS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
@@ -18,6 +19,7 @@ pub const CHESS: &[&str] = &[
     "8/1p3pp1/7p/5P1P/2k3P1/8/2K2P2/8 w - - 0 1",
 ];
 
+/// Tensor Chess's bench positions (FEN).
 pub const TENSOR: &[&str] = &[
     "rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/RTNBQKBNTR w KQkq - 0 1",
     "r1qb1kb2r/ppp2ppp2/2n3n1pp/3pp2N2/1t1P2T2P/1BP1PPT1P1/PP4PP2/R1N1QKB1R1 w Qkq - 0 13",
@@ -32,6 +34,7 @@ pub const TENSOR: &[&str] = &[
     "2r2kb2r/1pt1pt1p2/2pp1p2pp/5Tp3/4P1P3/PN3P4/1PPP1QP2P/R2B1KTq2 b k - 1 24",
 ];
 
+/// Chessence's bench positions (FEN).
 pub const CHESSENCE: &[&str] = &[
     "km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*2MMM/4MK[MMMmmm] w - - 0 1",
     "k5/3m1*/1mmm*1/mm*1m1/1*2*1/3*2/1*MMM1/*MM2M/5K[MMm] w - - 0 10",

@@ -1,18 +1,14 @@
-//! The little HTTP/1.1 the bridge needs, over TCP or TLS (`https://`,
-//! [`super::tls`]), one request per connection: JSON or form requests, and
-//! NDJSON streams read line by line (chunked or not).
+//! The bridge's HTTP client: reqwest over HTTP/1.1, TLS by rustls for an
+//! `https://` server ([`super::tls`]: the web's roots, or `--ca-file`'s).
+//! JSON or form requests, and NDJSON streams read line by line as their
+//! chunks come. Connections are kept and reused between requests; a
+//! stream holds one of its own while it is followed.
 
-use super::tls::Tls;
 use std::path::Path;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 
-/// A connection to the server: plain TCP, or TLS over it.
-trait Conn: AsyncRead + AsyncWrite + Unpin + Send {}
-impl<T: AsyncRead + AsyncWrite + Unpin + Send> Conn for T {}
-
-/// How long connecting and a whole ordinary request may take.
+/// How long connecting, and a whole ordinary request (or a stream's
+/// answer head), may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Why a request failed.
@@ -31,24 +27,33 @@ pub enum HttpError {
     },
 }
 
-impl From<std::io::Error> for HttpError {
-    fn from(e: std::io::Error) -> Self {
-        HttpError::Io(e.to_string())
+impl From<reqwest::Error> for HttpError {
+    /// The error with its causes (reqwest's own line names only the URL:
+    /// the certificate refused or the connection reset is in its sources).
+    fn from(e: reqwest::Error) -> Self {
+        let mut text = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            text.push_str(": ");
+            text.push_str(&s.to_string());
+            source = s.source();
+        }
+        HttpError::Io(text)
     }
 }
 
 /// A server, and the token every request carries.
 #[derive(Clone, Debug)]
 pub struct Server {
-    /// `host:port` to connect to.
+    /// `scheme://host[:port]` and the path every route is under, without a
+    /// trailing `/`: a route's path is appended.
+    base: String,
+    /// `host:port` it connects to.
     addr: String,
-    /// The `Host` header.
-    host: String,
-    /// A path every route is under (empty at the root).
-    prefix: String,
+    /// Whether it is an `https://` server.
+    tls: bool,
     token: String,
-    /// TLS, for an `https://` server.
-    tls: Option<Tls>,
+    client: reqwest::Client,
 }
 
 impl Server {
@@ -61,48 +66,48 @@ impl Server {
     /// A server from its URL; an `https://` one's certificate is checked
     /// against those of `ca_file` (PEM) when it is given.
     pub fn with_ca(url: &str, token: &str, ca_file: Option<&Path>) -> Result<Server, String> {
-        let (secure, rest) = if let Some(rest) = url.strip_prefix("https://") {
-            (true, rest)
-        } else if let Some(rest) = url.strip_prefix("http://") {
-            (false, rest)
+        let tls = if url.starts_with("https://") {
+            true
+        } else if url.starts_with("http://") {
+            false
         } else {
             return Err(format!(
                 "'{url}': give the server as http://host:port or https://host"
             ));
         };
-        let (authority, prefix) = match rest.find('/') {
-            Some(i) => (&rest[..i], rest[i..].trim_end_matches('/')),
-            None => (rest, ""),
+        let parsed = reqwest::Url::parse(url).map_err(|e| format!("'{url}': {e}"))?;
+        let host = match parsed.host_str() {
+            Some(h) if !h.is_empty() => h,
+            _ => return Err(format!("'{url}' names no host")),
         };
-        if authority.is_empty() {
-            return Err(format!("'{url}' names no host"));
-        }
-        // A port after the host (not a piece of an IPv6 address).
-        let (host, port) = match authority.rsplit_once(':') {
-            Some((h, p)) if !p.contains(']') && p.parse::<u16>().is_ok() => (h, Some(p)),
-            _ => (authority, None),
+        let port = parsed.port_or_known_default().unwrap_or(80);
+        let origin = match parsed.port() {
+            Some(p) => format!("{}://{host}:{p}", parsed.scheme()),
+            None => format!("{}://{host}", parsed.scheme()),
         };
-        let addr = match port {
-            Some(_) => authority.to_string(),
-            None => format!("{authority}:{}", if secure { 443 } else { 80 }),
-        };
-        let tls = if secure {
-            Some(Tls::new(host, ca_file)?)
-        } else {
-            None
-        };
+        // A plain server gets the web's roots too: reqwest wants a TLS
+        // configuration either way, and `--ca-file` matters only for TLS.
+        let config = super::tls::client_config(if tls { ca_file } else { None })?;
+        let client = reqwest::Client::builder()
+            .tls_backend_preconfigured(config)
+            .http1_only()
+            .no_proxy()
+            .tcp_nodelay(true)
+            .connect_timeout(REQUEST_TIMEOUT)
+            .build()
+            .map_err(|e| format!("an HTTP client: {}", HttpError::from(e)))?;
         Ok(Server {
-            addr,
-            host: authority.to_string(),
-            prefix: prefix.to_string(),
-            token: token.to_string(),
+            base: format!("{origin}{}", parsed.path().trim_end_matches('/')),
+            addr: format!("{host}:{port}"),
             tls,
+            token: token.to_string(),
+            client,
         })
     }
 
     /// Whether requests go over TLS.
     pub fn is_tls(&self) -> bool {
-        self.tls.is_some()
+        self.tls
     }
 
     /// Where it connects: `host:port`.
@@ -110,59 +115,30 @@ impl Server {
         &self.addr
     }
 
-    /// Connects, over TLS for an `https://` server.
-    async fn connect(&self) -> Result<Box<dyn Conn>, HttpError> {
-        let stream = TcpStream::connect(&self.addr).await?;
-        stream.set_nodelay(true)?;
-        Ok(match &self.tls {
-            Some(tls) => Box::new(
-                tls.connect(stream)
-                    .await
-                    .map_err(|e| HttpError::Io(format!("TLS with {}: {e}", self.addr)))?,
-            ),
-            None => Box::new(stream),
-        })
-    }
-
-    async fn open(
+    /// A request to `path` (under the server's prefix) with the token, the
+    /// answers the bridge reads, and `body` (content type and text).
+    fn build(
         &self,
         method: &str,
         path: &str,
         body: Option<(&str, &str)>,
-    ) -> Result<Reader, HttpError> {
-        let mut stream = tokio::time::timeout(REQUEST_TIMEOUT, self.connect())
-            .await
-            .map_err(|_| HttpError::Io(format!("connecting to {} timed out", self.addr)))??;
-        let mut head = format!(
-            "{method} {}{path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nAccept: application/json, application/x-ndjson\r\nConnection: close\r\n",
-            self.prefix, self.host, self.token
-        );
-        let data = match body {
-            Some((content_type, data)) => {
-                head.push_str(&format!(
-                    "Content-Type: {content_type}\r\nContent-Length: {}\r\n",
-                    data.len()
-                ));
-                data
-            }
-            None => {
-                head.push_str("Content-Length: 0\r\n");
-                ""
-            }
-        };
-        head.push_str("\r\n");
-        head.push_str(data);
-        stream.write_all(head.as_bytes()).await?;
-        // TLS buffers what is written until it is flushed.
-        stream.flush().await?;
-        let mut reader = Reader {
-            r: BufReader::new(stream),
-            chunked: false,
-            left: None,
-            status: 0,
-        };
-        reader.head().await?;
-        Ok(reader)
+    ) -> Result<reqwest::RequestBuilder, HttpError> {
+        let method = reqwest::Method::from_bytes(method.as_bytes())
+            .map_err(|_| HttpError::Io(format!("'{method}' is not an HTTP method")))?;
+        let mut request = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .header(
+                reqwest::header::ACCEPT,
+                "application/json, application/x-ndjson",
+            );
+        if let Some((content_type, data)) = body {
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, content_type)
+                .body(data.to_string());
+        }
+        Ok(request)
     }
 
     /// A request; the answer's body when its status is 2xx.
@@ -172,21 +148,18 @@ impl Server {
         path: &str,
         body: Option<(&str, &str)>,
     ) -> Result<String, HttpError> {
-        let work = async {
-            let mut reader = self.open(method, path, body).await?;
-            let text = reader.rest().await?;
-            if (200..300).contains(&reader.status) {
-                Ok(text)
-            } else {
-                Err(HttpError::Status {
-                    status: reader.status,
-                    body: text,
-                })
-            }
-        };
-        tokio::time::timeout(REQUEST_TIMEOUT, work)
-            .await
-            .map_err(|_| HttpError::Io(format!("{method} {path} timed out")))?
+        let answer = self
+            .build(method, path, body)?
+            .timeout(REQUEST_TIMEOUT)
+            .send()
+            .await?;
+        let status = answer.status().as_u16();
+        let text = answer.text().await?;
+        if (200..300).contains(&status) {
+            Ok(text)
+        } else {
+            Err(HttpError::Status { status, body: text })
+        }
     }
 
     /// A POST with a JSON body (or none).
@@ -210,126 +183,29 @@ impl Server {
         serde_json::from_str(&text).map_err(|e| HttpError::Io(format!("not JSON: {e}")))
     }
 
-    /// An NDJSON stream.
+    /// An NDJSON stream. Only its answer's head must come in time: the
+    /// stream itself lasts as long as the server keeps it (the caller
+    /// watches for silence).
     pub async fn stream(&self, path: &str) -> Result<Lines, HttpError> {
-        let mut reader = tokio::time::timeout(REQUEST_TIMEOUT, self.open("GET", path, None))
+        let answer = tokio::time::timeout(REQUEST_TIMEOUT, self.build("GET", path, None)?.send())
             .await
             .map_err(|_| HttpError::Io(format!("GET {path} timed out")))??;
-        if reader.status != 200 {
-            let body = reader.rest().await.unwrap_or_default();
-            return Err(HttpError::Status {
-                status: reader.status,
-                body,
-            });
+        let status = answer.status().as_u16();
+        if status != 200 {
+            let body = answer.text().await.unwrap_or_default();
+            return Err(HttpError::Status { status, body });
         }
         Ok(Lines {
-            reader,
+            answer,
             buf: Vec::new(),
         })
     }
 }
 
-/// An answer being read.
-struct Reader {
-    r: BufReader<Box<dyn Conn>>,
-    chunked: bool,
-    /// Bytes left: of the current chunk (chunked), or of the body
-    /// (`Content-Length`); `None` to the end of the connection.
-    left: Option<u64>,
-    status: u16,
-}
-
-impl Reader {
-    async fn line(&mut self) -> Result<String, HttpError> {
-        let mut line = String::new();
-        if self.r.read_line(&mut line).await? == 0 {
-            return Err(HttpError::Io("the connection closed".into()));
-        }
-        Ok(line.trim_end().to_string())
-    }
-
-    async fn head(&mut self) -> Result<(), HttpError> {
-        let status = self.line().await?;
-        self.status = status
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| HttpError::Io(format!("not an HTTP answer: {status}")))?;
-        loop {
-            let line = self.line().await?;
-            if line.is_empty() {
-                break;
-            }
-            let Some((name, value)) = line.split_once(':') else {
-                continue;
-            };
-            let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
-            if name == "transfer-encoding" && value.eq_ignore_ascii_case("chunked") {
-                self.chunked = true;
-            } else if name == "content-length" {
-                self.left = value.parse().ok();
-            }
-        }
-        if self.chunked {
-            self.left = Some(0);
-        }
-        Ok(())
-    }
-
-    /// The next bytes of the body; empty at its end.
-    async fn some(&mut self) -> Result<Vec<u8>, HttpError> {
-        if self.chunked && self.left == Some(0) {
-            let size = self.line().await?;
-            let size = if size.is_empty() {
-                self.line().await?
-            } else {
-                size
-            };
-            let n = u64::from_str_radix(size.split(';').next().unwrap_or("").trim(), 16)
-                .map_err(|_| HttpError::Io(format!("a bad chunk size: {size}")))?;
-            if n == 0 {
-                return Ok(Vec::new());
-            }
-            self.left = Some(n);
-        }
-        let want = self.left.map_or(8192, |n| n.min(8192)) as usize;
-        if want == 0 {
-            return Ok(Vec::new());
-        }
-        let mut buf = vec![0; want];
-        let got = self.r.read(&mut buf).await?;
-        if got == 0 {
-            if self.left.is_some() {
-                return Err(HttpError::Io("the connection closed mid-answer".into()));
-            }
-            return Ok(Vec::new());
-        }
-        buf.truncate(got);
-        if let Some(n) = &mut self.left {
-            *n -= got as u64;
-            if self.chunked && *n == 0 {
-                // The chunk's CRLF.
-                let _ = self.line().await;
-            }
-        }
-        Ok(buf)
-    }
-
-    async fn rest(&mut self) -> Result<String, HttpError> {
-        let mut out = Vec::new();
-        loop {
-            let piece = self.some().await?;
-            if piece.is_empty() {
-                return Ok(String::from_utf8_lossy(&out).into_owned());
-            }
-            out.extend_from_slice(&piece);
-        }
-    }
-}
-
 /// An NDJSON stream, line by line.
 pub struct Lines {
-    reader: Reader,
+    answer: reqwest::Response,
+    /// What came after the last whole line.
     buf: Vec<u8>,
 }
 
@@ -341,11 +217,10 @@ impl Lines {
                 let line: Vec<u8> = self.buf.drain(..=i).collect();
                 return Ok(Some(String::from_utf8_lossy(&line[..i]).trim().to_string()));
             }
-            let piece = self.reader.some().await?;
-            if piece.is_empty() {
-                return Ok(None);
+            match self.answer.chunk().await? {
+                Some(piece) => self.buf.extend_from_slice(&piece),
+                None => return Ok(None),
             }
-            self.buf.extend_from_slice(&piece);
         }
     }
 }
@@ -358,16 +233,17 @@ mod tests {
     fn urls_give_the_address_and_the_scheme() {
         let s = Server::new("http://127.0.0.1:8080/", "t").unwrap();
         assert_eq!(s.addr(), "127.0.0.1:8080");
+        assert_eq!(s.base, "http://127.0.0.1:8080");
         assert!(!s.is_tls());
         let s = Server::new("http://example.org/chess", "t").unwrap();
         assert_eq!(s.addr(), "example.org:80");
-        assert_eq!(s.prefix, "/chess");
+        assert_eq!(s.base, "http://example.org/chess");
         let s = Server::new("https://example.org", "t").unwrap();
         assert_eq!(s.addr(), "example.org:443");
         assert!(s.is_tls());
         let s = Server::new("https://example.org:8443/x/", "t").unwrap();
         assert_eq!(s.addr(), "example.org:8443");
-        assert_eq!(s.prefix, "/x");
+        assert_eq!(s.base, "https://example.org:8443/x");
         let s = Server::new("https://[::1]:8443", "t").unwrap();
         assert_eq!(s.addr(), "[::1]:8443");
         let s = Server::new("http://[::1]", "t").unwrap();

@@ -11,15 +11,18 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// `tensorchess admin`: the database and the action.
 #[derive(Args, Debug, Clone)]
 pub struct AdminArgs {
     /// The database the server uses: an SQLite file or a PostgreSQL URL.
     #[arg(long, global = true, default_value = "tensorchess.sqlite3")]
     pub db: Database,
+    /// What to do.
     #[command(subcommand)]
     pub action: AdminAction,
 }
 
+/// The operator's actions.
 #[derive(Subcommand, Debug, Clone)]
 pub enum AdminAction {
     /// Ban a player (a user name, or a player id for a guest): their
@@ -40,9 +43,17 @@ pub enum AdminAction {
     ListBans,
     /// Give an account another user name (its display name follows if it
     /// was the old user name).
-    Rename { username: String, new_name: String },
+    Rename {
+        /// The account's user name now.
+        username: String,
+        /// The user name it takes.
+        new_name: String,
+    },
     /// Close an account: nobody logs in to it again; its sessions end.
-    Close { username: String },
+    Close {
+        /// The account's user name.
+        username: String,
+    },
     /// The open reports of chat messages (oldest first): the report's
     /// number, when, the reporter (name and player id), the game, the
     /// room, the author and the message; one report per reporter and
@@ -118,6 +129,7 @@ fn db(e: impl std::fmt::Display) -> CliError {
     CliError::new(format!("database: {e}"))
 }
 
+/// Runs `tensorchess admin`.
 pub fn run(args: &AdminArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -8,6 +8,7 @@ use clap::Args;
 use std::io::Write;
 use tensorchess_rules::VariantKind;
 
+/// The options of `tensorchess bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// The game (default: all three).
@@ -19,10 +20,12 @@ pub struct BenchArgs {
     /// Print only the totals.
     #[arg(long)]
     pub quiet: bool,
+    /// The evaluation searched with.
     #[command(flatten)]
     pub eval: EvalArgs,
 }
 
+/// Runs `tensorchess bench`.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let kinds: Vec<VariantKind> = match args.variant {
         Some(v) => vec![v],

@@ -6,6 +6,7 @@ use crate::bot::{run as run_bridge, BotConfig};
 use clap::Args;
 use tensorchess_rules::VariantKind;
 
+/// The options of `tensorchess bot`.
 #[derive(Args, Debug, Clone)]
 pub struct BotArgs {
     /// The server: `http://host:port`, or `https://host[:port]` (its
@@ -42,6 +43,7 @@ pub struct BotArgs {
     pub nodes: Option<u64>,
 }
 
+/// Runs `tensorchess bot`.
 pub fn run(args: &BotArgs) -> Result<(), CliError> {
     let engine = match &args.engine {
         Some(cmd) => {

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_rules::{with_variant, VariantKind};
 
+/// The options of `tensorchess datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
     /// The game.
@@ -27,8 +28,10 @@ pub struct DatagenArgs {
     /// The data file (created, or resumed).
     #[arg(long)]
     pub out: PathBuf,
+    /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The random generator's seed: a run is reproducible.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The engine's evaluation (the newest network, for the next round).
@@ -58,6 +61,7 @@ fn go<V: Evaluate>(a: &DatagenArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Runs `tensorchess datagen`.
 pub fn run(args: &DatagenArgs) -> Result<(), CliError> {
     with_variant!(args.variant, V => go::<V>(args))
 }

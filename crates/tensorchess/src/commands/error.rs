@@ -6,6 +6,7 @@
 pub struct CliError(pub String);
 
 impl CliError {
+    /// An error saying `msg`.
     pub fn new(msg: impl Into<String>) -> Self {
         CliError(msg.into())
     }

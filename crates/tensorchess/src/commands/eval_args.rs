@@ -7,6 +7,8 @@ use crate::uci::settings::read_eval_file;
 use clap::Args;
 use tensorchess_engine::nnue::MAX_FILE_BYTES;
 
+/// Which evaluation a command's engines use: the hand-made one, the
+/// built-in network, or a network file.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EvalArgs {
     /// Evaluate with the game's built-in network (games without one keep

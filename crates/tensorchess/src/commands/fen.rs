@@ -5,8 +5,10 @@ use super::game_args::PositionArgs;
 use clap::Args;
 use tensorchess_rules::{san::parse_any, with_variant, Variant};
 
+/// The options of `tensorchess fen`.
 #[derive(Args, Debug)]
 pub struct FenArgs {
+    /// The game and the position.
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play, as move strings or SAN.
@@ -14,6 +16,7 @@ pub struct FenArgs {
     pub moves: Vec<String>,
 }
 
+/// Runs `tensorchess fen`.
 pub fn run(args: &FenArgs) -> Result<(), CliError> {
     with_variant!(args.position.variant, V => play::<V>(args))
 }

@@ -37,6 +37,8 @@ impl Args for MatchArgs {
     }
 }
 
+/// The options of `tensorchess match`: the engines, games, limits,
+/// adjudication and output of a match (or openings to make).
 #[derive(Args, Debug)]
 pub struct MatchOptions {
     /// The game.
@@ -206,6 +208,7 @@ fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
     flag
 }
 
+/// Runs `tensorchess match`.
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let args: &MatchOptions = &args.0;
     let kind = args.variant;

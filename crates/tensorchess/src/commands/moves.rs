@@ -5,8 +5,10 @@ use super::game_args::PositionArgs;
 use clap::Args;
 use tensorchess_rules::{san::san_with, with_variant, Variant};
 
+/// The options of `tensorchess moves`.
 #[derive(Args, Debug)]
 pub struct MovesArgs {
+    /// The game and the position.
     #[command(flatten)]
     pub position: PositionArgs,
     /// Print SAN instead of move strings.
@@ -14,6 +16,7 @@ pub struct MovesArgs {
     pub san: bool,
 }
 
+/// Runs `tensorchess moves`.
 pub fn run(args: &MovesArgs) -> Result<(), CliError> {
     with_variant!(args.position.variant, V => list::<V>(args))
 }

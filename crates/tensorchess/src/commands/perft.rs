@@ -7,16 +7,20 @@ use std::io::Write;
 use std::time::Instant;
 use tensorchess_rules::{perft, with_variant, Variant};
 
+/// The options of `tensorchess perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
+    /// The game and the position.
     #[command(flatten)]
     pub position: PositionArgs,
     /// Print the node count below each legal move.
     #[arg(long)]
     pub divide: bool,
+    /// Plies to count to.
     pub depth: u32,
 }
 
+/// Runs `tensorchess perft`.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     with_variant!(args.position.variant, V => count::<V>(args))
 }

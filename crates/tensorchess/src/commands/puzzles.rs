@@ -15,6 +15,7 @@ use tensorchess_engine::eval::Evaluate;
 use tensorchess_rules::pgn::{parse_pgn, replay, PgnGame, MAX_PGN_LEN};
 use tensorchess_rules::{with_variant, VariantKind};
 
+/// The options of `tensorchess puzzles`.
 #[derive(Args, Debug)]
 pub struct PuzzlesArgs {
     /// Game: tensor, chess or chessence (default: the first game's Variant tag).
@@ -257,6 +258,7 @@ impl Recheck<'_> {
     }
 }
 
+/// Runs `tensorchess puzzles`.
 pub fn run(args: &PuzzlesArgs) -> Result<(), CliError> {
     if let Some(path) = &args.recheck {
         let text = std::fs::read_to_string(path)

@@ -10,6 +10,7 @@ use tensorchess_engine::{Engine, Options};
 use tensorchess_rules::pgn::{parse_first_pgn, replay_game, PgnError};
 use tensorchess_rules::VariantKind;
 
+/// The options of `tensorchess review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
     /// Game of a PGN without a Variant tag: tensor, chess or chessence (default chess).
@@ -25,6 +26,7 @@ pub struct ReviewArgs {
     pub file: String,
 }
 
+/// Runs `tensorchess review`.
 pub fn run(args: &ReviewArgs) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError(format!("cannot read {}: {e}", args.file)))?;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_rules::{with_variant, VariantKind};
 
+/// The options of `tensorchess selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
     /// The game.
@@ -31,8 +32,10 @@ pub struct SelfplayArgs {
     /// move by move; the others at `--nodes`): below 1, occasional blunders.
     #[arg(long, default_value_t = 1.0, requires = "weak_nodes")]
     pub weak_rate: f64,
+    /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// The random generator's seed: a run is reproducible.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Evaluation weights file for the engine (as written by `tune`).
@@ -99,6 +102,7 @@ fn go<V: Evaluate>(a: &SelfplayArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Runs `tensorchess selfplay`.
 pub fn run(args: &SelfplayArgs) -> Result<(), CliError> {
     with_variant!(args.variant, V => go::<V>(args))
 }

@@ -8,6 +8,7 @@ use crate::server::{self, AppState};
 use clap::Args;
 use std::path::PathBuf;
 
+/// The options of `tensorchess serve`.
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Address to listen on.
@@ -62,6 +63,7 @@ impl Default for ServeArgs {
     }
 }
 
+/// Runs `tensorchess serve`.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(

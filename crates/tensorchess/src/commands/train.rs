@@ -17,6 +17,7 @@ use tensorchess_rules::{with_variant, VariantKind};
 /// Games whose number is a multiple of this are held out for validation.
 const VALIDATION_EVERY: u32 = 20;
 
+/// The options of `tensorchess train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     /// The game.
@@ -28,6 +29,7 @@ pub struct TrainArgs {
     /// The network file to write.
     #[arg(long)]
     pub out: PathBuf,
+    /// Passes over the training samples.
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Neurons of the hidden layer (per perspective).
@@ -45,8 +47,10 @@ pub struct TrainArgs {
     /// Weight of the search's score in the target (the rest is the game's result).
     #[arg(long, default_value_t = 0.7)]
     pub lambda: f32,
+    /// Threads computing each batch's gradient.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The random generator's seed: a run is reproducible.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -106,6 +110,7 @@ fn go<V: Evaluate>(a: &TrainArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Runs `tensorchess train`.
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     with_variant!(args.variant, V => go::<V>(args))
 }

@@ -9,6 +9,7 @@ use clap::Args;
 use tensorchess_engine::eval::{Evaluate, Layout};
 use tensorchess_rules::{with_variant, Role, VariantKind};
 
+/// The options of `tensorchess tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
     /// The game.
@@ -20,8 +21,10 @@ pub struct TuneArgs {
     /// Start from these weights instead of the engine's defaults.
     #[arg(long)]
     pub weights: Option<String>,
+    /// Passes over the positions.
     #[arg(long, default_value_t = 300)]
     pub epochs: usize,
+    /// The gradient step's size.
     #[arg(long, default_value_t = 1.0)]
     pub learning_rate: f64,
     /// L2 pull toward the starting weights.
@@ -139,6 +142,7 @@ fn go<V: Evaluate>(a: &TuneArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Runs `tensorchess tune`.
 pub fn run(args: &TuneArgs) -> Result<(), CliError> {
     with_variant!(args.variant, V => go::<V>(args))
 }

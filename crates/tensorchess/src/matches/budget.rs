@@ -9,7 +9,9 @@ use std::time::Duration;
 pub struct TimeControl {
     /// Moves per period (`40/60`): the base time is added again after them.
     pub moves: Option<u32>,
+    /// The time on the clock at the start (and of each period).
     pub base: Duration,
+    /// Added after each move.
     pub inc: Duration,
 }
 
@@ -83,13 +85,18 @@ fn trim_secs(d: Duration) -> String {
 /// first reached stops the search); at least one must be set.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
+    /// A clock (`go wtime btime winc binc`).
     pub tc: Option<TimeControl>,
+    /// A fixed time per move (`go movetime`).
     pub movetime: Option<Duration>,
+    /// A depth per move (`go depth`).
     pub depth: Option<u32>,
+    /// A node count per move (`go nodes`).
     pub nodes: Option<u64>,
 }
 
 impl Budget {
+    /// Whether no limit is set (the engine would think forever).
     pub fn is_empty(&self) -> bool {
         self.tc.is_none() && self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none()
     }
@@ -120,13 +127,16 @@ impl fmt::Display for Budget {
 /// A running clock of one side.
 #[derive(Copy, Clone, Debug)]
 pub struct Clock {
+    /// Its time control.
     pub tc: TimeControl,
+    /// Time left.
     pub left: Duration,
     /// Moves this side has made.
     pub moves_made: u32,
 }
 
 impl Clock {
+    /// A clock at the start of a game: the base time, no move made.
     pub fn new(tc: TimeControl) -> Clock {
         Clock {
             tc,

@@ -46,11 +46,14 @@ pub struct UciClient {
 /// What an engine said while thinking.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Answer {
+    /// The `bestmove` it sent (`(none)` without a legal move).
     pub bestmove: String,
     /// The last reported score, from the engine's side: centipawns, or
     /// `Err(moves)` for a mate in `moves` (negative: being mated).
     pub score: Option<Result<i32, i32>>,
+    /// The last reported depth.
     pub depth: Option<u32>,
+    /// The last reported node count.
     pub nodes: Option<u64>,
 }
 
@@ -175,6 +178,7 @@ impl UciClient {
         self.ready(HANDSHAKE_TIMEOUT)
     }
 
+    /// Sends a line to the engine; a closed pipe means it crashed.
     pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())

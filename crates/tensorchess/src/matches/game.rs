@@ -20,16 +20,23 @@ pub struct Adjudication {
     pub max_moves: Option<u32>,
 }
 
+/// Adjudicating a loss: both engines agree a side is lost.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ResignRule {
+    /// Moves of each engine in a row.
     pub moves: u32,
+    /// Centipawns beyond which a side is lost.
     pub score: i32,
 }
 
+/// Adjudicating a draw: both engines see a level game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DrawRule {
+    /// The move number from which it applies.
     pub from_move: u32,
+    /// Moves of each engine in a row.
     pub moves: u32,
+    /// Centipawns from 0 within which a game is level.
     pub score: i32,
 }
 
@@ -102,7 +109,9 @@ impl DrawRule {
 pub enum Termination {
     /// By the rules (mate, stalemate, repetition, ...).
     Normal,
+    /// By the adjudication rules (resignation, draw, the move limit).
     Adjudication,
+    /// A side's clock or move time ran out.
     TimeForfeit,
     /// An illegal move.
     RulesInfraction,
@@ -111,6 +120,7 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// As the PGN `Termination` tag writes it.
     pub fn pgn(self) -> &'static str {
         match self {
             Termination::Normal => "normal",
@@ -124,22 +134,29 @@ impl Termination {
 
 /// A finished game.
 pub struct Played<V: Evaluate> {
+    /// Its moves.
     pub game: Game<V>,
+    /// Its result, and why.
     pub outcome: Outcome,
+    /// How it ended, for PGN.
     pub termination: Termination,
     /// A sentence saying how it ended.
     pub detail: String,
-    /// Time each side spent, and its moves.
+    /// Time each side spent (White, Black).
     pub time_used: [Duration; 2],
+    /// The depths each side reported, summed.
     pub depth_sum: [u64; 2],
+    /// Moves each side made.
     pub moves: [u32; 2],
 }
 
 /// Everything a game needs besides the players.
 pub struct GameSetup<'a, V: Evaluate> {
+    /// The position it starts from (an opening).
     pub start: Position<V>,
     /// Limits of White and Black.
     pub budgets: [Budget; 2],
+    /// When it is decided before the rules end it.
     pub adjudication: &'a Adjudication,
     /// Grace beyond a clock or a move time before a loss on time.
     pub time_margin: Duration,

@@ -56,13 +56,19 @@ pub const SCORE_DEPTH: u32 = 4;
 /// Settings of the opening generator.
 #[derive(Clone, Debug)]
 pub struct OpeningRecipe {
+    /// Openings to make.
     pub count: usize,
+    /// The random plies played from the start, drawn in this range.
     pub plies: RangeInclusive<u32>,
+    /// The depth of the search that scores a candidate position.
     pub depth: u32,
+    /// A position is kept if that search scores it within this many
+    /// centipawns of level.
     pub balance: i32,
     /// Moves drawn from those within this many centipawns of the best at
     /// [`SCORE_DEPTH`] plies; `None`: from all legal moves.
     pub slack: Option<i32>,
+    /// The random generator's seed: a set is reproducible.
     pub seed: u64,
 }
 
@@ -88,8 +94,11 @@ impl OpeningRecipe {
 /// One generated opening with the score that admitted it.
 #[derive(Clone, Debug)]
 pub struct Generated {
+    /// The position.
     pub fen: String,
+    /// The score that admitted it (centipawns, the side to move's).
     pub score: i32,
+    /// The moves from the start that reached it.
     pub moves: Vec<String>,
 }
 

@@ -16,10 +16,13 @@ pub const MATE_CP: i32 = 100_000;
 /// A move chosen, with what the engine said about it.
 #[derive(Clone, Debug)]
 pub struct Thought {
+    /// The move.
     pub mv: Move,
     /// Centipawns from the mover's side (mates as ±[`MATE_CP`]).
     pub score: Option<i32>,
+    /// The depth it reached.
     pub depth: Option<u32>,
+    /// How long it took, from `go` to `bestmove`.
     pub elapsed: Duration,
 }
 
@@ -28,24 +31,36 @@ pub struct Thought {
 pub enum Fault {
     /// An illegal or unreadable move, as the engine sent it.
     Illegal(String),
+    /// The engine's process died (or closed its pipes).
     Crashed,
+    /// No move in time.
     Timeout,
 }
 
 /// What one move may cost: the limits to send, and when to give up waiting.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// The search's limits (`go …`).
     pub limits: Limits,
+    /// How long to wait for the move before the engine loses.
     pub timeout: Duration,
 }
 
+/// One side of a match game: our engine in this process, or a UCI engine
+/// in its own.
 pub enum Player {
+    /// Our engine, searched here.
     Internal {
+        /// The engine (boxed: its tables are large).
         engine: Box<Engine>,
+        /// Its settings (evaluation, level, …).
         settings: EngineSettings,
     },
+    /// A UCI engine's process.
     External {
+        /// The running engine; `None` once it crashed.
         client: Option<UciClient>,
+        /// How to start it again.
         spec: Box<EngineSpec>,
     },
 }
@@ -177,6 +192,8 @@ impl Player {
         }
     }
 
+    /// Ends the player: an external engine is told `quit` (and killed if
+    /// it does not go).
     pub fn quit(self) {
         if let Player::External {
             client: Some(c), ..

@@ -23,6 +23,7 @@ use tensorchess_rules::{with_variant, Color, VariantKind};
 /// A match to play.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The game played.
     pub variant: VariantKind,
     /// The first engine is the one the score is given for.
     pub engines: [EngineSpec; 2],
@@ -32,13 +33,20 @@ pub struct MatchConfig {
     pub games: usize,
     /// Opening positions as text (FEN or EPD lines).
     pub openings: String,
+    /// Games played at once (each with its own pair of engine processes).
     pub concurrency: usize,
+    /// When a game is decided before the rules end it.
     pub adjudication: Adjudication,
+    /// Grace beyond a clock or a move time before a loss on time.
     pub time_margin: Duration,
+    /// Longest wait for a move without a clock or move time: an engine
+    /// silent that long has hung and loses.
     pub hang_timeout: Duration,
     /// PGN file the games are appended to.
     pub pgn: Option<PathBuf>,
+    /// A sequential test that may stop the match once it decides.
     pub sprt: Option<Sprt>,
+    /// The PGN `Event` tag.
     pub event: String,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
@@ -52,12 +60,19 @@ pub struct MatchConfig {
 /// One finished game, as the report lists it.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameSummary {
+    /// Its number in the match, from 1.
     pub round: usize,
+    /// White's engine's name.
     pub white: String,
+    /// Black's engine's name.
     pub black: String,
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
+    /// The PGN `Termination`: `normal`, `adjudication`, `time forfeit`, …
     pub termination: String,
+    /// A sentence saying how it ended.
     pub detail: String,
+    /// Half-moves played.
     pub plies: usize,
     /// The first engine's score in this game.
     pub score: f64,
@@ -66,16 +81,23 @@ pub struct GameSummary {
 /// Averages of one engine over the match.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct EngineTotals {
+    /// The engine's name in the match.
     pub name: String,
+    /// Moves it made.
     pub moves: u64,
+    /// Time it spent on them, in milliseconds.
     pub time_ms: u64,
+    /// The depths it reported for them, summed.
     pub depth_sum: u64,
 }
 
 impl EngineTotals {
+    /// Milliseconds per move.
     pub fn avg_time_ms(&self) -> f64 {
         self.time_ms as f64 / self.moves.max(1) as f64
     }
+
+    /// Depth per move.
     pub fn avg_depth(&self) -> f64 {
         self.depth_sum as f64 / self.moves.max(1) as f64
     }
@@ -84,18 +106,29 @@ impl EngineTotals {
 /// A match's result.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchReport {
+    /// The game played (its key: `tensor`, `chess`, `chessence`).
     pub variant: String,
+    /// The two engines, the first the one the score is given for.
     pub engines: [EngineTotals; 2],
+    /// Wins, losses and draws of the first engine.
     pub tally: Tally,
+    /// The first engine's Elo difference; `None` when the score is 0 or 1.
     pub elo: Option<f64>,
+    /// The 95% error margin of `elo`.
     pub elo_error: Option<f64>,
+    /// The likelihood that the first engine is the stronger (0 to 1).
     pub los: f64,
+    /// The sequential test, if the match ran one.
     pub sprt: Option<Sprt>,
+    /// Its log-likelihood ratio at the end.
     pub llr: Option<f64>,
+    /// What it decided, if it did.
     pub sprt_state: Option<SprtState>,
     /// Games per termination.
     pub terminations: BTreeMap<String, u32>,
+    /// Every game played, in the order they were handed out.
     pub games: Vec<GameSummary>,
+    /// Wall time of the match.
     pub seconds: f64,
     /// Games the match was to play (more than those played when it was
     /// interrupted or the SPRT stopped it).
@@ -189,23 +222,15 @@ impl MatchReport {
     }
 }
 
-/// Today's date as PGN wants it (UTC).
+/// Today's date as PGN wants it (UTC): `YYYY.MM.DD`.
 pub fn pgn_date() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    // Days to civil date (Howard Hinnant's algorithm).
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    let today = time::OffsetDateTime::now_utc().date();
+    format!(
+        "{:04}.{:02}.{:02}",
+        today.year(),
+        u8::from(today.month()),
+        today.day()
+    )
 }
 
 /// A game's result as the main thread receives it.

@@ -14,6 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 /// The SPRT's verdict and when it came.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
+    /// What the SPRT decided.
     pub state: SprtState,
     /// Games tallied when the verdict was reached.
     pub after_games: u32,
@@ -45,6 +46,7 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// A match of `games` games, stopped early when `sprt` decides.
     pub fn new(games: usize, sprt: Option<Sprt>) -> Schedule {
         Schedule {
             games,

@@ -22,20 +22,26 @@ use tensorchess_engine::{Feature, Features, Level};
 /// How to run one side of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
+    /// Our engine, in this process, with these settings.
     Internal(EngineSettings),
+    /// A UCI engine's program.
     External {
         /// Program and arguments.
         command: Vec<String>,
+        /// The directory it runs in (`dir=`); `None`: ours.
         dir: Option<String>,
         /// `setoption` pairs, in order.
         options: Vec<(String, String)>,
     },
 }
 
+/// An engine of a match, as `-e` gives it (`depth=6,name=one`,
+/// `cmd=/usr/games/stockfish,option.Hash=64`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The name given with `name=`, if any.
     pub name: Option<String>,
+    /// Ours with its settings, or an outside engine's command.
     pub kind: EngineKind,
     /// Limits replacing the match's, if any was given.
     pub budget: Option<Budget>,
@@ -44,6 +50,7 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// Reads a spec: `key=value` pairs separated by commas.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let err = |msg: String| format!("engine spec '{text}': {msg}");
         let mut name = None;

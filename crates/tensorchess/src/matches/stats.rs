@@ -15,8 +15,11 @@ use serde::Serialize;
 /// Wins, draws and losses of the first engine.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
 }
 
@@ -44,6 +47,7 @@ pub fn erf(x: f64) -> f64 {
 }
 
 impl Tally {
+    /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -109,6 +113,7 @@ impl Tally {
         0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
     }
 
+    /// The share of games drawn (0 to 1).
     pub fn draw_ratio(&self) -> f64 {
         let n = self.games();
         if n == 0 {
@@ -131,15 +136,20 @@ fn variance(w: f64, d: f64, l: f64) -> f64 {
 /// An SPRT between two Elo hypotheses.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Sprt {
+    /// The Elo difference of the null hypothesis (no gain).
     pub elo0: f64,
+    /// The Elo difference of the alternative (a gain).
     pub elo1: f64,
+    /// The chance accepted of taking a non-gain for a gain.
     pub alpha: f64,
+    /// The chance accepted of missing a gain.
     pub beta: f64,
 }
 
 /// Where an SPRT stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum SprtState {
+    /// Neither bound reached: play on.
     Continue,
     /// H0 (Elo ≤ elo0) accepted.
     H0,
@@ -207,6 +217,7 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * t.score() - s0 - s1) / (2.0 * var)
     }
 
+    /// Where the test stands after the games of `t`.
     pub fn state(&self, t: &Tally) -> SprtState {
         let llr = self.llr(t);
         if llr >= self.upper_bound() {

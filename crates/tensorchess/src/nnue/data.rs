@@ -42,7 +42,9 @@ pub enum DataError {
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What failed.
         source: std::io::Error,
     },
     /// Not a data file.
@@ -51,20 +53,31 @@ pub enum DataError {
     /// A data file of another game.
     #[error("{path}: data for {found}, not {expected}")]
     WrongGame {
+        /// The file.
         path: String,
+        /// The game asked for.
         expected: VariantKind,
+        /// The game the file holds, as its header names it.
         found: String,
     },
     /// A position that cannot be (a piece code beyond the game's board).
     #[error("{path}: corrupt position at byte {offset}")]
-    Corrupt { path: String, offset: usize },
+    Corrupt {
+        /// The file.
+        path: String,
+        /// Where the bad position starts.
+        offset: usize,
+    },
 }
 
 /// A game's result, White's score: 0, ½ or 1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// 0.
     BlackWon = 0,
+    /// ½.
     Draw = 1,
+    /// 1.
     WhiteWon = 2,
 }
 
@@ -87,6 +100,7 @@ impl GameResult {
 /// One recorded position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
+    /// The side to move.
     pub turn: Color,
     /// (square, piece) of every occupied square, ascending.
     pub pieces: Vec<(Square, Piece)>,
@@ -181,13 +195,16 @@ impl Sample {
 pub struct GameRecord {
     /// The game's number in the seed's sequence.
     pub index: u32,
+    /// How it ended.
     pub result: GameResult,
+    /// Its recorded positions, in the order played.
     pub samples: Vec<Sample>,
 }
 
 /// A data file's complete games, and where the last one ends.
 #[derive(Debug)]
 pub struct DataFile {
+    /// The games, in the file's order.
     pub games: Vec<GameRecord>,
     /// Bytes up to the end of the last complete game.
     pub complete_bytes: u64,

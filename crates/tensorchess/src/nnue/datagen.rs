@@ -36,10 +36,15 @@ const HASH_MB: usize = 8;
 /// How to generate.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
+    /// Games to have in the file (those there already are kept).
     pub games: usize,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Random moves played at each game's start, for variety.
     pub random_plies: usize,
+    /// Games played at once.
     pub threads: usize,
+    /// The seed: game `i` of a seed is always the same game.
     pub seed: u64,
     /// Evaluate with a network (`network`, else the game's built-in one).
     pub use_nnue: bool,
@@ -145,7 +150,9 @@ pub fn play_game<V: Evaluate>(
 pub struct DatagenReport {
     /// Games found in the file already (not played again).
     pub resumed: usize,
+    /// Games played now.
     pub games: usize,
+    /// Positions recorded now.
     pub positions: usize,
 }
 

@@ -18,11 +18,17 @@ use tensorchess_rules::{Color, EndReason, Game, MoveKind, Outcome, Position};
 /// How to play the games.
 #[derive(Clone, Debug)]
 pub struct SelfplayConfig {
+    /// Games to play.
     pub games: usize,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Random moves played at each game's start, for variety.
     pub random_plies: usize,
+    /// Games played at once.
     pub threads: usize,
+    /// The seed of the random moves: a run is reproducible.
     pub seed: u64,
+    /// A game this long is called drawn.
     pub max_plies: usize,
     /// Nodes per move of a weaker side, if any: White in odd-numbered
     /// games, Black in even ones (its own engine, not sharing the other's

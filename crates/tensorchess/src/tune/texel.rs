@@ -115,7 +115,9 @@ pub fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
 
 /// Settings of a tuning run.
 pub struct TuneConfig {
+    /// Passes over the positions.
     pub epochs: usize,
+    /// The gradient step's size.
     pub learning_rate: f64,
     /// Terms kept at their starting value.
     pub frozen: Vec<usize>,

@@ -6,6 +6,7 @@ use tensorchess_engine::Limits;
 /// A parsed `go` command.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    /// The search's limits (clocks, depth, nodes, mate, movetime, infinite).
     pub limits: Limits,
     /// `go ponder`: think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,

@@ -5,9 +5,13 @@ use std::time::Duration;
 use tensorchess_engine::{Feature, Level};
 use tensorchess_rules::VariantKind;
 
+/// The largest `Hash`, in MiB.
 pub const HASH_MAX: usize = 65_536;
+/// The most `Threads`.
 pub const THREADS_MAX: usize = 256;
+/// The most `MultiPV` lines.
 pub const MULTIPV_MAX: usize = 256;
+/// The largest `Move Overhead`, in milliseconds.
 pub const OVERHEAD_MAX: u64 = 5_000;
 
 /// The `option` lines sent after `uci`.
@@ -71,7 +75,9 @@ pub fn option_lines(defaults: &EngineSettings) -> Vec<String> {
 pub enum Change {
     /// An engine setting (already stored in the settings).
     Settings,
+    /// `UCI_Variant`: the game changed.
     Variant(VariantKind),
+    /// `Clear Hash`: the table is to be cleared.
     ClearHash,
     /// Accepted, nothing to do (e.g. `Ponder`).
     Nothing,

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Output {
+    /// An output writing to `w` (standard output, or a buffer in tests).
     pub fn new<W: Write + Send + 'static>(w: W) -> Output {
         Output(Arc::new(Mutex::new(Box::new(w))))
     }
@@ -19,6 +20,7 @@ impl Output {
         let _ = w.flush();
     }
 
+    /// Writes `text` as `info string` lines, one per line of it.
     pub fn info_string(&self, text: &str) {
         for l in text.lines() {
             self.line(&format!("info string {l}"));

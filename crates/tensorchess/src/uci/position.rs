@@ -7,8 +7,11 @@ use tensorchess_rules::{Color, Game, Position, Variant, VariantKind};
 /// game's start) and moves already checked to be legal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionSpec {
+    /// The game.
     pub variant: VariantKind,
+    /// The start position; `None`: the game's own.
     pub fen: Option<String>,
+    /// The moves played from it, as move strings.
     pub moves: Vec<String>,
 }
 
@@ -17,6 +20,7 @@ pub struct PositionSpec {
 pub type SetOutcome = Result<(PositionSpec, Color, Option<String>), String>;
 
 impl PositionSpec {
+    /// The start position of `variant`, no move played.
     pub fn start(variant: VariantKind) -> PositionSpec {
         PositionSpec {
             variant,

@@ -58,6 +58,8 @@ const COMMANDS: [&str; 15] = [
 ];
 
 impl Uci {
+    /// The protocol's state, writing to `out`, with its search thread
+    /// started.
     pub fn new(out: Output) -> Uci {
         let settings = EngineSettings::default();
         let pending = Arc::new(AtomicUsize::new(0));

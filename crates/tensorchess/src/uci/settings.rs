@@ -17,10 +17,20 @@ pub enum WeightsSource {
     /// "material-only search" of the strength tests).
     MaterialOnly,
     /// A weights file's text (see [`parse_weights`]), with its name for messages.
-    File { name: String, text: String },
+    File {
+        /// The file's name.
+        name: String,
+        /// Its text.
+        text: String,
+    },
     /// A network file's bytes (the engine's format), with its name; the
     /// weights stay the defaults, and the network evaluates when `UseNNUE` is on.
-    Network { name: String, bytes: Arc<Vec<u8>> },
+    Network {
+        /// The file's name.
+        name: String,
+        /// Its bytes.
+        bytes: Arc<Vec<u8>>,
+    },
 }
 
 impl WeightsSource {
@@ -198,18 +208,25 @@ pub fn parse_weights<V: Evaluate>(text: &str) -> Result<Vec<[i32; 2]>, String> {
 /// Everything a user can set about our engine, independent of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSettings {
+    /// `Hash`: the transposition table's size, in MiB.
     pub hash_mb: usize,
+    /// `Threads`: search threads.
     pub threads: usize,
+    /// `MultiPV`: lines searched and reported.
     pub multipv: usize,
     /// `UCI_LimitStrength` with `UCI_Elo`.
     pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for when it is limited.
     pub elo: u32,
     /// `Skill Level` 1..=6 (6 is full strength); used when strength is not limited by Elo.
     pub skill: u8,
     /// A level set directly (match engine specs); overrides Elo and skill.
     pub level: Option<u8>,
+    /// Search features switched on or off (match specs, experiments).
     pub features: Features,
+    /// Seed of a weak level's noise.
     pub seed: u64,
+    /// `EvalFile`: where the evaluation's weights (or network) come from.
     pub weights: WeightsSource,
     /// Time kept back per move, beyond the engine's own margin.
     pub move_overhead: Duration,
@@ -239,6 +256,7 @@ impl Default for EngineSettings {
 
 /// The `UCI_Elo` range: levels below and at the top of [`Level::from_elo`]'s scale.
 pub const ELO_MIN: u32 = 600;
+/// The top of the `UCI_Elo` range (see [`ELO_MIN`]).
 pub const ELO_MAX: u32 = 2400;
 
 impl EngineSettings {

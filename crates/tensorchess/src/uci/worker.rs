@@ -73,6 +73,8 @@ pub(super) struct Worker {
 }
 
 impl Worker {
+    /// A worker searching with `engine`, writing to `out`; it takes one off
+    /// `pending` as each search ends.
     pub fn new(engine: Engine, out: Output, pending: Arc<AtomicUsize>) -> Worker {
         Worker {
             engine,

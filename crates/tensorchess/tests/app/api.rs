@@ -160,6 +160,18 @@ async fn pgn_import_and_export_round_trip() {
     assert_eq!(done["end"]["reason"], "imported");
     let (status, _) = t.play(done["id"].as_str().unwrap(), "d2d4").await;
     assert_eq!(status, StatusCode::CONFLICT);
+    // Its export says that result, in the tags and after the moves.
+    let res = t
+        .response(
+            Request::get(format!("/api/games/{}/pgn", done["id"].as_str().unwrap()))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    let text =
+        String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(text.ends_with("\n1. e4 e5 1-0\n"), "{text}");
 }
 
 #[tokio::test]

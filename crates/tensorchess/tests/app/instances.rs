@@ -4,8 +4,8 @@
 //! though both servers' timers fire, presence and the lobby shared. Both
 //! servers share a manual clock. A change no server hears of (a lost
 //! notice) does not make a server refuse what the database allows.
-//! Skipped without a PostgreSQL
-//! (`TENSORCHESS_TEST_PG`; `scripts/test.sh` starts one); the killed
+//! Ignored unless asked for (`--run-ignored`): they need the PostgreSQL
+//! that `TENSORCHESS_TEST_PG` names (`scripts/test.sh` starts one); the killed
 //! processes are in `instances_kill.rs`.
 
 use crate::common::online::*;
@@ -36,10 +36,9 @@ async fn game_across(a: &TestApp, b: &TestApp, clock: Value) -> (String, String,
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_game_is_played_across_two_servers() {
-    let Some(pair) = two_servers().await else {
-        return;
-    };
+    let pair = two_servers().await;
     let Pair {
         a,
         b,
@@ -130,10 +129,9 @@ async fn follow_counts(t: &TestApp) -> (u64, u64) {
 /// without reading the game: what each server then holds is what a third
 /// server reads from the database (moves, position, clocks, revision).
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn moves_from_the_other_server_are_played_on_as_stored() {
-    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
-        return;
-    };
+    let Pair { a, b, _stops, .. } = two_servers().await;
     let clock = json!({ "base_seconds": 300, "increment_seconds": 3 });
     let (id, white, black) = game_across(&a, &b, clock).await;
     // Both servers hold the game (each has served one of its seats).
@@ -180,10 +178,9 @@ async fn moves_from_the_other_server_are_played_on_as_stored() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn racing_moves_on_two_servers_exactly_one_wins() {
-    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
-        return;
-    };
+    let Pair { a, b, _stops, .. } = two_servers().await;
     let (id, white, black) = game_across(&a, &b, Value::Null).await;
     let mut game = a.game(&id).await;
     for ply in 0..8 {
@@ -229,10 +226,9 @@ async fn racing_moves_on_two_servers_exactly_one_wins() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_flag_falls_once_though_both_servers_time_it() {
-    let Some(pair) = two_servers().await else {
-        return;
-    };
+    let pair = two_servers().await;
     let Pair {
         a,
         b,
@@ -289,10 +285,9 @@ async fn a_flag_falls_once_though_both_servers_time_it() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
-    let Some(pair) = two_servers().await else {
-        return;
-    };
+    let pair = two_servers().await;
     let Pair {
         a,
         b,
@@ -348,7 +343,7 @@ async fn the_lobby_is_shared_and_a_seek_makes_one_game() {
 /// Changes the database behind every server's back, as another server
 /// whose notice was lost would have: no server hears of it.
 async fn unheard(t: &TestApp, sql: &str) {
-    let url = std::env::var("TENSORCHESS_TEST_PG").expect("a PostgreSQL");
+    let url = crate::common::test_pg_url();
     let schema = t.pg.as_ref().expect("on PostgreSQL").schema();
     let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
         .await
@@ -363,10 +358,9 @@ async fn unheard(t: &TestApp, sql: &str) {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_seat_taken_unheard_of_does_not_refuse_the_first_move() {
-    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
-        return;
-    };
+    let Pair { a, b, _stops, .. } = two_servers().await;
     let (id, white, _) = a
         .create(json!({ "variant": "tensor", "color": "white" }))
         .await;
@@ -392,10 +386,9 @@ async fn a_seat_taken_unheard_of_does_not_refuse_the_first_move() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_local_move_unheard_of_does_not_refuse_the_next() {
-    let Some(Pair { a, _stops, .. }) = two_servers().await else {
-        return;
-    };
+    let Pair { a, _stops, .. } = two_servers().await;
     let made = a
         .post(
             "/api/games",
@@ -438,10 +431,9 @@ async fn a_local_move_unheard_of_does_not_refuse_the_next() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn chat_and_challenges_reach_pages_on_the_other_server() {
-    let Some(pair) = two_servers().await else {
-        return;
-    };
+    let pair = two_servers().await;
     let Pair {
         a,
         b,
@@ -524,12 +516,11 @@ async fn chat_and_challenges_reach_pages_on_the_other_server() {
 /// one server hears of a challenge made on the other, and its game stream
 /// of a move made there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn tokens_and_bot_streams_work_across_servers() {
     use crate::bots::{bot_account, make_token, with_token, Lines};
     use axum::http::Method;
-    let Some(Pair { a, b, _stops, .. }) = two_servers().await else {
-        return;
-    };
+    let Pair { a, b, _stops, .. } = two_servers().await;
     let ann = account(&a, "ann").await;
     let (_, bot) = bot_account(&a, "robo").await;
     let mut events = Lines::open(&b, "/api/stream/event", &bot).await;

@@ -1,8 +1,8 @@
 //! Two `tensorchess serve` processes over one PostgreSQL database: a game
 //! is played across them; one is killed (SIGKILL) mid-game, its player
 //! reconnects to the other and plays on; the killed one is started again
-//! and serves the game as before. Nothing acknowledged is lost. Skipped
-//! without a PostgreSQL (`TENSORCHESS_TEST_PG`).
+//! and serves the game as before. Nothing acknowledged is lost. Needs a
+//! PostgreSQL (`TENSORCHESS_TEST_PG`): ignored unless asked for.
 
 use crate::common::online::{game_at, subscribe, ws_connect, Ws};
 use serde_json::{json, Value};
@@ -12,7 +12,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tensorchess::server::store::prelude::*;
 use tensorchess::server::store::PgStore;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A server process, killed when dropped.
 struct Instance {
@@ -74,7 +73,7 @@ struct Answer {
     cookie: Option<String>,
 }
 
-/// One request over a connection of its own.
+/// One request, its answer in 10 s at most.
 async fn call(
     addr: SocketAddr,
     method: &str,
@@ -82,39 +81,29 @@ async fn call(
     cookie: Option<&str>,
     body: Option<Value>,
 ) -> Answer {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !body.is_empty() {
-        head.push_str("Content-Type: application/json\r\n");
+    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let mut req = crate::common::http_client()
+        .request(method, format!("http://{addr}{path}"))
+        .timeout(Duration::from_secs(10));
+    if let Some(b) = body {
+        req = req
+            .header("Content-Type", "application/json")
+            .body(b.to_string());
     }
     if let Some(c) = cookie {
-        head.push_str(&format!("Cookie: {c}\r\n"));
+        req = req.header("Cookie", c);
     }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
-        .await
-        .expect("an answer in time")
-        .unwrap();
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text.split_once("\r\n\r\n").expect("headers and a body");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let cookie = head
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("set-cookie: ")
-                .or_else(|| l.strip_prefix("Set-Cookie: "))
-        })
+    let answer = req.send().await.expect("an answer in time");
+    let status = answer.status().as_u16();
+    let cookie = answer
+        .headers()
+        .get("set-cookie")
+        .and_then(|c| c.to_str().ok())
         .map(|c| c.split(';').next().unwrap().to_string());
+    let text = answer.text().await.expect("a body in time");
     Answer {
         status,
-        body: serde_json::from_str(body).unwrap_or(Value::Null),
+        body: serde_json::from_str(&text).unwrap_or(Value::Null),
         cookie,
     }
 }
@@ -186,18 +175,9 @@ async fn play(addr: SocketAddr, id: &str, cookie: &str, game: &Value, ply: usize
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_killed_instance_loses_nothing_and_the_other_carries_on() {
-    let Some(url) = std::env::var("TENSORCHESS_TEST_PG")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        assert!(
-            std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
-            "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
-        );
-        eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
-        return;
-    };
+    let url = crate::common::test_pg_url();
     // A schema of its own (made and migrated here), which the servers use
     // through the URL's search path.
     let schema = format!("kill{}", std::process::id());

@@ -253,12 +253,13 @@ fn an_engine_without_the_game_is_refused() {
 }
 
 #[test]
+#[ignore = "needs Stockfish: apt-get install stockfish (scripts/test.sh installs it)"]
 fn stockfish_plays_when_installed() {
     let sf = "/usr/games/stockfish";
-    if !std::path::Path::new(sf).exists() {
-        eprintln!("{sf} is not installed: skipping (apt-get install stockfish)");
-        return;
-    }
+    assert!(
+        std::path::Path::new(sf).exists(),
+        "this test needs Stockfish: {sf} is missing (apt-get install stockfish)"
+    );
     let spec = format!("cmd={sf},option.Hash=8,option.Threads=1,depth=1,name=sf");
     let (r, games) = play(
         config(VariantKind::Chess, "name=ours", &spec, 2),

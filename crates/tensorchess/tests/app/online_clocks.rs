@@ -429,7 +429,11 @@ async fn finished_and_idle_games_leave_memory_and_come_back_from_the_store() {
     assert_eq!(j.status, StatusCode::OK);
     // A watcher leaving lets its game go too.
     drop(s);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let topic = format!("game:{watched}");
+    wait_until("the watcher's socket is gone", || async {
+        t.state.games.hub().subscriber_count(&topic) == 0
+    })
+    .await;
     t.clock.advance(11 * 60_000);
     t.state.games.sweep();
     assert_eq!(

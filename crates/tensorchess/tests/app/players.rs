@@ -5,6 +5,9 @@
 use crate::common::TestApp;
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
+use std::sync::Arc;
+use tensorchess::server::clock::ManualClock;
+use tensorchess::server::ServerConfig;
 
 #[tokio::test]
 async fn every_browser_is_a_player_with_a_name_it_can_change() {
@@ -109,7 +112,12 @@ async fn a_stranger_gets_404_on_every_route_of_another_players_local_game() {
 
 #[tokio::test]
 async fn the_games_list_pages_newest_first_with_a_cursor() {
-    let t = TestApp::new();
+    // Each game a millisecond newer than the last, on a clock of the test's.
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let t = TestApp::with_config(ServerConfig {
+        clock: clock.clone(),
+        ..ServerConfig::default()
+    });
     let mut made = Vec::new();
     for _ in 0..7 {
         made.push(
@@ -118,7 +126,7 @@ async fn the_games_list_pages_newest_first_with_a_cursor() {
                 .unwrap()
                 .to_string(),
         );
-        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        clock.advance(1);
     }
     let mut seen = Vec::new();
     let mut uri = "/api/games?limit=3".to_string();

@@ -148,10 +148,9 @@ fn bad_input_exits_2_with_one_line() {
 /// python-chess reads the annotated PGN: evals and NAGs on the right
 /// moves, the better move as a variation of the blunder.
 #[test]
+#[ignore = "needs python-chess: pip install chess (scripts/test.sh installs it)"]
 fn python_chess_reads_the_review() {
-    if !crate::common::have_python_chess("chess.pgn") {
-        return;
-    }
+    crate::common::need_python_chess("chess.pgn");
     let out = stdout(&review(HUNG_QUEEN, &[]));
     let script = r#"
 import sys, io, chess.pgn

@@ -177,10 +177,9 @@ async fn scheduled_next_occurrence_is_made_as_the_clock_moves_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn scheduled_by_two_servers_over_postgres_are_made_once() {
-    let Some(a) = TestApp::on_postgres_scheduled(|c| c, Some(Schedule::defaults())) else {
-        return;
-    };
+    let a = TestApp::on_postgres_scheduled(|c| c, Some(Schedule::defaults()));
     let b = a.reopen_scheduled(|c| c, Some(Schedule::defaults()));
     wait_listed(&a, 2).await;
     // Both look at once, as their background work may too.

@@ -119,10 +119,9 @@ async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own
 /// large arena (made from the store on B) and every pairing, in notices
 /// of a few games each.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
-    let Some(a) = TestApp::on_postgres() else {
-        return;
-    };
+    let a = TestApp::on_postgres();
     let b = a.reopen();
     let ann = account(&a, "ann").await;
     let made = a.post("/api/tournaments", Some(&ann), arena()).await;

@@ -95,10 +95,9 @@ async fn challenges_fired_at_once_keep_their_caps() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn challenges_fired_at_two_servers_keep_their_caps() {
-    let Some(a) = TestApp::on_postgres_with(unlimited_writes) else {
-        return;
-    };
+    let a = TestApp::on_postgres_with(unlimited_writes);
     let b = a.reopen_with(unlimited_writes);
     racing_challenges_keep_their_caps(&a, &b).await;
 }

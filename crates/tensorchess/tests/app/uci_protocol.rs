@@ -127,6 +127,17 @@ fn position<V: Variant>(fen: Option<&str>, moves: &[&str]) -> Position<V> {
 
 const SECS10: Duration = Duration::from_secs(10);
 
+/// How long the first root move of `go perft 6` from Tensor Chess's start
+/// may take to count (about 40 million leaves: about a second in an
+/// optimised build; the thirty take thirty times as long).
+const PERFT_STARTS: Duration = Duration::from_secs(60);
+
+/// Whether `line` is a perft's count for a root move (`e2e4: 123`).
+fn root_move_counted(line: &str) -> bool {
+    line.split_once(": ")
+        .is_some_and(|(m, n)| !m.contains(' ') && n.parse::<u64>().is_ok())
+}
+
 #[test]
 fn handshake_lists_the_options() {
     let mut e = Engine::start();
@@ -475,10 +486,12 @@ fn extensions_clear_hash_eval_and_display() {
     e.send("go perft 2");
     let lines = e.until(SECS10, |l| l.starts_with("Nodes searched"));
     assert!(lines.iter().any(|l| l.contains(": ")));
-    // A perft that would take hours stops at once (inside a root move).
+    // A long perft stops at once, inside a root move: once it has
+    // counted its first root move (each takes a while, the thirty far
+    // longer), the next is under way.
     e.send("setoption name UCI_Variant value tensor");
-    e.send("go perft 9");
-    std::thread::sleep(Duration::from_millis(200));
+    e.send("go perft 6");
+    e.until(PERFT_STARTS, root_move_counted);
     e.send("isready");
     e.until(SECS10, |l| l == "readyok");
     let t = Instant::now();
@@ -493,8 +506,8 @@ fn extensions_clear_hash_eval_and_display() {
 fn quit_during_a_perft_ends_the_loop() {
     let mut e = Engine::start();
     e.send("setoption name UCI_Variant value tensor");
-    e.send("go perft 9");
-    std::thread::sleep(Duration::from_millis(200));
+    e.send("go perft 6");
+    e.until(PERFT_STARTS, root_move_counted);
     let t = Instant::now();
     e.quit();
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());

@@ -17,7 +17,8 @@ use crate::views::{EndView, GameView, History};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tensorchess_engine::Level;
-use tensorchess_rules::{Color, Outcome};
+use tensorchess_rules::pgn::PgnResult;
+use tensorchess_rules::Color;
 
 /// At most this many new moves of a game read again are played on the
 /// game in memory; more, or a different history, replay the stored game.
@@ -379,17 +380,13 @@ impl LiveGame {
             ("White".to_string(), self.record.white.clone()),
             ("Black".to_string(), self.record.black.clone()),
         ];
-        let outcome: Option<Outcome> = self.record.ending.and_then(Ending::outcome);
-        let mut text = self.game.pgn(&tags, outcome);
-        if let Some(e @ Ending::Imported { .. }) = self.record.ending {
-            // Keep the imported result.
-            let r = e.result_str();
-            text = text.replace("[Result \"*\"]", &format!("[Result \"{r}\"]"));
-            if let Some(stripped) = text.trim_end().strip_suffix('*') {
-                text = format!("{stripped}{r}\n");
-            }
+        match self.record.ending {
+            // An imported game keeps the result it came with.
+            Some(Ending::Imported { winner }) => self
+                .game
+                .pgn_with_result(&tags, PgnResult::from_winner(winner)),
+            ending => self.game.pgn(&tags, ending.and_then(Ending::outcome)),
         }
-        text
     }
 }
 
@@ -400,21 +397,15 @@ pub(super) enum HistoryEdit {
     Truncate(usize),
 }
 
-/// `YYYY.MM.DD` for PGN, from milliseconds since the epoch (UTC).
+/// `YYYY.MM.DD` for PGN, from milliseconds since the epoch (UTC);
+/// PGN's unknown date (`????.??.??`) outside the years 1 to 9999.
 pub fn date_string(ms: i64) -> String {
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let days = ms.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!("{y:04}.{m:02}.{d:02}")
+    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+        Ok(t) if t.year() >= 1 => {
+            format!("{:04}.{:02}.{:02}", t.year(), u8::from(t.month()), t.day())
+        }
+        _ => "????.??.??".to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -426,5 +417,7 @@ mod tests {
         assert_eq!(date_string(0), "1970.01.01");
         assert_eq!(date_string(1_700_000_000_000), "2023.11.14");
         assert_eq!(date_string(951_782_400_000), "2000.02.29");
+        assert_eq!(date_string(-1), "1969.12.31");
+        assert_eq!(date_string(i64::MAX), "????.??.??");
     }
 }

@@ -12,12 +12,15 @@ pub const WEIGHT_CLIP: f32 = 127.0 / QB as f32;
 /// The parameters, or a gradient of the same shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
+    /// Neurons of the hidden layer (per side).
     pub hidden: usize,
     /// `features × hidden`, feature-major.
     pub w1: Vec<f32>,
+    /// The hidden layer's biases.
     pub b1: Vec<f32>,
     /// `2 × hidden`: the side to move's half, then the other's.
     pub w2: Vec<f32>,
+    /// The output's bias.
     pub b2: f32,
 }
 

@@ -14,21 +14,28 @@ use rand::{Rng, SeedableRng};
 /// How to train.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
+    /// Neurons of the hidden layer (per side).
     pub hidden: usize,
+    /// Passes over the training samples.
     pub epochs: usize,
+    /// Samples per gradient step.
     pub batch: usize,
     /// Adam's step size.
     pub rate: f32,
     /// The step size is multiplied by this after each epoch.
     pub rate_decay: f32,
+    /// Threads computing a batch's gradient.
     pub threads: usize,
+    /// The seed of the initial weights and the samples' order.
     pub seed: u64,
 }
 
 /// One epoch's losses.
 #[derive(Clone, Debug)]
 pub struct EpochReport {
+    /// Its number, from 1.
     pub epoch: usize,
+    /// The mean loss on the training samples.
     pub train_loss: f32,
     /// On the held-out samples (`NaN` without any).
     pub validation_loss: f32,

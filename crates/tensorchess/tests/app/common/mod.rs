@@ -40,9 +40,7 @@ impl TestApp {
     /// the backend `TENSORCHESS_TEST_BACKEND` names (SQLite by default).
     pub fn with_config(config: ServerConfig) -> TestApp {
         match std::env::var("TENSORCHESS_TEST_BACKEND").as_deref() {
-            Ok("postgres") => {
-                TestApp::on_postgres(config).expect("TENSORCHESS_TEST_PG names a PostgreSQL")
-            }
+            Ok("postgres") => TestApp::on_postgres(config),
             _ => TestApp::on_sqlite(config),
         }
     }
@@ -62,19 +60,18 @@ impl TestApp {
     }
 
     /// A server over a fresh schema of the PostgreSQL `TENSORCHESS_TEST_PG`
-    /// names; `None` (the test is skipped) when it names none, unless
-    /// `TENSORCHESS_REQUIRE_PG` is set.
-    pub fn on_postgres(config: ServerConfig) -> Option<TestApp> {
-        let store = fresh_pg_store()?;
+    /// names (see [`fresh_pg_store`]).
+    pub fn on_postgres(config: ServerConfig) -> TestApp {
+        let store = fresh_pg_store();
         let state = started(AppState::with_config(Arc::new(store.clone()), config));
-        Some(TestApp {
+        TestApp {
             router: app(state.clone()),
             state,
             db: PathBuf::new(),
             _dir: Arc::new(tempfile::tempdir().unwrap()),
             pg: Some(store),
             cookie: Arc::default(),
-        })
+        }
     }
 
     /// The store this server keeps its games in, opened anew (as another
@@ -297,20 +294,24 @@ pub async fn ws_next_of(ws: &mut Ws, types: &[&str]) -> Value {
     }
 }
 
-/// A [`PgStore`] over a schema of its own in the PostgreSQL that
-/// `TENSORCHESS_TEST_PG` names (`scripts/test.sh` starts one), or `None`.
-pub fn fresh_pg_store() -> Option<PgStore> {
-    let url = match std::env::var("TENSORCHESS_TEST_PG") {
+/// The URL of the PostgreSQL the tests that need one use:
+/// `TENSORCHESS_TEST_PG` (`scripts/test.sh` starts a cluster and sets it).
+/// Those tests are `#[ignore]`d, so only a run that asks for them
+/// (`--run-ignored`) gets here: without the variable, it fails.
+pub fn test_pg_url() -> String {
+    match std::env::var("TENSORCHESS_TEST_PG") {
         Ok(url) if !url.is_empty() => url,
-        _ => {
-            assert!(
-                std::env::var_os("TENSORCHESS_REQUIRE_PG").is_none(),
-                "TENSORCHESS_REQUIRE_PG is set but TENSORCHESS_TEST_PG is not"
-            );
-            eprintln!("skipped: TENSORCHESS_TEST_PG is not set");
-            return None;
-        }
-    };
+        _ => panic!(
+            "this test needs PostgreSQL: set TENSORCHESS_TEST_PG to a server's URL \
+             (scripts/test.sh starts one: bash scripts/pg-cluster.sh start DIR)"
+        ),
+    }
+}
+
+/// A [`PgStore`] over a schema of its own in the PostgreSQL that
+/// `TENSORCHESS_TEST_PG` names ([`test_pg_url`]).
+pub fn fresh_pg_store() -> PgStore {
+    let url = test_pg_url();
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -335,7 +336,25 @@ pub fn fresh_pg_store() -> Option<PgStore> {
     .join()
     .unwrap()
     .unwrap();
-    Some(store)
+    store
+}
+
+/// An HTTP client for tests that talk to a server over a real socket
+/// (reqwest, HTTP/1.1, no proxy). Its TLS trusts nothing: the tests that
+/// speak TLS use the bridge's client (`tensorchess::bot::http`).
+pub fn http_client() -> reqwest::Client {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(rustls::RootCertStore::empty())
+        .with_no_client_auth();
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .http1_only()
+        .no_proxy()
+        .build()
+        .unwrap()
 }
 
 /// Runs `cmd` (one of the binary's commands), which must succeed: its output.
@@ -374,23 +393,19 @@ pub fn ownerless_game(id: &str, variant: tensorchess_rules::VariantKind) -> Stor
     }
 }
 
-/// Whether Python can import `module` of python-chess (`pip install
-/// chess`). Its absence skips a test, unless
-/// `TENSORCHESS_REQUIRE_PYTHON_CHESS` is set (CI sets it): then it fails.
-pub fn have_python_chess(module: &str) -> bool {
+/// Checks that Python can import `module` of python-chess (`pip install
+/// chess`). The tests that need it are `#[ignore]`d, so only a run that
+/// asks for them (`--run-ignored`) gets here: without it, they fail.
+pub fn need_python_chess(module: &str) {
     let have = std::process::Command::new("python3")
         .args(["-c", &format!("import {module}")])
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if !have {
-        assert!(
-            std::env::var_os("TENSORCHESS_REQUIRE_PYTHON_CHESS").is_none(),
-            "python-chess is required but not installed"
-        );
-        eprintln!("python-chess is not installed: skipping (pip install chess)");
-    }
-    have
+    assert!(
+        have,
+        "this test needs python-chess: python3 cannot import {module} (pip install chess)"
+    );
 }
 
 /// `state` with its background work started (the server's timers, the

@@ -98,7 +98,7 @@ impl TestApp {
         let db = dir.path().join("games.sqlite3");
         let clock = Arc::new(ManualClock::new(T0));
         let pg = match std::env::var("TENSORCHESS_TEST_BACKEND").as_deref() {
-            Ok("postgres") => Some(super::fresh_pg_store().expect("TENSORCHESS_TEST_PG")),
+            Ok("postgres") => Some(super::fresh_pg_store()),
             _ => None,
         };
         let state = open_scheduled(&db, &pg, f(config(&clock)), schedule);
@@ -113,13 +113,13 @@ impl TestApp {
     }
 
     /// A server over a fresh PostgreSQL schema, whatever the backend of
-    /// the other tests; `None` (skipped) without a PostgreSQL to use.
-    pub fn on_postgres() -> Option<TestApp> {
+    /// the other tests (see [`super::fresh_pg_store`]).
+    pub fn on_postgres() -> TestApp {
         Self::on_postgres_with(|c| c)
     }
 
     /// [`TestApp::on_postgres`] with a configuration of its own.
-    pub fn on_postgres_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> Option<TestApp> {
+    pub fn on_postgres_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> TestApp {
         Self::on_postgres_scheduled(f, None)
     }
 
@@ -127,18 +127,18 @@ impl TestApp {
     pub fn on_postgres_scheduled(
         f: impl FnOnce(ServerConfig) -> ServerConfig,
         schedule: Option<Schedule>,
-    ) -> Option<TestApp> {
-        let pg = Some(super::fresh_pg_store()?);
+    ) -> TestApp {
+        let pg = Some(super::fresh_pg_store());
         let clock = Arc::new(ManualClock::new(T0));
         let state = open_scheduled(std::path::Path::new(""), &pg, f(config(&clock)), schedule);
-        Some(TestApp {
+        TestApp {
             router: app(state.clone()),
             state,
             clock,
             db: PathBuf::new(),
             dir: None,
             pg,
-        })
+        }
     }
 
     /// A new server on the same database and clock (a restart, or on
@@ -402,20 +402,20 @@ pub struct Pair {
     pub _stops: [tokio::sync::oneshot::Sender<()>; 2],
 }
 
-/// A [`Pair`]; `None` (the test is skipped) without a PostgreSQL.
-pub async fn two_servers() -> Option<Pair> {
-    let a = TestApp::on_postgres()?;
+/// A [`Pair`] over a fresh schema of the test PostgreSQL.
+pub async fn two_servers() -> Pair {
+    let a = TestApp::on_postgres();
     let b = a.reopen();
     let (addr_a, stop_a) = a.serve().await;
     let (addr_b, stop_b) = b.serve().await;
     until_both_listen(&a, &b).await;
-    Some(Pair {
+    Pair {
         a,
         b,
         addr_a,
         addr_b,
         _stops: [stop_a, stop_b],
-    })
+    }
 }
 
 /// Polls `cond` every 20 ms until it holds (10 s at most: then the test
