@@ -19,7 +19,7 @@ use crate::store::{
     Cap, ChallengeCaps, ChallengeRecord, ChallengeState, Notice, SeekColor, StrangerCaps,
 };
 use crate::views::{ClockSpecView, ServerEvent};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::sync::Arc;
 
 /// An open challenge lapses after this long (a day).
@@ -48,35 +48,7 @@ pub const MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY: usize = 3;
 /// Longest reason for a decline, in characters.
 pub const MAX_REASON_CHARS: usize = 140;
 pub use crate::topic::CHALLENGES_TOPIC;
-
-/// What became of a challenge, as its two players' pages are told.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ChallengeEvent {
-    /// It was made.
-    Created,
-    /// It was accepted: the game was made.
-    Accepted,
-    /// The invited player declined it.
-    Declined,
-    /// The challenger withdrew it.
-    Canceled,
-    /// Nobody answered in time.
-    Expired,
-}
-
-impl ChallengeEvent {
-    /// The news of a challenge that now stands at `state`.
-    pub fn of(state: &ChallengeState) -> ChallengeEvent {
-        match state {
-            ChallengeState::Open => ChallengeEvent::Created,
-            ChallengeState::Accepted { .. } => ChallengeEvent::Accepted,
-            ChallengeState::Declined { .. } => ChallengeEvent::Declined,
-            ChallengeState::Canceled => ChallengeEvent::Canceled,
-            ChallengeState::Expired => ChallengeEvent::Expired,
-        }
-    }
-}
+pub use crate::views::challenge::{ChallengeEvent, ChallengeView, ChallengerView, ChallengesView};
 
 /// `POST /api/challenges`.
 #[derive(Deserialize, Debug, Clone)]
@@ -108,70 +80,6 @@ pub struct DeclineRequest {
     /// Why, for the challenger.
     #[serde(default)]
     pub reason: Option<String>,
-}
-
-/// A player of a challenge, as pages show them.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct ChallengerView {
-    /// Their player id.
-    pub id: String,
-    /// Their name.
-    pub name: String,
-    /// Their account's user name (for the profile link).
-    pub account: Option<String>,
-    /// `BOT` for a bot account.
-    pub title: Option<&'static str>,
-}
-
-/// A challenge, as one of its two players sees it.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct ChallengeView {
-    /// Its id.
-    pub id: String,
-    /// `in` (received) or `out` (made), for the asker.
-    pub direction: &'static str,
-    /// The challenger.
-    pub from: ChallengerView,
-    /// The player challenged.
-    pub to: ChallengerView,
-    /// `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
-    /// Its title.
-    pub variant_title: &'static str,
-    /// The real-time clock; `null` for none.
-    pub clock: Option<ClockSpecView>,
-    /// Days per move; `null` for none.
-    pub days: Option<u32>,
-    /// Rated or not.
-    pub rated: bool,
-    /// The challenger's colour: `white`, `black` or `random`.
-    pub color: &'static str,
-    /// The challenger's colour in the game: `random` drawn from the
-    /// challenge's (random) id, as lichess says it before acceptance.
-    pub final_color: &'static str,
-    /// `open`, `accepted`, `declined`, `canceled` or `expired`.
-    pub state: &'static str,
-    /// The game, once accepted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    /// The reason given with a decline.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// When it was made (ms).
-    pub created_at: i64,
-    /// When it lapses unless answered (ms).
-    pub expires_at: i64,
-}
-
-/// `GET /api/challenges`: the asker's open challenges.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct ChallengesView {
-    /// Received, oldest first.
-    #[serde(rename = "in")]
-    pub incoming: Vec<ChallengeView>,
-    /// Made, oldest first.
-    #[serde(rename = "out")]
-    pub outgoing: Vec<ChallengeView>,
 }
 
 /// lichess's decline reasons: each key with its sentence. A muted player

@@ -6,9 +6,9 @@ use super::error::{reason_args, AppError};
 use super::store::columns::reason_text;
 use super::views::ExplainView;
 use super::views::{
-    EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RouteView,
-    RulesView,
+    EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RulesView,
 };
+pub(crate) use crate::views::path::{kind_name, path_view_of, square_name};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
 use tensorchess_rules::pgn::{self, PgnError};
@@ -94,10 +94,6 @@ pub fn parse_move_in<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, 
     }
 }
 
-pub(crate) fn square_name<V: Variant>(sq: Square) -> String {
-    V::GEOMETRY.square_name(sq).to_string()
-}
-
 /// The board's shape of a game, as pages see it.
 pub fn geometry_view(kind: VariantKind) -> GeometryView {
     let g = kind.geometry();
@@ -134,36 +130,9 @@ pub fn rules_view<V: Variant>() -> RulesView {
     }
 }
 
-pub(crate) fn kind_name(k: MoveKind) -> &'static str {
-    match k {
-        MoveKind::Normal => "normal",
-        MoveKind::Promotion => "promotion",
-        MoveKind::EnPassant => "en_passant",
-        MoveKind::Castle => "castle",
-        MoveKind::Propel => "propel",
-        MoveKind::BeastCapture => "beast_capture",
-        MoveKind::Drop => "drop",
-    }
-}
-
 /// The path of legal move `m` of `pos`, as pages see it.
 pub(crate) fn path_view<V: Variant>(pos: &Position<V>, m: Move) -> PathView {
     path_view_of::<V>(&pos.move_path(m))
-}
-
-/// A path worked out by the rules, as pages see it.
-pub(crate) fn path_view_of<V: Variant>(path: &tensorchess_rules::MovePath) -> PathView {
-    PathView {
-        routes: path
-            .routes
-            .iter()
-            .map(|r| RouteView {
-                piece: r.piece.char().to_string(),
-                squares: r.squares.iter().map(|s| square_name::<V>(*s)).collect(),
-            })
-            .collect(),
-        captured: path.captured.map(square_name::<V>),
-    }
 }
 
 /// Everything a page needs about one legal move of `pos`.

@@ -7,7 +7,6 @@ use super::game::game_event;
 use super::lichess;
 use super::lines::{self, LineStream, Lines};
 use super::{Bots, KEEP_ALIVE_MS};
-use crate::challenges::Challenges;
 use crate::error::AppError;
 use crate::identity::Me;
 use crate::ids::{game_topic, GameId};
@@ -166,19 +165,40 @@ pub async fn now_playing(games: &Games, bots: &Bots, me: &Me) -> Result<Vec<Valu
     Ok(out)
 }
 
-/// `GET /api/stream/event` for `me`.
+/// An event stream's subscriptions, taken before what is current is
+/// read, so that nothing made meanwhile is missed.
+pub struct EventSubscription {
+    me: Me,
+    challenges: tokio::sync::broadcast::Receiver<crate::hub::Published>,
+    started: tokio::sync::broadcast::Receiver<crate::hub::Published>,
+}
+
+/// Subscribes `me`'s event stream to their challenges and games.
+pub fn subscribe_events(games: &Games, me: Me) -> EventSubscription {
+    let hub = games.live.hub();
+    EventSubscription {
+        challenges: hub.subscribe(&crate::topic::challenges_of(&me.id)),
+        started: hub.subscribe(&started_topic(&me.id)),
+        me,
+    }
+}
+
+/// `GET /api/stream/event` for the subscription's player, `incoming` the
+/// challenges they have received, read after subscribing (as the
+/// `challenges` topic sends them).
 pub async fn event_stream(
     games: Arc<Games>,
     bots: Arc<Bots>,
-    challenges: Arc<Challenges>,
-    me: Me,
+    subscription: EventSubscription,
+    incoming: Vec<Value>,
 ) -> Result<LineStream, AppError> {
     let live = games.live.clone();
-    // Subscribed first: nothing made from now on is missed.
-    let mut rx = live.hub().subscribe(&Challenges::topic_of(&me));
-    let mut started_rx = live.hub().subscribe(&started_topic(&me.id));
+    let EventSubscription {
+        me,
+        challenges: mut rx,
+        started: mut started_rx,
+    } = subscription;
     let here = live.presence().player_here(&me.id);
-    let current = challenges.list(&me).await?;
     let playing = ongoing(&games, &me).await?;
     let (lines, stream) = lines::channel(live.config().ws_write_timeout);
     tokio::spawn(async move {
@@ -210,10 +230,9 @@ pub async fn event_stream(
                 }
             }
         }
-        for c in &current.incoming {
-            let v = serde_json::to_value(c).unwrap_or_default();
+        for v in &incoming {
             if !lines
-                .send(&json!({ "type": "challenge", "challenge": lichess_challenge(&v) }))
+                .send(&json!({ "type": "challenge", "challenge": lichess_challenge(v) }))
                 .await
             {
                 return;

@@ -12,7 +12,9 @@ mod game;
 pub mod lichess;
 mod lines;
 
-pub use events::{event_stream, lichess_challenge, now_playing};
+pub use events::{
+    event_stream, lichess_challenge, now_playing, subscribe_events, EventSubscription,
+};
 pub use export::ExportedGame;
 pub use game::{game_full, game_state, game_stream, GameStateLine};
 pub use lines::LineStream;

@@ -144,11 +144,21 @@ pub async fn event_stream(
 ) -> Result<Response, AppError> {
     auth.require_any(&[BOT_PLAY, BOARD_PLAY, CHALLENGE_WRITE])?;
     let slot = state.held.event_stream(&me.id)?;
+    // Subscribed first, then what is current read: nothing falls between.
+    let subscription = bot::subscribe_events(&state.games, me.clone());
+    let incoming = state
+        .challenges
+        .list(&me)
+        .await?
+        .incoming
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap_or_default())
+        .collect();
     let lines = bot::event_stream(
         state.games.clone(),
         state.bots.clone(),
-        state.challenges.clone(),
-        me,
+        subscription,
+        incoming,
     )
     .await?;
     Ok(ndjson::streamed(lines, (slot, client)))

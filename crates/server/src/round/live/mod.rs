@@ -5,10 +5,8 @@
 
 mod bot_marks;
 mod commit;
-mod event;
+pub use crate::views::event::GameEvent;
 use commit::Staged;
-pub use event::GameEvent;
-pub mod compact;
 mod game;
 pub mod move_event;
 mod offer;

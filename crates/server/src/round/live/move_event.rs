@@ -8,89 +8,15 @@
 //! few hundred bytes, and a spectator's has no legal moves at all.
 //!
 //! The compact forms (legal moves grouped by their start, paths only
-//! where a page cannot make them): [`super::compact`]. The legal moves'
+//! where a page cannot make them): [`crate::views::compact`]. The legal moves'
 //! SAN is left out: the Move box asks for the whole game when it needs it.
 
-use super::compact::{CompactLegal, CompactPath};
 use super::LiveGame;
 use crate::game_views::hands_view;
-use crate::views::{HandsView, HistoryEntry, ServerEvent};
-use serde::Serialize;
+use crate::views::compact::CompactLegal;
+use crate::views::ServerEvent;
 
-/// The move a move event carries: the game's move list entry without what
-/// a page knows already (the colour: the side that was to move; the path,
-/// where the page makes it from the move string and the position before).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct MovePlayed {
-    /// 0 for the first move.
-    pub ply: usize,
-    /// The move string (RULES 4.2).
-    pub uci: String,
-    /// Its SAN.
-    pub san: String,
-    /// The position after it.
-    pub fen: String,
-    /// The king in check after it, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub check: Option<String>,
-    /// Its path, where a page does not make it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<CompactPath>,
-}
-
-impl MovePlayed {
-    fn of(entry: HistoryEntry) -> MovePlayed {
-        MovePlayed {
-            path: CompactPath::of(&entry.uci, &entry.path),
-            ply: entry.ply,
-            uci: entry.uci,
-            san: entry.san,
-            fen: entry.fen,
-            check: entry.check,
-        }
-    }
-}
-
-/// The part of a move event every subscriber reads.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct MoveEventView {
-    /// The game's revision after the move.
-    pub rev: i64,
-    /// The move.
-    #[serde(rename = "move")]
-    pub played: MovePlayed,
-    /// Men in reserve after it (games with drops only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hands: Option<HandsView>,
-    /// The clocks after it (games with a clock or days per move).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<ClockTicks>,
-    /// The side whose draw offer stands (a move declines the other's).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw_offer: Option<&'static str>,
-    /// Whether a player may still abort the game (said only while one may).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub can_abort: bool,
-    /// The side to move's legal moves (only in its own event).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub legal: Option<CompactLegal>,
-}
-
-/// The clocks after a move.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockTicks {
-    /// White's time left (ms).
-    pub white_ms: i64,
-    /// Black's time left (ms).
-    pub black_ms: i64,
-    /// The colour whose clock runs, if one does.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub running: Option<&'static str>,
-    /// The time the side to move has left for its first move, before the
-    /// clocks run.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_move_ms: Option<i64>,
-}
+pub use crate::views::move_event::{ClockTicks, MoveEventView, MovePlayed};
 
 /// The two forms of the event of `lg`'s last move on `topic` (an online
 /// game in progress): for everyone, and for the side to move (with its

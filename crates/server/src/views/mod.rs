@@ -3,7 +3,15 @@
 //! Squares are names (`e4`), pieces FEN letters (`N` White's knight, `t` a
 //! black beast), colours `white`/`black`.
 
-use crate::round::live::GameEvent;
+pub mod challenge;
+pub mod chat;
+pub mod compact;
+pub mod event;
+pub mod move_event;
+pub mod path;
+pub mod tournament;
+
+use event::GameEvent;
 use serde::Serialize;
 
 /// What a bot account is called where names are shown (before the name).
@@ -485,14 +493,14 @@ pub enum ServerEvent {
         topic: String,
         /// The move and what changed with it.
         #[serde(flatten)]
-        event: Box<crate::round::live::move_event::MoveEventView>,
+        event: Box<move_event::MoveEventView>,
     },
     /// A chat line posted to a room (`chat:{id}:{room}`).
     Chat {
         /// The room's topic.
         topic: String,
         /// The line.
-        line: Box<crate::chat::ChatLineView>,
+        line: Box<chat::ChatLineView>,
     },
     /// What became of a challenge (`created`, `accepted`, `declined`,
     /// `canceled`, `expired`), on the `challenges` topic of each of its
@@ -501,16 +509,16 @@ pub enum ServerEvent {
         /// Always `challenges`.
         topic: String,
         /// What happened to it.
-        event: crate::challenges::ChallengeEvent,
+        event: challenge::ChallengeEvent,
         /// The challenge as the receiving player sees it.
-        challenge: Box<crate::challenges::ChallengeView>,
+        challenge: Box<challenge::ChallengeView>,
     },
     /// A player's open challenges, on subscribing to `challenges`.
     Challenges {
         /// Always `challenges`.
         topic: String,
         /// Received and made, open.
-        challenges: Box<crate::challenges::ChallengesView>,
+        challenges: Box<challenge::ChallengesView>,
     },
     /// A tournament as it is now, after `event` (`snapshot`, `joined`,
     /// `withdrawn`, `paused`, `started`, `standings`, `berserk`, `finished`), on its
@@ -521,21 +529,21 @@ pub enum ServerEvent {
         /// What happened.
         event: crate::store::TournamentNews,
         /// The tournament with its standings and pairings.
-        tournament: Box<crate::tournaments::TournamentView>,
+        tournament: Box<tournament::TournamentView>,
     },
     /// New games of a tournament (a player named in one goes to it).
     TournamentPairings {
         /// `tournament:{id}`.
         topic: String,
         /// The games just paired.
-        pairings: Vec<crate::tournaments::PairingView>,
+        pairings: Vec<tournament::PairingView>,
     },
     /// A chat room's newest lines, on subscribing to it.
     ChatHistory {
         /// The room's topic.
         topic: String,
         /// Its newest lines.
-        chat: Box<crate::chat::ChatView>,
+        chat: Box<chat::ChatView>,
     },
     /// Answer to a client's `subscribe`; `seat` is the colour this
     /// connection plays in an online game (absent for spectators).

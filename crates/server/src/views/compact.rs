@@ -14,7 +14,7 @@
 //!
 //! Everything else (castling, en passant) keeps its whole path.
 
-use crate::game_views::{kind_name, path_view_of};
+use crate::views::path::{kind_name, path_view_of};
 use crate::views::{MoveView, PathView};
 use serde::Serialize;
 use std::collections::BTreeMap;

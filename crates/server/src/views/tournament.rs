@@ -1,0 +1,203 @@
+//! What pages see of a tournament: its settings and state, its standings
+//! and pairings, and a player's own line.
+
+use crate::views::ClockSpecView;
+use serde::Serialize;
+
+/// A tournament in a list.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentSummaryView {
+    /// Its id.
+    pub id: String,
+    /// `arena`, `swiss` or `round_robin`.
+    pub kind: &'static str,
+    /// Its name.
+    pub name: String,
+    /// `tensor`, `chess` or `chessence`.
+    pub variant: &'static str,
+    /// The game's title.
+    pub variant_title: &'static str,
+    /// Every game's clock (zeros for correspondence).
+    pub clock: ClockSpecView,
+    /// Correspondence: days per move for every game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
+    /// Rated or not.
+    pub rated: bool,
+    /// When it starts (ms).
+    pub starts_at: i64,
+    /// When an arena ends (ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ends_at: Option<i64>,
+    /// An arena's length in minutes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// A Swiss's rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Most players.
+    pub max_players: u32,
+    /// Players in it (not withdrawn).
+    pub players: usize,
+    /// `upcoming`, `running` or `finished`.
+    pub state: &'static str,
+    /// The player who made it (id); `@schedule` when the server's
+    /// schedule made it.
+    pub created_by: String,
+    /// Made by the server's schedule (a recurring tournament).
+    pub scheduled: bool,
+}
+
+/// A player as a tournament shows them.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentPlayerView {
+    /// Their player id.
+    pub id: String,
+    /// Their name.
+    pub name: String,
+    /// `BOT` for a bot account (shown before the name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
+}
+
+/// A game of an arena sheet: its points and marks.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SheetMarkView {
+    /// Points it earned.
+    pub points: u32,
+    /// Played on fire (points doubled).
+    pub fire: bool,
+    /// Won berserked (+1).
+    pub berserk: bool,
+}
+
+/// A line of the standings.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct StandingView {
+    /// 1 for the leader.
+    pub rank: u32,
+    /// The player.
+    pub player: TournamentPlayerView,
+    /// Their rating when they joined.
+    pub rating: i32,
+    /// Arena points; for a Swiss or round robin, half-points (a win is 2).
+    pub points: u32,
+    /// An arena's points game by game (`2 2 4 0`); the results of a Swiss
+    /// or round robin (`1 ½ 0`).
+    pub points_line: String,
+    /// An arena's sheet, game by game.
+    pub sheet: Vec<SheetMarkView>,
+    /// Games finished.
+    pub games: u32,
+    /// On fire (an arena: two wins in a row).
+    pub on_fire: bool,
+    /// Performance rating, once they have played.
+    pub performance: Option<i32>,
+    /// Withdrawn.
+    pub withdrawn: bool,
+    /// Paused.
+    pub paused: bool,
+}
+
+/// A game of the tournament.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PairingView {
+    /// The game's id (`#/game/ID`).
+    pub game: String,
+    /// The round (Swiss, round robin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// White.
+    pub white: TournamentPlayerView,
+    /// Black.
+    pub black: TournamentPlayerView,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on.
+    pub result: &'static str,
+    /// White berserked.
+    pub white_berserked: bool,
+    /// Black berserked.
+    pub black_berserked: bool,
+}
+
+/// The asker's entry.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct YouView {
+    /// Withdrawn.
+    pub withdrawn: bool,
+    /// Paused.
+    pub paused: bool,
+    /// The asker's own line of the standings (also where the topic's
+    /// events, which carry only the first lines, leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<StandingView>,
+}
+
+/// Standings lines in the events of a tournament's topic (every page
+/// following it gets them; a page asks `GET` for the rest).
+pub const TOPIC_STANDINGS: usize = 20;
+/// Games in the events of a tournament's topic (the best ones first).
+pub const TOPIC_PAIRINGS: usize = 20;
+
+/// `GET /api/tournaments/{id}`.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct TournamentView {
+    /// The settings.
+    #[serde(flatten)]
+    pub summary: TournamentSummaryView,
+    /// The standings, leader first.
+    pub standings: Vec<StandingView>,
+    /// The games going on (an arena), or the current round's games, the
+    /// better players' first.
+    pub pairings: Vec<PairingView>,
+    /// Lines in the whole standings (the topic's events carry the first
+    /// [`TOPIC_STANDINGS`]).
+    pub standings_total: usize,
+    /// Games going on or in the round (the topic's events carry the first
+    /// [`TOPIC_PAIRINGS`]).
+    pub pairings_total: usize,
+    /// The current round (Swiss, round robin), once one is paired.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The asker's entry, if they joined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<YouView>,
+    /// The game to watch: of the games going on, the one whose better
+    /// player ranks highest (then the other player); `null` when none goes on.
+    pub top_game: Option<String>,
+}
+
+impl TournamentView {
+    /// The view as the tournament's topic sends it to every page: the first
+    /// lines of the standings and the best games, nobody's own entry.
+    #[must_use]
+    pub fn for_topic(mut self) -> TournamentView {
+        self.standings.truncate(TOPIC_STANDINGS);
+        self.pairings.truncate(TOPIC_PAIRINGS);
+        self.you = None;
+        self
+    }
+
+    /// The asker's entry, with their line of the standings.
+    pub fn set_you(&mut self, entry: Option<&crate::store::EntryRecord>) {
+        self.you = entry.map(|e| YouView {
+            withdrawn: e.withdrawn,
+            paused: e.paused,
+            standing: self
+                .standings
+                .iter()
+                .find(|s| s.player.id == e.player)
+                .cloned(),
+        });
+    }
+}
+
+/// `GET /api/games/{id}/tournament`: the tournament a game was paired in.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GameTournamentView {
+    /// The tournament's id (`#/tournament/ID`).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
+    pub kind: &'static str,
+}
