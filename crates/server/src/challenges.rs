@@ -15,9 +15,7 @@ use crate::round::live::LiveGames;
 use crate::round::online::pairing::Pairing;
 use crate::round::online::timing::Timing;
 use crate::round::online::{OnlineGames, Origin};
-use crate::store::{
-    Cap, ChallengeCaps, ChallengeRecord, ChallengeState, Notice, SeekColor, StrangerCaps,
-};
+use crate::store::{Cap, ChallengeCaps, ChallengeRecord, ChallengeState, SeekColor, StrangerCaps};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -232,15 +230,9 @@ impl Challenges {
                 event,
                 challenge: Box::new(self.view(c, player).await?),
             };
-            self.live.hub().publish(&topic, &message);
-            let cluster = self.live.cluster();
-            if cluster.is_shared() {
-                cluster.send(Notice::Relay {
-                    from: cluster.instance().to_string(),
-                    topic,
-                    event: serde_json::to_value(&message).unwrap_or_default(),
-                });
-            }
+            self.live
+                .cluster()
+                .publish_everywhere(self.live.hub(), &topic, &message);
         }
         Ok(())
     }

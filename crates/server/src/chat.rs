@@ -15,8 +15,7 @@ use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::round::live::{LiveGame, LiveGames};
 use crate::round::online::OnlineGames;
 use crate::store::{
-    Cap, ChatMessage, ChatRoom, NewChatMessage, NewReport, Notice, ReportCaps, Reported,
-    CHAT_HISTORY,
+    Cap, ChatMessage, ChatRoom, NewChatMessage, NewReport, ReportCaps, Reported, CHAT_HISTORY,
 };
 use crate::views::ServerEvent;
 use std::sync::Arc;
@@ -267,15 +266,9 @@ impl Chat {
             topic: topic.to_string(),
             line: Box::new(line.clone()),
         };
-        self.live.hub().publish(topic, &message);
-        let cluster = self.live.cluster();
-        if cluster.is_shared() {
-            cluster.send(Notice::Relay {
-                from: cluster.instance().to_string(),
-                topic: topic.to_string(),
-                event: serde_json::to_value(&message).unwrap_or_default(),
-            });
-        }
+        self.live
+            .cluster()
+            .publish_everywhere(self.live.hub(), topic, &message);
     }
 
     /// Mutes (or unmutes) the other side's chat for `me` in `lg`.

@@ -289,10 +289,14 @@ impl Lobby {
     fn added(&self, view: SeekView) {
         let cluster = self.live.cluster();
         if cluster.is_shared() {
-            match serde_json::to_value(&view) {
-                Ok(seek) => cluster.send(Notice::SeekAdded {
+            let event = ServerEvent::SeekAdded {
+                topic: LOBBY_TOPIC.to_string(),
+                seek: view.clone(),
+            };
+            match serde_json::to_string(&event) {
+                Ok(text) => cluster.send(Notice::SeekAdded {
                     from: cluster.instance().to_string(),
-                    seek,
+                    text,
                 }),
                 Err(e) => tracing::error!("a seek could not be announced: {e}"),
             }
@@ -328,10 +332,9 @@ impl Lobby {
     }
 
     /// Tells the lobby's subscribers here of a seek posted on another
-    /// server (its view as that server made it).
-    pub fn announce_added_elsewhere(&self, seek: serde_json::Value) {
-        let event = serde_json::json!({ "type": "seek_added", "topic": LOBBY_TOPIC, "seek": seek });
-        hub_of(&self.live).publish(LOBBY_TOPIC, &event);
+    /// server (its `seek_added` event as that server serialized it).
+    pub fn announce_added_elsewhere(&self, text: String) {
+        hub_of(&self.live).publish_text(LOBBY_TOPIC, text);
     }
 
     /// Sends the lobby's subscribers here the whole list again (after this

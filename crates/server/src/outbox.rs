@@ -2,7 +2,9 @@
 //! instance name and its outbox of [`Notice`]s to the others (the bus
 //! below every service; `cluster` dispatches what the others send).
 
+use crate::hub::Hub;
 use crate::store::{GameStore, Notice, KEYS_PER_NOTICE};
+use crate::views::ServerEvent;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use tokio::sync::mpsc;
@@ -44,6 +46,27 @@ impl Cluster {
     /// This server's name in notices.
     pub fn instance(&self) -> &str {
         &self.instance
+    }
+
+    /// Sends `event` to the pages following `topic` here (on `hub`) and,
+    /// when other servers share the database, to theirs: serialized once,
+    /// the same text for all.
+    pub fn publish_everywhere(&self, hub: &Hub, topic: &str, event: &ServerEvent) {
+        let text = match serde_json::to_string(event) {
+            Ok(text) => text,
+            Err(e) => {
+                tracing::error!("could not serialize a message for {topic}: {e}");
+                return;
+            }
+        };
+        if self.is_shared() {
+            self.send(Notice::Relay {
+                from: self.instance.clone(),
+                topic: topic.to_string(),
+                text: text.clone(),
+            });
+        }
+        hub.publish_text(topic, text);
     }
 
     /// Whether other servers may share the database (notices are sent).

@@ -79,13 +79,13 @@ pub enum Notice {
         /// The event's number ([`AccountEvent::seq`](crate::AccountEvent::seq)).
         seq: i64,
     },
-    /// A seek was posted on `from`: its view, as the lobby shows it (the
-    /// store does not read it; the lobby made it).
+    /// A seek was posted on `from`: the lobby's `seek_added` event, as
+    /// that server's lobby serialized it (the store does not read it).
     SeekAdded {
         /// The server that sends it (its instance name).
         from: String,
-        /// The seek's view, as JSON.
-        seek: serde_json::Value,
+        /// The event, as pages receive it.
+        text: String,
     },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
     SeeksRemoved {
@@ -112,8 +112,9 @@ pub enum Notice {
         from: String,
         /// The hub topic (`chat:{game}:{room}`, `challenges:{player}`).
         topic: String,
-        /// The message, as pages receive it.
-        event: serde_json::Value,
+        /// The message as pages receive it: the sender's typed event,
+        /// serialized once for its pages and the others'.
+        text: String,
     },
     /// Tournament `id` changed on `from` (`event`: `joined`, `standings`,
     /// …): the others tell their pages, from the store (a tournament's view
@@ -242,7 +243,9 @@ mod tests {
             Notice::Account { seq: 41 },
             Notice::SeekAdded {
                 from: from.clone(),
-                seek: serde_json::json!({ "id": "s1", "player": { "name": "Ann \"A\" 💡" } }),
+                text:
+                    r#"{"type":"seek_added","seek":{"id":"s1","player":{"name":"Ann \"A\" 💡"}}}"#
+                        .into(),
             },
             Notice::SeeksRemoved {
                 from: from.clone(),
@@ -257,7 +260,7 @@ mod tests {
             Notice::Relay {
                 from: from.clone(),
                 topic: "chat:g1:players".into(),
-                event: serde_json::json!({ "type": "chat", "line": { "text": "gg \"well\" played" } }),
+                text: r#"{"type":"chat","line":{"text":"gg \"well\" played"}}"#.into(),
             },
             Notice::Tournament {
                 from: from.clone(),

@@ -123,9 +123,9 @@ fn act_on(
             live.remove(&id);
         }
         Notice::Account { .. } => {} // read by `follow`
-        Notice::SeekAdded { seek, .. } => {
+        Notice::SeekAdded { text, .. } => {
             if let Some(lobby) = lobby.upgrade() {
-                lobby.announce_added_elsewhere(seek);
+                lobby.announce_added_elsewhere(text);
             }
         }
         Notice::SeeksRemoved { ids, .. } => {
@@ -149,8 +149,8 @@ fn act_on(
                 },
             );
         }
-        Notice::Relay { topic, event, .. } => {
-            live.hub().publish(&topic, &event);
+        Notice::Relay { topic, text, .. } => {
+            live.hub().publish_text(&topic, text);
         }
         Notice::Tournament { id, event, .. } => {
             if let Some(tournaments) = tournaments.upgrade() {

@@ -47,7 +47,7 @@ fn expected(mu: f64, mu_j: f64, phi_j: f64) -> f64 {
 /// deviation).
 ///
 /// ```
-/// use tensorchess_server::players::glicko2::{rate, Game, Glicko};
+/// use tensorchess_server::rating::glicko2::{rate, Game, Glicko};
 /// let p = Glicko { rating: 1500.0, rd: 200.0, volatility: 0.06 };
 /// let op = |rating, rd| Glicko { rating, rd, volatility: 0.06 };
 /// let after = rate(p, &[

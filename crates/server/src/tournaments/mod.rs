@@ -652,11 +652,14 @@ impl Tournaments {
                     topic: topic.clone(),
                     pairings: few.to_vec(),
                 };
-                cluster.send(Notice::Relay {
-                    from: cluster.instance().to_string(),
-                    topic: topic.clone(),
-                    event: serde_json::to_value(&event).unwrap_or_default(),
-                });
+                match serde_json::to_string(&event) {
+                    Ok(text) => cluster.send(Notice::Relay {
+                        from: cluster.instance().to_string(),
+                        topic: topic.clone(),
+                        text,
+                    }),
+                    Err(e) => tracing::error!("pairings not relayed: {e}"),
+                }
             }
         }
     }

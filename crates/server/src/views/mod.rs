@@ -586,6 +586,12 @@ pub enum ServerEvent {
         /// The new seek.
         seek: SeekView,
     },
+    /// A game of the follower's began (a challenge accepted, a seek taken,
+    /// a tournament's pairing), on their own topic.
+    GameStarted {
+        /// The game's id.
+        game: String,
+    },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
     SeekRemoved {
         /// The topic the event belongs to (`game:ID`, `lobby`).

@@ -5,8 +5,7 @@
 //! The topic is the server's own: pages cannot subscribe to it.
 
 use crate::round::live::{LiveGame, LiveGames};
-use crate::store::Notice;
-use serde_json::json;
+use crate::views::ServerEvent;
 use tensorchess_rules::Color;
 
 /// The hub topic on which `player` hears of their games' starts.
@@ -35,24 +34,20 @@ pub async fn game_started(live: &LiveGames, lg: &LiveGame) {
     let (Some(white), Some(black)) = (o.player(Color::White), o.player(Color::Black)) else {
         return;
     };
-    let message = json!({ "type": "game_started", "game": lg.id() });
-    let cluster = live.cluster();
+    let message = ServerEvent::GameStarted {
+        game: lg.id().to_string(),
+    };
     for player in [white, black] {
         let topic = started_topic(player);
-        live.hub().publish(&topic, &message);
-        if cluster.is_shared() {
-            cluster.send(Notice::Relay {
-                from: cluster.instance().to_string(),
-                topic,
-                event: message.clone(),
-            });
-        }
+        live.cluster()
+            .publish_everywhere(live.hub(), &topic, &message);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_start_names_its_game() {
