@@ -59,7 +59,7 @@ def test_a_bot_and_a_person_play_through_berserk(server):
 
     t = threading.Thread(target=bot_events, daemon=True)
     t.start()
-    made = person.challenges.create("robob", rated=False, clock_limit=180,
+    made = person.challenges.create("robob", rated=True, clock_limit=180,
                                     clock_increment=2, color="white", variant="standard")
     assert made["id"], made
     assert started.wait(30), "the bot never started the game"
@@ -112,3 +112,18 @@ def test_a_bot_and_a_person_play_through_berserk(server):
     assert board.fen().startswith("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2")
     playing = person.games.get_ongoing()
     assert playing == [], playing
+
+    # A user's games (NDJSON and PGN), games by id, and the rating history.
+    mine = list(person.games.export_by_player("AnnB", max=10))
+    assert [g["id"] for g in mine] == [gid], mine
+    assert mine[0]["perf"] == "blitz" and mine[0]["rated"] is True, mine
+    assert list(person.games.export_by_player("annb", vs="robob", rated=False)) == []
+    assert list(person.games.export_by_player("annb", perf_type="tensor")) == []
+    pgn_games = "".join(person.games.export_by_player("annb", as_pgn=True))
+    assert chess.pgn.read_game(io.StringIO(pgn_games)) is not None
+    by_ids = list(person.games.export_multi(gid, "nosuchgame1"))
+    assert [g["id"] for g in by_ids] == [gid], by_ids
+    history = {h["name"]: h["points"] for h in person.users.get_rating_history("annb")}
+    assert len(history["Chess"]) == 1, history
+    assert history["Chess"][0][3] > 1500, history  # won: the rating rose
+    assert history["Tensor"] == [], history

@@ -60,6 +60,22 @@ pub(crate) fn optional_variant<'de, D: Deserializer<'de>>(
     Ok(Option::<Name>::deserialize(d)?.map(|n| n.0))
 }
 
+/// A yes-or-no of a query string as lichess's clients write it: `true` or
+/// `false` in any case (Python's `True` reaches us as written), `1` or `0`.
+pub(crate) fn optional_flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    let Some(word) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    match word.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" => Ok(Some(true)),
+        "false" | "0" | "no" => Ok(Some(false)),
+        _ => Err(serde::de::Error::custom(format!(
+            "'{}' is not a yes or no: expected true or false",
+            word.chars().take(20).collect::<String>()
+        ))),
+    }
+}
+
 /// What kind of local game `POST /api/games` makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LocalMode {

@@ -409,6 +409,61 @@ pub async fn game_counts(
     })
 }
 
+/// [`GameRepo::search_games`](tensorchess_store::GameRepo::search_games).
+pub async fn search_games(
+    c: &impl GenericClient,
+    q: &tensorchess_store::GameSearch,
+) -> Result<Vec<(String, i64)>, StoreError> {
+    let sql = if q.oldest_first {
+        "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
+         WHERE (o.white_player = $1 OR o.black_player = $1) \
+           AND ($2::TEXT IS NULL OR (o.white_player = $1 AND o.black_player = $2::TEXT) \
+                OR (o.black_player = $1 AND o.white_player = $2::TEXT)) \
+           AND ($3::BOOLEAN IS NULL OR g.rated = $3::BOOLEAN) \
+           AND ($4::BIGINT IS NULL OR g.created_at >= $4::BIGINT) \
+           AND ($5::BIGINT IS NULL OR g.created_at <= $5::BIGINT) \
+           AND ($6::BOOLEAN = FALSE OR g.end_reason IS NOT NULL) \
+           AND ($7::BIGINT IS NULL OR g.created_at > $7::BIGINT OR (g.created_at = $7::BIGINT AND g.id COLLATE \"C\" > $8 COLLATE \"C\")) \
+         ORDER BY g.created_at ASC, g.id COLLATE \"C\" ASC LIMIT $9"
+    } else {
+        "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
+         WHERE (o.white_player = $1 OR o.black_player = $1) \
+           AND ($2::TEXT IS NULL OR (o.white_player = $1 AND o.black_player = $2::TEXT) \
+                OR (o.black_player = $1 AND o.white_player = $2::TEXT)) \
+           AND ($3::BOOLEAN IS NULL OR g.rated = $3::BOOLEAN) \
+           AND ($4::BIGINT IS NULL OR g.created_at >= $4::BIGINT) \
+           AND ($5::BIGINT IS NULL OR g.created_at <= $5::BIGINT) \
+           AND ($6::BOOLEAN = FALSE OR g.end_reason IS NOT NULL) \
+           AND ($7::BIGINT IS NULL OR g.created_at < $7::BIGINT OR (g.created_at = $7::BIGINT AND g.id COLLATE \"C\" < $8 COLLATE \"C\")) \
+         ORDER BY g.created_at DESC, g.id COLLATE \"C\" DESC LIMIT $9"
+    };
+    let (after_at, after_id) = match &q.after {
+        Some((at, id)) => (Some(*at), Some(id.clone())),
+        None => (None, None),
+    };
+    let stmt = c.prepare_cached(sql).await?;
+    let limit = q.limit as i64;
+    let rows = c
+        .query(
+            &stmt,
+            &[
+                &q.player,
+                &q.opponent,
+                &q.rated,
+                &q.since,
+                &q.until,
+                &q.finished,
+                &after_at,
+                &after_id,
+                &limit,
+            ],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get::<_, String>(0)?, r.try_get::<_, i64>(1)?)))
+        .collect()
+}
+
 pub async fn finished_online_games(
     c: &impl GenericClient,
     player: &str,
@@ -447,6 +502,13 @@ impl GameRepo for PgStore {
 
     async fn game_counts(&self, player: &str) -> Result<tensorchess_store::GameCounts, StoreError> {
         game_counts(&self.client().await?, player).await
+    }
+
+    async fn search_games(
+        &self,
+        search: &tensorchess_store::GameSearch,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        search_games(&self.client().await?, search).await
     }
 
     async fn finished_online_games(

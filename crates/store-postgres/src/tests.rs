@@ -77,6 +77,7 @@ contract!(
     tournament_seats_run_once_and_a_no_show_is_paused,
     scheduled_tournaments_are_made_once,
     games_are_counted_for_their_players,
+    games_are_searched,
     reviews_are_kept_with_their_game,
     puzzle_tries_and_ratings_are_written_together,
     lesson_results_keep_the_best,

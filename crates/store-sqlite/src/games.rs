@@ -251,6 +251,56 @@ pub fn game_counts(
     })?)
 }
 
+/// [`GameRepo::search_games`](tensorchess_store::GameRepo::search_games).
+pub fn search_games(
+    conn: &Connection,
+    q: &tensorchess_store::GameSearch,
+) -> Result<Vec<(String, i64)>, StoreError> {
+    let sql = if q.oldest_first {
+        "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
+         WHERE (o.white_player = ?1 OR o.black_player = ?1) \
+           AND (?2 IS NULL OR (o.white_player = ?1 AND o.black_player = ?2) \
+                OR (o.black_player = ?1 AND o.white_player = ?2)) \
+           AND (?3 IS NULL OR g.rated = ?3) \
+           AND (?4 IS NULL OR g.created_at >= ?4) \
+           AND (?5 IS NULL OR g.created_at <= ?5) \
+           AND (?6 = FALSE OR g.end_reason IS NOT NULL) \
+           AND (?7 IS NULL OR g.created_at > ?7 OR (g.created_at = ?7 AND g.id > ?8)) \
+         ORDER BY g.created_at ASC, g.id ASC LIMIT ?9"
+    } else {
+        "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
+         WHERE (o.white_player = ?1 OR o.black_player = ?1) \
+           AND (?2 IS NULL OR (o.white_player = ?1 AND o.black_player = ?2) \
+                OR (o.black_player = ?1 AND o.white_player = ?2)) \
+           AND (?3 IS NULL OR g.rated = ?3) \
+           AND (?4 IS NULL OR g.created_at >= ?4) \
+           AND (?5 IS NULL OR g.created_at <= ?5) \
+           AND (?6 = FALSE OR g.end_reason IS NOT NULL) \
+           AND (?7 IS NULL OR g.created_at < ?7 OR (g.created_at = ?7 AND g.id < ?8)) \
+         ORDER BY g.created_at DESC, g.id DESC LIMIT ?9"
+    };
+    let (after_at, after_id) = match &q.after {
+        Some((at, id)) => (Some(*at), Some(id.clone())),
+        None => (None, None),
+    };
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(
+        params![
+            q.player,
+            q.opponent,
+            q.rated,
+            q.since,
+            q.until,
+            q.finished,
+            after_at,
+            after_id,
+            q.limit as i64
+        ],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+    )?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
 pub fn finished_online_games(
     conn: &Connection,
     player: &str,
@@ -291,6 +341,14 @@ impl GameRepo for SqliteStore {
     async fn game_counts(&self, player: &str) -> Result<tensorchess_store::GameCounts, StoreError> {
         let player = player.to_string();
         self.read(move |conn| game_counts(conn, &player)).await
+    }
+
+    async fn search_games(
+        &self,
+        search: &tensorchess_store::GameSearch,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let search = search.clone();
+        self.read(move |conn| search_games(conn, &search)).await
     }
 
     async fn finished_online_games(

@@ -29,6 +29,7 @@ async fn the_store_contract_holds() {
     conformance::tokens_are_found_by_hash_listed_and_revoked(&open(&dir)).await;
     conformance::tournaments_pair_each_player_once(&open(&dir)).await;
     conformance::games_are_counted_for_their_players(&open(&dir)).await;
+    conformance::games_are_searched(&open(&dir)).await;
 }
 
 #[tokio::test]

@@ -283,6 +283,31 @@ pub struct GameListQuery {
     pub before: Option<(i64, String)>,
 }
 
+/// Which of a player's online games to find (lichess's game export of a
+/// user, and the game search): newest first unless `oldest_first`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameSearch {
+    /// The player whose games are found.
+    pub player: String,
+    /// Only the games against this player.
+    pub opponent: Option<String>,
+    /// Only rated (`true`) or casual (`false`) games.
+    pub rated: Option<bool>,
+    /// Only games begun at or after this time (ms).
+    pub since: Option<i64>,
+    /// Only games begun at or before this time (ms).
+    pub until: Option<i64>,
+    /// Only finished games.
+    pub finished: bool,
+    /// Oldest first.
+    pub oldest_first: bool,
+    /// At most this many games.
+    pub limit: usize,
+    /// Only games after this `(created_at, id)` in the order asked: the
+    /// next page.
+    pub after: Option<(i64, String)>,
+}
+
 /// One run of a server over this database: when it started and when it was
 /// last known to be up (its heartbeat). Clocks of online games count only
 /// the time a server was running.
@@ -316,6 +341,9 @@ pub trait GameRepo: Send + Sync + 'static {
     async fn list_games(&self, query: &GameListQuery) -> Result<Vec<GameSummary>, StoreError>;
     /// A player's online games counted (lichess's `count`).
     async fn game_counts(&self, player: &str) -> Result<GameCounts, StoreError>;
+    /// The ids and start times of a player's online games that `search`
+    /// asks for, in its order.
+    async fn search_games(&self, search: &GameSearch) -> Result<Vec<(String, i64)>, StoreError>;
     /// A player's finished online games, most recent first (their profile).
     async fn finished_online_games(
         &self,

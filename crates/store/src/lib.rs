@@ -50,8 +50,8 @@ pub use bus::Bus;
 pub use challenge::{ChallengeRecord, ChallengeState};
 pub use chat::{ChatMessage, ChatRepo, ChatReport, ChatRoom, NewChatMessage, CHAT_HISTORY};
 pub use game::{
-    ClockSettings, Ending, GameCounts, GameListQuery, GameMode, GameRecord, GameRepo, GameSummary,
-    GameUpdate, MovesChange, OnlineRecord, RunRecord, StoredGame, StoredMove,
+    ClockSettings, Ending, GameCounts, GameListQuery, GameMode, GameRecord, GameRepo, GameSearch,
+    GameSummary, GameUpdate, MovesChange, OnlineRecord, RunRecord, StoredGame, StoredMove,
 };
 pub use learning::{
     LearningRepo, LessonRecord, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite,

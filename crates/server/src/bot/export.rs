@@ -61,6 +61,11 @@ impl ExportedGame {
         &self.pgn
     }
 
+    /// The game's perf, as lichess names it (`blitz`, `tensor`).
+    pub fn perf(&self) -> &'static str {
+        lichess::perf_key(self.variant, self.clock)
+    }
+
     /// The game as lichess's JSON export shows it (`pgnInJson` adds the PGN).
     pub async fn json(&self, bots: &Bots, with_pgn: bool) -> Result<Value, AppError> {
         let mut players = serde_json::Map::new();

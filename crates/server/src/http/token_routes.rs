@@ -43,6 +43,8 @@ pub fn token_route(method: &Method, path: &str) -> Option<TokenRoute> {
         // The token's account, and what anyone may read.
         ["api", "account"] | ["api", "account", "playing"] if read => Some(TokenRoute::AnyScope),
         ["api", "token", "test"] if *method == Method::POST => Some(TokenRoute::AnyScope),
+        ["api", "games", "user", _] if read => Some(TokenRoute::AnyScope),
+        ["api", "games", "export", "_ids"] if *method == Method::POST => Some(TokenRoute::AnyScope),
         ["api", "users", "status"] if read => Some(TokenRoute::AnyScope),
         ["api", "user", _] | ["api", "user", _, "rating-history"] if read => {
             Some(TokenRoute::AnyScope)

@@ -408,6 +408,87 @@ impl Games {
         Ok(games)
     }
 
+    /// The ids and start times of a player's online games `search` asks
+    /// for, in its order.
+    pub async fn search(
+        &self,
+        search: &crate::store::GameSearch,
+    ) -> Result<Vec<(String, i64)>, AppError> {
+        Ok(self.live.store().search_games(search).await?)
+    }
+
+    /// A player's rating in each pool after each of their rated games,
+    /// oldest first: `(pool's name, [(when, rating)])`, every pool listed.
+    pub async fn rating_history(
+        &self,
+        player: &str,
+    ) -> Result<Vec<(String, Vec<(i64, i32)>)>, AppError> {
+        use crate::store::RatingPool;
+        let pools = [
+            VariantKind::Chess,
+            VariantKind::Tensor,
+            VariantKind::Chessence,
+        ]
+        .into_iter()
+        .flat_map(|v| [RatingPool::real_time(v), RatingPool::correspondence(v)]);
+        let mut history: Vec<(RatingPool, Vec<(i64, i32)>)> =
+            pools.map(|p| (p, Vec::new())).collect();
+        let mut search = crate::store::GameSearch {
+            player: player.to_string(),
+            rated: Some(true),
+            finished: true,
+            oldest_first: true,
+            limit: 200,
+            ..crate::store::GameSearch::default()
+        };
+        loop {
+            let page = self.live.store().search_games(&search).await?;
+            for (id, _) in &page {
+                let Some(g) = self.live.store().load_game(id).await? else {
+                    continue;
+                };
+                let Some(o) = g.online else {
+                    continue;
+                };
+                let seat = [Color::White, Color::Black]
+                    .into_iter()
+                    .find(|c| o.players[*c].as_deref() == Some(player));
+                let Some(seat) = seat else {
+                    continue;
+                };
+                let (Some(before), Some(diff)) = (o.ratings[seat], o.rating_diffs[seat]) else {
+                    continue;
+                };
+                let pool = o.rating_pool(g.record.variant);
+                if let Some((_, points)) = history.iter_mut().find(|(p, _)| *p == pool) {
+                    points.push((g.record.updated_at, before + diff));
+                }
+            }
+            match page.last() {
+                Some(last) if page.len() == search.limit => {
+                    search.after = Some((last.1, last.0.clone()));
+                }
+                _ => break,
+            }
+        }
+        Ok(history
+            .into_iter()
+            .map(|(pool, points)| {
+                let game = match pool.variant {
+                    VariantKind::Chess => "Chess",
+                    VariantKind::Tensor => "Tensor",
+                    VariantKind::Chessence => "Chessence",
+                };
+                let name = if pool.correspondence {
+                    format!("{game} Correspondence")
+                } else {
+                    game.to_string()
+                };
+                (name, points)
+            })
+            .collect())
+    }
+
     /// Games held in memory now.
     pub fn live_games(&self) -> usize {
         self.live.count()

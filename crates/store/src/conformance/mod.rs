@@ -142,3 +142,83 @@ fn lesson(player: &str, level: &str, stars: u8, moves: u32) -> LessonRecord {
         completed_at: 1,
     }
 }
+
+/// A player's games are found by opponent, rating, time and end, newest
+/// or oldest first, page after page.
+pub async fn games_are_searched(store: &dyn GameStore) {
+    let draw = Some(Ending::Outcome(Outcome::Draw {
+        reason: EndReason::Agreement,
+    }));
+    // (id, white, black, rated, created_at, over)
+    let games = [
+        ("srch1", "s-ann", "s-bob", true, 10, true),
+        ("srch2", "s-bob", "s-ann", false, 20, true),
+        ("srch3", "s-ann", "s-cy", true, 30, false),
+        ("srch4", "s-cy", "s-dee", true, 40, true),
+        ("srch5", "s-cy", "s-ann", false, 50, true),
+    ];
+    for (id, white, black, rated, at, over) in games {
+        let mut g = online_game(id);
+        g.record.rated = rated;
+        g.record.created_at = at;
+        g.record.ending = if over { draw } else { None };
+        g.online.as_mut().unwrap().players = ByColor::new(Some(white.into()), Some(black.into()));
+        store.create_game(&g).await.unwrap();
+    }
+    let ids = |found: Vec<(String, i64)>| found.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+    let all = GameSearch {
+        player: "s-ann".into(),
+        limit: 10,
+        ..GameSearch::default()
+    };
+    assert_eq!(
+        ids(store.search_games(&all).await.unwrap()),
+        ["srch5", "srch3", "srch2", "srch1"]
+    );
+    let q = GameSearch {
+        opponent: Some("s-bob".into()),
+        ..all.clone()
+    };
+    assert_eq!(
+        ids(store.search_games(&q).await.unwrap()),
+        ["srch2", "srch1"]
+    );
+    let q = GameSearch {
+        rated: Some(true),
+        finished: true,
+        ..all.clone()
+    };
+    assert_eq!(ids(store.search_games(&q).await.unwrap()), ["srch1"]);
+    let q = GameSearch {
+        since: Some(20),
+        until: Some(30),
+        ..all.clone()
+    };
+    assert_eq!(
+        ids(store.search_games(&q).await.unwrap()),
+        ["srch3", "srch2"]
+    );
+    // Oldest first, two at a time.
+    let mut page = GameSearch {
+        oldest_first: true,
+        limit: 2,
+        ..all.clone()
+    };
+    let first = store.search_games(&page).await.unwrap();
+    assert_eq!(ids(first.clone()), ["srch1", "srch2"]);
+    let (last_id, last_at) = first.last().cloned().unwrap();
+    page.after = Some((last_at, last_id));
+    assert_eq!(
+        ids(store.search_games(&page).await.unwrap()),
+        ["srch3", "srch5"]
+    );
+    assert!(store
+        .search_games(&GameSearch {
+            player: "nobody".into(),
+            limit: 10,
+            ..GameSearch::default()
+        })
+        .await
+        .unwrap()
+        .is_empty());
+}

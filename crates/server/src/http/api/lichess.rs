@@ -178,7 +178,11 @@ pub async fn users_status(
 #[derive(Deserialize, Debug, Default)]
 pub struct ExportQuery {
     /// The PGN inside the JSON too.
-    #[serde(rename = "pgnInJson", default)]
+    #[serde(
+        rename = "pgnInJson",
+        default,
+        deserialize_with = "crate::requests::optional_flag"
+    )]
     pgn_in_json: Option<bool>,
 }
 
@@ -267,4 +271,225 @@ pub async fn chat(
         .map(|l| json!({ "text": l.text, "user": l.name }))
         .collect();
     Ok(Json(Value::Array(lines)))
+}
+
+/// Games one export gives at most (a program pages with `until`).
+const MAX_EXPORTED: usize = 300;
+/// Games read from the store at a time while exporting.
+const EXPORT_PAGE: usize = 100;
+
+/// The query of `GET /api/games/user/{username}` (lichess's names).
+#[derive(Deserialize, Debug, Default)]
+pub struct UserGamesQuery {
+    /// At most this many games (and at most [`MAX_EXPORTED`]).
+    max: Option<usize>,
+    /// Games begun at or after this time (ms).
+    since: Option<i64>,
+    /// Games begun at or before this time (ms).
+    until: Option<i64>,
+    /// Only the games against this user.
+    vs: Option<String>,
+    /// Only rated (`true`) or casual (`false`) games.
+    #[serde(default, deserialize_with = "crate::requests::optional_flag")]
+    rated: Option<bool>,
+    /// Only these perfs, comma separated (`blitz,tensor`).
+    #[serde(rename = "perfType")]
+    perf_type: Option<String>,
+    /// Games in progress too (lichess: finished only by default).
+    #[serde(default, deserialize_with = "crate::requests::optional_flag")]
+    ongoing: Option<bool>,
+    /// The PGN inside each JSON line too.
+    #[serde(
+        rename = "pgnInJson",
+        default,
+        deserialize_with = "crate::requests::optional_flag"
+    )]
+    pgn_in_json: Option<bool>,
+    /// `dateAsc` for the oldest first (default `dateDesc`).
+    sort: Option<String>,
+}
+
+/// The answer of a game export: NDJSON lines of lichess's game JSON with
+/// `Accept: application/x-ndjson` (or JSON), else the games' PGN, one
+/// after another.
+async fn export_games(
+    state: &AppState,
+    me: &Me,
+    json: bool,
+    pgn_in_json: bool,
+    games: Vec<ExportedGame>,
+) -> Result<Response, AppError> {
+    if json {
+        let mut lines = Vec::with_capacity(games.len());
+        for g in &games {
+            lines.push(g.json(&state.bots, pgn_in_json).await?);
+        }
+        let _ = me;
+        return Ok(crate::http::ndjson::listed(&lines));
+    }
+    let text: String = games
+        .iter()
+        .map(|g| format!("{}\n\n", g.pgn().trim_end()))
+        .collect();
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
+}
+
+/// Whether the client asked for JSON lines (`application/x-ndjson` or
+/// JSON), not PGN.
+fn wants_lines(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/x-ndjson") || v.contains("application/json"))
+}
+
+/// `GET /api/games/user/{username}`: the user's games, newest first.
+pub async fn user_games(
+    State(state): State<AppState>,
+    me: Me,
+    headers: HeaderMap,
+    ApiPath(username): ApiPath<String>,
+    ApiQuery(q): ApiQuery<UserGamesQuery>,
+) -> Result<Response, AppError> {
+    let not_found = |name: &str| AppError::NotFound(format!("There is no player {name}"));
+    let account = state
+        .players
+        .account(&username)
+        .await?
+        .ok_or_else(|| not_found(&username))?;
+    let opponent = match &q.vs {
+        Some(name) => Some(
+            state
+                .players
+                .account(name)
+                .await?
+                .ok_or_else(|| not_found(name))?
+                .player_id,
+        ),
+        None => None,
+    };
+    let perfs: Option<Vec<String>> = q
+        .perf_type
+        .as_deref()
+        .map(|p| p.split(',').map(|s| s.trim().to_string()).collect());
+    let max = q.max.unwrap_or(MAX_EXPORTED).min(MAX_EXPORTED);
+    let mut search = crate::store::GameSearch {
+        player: account.player_id.clone(),
+        opponent,
+        rated: q.rated,
+        since: q.since,
+        until: q.until,
+        finished: !q.ongoing.unwrap_or(false),
+        oldest_first: q.sort.as_deref() == Some("dateAsc"),
+        limit: EXPORT_PAGE,
+        after: None,
+    };
+    let mut games = Vec::new();
+    'pages: while games.len() < max {
+        let page = state.games.search(&search).await?;
+        let Some(last) = page.last().cloned() else {
+            break;
+        };
+        for (id, _) in &page {
+            let (_, lg) = state
+                .games
+                .lock_for(&GameId::stored(id.clone()), &me)
+                .await?;
+            let game = ExportedGame::of(&lg);
+            drop(lg);
+            if perfs
+                .as_ref()
+                .is_none_or(|p| p.iter().any(|k| k == game.perf()))
+            {
+                games.push(game);
+                if games.len() >= max {
+                    break 'pages;
+                }
+            }
+        }
+        if page.len() < EXPORT_PAGE {
+            break;
+        }
+        search.after = Some((last.1, last.0));
+    }
+    export_games(
+        &state,
+        &me,
+        wants_lines(&headers),
+        q.pgn_in_json.unwrap_or(false),
+        games,
+    )
+    .await
+}
+
+/// `POST /api/games/export/_ids`: the games named in the body (ids,
+/// comma separated, at most [`MAX_EXPORTED`]), in that order; unknown ids
+/// are left out.
+pub async fn games_by_ids(
+    State(state): State<AppState>,
+    me: Me,
+    headers: HeaderMap,
+    ApiQuery(q): ApiQuery<ExportQuery>,
+    body: String,
+) -> Result<Response, AppError> {
+    let mut games = Vec::new();
+    for id in body
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .take(MAX_EXPORTED)
+    {
+        let Some(id) = GameId::parse(id) else {
+            continue;
+        };
+        match state.games.lock_for(&id, &me).await {
+            Ok((_, lg)) => games.push(ExportedGame::of(&lg)),
+            Err(AppError::NotFound(_)) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    export_games(
+        &state,
+        &me,
+        wants_lines(&headers),
+        q.pgn_in_json.unwrap_or(false),
+        games,
+    )
+    .await
+}
+
+/// `GET /api/user/{username}/rating-history`: for each rating pool, its
+/// rating after each rated game, `[year, month (0 for January), day,
+/// rating]` as lichess writes it, oldest first.
+pub async fn rating_history(
+    State(state): State<AppState>,
+    ApiPath(username): ApiPath<String>,
+) -> Result<Json<Value>, AppError> {
+    let account = state
+        .players
+        .account(&username)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("There is no player {username}")))?;
+    let history = state.games.rating_history(&account.player_id).await?;
+    let out: Vec<Value> = history
+        .into_iter()
+        .map(|(name, points)| {
+            let points: Vec<Value> = points
+                .into_iter()
+                .filter_map(|(at, rating)| {
+                    let t = time::OffsetDateTime::from_unix_timestamp(at.div_euclid(1000)).ok()?;
+                    Some(json!([t.year(), u8::from(t.month()) - 1, t.day(), rating]))
+                })
+                .collect();
+            json!({ "name": name, "points": points })
+        })
+        .collect();
+    Ok(Json(Value::Array(out)))
 }

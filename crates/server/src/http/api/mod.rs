@@ -102,6 +102,12 @@ pub fn routes() -> Router<AppState> {
         .route("/token/test", post(lichess::token_test))
         .route("/users/status", get(lichess::users_status))
         .route("/user/{username}", get(lichess::user))
+        .route(
+            "/user/{username}/rating-history",
+            get(lichess::rating_history),
+        )
+        .route("/games/user/{username}", get(lichess::user_games))
+        .route("/games/export/_ids", post(lichess::games_by_ids))
         .route("/bot/account/upgrade", post(bot::upgrade))
         .route("/stream/event", get(bot::event_stream))
         .route("/bot/online", get(bot::online_bots))
