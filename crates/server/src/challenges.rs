@@ -15,7 +15,9 @@ use crate::round::live::LiveGames;
 use crate::round::online::pairing::Pairing;
 use crate::round::online::timing::Timing;
 use crate::round::online::{OnlineGames, Origin};
-use crate::store::{Cap, ChallengeCaps, ChallengeRecord, ChallengeState, SeekColor, StrangerCaps};
+use crate::store::{
+    Cap, ChallengeCaps, ChallengeRecord, ChallengeState, RatingPool, SeekColor, StrangerCaps,
+};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -182,14 +184,17 @@ impl Challenges {
         }
     }
 
-    async fn player_view(&self, id: &str) -> Result<ChallengerView, AppError> {
+    async fn player_view(&self, id: &str, pool: RatingPool) -> Result<ChallengerView, AppError> {
         let p = self.players.record(id).await?;
         let bot = self.live.store().is_bot(&p.id).await?;
+        let rating = self.live.rating_of(&p.id, pool).await?;
         Ok(ChallengerView {
             title: bot.then_some(crate::views::BOT_TITLE),
             id: p.id,
             name: p.name,
             account: p.account,
+            rating: rating.rating.round() as i32,
+            provisional: rating.rd > crate::rating::PROVISIONAL_RD,
         })
     }
 
@@ -200,11 +205,16 @@ impl Challenges {
             ChallengeState::Declined { reason } => (None, reason.clone()),
             _ => (None, None),
         };
+        let pool = if c.days.is_some() {
+            RatingPool::correspondence(c.variant)
+        } else {
+            RatingPool::real_time(c.variant)
+        };
         Ok(ChallengeView {
             id: c.id.clone(),
             direction: if c.challenger == asker { "out" } else { "in" },
-            from: self.player_view(&c.challenger).await?,
-            to: self.player_view(&c.challenged).await?,
+            from: self.player_view(&c.challenger, pool).await?,
+            to: self.player_view(&c.challenged, pool).await?,
             variant: c.variant.name(),
             variant_title: c.variant.title(),
             clock: c.clock.map(ClockSpecView::from),

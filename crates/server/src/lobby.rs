@@ -146,7 +146,7 @@ impl Lobby {
                 name: player.name,
                 account: player.account,
                 rating: rating.rating.round() as i32,
-                provisional: rating.rd > 110.0,
+                provisional: rating.rd > crate::rating::PROVISIONAL_RD,
             },
             created_at: s.created_at,
             expires_at: s.expires_at,

@@ -608,3 +608,51 @@ fn a_remainder_floats_whom_rematches_and_colours_leave() {
     let round = pair_next_round(&t).unwrap();
     assert_eq!(games_of(&round.boards), [(2, 3), (4, 5), (6, 1)]);
 }
+
+// Issue 46's example, from a 14-player Swiss the server once paired wrong:
+// everyone rated 1500, so the names give the pairing numbers. After round 1
+// the top score group is 1, 4, 5 and 13 (1 and 4 had White, 5 and 13
+// Black): S1 = {1, 4} meets S2 = {5, 13}, 1-5 and 4-13, every colour
+// preference met, so 5 and 13 get White. The whole round is py4swiss's
+// pairing of the round's TRF (White first).
+#[test]
+fn fourteen_alike_round_two_is_py4swiss_round_two() {
+    let players: Vec<SwissPlayer> = (1..=14u64)
+        .map(|k| SwissPlayer {
+            key: PlayerKey(k),
+            name: format!("sb88035p{:02}", k - 1),
+            rating: 1500,
+            joined_round: 1,
+            withdrawn: false,
+        })
+        .collect();
+    let game = |white: u64, black: u64, outcome: Outcome| SwissGame {
+        white: PlayerKey(white),
+        black: PlayerKey(black),
+        result: SwissResult::Played(outcome),
+    };
+    let t = SwissTournament {
+        players,
+        rounds_planned: 5,
+        initial_colour: Side::White,
+        rounds: vec![SwissRound {
+            games: vec![
+                game(1, 14, Outcome::WhiteWins),
+                game(2, 12, Outcome::Draw),
+                game(9, 3, Outcome::Draw),
+                game(4, 7, Outcome::WhiteWins),
+                game(10, 5, Outcome::BlackWins),
+                game(11, 6, Outcome::Draw),
+                game(8, 13, Outcome::BlackWins),
+            ],
+            byes: Vec::new(),
+        }],
+        sitting_out: Vec::new(),
+    };
+    let second = pair_next_round(&t).unwrap();
+    assert_eq!(
+        second.boards,
+        boards(&[(5, 1), (13, 4), (6, 2), (3, 11), (12, 9), (7, 10), (14, 8)])
+    );
+    assert_eq!(second.bye, None);
+}

@@ -25,13 +25,18 @@ const ONGOING: usize = 100;
 
 /// A challenge (as the `challenges` topic sends it) in lichess's shape.
 pub fn lichess_challenge(c: &Value) -> Value {
+    // lichess leaves `title` out where there is none.
     let user = |p: &Value| {
-        json!({
+        let mut u = json!({
             "id": p["id"].as_str().map(|id| lichess::user_id(id, p["account"].as_str())),
             "name": p["account"].as_str().or(p["name"].as_str()),
-            "title": p["title"],
-            "rating": Value::Null,
-        })
+            "rating": p["rating"],
+            "provisional": p["provisional"],
+        });
+        if p["title"].is_string() {
+            u["title"] = p["title"].clone();
+        }
+        u
     };
     let clock = &c["clock"];
     let clock_settings = clock.is_object().then(|| crate::store::ClockSettings {
@@ -112,7 +117,7 @@ fn watch_game(
                 if let Ok(Some(game)) =
                     game_event(&games, &bots, &me, &GameId::stored(id.clone())).await
                 {
-                    if game.get("status").is_some() {
+                    if game["status"]["name"] != "started" {
                         let _ = finished
                             .send(json!({ "type": "gameFinish", "game": game }))
                             .await;

@@ -20,6 +20,7 @@ pub struct ExportedGame {
     players: [Option<String>; 2],
     names: [String; 2],
     ratings: [Option<i32>; 2],
+    rating_diffs: [Option<i32>; 2],
     status: &'static str,
     winner: Option<Color>,
     moves: String,
@@ -33,6 +34,7 @@ impl ExportedGame {
         let online = lg.online().map(|o| o.record().clone());
         let seat = |c: Color| online.as_ref().and_then(|o| o.players[c].clone());
         let rating = |c: Color| online.as_ref().and_then(|o| o.ratings[c]);
+        let diff = |c: Color| online.as_ref().and_then(|o| o.rating_diffs[c]);
         let (status, winner) = status_of(lg.ending());
         ExportedGame {
             id: lg.id().to_string(),
@@ -44,6 +46,7 @@ impl ExportedGame {
             players: [seat(Color::White), seat(Color::Black)],
             names: [record.white.clone(), record.black.clone()],
             ratings: [rating(Color::White), rating(Color::Black)],
+            rating_diffs: [diff(Color::White), diff(Color::Black)],
             status,
             winner,
             moves: lg
@@ -78,7 +81,11 @@ impl ExportedGame {
                     if let Some(title) = view.title {
                         user["title"] = json!(title);
                     }
-                    json!({ "user": user, "rating": view.rating })
+                    let mut side = json!({ "user": user, "rating": view.rating });
+                    if let Some(diff) = self.rating_diffs[i] {
+                        side["ratingDiff"] = json!(diff);
+                    }
+                    side
                 }
                 // A side no player holds (the engine, a local game).
                 None => json!({ "name": self.names[i] }),

@@ -135,6 +135,7 @@ struct Seats {
     fen: String,
     players: [Option<String>; 2],
     ratings: [Option<i32>; 2],
+    rating_diffs: [Option<i32>; 2],
     state: GameStateLine,
     last_move: Option<String>,
 }
@@ -144,6 +145,7 @@ impl Seats {
         let record = lg.online().map(|o| o.record().clone());
         let player = |c: Color| record.as_ref().and_then(|r| r.players[c].clone());
         let rating = |c: Color| record.as_ref().and_then(|r| r.ratings[c]);
+        let diff = |c: Color| record.as_ref().and_then(|r| r.rating_diffs[c]);
         let start = &lg.record().start_fen;
         Seats {
             id: lg.id().to_string(),
@@ -162,6 +164,7 @@ impl Seats {
             fen: lg.game().fen(),
             players: [player(Color::White), player(Color::Black)],
             ratings: [rating(Color::White), rating(Color::Black)],
+            rating_diffs: [diff(Color::White), diff(Color::Black)],
             state: game_state(lg, now),
             last_move: lg.history().last().map(|m| m.uci.clone()),
         }
@@ -243,6 +246,14 @@ pub async fn game_event(
         Color::White => seats.state.wtime,
         Color::Black => seats.state.btime,
     };
+    let mut opponent =
+        json!({ "id": them["id"], "username": them["name"], "rating": them["rating"] });
+    if them["title"].is_string() {
+        opponent["title"] = them["title"].clone();
+    }
+    if let Some(diff) = seats.rating_diffs[(!color).index()] {
+        opponent["ratingDiff"] = json!(diff);
+    }
     let mut game = json!({
         "id": seats.id,
         "gameId": seats.id,
@@ -252,7 +263,7 @@ pub async fn game_event(
         "hasMoved": !seats.state.moves.is_empty(),
         "isMyTurn": turn == color && !seats.state.over(),
         "lastMove": seats.last_move.clone().unwrap_or_default(),
-        "opponent": { "id": them["id"], "username": them["name"], "rating": them["rating"], "title": them["title"] },
+        "opponent": opponent,
         "perf": lichess::perf_key(seats.variant, seats.clock),
         "rated": seats.rated,
         "secondsLeft": if seats.clock.is_some() { Some(left / 1000) } else { None },
@@ -261,10 +272,13 @@ pub async fn game_event(
         "variant": seats.variant(),
         "compat": { "bot": true, "board": true },
     });
+    game["status"] = lichess::status(seats.state.status);
     if seats.state.over() {
-        game["status"] = json!({ "name": seats.state.status });
         if let Some(w) = seats.state.winner {
             game["winner"] = json!(w);
+        }
+        if let Some(diff) = seats.rating_diffs[color.index()] {
+            game["ratingDiff"] = json!(diff);
         }
     }
     Ok(Some(game))

@@ -98,7 +98,7 @@ impl Perf {
             rating: r.rating.round() as i32,
             rd: r.rd.round() as i32,
             prog: 0,
-            prov: r.rd > 110.0,
+            prov: r.rd > crate::rating::PROVISIONAL_RD,
         }
     }
 }
@@ -125,6 +125,26 @@ const POOLS: [RatingPool; 6] = [
     RatingPool::real_time(VariantKind::Chessence),
     RatingPool::correspondence(VariantKind::Chessence),
 ];
+
+/// A game's status as lichess's `gameStart` and `gameFinish` show it:
+/// `{"id": 31, "name": "resign"}` (lichess's numbers for its words).
+pub fn status(name: &str) -> Value {
+    let id = match name {
+        "created" => 10,
+        "started" => 20,
+        "aborted" => 25,
+        "mate" => 30,
+        "resign" => 31,
+        "stalemate" => 32,
+        "timeout" => 33,
+        "draw" => 34,
+        "outoftime" => 35,
+        "noStart" => 37,
+        "unknownFinish" => 38,
+        _ => 60, // variantEnd
+    };
+    json!({ "id": id, "name": name })
+}
 
 /// A user's `perfs` from their stored ratings (pools never played at the
 /// starting rating, provisional).

@@ -39,7 +39,8 @@ pub struct BotPlayerView {
     pub id: String,
     /// Their account's user name, else their display name.
     pub name: String,
-    /// `BOT` for a bot account.
+    /// `BOT` for a bot account (left out for others, as lichess does).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<&'static str>,
     /// Their rating in the game's variant, when rated.
     pub rating: Option<i32>,

@@ -16,6 +16,10 @@ pub const START: RatingRecord = RatingRecord {
     games: 0,
 };
 
+/// A rating whose deviation is above this is provisional (lichess's
+/// threshold: marked `?` and `prov`).
+pub const PROVISIONAL_RD: f64 = 110.0;
+
 fn glicko(r: &RatingRecord) -> Glicko {
     Glicko {
         rating: r.rating,

@@ -45,6 +45,10 @@ pub struct ChallengerView {
     pub account: Option<String>,
     /// `BOT` for a bot account.
     pub title: Option<&'static str>,
+    /// Their rating in the challenge's pool (the start for a newcomer).
+    pub rating: i32,
+    /// Whether that rating is still provisional (as lichess marks it).
+    pub provisional: bool,
 }
 
 /// A challenge, as one of its two players sees it.

@@ -11,7 +11,6 @@ use crate::error::AppError;
 use crate::http::extract::{ApiPath, IdPath};
 use crate::http::held::ClientSlot;
 use crate::http::ndjson;
-use crate::http::views::bots::OnlineBotView;
 use crate::http::views::tokens::{NewTokenView, TokensView};
 use crate::identity::Me;
 use crate::ids::GameId;
@@ -164,15 +163,18 @@ pub async fn event_stream(
     Ok(ndjson::streamed(lines, (slot, client)))
 }
 
-/// `GET /api/bot/online`: the bots with a stream open, as NDJSON.
+/// `GET /api/bot/online`: the bots with a stream open, as NDJSON, each
+/// as lichess shows a user (`GET /api/user/{username}`).
 pub async fn online_bots(State(state): State<AppState>) -> Result<Response, AppError> {
-    let bots: Vec<OnlineBotView> = state
-        .bots
-        .online()
-        .await?
-        .into_iter()
-        .map(Into::into)
-        .collect();
+    let mut bots = Vec::new();
+    for bot in state.bots.online().await? {
+        match super::lichess::public_user(&state, &bot.username).await {
+            Ok(user) => bots.push(user),
+            // Closed since its stream opened: not online any more.
+            Err(AppError::NotFound(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
     Ok(ndjson::listed(&bots))
 }
 

@@ -65,13 +65,22 @@ fn user_json(profile: &Profile, counts: GameCounts, online: bool) -> Value {
         "createdAt": profile.created_at,
         "url": format!("/#/player/{}", profile.username),
         "online": online,
+        // lichess's `ai` counts games against its own engine, which plays
+        // no online game here; the `H` counts (against humans) are then
+        // the counts themselves. No bookmarks or imports here either.
         "count": {
             "all": counts.all,
             "rated": counts.rated,
+            "ai": 0,
             "win": counts.win,
+            "winH": counts.win,
             "loss": counts.loss,
+            "lossH": counts.loss,
             "draw": counts.draw,
+            "drawH": counts.draw,
             "playing": counts.playing,
+            "bookmark": 0,
+            "import": 0,
         },
     });
     if profile.bot {
@@ -81,7 +90,7 @@ fn user_json(profile: &Profile, counts: GameCounts, online: bool) -> Value {
 }
 
 /// A user's public data, by user name (any case).
-async fn public_user(state: &AppState, username: &str) -> Result<Value, AppError> {
+pub(super) async fn public_user(state: &AppState, username: &str) -> Result<Value, AppError> {
     let not_found = || AppError::NotFound(format!("There is no player {username}"));
     let account = state
         .players

@@ -4,7 +4,6 @@
 //! event vocabulary and live beside the services that publish them
 //! (`crate::views`, `crate::game_views`).
 
-pub mod bots;
 pub mod games;
 pub mod lessons;
 pub mod pgn_tree;

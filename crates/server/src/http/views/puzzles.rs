@@ -23,7 +23,7 @@ impl From<&RatingRecord> for PuzzleRatingView {
             rating: r.rating.round() as i32,
             rd: r.rd.round() as i32,
             games: r.games,
-            provisional: r.rd > 110.0,
+            provisional: r.rd > crate::rating::PROVISIONAL_RD,
         }
     }
 }
