@@ -1,5 +1,5 @@
 //! Evaluation cost: `perf stat -e instructions target/release/examples/evalbench`.
-use tensorchess_engine::eval::{evaluate, Evaluate};
+use tensorchess_engine::eval::{Evaluate, evaluate};
 use tensorchess_rules::{Chess, Position, Tensor};
 
 fn run<V: Evaluate>(fens: &[&str], reps: usize) -> i64 {

@@ -3,7 +3,7 @@
 use std::time::Duration;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchInfo};
-use tensorchess_rules::{with_variant, Game, VariantKind};
+use tensorchess_rules::{Game, VariantKind, with_variant};
 
 /// Prints each iteration's line in the game's move strings.
 struct Print<'a, V: Evaluate>(&'a Game<V>);

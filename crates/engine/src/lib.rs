@@ -36,8 +36,8 @@ pub use tt::TranspositionTable;
 
 use eval::Evaluate;
 use search::{MoveStats, Searcher, Shared};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tensorchess_rules::{Move, Position};
 

@@ -4,7 +4,7 @@
 //! torn write from another thread is detected as a miss (Hyatt's lockless
 //! hashing).
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use tensorchess_rules::Move;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ impl TranspositionTable {
                     return TranspositionTable {
                         slots: Vec::new(),
                         generation: AtomicU8::new(0),
-                    }
+                    };
                 }
             }
         }
@@ -115,7 +115,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         if let Some(slot) = self.slot(key) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             // SAFETY: SSE is part of every x86_64 processor, and a prefetch
             // is a hint that reads nothing and cannot fault.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const Slot).cast::<i8>()) };
@@ -138,7 +138,7 @@ impl TranspositionTable {
     /// Stores a result for `key`, unless the slot holds a deeper entry of this search for another position.
     pub fn store(&self, key: u64, mv: Move, score: i16, depth: i32, bound: Bound) {
         let Some(slot) = self.slot(key) else { return };
-        let gen = self.generation.load(Ordering::Relaxed);
+        let age = self.generation.load(Ordering::Relaxed);
         let old = slot.data.load(Ordering::Relaxed);
         let old_key = slot.check.load(Ordering::Relaxed) ^ old;
         if old != 0 {
@@ -146,31 +146,31 @@ impl TranspositionTable {
             let old_gen = (old >> 56) as u8 & 0x3f;
             let same = old_key == key;
             // Keep a deeper entry of this search for another position.
-            if !same && old_gen == gen & 0x3f && o.depth > depth + 2 && bound != Bound::Exact {
+            if !same && old_gen == age & 0x3f && o.depth > depth + 2 && bound != Bound::Exact {
                 return;
             }
             // Keep the old move when the new entry has none.
             if same && mv.is_null() {
-                let data = pack(o.mv, score, depth, bound, gen);
+                let data = pack(o.mv, score, depth, bound, age);
                 slot.data.store(data, Ordering::Relaxed);
                 slot.check.store(key ^ data, Ordering::Relaxed);
                 return;
             }
         }
-        let data = pack(mv, score, depth, bound, gen);
+        let data = pack(mv, score, depth, bound, age);
         slot.data.store(data, Ordering::Relaxed);
         slot.check.store(key ^ data, Ordering::Relaxed);
     }
 
     /// Permille of slots used by this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let gen = self.generation.load(Ordering::Relaxed) & 0x3f;
+        let age = self.generation.load(Ordering::Relaxed) & 0x3f;
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
-                d != 0 && (d >> 56) as u8 & 0x3f == gen
+                d != 0 && (d >> 56) as u8 & 0x3f == age
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -179,11 +179,11 @@ impl TranspositionTable {
 
 /// Slot data: bits 0–26 the move, 27–42 the score, 43–50 depth + 1,
 /// 51–52 the bound, 56–61 the search generation.
-fn pack(mv: Move, score: i16, depth: i32, bound: Bound, gen: u8) -> u64 {
+fn pack(mv: Move, score: i16, depth: i32, bound: Bound, age: u8) -> u64 {
     let m = mv.to_u32() as u64 & ((1 << 27) - 1);
     let s = score as u16 as u64;
     let d = (depth.clamp(-1, 254) + 1) as u64;
-    m | s << 27 | d << 43 | (bound as u64) << 51 | ((gen & 0x3f) as u64) << 56
+    m | s << 27 | d << 43 | (bound as u64) << 51 | ((age & 0x3f) as u64) << 56
 }
 
 fn unpack(data: u64) -> TtEntry {

@@ -2,7 +2,7 @@
 //! side, in positions built for it; and the evaluation is symmetric.
 
 use std::collections::HashMap;
-use tensorchess_engine::eval::{evaluate, term_name, Accumulator, Evaluate};
+use tensorchess_engine::eval::{Accumulator, Evaluate, evaluate, term_name};
 use tensorchess_rules::{Chess, Position, Tensor};
 
 /// The position's terms by name (White minus Black).

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use tensorchess_engine::nnue::{
-    self, features::feature_count, Accumulator, AccumulatorStack, Delta, Network, NetworkError,
+    self, Accumulator, AccumulatorStack, Delta, Network, NetworkError, features::feature_count,
 };
 use tensorchess_rules::{Chess, Chessence, Color, Position, Tensor, Variant};
 

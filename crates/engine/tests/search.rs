@@ -1,8 +1,8 @@
 //! The search finds forced mates (checked by brute force in the test), in
 //! all three games, respects its limits, and always returns a legal move.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tensorchess_engine::{Engine, FlagHandler, Level, Limits, NoHandler, Options, SearchInfo};
 use tensorchess_rules::{Chess, Chessence, Position, Tensor, Variant};
@@ -42,10 +42,12 @@ fn chess_mate_in_two_is_found() {
     let (_, r) = search::<Chess>(fen, Limits::depth(6));
     assert_eq!(r.score.mate_moves(), Some(2), "score {}", r.score);
     let after = pos.play(r.best);
-    assert!(after
-        .legal_moves()
-        .into_iter()
-        .all(|reply| forced_mate(&after.play(reply), 1)));
+    assert!(
+        after
+            .legal_moves()
+            .into_iter()
+            .all(|reply| forced_mate(&after.play(reply), 1))
+    );
 }
 
 #[test]
@@ -325,11 +327,15 @@ fn a_game_switches_its_features_off_unless_they_are_forced_on() {
         default,
         "forcing tt_eval on did not reach the search"
     );
-    assert!(!Features::default()
-        .for_game::<Tensor>()
-        .is_on(Feature::TtEval));
+    assert!(
+        !Features::default()
+            .for_game::<Tensor>()
+            .is_on(Feature::TtEval)
+    );
     assert!(forced.for_game::<Tensor>().is_on(Feature::TtEval));
-    assert!(Features::default()
-        .for_game::<Chess>()
-        .is_on(Feature::TtEval));
+    assert!(
+        Features::default()
+            .for_game::<Chess>()
+            .is_on(Feature::TtEval)
+    );
 }

@@ -1,8 +1,8 @@
 //! Move generation speed: listing legal moves, counting them, making moves,
 //! and small perfts, for each game. `cargo bench -p tensorchess-rules`.
 
-use criterion::{black_box, criterion_main, Criterion};
-use tensorchess_rules::{perft, Chess, Chessence, Position, Tensor, Variant};
+use criterion::{Criterion, black_box, criterion_main};
+use tensorchess_rules::{Chess, Chessence, Position, Tensor, Variant, perft};
 
 fn positions<V: Variant>(fens: &[&str]) -> Vec<Position<V>> {
     fens.iter()

@@ -1,7 +1,7 @@
 //! Perft speed of each game's start position (chess to depth 6, the others
 //! to 5), in million nodes per second.
 use std::time::Instant;
-use tensorchess_rules::{perft, Chess, Chessence, Position, Tensor};
+use tensorchess_rules::{Chess, Chessence, Position, Tensor, perft};
 fn main() {
     let t = Instant::now();
     let n = perft(&Position::<Chess>::new(), 6);

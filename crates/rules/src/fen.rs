@@ -459,10 +459,10 @@ impl<V: Variant> Position<V> {
         let text = text.trim();
         Self::from_fen(text).or_else(|e| {
             let fields: Vec<&str> = text.split_whitespace().collect();
-            if fields.len() >= 4 {
-                if let Ok(p) = Self::from_fen(&format!("{} 0 1", fields[..4].join(" "))) {
-                    return Ok(p);
-                }
+            if fields.len() >= 4
+                && let Ok(p) = Self::from_fen(&format!("{} 0 1", fields[..4].join(" ")))
+            {
+                return Ok(p);
             }
             Err(e)
         })

@@ -2,7 +2,7 @@
 //! (a code and its arguments, for translations) and a sentence for a player.
 
 use crate::movegen::GenType;
-use crate::uci::{move_string, MoveText, MoveTextDisplay};
+use crate::uci::{MoveText, MoveTextDisplay, move_string};
 use crate::{Color, Move, MoveKind, MoveList, Position, Role, Square, Variant, VariantKind};
 use std::fmt;
 
@@ -464,10 +464,10 @@ impl<V: Variant> Position<V> {
         if let Some(reason) = self.why_promotion_illegal(mt, role, &pseudo) {
             return reason;
         }
-        if V::BEASTS {
-            if let Some(reason) = self.why_beast_move_illegal(mt, role, &pseudo) {
-                return reason;
-            }
+        if V::BEASTS
+            && let Some(reason) = self.why_beast_move_illegal(mt, role, &pseudo)
+        {
+            return reason;
         }
         CannotMoveThatWay {
             role,

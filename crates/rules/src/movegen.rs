@@ -9,7 +9,7 @@
 //! because a move can only expose a king by vacating squares: placing a piece
 //! or removing an enemy piece never creates an attack.
 
-use crate::attacks::{perpendicular, Tables, DIAG_DIRS, DIAG_LINES, ORTHO_DIRS, ORTHO_LINES};
+use crate::attacks::{DIAG_DIRS, DIAG_LINES, ORTHO_DIRS, ORTHO_LINES, Tables, perpendicular};
 use crate::{Bitboard, Color, File, Move, MoveList, Piece, Position, Role, Square, Variant, Word};
 
 /// Receives generated moves: a list, or a counter for perft's last ply.
@@ -125,7 +125,7 @@ impl<'a, V: Variant> Gen<'a, V> {
     /// Exact pin/check masks apply (orthodox chess); otherwise danger sets and trials.
     const EXACT: bool = !V::BEASTS && !V::MEN;
 
-    fn new(pos: &'a Position<V>, gen: GenType) -> Self {
+    fn new(pos: &'a Position<V>, kind: GenType) -> Self {
         let t = V::tables();
         let us = pos.turn;
         let them = !us;
@@ -138,7 +138,7 @@ impl<'a, V: Variant> Gen<'a, V> {
             (Bitboard::EMPTY, Bitboard::EMPTY)
         };
         let empty = t.board() - occ;
-        let tactical = gen == GenType::Tactical;
+        let tactical = kind == GenType::Tactical;
         let capturable = enemy - enemy_beasts;
         let land = if tactical {
             capturable
@@ -164,7 +164,7 @@ impl<'a, V: Variant> Gen<'a, V> {
             pinned: Bitboard::EMPTY,
             verify: Bitboard::EMPTY,
             tactical,
-            pseudo: gen == GenType::IgnoringCheck,
+            pseudo: kind == GenType::IgnoringCheck,
         };
         if g.pseudo {
             return g;
@@ -203,10 +203,10 @@ impl<'a, V: Variant> Gen<'a, V> {
             for s in snipers {
                 let dir = if s > k { line * 2 } else { line * 2 + 1 };
                 let between = t.ray(dir, k) & t.ray(dir ^ 1, s) & self.occ;
-                if let Some(b) = between.single_square() {
-                    if self.own.contains(b) {
-                        self.pinned.add(b);
-                    }
+                if let Some(b) = between.single_square()
+                    && self.own.contains(b)
+                {
+                    self.pinned.add(b);
                 }
             }
         }
@@ -426,10 +426,10 @@ impl<'a, V: Variant> Gen<'a, V> {
             }
             if V::BEASTS && !self.tactical && (b & start).any() {
                 let beast = t.shift(b, fwd) & self.own_beasts;
-                if let Some(bsq) = beast.first() {
-                    if let Some(dest) = (t.shift(beast, fwd) & self.empty).first() {
-                        self.emit_special(sink, from, Move::propel(from, bsq, dest));
-                    }
+                if let Some(bsq) = beast.first()
+                    && let Some(dest) = (t.shift(beast, fwd) & self.empty).first()
+                {
+                    self.emit_special(sink, from, Move::propel(from, bsq, dest));
                 }
             }
         }
@@ -679,8 +679,8 @@ impl<V: Variant> Position<V> {
     }
 
     /// Legal moves of one kind, appended to `list`.
-    pub fn generate_into(&self, gen: GenType, list: &mut MoveList) {
-        Gen::new(self, gen).generate(&mut Collect(list));
+    pub fn generate_into(&self, kind: GenType, list: &mut MoveList) {
+        Gen::new(self, kind).generate(&mut Collect(list));
     }
 
     /// The number of legal moves, counted without listing them.

@@ -1,7 +1,7 @@
 //! The route a move takes on the board, for showing it: a ricochet bounces off
 //! its beast, a hop chain lands square by square, a propel moves two pieces.
 
-use crate::attacks::{perpendicular, DIAG_DIRS, ORTHO_DIRS};
+use crate::attacks::{DIAG_DIRS, ORTHO_DIRS, perpendicular};
 use crate::{Bitboard, Move, MoveKind, Piece, Position, Role, Square, Variant};
 
 /// One piece's route: `squares[0]` is where it starts.
@@ -98,12 +98,12 @@ impl<V: Variant> Position<V> {
                 let (lf, lr) = (2 * cf - tf, 2 * cr - tr);
                 let diagonal = tf != cf && tr != cr;
                 let mut squares = vec![from];
-                if let Some(last) = g.square(crate::File(lf as u8), crate::Rank(lr as u8)) {
-                    if last != from {
-                        squares = self
-                            .hop_route(from, last, diagonal)
-                            .unwrap_or(vec![from, last]);
-                    }
+                if let Some(last) = g.square(crate::File(lf as u8), crate::Rank(lr as u8))
+                    && last != from
+                {
+                    squares = self
+                        .hop_route(from, last, diagonal)
+                        .unwrap_or(vec![from, last]);
                 }
                 squares.push(to);
                 single(Piece::new(us, Role::Beast), squares, Some(cap))
@@ -193,12 +193,12 @@ impl<V: Variant> Position<V> {
             for d in dirs {
                 let over = t.shift(Bitboard::from_square(sq), d) & occ;
                 let land = t.shift(over, d) & open;
-                if let Some(next) = land.first() {
-                    if !seen.contains(next) {
-                        seen.add(next);
-                        parent[next.index()] = Some(sq);
-                        queue.push_back(next);
-                    }
+                if let Some(next) = land.first()
+                    && !seen.contains(next)
+                {
+                    seen.add(next);
+                    parent[next.index()] = Some(sq);
+                    queue.push_back(next);
                 }
             }
         }

@@ -13,14 +13,14 @@ mod tree;
 mod write;
 
 pub use tree::{
-    parse_pgn_tree, PgnLine, PgnNode, PgnTree, PlayedLine, PlayedNode, MAX_VARIATION_DEPTH,
+    MAX_VARIATION_DEPTH, PgnLine, PgnNode, PgnTree, PlayedLine, PlayedNode, parse_pgn_tree,
 };
-pub use write::{game_tags, ROSTER};
+pub use write::{ROSTER, game_tags};
 
 use crate::san::{parse_any, san_with};
 use crate::{
-    with_variant, Color, Game, Move, Outcome, ParseFenError, Position, Variant, VariantGame,
-    VariantKind,
+    Color, Game, Move, Outcome, ParseFenError, Position, Variant, VariantGame, VariantKind,
+    with_variant,
 };
 
 /// The result a game is written with (PGN's `Result` tag and the token

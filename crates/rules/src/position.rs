@@ -1,6 +1,6 @@
 //! A position of one of the games: placement, side to move, rights, clocks.
 
-use crate::attacks::{perpendicular, Tables, DIAG_DIRS, ORTHO_DIRS};
+use crate::attacks::{DIAG_DIRS, ORTHO_DIRS, Tables, perpendicular};
 use crate::zobrist::KEYS;
 use crate::{
     Bitboard, CastlingSide, Color, Move, MoveKind, MoveObserver, Piece, Rank, Role, Square, Variant,
@@ -681,10 +681,10 @@ impl<V: Variant> Position<V> {
             if us == Color::Black {
                 self.fullmoves = self.fullmoves.saturating_add(1);
             }
-            if let Some(ep) = ep_candidate {
-                if self.ep_capture_possible(ep) {
-                    self.set_ep(Some(ep));
-                }
+            if let Some(ep) = ep_candidate
+                && self.ep_capture_possible(ep)
+            {
+                self.set_ep(Some(ep));
             }
         }
     }

@@ -194,11 +194,12 @@ fn parse_parts<V: Variant>(text: &str) -> Option<SanParts> {
         // Beast capture: `<disambiguation><dest>x<captured>`.
         if let Some(i) = s.rfind('x') {
             let (left, right) = (&s[..i], &s[i + 1..]);
-            if let Some((sq, "")) = take_square(&g, right) {
-                if left.len() >= 2 && left.bytes().last().is_some_and(|b| b.is_ascii_digit()) {
-                    p.captured_beast = Some(sq);
-                    s = left;
-                }
+            if let Some((sq, "")) = take_square(&g, right)
+                && left.len() >= 2
+                && left.bytes().last().is_some_and(|b| b.is_ascii_digit())
+            {
+                p.captured_beast = Some(sq);
+                s = left;
             }
         }
     }

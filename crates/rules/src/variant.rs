@@ -6,7 +6,7 @@
 //! rather than matching on its name. Real code differs only where behaviour
 //! does: beasts (Tensor Chess) and men and drops (Chessence).
 
-use crate::attacks::{Tables, CHESSENCE_TABLES, CHESS_TABLES, TENSOR_TABLES};
+use crate::attacks::{CHESS_TABLES, CHESSENCE_TABLES, TENSOR_TABLES, Tables};
 use crate::{Color, Geometry, Piece, Role, Word};
 use std::fmt;
 use std::hash::Hash;

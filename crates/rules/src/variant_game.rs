@@ -8,8 +8,8 @@
 //! for any of the three, and [`with_game!`](crate::with_game) reaches the
 //! concrete [`Game`] inside (after shakmaty's `VariantPosition`).
 
-use crate::pgn::{replay, write_pgn, write_pgn_with_result, PgnError, PgnGame, PgnResult};
-use crate::san::{parse_any, SanError};
+use crate::pgn::{PgnError, PgnGame, PgnResult, replay, write_pgn, write_pgn_with_result};
+use crate::san::{SanError, parse_any};
 use crate::{
     Chess, Chessence, Color, Game, Move, MoveList, Outcome, ParseFenError, Position, Tensor,
     VariantKind,

@@ -101,10 +101,12 @@ fn promotions_say_what_is_missing() {
         reason::<Tensor>(pawn, "e7e8").code(),
         "promotion_needs_piece"
     );
-    assert!(Position::<Tensor>::from_fen(pawn)
-        .unwrap()
-        .parse_move("e7e8t")
-        .is_ok());
+    assert!(
+        Position::<Tensor>::from_fen(pawn)
+            .unwrap()
+            .parse_move("e7e8t")
+            .is_ok()
+    );
     assert_eq!(
         reason::<Chess>("7k/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8t").code(),
         "cannot_promote_to"

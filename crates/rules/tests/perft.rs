@@ -6,7 +6,7 @@
 //! The ordinary run checks every depth up to `PERFT_MAX_NODES` (5 million);
 //! `PERFT_MAX_NODES=200000000 cargo test --release` checks them all.
 
-use tensorchess_rules::{perft, Chess, Chessence, Position, Tensor, Variant};
+use tensorchess_rules::{Chess, Chessence, Position, Tensor, Variant, perft};
 
 struct Vector {
     id: String,

@@ -8,8 +8,8 @@ mod common;
 use common::config;
 use proptest::prelude::*;
 use tensorchess_rules::pgn::{
-    game_tags, parse_pgn, parse_pgn_tree, replay, replay_game, write_pgn, PgnError, PgnLine,
-    PgnNode, PgnTree,
+    PgnError, PgnLine, PgnNode, PgnTree, game_tags, parse_pgn, parse_pgn_tree, replay, replay_game,
+    write_pgn,
 };
 use tensorchess_rules::{Chess, Color, Game, Position, Tensor, VariantKind};
 

@@ -12,7 +12,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use tensorchess_rules::{
-    pgn, san, Chess, Chessence, Color, Game, MoveObserver, Piece, Position, Square, Tensor, Variant,
+    Chess, Chessence, Color, Game, MoveObserver, Piece, Position, Square, Tensor, Variant, pgn, san,
 };
 
 /// The start FEN and every FEN of the game's perft file.

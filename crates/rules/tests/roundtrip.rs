@@ -7,7 +7,7 @@ mod common;
 
 use common::perft_fens;
 use std::collections::BTreeSet;
-use tensorchess_rules::{san, Chess, Chessence, Position, Tensor, Variant};
+use tensorchess_rules::{Chess, Chessence, Position, Tensor, Variant, san};
 
 fn check_position<V: Variant>(pos: &Position<V>, label: &str) -> usize {
     let fen = pos.fen();

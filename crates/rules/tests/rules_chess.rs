@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use tensorchess_rules::{san, Chess, Color, EndReason, Game, MoveKind, Outcome, Position};
+use tensorchess_rules::{Chess, Color, EndReason, Game, MoveKind, Outcome, Position, san};
 
 type P = Position<Chess>;
 

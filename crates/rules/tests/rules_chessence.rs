@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use tensorchess_rules::{
-    san, Chessence, Color, EndReason, Game, Geometry, MoveKind, Outcome, Position, Role,
+    Chessence, Color, EndReason, Game, Geometry, MoveKind, Outcome, Position, Role, san,
 };
 
 type P = Position<Chessence>;
@@ -50,10 +50,12 @@ fn r3_kings_never_move() {
     assert!(pos.legal_moves().is_empty());
     let start = P::new();
     let f1 = sq::<Chessence>("f1");
-    assert!(start
-        .legal_moves()
-        .iter()
-        .all(|m| m.from() != f1 || m.kind() == MoveKind::Drop));
+    assert!(
+        start
+            .legal_moves()
+            .iter()
+            .all(|m| m.from() != f1 || m.kind() == MoveKind::Drop)
+    );
 }
 
 #[test]
@@ -167,10 +169,11 @@ fn r3_captured_men_leave_the_game() {
 #[test]
 fn r3_no_promotion() {
     let pos = p("Kf1 ka9 Md8 Md7", "[] w - - 0 1");
-    assert!(pos
-        .legal_moves()
-        .iter()
-        .all(|m| m.kind() != MoveKind::Promotion));
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .all(|m| m.kind() != MoveKind::Promotion)
+    );
     let after = play(&pos, "d8d9");
     assert_eq!(at(&after, "d9"), Some('M'));
     assert!(pos.parse_move("d8d9q").is_err());

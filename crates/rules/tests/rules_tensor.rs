@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use tensorchess_rules::{san, Color, EndReason, Game, MoveKind, Outcome, Position, Role, Tensor};
+use tensorchess_rules::{Color, EndReason, Game, MoveKind, Outcome, Position, Role, Tensor, san};
 
 type P = Position<Tensor>;
 

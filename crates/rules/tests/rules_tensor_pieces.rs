@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use tensorchess_rules::{san, Color, MoveKind, Position, Role, Tensor};
+use tensorchess_rules::{Color, MoveKind, Position, Role, Tensor, san};
 
 type P = Position<Tensor>;
 
@@ -170,10 +170,11 @@ fn r1_3_beasts_never_give_check_nor_attack_squares() {
 fn r1_3_beasts_and_kings_never_propel() {
     // A king next to its beast, and a beast next to another: no propel at all.
     let pos = p("Ke1 Te2 Td3 kj8", W);
-    assert!(pos
-        .legal_moves()
-        .iter()
-        .all(|m| m.kind() != MoveKind::Propel));
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .all(|m| m.kind() != MoveKind::Propel)
+    );
     check_moves(&pos, &["d3f1"], &["e1e2"]);
 }
 
@@ -248,10 +249,12 @@ fn r1_4_pawn_pass_through_creates_no_en_passant_square() {
     let after = play(&pos, "b2b4");
     assert_eq!(after.ep_square(), None);
     assert_eq!(after.fen().split(' ').nth(3), Some("-"));
-    assert!(after
-        .legal_moves()
-        .iter()
-        .all(|m| m.kind() != MoveKind::EnPassant));
+    assert!(
+        after
+            .legal_moves()
+            .iter()
+            .all(|m| m.kind() != MoveKind::EnPassant)
+    );
     // The same pawn structure without the beast: an ordinary double step does
     // give en passant.
     let plain = p("Ka1 kj8 Pb2 pc4", W);
@@ -531,10 +534,11 @@ fn r1_7_only_a_beast_captures_a_beast() {
     // The black beast on d5 stands where every white piece could otherwise
     // take it: pawn c4/e4 diagonally, knight, bishop, rook, queen, king.
     let pos = p("Kd4 Pc4 Nb4 Bf7 Ra5 Qf5 kj8 td5", W);
-    assert!(pos
-        .legal_moves()
-        .iter()
-        .all(|m| m.to() != sq::<Tensor>("d5")));
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .all(|m| m.to() != sq::<Tensor>("d5"))
+    );
     check_moves(
         &pos,
         &["c4c5", "d4e4"],

@@ -2,8 +2,8 @@
 //! rest of the project (the server's JSON, its store) uses.
 #![cfg(feature = "serde")]
 
-use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 use tensorchess_rules::{Color, EndReason, Outcome, Role, VariantKind};
 

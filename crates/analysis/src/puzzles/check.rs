@@ -3,7 +3,7 @@
 
 use super::csv::Puzzle;
 use super::themes::is_ricochet;
-use crate::review::{win_chances, Score};
+use crate::review::{Score, win_chances};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, NoHandler, Options};
 use tensorchess_rules::{Move, MoveKind, Outcome, Position, Variant};

@@ -28,8 +28,8 @@
 //! move that sets it is that ply or later).
 
 use super::csv::Puzzle;
-use super::themes::{self, material_diff, Line};
-use crate::review::{win_chances, Score};
+use super::themes::{self, Line, material_diff};
+use crate::review::{Score, win_chances};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, NoHandler};
 use tensorchess_rules::{Color, Game, Move, MoveKind, Outcome, Position};
@@ -125,11 +125,7 @@ fn analyse<V: Evaluate>(
 
 /// `s` (side to move's view) seen by `side`.
 fn pov(s: Score, to_move: Color, side: Color) -> Score {
-    if to_move == side {
-        s
-    } else {
-        s.flip()
-    }
+    if to_move == side { s } else { s.flip() }
 }
 
 /// At least `cp` centipawns, a mate for the side counting as more than any.

@@ -17,9 +17,9 @@ pub mod mine;
 pub mod themes;
 
 pub use check::{check_puzzle, recheck_first_move, replay_puzzle};
-pub use csv::{read_csv, write_csv, Puzzle, PuzzleCsvError, HEADER};
+pub use csv::{HEADER, Puzzle, PuzzleCsvError, read_csv, write_csv};
 pub use evals::move_evals;
-pub use mine::{estimate_rating, mine_game, puzzle_id, MineSettings, INITIAL_DEVIATION, MIN_PLY};
+pub use mine::{INITIAL_DEVIATION, MIN_PLY, MineSettings, estimate_rating, mine_game, puzzle_id};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;

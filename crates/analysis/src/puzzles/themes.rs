@@ -55,11 +55,7 @@ pub fn value(role: Role) -> i32 {
 
 /// As [`value`], with the king worth more than anything (for attacks).
 fn king_value(role: Role) -> i32 {
-    if role == Role::King {
-        99
-    } else {
-        value(role)
-    }
+    if role == Role::King { 99 } else { value(role) }
 }
 
 /// Material of `side` (men in reserve included) minus the other side's.
@@ -291,10 +287,10 @@ fn fork<V: Variant>(line: &Line<V>) -> bool {
         let mut count = 0;
         if after.is_check() {
             // The moved piece gives check alone when the check goes with it.
-            if let Some(k) = after.king_of(!solver) {
-                if !after.is_attacked_by(k, solver, after.occupied().without(sq)) {
-                    count += 1;
-                }
+            if let Some(k) = after.king_of(!solver)
+                && !after.is_attacked_by(k, solver, after.occupied().without(sq))
+            {
+                count += 1;
             }
         }
         for t in targets(&after, sq) {

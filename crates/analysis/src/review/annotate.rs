@@ -3,7 +3,7 @@
 //! accuracies as tags.
 
 use super::{Judgement, Review};
-use tensorchess_rules::pgn::{game_tags, PgnLine, PgnNode, PgnTree};
+use tensorchess_rules::pgn::{PgnLine, PgnNode, PgnTree, game_tags};
 use tensorchess_rules::{Color, VariantKind};
 
 /// The tags a review writes itself, besides the game's usual ones.

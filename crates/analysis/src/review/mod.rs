@@ -23,7 +23,7 @@ mod annotate;
 pub mod maths;
 
 pub use maths::{
-    cp_win_chances, game_accuracy, judge, move_accuracy, win_chances, win_percent, Judgement, Score,
+    Judgement, Score, cp_win_chances, game_accuracy, judge, move_accuracy, win_chances, win_percent,
 };
 
 use serde::{Deserialize, Serialize};
@@ -31,8 +31,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Eval, Limits, Options, SearchHandler};
-use tensorchess_rules::{san, Color, Game, Move, Position};
-use tensorchess_rules::{with_game, VariantGame};
+use tensorchess_rules::{Color, Game, Move, Position, san};
+use tensorchess_rules::{VariantGame, with_game};
 
 /// The analysis budget of each position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -310,10 +310,10 @@ fn judge_position<V: Evaluate>(
 ) -> Verdict {
     let pos = prefix[prefix.len() - 1];
     // Only the last position can end the game: the game went on from the others.
-    if prefix.len() == game.positions().len() {
-        if let Some(o) = game.outcome() {
-            return Verdict::Over(o.winner());
-        }
+    if prefix.len() == game.positions().len()
+        && let Some(o) = game.outcome()
+    {
+        return Verdict::Over(o.winner());
     }
     let start = prefix
         .len()

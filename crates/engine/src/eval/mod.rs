@@ -10,7 +10,7 @@ mod terms;
 mod tuned;
 pub mod weights;
 
-pub use terms::{term_name, Layout, Misc};
+pub use terms::{Layout, Misc, term_name};
 
 use crate::Feature;
 use tensorchess_rules::{Chess, Chessence, Color, Position, Role, Tensor, Variant};

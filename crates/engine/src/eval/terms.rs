@@ -1,7 +1,7 @@
 //! The evaluation terms of a position.
 
 use super::{Accumulator, Evaluate};
-use tensorchess_rules::attacks::{perpendicular, DIAG_DIRS, DIAG_LINES, ORTHO_DIRS, ORTHO_LINES};
+use tensorchess_rules::attacks::{DIAG_DIRS, DIAG_LINES, ORTHO_DIRS, ORTHO_LINES, perpendicular};
 use tensorchess_rules::{Bitboard, Color, Position, Role, Square, Variant, Word};
 
 /// Where the terms of a board's game live: material, piece-square tables
@@ -454,19 +454,19 @@ pub(crate) fn write_terms<V: Evaluate, A: Accumulator>(pos: &Position<V>, acc: &
         acc.add(l.misc(Misc::PawnThreatened), s * threatened.count() as i32);
 
         // King shelter.
-        if V::KING_MOVES {
-            if let Some(k) = pos.king_of(c) {
-                let file = Bitboard(t.files[g.file_of(k).0 as usize]);
-                let front = ahead::<V>(c, k);
-                let near = (file | adjacent_files::<V>(k)) & front;
-                let close = t.king(k) | t.shift(t.king(k), Position::<V>::forward_dir(c));
-                acc.add(
-                    l.misc(Misc::PawnShield),
-                    s * (own_pawns & near & close).count() as i32,
-                );
-                if !(own_pawns & file).any() {
-                    acc.add(l.misc(Misc::KingOpenFile), s);
-                }
+        if V::KING_MOVES
+            && let Some(k) = pos.king_of(c)
+        {
+            let file = Bitboard(t.files[g.file_of(k).0 as usize]);
+            let front = ahead::<V>(c, k);
+            let near = (file | adjacent_files::<V>(k)) & front;
+            let close = t.king(k) | t.shift(t.king(k), Position::<V>::forward_dir(c));
+            acc.add(
+                l.misc(Misc::PawnShield),
+                s * (own_pawns & near & close).count() as i32,
+            );
+            if !(own_pawns & file).any() {
+                acc.add(l.misc(Misc::KingOpenFile), s);
             }
         }
     }

@@ -8,11 +8,7 @@ use super::terms::{Layout, Misc};
 use tensorchess_rules::Role;
 
 const fn abs(x: i32) -> i32 {
-    if x < 0 {
-        -x
-    } else {
-        x
-    }
+    if x < 0 { -x } else { x }
 }
 
 /// Hand-set starting weights for a board.

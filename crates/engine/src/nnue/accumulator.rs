@@ -3,7 +3,7 @@
 //! every piece again.
 
 use super::delta::Delta;
-use super::features::{active_features, board_feature, hand_feature, MAX_HAND};
+use super::features::{MAX_HAND, active_features, board_feature, hand_feature};
 use super::network::Network;
 use tensorchess_rules::{Color, Position, Variant};
 

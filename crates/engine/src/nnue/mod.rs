@@ -15,7 +15,7 @@ mod stack;
 pub use accumulator::Accumulator;
 pub use delta::Delta;
 pub use embedded::{embedded, embedded_bytes};
-pub use network::{Network, NetworkError, MAGIC, MAX_FILE_BYTES, MAX_HIDDEN, QA, QB, SCALE};
+pub use network::{MAGIC, MAX_FILE_BYTES, MAX_HIDDEN, Network, NetworkError, QA, QB, SCALE};
 pub use stack::AccumulatorStack;
 
 use tensorchess_rules::{Position, Variant};

@@ -3,8 +3,8 @@
 //! when a move causes a cut-off.
 
 use super::Searcher;
-use crate::eval::Evaluate;
 use crate::Feature;
+use crate::eval::Evaluate;
 use tensorchess_rules::{Move, MoveKind, Position, Role};
 
 /// Keys of continuation history: 16 pieces × 128 squares.

@@ -3,7 +3,7 @@
 //! previous score; progress reported after each depth.
 
 use super::time_scale::TimeScale;
-use super::{Searcher, INF, MAX_PLY};
+use super::{INF, MAX_PLY, Searcher};
 use crate::eval::Evaluate;
 use crate::{Eval, Feature, SearchHandler, SearchInfo};
 use std::sync::atomic::Ordering;
@@ -96,13 +96,11 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
             let around = (pv_index == 0).then_some(*prev_score);
             let score = self.aspiration_search(handler, root, depth, root_check, around);
             if self.stopped && after_first {
-                if pv_index == 0 {
-                    if let (Some((pv, s)), Some(first)) = (self.root_best.take(), lines.first_mut())
-                    {
-                        if first.0.first() != pv.first() {
-                            *first = (pv, s, depth);
-                        }
-                    }
+                if pv_index == 0
+                    && let (Some((pv, s)), Some(first)) = (self.root_best.take(), lines.first_mut())
+                    && first.0.first() != pv.first()
+                {
+                    *first = (pv, s, depth);
                 }
                 return None;
             }

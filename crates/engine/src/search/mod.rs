@@ -16,7 +16,7 @@ mod time_scale;
 
 pub(crate) use history::MoveStats;
 
-use crate::eval::{evaluate, Evaluate, Weights};
+use crate::eval::{Evaluate, Weights, evaluate};
 use crate::limits::Deadline;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;

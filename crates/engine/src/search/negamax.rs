@@ -4,9 +4,9 @@
 //! any move, the singular extension, the move loop, and storing the result.
 
 use super::history::Tried;
-use super::ordering::{pick_next, Scores};
+use super::ordering::{Scores, pick_next};
 use super::pruning::IIR_DEPTH;
-use super::{Searcher, INF, MATE_BOUND, MAX_PLY};
+use super::{INF, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::Evaluate;
 use crate::tt::{Bound, TtEntry};
 use crate::{Eval, Feature, SearchHandler};

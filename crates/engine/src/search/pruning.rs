@@ -6,7 +6,7 @@
 use super::history::{HISTORY_MAX, NO_CONT};
 use super::negamax::Node;
 use super::ordering::SECOND_KILLER;
-use super::{Searcher, MATE_BOUND};
+use super::{MATE_BOUND, Searcher};
 use crate::eval::Evaluate;
 use crate::{Feature, SearchHandler};
 use std::ops::ControlFlow;

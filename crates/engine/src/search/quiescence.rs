@@ -3,7 +3,7 @@
 //! middle of an exchange.
 
 use super::ordering::{losing_capture, pick_next};
-use super::{Searcher, INF, MAX_PLY};
+use super::{INF, MAX_PLY, Searcher};
 use crate::eval::Evaluate;
 use crate::tt::Bound;
 use crate::{Eval, Feature, SearchHandler};
@@ -60,12 +60,12 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
         }
         alpha = alpha.max(stand);
         let mut moves = MoveList::new();
-        let gen = if in_check {
+        let kind = if in_check {
             GenType::All
         } else {
             GenType::Tactical
         };
-        pos.generate_into(gen, &mut moves);
+        pos.generate_into(kind, &mut moves);
         if moves.is_empty() {
             return if in_check {
                 Eval::mated_in(ply as i32).0

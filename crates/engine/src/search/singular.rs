@@ -3,7 +3,7 @@
 //! the node is cut at once (multi-cut). From Stockfish.
 
 use super::negamax::Node;
-use super::{Searcher, MATE_BOUND};
+use super::{MATE_BOUND, Searcher};
 use crate::eval::Evaluate;
 use crate::tt::Bound;
 use crate::{Eval, Feature, SearchHandler};

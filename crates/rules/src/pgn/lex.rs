@@ -123,9 +123,5 @@ pub(super) fn strip_move_number(tok: &str) -> &str {
     } else {
         tok
     };
-    if t.chars().all(|c| c == '.') {
-        ""
-    } else {
-        t
-    }
+    if t.chars().all(|c| c == '.') { "" } else { t }
 }

@@ -4,8 +4,8 @@
 //! `$1`…`$6`). The moves stay text until [`PgnLine::play`] plays them
 //! under a game's rules.
 
-use super::lex::{read_tag, read_token, strip_move_number, At, Chars};
-use super::{play_token, start_position, PgnError, PgnGame, MAX_PGN_LEN};
+use super::lex::{At, Chars, read_tag, read_token, strip_move_number};
+use super::{MAX_PGN_LEN, PgnError, PgnGame, play_token, start_position};
 use crate::{Move, Position, Variant};
 
 /// Variations nested deeper than this are refused (they would only be

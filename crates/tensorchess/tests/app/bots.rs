@@ -620,6 +620,11 @@ async fn the_board_api_plays_a_persons_game_and_tokens_are_limited() {
     for token in [&first, &second] {
         let a = with_token(&t, Method::GET, "/api/account", token, None).await;
         expect_refused(&a, StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+        // As lichess answers: 429, `{"error": …}`, and when to come back
+        // (lichess-bot waits on any 429; others read Retry-After).
+        assert!(a.body["error"].is_string(), "{}", a.text);
+        let wait: u64 = a.retry_after.as_deref().unwrap_or("").parse().unwrap();
+        assert!((1..=60).contains(&wait), "{:?}", a.retry_after);
     }
     // Another account's token is counted apart.
     let a = with_token(&t, Method::GET, "/api/account", &bob_board, None).await;

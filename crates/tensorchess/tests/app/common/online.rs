@@ -78,6 +78,8 @@ pub struct Answer {
     /// `name=value` of a `Set-Cookie`, if any.
     pub cookie: Option<String>,
     pub set_cookie: Option<String>,
+    /// The `Retry-After` header, if any.
+    pub retry_after: Option<String>,
 }
 
 impl TestApp {
@@ -207,6 +209,10 @@ impl TestApp {
             .headers()
             .get(header::SET_COOKIE)
             .map(|v| v.to_str().unwrap().to_string());
+        let retry_after = res
+            .headers()
+            .get(header::RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_string());
         let bytes = res.into_body().collect().await.unwrap().to_bytes();
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Answer {
@@ -216,6 +222,7 @@ impl TestApp {
                 .as_ref()
                 .map(|c| c.split(';').next().unwrap().to_string()),
             set_cookie,
+            retry_after,
             text,
         }
     }
