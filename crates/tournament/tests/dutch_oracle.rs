@@ -135,20 +135,21 @@ fn theirs(line: &str) -> Result<Round, String> {
     Ok(round)
 }
 
-/// The most players a tournament has: 12, or `DUTCH_ORACLE_MAX_PLAYERS`
-/// (by hand: larger fields take longer).
+/// The most players a tournament has: 40, or `DUTCH_ORACLE_MAX_PLAYERS`
+/// (by hand: up to 100, where the exact pairing stops).
 fn max_players() -> u64 {
     std::env::var("DUTCH_ORACLE_MAX_PLAYERS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(12)
-        .max(6)
+        .unwrap_or(40)
+        .max(7)
 }
 
-/// One random tournament's field and plan: 5–12 players, some rated alike
-/// (the name then decides the pairing numbers), 3–9 rounds.
+/// One random tournament's field and plan: 6–40 players, some rated alike
+/// (the name then decides the pairing numbers), 5–11 rounds (fewer than
+/// the players).
 fn random_tournament(seed: &mut u64) -> SwissTournament {
-    let n = 5 + xorshift(seed) % (max_players() - 4);
+    let n = 6 + xorshift(seed) % (max_players() - 5);
     let players = (1..=n)
         .map(|k| SwissPlayer {
             key: PlayerKey(k),
@@ -158,10 +159,10 @@ fn random_tournament(seed: &mut u64) -> SwissTournament {
             withdrawn: false,
         })
         .collect();
-    let most = (n as u32 - 1).min(9);
+    let rounds = 5 + (xorshift(seed) % 7) as u32;
     SwissTournament {
         players,
-        rounds_planned: 3 + (xorshift(seed) % u64::from(most - 2)) as u32,
+        rounds_planned: rounds.min(n as u32 - 1),
         initial_colour: if xorshift(seed).is_multiple_of(2) {
             Side::White
         } else {
@@ -272,7 +273,7 @@ fn our_rounds_are_py4swiss_rounds_from_our_trf() {
     let tournaments: u64 = std::env::var("DUTCH_ORACLE_TOURNAMENTS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(40);
+        .unwrap_or(200);
     let mut disagreements = Vec::new();
     let mut rounds_compared = 0;
     for index in 0..tournaments {

@@ -7,9 +7,11 @@
 //! `TENSORCHESS_REQUIRE_PY4SWISS` is set.
 
 use crate::common::online::*;
-use crate::tournaments::{create, post, rounds, running, tick_at, view, white_wins, Field, START};
+use crate::tournaments::{
+    create, post, rounds as rounds_body, running, tick_at, view, white_wins, Field, START,
+};
 use axum::http::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -63,9 +65,43 @@ fn py4swiss_round(trf: &str) -> Result<NamedRound, String> {
     Ok((games, bye))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs py4swiss (python3 -m pip install py4swiss): scripts/test.sh installs it"]
-async fn py4swiss_pairs_each_round_of_the_servers_trf_as_the_server_does() {
+/// How a game of the oracle's Swiss ends, drawn from a seed: White wins,
+/// Black wins, or a draw by agreement.
+async fn finish(t: &TestApp, f: &Field, p: &Value, roll: u64) {
+    match roll % 3 {
+        0 => white_wins(t, f, p).await,
+        1 => {
+            let id = p["game"].as_str().unwrap();
+            let white = f.of(&p["white"]["name"]);
+            let a = t.play(id, white, "e2e4", 0).await;
+            assert_eq!(a.status, StatusCode::OK, "{p}: {}", a.text);
+            let r = t.act(id, Some(white), json!({ "type": "resign" })).await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        }
+        _ => {
+            let id = p["game"].as_str().unwrap();
+            let (white, black) = (f.of(&p["white"]["name"]), f.of(&p["black"]["name"]));
+            let a = t.play(id, white, "e2e4", 0).await;
+            assert_eq!(a.status, StatusCode::OK, "{p}: {}", a.text);
+            let a = t.play(id, black, "e7e5", 1).await;
+            assert_eq!(a.status, StatusCode::OK, "{p}: {}", a.text);
+            let o = t
+                .act(id, Some(white), json!({ "type": "offer_draw" }))
+                .await;
+            assert_eq!(o.status, StatusCode::OK, "{}", o.text);
+            let d = t
+                .act(id, Some(black), json!({ "type": "accept_draw" }))
+                .await;
+            assert_eq!(d.status, StatusCode::OK, "{}", d.text);
+        }
+    }
+}
+
+/// A Swiss of `players` (all rated alike: the names give the pairing
+/// numbers) over `rounds`, results drawn from `seed`: before each round,
+/// py4swiss pairs the server's `GET /api/tournaments/{id}/trf` unedited,
+/// and the server pairs the same games, colours and bye.
+async fn the_servers_swiss_is_py4swisss(players: usize, rounds: u32, mut seed: u64) {
     let python = python();
     let found = Command::new(&python)
         .args(["-c", "import py4swiss"])
@@ -75,15 +111,16 @@ async fn py4swiss_pairs_each_round_of_the_servers_trf_as_the_server_does() {
         "this test needs py4swiss: {python} -m pip install py4swiss"
     );
     let t = TestApp::new();
-    let names = ["ann", "bob", "cyd", "dee", "eve", "fay", "gus"];
+    let owned: Vec<String> = (0..players).map(|i| format!("sw{i:02}")).collect();
+    let names: Vec<&str> = owned.iter().map(String::as_str).collect();
     let f = Field::new(&t, &names).await;
-    let mut body = rounds("Oracle Swiss", "swiss");
-    body["rounds"] = json!(4);
-    let id = create(&t, f.of(&json!("ann")), body).await;
-    for n in names {
+    let mut body = rounds_body("Oracle Swiss", "swiss");
+    body["rounds"] = json!(rounds);
+    let id = create(&t, f.of(&json!(names[0])), body).await;
+    for n in &names {
         post(&t, &id, "join", f.of(&json!(n))).await;
     }
-    for round in 1..=4u32 {
+    for round in 1..=rounds {
         let trf = t.get(&format!("/api/tournaments/{id}/trf"), None).await;
         assert_eq!(trf.status, StatusCode::OK, "{}", trf.text);
         let (games, bye) = py4swiss_round(&trf.text)
@@ -111,7 +148,30 @@ async fn py4swiss_pairs_each_round_of_the_servers_trf_as_the_server_does() {
             .collect();
         assert_eq!(sits, bye.iter().map(String::as_str).collect::<Vec<_>>());
         for p in &paired {
-            white_wins(&t, &f, p).await;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            finish(&t, &f, p, seed).await;
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs py4swiss (python3 -m pip install py4swiss): scripts/test.sh installs it"]
+async fn py4swiss_pairs_a_seven_player_swiss_as_the_server_does() {
+    the_servers_swiss_is_py4swisss(7, 4, 0x5eed_0007).await;
+}
+
+// Issue 46: fields of 11 and 14 over five rounds, with wins, losses and
+// draws, where the server once paired otherwise from round 2 on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs py4swiss (python3 -m pip install py4swiss): scripts/test.sh installs it"]
+async fn py4swiss_pairs_an_eleven_player_swiss_as_the_server_does() {
+    the_servers_swiss_is_py4swisss(11, 5, 0x5eed_0011).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs py4swiss (python3 -m pip install py4swiss): scripts/test.sh installs it"]
+async fn py4swiss_pairs_a_fourteen_player_swiss_as_the_server_does() {
+    the_servers_swiss_is_py4swisss(14, 5, 0x5eed_0014).await;
 }
