@@ -256,7 +256,7 @@ pub struct ExplorerAnswer {
     pub top_games: Vec<TopGame>,
 }
 
-/// The engine's evaluation of a position, from the side to move's view.
+/// The engine's evaluation of a position, from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExplorerEval {
     /// Centipawns (`None` when a mate is seen).
