@@ -25,6 +25,7 @@ use crate::store::{
     StoredGame,
 };
 use evals::EvalQueue;
+use futures_util::stream::{self, StreamExt};
 use std::sync::{Arc, Weak};
 use tensorchess_rules::{with_game, VariantKind};
 use tokio::sync::{mpsc, watch};
@@ -33,7 +34,10 @@ use tokio::sync::{mpsc, watch};
 pub const MAX_PLAY: usize = 400;
 
 /// Games read per page when the explorer is rebuilt.
-const REBUILD_PAGE: usize = 500;
+const REBUILD_PAGE: usize = 1000;
+
+/// Games a rebuild counts at once.
+const REBUILD_AT_ONCE: usize = 256;
 
 /// What the explorer is asked: a position, and which games count.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,18 +206,30 @@ pub async fn rebuild(store: &dyn GameStore) -> Result<Rebuilt, StoreError> {
         let Some(last) = ids.last().cloned() else {
             return Ok(done);
         };
-        for id in &ids {
-            done.read += 1;
-            let Some(stored) = store.load_game(id).await? else {
-                continue;
-            };
-            match explorer_game(&stored) {
-                Some(game) => {
-                    store.add_explorer_game(&game).await?;
-                    done.counted += 1;
+        // Several games at once, so that SQLite's writer commits them
+        // together (one flush for many games, not one each).
+        let counted: Vec<Result<bool, StoreError>> = stream::iter(&ids)
+            .map(|id| async move {
+                let Some(stored) = store.load_game(id).await? else {
+                    return Ok(false);
+                };
+                match explorer_game(&stored) {
+                    Some(game) => {
+                        store.add_explorer_game(&game).await?;
+                        Ok(true)
+                    }
+                    None => {
+                        tracing::warn!("game {id} is not counted: its moves do not replay");
+                        Ok(false)
+                    }
                 }
-                None => tracing::warn!("game {id} is not counted: its moves do not replay"),
-            }
+            })
+            .buffer_unordered(REBUILD_AT_ONCE)
+            .collect()
+            .await;
+        done.read += ids.len();
+        for c in counted {
+            done.counted += usize::from(c?);
         }
         after = Some(last);
     }
