@@ -472,3 +472,61 @@ async fn bad_explorer_queries_are_400s_that_say_why() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
+
+/// Two servers over one PostgreSQL: a game created on one and played
+/// across both ends on the server that stores the end; it is counted
+/// once, both servers answer the same, and both adding it again at once
+/// count nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
+async fn two_servers_count_a_game_once() {
+    let pair = crate::common::online::two_servers().await;
+    let (a, b) = (&pair.a, &pair.b);
+    for round in 0..3u8 {
+        let (id, white, _) = a
+            .create(json!({ "variant": "chess", "color": "white", "clock": null }))
+            .await;
+        let joined = b
+            .post(&format!("/api/games/{id}/join"), None, json!({}))
+            .await;
+        assert_eq!(joined.status, StatusCode::OK, "{}", joined.text);
+        let black = joined.cookie.unwrap();
+        for (ply, mv) in ["e2e4", "c7c5"].iter().enumerate() {
+            let (server, who) = if ply % 2 == 0 {
+                (a, &white)
+            } else {
+                (b, &black)
+            };
+            let r = server.play(&id, who, mv, ply).await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        }
+        // Resigned on the other server each round.
+        let (server, who) = if round % 2 == 0 {
+            (b, &black)
+        } else {
+            (a, &white)
+        };
+        let r = server
+            .act(&id, Some(who), json!({ "type": "resign" }))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let want = i64::from(round) + 1;
+        crate::common::online::wait_until("the explorer counts the game", || async {
+            let answer = explore(a, "variant=chess&play=e2e4").await;
+            answer["white"].as_i64().unwrap_or(0) + answer["black"].as_i64().unwrap_or(0) == want
+        })
+        .await;
+        let (x, y) = tokio::join!(
+            a.state.explorer.add_game(&id),
+            b.state.explorer.add_game(&id)
+        );
+        assert_eq!((x.unwrap(), y.unwrap()), (false, false));
+    }
+    let on_a = explore(a, "variant=chess&play=e2e4").await;
+    assert_eq!(on_a, explore(b, "variant=chess&play=e2e4").await);
+    assert_eq!(on_a["moves"][0]["uci"], "c7c5");
+    assert_eq!(
+        (on_a["white"].clone(), on_a["black"].clone()),
+        (json!(2), json!(1))
+    );
+}
