@@ -42,6 +42,13 @@ CREATE TABLE explorer_top (
     game_id TEXT NOT NULL,
     PRIMARY KEY (variant, hash, rated, speed, band, game_id)
 );
+-- The games through each position (game search by position).
+CREATE TABLE explorer_positions (
+    variant TEXT NOT NULL,
+    hash    BIGINT NOT NULL,
+    game_id TEXT NOT NULL,
+    PRIMARY KEY (variant, hash, game_id)
+);
 CREATE TABLE explorer_evals (
     variant TEXT NOT NULL,
     hash    BIGINT NOT NULL,

@@ -7,8 +7,9 @@ use deadpool_postgres::GenericClient;
 use tensorchess_rules::VariantKind;
 use tensorchess_store::explorer::{
     count_sql, count_values, eval_values, explore_values, explorer_game_values, finished_ids_sql,
-    moves_sql, put_eval_sql, read_eval, read_move_counts, read_top_game, sort_moves, stored_hash,
-    top_games_sql, top_sql, top_values, EVAL_COLUMNS, EXPLORER_GAME_COLUMNS,
+    moves_sql, position_sql, position_values, put_eval_sql, read_eval, read_move_counts,
+    read_top_game, sort_moves, stored_hash, top_games_sql, top_sql, top_values, EVAL_COLUMNS,
+    EXPLORER_GAME_COLUMNS,
 };
 use tensorchess_store::prelude::*;
 use tensorchess_store::{ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, StoreError};
@@ -32,6 +33,10 @@ async fn add(c: &impl GenericClient, game: &ExplorerGame) -> Result<bool, StoreE
     let stmt = c.prepare_cached(&count_sql(mark)).await?;
     for values in count_values(game) {
         c.execute(&stmt, &params(&values)).await?;
+    }
+    let through = c.prepare_cached(&position_sql(mark)).await?;
+    for values in position_values(game) {
+        c.execute(&through, &params(&values)).await?;
     }
     let (insert, trim) = top_sql(mark);
     let (insert, trim) = (
@@ -86,12 +91,14 @@ impl ExplorerRepo for PgStore {
     }
 
     async fn clear_explorer(&self) -> Result<(), StoreError> {
-        write_tx!(self, |tx| tx
+        write_tx!(self, |tx| {
+            tx
             .batch_execute(
-                "DELETE FROM explorer_moves; DELETE FROM explorer_top; \
+                "DELETE FROM explorer_moves; DELETE FROM explorer_top; DELETE FROM explorer_positions; \
                  DELETE FROM explorer_games;"
             )
-            .await?)
+            .await?
+        })
     }
 
     async fn finished_online_game_ids(

@@ -89,6 +89,7 @@ contract!(
     racing_writes_never_pass_a_cap,
     explorer_counts_each_game_once,
     explorer_rebuild_reads_finished_online_games,
+    games_are_found_by_position,
 );
 
 /// Two servers (two pools over one database) add the same games at once:

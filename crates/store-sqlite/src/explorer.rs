@@ -7,8 +7,9 @@ use rusqlite::{params, params_from_iter, Connection};
 use tensorchess_rules::VariantKind;
 use tensorchess_store::explorer::{
     count_sql, count_values, eval_values, explore_values, explorer_game_values, finished_ids_sql,
-    moves_sql, put_eval_sql, read_eval, read_move_counts, read_top_game, sort_moves, stored_hash,
-    top_games_sql, top_sql, top_values, EVAL_COLUMNS, EXPLORER_GAME_COLUMNS,
+    moves_sql, position_sql, position_values, put_eval_sql, read_eval, read_move_counts,
+    read_top_game, sort_moves, stored_hash, top_games_sql, top_sql, top_values, EVAL_COLUMNS,
+    EXPLORER_GAME_COLUMNS,
 };
 use tensorchess_store::prelude::*;
 use tensorchess_store::{ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, StoreError};
@@ -28,6 +29,10 @@ fn add(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
     let mut stmt = conn.prepare_cached(&count_sql(mark))?;
     for values in count_values(game) {
         stmt.execute(params_from_iter(values))?;
+    }
+    let mut through = conn.prepare_cached(&position_sql(mark))?;
+    for values in position_values(game) {
+        through.execute(params_from_iter(values))?;
     }
     let (insert, trim) = top_sql(mark);
     let (mut insert, mut trim) = (conn.prepare_cached(&insert)?, conn.prepare_cached(&trim)?);
@@ -61,7 +66,7 @@ fn explore(
 
 fn clear(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch(
-        "DELETE FROM explorer_moves; DELETE FROM explorer_top; \
+        "DELETE FROM explorer_moves; DELETE FROM explorer_top; DELETE FROM explorer_positions; \
          DELETE FROM explorer_games;",
     )?;
     Ok(())

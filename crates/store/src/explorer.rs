@@ -145,6 +145,9 @@ pub struct ExplorerGame {
     /// Its first plies (at most [`EXPLORER_PLIES`] are counted). A
     /// position and move met twice in one game count once.
     pub steps: Vec<ExplorerStep>,
+    /// The position after the last step counted (the game search finds
+    /// the game there too).
+    pub after: u64,
 }
 
 impl ExplorerGame {
@@ -467,6 +470,41 @@ pub fn count_values(game: &ExplorerGame) -> Vec<Vec<Value>> {
                 Value::Int(Some(b)),
                 Value::Int(Some(sum)),
                 Value::Int(Some(n)),
+            ]
+        })
+        .collect()
+}
+
+/// The SQL noting that a game went through a position (parameters:
+/// variant, hash, game_id; as [`position_values`]).
+pub fn position_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "INSERT INTO explorer_positions (variant, hash, game_id) VALUES ({}, {}, {}) \
+         ON CONFLICT DO NOTHING",
+        mark(1),
+        mark(2),
+        mark(3)
+    )
+}
+
+/// The parameters of [`position_sql`] for each position a game counts
+/// (each once, in the order of their keys).
+pub fn position_values(game: &ExplorerGame) -> Vec<Vec<Value>> {
+    let mut hashes: Vec<i64> = game
+        .counted_steps()
+        .iter()
+        .map(|s| stored_hash(s.hash))
+        .chain([stored_hash(game.after)])
+        .collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    hashes
+        .into_iter()
+        .map(|hash| {
+            vec![
+                Value::Text(Some(game.variant.name().to_string())),
+                Value::Int(Some(hash)),
+                Value::Text(Some(game.id.clone())),
             ]
         })
         .collect()

@@ -131,6 +131,22 @@ impl ExplorerQuery {
     }
 }
 
+/// The game at the position `query` names: its moves played from its FEN
+/// (or the start); a bad request for a bad FEN or move.
+pub fn position_of(query: &ExplorerQuery) -> Result<VariantGame, AppError> {
+    let mut game = new_game(query.variant, query.fen.as_deref())?;
+    for (i, text) in query.play.iter().enumerate() {
+        let m = game.parse_player_move(text).map_err(|e| match e {
+            AppError::IllegalMove { text, reason } => {
+                AppError::BadRequest(format!("Illegal move {text} at ply {}: {reason}", i + 1))
+            }
+            other => other,
+        })?;
+        game.push(m);
+    }
+    Ok(game)
+}
+
 /// The position's Zobrist hash (the rules crate's).
 pub fn position_hash(game: &VariantGame) -> u64 {
     with_game!(game, g => g.position().hash())
@@ -180,6 +196,7 @@ pub fn explorer_game(stored: &StoredGame) -> Option<ExplorerGame> {
         },
         played_at: record.created_at,
         steps,
+        after: position_hash(&game),
     })
 }
 
@@ -278,16 +295,7 @@ impl Explorer {
 
     /// What the explorer knows of the position `query` names.
     pub async fn explore(&self, query: &ExplorerQuery) -> Result<ExplorerView, AppError> {
-        let mut game = new_game(query.variant, query.fen.as_deref())?;
-        for (i, text) in query.play.iter().enumerate() {
-            let m = game.parse_player_move(text).map_err(|e| match e {
-                AppError::IllegalMove { text, reason } => {
-                    AppError::BadRequest(format!("Illegal move {text} at ply {}: {reason}", i + 1))
-                }
-                other => other,
-            })?;
-            game.push(m);
-        }
+        let game = position_of(query)?;
         let hash = position_hash(&game);
         let answer = self
             .store

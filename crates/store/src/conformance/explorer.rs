@@ -38,6 +38,7 @@ fn explorer_game(
         speed,
         played_at: 1_700_000_000_000,
         steps: steps(&[(START, "e2e4"), (AFTER_E4, "e7e5")]),
+        after: 0xAF7E,
     }
 }
 
@@ -268,4 +269,70 @@ pub async fn explorer_racing_adds_count_once(a: &dyn GameStore, b: &dyn GameStor
     assert_eq!(first(&answer, "e2e4").white, 5);
     let top: Vec<_> = answer.top_games.iter().map(|g| g.id.as_str()).collect();
     assert_eq!(top, ["race4", "race3", "race2", "race1"]);
+}
+
+/// A player's games through a position: the games the explorer counted
+/// that went through it, with the search's other filters.
+pub async fn games_are_found_by_position(store: &dyn GameStore) {
+    let won = Some(Ending::Outcome(Outcome::Decisive {
+        winner: Color::White,
+        reason: EndReason::Resignation,
+    }));
+    // (id, the position it went through after the start, rated)
+    let games = [
+        ("pos1", AFTER_E4, true),
+        ("pos2", 77, true),
+        ("pos3", AFTER_E4, false),
+    ];
+    for (at, (id, through, rated)) in games.into_iter().enumerate() {
+        let mut g = online_game(id);
+        g.record.ending = won;
+        g.record.rated = rated;
+        g.record.created_at = 10 + at as i64;
+        g.online.as_mut().unwrap().players =
+            ByColor::new(Some("p-ann".into()), Some("p-bob".into()));
+        store.create_game(&g).await.unwrap();
+        let mut e = explorer_game(
+            id,
+            won.and_then(|e| e.outcome()).and_then(|o| o.winner()),
+            rated,
+            Speed::Blitz,
+            [None, None],
+        );
+        e.steps = steps(&[(START, "e2e4"), (through, "e7e5")]);
+        store.add_explorer_game(&e).await.unwrap();
+    }
+    let ids = |found: Vec<(String, i64)>| found.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+    let through = GameSearch {
+        player: "p-ann".into(),
+        limit: 10,
+        position: Some((VariantKind::Tensor, AFTER_E4)),
+        ..GameSearch::default()
+    };
+    assert_eq!(
+        ids(store.search_games(&through).await.unwrap()),
+        ["pos3", "pos1"]
+    );
+    let rated = GameSearch {
+        rated: Some(true),
+        ..through.clone()
+    };
+    assert_eq!(ids(store.search_games(&rated).await.unwrap()), ["pos1"]);
+    // The start: every game; another game's positions: none.
+    let start = GameSearch {
+        position: Some((VariantKind::Tensor, START)),
+        ..through.clone()
+    };
+    assert_eq!(store.search_games(&start).await.unwrap().len(), 3);
+    // And the position the counted plies end in.
+    let end = GameSearch {
+        position: Some((VariantKind::Tensor, 0xAF7E)),
+        ..through.clone()
+    };
+    assert_eq!(store.search_games(&end).await.unwrap().len(), 3);
+    let chess = GameSearch {
+        position: Some((VariantKind::Chess, AFTER_E4)),
+        ..through.clone()
+    };
+    assert!(store.search_games(&chess).await.unwrap().is_empty());
 }

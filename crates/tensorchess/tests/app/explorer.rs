@@ -530,3 +530,62 @@ async fn two_servers_count_a_game_once() {
         (json!(2), json!(1))
     );
 }
+
+/// A player's games through a position (the explorer's moves, or a FEN):
+/// `GET /api/games/user/{name}?play=…` finds those that went through it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_games_are_found_by_position() {
+    let t = TestApp::new();
+    let ann = crate::common::online::account(&t, "ann").await;
+    let bob = crate::common::online::account(&t, "bob").await;
+    for (n, reply) in ["e7e5", "d7d5", "e7e5"].into_iter().enumerate() {
+        let made = t
+            .post(
+                "/api/online",
+                Some(&ann),
+                json!({ "variant": "chess", "color": "white", "clock": null }),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+        let id = made.body["id"].as_str().unwrap().to_string();
+        let joined = t
+            .post(&format!("/api/games/{id}/join"), Some(&bob), json!({}))
+            .await;
+        assert_eq!(joined.status, StatusCode::OK, "{}", joined.text);
+        assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
+        assert_eq!(t.play(&id, &bob, reply, 1).await.status, StatusCode::OK);
+        let r = t.act(&id, Some(&bob), json!({ "type": "resign" })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        crate::common::online::wait_until("the game is counted", || async {
+            let a = explore(&t, "variant=chess").await;
+            a["white"].as_i64() == Some(n as i64 + 1)
+        })
+        .await;
+    }
+    let found = |query: &'static str| {
+        let t = &t;
+        async move {
+            let a = t.get(&format!("/api/games/user/ann?{query}"), None).await;
+            assert_eq!(a.status, StatusCode::OK, "{query}: {}", a.text);
+            a.text.matches("[White \"").count()
+        }
+    };
+    assert_eq!(found("").await, 3);
+    assert_eq!(found("variant=chess&play=e2e4,e7e5").await, 2);
+    assert_eq!(found("variant=chess&play=e2e4,d7d5").await, 1);
+    assert_eq!(found("variant=chess&play=d2d4").await, 0);
+    // The same position by its FEN.
+    let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR%20w%20KQkq%20-%200%202";
+    let a = t
+        .get(
+            &format!("/api/games/user/ann?variant=chess&fen={fen}"),
+            None,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.text.matches("[White \"").count(), 1);
+    let bad = t
+        .get("/api/games/user/ann?variant=chess&play=e2e5", None)
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+}
