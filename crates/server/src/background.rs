@@ -11,7 +11,9 @@
 //! 4. then, each on its period: account events polled (players), the
 //!    schedule of tournaments and the director (tournaments), the
 //!    heartbeat with the instances' presence (round), idle games evicted
-//!    (round), lapsed seeks and challenges swept (lobby, challenges).
+//!    (round), lapsed seeks and challenges swept (lobby, challenges);
+//! 5. the explorer counts the games that end here and evaluates what it is
+//!    asked about, from the start.
 //!
 //! Every loop holds its service weakly and stops with the server.
 
@@ -76,6 +78,11 @@ pub fn start(state: &AppState) {
     let challenges = Arc::downgrade(&state.challenges);
     let tournaments = Arc::downgrade(&state.tournaments);
     let stopping = state.games.live.stopping();
+    // The explorer hears of the games that end here from now on, and
+    // evaluates the positions it is asked about.
+    let (ended, ended_rx) = tokio::sync::mpsc::channel(crate::round::live::ENDED_QUEUE);
+    state.games.live.on_ended(ended);
+    state.explorer.start(ended_rx, stopping.clone());
     let beat_every = config.heartbeat_every_ms.max(1);
     let periods = (
         config.account_poll_every_ms,

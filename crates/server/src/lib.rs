@@ -15,6 +15,7 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod error;
+pub mod explorer;
 pub mod follows;
 pub mod game_views;
 pub mod http;
@@ -85,6 +86,8 @@ pub struct AppState {
     pub tournaments: Arc<tournaments::Tournaments>,
     /// Follows and accounts' preferences.
     pub follows: Arc<follows::Follows>,
+    /// The opening explorer.
+    pub explorer: Arc<explorer::Explorer>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
@@ -139,11 +142,16 @@ impl AppState {
             games.config().clock.clone(),
         ));
         let bots = Arc::new(bot::Bots::new(games.live.clone(), players.clone()));
+        let explorer = Arc::new(explorer::Explorer::new(
+            games.live.store().clone(),
+            games.local.engine().clone(),
+        ));
         AppState {
             chat: Arc::new(chat::Chat::new(games.live.clone())),
             follows: Arc::new(follows::Follows::new(games.live.clone(), players.clone())),
             tokens,
             bots,
+            explorer,
             challenges,
             tournaments,
             games,

@@ -49,6 +49,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("learning", 4),
     ("bot", 4),
     ("follows", 4),
+    ("explorer", 4),
     // 5: the instances' bus dispatcher and the background work.
     ("cluster", 5),
     ("background", 5),

@@ -424,6 +424,8 @@ pub async fn search_games(
            AND ($5::BIGINT IS NULL OR g.created_at <= $5::BIGINT) \
            AND ($6::BOOLEAN = FALSE OR g.end_reason IS NOT NULL) \
            AND ($7::BIGINT IS NULL OR g.created_at > $7::BIGINT OR (g.created_at = $7::BIGINT AND g.id COLLATE \"C\" > $8 COLLATE \"C\")) \
+           AND ($10::TEXT IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
+                WHERE p.variant = $10::TEXT AND p.hash = $11::BIGINT AND p.game_id = g.id)) \
          ORDER BY g.created_at ASC, g.id COLLATE \"C\" ASC LIMIT $9"
     } else {
         "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
@@ -435,6 +437,8 @@ pub async fn search_games(
            AND ($5::BIGINT IS NULL OR g.created_at <= $5::BIGINT) \
            AND ($6::BOOLEAN = FALSE OR g.end_reason IS NOT NULL) \
            AND ($7::BIGINT IS NULL OR g.created_at < $7::BIGINT OR (g.created_at = $7::BIGINT AND g.id COLLATE \"C\" < $8 COLLATE \"C\")) \
+           AND ($10::TEXT IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
+                WHERE p.variant = $10::TEXT AND p.hash = $11::BIGINT AND p.game_id = g.id)) \
          ORDER BY g.created_at DESC, g.id COLLATE \"C\" DESC LIMIT $9"
     };
     let (after_at, after_id) = match &q.after {
@@ -443,6 +447,10 @@ pub async fn search_games(
     };
     let stmt = c.prepare_cached(sql).await?;
     let limit = q.limit as i64;
+    let variant = q.position.map(|(v, _)| v.name());
+    let hash = q
+        .position
+        .map(|(_, h)| tensorchess_store::explorer::stored_hash(h));
     let rows = c
         .query(
             &stmt,
@@ -456,6 +464,8 @@ pub async fn search_games(
                 &after_at,
                 &after_id,
                 &limit,
+                &variant,
+                &hash,
             ],
         )
         .await?;

@@ -25,6 +25,7 @@ macro_rules! write_tx {
 mod bus;
 mod challenges;
 mod chat;
+mod explorer;
 mod games;
 mod learning;
 mod listen;

@@ -87,7 +87,20 @@ contract!(
     tournament_caps_count_the_player_and_the_address,
     reports_are_bounded,
     racing_writes_never_pass_a_cap,
+    explorer_counts_each_game_once,
+    explorer_rebuild_reads_finished_online_games,
+    games_are_found_by_position,
 );
+
+/// Two servers (two pools over one database) add the same games at once:
+/// each is counted once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
+async fn two_instances_adding_a_game_count_it_once() {
+    let (url, schema, a) = fresh().await;
+    let b = PgStore::open_in_schema(&url, &schema).await.unwrap();
+    conformance::explorer_racing_adds_count_once(&a, &b).await;
+}
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]

@@ -266,6 +266,8 @@ pub fn search_games(
            AND (?5 IS NULL OR g.created_at <= ?5) \
            AND (?6 = FALSE OR g.end_reason IS NOT NULL) \
            AND (?7 IS NULL OR g.created_at > ?7 OR (g.created_at = ?7 AND g.id > ?8)) \
+           AND (?10 IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
+                WHERE p.variant = ?10 AND p.hash = ?11 AND p.game_id = g.id)) \
          ORDER BY g.created_at ASC, g.id ASC LIMIT ?9"
     } else {
         "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
@@ -277,6 +279,8 @@ pub fn search_games(
            AND (?5 IS NULL OR g.created_at <= ?5) \
            AND (?6 = FALSE OR g.end_reason IS NOT NULL) \
            AND (?7 IS NULL OR g.created_at < ?7 OR (g.created_at = ?7 AND g.id < ?8)) \
+           AND (?10 IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
+                WHERE p.variant = ?10 AND p.hash = ?11 AND p.game_id = g.id)) \
          ORDER BY g.created_at DESC, g.id DESC LIMIT ?9"
     };
     let (after_at, after_id) = match &q.after {
@@ -294,7 +298,10 @@ pub fn search_games(
             q.finished,
             after_at,
             after_id,
-            q.limit as i64
+            q.limit as i64,
+            q.position.map(|(v, _)| v.name()),
+            q.position
+                .map(|(_, h)| tensorchess_store::explorer::stored_hash(h))
         ],
         |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
     )?;

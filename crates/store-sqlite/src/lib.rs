@@ -8,6 +8,7 @@
 
 mod challenges;
 mod chat;
+mod explorer;
 mod games;
 mod learning;
 mod migrate;

@@ -49,6 +49,8 @@ pub(crate) const MIGRATIONS: &[(&str, &str)] = &[
     ),
     // Issue 38's trust (follows, preferences, caps' keys).
     ("trust", include_str!("../migrations/0014_trust.sql")),
+    // Issue 42's opening explorer.
+    ("explorer", include_str!("../migrations/0015_explorer.sql")),
 ];
 
 /// The number of migrations this program knows.

@@ -32,6 +32,18 @@ async fn the_store_contract_holds() {
     conformance::games_are_searched(&open(&dir)).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_contract_holds() {
+    // Each on a database of its own: the explorer counts what is stored.
+    let fresh = || tempfile::tempdir().unwrap();
+    let dirs = [fresh(), fresh(), fresh(), fresh()];
+    conformance::explorer_counts_each_game_once(&open(&dirs[0])).await;
+    conformance::games_are_found_by_position(&open(&dirs[3])).await;
+    conformance::explorer_rebuild_reads_finished_online_games(&open(&dirs[1])).await;
+    let store = open(&dirs[2]);
+    conformance::explorer_racing_adds_count_once(&store, &store.clone()).await;
+}
+
 #[tokio::test]
 async fn tournament_seats_run_once_and_a_no_show_is_paused() {
     // A database of its own: the contract lists a player's tournaments.

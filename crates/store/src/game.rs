@@ -299,6 +299,9 @@ pub struct GameSearch {
     pub until: Option<i64>,
     /// Only finished games.
     pub finished: bool,
+    /// Only the games through this position (a game and a Zobrist hash):
+    /// the games the opening explorer counted, within its first plies.
+    pub position: Option<(VariantKind, u64)>,
     /// Oldest first.
     pub oldest_first: bool,
     /// At most this many games.

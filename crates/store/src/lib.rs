@@ -7,7 +7,8 @@
 //! (seeks and challenges), [`ChatRepo`] and [`ModerationRepo`] (chat,
 //! reports, mutes; bans, renames, the account events' log),
 //! [`TournamentRepo`], [`LearningRepo`], [`TokenRepo`] and [`TrustRepo`]
-//! (follows, preferences, look-alike names); the servers sharing a
+//! (follows, preferences, look-alike names), [`ExplorerRepo`] (the
+//! opening explorer); the servers sharing a
 //! database tell each other what changed over a [`Bus`]. [`GameStore`]
 //! is all of them together. The backends are crates of their own:
 //! `tensorchess-store-sqlite` (an embedded file, the default) and
@@ -34,6 +35,7 @@ pub mod columns;
 pub mod conformance;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod drivers;
+pub mod explorer;
 pub mod game;
 pub mod learning;
 pub mod lobby;
@@ -49,6 +51,10 @@ pub mod trust;
 pub use bus::Bus;
 pub use challenge::{ChallengeRecord, ChallengeState};
 pub use chat::{ChatMessage, ChatRepo, ChatReport, ChatRoom, NewChatMessage, CHAT_HISTORY};
+pub use explorer::{
+    ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, ExplorerRepo, ExplorerStep,
+    MoveCounts, Speed, TopGame,
+};
 pub use game::{
     ClockSettings, Ending, GameCounts, GameListQuery, GameMode, GameRecord, GameRepo, GameSearch,
     GameSummary, GameUpdate, MovesChange, OnlineRecord, RunRecord, StoredGame, StoredMove,
@@ -84,6 +90,7 @@ pub trait GameStore:
     + LearningRepo
     + TokenRepo
     + TrustRepo
+    + ExplorerRepo
     + Bus
 {
 }
@@ -98,6 +105,7 @@ impl<T> GameStore for T where
         + LearningRepo
         + TokenRepo
         + TrustRepo
+        + ExplorerRepo
         + Bus
 {
 }
@@ -106,8 +114,8 @@ impl<T> GameStore for T where
 /// (`use tensorchess_store::prelude::*`).
 pub mod prelude {
     pub use crate::{
-        Bus, ChatRepo, GameRepo, GameStore, LearningRepo, LobbyRepo, ModerationRepo, PlayerRepo,
-        TokenRepo, TournamentRepo, TrustRepo,
+        Bus, ChatRepo, ExplorerRepo, GameRepo, GameStore, LearningRepo, LobbyRepo, ModerationRepo,
+        PlayerRepo, TokenRepo, TournamentRepo, TrustRepo,
     };
 }
 

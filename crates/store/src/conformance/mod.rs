@@ -5,6 +5,7 @@ use super::*;
 
 mod challenge;
 mod chat;
+mod explorer;
 mod games;
 mod learning;
 mod moderation;
@@ -14,6 +15,7 @@ mod tournament;
 mod trust;
 pub use challenge::*;
 pub use chat::*;
+pub use explorer::*;
 pub use games::*;
 pub use learning::*;
 pub use moderation::*;

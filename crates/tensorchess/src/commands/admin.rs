@@ -86,6 +86,10 @@ pub enum AdminAction {
         #[arg(long = "to", value_name = "PLAYER")]
         to: String,
     },
+    /// Rebuild the opening explorer's counts from the stored games (every
+    /// finished online game counted again, from nothing; evaluations are
+    /// kept). Games that end meanwhile are counted once either way.
+    ExplorerRebuild,
 }
 
 impl Default for AdminArgs {
@@ -279,6 +283,15 @@ pub async fn act(
             let player = player_of(store, target).await?;
             store.set_chat_mute(&player, None).await.map_err(db)?;
             vec![format!("unmuted {target} (player {player})")]
+        }
+        AdminAction::ExplorerRebuild => {
+            let done = crate::server::explorer::rebuild(store.as_ref())
+                .await
+                .map_err(db)?;
+            vec![format!(
+                "the explorer counts {} games ({} finished online games read)",
+                done.counted, done.read
+            )]
         }
         AdminAction::Adopt { to } => {
             let player = player_of(store, to).await?;

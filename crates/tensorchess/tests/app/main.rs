@@ -19,6 +19,7 @@ mod common;
 mod correspondence;
 mod deploy_files;
 mod deploy_nginx;
+mod explorer;
 mod hardening;
 mod hardening_sockets;
 mod instances;

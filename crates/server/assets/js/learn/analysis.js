@@ -18,6 +18,7 @@ import * as tree from './tree.js';
 import { drawGraph } from './graph.js';
 import { EngineClient } from './engine.js';
 import { reviewPanel } from './review.js';
+import { explorerPanel } from './explorer.js';
 import { frozen } from '../frozen.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
@@ -82,6 +83,9 @@ export async function start() {
     setArrows: () => drawArrows(),
     redraw: () => { renderTree(); renderGraph(); },
   });
+
+  // The opening explorer at the position shown; a click on a move plays it.
+  const explorer = explorerPanel({ root: $('#explorer'), onPlay: (uci) => { play(uci); } });
 
   /** The move strings from the start to `node`. @param {TreeNode} node */
   const movesTo = (node) => tree.pathTo(node).map((n) => n.uci);
@@ -163,6 +167,7 @@ export async function start() {
     renderGraph();
     renderNags();
     review.onShow();
+    explorer.show(state.variant, state.standardStart ? '' : state.startFen, movesTo(node));
     drawArrows();
     if (state.engineOn) analyse();
     else renderLines();
@@ -466,7 +471,7 @@ export async function start() {
       if (e.key === 'ArrowLeft' && state.current.parent) show(state.current.parent);
       else if (e.key === 'ArrowRight' && state.current.children[0]) show(state.current.children[0]);
     });
-    i18n.onChange(() => { applyI18n(document); renderEngine(); renderLines(); renderTree(); renderNags(); review.render(); });
+    i18n.onChange(() => { applyI18n(document); renderEngine(); renderLines(); renderTree(); renderNags(); review.render(); explorer.render(); });
   }
 
   /** The address: `#game=ID`, `#fen=FEN`, `#variant=V`, `#review=1`. */

@@ -51,6 +51,17 @@ import { frozen } from '../frozen.js';
  *   stars: number | null, par: number, best: LevelProgress | null }} Check
  */
 
+/**
+ * @typedef {{ cp?: number, mate?: number, depth: number }} ExplorerEval
+ * @typedef {{ uci: string, san: string, white: number, draws: number, black: number,
+ *   averageRating: number | null, eval?: ExplorerEval }} ExplorerMove
+ * @typedef {{ name: string, rating: number | null }} ExplorerPlayer
+ * @typedef {{ id: string, winner: 'white' | 'black' | null, white: ExplorerPlayer, black: ExplorerPlayer,
+ *   year: number, month: string }} ExplorerGame
+ * @typedef {{ white: number, draws: number, black: number, moves: ExplorerMove[], topGames: ExplorerGame[] }} ExplorerAnswer
+ * @typedef {{ rated: boolean, speeds: string[], ratings: string[] }} ExplorerFilters
+ */
+
 const enc = encodeURIComponent;
 
 export const learn = frozen({
@@ -60,6 +71,15 @@ export const learn = frozen({
    * @returns {Promise<{ played: LegalMove | null, position: PositionView }>}
    */
   position: (variant, fen, moves, move) => request('POST', '/api/position', { variant, fen, moves, move }, { idempotent: true }),
+  /**
+   * The opening explorer at the position after `moves` from `fen` (the
+   * game's start when empty), among the games the filters keep.
+   * @param {string} variant @param {string} fen @param {string[]} moves @param {ExplorerFilters} f
+   * @returns {Promise<ExplorerAnswer>}
+   */
+  explorer: (variant, fen, moves, f) => request('GET', `/api/explorer?variant=${enc(variant)}${fen ? `&fen=${enc(fen)}` : ''}`
+    + `&play=${enc(moves.join(','))}${f.rated ? '&rated=true' : ''}`
+    + `${f.speeds.length ? `&speeds=${enc(f.speeds.join(','))}` : ''}${f.ratings.length ? `&ratings=${enc(f.ratings.join(','))}` : ''}`),
   /** @param {string} pgn @param {string} [variant] @returns {Promise<TreeImport>} */
   importPgn: (pgn, variant) => request('POST', '/api/analysis/pgn', { pgn, variant }),
   /** @param {string} id @returns {Promise<ReviewStatus>} */

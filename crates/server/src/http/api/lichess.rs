@@ -6,6 +6,7 @@
 use super::bot::Api;
 use crate::bot::{lichess, ExportedGame};
 use crate::error::AppError;
+use crate::explorer::{position_hash, position_of, ExplorerQuery};
 use crate::http::extract::{ApiPath, ApiQuery, IdPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
@@ -316,6 +317,14 @@ pub struct UserGamesQuery {
     pgn_in_json: Option<bool>,
     /// `dateAsc` for the oldest first (default `dateDesc`).
     sort: Option<String>,
+    /// Only the games through a position (not lichess's): its game
+    /// (`tensor` by default), and `fen` or `play` as the explorer takes
+    /// them.
+    variant: Option<String>,
+    /// The position's FEN (or the start, with `play`).
+    fen: Option<String>,
+    /// Moves from there, comma separated.
+    play: Option<String>,
 }
 
 /// The answer of a game export: NDJSON lines of lichess's game JSON with
@@ -389,6 +398,21 @@ pub async fn user_games(
         .as_deref()
         .map(|p| p.split(',').map(|s| s.trim().to_string()).collect());
     let max = q.max.unwrap_or(MAX_EXPORTED).min(MAX_EXPORTED);
+    // Games through a position: those the explorer counted there.
+    let position = if q.fen.is_some() || q.play.is_some() {
+        let query = ExplorerQuery::parse(
+            q.variant.as_deref(),
+            q.fen.as_deref(),
+            q.play.as_deref(),
+            None,
+            None,
+            None,
+        )?;
+        let game = position_of(&query)?;
+        Some((query.variant, position_hash(&game)))
+    } else {
+        None
+    };
     let mut search = crate::store::GameSearch {
         player: account.player_id.clone(),
         opponent,
@@ -399,6 +423,7 @@ pub async fn user_games(
         oldest_first: q.sort.as_deref() == Some("dateAsc"),
         limit: EXPORT_PAGE,
         after: None,
+        position,
     };
     let mut games = Vec::new();
     'pages: while games.len() < max {

@@ -5,6 +5,7 @@
 mod bot;
 mod challenges;
 mod chat;
+mod explorer;
 mod games;
 mod health;
 mod learning;
@@ -31,6 +32,7 @@ pub fn routes() -> Router<AppState> {
         .route("/health", get(health::health))
         .route("/position", post(position::position))
         .route("/explain", post(position::explain))
+        .route("/explorer", get(explorer::explore))
         .route("/games", get(games::list).post(games::create))
         .route("/correspondence", get(games::correspondence))
         .route("/games/{id}", get(games::get).delete(games::delete))

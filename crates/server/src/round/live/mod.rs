@@ -29,7 +29,7 @@ use crate::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tensorchess_rules::Color;
-use tokio::sync::{watch, OnceCell};
+use tokio::sync::{mpsc, watch, OnceCell};
 
 /// A game in memory, shared by the requests and tasks working on it (one at
 /// a time: the lock is held for a whole change).
@@ -56,7 +56,15 @@ pub struct LiveGames {
     /// This run's id in the store's list of runs (registered on first need).
     run: OnceCell<i64>,
     stopping: watch::Sender<bool>,
+    /// Where the ids of online games that end here are told (the
+    /// explorer's feed), once someone listens: see [`LiveGames::on_ended`].
+    ended: Mutex<Option<mpsc::Sender<String>>>,
 }
+
+/// Online games ended and not yet taken by the listener: past this many, an
+/// id is dropped (and logged) rather than making a move wait; the
+/// explorer's rebuild counts such a game later.
+pub const ENDED_QUEUE: usize = 4096;
 
 impl LiveGames {
     /// No game in memory yet; games come from `store` when asked for.
@@ -77,6 +85,7 @@ impl LiveGames {
             bot_marks: BotMarks::default(),
             run: OnceCell::new(),
             stopping: watch::channel(false).0,
+            ended: Mutex::new(None),
         }
     }
 
@@ -448,6 +457,7 @@ impl LiveGames {
     ) -> Result<Committed, AppError> {
         let mut staged = lg.stage(change, self.now());
         let event = staged.event;
+        let was_over = lg.is_over();
         let rated_end = lg.record().rated && !lg.is_over() && staged.update.ending.is_some();
         // A rated result changes both ratings in the same transaction; a
         // rating another game changed meanwhile is read again.
@@ -471,7 +481,27 @@ impl LiveGames {
             }
         }
         lg.apply(staged);
+        if !was_over && lg.is_over() && lg.mode() == GameMode::Online {
+            // This server stored the end (the revision was its): it alone
+            // tells, so one server counts the game.
+            self.tell_ended(lg.id());
+        }
         Ok(Committed { event })
+    }
+
+    /// Tells the ids of online games that end on this server (ended by
+    /// its commit) to `to`, from now on: the explorer counts them.
+    pub fn on_ended(&self, to: mpsc::Sender<String>) {
+        *self.ended.lock().unwrap_or_else(|e| e.into_inner()) = Some(to);
+    }
+
+    fn tell_ended(&self, id: &str) {
+        let ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(to) = ended.as_ref() {
+            if to.try_send(id.to_string()).is_err() {
+                tracing::warn!("game {id} ended but the explorer's queue is full or closed");
+            }
+        }
     }
 
     /// A player's rating in a game (the start for a player without one).
