@@ -8,8 +8,8 @@ use tensorchess_rules::VariantKind;
 use tensorchess_store::explorer::{
     count_sql, count_values, eval_values, explore_values, explorer_game_values, finished_ids_sql,
     moves_sql, position_sql, position_values, put_eval_sql, read_eval, read_move_counts,
-    read_top_game, sort_moves, stored_hash, top_games_sql, top_sql, top_values, EVAL_COLUMNS,
-    EXPLORER_GAME_COLUMNS,
+    read_top_game, sort_moves, stored_hash, top_games_sql, top_sql, top_values, uncounted_ids_sql,
+    EVAL_COLUMNS, EXPLORER_GAME_COLUMNS,
 };
 use tensorchess_store::prelude::*;
 use tensorchess_store::{ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, StoreError};
@@ -129,6 +129,22 @@ impl ExplorerRepo for SqliteStore {
         let after = after.unwrap_or("").to_string();
         self.read(move |conn| finished_ids(conn, &after, limit))
             .await
+    }
+
+    async fn uncounted_game_ids(
+        &self,
+        since: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(&uncounted_ids_sql(mark))?;
+            let ids = stmt
+                .query_map(params![since, limit], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
+        })
+        .await
     }
 
     async fn explorer_evals(

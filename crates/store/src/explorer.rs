@@ -294,6 +294,12 @@ pub trait ExplorerRepo: Send + Sync + 'static {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<String>, StoreError>;
+    /// The ids of finished online games last changed at or after `since`
+    /// (ms) that were never counted, oldest first, at most `limit`: what a
+    /// server catches up on (a game whose end was stored by a server that
+    /// stopped before counting it).
+    async fn uncounted_game_ids(&self, since: i64, limit: usize)
+        -> Result<Vec<String>, StoreError>;
     /// The evaluations stored for these positions.
     async fn explorer_evals(
         &self,
@@ -636,6 +642,18 @@ pub fn finished_ids_sql(mark: fn(usize) -> String) -> String {
     format!(
         "SELECT id FROM games WHERE mode = 'online' AND result <> '*' AND id > {} \
          ORDER BY id LIMIT {}",
+        mark(1),
+        mark(2)
+    )
+}
+
+/// The SQL of [`ExplorerRepo::uncounted_game_ids`] (`since`, `limit`).
+pub fn uncounted_ids_sql(mark: fn(usize) -> String) -> String {
+    format!(
+        "SELECT g.id FROM games g WHERE g.mode = 'online' AND g.result <> '*' \
+         AND g.updated_at >= {} \
+         AND NOT EXISTS (SELECT 1 FROM explorer_games e WHERE e.id = g.id) \
+         ORDER BY g.updated_at, g.id LIMIT {}",
         mark(1),
         mark(2)
     )

@@ -27,6 +27,7 @@ use crate::store::{
 use evals::EvalQueue;
 use futures_util::stream::{self, StreamExt};
 use std::sync::{Arc, Weak};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tensorchess_rules::{with_game, VariantKind};
 use tokio::sync::{mpsc, watch};
 
@@ -280,12 +281,38 @@ impl Explorer {
         }
     }
 
+    /// Counts the finished games changed at or after `since` (ms) that no
+    /// server counted (one that stopped between storing a game's end and
+    /// counting it, or whose queue was full): how many it counted now.
+    pub async fn catch_up(&self, since: i64) -> Result<usize, AppError> {
+        let mut counted = 0;
+        loop {
+            let ids = self.store.uncounted_game_ids(since, CATCH_UP_PAGE).await?;
+            let mut progress = false;
+            for id in &ids {
+                if self.add_game(id).await? {
+                    counted += 1;
+                    progress = true;
+                }
+            }
+            // A page of games that cannot be counted (moves that do not
+            // replay) would come back every time: stop there.
+            if ids.len() < CATCH_UP_PAGE || !progress {
+                return Ok(counted);
+            }
+        }
+    }
+
     /// Starts the explorer's background work (the background module does):
     /// counting the games the round says ended (`ended`), and evaluating
     /// the positions queued, until the server stops or the explorer is
     /// gone (each task holds it weakly).
     pub fn start(self: &Arc<Self>, ended: mpsc::Receiver<String>, stopping: watch::Receiver<bool>) {
         tokio::spawn(follow_ended(Arc::downgrade(self), ended, stopping.clone()));
+        tokio::spawn(catch_up_now_and_then(
+            Arc::downgrade(self),
+            stopping.clone(),
+        ));
         tokio::spawn(EvalQueue::run(
             Arc::downgrade(&self.evals),
             self.evals.wake(),
@@ -324,6 +351,40 @@ impl Explorer {
             }
         }
         Ok(ExplorerView::new(moves, answer.top_games))
+    }
+}
+
+/// Games read at a time while catching up.
+const CATCH_UP_PAGE: usize = 256;
+/// How often a server looks for ended games that no server counted.
+const CATCH_UP_EVERY: Duration = Duration::from_secs(600);
+/// How far before its last look each look reaches back (a game's end
+/// stored late by a slow instance, clocks a little apart).
+const CATCH_UP_MARGIN_MS: i64 = 3_600_000;
+
+/// Catches up on every uncounted game when the server starts (those whose
+/// end was stored before a crash), then every [`CATCH_UP_EVERY`] on those
+/// changed since shortly before the last look.
+async fn catch_up_now_and_then(explorer: Weak<Explorer>, mut stopping: watch::Receiver<bool>) {
+    let mut since = 0;
+    loop {
+        let began = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let Some(e) = explorer.upgrade() else {
+            return;
+        };
+        match e.catch_up(since).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("the explorer caught up on {n} games"),
+            Err(err) => tracing::warn!("the explorer could not catch up: {err}"),
+        }
+        drop(e);
+        since = began - CATCH_UP_MARGIN_MS;
+        tokio::select! {
+            _ = tokio::time::sleep(CATCH_UP_EVERY) => {}
+            _ = stopping.wait_for(|s| *s) => return,
+        }
     }
 }
 

@@ -237,6 +237,17 @@ pub async fn explorer_rebuild_reads_finished_online_games(store: &dyn GameStore)
         .await
         .unwrap();
     assert_eq!(page, ["fin-f"]);
+
+    // What a server catches up on: those never counted, changed since.
+    let all = store.uncounted_game_ids(0, 10).await.unwrap();
+    assert_eq!(all, ["fin-a", "fin-e", "fin-f"]);
+    let counted = explorer_game("fin-e", Some(Color::White), true, Speed::Blitz, [None; 2]);
+    assert!(store.add_explorer_game(&counted).await.unwrap());
+    let left = store.uncounted_game_ids(0, 10).await.unwrap();
+    assert_eq!(left, ["fin-a", "fin-f"]);
+    assert_eq!(store.uncounted_game_ids(0, 1).await.unwrap(), ["fin-a"]);
+    let later = store.uncounted_game_ids(i64::MAX, 10).await.unwrap();
+    assert!(later.is_empty(), "{later:?}");
 }
 
 /// The same game added at once many times, through `a` and `b` (two

@@ -432,6 +432,15 @@ async fn a_game_played_here_is_counted_once_when_it_ends() {
     // Adding it again (another server telling the same end) changes nothing.
     assert!(!t.state.explorer.add_game(&id).await.unwrap());
     assert_eq!(explore(&t, &query).await["white"], 1);
+    // Nothing is left to catch up on; a game whose end was stored but never
+    // counted (a server stopped in between: here, the counts forgotten) is
+    // counted by the catch-up, once.
+    assert_eq!(t.state.explorer.catch_up(0).await.unwrap(), 0);
+    t.state.games.live.store().clear_explorer().await.unwrap();
+    assert_eq!(explore(&t, &query).await["white"], 0);
+    assert_eq!(t.state.explorer.catch_up(0).await.unwrap(), 1);
+    assert_eq!(explore(&t, &query).await["white"], 1);
+    assert_eq!(t.state.explorer.catch_up(0).await.unwrap(), 0);
 
     // The engine's word on the position after each move comes, with its depth.
     let deadline = Instant::now() + Duration::from_secs(30);
