@@ -221,7 +221,20 @@ export function renderMoves(state, g, stepTo) {
     row.appendChild(b);
   });
   const current = list.querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
+  if (current) scrollWithin(list, /** @type {HTMLElement} */ (current));
+}
+
+/**
+ * Brings `item` into sight inside the scrolling `list`, moving only the
+ * list: `scrollIntoView` would scroll the page too (on a phone the board
+ * and the clocks would leave the screen after every move).
+ * @param {HTMLElement} list @param {HTMLElement} item
+ */
+function scrollWithin(list, item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 /** @param {GameState} state @param {GameView} g */
