@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  openBrowser, shot, assert, firstGame, tap, waitForPly, openMenu, startFile, stopFile,
+  openBrowser, shot, assert, firstGame, tap, waitForPly, openMenu, startFile, stopFile, pageApi, axeViolations,
 } from './lib.mjs';
 
 const SMALL_PHONE = { width: 375, height: 667 };
@@ -84,5 +84,67 @@ test("the phone's open menu closes when it navigates", async () => {
     assert.equal(await page.getAttribute('#btn-menu', 'aria-expanded'), 'false');
   } finally {
     await b.close();
+  }
+});
+
+test("the home page's counts and featured game while a game is played; a spectator counted", async () => {
+  const alice = await browser.person();
+  const bob = await browser.person();
+  const carol = await browser.person();
+  const dave = await browser.person();
+  try {
+    const a = alice.page;
+    await a.goto(server.url);
+    await a.waitForFunction(() => !!document.body.dataset.player);
+    const made = await pageApi(a, 'POST', '/api/online', { variant: 'tensor', color: 'white', clock: { base_seconds: 300, increment_seconds: 3 } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.id;
+    await a.goto(`${server.url}/#/game/${id}`);
+    await a.waitForFunction(() => document.body.dataset.seat === 'white');
+    const b = bob.page;
+    await b.goto(`${server.url}/#/game/${id}`);
+    await b.click('#btn-join');
+    await b.waitForFunction(() => document.body.dataset.seat === 'black');
+    await a.waitForFunction(() => document.querySelector('#presence-top').dataset.state === 'connected');
+    // Nobody watches yet.
+    assert.equal(await a.isVisible('#spectators'), false);
+    // Carol watches: both players' pages count one spectator.
+    const c = carol.page;
+    await c.goto(`${server.url}/#/game/${id}`);
+    await c.waitForFunction(() => document.body.dataset.game === location.hash.split('/')[2]);
+    for (const p of [a, b, c]) {
+      await p.waitForFunction(() => document.querySelector('#spectators').dataset.count === '1');
+    }
+    assert.equal(await a.textContent('#spectators'), '1 watching');
+    await shot(a, 'living-spectator-counted');
+
+    // Dave opens the home page: four players online, one game being
+    // played, featured with its players' names.
+    const d = dave.page;
+    await d.goto(server.url);
+    await d.waitForFunction((g) => document.querySelector('#site-now').dataset.featured === g, id);
+    await d.waitForFunction(() => document.querySelector('#now-counts').dataset.players === '4');
+    assert.equal(await d.getAttribute('#now-counts', 'data-games'), '1');
+    assert.match(await d.textContent('#now-counts'), /^4 players online · 1 game being played$/);
+    const names = await a.evaluate(async (g) => (await (await fetch(`/api/games/${g}`)).json()), id);
+    assert.equal(await d.textContent('#featured-white'), names.white);
+    assert.equal(await d.textContent('#featured-black'), names.black);
+    assert.equal(await d.getAttribute('#featured-watch', 'href'), `#/game/${id}`);
+    await d.waitForFunction(() => document.querySelector('#featured-board').dataset.ply === '0');
+    // The puzzle of the day is there, with its board, one tap from the puzzles page.
+    assert.match(await d.getAttribute('#puzzle-day-link', 'href'), /^\/puzzles\.html#.+/);
+    await d.waitForSelector('#puzzle-day-board svg');
+    // A move in the game moves the featured board (live).
+    await tap(a, 'a2');
+    await a.waitForSelector('#board .mark-dest[data-square="a3"]');
+    await tap(a, 'a3');
+    await d.waitForFunction(() => document.querySelector('#featured-board').dataset.ply === '1');
+    await d.evaluate(() => document.querySelector('#site-now').scrollIntoView());
+    await shot(d, 'living-home-now');
+    assert.deepEqual(await axeViolations(d), [], 'the home page with its featured game');
+    assert.deepEqual(await axeViolations(a), [], 'a game page with a spectator counted');
+    assert.deepEqual([...a.errors, ...b.errors, ...c.errors, ...d.errors], []);
+  } finally {
+    for (const p of [alice, bob, carol, dave]) await p.context.close();
   }
 });

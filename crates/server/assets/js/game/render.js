@@ -7,7 +7,7 @@
 import {
   isOnline, isLive, shownPly, other, seatsTaken, freeSeat, canMove, premoveColor, moveNumber,
 } from './state.js';
-import { t, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
+import { t, plural, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
 import { signed } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
 
@@ -328,6 +328,12 @@ export function renderOnline(state, g) {
   $('#join').classList.toggle('hidden', !(!seat && free && !g.end));
   if (free) $('#join-text').textContent = t('online.invited', colorArgs(free));
   $('#watching').classList.toggle('hidden', !(!seat && (!free || g.end)));
+  // Who watches without a seat (each person once, on every server).
+  const watchers = o.spectators || 0;
+  const sp = $('#spectators');
+  sp.classList.toggle('hidden', watchers === 0);
+  sp.textContent = watchers ? plural('game.spectators', watchers) : '';
+  sp.dataset.count = String(watchers);
   /** @type {{ kind?: string, text: string } | null} */
   let offer = null;
   if (seat && !g.end && o.draw_offer) {

@@ -14,6 +14,7 @@ mod online;
 mod players;
 mod position;
 mod rel;
+mod site;
 mod tournaments;
 
 use super::ws;
@@ -29,6 +30,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/info", get(position::info))
         .route("/health", get(health::health))
+        .route("/site", get(site::site))
         .route("/position", post(position::position))
         .route("/explain", post(position::explain))
         .route("/games", get(games::list).post(games::create))
