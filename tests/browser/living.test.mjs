@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  openBrowser, shot, assert, firstGame, tap, waitForPly, openMenu, startFile, stopFile, pageApi, axeViolations,
+  openBrowser, shot, assert, firstGame, tap, waitForPly, openMenu, startFile, stopFile, pageApi, axeViolations, registered, PASSWORD,
 } from './lib.mjs';
 
 const SMALL_PHONE = { width: 375, height: 667 };
@@ -116,6 +116,11 @@ test("the home page's counts and featured game while a game is played; a spectat
       await p.waitForFunction(() => document.querySelector('#spectators').dataset.count === '1');
     }
     assert.equal(await a.textContent('#spectators'), '1 watching');
+    // A spectator has no Move box and no legend of the marks (the players have both).
+    assert.equal(await c.isVisible('.panel .move-entry'), false, "no Move box for a spectator");
+    assert.equal(await c.isVisible('#legend'), false, 'no legend for a spectator');
+    assert.equal(await a.isVisible('.panel .move-entry'), true);
+    assert.equal(await a.isVisible('#legend'), true);
     await shot(a, 'living-spectator-counted');
 
     // Dave opens the home page: four players online, one game being
@@ -146,5 +151,95 @@ test("the home page's counts and featured game while a game is played; a spectat
     assert.deepEqual([...a.errors, ...b.errors, ...c.errors, ...d.errors], []);
   } finally {
     for (const p of [alice, bob, carol, dave]) await p.context.close();
+  }
+});
+
+test('a player found from the header, followed (kept after a reload), their game one tap away, names linking to profiles', async () => {
+  const alice = await registered(browser, server, 'alice_w');
+  const bob = await registered(browser, server, 'bobby');
+  try {
+    const a = alice.page;
+    const b = bob.page;
+    // Alice plays (an online game of hers in progress, her page open).
+    const made = await pageApi(a, 'POST', '/api/online', { variant: 'tensor', color: 'white', clock: { base_seconds: 300, increment_seconds: 3 } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.id;
+    await a.goto(`${server.url}/#/game/${id}`);
+    await a.waitForFunction(() => document.body.dataset.seat === 'white');
+
+    // Bob types part of her name in the header's search: her profile.
+    await b.fill('#search-input', 'ALI');
+    const hit = b.locator('#search-results a[data-username="alice_w"]');
+    await hit.waitFor();
+    assert.match(await hit.textContent(), /alice_w.*online/);
+    await shot(b, 'living-search');
+    await hit.click();
+    await b.waitForFunction(() => document.body.dataset.profile === 'alice_w');
+    assert.equal(await b.isVisible('#search-results'), false, 'the results close');
+
+    // Follow, kept after a reload.
+    await b.waitForSelector('#btn-follow:not(.hidden)');
+    assert.equal(await b.textContent('#btn-follow'), 'Follow');
+    await b.click('#btn-follow');
+    await b.waitForFunction(() => document.querySelector('#btn-follow').dataset.following === 'true');
+    await b.reload();
+    await b.waitForFunction(() => document.body.dataset.profile === 'alice_w');
+    await b.waitForFunction(() => document.querySelector('#btn-follow').dataset.following === 'true');
+    assert.equal(await b.textContent('#btn-follow'), 'Unfollow');
+
+    // Bob's own profile lists her, online and playing: her game one tap away.
+    await b.goto(`${server.url}/#/player/bobby`);
+    await b.waitForFunction(() => document.body.dataset.profile === 'bobby');
+    const item = b.locator('#following-list li[data-username="alice_w"]');
+    await item.waitFor();
+    assert.match(await item.textContent(), /online/);
+    await shot(b, 'living-following');
+    await item.locator('a.following-watch').click();
+    await b.waitForFunction((g) => document.body.dataset.game === g, id);
+
+    // On the game page her name links to her profile.
+    const link = b.locator('.player a.name-link[href="#/player/alice_w"]');
+    await link.waitFor();
+    await link.click();
+    await b.waitForFunction(() => document.body.dataset.profile === 'alice_w');
+
+    // Unfollow, kept after a reload.
+    await b.click('#btn-follow');
+    await b.waitForFunction(() => document.querySelector('#btn-follow').dataset.following === 'false');
+    await b.reload();
+    await b.waitForFunction(() => document.body.dataset.profile === 'alice_w');
+    await b.waitForSelector('#btn-follow:not(.hidden)');
+    assert.equal(await b.getAttribute('#btn-follow', 'data-following'), 'false');
+    assert.deepEqual(await axeViolations(b), [], 'the profile with Follow and the header search');
+    assert.deepEqual([...a.errors, ...b.errors], []);
+  } finally {
+    for (const p of [alice, bob]) await p.context.close();
+  }
+});
+
+test('the header search on a phone: in the menu, a bot marked', async () => {
+  const ph = await browser.person({ viewport: SMALL_PHONE });
+  try {
+    const p = ph.page;
+    await p.goto(server.url);
+    await p.waitForFunction(() => !!document.body.dataset.player);
+    // A bot account to find.
+    const r = await pageApi(p, 'POST', '/api/account/register', { username: 'robo_bot', password: PASSWORD });
+    assert.equal(r.status, 201);
+    const tok = await pageApi(p, 'POST', '/api/account/tokens', { description: 'bot', scopes: ['bot:play'] });
+    assert.equal(tok.status, 201, JSON.stringify(tok.body));
+    const up = await pageApi(p, 'POST', '/api/bot/account/upgrade', undefined, tok.body.token);
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    await openMenu(p);
+    await p.fill('#search-input', 'robo');
+    const hit = p.locator('#search-results a[data-username="robo_bot"]');
+    await hit.waitFor();
+    assert.match(await hit.textContent(), /BOT/);
+    await shot(p, 'living-search-phone');
+    await hit.click();
+    await p.waitForFunction(() => document.body.dataset.profile === 'robo_bot');
+    assert.equal(await p.isVisible('#site-nav'), false, 'the menu closed');
+  } finally {
+    await ph.context.close();
   }
 });

@@ -37,7 +37,17 @@ export function renderPlayers(state, board, g) {
     node.textContent = `${color === 'white' ? '○' : '●'} `;
     const title = g.online ? g.online[color].title : null;
     if (title) node.append(titleMark(title), ' ');
-    node.append(name);
+    // An account's name links to its profile.
+    const seated = state.players && state.players.id === g.id ? state.players[color] : null;
+    if (seated && seated.account) {
+      const a = document.createElement('a');
+      a.className = 'name-link';
+      a.href = `#/player/${encodeURIComponent(seated.account)}`;
+      a.textContent = name;
+      node.append(a);
+    } else {
+      node.append(name);
+    }
     node.classList.toggle('to-move', !g.end && g.position.turn === color);
     node.dataset.color = color;
     node.dataset.toMove = t('player.to_move');
@@ -241,6 +251,12 @@ function scrollWithin(list, item) {
 export function renderButtons(state, g) {
   const active = !g.end;
   for (const id of ['#btn-flip', '#btn-eval', '#btn-export', '#btn-abort']) btn(id).disabled = false;
+  // A rated game being played: no New game, no FEN / PGN (no engine help
+  // at hand); a spectator has no Move box.
+  const ratedLive = !!g.online && g.online.rated && !g.end;
+  btn('#btn-new').classList.toggle('hidden', ratedLive);
+  btn('#btn-export').classList.toggle('hidden', ratedLive);
+  $('.panel .move-entry').classList.toggle('hidden', !!g.online && !state.seat);
   // A finished game stays finished: no takeback reopens it (the server refuses too).
   let canTakeback = g.moves.length > 0 && !g.end;
   if (g.mode === 'engine') canTakeback = canTakeback && g.moves.length >= (g.position.turn === g.human_color ? 2 : 1);

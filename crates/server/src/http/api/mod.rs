@@ -78,6 +78,7 @@ pub fn routes() -> Router<AppState> {
         .route("/account/logout", post(players::logout))
         .route("/account/password", post(players::change_password))
         .route("/players/{username}", get(players::profile))
+        .route("/player/autocomplete", get(players::search))
         // Follows and preferences (issue 38), lichess's routes.
         .route("/rel/follow/{username}", post(rel::follow))
         .route("/rel/unfollow/{username}", post(rel::unfollow))
