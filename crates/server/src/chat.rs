@@ -139,7 +139,7 @@ impl Chat {
         let access = Self::access(lg, me, has_account, room)?;
         if !access.read {
             return Err(AppError::refused(
-                Kind::NotAllowed,
+                Kind::NotYourRoom,
                 "This room is not yours to read: the players' chat is theirs, and the spectators' is hidden from the players until the game ends",
             ));
         }
@@ -232,7 +232,7 @@ impl Chat {
             let kind = if access.read && room == ChatRoom::Spectators {
                 Kind::AccountNeeded
             } else {
-                Kind::NotAllowed
+                Kind::NotYourRoom
             };
             return Err(AppError::refused(kind, message));
         }

@@ -7,9 +7,12 @@ use crate::error::AppError;
 use crate::kind::Kind;
 use crate::players::{valid_username, Me, Players};
 use crate::round::live::LiveGames;
-use crate::store::Preferences;
+use crate::store::{GameListQuery, GameMode, Preferences};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+
+/// A followed player's latest games looked at for one in progress.
+const PLAYING_LOOKS_AT: usize = 5;
 
 /// Accounts one account may follow (as lichess).
 pub const MAX_FOLLOWING: usize = 400;
@@ -29,6 +32,10 @@ pub struct FollowedView {
     pub online: bool,
     /// When they were followed (ms).
     pub followed_at: i64,
+    /// Their online game in progress, the latest changed, while they are
+    /// online (watched at `#/game/{id}`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playing: Option<String>,
 }
 
 /// `GET` and `POST /api/account/preferences`.
@@ -135,15 +142,40 @@ impl Follows {
             let Some(username) = record.account else {
                 continue;
             };
+            let online = presence.is_here(&f.followed);
+            let playing = if online {
+                self.playing(&f.followed).await?
+            } else {
+                None
+            };
             out.push(FollowedView {
                 id: username.to_lowercase(),
                 username,
                 name: record.name,
-                online: presence.is_here(&f.followed),
+                online,
                 followed_at: f.at,
+                playing,
             });
         }
         Ok(out)
+    }
+
+    /// `player`'s online game in progress, the latest changed (among their
+    /// few latest games).
+    async fn playing(&self, player: &str) -> Result<Option<String>, AppError> {
+        let latest = self
+            .live
+            .store()
+            .list_games(&GameListQuery {
+                player: player.to_string(),
+                limit: PLAYING_LOOKS_AT,
+                before: None,
+            })
+            .await?;
+        Ok(latest
+            .into_iter()
+            .find(|g| g.record.mode == GameMode::Online && g.record.ending.is_none())
+            .map(|g| g.record.id))
     }
 
     /// `me`'s preferences.

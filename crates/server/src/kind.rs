@@ -94,6 +94,10 @@ kinds! {
     NotOnline = "not_online" => CONFLICT,
     /// Not in this kind of game (no takeback online, no engine help online).
     NotAllowed = "not_allowed" => CONFLICT,
+    /// A game chat's room that is not the asker's to read or write in
+    /// (a spectator in the players' room, a player in the spectators'
+    /// while the game runs).
+    NotYourRoom = "not_your_room" => FORBIDDEN,
     /// Rated play, and other things kept for accounts.
     AccountNeeded = "account_needed" => CONFLICT,
     /// The player (or their address) has as many open seeks as allowed.

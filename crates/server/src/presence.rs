@@ -2,6 +2,11 @@
 //! seat holder counts while it lasts. Changes are announced on the game's topic.
 //! With several servers on one database, each also counts what the others
 //! say they have connected (see `server::cluster`).
+//!
+//! It also counts, the same way, who watches a game without a seat (a
+//! spectator is a player, counted once however many pages they have
+//! open), and from it the site's counts: the players online and the games
+//! with a player connected (the home page's).
 
 use super::clock::Clock;
 use super::hub::Hub;
@@ -27,10 +32,18 @@ fn player_key(player: &str) -> String {
     format!("u:{player}")
 }
 
-/// The game a seat key names.
+/// The presence key of a spectator of game `id`.
+fn watcher_key(id: &str, player: &str) -> String {
+    format!("s:{id}:{player}")
+}
+
+/// The game a seat key or a spectator's key names.
 fn game_of_key(key: &str) -> Option<&str> {
-    let rest = key.strip_prefix("g:")?;
-    Some(rest.rsplit_once(':')?.0)
+    if let Some(rest) = key.strip_prefix("g:") {
+        return Some(rest.rsplit_once(':')?.0);
+    }
+    // A game's id has no colon; a player's id comes after it.
+    Some(key.strip_prefix("s:")?.split_once(':')?.0)
 }
 
 /// Games with a seat gone kept at most; past it, those whose players both
@@ -62,6 +75,8 @@ pub struct Presence {
     counts: Mutex<HashMap<String, [u32; 2]>>,
     /// Open connections by player.
     players: Mutex<HashMap<String, u32>>,
+    /// Spectators' subscriptions here, by game and player.
+    watchers: Mutex<HashMap<(String, String), u32>>,
     /// What the other servers on the database have connected, by server.
     remote: Mutex<HashMap<String, Remote>>,
     /// Each game's seats as last announced, and since when one is gone.
@@ -79,6 +94,7 @@ impl Presence {
             cluster,
             counts: Mutex::new(HashMap::new()),
             players: Mutex::new(HashMap::new()),
+            watchers: Mutex::new(HashMap::new()),
             remote: Mutex::new(HashMap::new()),
             seen: Mutex::new(HashMap::new()),
             clock,
@@ -242,6 +258,10 @@ impl Presence {
             let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
             keys.extend(players.keys().map(|p| player_key(p)));
         }
+        {
+            let watchers = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
+            keys.extend(watchers.keys().map(|(id, p)| watcher_key(id, p)));
+        }
         for key in keys {
             self.tell(true, key);
         }
@@ -347,9 +367,107 @@ impl Presence {
         }
     }
 
+    /// Counts `player` watching game `id` without a seat until the
+    /// guard is dropped.
+    pub fn watch(self: &Arc<Self>, id: &str, player: &str) -> WatchGuard {
+        let key = (id.to_string(), player.to_string());
+        let first = {
+            let mut watchers = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
+            let n = watchers.entry(key.clone()).or_insert(0);
+            *n += 1;
+            *n == 1
+        };
+        if first {
+            self.tell(true, watcher_key(id, player));
+            self.announce(id);
+        }
+        WatchGuard {
+            presence: self.clone(),
+            key,
+        }
+    }
+
+    fn unwatch(&self, key: &(String, String)) {
+        let last = {
+            let mut watchers = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(n) = watchers.get_mut(key) else {
+                return;
+            };
+            *n = n.saturating_sub(1);
+            let last = *n == 0;
+            if last {
+                watchers.remove(key);
+            }
+            last
+        };
+        if last {
+            self.tell(false, watcher_key(&key.0, &key.1));
+            self.announce(&key.0);
+        }
+    }
+
+    /// How many players watch game `id` without a seat, on every server
+    /// (each once, however many pages they have open).
+    pub fn spectators(&self, id: &str) -> usize {
+        let mut who: HashSet<String> = {
+            let watchers = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
+            watchers
+                .keys()
+                .filter(|(game, _)| game == id)
+                .map(|(_, p)| p.clone())
+                .collect()
+        };
+        let prefix = watcher_key(id, "");
+        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        for r in remote.values() {
+            who.extend(
+                r.keys
+                    .iter()
+                    .filter_map(|k| k.strip_prefix(prefix.as_str()).map(str::to_string)),
+            );
+        }
+        who.len()
+    }
+
+    /// How many players have a connection open, on every server.
+    pub fn players_online(&self) -> usize {
+        let mut who: HashSet<String> = {
+            let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+            players.keys().map(|p| player_key(p)).collect()
+        };
+        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        for r in remote.values() {
+            who.extend(r.keys.iter().filter(|k| k.starts_with("u:")).cloned());
+        }
+        who.len()
+    }
+
+    /// The games a player of which is connected, on every server.
+    pub fn games_connected(&self) -> HashSet<String> {
+        let mut games: HashSet<String> = self
+            .counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect();
+        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        for r in remote.values() {
+            games.extend(
+                r.keys
+                    .iter()
+                    .filter(|k| k.starts_with("g:"))
+                    .filter_map(|k| game_of_key(k))
+                    .map(str::to_string),
+            );
+        }
+        games
+    }
+
     fn announce(&self, id: &str) {
         let [white, black] = self.connected(id);
         self.note_seen(id, [white, black]);
+        let spectators = self.spectators(id);
         let topic = game_topic(id);
         self.hub.publish(
             &topic,
@@ -357,6 +475,7 @@ impl Presence {
                 topic: topic.clone(),
                 white,
                 black,
+                spectators,
             },
         );
     }
@@ -364,6 +483,18 @@ impl Presence {
     /// Games with a connected player (for tests and statistics).
     pub fn games(&self) -> usize {
         self.counts.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// A spectator's subscription to a game; dropping it counts them out.
+pub struct WatchGuard {
+    presence: Arc<Presence>,
+    key: (String, String),
+}
+
+impl Drop for WatchGuard {
+    fn drop(&mut self) {
+        self.presence.unwatch(&self.key);
     }
 }
 

@@ -140,6 +140,14 @@ pub struct PasswordRequest {
     pub new: String,
 }
 
+/// `GET /api/player/autocomplete?term=`: the start of a user name.
+#[derive(Deserialize, Debug, Clone)]
+pub struct SearchQuery {
+    /// What the name starts with.
+    #[serde(default)]
+    pub term: String,
+}
+
 /// `PATCH /api/me`: a new display name.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]

@@ -140,6 +140,25 @@ pub async fn account(
         .transpose()
 }
 
+pub async fn accounts_starting(
+    c: &impl GenericClient,
+    prefix: &str,
+    limit: usize,
+) -> Result<Vec<AccountRecord>, StoreError> {
+    let (from, to) = tensorchess_store::player::prefix_range(prefix);
+    let rows = c
+        .query(
+            &format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE username_key COLLATE \"C\" >= $1 \
+                 AND username_key COLLATE \"C\" < $2 AND closed_at IS NULL \
+                 ORDER BY username_key COLLATE \"C\" LIMIT $3"
+            ),
+            &[&from, &to, &(limit as i64)],
+        )
+        .await?;
+    rows.iter().map(read_account).collect()
+}
+
 pub async fn ratings(
     c: &impl GenericClient,
     player: &str,
@@ -295,6 +314,14 @@ impl PlayerRepo for PgStore {
 
     async fn account(&self, username: &str) -> Result<Option<AccountRecord>, StoreError> {
         account(&self.client().await?, username).await
+    }
+
+    async fn accounts_starting(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<AccountRecord>, StoreError> {
+        accounts_starting(&self.client().await?, prefix, limit).await
     }
 
     async fn set_password(&self, player: &str, password_hash: &str) -> Result<(), StoreError> {

@@ -99,6 +99,23 @@ pub fn account(conn: &Connection, username: &str) -> Result<Option<AccountRecord
     })
 }
 
+/// The open accounts whose name key starts with `prefix` (a range over
+/// the key, so no `LIKE` wildcard is read in a name).
+pub fn accounts_starting(
+    conn: &Connection,
+    prefix: &str,
+    limit: usize,
+) -> Result<Vec<AccountRecord>, StoreError> {
+    let (from, to) = tensorchess_store::player::prefix_range(prefix);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE username_key >= ?1 AND username_key < ?2 \
+         AND closed_at IS NULL ORDER BY username_key LIMIT ?3"
+    ))?;
+    all(&mut stmt, params![from, to, limit as i64], |r| {
+        read_account(r)
+    })
+}
+
 pub fn ratings(
     conn: &Connection,
     player: &str,
@@ -250,6 +267,16 @@ impl PlayerRepo for SqliteStore {
     async fn account(&self, username: &str) -> Result<Option<AccountRecord>, StoreError> {
         let username = username.to_string();
         self.read(move |conn| account(conn, &username)).await
+    }
+
+    async fn accounts_starting(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<AccountRecord>, StoreError> {
+        let prefix = prefix.to_string();
+        self.read(move |conn| accounts_starting(conn, &prefix, limit))
+            .await
     }
 
     async fn set_password(&self, player: &str, password_hash: &str) -> Result<(), StoreError> {

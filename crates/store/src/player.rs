@@ -133,6 +133,14 @@ pub trait PlayerRepo: Send + Sync + 'static {
     async fn create_account(&self, account: &AccountRecord) -> Result<(), StoreError>;
     /// The account of a user name (ignoring case).
     async fn account(&self, username: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// The open accounts whose user name starts with `prefix` (ignoring
+    /// case), in the order of their names ignoring case, at most `limit`
+    /// (the header's search).
+    async fn accounts_starting(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<AccountRecord>, StoreError>;
     /// Sets the password hash of `player`'s account.
     async fn set_password(&self, player: &str, password_hash: &str) -> Result<(), StoreError>;
     /// Gives `into` everything `from` has (a guest logging in): their local
@@ -141,4 +149,21 @@ pub trait PlayerRepo: Send + Sync + 'static {
     async fn merge_player(&self, from: &str, into: &str) -> Result<Vec<String>, StoreError>;
     /// A player's ratings, by game.
     async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError>;
+}
+
+/// The range of name keys (lower case) that start with `prefix`: from the
+/// prefix itself to the prefix with its last character one higher (a name
+/// key is ASCII: user names are letters, digits, `_` and `-`). Compared
+/// byte by byte, as both backends compare the key.
+pub fn prefix_range(prefix: &str) -> (String, String) {
+    let from = prefix.to_lowercase();
+    let mut to = from.clone();
+    match to.pop() {
+        Some(last) => {
+            let next = char::from_u32(last as u32 + 1).unwrap_or(char::MAX);
+            to.push(next);
+        }
+        None => to.push(char::MAX),
+    }
+    (from, to)
 }

@@ -29,7 +29,7 @@ import { frozen } from './frozen.js';
  * @typedef {{ white: SeatView, black: SeatView, clock: ClockView | null, draw_offer: Color | null,
  *   rematch_offer: Color | null, rematch_of: string | null, rematch_id: string | null, can_abort: boolean,
  *   rated: boolean, ratings: [number | null, number | null], rating_diffs: [number | null, number | null],
- *   berserked?: [boolean, boolean] }} OnlineView
+ *   berserked?: [boolean, boolean], spectators?: number }} OnlineView
  */
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: 'engine' | 'local' | 'online',
@@ -116,6 +116,13 @@ import { frozen } from './frozen.js';
  *   you?: { withdrawn: boolean, paused: boolean, standing?: StandingView }, top_game: string | null }} TournamentView
  */
 /** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
+/**
+ * @typedef {{ id: string, variant: string, white: string, black: string, white_rating: number | null,
+ *   black_rating: number | null, rated: boolean }} FeaturedGame
+ * @typedef {{ id: string, variant: string, fen: string, solver: Color, rating: number }} DailyPuzzle
+ * @typedef {{ players_online: number, games_playing: number, featured: FeaturedGame | null,
+ *   tournaments_running: TournamentSummary[], tournaments_upcoming: TournamentSummary[], puzzle: DailyPuzzle | null }} SiteView
+ */
 /**
  * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec | null, days?: number, rated: boolean,
  *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest

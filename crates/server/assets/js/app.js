@@ -17,6 +17,7 @@ import { createGamePage } from './game/page.js';
 import { createLobbyPage } from './lobby/page.js';
 import { createProfilePage } from './profile/page.js';
 import { mountWelcome } from './lobby/welcome.js';
+import { createNow } from './lobby/now.js';
 import { createTournamentsPage } from './tournaments/list.js';
 import { createTournamentPage } from './tournaments/page.js';
 import { markCurrent } from './ui/header.js';
@@ -56,6 +57,26 @@ function gamesPage(lobbyPage, openGames) {
 }
 
 /**
+ * The home page: the lobby, with what is going on on the site (`now`)
+ * asked for while it is shown.
+ * @param {import('./router.js').Page} lobbyPage @param {ReturnType<typeof createNow>} now
+ * @returns {import('./router.js').Page}
+ */
+function homePage(lobbyPage, now) {
+  return {
+    ...lobbyPage,
+    enter(params) {
+      now.show();
+      return lobbyPage.enter(params);
+    },
+    leave() {
+      now.hide();
+      if (lobbyPage.leave) lobbyPage.leave();
+    },
+  };
+}
+
+/**
  * `page`, marking `nav` in the header's links while it is shown.
  * @param {import('./router.js').Page} page @param {import('./ui/header.js').SitePage} nav
  * @returns {import('./router.js').Page}
@@ -84,11 +105,12 @@ export async function start() {
   /** @param {string} username @param {string} name */
   const challenge = (username, name) => site.challenges.open(username, name);
   const game = createGamePage({ live, i18n, player, challenge });
-  const lobbyPage = createLobbyPage({
+  const now = createNow({ live, i18n });
+  const lobbyPage = homePage(createLobbyPage({
     live, i18n, player,
     openNewGame: (g, mode) => game.openNewGame(g, mode),
     openAccount: (mode) => site.account.openAccount(mode),
-  });
+  }), now);
   const profilePage = createProfilePage({ i18n, player, challenge });
   const gamePage = game.page;
   const openGames = () => { game.games.open(); };
@@ -110,9 +132,10 @@ export async function start() {
   // anew (their symbols have the same ids in each board's defs).
   const onTheme = () => {
     const b = boards.welcome && boards.welcome.board;
-    if (b) {
-      b.refreshDefs();
-      b.render();
+    for (const board of [b, ...now.boards()]) {
+      if (!board) continue;
+      board.refreshDefs();
+      board.render();
     }
     redrawBoard();
   };

@@ -37,12 +37,12 @@ use crate::identity::Me;
 use crate::ids::{game_topic, GameId};
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::metrics::{Gauge, Metrics};
-use crate::presence::PresenceGuard;
+use crate::presence::{PresenceGuard, WatchGuard};
 use crate::ratelimit::TokenBucket;
 use crate::requests::ClientMessage;
 use crate::round::live::GameEvent;
 use crate::round::online::OnlineGames;
-use crate::store::ChatRoom;
+use crate::store::{ChatRoom, GameMode};
 use crate::topic::Topic;
 use crate::views::ServerEvent;
 use crate::AppState;
@@ -475,6 +475,8 @@ async fn subscribe(
         Topic::Chat(id, ChatRoom::Spectators) => Some((id.clone(), hub.subscribe(&game_topic(id)))),
         _ => None,
     };
+    // Only an online game has spectators (a local game is its owner's).
+    let mut online_game = false;
     let snapshot = match &parsed {
         Topic::Challenges => state
             .challenges
@@ -491,6 +493,7 @@ async fn subscribe(
             .map(|e| (None, e, None)),
         Topic::Lobby => state.lobby.snapshot().await.map(|e| (None, e, None)),
         Topic::Game(id) => state.games.lock_for(id, &conn.me).await.map(|(_, lg)| {
+            online_game = lg.mode() == GameMode::Online;
             let snapshot = ServerEvent::Game {
                 topic: topic.clone(),
                 event: GameEvent::Snapshot,
@@ -515,6 +518,8 @@ async fn subscribe(
         Topic::Game(id) => Some(id),
         _ => None,
     };
+    let watching = online_game && seat.is_none();
+    let watcher_id = conn.me.id.clone();
     let watcher = seat_watch.map(|(game, rx)| SeatWatch {
         state: state.clone(),
         me: conn.me.clone(),
@@ -532,8 +537,13 @@ async fn subscribe(
         // The seat's place in its audience lasts as long as this task.
         let _member = audience_member;
         // A player counts as connected to their game while this lasts.
-        let _here: Option<PresenceGuard> = match (seat, id) {
-            (Some(c), Some(id)) => Some(presence.enter(&id, c)),
+        let _here: Option<PresenceGuard> = match (seat, &id) {
+            (Some(c), Some(id)) => Some(presence.enter(id, c)),
+            _ => None,
+        };
+        // Anyone else on a game's topic watches it: a spectator counted.
+        let _watching: Option<WatchGuard> = match &id {
+            Some(id) if watching => Some(presence.watch(id, &watcher_id)),
             _ => None,
         };
         match watcher {

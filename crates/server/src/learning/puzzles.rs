@@ -217,7 +217,21 @@ fn solver(kind: VariantKind, p: &Puzzle) -> Color {
     !turn.unwrap_or(Color::White)
 }
 
-/// The puzzle service.
+/// The puzzle of the day, for the home page.
+#[derive(serde::Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct DailyPuzzle {
+    /// The puzzle's id (`/puzzles.html#ID` opens it).
+    pub id: String,
+    /// Its game.
+    pub variant: VariantKind,
+    /// The position before the opponent's first move.
+    pub fen: String,
+    /// `white` or `black`: the side that solves it.
+    pub solver: &'static str,
+    /// Its rating in the shipped file.
+    pub rating: u32,
+}
+
 /// The puzzles service: the shipped puzzles, their ratings and the
 /// players'.
 pub struct Puzzles {
@@ -350,6 +364,25 @@ impl Puzzles {
             puzzle: chosen,
             rating: rating_of(chosen),
             player: me,
+        })
+    }
+
+    /// The puzzle of the day: one Tensor Chess puzzle, the same for
+    /// everyone on a UTC day (every server alike), another the next day.
+    pub fn daily(&self) -> Result<DailyPuzzle, AppError> {
+        let (kind, set) = Self::set(None)?;
+        let day = self.clock.now_ms().div_euclid(86_400_000).unsigned_abs();
+        // A step coprime with most lengths walks the set, not in file order.
+        let i = (day.wrapping_mul(2_654_435_761) % set.len() as u64) as usize;
+        let p = set
+            .get(i)
+            .ok_or_else(|| AppError::NotFound("No puzzle today".into()))?;
+        Ok(DailyPuzzle {
+            id: p.id.clone(),
+            variant: kind,
+            fen: p.fen.clone(),
+            solver: solver(kind, p).name(),
+            rating: p.rating,
         })
     }
 

@@ -143,6 +143,17 @@ pub fn guest_name(id: &str) -> String {
     format!("Guest {}", &id[..id.len().min(4)])
 }
 
+/// An account found by the start of its name (the header's search).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundPlayer {
+    /// The user name.
+    pub username: String,
+    /// The display name.
+    pub name: String,
+    /// The player's id.
+    pub player: String,
+}
+
 /// Whether `name` may be a user name: 3 to 20 letters, digits, `-` or `_`,
 /// starting with a letter or digit.
 pub fn valid_username(name: &str) -> bool {
@@ -261,6 +272,34 @@ impl Players {
     }
 
     /// A player's record (a guest who stored nothing has a default one).
+    /// The open accounts whose user name starts with `term` (ignoring
+    /// case), at most `limit`, in name order; none for a term no user
+    /// name could start with.
+    pub async fn search(&self, term: &str, limit: usize) -> Result<Vec<FoundPlayer>, AppError> {
+        // Only what could start a user name is looked for.
+        let term = term.trim();
+        let fits = !term.is_empty()
+            && term.len() <= 20
+            && term
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !fits {
+            return Ok(Vec::new());
+        }
+        let accounts = self.store.accounts_starting(term, limit).await?;
+        let mut found = Vec::with_capacity(accounts.len());
+        for a in accounts {
+            let record = self.record(&a.player_id).await?;
+            found.push(FoundPlayer {
+                username: a.username,
+                name: record.name,
+                player: a.player_id,
+            });
+        }
+        Ok(found)
+    }
+
+    /// The player `id` (a fresh guest's record when none is stored).
     pub async fn record(&self, id: &str) -> Result<PlayerRecord, AppError> {
         Ok(self
             .store

@@ -60,6 +60,8 @@ pub struct Games {
     pub local: Arc<LocalGames>,
     /// Games of two people on their own devices.
     pub online: Arc<OnlineGames>,
+    /// What is being played now (the home page's featured game).
+    pub featured: crate::round::featured::Featured,
 }
 
 impl Games {
@@ -77,6 +79,7 @@ impl Games {
             Games {
                 local: Arc::new(LocalGames::new(live.clone(), engine, round.clone())),
                 online: Arc::new(OnlineGames::new(live.clone(), round.clone())),
+                featured: Default::default(),
                 live,
             }
         })
@@ -85,6 +88,12 @@ impl Games {
     /// The server's settings.
     pub fn config(&self) -> &ServerConfig {
         self.live.config()
+    }
+
+    /// Online games being played now and the featured one (cached a
+    /// few seconds).
+    pub async fn playing_now(&self) -> Result<crate::round::featured::PlayingNow, AppError> {
+        self.featured.now(&self.live).await
     }
 
     /// Where changes are announced to WebSocket subscribers.

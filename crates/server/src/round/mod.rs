@@ -10,6 +10,7 @@
 
 pub mod command;
 pub mod engine_player;
+pub mod featured;
 pub mod games;
 pub mod live;
 pub mod local;

@@ -318,6 +318,9 @@ pub struct OnlineView {
     pub rating_diffs: [Option<i32>; 2],
     /// An arena game: which sides berserked, White first.
     pub berserked: [bool; 2],
+    /// How many people watch the game without a seat, on every server
+    /// (each once); a `presence` event says when it changes.
+    pub spectators: usize,
 }
 
 /// An engine score from White's point of view.
@@ -618,6 +621,8 @@ pub enum ServerEvent {
         white: bool,
         /// Black's player has the game open.
         black: bool,
+        /// How many people watch the game without a seat (each once).
+        spectators: usize,
     },
     /// An online action (`move`, `resign`, ...) was done; `req` is the
     /// client's own number for the request, if it sent one.

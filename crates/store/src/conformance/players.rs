@@ -54,11 +54,47 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
         .create_account(&AccountRecord {
             username: "ANN_1".into(),
             player_id: "ann2".into(),
-            ..account
+            ..account.clone()
         })
         .await
         .unwrap_err();
     assert!(matches!(taken, StoreError::Conflict(_)), "{taken}");
+    // Found by the start of the name, ignoring case, in name order; a
+    // closed account is not; `_` is a letter here, not a wildcard.
+    for (name, id, closed) in [
+        ("annie", "search1", false),
+        ("ANDY", "search2", false),
+        ("Anna_Gone", "search3", true),
+        ("annx1", "search4", false),
+        ("zed_s", "search5", false),
+    ] {
+        store.save_player(&player(id)).await.unwrap();
+        store
+            .create_account(&AccountRecord {
+                username: name.into(),
+                player_id: id.into(),
+                ..account.clone()
+            })
+            .await
+            .unwrap();
+        if closed {
+            store.close_account(name, 9).await.unwrap();
+        }
+    }
+    let names = |v: Vec<AccountRecord>| v.into_iter().map(|a| a.username).collect::<Vec<_>>();
+    assert_eq!(
+        names(store.accounts_starting("An", 10).await.unwrap()),
+        ["ANDY", "Ann_1", "annie", "annx1"]
+    );
+    assert_eq!(
+        names(store.accounts_starting("ann", 2).await.unwrap()),
+        ["Ann_1", "annie"]
+    );
+    assert_eq!(
+        names(store.accounts_starting("ann_", 10).await.unwrap()),
+        ["Ann_1"]
+    );
+    assert!(store.accounts_starting("q", 10).await.unwrap().is_empty());
 
     // Ratings: the first write needs none stored, later ones the one read.
     let r = |rating, games| RatingRecord {

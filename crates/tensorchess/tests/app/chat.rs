@@ -55,13 +55,13 @@ async fn players_and_spectators_chat_apart() {
     // A spectator reads neither the players' room nor writes in it.
     expect_refused(
         &room(&t, &id, Some(&sam), "players").await,
-        StatusCode::CONFLICT,
-        "not_allowed",
+        StatusCode::FORBIDDEN,
+        "not_your_room",
     );
     expect_refused(
         &say(&t, &id, &sam, "players", "hi").await,
-        StatusCode::CONFLICT,
-        "not_allowed",
+        StatusCode::FORBIDDEN,
+        "not_your_room",
     );
     let a = say(&t, &id, &sam, "spectators", "what a game").await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
@@ -80,13 +80,13 @@ async fn players_and_spectators_chat_apart() {
     // The players do not see the spectators' room until the game ends.
     expect_refused(
         &room(&t, &id, Some(&white), "spectators").await,
-        StatusCode::CONFLICT,
-        "not_allowed",
+        StatusCode::FORBIDDEN,
+        "not_your_room",
     );
     expect_refused(
         &say(&t, &id, &black, "spectators", "hi").await,
-        StatusCode::CONFLICT,
-        "not_allowed",
+        StatusCode::FORBIDDEN,
+        "not_your_room",
     );
     let r = t.act(&id, Some(&black), json!({ "type": "resign" })).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);

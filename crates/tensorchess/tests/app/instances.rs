@@ -569,3 +569,62 @@ async fn tokens_and_bot_streams_work_across_servers() {
     let me = with_token(&b, Method::GET, "/api/account", &token, None).await;
     expect_refused(&me, StatusCode::UNAUTHORIZED, "unauthorized");
 }
+
+/// The home page's counts (`GET /api/site`: players online, games being
+/// played, the featured game) and a game's spectators come from the
+/// presence both servers share: each server says the same, whichever
+/// holds the sockets.
+#[tokio::test]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
+async fn the_site_counts_and_spectators_are_the_same_on_both_servers() {
+    let pair = two_servers().await;
+    let Pair {
+        a,
+        b,
+        addr_a,
+        addr_b,
+        ..
+    } = &pair;
+    let (addr_a, addr_b) = (*addr_a, *addr_b);
+    let clock = json!({ "base_seconds": 300, "increment_seconds": 3 });
+    let (id, white, black) = game_across(a, b, clock).await;
+    // White on A; Black, and a spectator, on B; another spectator on A.
+    let mut white_ws = ws_connect(addr_a, Some(&white)).await;
+    let mut black_ws = ws_connect(addr_b, Some(&black)).await;
+    let mut watcher_b = ws_connect(addr_b, None).await;
+    subscribe(&mut white_ws, &id).await;
+    subscribe(&mut black_ws, &id).await;
+    subscribe(&mut watcher_b, &id).await;
+    for (name, t) in [("A", a), ("B", b)] {
+        wait_until(
+            &format!("{name} counts the players and the game"),
+            || async {
+                let s = t.get("/api/site", None).await.body;
+                s["players_online"] == 3
+                    && s["games_playing"] == 1
+                    && s["featured"]["id"] == id.as_str()
+            },
+        )
+        .await;
+    }
+    // A second spectator, on A: White's socket hears two.
+    let mut watcher_a = ws_connect(addr_a, None).await;
+    subscribe(&mut watcher_a, &id).await;
+    loop {
+        let p = next_of(&mut white_ws, &["presence"]).await;
+        if p["spectators"] == 2 {
+            assert_eq!(p["white"], true);
+            assert_eq!(p["black"], true);
+            break;
+        }
+    }
+    // The spectator on B leaves: Black's socket (on B) and White's (on A) hear one.
+    drop(watcher_b);
+    for ws in [&mut black_ws, &mut white_ws] {
+        while next_of(ws, &["presence"]).await["spectators"] != 1 {}
+    }
+    wait_until("B counts three players online", || async {
+        b.get("/api/site", None).await.body["players_online"] == 3
+    })
+    .await;
+}

@@ -3,6 +3,7 @@
 // or online through a link; from a FEN or a PGN) and FEN/PGN export. (The
 // Games list is in games-list.js.)
 
+import { WELCOME_LEVEL } from '../lobby/welcome.js';
 import { api } from '../api.js';
 import { shownPly, positionFor } from './state.js';
 import { t, serverError } from '../i18n.js';
@@ -41,7 +42,8 @@ function syncNewForm() {
 /** The engine's levels in the dialog's list (again once /api/info has answered). @param {GameState} state */
 export function fillLevels(state) {
   const sel = /** @type {HTMLSelectElement} */ (form().level);
-  const chosen = sel.value || '3';
+  // The level a newcomer meets on the home board, unless one was chosen.
+  const chosen = sel.value || String(WELCOME_LEVEL);
   sel.innerHTML = '';
   for (const l of state.info ? state.info.levels : []) {
     sel.add(new Option(`${l.level} — ${t(`level.${l.level}`)}`, String(l.level), false, String(l.level) === chosen));

@@ -5,7 +5,7 @@
 // stop while it is down).
 
 import { isOnline, canMove } from './state.js';
-import { renderPlayers } from './render.js';
+import { renderPlayers, renderOnline } from './render.js';
 import { afterMoveEvent } from './move-event.js';
 import { inTurn, applyView, withMoves, refresh } from './sync.js';
 
@@ -53,7 +53,9 @@ function onEvent(page, msg) {
   } else if (msg.type === 'presence' && g && g.online && msg.topic === `game:${g.id}`) {
     g.online.white.connected = msg.white;
     g.online.black.connected = msg.black;
+    if (typeof msg.spectators === 'number') g.online.spectators = msg.spectators;
     renderPlayers(state, board, g);
+    renderOnline(state, g);
   } else if (msg.type === 'subscribed' && g && isOnline(g) && msg.topic === `game:${g.id}`) {
     // The socket plays with the cookies it was opened with: a seat taken
     // after it opened needs a new socket.

@@ -42,6 +42,7 @@ export function redraw(page) {
   view.renderBanner(state, page.banner, g);
   page.chat.sync(g);
   page.berserk.sync(g, state.seat);
+  loadPlayers(page, g);
   renderChallenge(page, g);
   const d = document.body.dataset;
   d.game = g.id;
@@ -52,11 +53,38 @@ export function redraw(page) {
   d.rev = String(g.rev);
   d.state = g.end ? 'over' : g.engine_thinking ? 'thinking' : canMove(state, g) ? 'your-move' : 'waiting';
   if (state.evalOn && !g.online) updateEval(page);
-  if (g.position.rules && g.position.rules.beasts && isLive(state)) showLegendIfNew(page.i18n);
+  // The legend is for who plays (a spectator has no moves to mark).
+  const spectator = !!g.online && !state.seat;
+  if (g.position.rules && g.position.rules.beasts && isLive(state) && !spectator) showLegendIfNew(page.i18n);
+  const legend = document.querySelector('#legend');
+  if (legend) legend.classList.toggle('hidden', spectator);
   // Live updates come over the WebSocket; should one be missed while the
   // engine thinks, ask for the state again.
   clearTimeout(page.poll);
   if (g.engine_thinking) page.poll = setTimeout(() => refresh(page), ENGINE_POLL_MS);
+}
+
+/**
+ * An online game's players and their accounts, asked once per game and
+ * again when a seat is taken: each name with an account links to its
+ * profile, and the Challenge button needs the opponent's.
+ * @param {GamePage} page @param {GameView} g
+ */
+function loadPlayers(page, g) {
+  const { state, board } = page;
+  if (!g.online) return;
+  const seats = `${g.online.white.taken}${g.online.black.taken}`;
+  if (state.players && state.players.id === g.id && state.players.seats === seats) return;
+  const players = { id: g.id, seats, white: null, black: null };
+  state.players = players;
+  social.gamePlayers(g.id).then((r) => {
+    if (!r.ok || state.players !== players) return;
+    Object.assign(players, r.value);
+    if (state.game && state.game.id === g.id) {
+      view.renderPlayers(state, board, state.game);
+      renderChallenge(page, state.game);
+    }
+  });
 }
 
 /**
@@ -68,16 +96,7 @@ function renderChallenge(page, g) {
   const { state, board, challenge, player } = page;
   for (const pos of ['top', 'bottom']) $(`#challenge-${pos}`).classList.add('hidden');
   if (!g.online || !g.end || !state.seat || !challenge) return;
-  if (!state.players || state.players.id !== g.id) {
-    const players = { id: g.id, white: null, black: null };
-    state.players = players;
-    social.gamePlayers(g.id).then((r) => {
-      if (!r.ok || state.players !== players) return;
-      Object.assign(players, r.value);
-      if (state.game && state.game.id === g.id) renderChallenge(page, state.game);
-    });
-    return;
-  }
+  if (!state.players || state.players.id !== g.id) return;
   const opponent = state.players[other(state.seat)];
   if (!opponent || !opponent.account || (player.me && player.me.account === opponent.account)) return;
   const account = opponent.account;

@@ -7,7 +7,7 @@
 import {
   isOnline, isLive, shownPly, other, seatsTaken, freeSeat, canMove, premoveColor, moveNumber,
 } from './state.js';
-import { t, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
+import { t, plural, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
 import { signed } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
 
@@ -37,7 +37,17 @@ export function renderPlayers(state, board, g) {
     node.textContent = `${color === 'white' ? '○' : '●'} `;
     const title = g.online ? g.online[color].title : null;
     if (title) node.append(titleMark(title), ' ');
-    node.append(name);
+    // An account's name links to its profile.
+    const seated = state.players && state.players.id === g.id ? state.players[color] : null;
+    if (seated && seated.account) {
+      const a = document.createElement('a');
+      a.className = 'name-link';
+      a.href = `#/player/${encodeURIComponent(seated.account)}`;
+      a.textContent = name;
+      node.append(a);
+    } else {
+      node.append(name);
+    }
     node.classList.toggle('to-move', !g.end && g.position.turn === color);
     node.dataset.color = color;
     node.dataset.toMove = t('player.to_move');
@@ -221,13 +231,32 @@ export function renderMoves(state, g, stepTo) {
     row.appendChild(b);
   });
   const current = list.querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
+  if (current) scrollWithin(list, /** @type {HTMLElement} */ (current));
+}
+
+/**
+ * Brings `item` into sight inside the scrolling `list`, moving only the
+ * list: `scrollIntoView` would scroll the page too (on a phone the board
+ * and the clocks would leave the screen after every move).
+ * @param {HTMLElement} list @param {HTMLElement} item
+ */
+function scrollWithin(list, item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 /** @param {GameState} state @param {GameView} g */
 export function renderButtons(state, g) {
   const active = !g.end;
   for (const id of ['#btn-flip', '#btn-eval', '#btn-export', '#btn-abort']) btn(id).disabled = false;
+  // A rated game being played: no New game, no FEN / PGN (no engine help
+  // at hand); a spectator has no Move box.
+  const ratedLive = !!g.online && g.online.rated && !g.end;
+  btn('#btn-new').classList.toggle('hidden', ratedLive);
+  btn('#btn-export').classList.toggle('hidden', ratedLive);
+  $('.panel .move-entry').classList.toggle('hidden', !!g.online && !state.seat);
   // A finished game stays finished: no takeback reopens it (the server refuses too).
   let canTakeback = g.moves.length > 0 && !g.end;
   if (g.mode === 'engine') canTakeback = canTakeback && g.moves.length >= (g.position.turn === g.human_color ? 2 : 1);
@@ -315,6 +344,12 @@ export function renderOnline(state, g) {
   $('#join').classList.toggle('hidden', !(!seat && free && !g.end));
   if (free) $('#join-text').textContent = t('online.invited', colorArgs(free));
   $('#watching').classList.toggle('hidden', !(!seat && (!free || g.end)));
+  // Who watches without a seat (each person once, on every server).
+  const watchers = o.spectators || 0;
+  const sp = $('#spectators');
+  sp.classList.toggle('hidden', watchers === 0);
+  sp.textContent = watchers ? plural('game.spectators', watchers) : '';
+  sp.dataset.count = String(watchers);
   /** @type {{ kind?: string, text: string } | null} */
   let offer = null;
   if (seat && !g.end && o.draw_offer) {

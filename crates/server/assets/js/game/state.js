@@ -32,7 +32,7 @@ import { createChatState } from './chat.js';
  *   premove: { from: string, to: string } | null,
  *   missing: string | null,
  *   chat: import('./chat.js').ChatState,
- *   players: { id: string, white: import('../api.js').SeatPlayer | null, black: import('../api.js').SeatPlayer | null } | null,
+ *   players: { id: string, seats: string, white: import('../api.js').SeatPlayer | null, black: import('../api.js').SeatPlayer | null } | null,
  * }} GameState
  */
 
@@ -59,7 +59,7 @@ export function createGameState() {
     premove: null,
     missing: null, // why no game is shown (a bad link)
     chat: createChatState(), // the online game's chat (chat.js)
-    players: null, // a finished online game's players and their accounts (to challenge the opponent)
+    players: null, // an online game's players and their accounts (names link to profiles; challenge the opponent)
   };
 }
 

@@ -343,6 +343,7 @@ export default frozen({
   'error.seats_taken': 'Both seats are taken',
   'error.not_online': 'This is not an online game',
   'error.not_allowed': 'Not allowed in this game',
+  'error.not_your_room': 'This chat room is not yours',
   'error.rate_limited': 'Too many requests: try again in a moment',
   'error.unavailable': 'The server is stopping: try again in a moment',
   'error.account_needed': 'Rated games are for players with an account: register or log in first.',

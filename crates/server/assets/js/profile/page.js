@@ -3,7 +3,7 @@
 // user name, a rating in each game (rating, RD, rated games), and the
 // recent finished online games, each a link to the game.
 
-import { api } from '../api.js';
+import { api, call } from '../api.js';
 import { t, plural, serverError } from '../i18n.js';
 import { isProvisional } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
@@ -20,7 +20,9 @@ import { frozen } from '../frozen.js';
 /**
  * The profile page's state, one per page (made by `createProfilePage`).
  * `error`: why the profile cannot be shown (a 404: no such player).
- * @typedef {{ username: string, profile: ProfileView | null, error: ApiError | null, seq: number }} ProfileState
+ * @typedef {{ username: string, profile: ProfileView | null, error: ApiError | null, seq: number,
+ *   following: Followed[] | null, busy: boolean }} ProfileState
+ * @typedef {{ username: string, name: string, online: boolean, playing?: string }} Followed
  */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
@@ -59,6 +61,7 @@ function render(view, { player, challenge }) {
   challengeButton.textContent = t('challenge.button');
   challengeButton.setAttribute('aria-label', t('challenge.button_label', { name: p.name }));
   challengeButton.onclick = challenge ? () => challenge(p.username, p.name) : null;
+  renderFollow(view, player, p, !!me);
 
   const body = /** @type {HTMLElement} */ ($('#profile-ratings').querySelector('tbody'));
   body.innerHTML = '';
@@ -99,6 +102,68 @@ function render(view, { player, challenge }) {
   }
 }
 
+/**
+ * Follow (another account's profile, for an account) and the list of
+ * those followed (one's own profile): who is online, and a game being
+ * played one tap away.
+ * @param {ProfileState} view @param {import('../player.js').Player} player @param {ProfileView} p @param {boolean} mine
+ */
+function renderFollow(view, player, p, mine) {
+  const account = player.me && player.me.account;
+  const button = /** @type {HTMLButtonElement} */ ($('#btn-follow'));
+  const list = view.following;
+  button.classList.toggle('hidden', !account || mine || !list);
+  const following = !!list && list.some((f) => f.username.toLowerCase() === p.username.toLowerCase());
+  button.textContent = t(following ? 'follow.unfollow' : 'follow.follow');
+  button.setAttribute('aria-pressed', String(following));
+  button.dataset.following = String(following);
+  button.disabled = view.busy;
+  $('#following-card').classList.toggle('hidden', !mine || !list);
+  if (!mine || !list) return;
+  $('#following-list').replaceChildren(...list.map((f) => {
+    const li = el('li', `following-item${f.online ? ' online' : ''}`);
+    li.dataset.username = f.username;
+    const a = /** @type {HTMLAnchorElement} */ (el('a', 'following-name', f.name));
+    a.href = `#/player/${encodeURIComponent(f.username)}`;
+    li.append(el('span', `following-dot${f.online ? ' on' : ''}`, f.online ? '●' : '○'), ' ', a, ' ',
+      el('span', 'muted small', f.online ? t('follow.online') : t('follow.offline')));
+    if (f.playing) {
+      const w = /** @type {HTMLAnchorElement} */ (el('a', 'button following-watch', t('follow.watch')));
+      w.href = `#/game/${f.playing}`;
+      w.setAttribute('aria-label', t('follow.watch_label', { name: f.name }));
+      li.append(' ', w);
+    }
+    return li;
+  }));
+  $('#following-empty').classList.toggle('hidden', list.length > 0);
+}
+
+/** The accounts this one follows (NDJSON), or null for a guest or on an error. @returns {Promise<Followed[] | null>} */
+async function loadFollowing() {
+  try {
+    const res = await fetch('/api/rel/following');
+    if (!res.ok) return null;
+    return (await res.text()).split('\n').filter((l) => l.trim()).map((l) => /** @type {Followed} */ (JSON.parse(l)));
+  } catch (_) {
+    return null;
+  }
+}
+
+/** Follows or unfollows the profile's player. @param {ProfileState} view @param {ProfileDeps} deps */
+async function toggleFollow(view, deps) {
+  const p = view.profile;
+  if (!p || view.busy) return;
+  const following = $('#btn-follow').dataset.following === 'true';
+  view.busy = true;
+  render(view, deps);
+  const r = await call('POST', `/api/rel/${following ? 'unfollow' : 'follow'}/${encodeURIComponent(p.username)}`);
+  view.following = await loadFollowing();
+  view.busy = false;
+  render(view, deps);
+  if (!r.ok) $('#profile-missing').textContent = serverError(r.error);
+  $('#profile-missing').classList.toggle('hidden', r.ok);
+}
+
 /** @param {ProfileState} view @param {string} username @param {ProfileDeps} deps */
 async function open(view, username, deps) {
   const seq = ++view.seq;
@@ -107,9 +172,10 @@ async function open(view, username, deps) {
   view.error = null;
   render(view, deps);
   try {
-    const p = await api.profile(username);
+    const [p, following] = await Promise.all([api.profile(username), deps.player.me && deps.player.me.account ? loadFollowing() : null]);
     if (seq !== view.seq) return;
     view.profile = p;
+    view.following = following;
   } catch (e) {
     if (seq !== view.seq) return;
     view.error = /** @type {ApiError} */ (e);
@@ -128,10 +194,20 @@ async function open(view, username, deps) {
 export function createProfilePage({ i18n, player, challenge }) {
   const deps = { player, challenge };
   /** @type {ProfileState} */
-  const view = { username: '', profile: null, error: null, seq: 0 };
+  const view = { username: '', profile: null, error: null, seq: 0, following: null, busy: false };
+  $('#btn-follow').addEventListener('click', () => toggleFollow(view, deps));
   i18n.onChange(() => { if (document.body.dataset.page === 'profile') render(view, deps); });
   // Logged in as this player (or out): no challenging oneself.
-  player.onChange(() => { if (document.body.dataset.page === 'profile') render(view, deps); });
+  // Known (or another account) only now: whom this account follows too.
+  player.onChange(async () => {
+    if (document.body.dataset.page !== 'profile') return;
+    render(view, deps);
+    const seq = view.seq;
+    const following = player.me && player.me.account ? await loadFollowing() : null;
+    if (seq !== view.seq) return;
+    view.following = following;
+    render(view, deps);
+  });
   return {
     name: 'profile',
     enter: ([username]) => open(view, decodeURIComponent(username), deps),

@@ -61,6 +61,9 @@ export function setupHeader(i18n, opts = {}) {
   });
   // A link followed inside the app (#/...) closes the menu.
   nav.addEventListener('click', (e) => { if (/** @type {HTMLElement} */ (e.target).closest('a')) setOpen(false); });
+  // So does any navigation (the player's menu, a link in the page, Back).
+  window.addEventListener('hashchange', () => setOpen(false));
+  window.addEventListener('pagehide', () => setOpen(false));
 
   const langSwitch = node('<div class="lang-switch" role="group"></div>');
   for (const l of LANGS) {

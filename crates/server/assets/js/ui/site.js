@@ -11,6 +11,7 @@
 
 import { applyI18n } from '../i18n.js';
 import { setupHeader } from './header.js';
+import { setupSearch } from './search.js';
 import { setupAccount } from './account.js';
 import { newIdentity } from '../player.js';
 import { Live } from '../api.js';
@@ -35,6 +36,7 @@ export function mountSite(opts) {
   const { i18n, player } = opts;
   applyI18n(document);
   setupHeader(i18n, { onTheme: opts.onTheme, current: opts.current });
+  setupSearch(i18n);
   const account = setupAccount({ i18n, player, games: opts.games });
   const live = opts.live || new Live();
   setupYourTurn({ live, i18n, player });

@@ -15,6 +15,7 @@ mod online;
 mod players;
 mod position;
 mod rel;
+mod site;
 mod tournaments;
 
 use super::ws;
@@ -30,6 +31,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/info", get(position::info))
         .route("/health", get(health::health))
+        .route("/site", get(site::site))
         .route("/position", post(position::position))
         .route("/explain", post(position::explain))
         .route("/explorer", get(explorer::explore))
@@ -78,6 +80,7 @@ pub fn routes() -> Router<AppState> {
         .route("/account/logout", post(players::logout))
         .route("/account/password", post(players::change_password))
         .route("/players/{username}", get(players::profile))
+        .route("/player/autocomplete", get(players::search))
         // Follows and preferences (issue 38), lichess's routes.
         .route("/rel/follow/{username}", post(rel::follow))
         .route("/rel/unfollow/{username}", post(rel::unfollow))

@@ -4,9 +4,10 @@
 use super::ApiResult;
 use crate::error::AppError;
 use crate::http::cookies::{id_cookie, via_https};
-use crate::http::extract::{ApiJson, ApiPath};
-use crate::http::views::players::{MeView, ProfileView};
+use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::http::views::players::{FoundPlayerView, MeView, ProfileView};
 use crate::identity::Me;
+use crate::requests::SearchQuery;
 use crate::requests::{AccountRequest, PasswordRequest, RenameRequest};
 use crate::AppState;
 use axum::extract::State;
@@ -101,6 +102,29 @@ pub async fn change_password(
         .change_password(&me, &req.old, &req.new)
         .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Players listed by the header's search at most.
+const SEARCH_LIMIT: usize = 10;
+
+/// `GET /api/player/autocomplete?term=an`: the accounts whose user name
+/// starts with the term (ignoring case), bots marked, who is online said.
+pub async fn search(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<SearchQuery>,
+) -> ApiResult<Vec<FoundPlayerView>> {
+    let found = state.players.search(&q.term, SEARCH_LIMIT).await?;
+    let presence = state.games.live.presence();
+    let mut out = Vec::with_capacity(found.len());
+    for f in found {
+        out.push(FoundPlayerView {
+            title: state.bots.title(&f.player).await?,
+            online: presence.is_here(&f.player),
+            username: f.username,
+            name: f.name,
+        });
+    }
+    Ok(Json(out))
 }
 
 /// `GET /api/players/{username}`: a player's public profile.

@@ -10,5 +10,6 @@ pub mod pgn_tree;
 pub mod players;
 pub mod puzzles;
 pub mod reviews;
+pub mod site;
 pub mod tokens;
 pub mod tournaments;

@@ -167,3 +167,17 @@ mod tests {
         assert_eq!(view.tensor, view.chessence);
     }
 }
+
+/// `GET /api/player/autocomplete?term=`: one account found by the start
+/// of its name.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct FoundPlayerView {
+    /// The user name (`#/player/{username}` is the profile).
+    pub username: String,
+    /// The display name.
+    pub name: String,
+    /// `BOT` for a bot account; `null` otherwise.
+    pub title: Option<&'static str>,
+    /// Whether they have a page open (on any instance).
+    pub online: bool,
+}

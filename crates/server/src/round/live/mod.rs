@@ -180,6 +180,7 @@ impl LiveGames {
         if let (Some(v), Some(o)) = (view.online.as_mut(), lg.online()) {
             v.white.title = self.bot_marks.title(o.player(Color::White));
             v.black.title = self.bot_marks.title(o.player(Color::Black));
+            v.spectators = self.presence.spectators(lg.id());
         }
         view
     }

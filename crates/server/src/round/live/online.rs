@@ -166,6 +166,8 @@ impl OnlineState {
             ratings: self.record.ratings.into_array(),
             rating_diffs: self.record.rating_diffs.into_array(),
             berserked: self.record.berserked.into_array(),
+            // Filled in by `LiveGames::view`, which knows the presence.
+            spectators: 0,
         }
     }
 
