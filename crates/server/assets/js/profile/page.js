@@ -172,7 +172,11 @@ async function open(view, username, deps) {
   view.error = null;
   render(view, deps);
   try {
-    const [p, following] = await Promise.all([api.profile(username), deps.player.me && deps.player.me.account ? loadFollowing() : null]);
+    const account = () => !!(deps.player.me && deps.player.me.account);
+    let [p, following] = await Promise.all([api.profile(username), account() ? loadFollowing() : null]);
+    // Who is asking may have become known while the profile loaded (a
+    // reload: the identity and the page load side by side).
+    if (following === null && account() && seq === view.seq) following = await loadFollowing();
     if (seq !== view.seq) return;
     view.profile = p;
     view.following = following;
@@ -200,7 +204,9 @@ export function createProfilePage({ i18n, player, challenge }) {
   // Logged in as this player (or out): no challenging oneself.
   // Known (or another account) only now: whom this account follows too.
   player.onChange(async () => {
-    if (document.body.dataset.page !== 'profile') return;
+    // The page being opened counts too (its address known before the
+    // router marks the page).
+    if (!view.username) return;
     render(view, deps);
     const seq = view.seq;
     const following = player.me && player.me.account ? await loadFollowing() : null;
@@ -213,6 +219,7 @@ export function createProfilePage({ i18n, player, challenge }) {
     enter: ([username]) => open(view, decodeURIComponent(username), deps),
     leave() {
       view.seq++;
+      view.username = '';
       delete document.body.dataset.profile;
       document.title = t('page.title');
     },
