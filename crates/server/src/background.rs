@@ -82,7 +82,9 @@ pub fn start(state: &AppState) {
     // evaluates the positions it is asked about.
     let (ended, ended_rx) = tokio::sync::mpsc::channel(crate::round::live::ENDED_QUEUE);
     state.games.live.on_ended(ended);
-    state.explorer.start(ended_rx, stopping.clone());
+    state
+        .explorer
+        .start(ended_rx, clock.clone(), stopping.clone());
     let beat_every = config.heartbeat_every_ms.max(1);
     let periods = (
         config.account_poll_every_ms,

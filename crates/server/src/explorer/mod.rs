@@ -16,6 +16,7 @@ mod views;
 pub use evals::EVAL_DEPTH;
 pub use views::{ExplorerEvalView, ExplorerMoveView, ExplorerView, TopGamePlayer, TopGameView};
 
+use crate::clock::Clock;
 use crate::error::AppError;
 use crate::game_views::{new_game, GameViews, VariantGame};
 use crate::round::engine_player::EnginePlayer;
@@ -27,7 +28,7 @@ use crate::store::{
 use evals::EvalQueue;
 use futures_util::stream::{self, StreamExt};
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 use tensorchess_rules::{with_game, VariantKind};
 use tokio::sync::{mpsc, watch};
 
@@ -307,10 +308,16 @@ impl Explorer {
     /// counting the games the round says ended (`ended`), and evaluating
     /// the positions queued, until the server stops or the explorer is
     /// gone (each task holds it weakly).
-    pub fn start(self: &Arc<Self>, ended: mpsc::Receiver<String>, stopping: watch::Receiver<bool>) {
+    pub fn start(
+        self: &Arc<Self>,
+        ended: mpsc::Receiver<String>,
+        clock: Arc<dyn Clock>,
+        stopping: watch::Receiver<bool>,
+    ) {
         tokio::spawn(follow_ended(Arc::downgrade(self), ended, stopping.clone()));
         tokio::spawn(catch_up_now_and_then(
             Arc::downgrade(self),
+            clock,
             stopping.clone(),
         ));
         tokio::spawn(EvalQueue::run(
@@ -364,13 +371,16 @@ const CATCH_UP_MARGIN_MS: i64 = 3_600_000;
 
 /// Catches up on every uncounted game when the server starts (those whose
 /// end was stored before a crash), then every [`CATCH_UP_EVERY`] on those
-/// changed since shortly before the last look.
-async fn catch_up_now_and_then(explorer: Weak<Explorer>, mut stopping: watch::Receiver<bool>) {
+/// changed since shortly before the last look, on the server's clock (the
+/// one that stamps a game's `updated_at`).
+async fn catch_up_now_and_then(
+    explorer: Weak<Explorer>,
+    clock: Arc<dyn Clock>,
+    mut stopping: watch::Receiver<bool>,
+) {
     let mut since = 0;
     loop {
-        let began = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let began = clock.now_ms();
         let Some(e) = explorer.upgrade() else {
             return;
         };
