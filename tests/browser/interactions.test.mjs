@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby, watchPage
 } from './lib.mjs';
 
 let server;
@@ -157,9 +157,7 @@ test('an illegal try is explained, never sent to the game: "Illegal move" and wh
 });
 
 test('a server without /api/explain: the page says it in general words, and asks once only', async () => {
-  const p = await browser.context.newPage();
-  p.errors = [];
-  p.on('pageerror', (e) => p.errors.push(e.message));
+  const p = watchPage(await browser.context.newPage());
   let asked = 0;
   await p.route('**/api/explain', (route) => { asked++; return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"No such API endpoint","kind":"not_found"}' }); });
   try {

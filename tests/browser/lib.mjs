@@ -103,11 +103,25 @@ export async function openBrowser({ viewport = DESKTOP, mobile = false, locale =
     ],
   });
   const page = context.pages()[0] || (await context.newPage());
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
+  watchPage(page);
   page.setDefaultTimeout(15000);
   return { context, page, close: () => context.close() };
+}
+
+// Keeps a page's uncaught errors in `page.errors` (tests assert there are
+// none) and prints what it logs as an error or a warning, so that a failing
+// test's output says what the page itself saw (an exception caught by the
+// page's queue is only logged).
+export function watchPage(page) {
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    let where = '';
+    try { where = new URL(page.url()).hash; } catch { /* a page not loaded yet */ }
+    console.log(`[page ${where || page.url()}] console.${m.type()}: ${m.text()}`);
+  });
+  return page;
 }
 
 // One Chromium with several isolated contexts (separate cookies: separate
@@ -124,9 +138,7 @@ export async function launchBrowser({ viewport = DESKTOP } = {}) {
   const person = async (opts = {}) => {
     const context = await browser.newContext({ viewport: opts.viewport || viewport, locale: 'en-GB' });
     const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.errors = errors;
+    watchPage(page);
     page.setDefaultTimeout(15000);
     return { context, page };
   };

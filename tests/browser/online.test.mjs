@@ -6,7 +6,7 @@
 // restored connection, a declined draw offer, a resignation, a rematch.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby } from './lib.mjs';
+import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby, watchPage } from './lib.mjs';
 
 let server;
 let browser;
@@ -140,9 +140,7 @@ test('two friends play through the invite link while a third watches', async () 
   await a.waitForFunction(() => document.querySelector('#presence-top').dataset.state === 'disconnected');
   await shot(a, 'online-alice-opponent-disconnected');
   // He comes back: the page resyncs the whole game from the server.
-  const b2 = await bob.context.newPage();
-  b2.errors = [];
-  b2.on('pageerror', (e) => b2.errors.push(e.message));
+  const b2 = watchPage(await bob.context.newPage());
   bob.page = b2;
   await b2.goto(link);
   await waitForPly(b2, 3);
