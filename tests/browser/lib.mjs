@@ -208,6 +208,27 @@ export async function pieceAt(page, square) {
 }
 
 // Waits until the page shows `ply` moves and is idle in the given state.
+// What a page shows, for a failing wait's message: its address, the body's
+// data attributes, a notice and the text of a game that could not be shown.
+export async function pageState(page) {
+  return page.evaluate(() => ({
+    hash: location.hash,
+    body: { ...document.body.dataset },
+    toast: document.querySelector('#toast')?.textContent ?? null,
+    status: document.querySelector('#status')?.textContent ?? null,
+  })).catch((e) => ({ unreadable: String(e) }));
+}
+
+// `page.waitForFunction(f, arg)`, whose timeout says what the page showed.
+export async function waitShowing(page, f, arg) {
+  try {
+    return await page.waitForFunction(f, arg);
+  } catch (e) {
+    e.message += `\nthe page showed: ${JSON.stringify(await pageState(page))}`;
+    throw e;
+  }
+}
+
 export async function waitForPly(page, ply, state) {
   await page.waitForFunction(
     ([p, s]) => document.body.dataset.ply === String(p) && (!s || document.body.dataset.state === s) &&

@@ -6,7 +6,7 @@
 // restored connection, a declined draw offer, a resignation, a rematch.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby, watchPage } from './lib.mjs';
+import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby, watchPage, waitShowing } from './lib.mjs';
 
 let server;
 let browser;
@@ -200,7 +200,7 @@ test('two friends play through the invite link while a third watches', async () 
   assert.equal(await b2.evaluate(() => document.body.dataset.seat), 'white');
   await c.waitForSelector('#rematch-link:not(.hidden)');
   await c.click('#rematch-link');
-  await c.waitForFunction(() => document.body.dataset.game && location.hash.endsWith(document.body.dataset.game) && document.body.dataset.ply === '0');
+  await waitShowing(c, () => document.body.dataset.game && location.hash.endsWith(document.body.dataset.game) && document.body.dataset.ply === '0');
   await play(b2, 'e2', 'e4', 1, [a, c]);
   await a.waitForFunction(() => document.querySelector('#status').textContent === 'Your move');
   await shot(a, 'online-rematch-alice-black');

@@ -127,6 +127,7 @@ export function createGamePage({ live, i18n, player, challenge }) {
       live.follow('game', `game:${id}`);
     } catch (e) {
       const err = /** @type {ApiError} */ (e);
+      if (err.status !== 404) console.warn(`game ${id} could not be opened:`, err.message);
       showNoGame(err.status === 404 ? 'status.no_such_game' : err.message);
     }
   }
