@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  shot, tap, waitForPly, waitForGame, axeViolations, assert, registered as registeredIn, startFile, stopFile,
+  shot, tap, waitForPly, waitForGame, axeViolations, assert, registered as registeredIn, startFile, stopFile, openGames,
 } from './lib.mjs';
 
 /** A person with an account named `username`, on the app's home page. */
@@ -18,7 +18,7 @@ before(async () => ({ server, browser } = await startFile({ browser: true })));
 after(() => stopFile({ server, browser }));
 
 /** The header's "Your turn" link: its text, or null while hidden. */
-const yourTurn = (page) => page.$eval('#your-turn', (a) => (a.classList.contains('hidden') ? null : a.textContent));
+const yourTurn = (page) => page.$eval('#your-turn', (a) => (a.classList.contains('hidden') ? null : a.querySelector('.your-turn-words').textContent));
 
 test('correspondence: days per move from a profile, a days clock, and "Your turn" in the header', async () => {
   const frank = await registered('frank');
@@ -48,7 +48,7 @@ test('correspondence: days per move from a profile, a days clock, and "Your turn
     await f.waitForFunction(() => document.querySelector('#clock-bottom')?.textContent === '3 d 0 h');
     assert.equal(await g.textContent('#clock-top'), '3 d 0 h');
     assert.match(await f.textContent('#game-info'), /correspondence, 3 days a move/);
-    await f.waitForFunction(() => document.querySelector('#your-turn')?.textContent === 'Your turn: 1');
+    await f.waitForFunction(() => document.querySelector('#your-turn .your-turn-words')?.textContent === 'Your turn: 1');
     assert.equal(await yourTurn(g), null);
     assert.match(await f.getAttribute('#your-turn', 'href'), /#\/game\//);
     await shot(f, 'correspondence-your-turn');
@@ -59,10 +59,22 @@ test('correspondence: days per move from a profile, a days clock, and "Your turn
     await waitForPly(f, 1);
     await waitForPly(g, 1);
     await f.waitForFunction(() => document.querySelector('#your-turn')?.classList.contains('hidden'));
-    await g.waitForFunction(() => document.querySelector('#your-turn')?.textContent === 'Your turn: 1');
+    // On the phone the badge is the count alone, and the site's name is
+    // not cut short beside it.
+    await g.waitForFunction(() => document.querySelector('#your-turn')?.getAttribute('aria-label') === 'Correspondence games waiting for your move: 1');
+    assert.equal(await g.$eval('#your-turn', (a) => a.innerText.trim()), '1');
+    await g.evaluate(() => window.scrollTo(0, 0));
     await shot(g, 'correspondence-phone');
     const header = await g.$eval('header.top', (h) => h.getBoundingClientRect().height);
     assert.ok(header <= 56, `the phone's header stays one row: ${header}px`);
+    const brand = await g.$eval('header.top .brand', (b) => ({ text: b.textContent, scroll: b.scrollWidth, client: b.clientWidth }));
+    assert.ok(brand.scroll <= brand.client, `the site's name is whole beside the badge: ${JSON.stringify(brand)}`);
+    // The player's own list says whose move each game waits for, and marks
+    // the correspondence game.
+    await openGames(g);
+    await g.waitForSelector('#games-list .game-row[data-turn="you"][data-correspondence="3"]');
+    assert.match(await g.textContent('#games-list .game-row[data-turn="you"]'), /correspondence, 3 days a move[\s\S]*your move/);
+    await g.click('#games-close');
     assert.deepEqual(await axeViolations(g), []);
   } finally {
     await frank.context.close();

@@ -214,6 +214,8 @@ export async function pageState(page) {
   return page.evaluate(() => ({
     hash: location.hash,
     body: { ...document.body.dataset },
+    board: { ...(document.querySelector('#board')?.dataset ?? {}) },
+    hidden: document.hidden,
     toast: document.querySelector('#toast')?.textContent ?? null,
     status: document.querySelector('#status')?.textContent ?? null,
   })).catch((e) => ({ unreadable: String(e) }));
@@ -230,12 +232,17 @@ export async function waitShowing(page, f, arg) {
 }
 
 export async function waitForPly(page, ply, state) {
-  await page.waitForFunction(
-    ([p, s]) => document.body.dataset.ply === String(p) && (!s || document.body.dataset.state === s) &&
-      document.querySelector('#board').dataset.mode === 'idle',
-    [ply, state],
-    { timeout: 30000 },
-  );
+  try {
+    await page.waitForFunction(
+      ([p, s]) => document.body.dataset.ply === String(p) && (!s || document.body.dataset.state === s) &&
+        document.querySelector('#board').dataset.mode === 'idle',
+      [ply, state],
+      { timeout: 30000 },
+    );
+  } catch (e) {
+    e.message += `\nwaiting for ply ${ply}${state ? ` (${state})` : ''}, the page showed: ${JSON.stringify(await pageState(page))}`;
+    throw e;
+  }
 }
 
 // Opens the app at its home page, the lobby (opening it starts no game),

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu, settled, startFile, stopFile,
+  shot, tap, waitForPly, openLobby, waitForLobby, axeViolations, assert, PHONE, DESKTOP, openGames, openMenu, settled, startFile, stopFile, shotsDir,
 } from './lib.mjs';
 
 let server;
@@ -192,7 +192,13 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     // Neither page asks to cancel a seek that is gone (it logged DELETE → 404).
     const refused = [];
     for (const p of [a, b]) p.on('response', (r) => { if (/\/api\/seeks\//.test(r.url()) && r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} ${r.status()}`); });
-    await b.click(`${row} .accept-seek`);
+    // On a desktop the seek is a dot on the graph too (rating against
+    // length), named in its tooltip; Bob takes it there.
+    const dot = `#seek-graph .seek-dot[data-seek="${await b.getAttribute(row, 'data-seek')}"]`;
+    assert.match(await b.$eval(dot, (d) => d.querySelector('title').textContent), /alice \(1500\?\) · Tensor Chess 5\+3 · Rated/);
+    assert.equal(await b.$eval(dot, (d) => d.classList.contains('rated')), true);
+    await (await b.$('.seeks-card')).screenshot({ path: `${shotsDir}/lobby-seek-graph.png` });
+    await b.click(dot);
     for (const [who, p] of [['alice', a], ['bobby', b]]) await inGame(who, p);
     for (const p of [a, b]) await settled(p);
     assert.deepEqual(refused, []);

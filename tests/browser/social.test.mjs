@@ -215,6 +215,7 @@ test('challenges: from a profile, seen live on the Rules page, declined with a r
     // Seen live on another page, with its terms.
     await e.waitForSelector('#challenges .challenge.incoming');
     assert.match(await e.textContent('#challenges .challenge.incoming'), /dora challenges you\s*Chess · no clock · Casual · you play Black/);
+    assert.equal(await e.getAttribute('#challenges .challenge.incoming a.player-link', 'href'), '/#/player/dora', 'the challenger\'s name leads to her profile');
     assert.deepEqual(await axeViolations(e), []);
     assert.ok(await e.evaluate(() => document.documentElement.scrollWidth <= 375), 'the notice fits a phone');
     await shot(e, 'social-challenge-incoming-phone');

@@ -216,6 +216,10 @@ pub struct GameSummary {
     pub move_count: usize,
     /// Whether each side's player is a bot account (online games).
     pub bots: ByColor<bool>,
+    /// Each side's player id (online games; a seat not taken is `None`).
+    pub players: ByColor<Option<String>>,
+    /// A correspondence game's days a move.
+    pub days: Option<u32>,
 }
 
 /// What a change does to a game's moves.

@@ -68,7 +68,10 @@ pub const SUMMARY_EXTRA_COLUMNS: &str = "(SELECT COUNT(*) FROM moves m WHERE m.g
      EXISTS (SELECT 1 FROM online_games ow JOIN bots b ON b.player_id = ow.white_player \
              WHERE ow.game_id = g.id), \
      EXISTS (SELECT 1 FROM online_games ob JOIN bots b ON b.player_id = ob.black_player \
-             WHERE ob.game_id = g.id)";
+             WHERE ob.game_id = g.id), \
+     (SELECT o.white_player FROM online_games o WHERE o.game_id = g.id), \
+     (SELECT o.black_player FROM online_games o WHERE o.game_id = g.id), \
+     (SELECT o.days_per_move FROM online_games o WHERE o.game_id = g.id)";
 
 /// `INSERT INTO table (columns) VALUES (…)` with one placeholder per column.
 pub fn insert_sql(table: &str, columns: &str, mark: fn(usize) -> String) -> String {
@@ -98,11 +101,20 @@ pub fn read_summary(row: &impl Row) -> Result<Option<GameSummary>, StoreError> {
         row.boolean(RECORD_COLUMN_COUNT + 1)?,
         row.boolean(RECORD_COLUMN_COUNT + 2)?,
     );
+    let players = ByColor::new(
+        row.text(RECORD_COLUMN_COUNT + 3)?,
+        row.text(RECORD_COLUMN_COUNT + 4)?,
+    );
+    let days = row
+        .int(RECORD_COLUMN_COUNT + 5)?
+        .and_then(|d| u32::try_from(d).ok());
     match read_record(row, 0) {
         Ok(record) => Ok(Some(GameSummary {
             record,
             move_count,
             bots,
+            players,
+            days,
         })),
         Err(e @ StoreError::Corrupt { .. }) => {
             tracing::error!("{e}");

@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import {
   QUICK_PAIRINGS, quickMatch, quickSeek, mySeekFor, mySeeks, listed, clockShort, acceptorColor, sameClock,
 } from '../../../crates/server/assets/js/lobby/seeks.js';
+import {
+  estimatedMinutes, xOf, yOf, placeSeeks, GRAPH, RATING_RANGE,
+} from '../../../crates/server/assets/js/lobby/seek-graph.js';
 
 const clock = (m, inc) => ({ base_seconds: m * 60, increment_seconds: inc });
 let n = 0;
@@ -74,4 +77,25 @@ test('clocks and colours as the lobby writes them', () => {
   assert.equal(acceptorColor('white'), 'black');
   assert.equal(acceptorColor('black'), 'white');
   assert.equal(acceptorColor('random'), 'random');
+});
+
+test('the seek graph: longer games to the right, higher ratings up, no clock at the end, no dot covering another', () => {
+  assert.equal(estimatedMinutes(clock(5, 3)), 7); // 5 minutes and 40 increments of 3 s
+  assert.equal(estimatedMinutes(null), Infinity);
+  const xs = [clock(1, 0), clock(3, 2), clock(10, 5), clock(60, 30)].map((c) => xOf(estimatedMinutes(c)));
+  for (let i = 1; i < xs.length; i++) assert.ok(xs[i] > xs[i - 1], `${xs}`);
+  assert.ok(xOf(Infinity) > xs[xs.length - 1], 'no clock is right of every clock');
+  assert.ok(xs.every((x) => x >= GRAPH.left && x <= GRAPH.width - GRAPH.right));
+  assert.ok(yOf(1800) < yOf(1500), 'higher is up');
+  assert.equal(yOf(RATING_RANGE[1] + 500), yOf(RATING_RANGE[1]), 'clamped above');
+  assert.equal(yOf(100), yOf(RATING_RANGE[0]), 'clamped below');
+  // Five seeks of one player on one clock: five dots, none on another.
+  const same = Array.from({ length: 5 }, (_, i) => seek('ann', { at: i }));
+  const placed = placeSeeks(same);
+  assert.equal(placed.length, 5);
+  for (const a of placed) {
+    for (const b of placed) {
+      if (a !== b) assert.ok(Math.abs(a.x - b.x) >= 12 || Math.abs(a.y - b.y) >= 12, `${a.seek.id} and ${b.seek.id} overlap`);
+    }
+  }
 });

@@ -41,7 +41,8 @@ import { frozen } from './frozen.js';
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
  *   level: number | null, white: string, black: string, white_title?: string, black_title?: string,
- *   result: string, end_reason: string | null, finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number }} GameSummary
+ *   result: string, end_reason: string | null, finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number,
+ *   to_move: Color | null, you: Color | null, your_turn: boolean, days: number | null }} GameSummary
  */
 /** @typedef {{ games: GameSummary[], next: string | null }} GameList */
 /** @typedef {{ rating: number, rd: number, volatility: number, games: number }} RatingView */
@@ -96,7 +97,7 @@ import { frozen } from './frozen.js';
 /**
  * @typedef {{ id: string, kind: TournamentKind, name: string, variant: string, variant_title: string,
  *   clock: ClockSpec, rated: boolean, starts_at: number, ends_at?: number, minutes?: number, rounds?: number,
- *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean,
+ *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean, names?: Record<string, string>,
  *   days?: number }} TournamentSummary
  */
 /** @typedef {{ id: string, name: string, title?: string }} TournamentPlayer */
@@ -127,7 +128,7 @@ import { frozen } from './frozen.js';
  * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec | null, days?: number, rated: boolean,
  *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest
  */
-/** @typedef {{ id: string, name: string, kind: TournamentKind }} GameTournament */
+/** @typedef {{ id: string, name: string, names?: Record<string, string>, kind: TournamentKind }} GameTournament */
 /** @typedef {{ name: string, account: string | null }} SeatPlayer */
 /** @typedef {{ white: SeatPlayer | null, black: SeatPlayer | null }} GamePlayers */
 /**

@@ -116,6 +116,42 @@ export function fill(text, args) {
 }
 
 /**
+ * The string for `key` as nodes, each `{name}` in it filled with the node
+ * `args` gives (a link) or the text: a sentence whose name is a link keeps
+ * the language's word order.
+ * @param {string} key @param {Record<string, Node | string | number>} args @returns {(Node | string)[]}
+ */
+export function tNodes(key, args) {
+  const text = t(key);
+  /** @type {(Node | string)[]} */
+  const out = [];
+  let at = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    const v = args[m[1]];
+    if (v === undefined) continue;
+    if (m.index > at) out.push(text.slice(at, m.index));
+    out.push(typeof v === 'object' ? v : String(v));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+/**
+ * A player's name that leads to their profile where they have an account
+ * (a guest has none: their name stays text).
+ * @param {string} name as the server gives it @param {string | null | undefined} account
+ * @returns {HTMLElement}
+ */
+export function nameLink(name, account) {
+  const e = document.createElement(account ? 'a' : 'span');
+  e.className = 'player-link';
+  e.textContent = playerName(name);
+  if (account) /** @type {HTMLAnchorElement} */ (e).href = `/#/player/${encodeURIComponent(account)}`;
+  return e;
+}
+
+/**
  * Fills the static strings under `root` from their data-i18n attributes.
  * @param {Document | Element} root
  */

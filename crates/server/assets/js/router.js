@@ -22,6 +22,8 @@ export class Router {
     this.fallback = fallback;
     /** @type {Page | null} */
     this.current = null;
+    /** The address shown last. @type {string | null} */
+    this.shown = null;
     window.addEventListener('hashchange', () => this.run());
   }
 
@@ -29,6 +31,10 @@ export class Router {
   run() {
     const hash = location.hash || '#/';
     if (!hash.startsWith('#/')) return;
+    // Another address opens at its top, as a new page does (a game opened
+    // from low on the lobby would otherwise show its board scrolled away).
+    if (this.current && hash !== this.shown) window.scrollTo(0, 0);
+    this.shown = hash;
     for (const r of this.routes) {
       const m = hash.match(r.pattern);
       if (m) return this.show(r.page, m.slice(1));

@@ -2,6 +2,7 @@
 //! from its stored games (arena points with their fire and berserk marks,
 //! or points of a Swiss and a round robin), and the current pairings.
 
+use super::schedule::Schedule;
 use super::Tournaments;
 use crate::error::AppError;
 use crate::identity::Me;
@@ -31,8 +32,9 @@ pub use crate::views::tournament::{
     TournamentSummaryView, TournamentView, YouView,
 };
 
-/// A tournament's settings with `players` in it.
-pub fn summary(t: &TournamentRecord, players: usize) -> TournamentSummaryView {
+/// A tournament's settings with `players` in it; a scheduled one's names
+/// in other languages as `schedule` gives them.
+pub fn summary(t: &TournamentRecord, players: usize, schedule: &Schedule) -> TournamentSummaryView {
     TournamentSummaryView {
         id: t.id.clone(),
         kind: t.kind.as_str(),
@@ -51,6 +53,7 @@ pub fn summary(t: &TournamentRecord, players: usize) -> TournamentSummaryView {
         state: t.state.as_str(),
         created_by: t.created_by.clone(),
         scheduled: t.schedule_key.is_some(),
+        names: schedule.names_for(t),
     }
 }
 
@@ -359,9 +362,11 @@ impl Tournaments {
             return Ok(None);
         };
         let t = self.record(&g.link.tournament_id).await?;
+        let names = self.schedule().names_for(&t);
         Ok(Some(GameTournamentView {
             id: t.id,
             name: t.name,
+            names,
             kind: t.kind.as_str(),
         }))
     }
@@ -465,7 +470,7 @@ impl Tournaments {
             pairings.push(self.pairing_view(g).await?);
         }
         let players = entries.iter().filter(|e| !e.withdrawn).count();
-        let summary = summary(t, players);
+        let summary = summary(t, players, self.schedule());
         order_pairings(&standings, &mut pairings);
         let top_game = top_game(&standings, &pairings);
         let mut view = TournamentView {

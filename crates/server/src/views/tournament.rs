@@ -3,6 +3,7 @@
 
 use crate::views::ClockSpecView;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// A tournament in a list.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -46,6 +47,10 @@ pub struct TournamentSummaryView {
     pub created_by: String,
     /// Made by the server's schedule (a recurring tournament).
     pub scheduled: bool,
+    /// A scheduled tournament's name in other languages, by language code
+    /// (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
 }
 
 /// A player as a tournament shows them.
@@ -198,6 +203,9 @@ pub struct GameTournamentView {
     pub id: String,
     /// Its name.
     pub name: String,
+    /// A scheduled tournament's name in other languages (as in its summary).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
     /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
     pub kind: &'static str,
 }

@@ -158,3 +158,83 @@ async fn fresh_guests_from_one_address_make_only_so_many_challenges() {
     let other = challenge_from(&t, None, "198.51.100.9", "ann0").await;
     assert_eq!(other.status, StatusCode::CREATED, "{}", other.text);
 }
+
+/// A player's own games list: whose move it is while a game goes on, from
+/// each player's side, and which games are correspondence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_list_says_whose_move_and_marks_correspondence() {
+    let t = TestApp::new();
+    let (id, ann, bob) = corr_game(&t, 3, false).await;
+    let line = |list: &Value| {
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id.as_str())
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} is listed: {list}"))
+    };
+    let games = |cookie: String| {
+        let t = &t;
+        async move {
+            let a = t.get("/api/games", Some(&cookie)).await;
+            assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+            a.body
+        }
+    };
+    let a = line(&games(ann.clone()).await);
+    assert_eq!(
+        (&a["you"], &a["to_move"], &a["your_turn"], &a["days"]),
+        (&json!("white"), &json!("white"), &json!(true), &json!(3)),
+        "{a}"
+    );
+    let b = line(&games(bob.clone()).await);
+    assert_eq!(
+        (&b["you"], &b["your_turn"]),
+        (&json!("black"), &json!(false))
+    );
+    assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
+    let a = line(&games(ann.clone()).await);
+    let b = line(&games(bob.clone()).await);
+    assert_eq!(
+        (&a["to_move"], &a["your_turn"]),
+        (&json!("black"), &json!(false))
+    );
+    assert_eq!(b["your_turn"], true, "{b}");
+    // Over: nobody's move. A game against the engine is the player's own
+    // side's, and not correspondence.
+    let r = t
+        .post(
+            &format!("/api/games/{id}/act"),
+            Some(&bob),
+            json!({ "type": "resign" }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let b = line(&games(bob.clone()).await);
+    assert_eq!(
+        (&b["to_move"], &b["your_turn"]),
+        (&Value::Null, &json!(false))
+    );
+    let made = t
+        .post(
+            "/api/games",
+            Some(&ann),
+            json!({ "mode": "engine", "variant": "chess", "color": "black", "level": 1 }),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let engine_id = made.body["id"].as_str().unwrap().to_string();
+    let list = games(ann.clone()).await;
+    let e = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == engine_id.as_str())
+        .unwrap();
+    assert_eq!(
+        (&e["you"], &e["days"]),
+        (&json!("black"), &Value::Null),
+        "{e}"
+    );
+}

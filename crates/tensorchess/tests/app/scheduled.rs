@@ -73,6 +73,8 @@ async fn scheduled_defaults_are_made_and_listed_as_the_schedules() {
     assert_eq!(arena["scheduled"], true);
     assert_eq!(arena["state"], "upcoming");
     assert_eq!(arena["created_by"], "@schedule");
+    // Its name in Ukrainian, for the page in Ukrainian.
+    assert_eq!(arena["names"]["uk"], "Щогодинний бліц Тензор");
     let swiss = starting_at(&list, TWO_PM + 4 * HOUR)[0];
     assert_eq!(swiss["kind"], "swiss");
     assert_eq!(swiss["rounds"], 7);
@@ -87,6 +89,7 @@ async fn scheduled_defaults_are_made_and_listed_as_the_schedules() {
         )
         .await;
     assert_eq!(one.body["scheduled"], true, "{}", one.text);
+    assert_eq!(one.body["names"]["uk"], "Щогодинний бліц Тензор");
     // Looking again makes nothing more.
     let again = t.state.tournaments.create_scheduled(t.clock.now_ms()).await;
     assert_eq!(again.unwrap(), vec![]);
@@ -110,6 +113,7 @@ async fn scheduled_tournaments_of_a_players_making_are_not_marked() {
         .await;
     assert_eq!(a.status, axum::http::StatusCode::CREATED, "{}", a.text);
     assert_eq!(a.body["scheduled"], false);
+    assert!(a.body.get("names").is_none(), "{}", a.text);
     // No schedule given: the server makes nothing by itself.
     let made = t.state.tournaments.create_scheduled(T0).await.unwrap();
     assert_eq!(made, vec![]);

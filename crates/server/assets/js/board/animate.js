@@ -12,7 +12,10 @@ import { symbolId } from '../pieces.js';
 /** @typedef {import('./types.js').Color} Color */
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
-const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+// No animation where nobody would see it move (a hidden tab draws no
+// frames: its moves are set at once) or where motion is turned down.
+const reducedMotion = () => (typeof document !== 'undefined' && document.hidden)
+  || (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches);
 
 /**
  * Animates `path` on the pieces drawn in `layer`.
@@ -72,8 +75,14 @@ function tween(node, a, b, hop) {
   const duration = Math.min(340, 110 + 55 * dist);
   return new Promise((resolve) => {
     const t0 = performance.now();
+    let done = false;
+    // Frames stop when the tab is hidden (or stall on a busy machine): the
+    // move ends on time anyway, so that the states queued after it are not
+    // held up.
+    const backstop = setTimeout(() => frame(t0 + duration), duration + 120);
     const frame = (/** @type {number} */ now) => {
-      const t = Math.min(1, (now - t0) / duration);
+      if (done) return;
+      const t = Math.min(1, Math.max(0, (now - t0) / duration));
       const e = t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2;
       const x = a.x + (b.x - a.x) * e;
       const y = a.y + (b.y - a.y) * e;
@@ -87,6 +96,8 @@ function tween(node, a, b, hop) {
       }
       if (t < 1) requestAnimationFrame(frame);
       else {
+        done = true;
+        clearTimeout(backstop);
         node.removeAttribute('transform');
         resolve();
       }

@@ -6,7 +6,7 @@
 // once per game (GET /api/games/ID/tournament: null for any other game).
 
 import { tournaments } from '../api.js';
-import { t, colorArgs, serverError } from '../i18n.js';
+import { t, colorArgs, serverError, lang } from '../i18n.js';
 import { toast } from '../ui/notice.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
@@ -82,7 +82,7 @@ export function createBerserk({ onView }) {
     document.body.dataset.tournamentGame = tour ? tour.id : '';
     if (!tour || !g.online) return;
     link.href = `#/tournament/${tour.id}`;
-    link.textContent = t('tour.link', { kind: t(`tour.kind.${tour.kind}`), name: tour.name });
+    link.textContent = t('tour.link', { kind: t(`tour.kind.${tour.kind}`), name: (tour.names && tour.names[lang()]) || tour.name });
     const o = g.online;
     /** @type {boolean[]} */
     const berserked = o.berserked ? [...o.berserked] : [false, false];

@@ -5,7 +5,7 @@
 // them (a move of each side is one), not in plies.
 
 import { api } from '../api.js';
-import { t, plural, serverError, playerName } from '../i18n.js';
+import { t, plural, serverError, playerName, daysPerMove } from '../i18n.js';
 import { toast } from '../ui/notice.js';
 
 /** @typedef {import('../api.js').GameSummary} GameSummary */
@@ -31,9 +31,16 @@ export function opponentText(g) {
 /** A game in one line: "Tensor Chess · vs engine, level 3 · 12 moves". @param {GameSummary} g */
 export const summaryText = (g) => `${t(`game.${g.variant}`)} · ${opponentText(g)} · ${plural('games.moves', g.moves)}`;
 
-/** The result in words: "1-0 (resignation)", "in progress". @param {GameSummary} g */
+/**
+ * The result in words: "1-0 (resignation)"; while the game goes on, whose
+ * move it is in the player's own list ("your move"), else "in progress".
+ * @param {GameSummary} g
+ */
 export function resultText(g) {
-  if (!g.finished) return t('games.in_progress');
+  if (!g.finished) {
+    if (!g.you) return t('games.in_progress');
+    return g.your_turn ? t('games.your_turn') : t('games.their_turn');
+  }
   const reason = g.end_reason ? ` (${t(`games.reason.${g.end_reason}`)})` : '';
   return `${g.result}${reason}`;
 }
@@ -58,7 +65,13 @@ export function createGamesList({ open }) {
     r.dataset.moves = String(g.moves);
     const when = new Date(g.updated_at).toLocaleString(document.documentElement.lang);
     r.innerHTML = '<div class="game-row-main"><b></b> · <span class="opp"></span><br><span class="muted"></span></div>';
-    /** @type {HTMLElement} */ (r.querySelector('b')).textContent = t(`game.${g.variant}`);
+    // A correspondence game says so, with its days a move; one waiting
+    // for this player's move stands out.
+    /** @type {HTMLElement} */ (r.querySelector('b')).textContent = g.days
+      ? `${t(`game.${g.variant}`)} (${t('games.correspondence', { days: daysPerMove(g.days) })})` : t(`game.${g.variant}`);
+    if (g.days) r.dataset.correspondence = String(g.days);
+    if (!g.finished && g.you) r.dataset.turn = g.your_turn ? 'you' : 'opponent';
+    r.classList.toggle('your-turn', !g.finished && g.your_turn);
     /** @type {HTMLElement} */ (r.querySelector('.opp')).textContent = opponentText(g);
     /** @type {HTMLElement} */ (r.querySelector('.muted')).textContent = `${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`;
     const openButton = document.createElement('button');

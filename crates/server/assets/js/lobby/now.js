@@ -10,7 +10,7 @@
 import { api, call } from '../api.js';
 import { Board } from '../board.js';
 import { t, plural, playerName } from '../i18n.js';
-import { termsText, whenText, el } from '../tournaments/format.js';
+import { tourName, termsText, whenText, el } from '../tournaments/format.js';
 
 /** @typedef {import('../api.js').SiteView} SiteView */
 /** @typedef {import('../api.js').Live} Live */
@@ -114,7 +114,7 @@ function render(now) {
   $('#now-tournaments').replaceChildren(...tours.map((x) => {
     const li = el('li', 'tour-item');
     li.dataset.id = x.id;
-    const a = /** @type {HTMLAnchorElement} */ (el('a', 'tour-item-name', x.name));
+    const a = /** @type {HTMLAnchorElement} */ (el('a', 'tour-item-name', tourName(x)));
     a.href = `#/tournament/${x.id}`;
     li.append(a, el('span', 'muted small', termsText(x)), el('span', 'tour-when small', whenText(x, at)));
     return li;

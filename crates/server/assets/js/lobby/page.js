@@ -12,6 +12,7 @@ import { newIdentity } from '../player.js';
 import {
   QUICK_PAIRINGS, quickMatch, mySeekFor, quickSeek, mySeeks, listed, clockShort, clockMinutes, acceptorColor,
 } from './seeks.js';
+import { renderSeekGraph } from './seek-graph.js';
 import { summaryText } from '../game/games-list.js';
 import { chosenClock } from '../ui/choices.js';
 
@@ -383,6 +384,13 @@ export function createLobbyPage({ live, i18n, player, openNewGame, openAccount }
       tr.append(who, game, terms, action);
       body.appendChild(tr);
     }
+    renderSeekGraph($('#seek-graph'), {
+      seeks, me, busy: lobby.busy,
+      describe: (s) => `${playerName(s.player.name)} (${s.player.rating}${s.player.provisional ? '?' : ''}) · ${termsName(s)} · `
+        + `${t(s.rated ? 'seek.rated' : 'seek.casual')}${s.player.id === me ? ` · ${t('seek.cancel')}` : ''}`,
+      noClock: '∞', timeLabel: t('seeks.graph_time'), ratingLabel: t('seeks.graph_rating'),
+      onAccept: accept, onCancel: cancel,
+    });
   }
 
   function renderForm() {

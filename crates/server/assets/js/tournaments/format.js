@@ -2,10 +2,17 @@
 // How tournaments are said on the pages: their kind, clock, length and
 // the time until they start or end, and the server's refusals.
 
-import { t, plural, serverError, has, daysPerMove } from '../i18n.js';
+import { t, plural, serverError, has, daysPerMove, lang } from '../i18n.js';
 
 /** @typedef {import('../api.js').TournamentSummary} TournamentSummary */
 /** @typedef {import('../api.js').ApiError} ApiError */
+
+/**
+ * A tournament's name in the page's language: a scheduled one's own name
+ * in it where the schedule gives one (`names`), else its name.
+ * @param {TournamentSummary} s
+ */
+export const tourName = (s) => (s.names && s.names[lang()]) || s.name;
 
 /** "3+2": minutes and seconds a move. @param {{ base_seconds: number, increment_seconds: number }} c */
 export const clockText = (c) => t('tour.clock', { min: c.base_seconds / 60, inc: c.increment_seconds });

@@ -5,7 +5,7 @@
 
 import { tournaments } from '../api.js';
 import { t, plural } from '../i18n.js';
-import { termsText, whenText, tourError, el, dateTime } from './format.js';
+import { tourName, termsText, whenText, tourError, el, dateTime } from './format.js';
 import { setupForm } from './form.js';
 import { frozen } from '../frozen.js';
 
@@ -27,7 +27,7 @@ function item(s, now) {
   const li = el('li', 'tour-item');
   li.dataset.id = s.id;
   li.dataset.state = s.state;
-  const a = /** @type {HTMLAnchorElement} */ (el('a', 'tour-item-name', s.name));
+  const a = /** @type {HTMLAnchorElement} */ (el('a', 'tour-item-name', tourName(s)));
   a.href = `#/tournament/${s.id}`;
   const when = el('span', 'tour-when', whenText(s, now));
   if (s.state === 'upcoming') when.title = dateTime(s.starts_at);

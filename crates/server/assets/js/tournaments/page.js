@@ -12,7 +12,7 @@
 import { tournaments } from '../api.js';
 import { t, playerName } from '../i18n.js';
 import { announce } from '../ui/notice.js';
-import { termsText, whenText, tourError, el, dateTime } from './format.js';
+import { tourName, termsText, whenText, tourError, el, dateTime } from './format.js';
 import { renderStandings, renderPodium, mark } from './standings.js';
 
 /** @typedef {import('../api.js').TournamentView} TournamentView */
@@ -80,10 +80,10 @@ function render(st) {
     $('#tour-actions').replaceChildren();
     return;
   }
-  document.title = `${v.name} — ${t('page.title')}`;
+  document.title = `${tourName(v)} — ${t('page.title')}`;
   document.body.dataset.tournament = v.id;
   document.body.dataset.tournamentState = v.state;
-  $('#tour-name').textContent = v.name;
+  $('#tour-name').textContent = tourName(v);
   $('#tour-sub').textContent = termsText(v);
   renderWhen(st);
   renderActions(st, v);

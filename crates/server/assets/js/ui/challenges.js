@@ -8,7 +8,7 @@
 // Challenge button, the opponent's name after an online game).
 
 import { social } from '../api.js';
-import { t, colorArgs, playerName, serverError, applyI18n, daysPerMove } from '../i18n.js';
+import { t, tNodes, nameLink, colorArgs, playerName, serverError, applyI18n, daysPerMove } from '../i18n.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
 import { titleMark } from './title-mark.js';
 import { choicesHtml } from './choices.js';
@@ -260,7 +260,9 @@ export function createChallenges({ live, i18n, player, openGame = goToGame }) {
     const name = playerName(c.from.name);
     const text = el('span', 'challenge-text');
     if (c.from.title) text.append(titleMark(c.from.title), ' ');
-    text.append(el('strong', '', t('challenge.from_short', { name })), ' ', el('span', 'muted', challengeTerms(c)));
+    const from = el('strong');
+    from.append(...tNodes('challenge.from_short', { name: nameLink(c.from.name, c.from.account) }));
+    text.append(from, ' ', el('span', 'muted', challengeTerms(c)));
     li.append(text);
     const busy = state.busy.has(c.id);
     if (state.declining === c.id) {
@@ -304,7 +306,9 @@ export function createChallenges({ live, i18n, player, openGame = goToGame }) {
     const text = el('span', 'challenge-text');
     text.append(el('span', 'spinner'), ' ');
     if (c.to.title) text.append(titleMark(c.to.title), ' ');
-    text.append(el('strong', '', t('challenge.waiting', { name })), ' ', el('span', 'muted', challengeTerms(c)));
+    const to = el('strong');
+    to.append(...tNodes('challenge.waiting', { name: nameLink(c.to.name, c.to.account) }));
+    text.append(to, ' ', el('span', 'muted', challengeTerms(c)));
     const w = button(t('challenge.withdraw'), 'challenge-withdraw', () => withdraw(c));
     w.setAttribute('aria-label', t('challenge.withdraw_label', { name }));
     w.disabled = state.busy.has(c.id);

@@ -26,10 +26,21 @@ export function setupYourTurn({ live, i18n, player }) {
   const tools = document.querySelector('header.top .header-tools');
   if (tools) tools.prepend(link);
 
+  // The words, and the count alone for a phone's narrow header (the CSS
+  // shows one of them); the label says it all to a screen reader.
+  const words = document.createElement('span');
+  words.className = 'your-turn-words';
+  const count = document.createElement('span');
+  count.className = 'your-turn-count';
+  count.setAttribute('aria-hidden', 'true');
+  link.append(words, count);
+
   function render() {
     link.classList.toggle('hidden', state.count === 0);
-    link.textContent = t('corr.your_turn', { n: state.count });
+    words.textContent = t('corr.your_turn', { n: state.count });
+    count.textContent = String(state.count);
     link.title = t('corr.your_turn_label', { n: state.count });
+    link.setAttribute('aria-label', link.title);
     link.href = state.first ? `/#/game/${state.first}` : '/#/games';
   }
 

@@ -28,13 +28,8 @@ pub async fn list(
     ApiQuery(q): ApiQuery<GamesQuery>,
 ) -> ApiResult<GameListView> {
     let limit = q.limit.unwrap_or(50).clamp(1, MAX_PAGE);
-    Ok(Json(
-        state
-            .games
-            .list(&me, limit, q.cursor.as_deref())
-            .await?
-            .into(),
-    ))
+    let page = state.games.list(&me, limit, q.cursor.as_deref()).await?;
+    Ok(Json(GameListView::of_player(page, me.id.as_str())))
 }
 
 /// `GET /api/correspondence`: the asker's correspondence games in

@@ -21,7 +21,7 @@ pub async fn site(State(state): State<AppState>) -> ApiResult<SiteView> {
     let few = |list: &[(_, usize)]| {
         list.iter()
             .take(TOURNAMENTS_SHOWN)
-            .map(|(t, players)| summary(t, *players))
+            .map(|(t, players)| summary(t, *players, state.tournaments.schedule()))
             .collect()
     };
     Ok(Json(SiteView {

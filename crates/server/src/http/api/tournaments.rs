@@ -28,7 +28,11 @@ pub async fn create(
 
 /// `GET /api/tournaments`: upcoming, running and finished ones.
 pub async fn list(State(state): State<AppState>) -> ApiResult<TournamentsView> {
-    Ok(Json(state.tournaments.list().await?.into()))
+    let lists = state.tournaments.list().await?;
+    Ok(Json(TournamentsView::of(
+        lists,
+        state.tournaments.schedule(),
+    )))
 }
 
 /// `GET /api/tournaments/{id}`: settings, standings, pairings.

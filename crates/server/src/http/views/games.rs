@@ -1,8 +1,9 @@
 //! `GET /api/games` and `GET /api/correspondence`: lists of games.
 
 use crate::round::games::{CorrespondenceGame, GamePage};
-use crate::store::GameSummary;
+use crate::store::{GameMode, GameRecord, GameSummary};
 use serde::Serialize;
+use tensorchess_rules::{Color, VariantGame};
 
 /// A line of the saved-games list.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -46,6 +47,46 @@ pub struct GameSummaryView {
     /// When it last changed, in milliseconds since the Unix epoch (the
     /// list's order).
     pub updated_at: i64,
+    /// The side to move while the game goes on (`white`, `black`); `null`
+    /// once it is over.
+    pub to_move: Option<&'static str>,
+    /// The asker's side (their own list: against the engine, or a seat of
+    /// an online game); `null` in another player's list and on one device.
+    pub you: Option<&'static str>,
+    /// The game waits for the asker's move.
+    pub your_turn: bool,
+    /// A correspondence game's days a move (`null`: not correspondence).
+    pub days: Option<u32>,
+}
+
+/// The side to move of a game going on after `plies`: its start's side,
+/// turned at every ply. `None` once it is over (or for a start this
+/// program cannot read, which the game page reports).
+fn to_move(r: &GameRecord, plies: usize) -> Option<Color> {
+    if r.ending.is_some() {
+        return None;
+    }
+    let start = VariantGame::from_fen(r.variant, &r.start_fen).ok()?.turn();
+    Some(if plies % 2 == 0 { start } else { !start })
+}
+
+impl GameSummaryView {
+    /// A line of `player`'s own list: their side and whether it is their turn.
+    pub fn for_player(s: GameSummary, player: &str) -> GameSummaryView {
+        let you = match s.record.mode {
+            GameMode::Engine => s.record.human_color,
+            GameMode::Online => s
+                .players
+                .iter()
+                .find(|(_, id)| id.as_deref() == Some(player))
+                .map(|(c, _)| c),
+            GameMode::Local => None,
+        };
+        let mut view = GameSummaryView::from(s);
+        view.you = you.map(Color::name);
+        view.your_turn = you.is_some() && view.to_move == view.you;
+        view
+    }
 }
 
 /// `GET /api/games`: a page of the asker's games, newest first.
@@ -61,6 +102,7 @@ impl From<GameSummary> for GameSummaryView {
     fn from(s: GameSummary) -> GameSummaryView {
         let r = s.record;
         let (result, end_reason) = crate::store::columns::ending_columns(r.ending);
+        let to_move = to_move(&r, s.move_count).map(Color::name);
         GameSummaryView {
             finished: r.ending.is_some(),
             id: r.id,
@@ -79,14 +121,23 @@ impl From<GameSummary> for GameSummaryView {
             moves: s.move_count.div_ceil(2),
             created_at: r.created_at,
             updated_at: r.updated_at,
+            to_move,
+            you: None,
+            your_turn: false,
+            days: s.days,
         }
     }
 }
 
-impl From<GamePage> for GameListView {
-    fn from(page: GamePage) -> GameListView {
+impl GameListView {
+    /// `player`'s own page of games.
+    pub fn of_player(page: GamePage, player: &str) -> GameListView {
         GameListView {
-            games: page.games.into_iter().map(GameSummaryView::from).collect(),
+            games: page
+                .games
+                .into_iter()
+                .map(|g| GameSummaryView::for_player(g, player))
+                .collect(),
             next: page.next,
         }
     }

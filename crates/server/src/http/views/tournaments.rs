@@ -1,5 +1,6 @@
 //! `GET /api/tournaments`.
 
+use crate::tournaments::schedule::Schedule;
 use crate::tournaments::views::{summary, TournamentSummaryView};
 use crate::tournaments::TournamentLists;
 use serde::Serialize;
@@ -15,11 +16,12 @@ pub struct TournamentsView {
     pub finished: Vec<TournamentSummaryView>,
 }
 
-impl From<TournamentLists> for TournamentsView {
-    fn from(lists: TournamentLists) -> TournamentsView {
+impl TournamentsView {
+    /// The lists, scheduled tournaments named as `schedule` names them.
+    pub fn of(lists: TournamentLists, schedule: &Schedule) -> TournamentsView {
         let summaries = |list: Vec<(_, usize)>| {
             list.iter()
-                .map(|(t, players)| summary(t, *players))
+                .map(|(t, players)| summary(t, *players, schedule))
                 .collect()
         };
         TournamentsView {

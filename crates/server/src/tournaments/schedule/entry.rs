@@ -7,6 +7,7 @@ use super::ScheduledTournament;
 use crate::requests::ClockRequest;
 use crate::tournaments::{valid_name, KindRequest, Settings, MAX_LEAD_MS};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use tensorchess_rules::VariantKind;
 
 /// Most occurrences of one entry made ahead at a time: a short period
@@ -31,6 +32,10 @@ pub struct EntryFile {
     pub kind: KindRequest,
     /// Each occurrence's name.
     pub name: String,
+    /// Its name in other languages of the page, by language code
+    /// (`{"uk": "…"}`): pages in that language show it instead.
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
     /// `tensor` (default), `chess` or `chessence`.
     #[serde(default, deserialize_with = "crate::requests::optional_variant")]
     pub variant: Option<VariantKind>,
@@ -84,6 +89,7 @@ impl EntryFile {
                     .into(),
             );
         }
+        let names = self.checked_names()?;
         let key = self.key.clone().unwrap_or_else(|| name.clone());
         if key.trim().is_empty() || key.chars().count() > KEY_LEN || key.contains('@') {
             return Err(format!(
@@ -120,12 +126,34 @@ impl EntryFile {
         Ok(ScheduledTournament {
             key,
             name,
+            names,
             variant: self.variant.unwrap_or_default(),
             rated: self.rated,
             settings,
             recurrence,
             announce_ms,
         })
+    }
+
+    /// `names` checked: each language a code of 2 or 3 small letters, each
+    /// name a tournament's name.
+    fn checked_names(&self) -> Result<BTreeMap<String, String>, String> {
+        let mut names = BTreeMap::new();
+        for (lang, name) in &self.names {
+            if !(2..=3).contains(&lang.len()) || !lang.bytes().all(|b| b.is_ascii_lowercase()) {
+                return Err(format!(
+                    "`names` has language codes of 2 or 3 small letters (\"uk\"), not {lang:?}"
+                ));
+            }
+            let name = name.trim();
+            if !valid_name(name) {
+                return Err(format!(
+                    "`names.{lang}` has 2 to 40 letters, digits, spaces, -, _ or '"
+                ));
+            }
+            names.insert(lang.clone(), name.to_string());
+        }
+        Ok(names)
     }
 
     /// The recurrence `every` (or `every_minutes`) with its fields.

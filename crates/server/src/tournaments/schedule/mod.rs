@@ -18,7 +18,7 @@ use super::Settings;
 use crate::store::{TournamentRecord, TournamentState, SCHEDULE_CREATOR};
 use recurrence::Recurrence;
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use tensorchess_rules::VariantKind;
 
@@ -58,6 +58,8 @@ pub struct ScheduledTournament {
     pub key: String,
     /// Each occurrence's name.
     pub name: String,
+    /// Its name in other languages, by language code.
+    pub names: BTreeMap<String, String>,
     /// The game played.
     pub variant: VariantKind,
     /// Rated or not.
@@ -171,6 +173,28 @@ impl Schedule {
             entries.push(checked);
         }
         Ok(Schedule { entries })
+    }
+
+    /// The names in other languages of the occurrence whose key is
+    /// `occurrence_key` (`key@start`), when this schedule has its entry
+    /// (an entry since removed, or renamed, has none).
+    pub fn names_of(&self, occurrence_key: &str) -> Option<&BTreeMap<String, String>> {
+        let (key, _) = occurrence_key.rsplit_once('@')?;
+        self.entries
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| &e.names)
+            .filter(|n| !n.is_empty())
+    }
+
+    /// `t`'s names in other languages: a scheduled tournament's from its
+    /// entry here, none for any other.
+    pub fn names_for(&self, t: &TournamentRecord) -> BTreeMap<String, String> {
+        t.schedule_key
+            .as_deref()
+            .and_then(|k| self.names_of(k))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Whether it makes nothing.

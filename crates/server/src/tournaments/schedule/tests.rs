@@ -143,6 +143,37 @@ fn an_occurrence_is_made_by_the_schedule_with_its_key() {
 }
 
 #[test]
+fn a_scheduled_tournament_is_named_in_other_languages_by_its_entry() {
+    let s = Schedule::defaults();
+    let hourly = s.entries[0].occurrence("abc".into(), 3_600_000, 0);
+    let names = s.names_for(&hourly);
+    assert_eq!(
+        names.get("uk").map(String::as_str),
+        Some("Щогодинний бліц Тензор")
+    );
+    assert_eq!(
+        s.names_for(&s.entries[1].occurrence("def".into(), DAY_MS, 0))
+            .get("uk")
+            .map(String::as_str),
+        Some("Щоденна швейцарка Тензор")
+    );
+    // A player's tournament, and an occurrence of an entry the schedule no
+    // longer has, have none.
+    let mut player_made = hourly.clone();
+    player_made.schedule_key = None;
+    assert!(s.names_for(&player_made).is_empty());
+    assert!(Schedule::none().names_for(&hourly).is_empty());
+    // Read as written, trimmed.
+    let mut e = arena();
+    e["names"] = json!({ "uk": " Щогодинна куля " });
+    let read = Schedule::parse(&with(vec![e])).unwrap();
+    assert_eq!(read.entries[0].names["uk"], "Щогодинна куля");
+    assert!(Schedule::parse(&with(vec![arena()])).unwrap().entries[0]
+        .names
+        .is_empty());
+}
+
+#[test]
 fn a_file_that_is_not_a_schedule_is_refused() {
     for text in ["", "[]", "{\"tournaments\": 3}", "{\"tourneys\": []}"] {
         assert!(
@@ -176,6 +207,9 @@ fn a_bad_entry_is_refused_by_its_number_and_name() {
         (changed("key", json!("a@b")), "key"),
         (changed("colour", json!("red")), "colour"),
         (changed("variant", json!("checkers")), "checkers"),
+        (changed("names", json!({ "UK": "Бліц" })), "language codes"),
+        (changed("names", json!({ "uk": "б" })), "names.uk"),
+        (changed("names", json!(["Бліц"])), "expected a map"),
     ];
     for (entry, said) in cases {
         let e = refusal(entry.clone());
