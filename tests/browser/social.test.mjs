@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import {
-  shot, tap, waitForPly, waitForGame, axeViolations, assert, settled, binary, pageApi, registered as registeredIn, startFile, stopFile,
+  shot, tap, waitForPly, waitForGame, axeViolations, assert, settled, binary, pageApi, registered as registeredIn, startFile, stopFile, newGame,
 } from './lib.mjs';
 
 /** The API's answer, asked through the page (its cookies). */
@@ -283,5 +283,24 @@ test('challenges: from a profile, seen live on the Rules page, declined with a r
   } finally {
     await dora.context.close();
     await erin.context.close();
+  }
+});
+
+test('a challenge bar on a 1280×800 desktop game page: the player\'s own name stays on the screen', async () => {
+  const ann = await registered('annbar', { viewport: { width: 1280, height: 800 } });
+  const bob = await registered('bobbar');
+  try {
+    const a = ann.page;
+    await newGame(a, { variant: 'tensor', mode: 'engine', level: 1, color: 'white' });
+    const made = await api(bob.page, 'POST', '/api/challenges', { to: 'annbar', variant: 'chess', rated: false, color: 'white', clock: { base_seconds: 300, increment_seconds: 3 } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    await a.waitForSelector('#challenges .challenge.incoming');
+    // The board gives up the bar's height: the name line under it ends on the screen.
+    await a.waitForFunction(() => document.querySelector('.player-bottom').getBoundingClientRect().bottom <= innerHeight);
+    assert.equal(await a.evaluate(() => scrollY), 0);
+    await shot(a, 'social-desktop-challenge-bar');
+  } finally {
+    await ann.context.close();
+    await bob.context.close();
   }
 });

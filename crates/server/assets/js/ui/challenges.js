@@ -110,6 +110,13 @@ export function createChallenges({ live, i18n, player, openGame = goToGame }) {
   const bar = node(BAR);
   if (header) header.after(bar);
   else document.body.prepend(bar);
+  // The board leaves room for the bar while it shows (--bar-h, app.css), so
+  // the player's own name and clock stay on the screen.
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver(() => {
+      document.documentElement.style.setProperty('--bar-h', `${bar.classList.contains('hidden') ? 0 : bar.offsetHeight}px`);
+    }).observe(bar);
+  }
   const dialog = /** @type {HTMLDialogElement} */ (node(FORM));
   document.body.append(dialog);
   const form = /** @type {HTMLFormElement} */ (dialog.querySelector('form'));
