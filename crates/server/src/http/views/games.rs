@@ -67,7 +67,7 @@ fn to_move(r: &GameRecord, plies: usize) -> Option<Color> {
         return None;
     }
     let start = VariantGame::from_fen(r.variant, &r.start_fen).ok()?.turn();
-    Some(if plies % 2 == 0 { start } else { !start })
+    Some(if plies.is_multiple_of(2) { start } else { !start })
 }
 
 impl GameSummaryView {
