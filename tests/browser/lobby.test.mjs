@@ -242,6 +242,9 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     assert.equal(await a.textContent('#profile-ratings tr[data-variant="chess"] td.games'), '0');
     assert.equal(await a.$$eval('#profile-games li.profile-game', (x) => x.length), 1);
     assert.match(await a.textContent('#profile-games'), /alice – bobby.*1-0 \(resignation\).*1 move/);
+    // The names lead to the players' profiles, the rest of the line to the game.
+    assert.deepEqual(await a.$$eval('#profile-games li.profile-game a.player-link', (x) => x.map((e) => e.getAttribute('href'))), ['/#/player/alice', '/#/player/bobby']);
+    assert.match(await a.getAttribute('#profile-games li.profile-game a.profile-game-link', 'href'), /^#\/game\//);
     await shot(a, 'lobby-alice-profile');
 
     // Bob reaches it from the header too, by the profile's address.
@@ -253,6 +256,7 @@ test('a rated seek: posted by Alice, seen live and accepted by Bob; both play, B
     await openGames(b);
     await b.waitForSelector('#games-list .game-row');
     assert.match(await b.textContent('#games-list .game-row'), /online: alice – bobby/);
+    assert.deepEqual(await b.$$eval('#games-list .game-row .opp a.player-link', (x) => x.map((e) => e.getAttribute('href'))), ['/#/player/alice', '/#/player/bobby']);
     assert.match(await b.textContent('#games-list .game-row'), /1 move\b/);
     await b.click('#games-close');
     for (const p of [a, b]) assert.deepEqual(p.errors, []);

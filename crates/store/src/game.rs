@@ -220,6 +220,9 @@ pub struct GameSummary {
     pub players: ByColor<Option<String>>,
     /// A correspondence game's days a move.
     pub days: Option<u32>,
+    /// Each side's account (its username; `None` for a guest or an empty
+    /// seat), online games.
+    pub accounts: ByColor<Option<String>>,
 }
 
 /// What a change does to a game's moves.

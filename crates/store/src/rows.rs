@@ -71,7 +71,11 @@ pub const SUMMARY_EXTRA_COLUMNS: &str = "(SELECT COUNT(*) FROM moves m WHERE m.g
              WHERE ob.game_id = g.id), \
      (SELECT o.white_player FROM online_games o WHERE o.game_id = g.id), \
      (SELECT o.black_player FROM online_games o WHERE o.game_id = g.id), \
-     (SELECT o.days_per_move FROM online_games o WHERE o.game_id = g.id)";
+     (SELECT o.days_per_move FROM online_games o WHERE o.game_id = g.id), \
+     (SELECT a.username FROM online_games o JOIN accounts a ON a.player_id = o.white_player \
+             WHERE o.game_id = g.id), \
+     (SELECT a.username FROM online_games o JOIN accounts a ON a.player_id = o.black_player \
+             WHERE o.game_id = g.id)";
 
 /// `INSERT INTO table (columns) VALUES (…)` with one placeholder per column.
 pub fn insert_sql(table: &str, columns: &str, mark: fn(usize) -> String) -> String {
@@ -108,6 +112,10 @@ pub fn read_summary(row: &impl Row) -> Result<Option<GameSummary>, StoreError> {
     let days = row
         .int(RECORD_COLUMN_COUNT + 5)?
         .and_then(|d| u32::try_from(d).ok());
+    let accounts = ByColor::new(
+        row.text(RECORD_COLUMN_COUNT + 6)?,
+        row.text(RECORD_COLUMN_COUNT + 7)?,
+    );
     match read_record(row, 0) {
         Ok(record) => Ok(Some(GameSummary {
             record,
@@ -115,6 +123,7 @@ pub fn read_summary(row: &impl Row) -> Result<Option<GameSummary>, StoreError> {
             bots,
             players,
             days,
+            accounts,
         })),
         Err(e @ StoreError::Corrupt { .. }) => {
             tracing::error!("{e}");

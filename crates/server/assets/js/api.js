@@ -41,6 +41,7 @@ import { frozen } from './frozen.js';
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
  *   level: number | null, white: string, black: string, white_title?: string, black_title?: string,
+ *   white_account?: string | null, black_account?: string | null,
  *   result: string, end_reason: string | null, finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number,
  *   to_move: Color | null, you: Color | null, your_turn: boolean, days: number | null }} GameSummary
  */

@@ -193,6 +193,11 @@ async fn the_games_list_says_whose_move_and_marks_correspondence() {
         (&b["you"], &b["your_turn"]),
         (&json!("black"), &json!(false))
     );
+    // The players' accounts, for links to their profiles.
+    assert_eq!(
+        (&b["white_account"], &b["black_account"]),
+        (&json!("ann"), &json!("bob"))
+    );
     assert_eq!(t.play(&id, &ann, "e2e4", 0).await.status, StatusCode::OK);
     let a = line(&games(ann.clone()).await);
     let b = line(&games(bob.clone()).await);

@@ -5,7 +5,7 @@
 // them (a move of each side is one), not in plies.
 
 import { api } from '../api.js';
-import { t, plural, serverError, playerName, daysPerMove } from '../i18n.js';
+import { t, tNodes, nameLink, plural, serverError, playerName, daysPerMove } from '../i18n.js';
 import { toast } from '../ui/notice.js';
 
 /** @typedef {import('../api.js').GameSummary} GameSummary */
@@ -26,6 +26,25 @@ export function opponentText(g) {
     return t('games.online_players', { white: named(g.white, g.white_title), black: named(g.black, g.black_title) });
   }
   return t('games.local');
+}
+
+/**
+ * Who the game is against, as nodes: an online game's names lead to the
+ * players' profiles (where they have accounts), as everywhere a name shows.
+ * @param {GameSummary} g @returns {(Node | string)[]}
+ */
+export function opponentNodes(g) {
+  if (g.mode !== 'online') return [opponentText(g)];
+  const named = (/** @type {string} */ name, /** @type {string | null | undefined} */ account, /** @type {string | undefined} */ title) => {
+    const span = document.createElement('span');
+    if (title) span.append(`${title} `);
+    span.append(nameLink(name, account));
+    return span;
+  };
+  return tNodes('games.online_players', {
+    white: named(g.white, g.white_account, g.white_title),
+    black: named(g.black, g.black_account, g.black_title),
+  });
 }
 
 /** A game in one line: "Tensor Chess · vs engine, level 3 · 12 moves". @param {GameSummary} g */
@@ -72,7 +91,7 @@ export function createGamesList({ open }) {
     if (g.days) r.dataset.correspondence = String(g.days);
     if (!g.finished && g.you) r.dataset.turn = g.your_turn ? 'you' : 'opponent';
     r.classList.toggle('your-turn', !g.finished && g.your_turn);
-    /** @type {HTMLElement} */ (r.querySelector('.opp')).textContent = opponentText(g);
+    /** @type {HTMLElement} */ (r.querySelector('.opp')).replaceChildren(...opponentNodes(g));
     /** @type {HTMLElement} */ (r.querySelector('.muted')).textContent = `${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`;
     const openButton = document.createElement('button');
     openButton.type = 'button';

@@ -7,7 +7,7 @@ import { api, call } from '../api.js';
 import { t, plural, serverError } from '../i18n.js';
 import { isProvisional } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
-import { opponentText, resultText } from '../game/games-list.js';
+import { opponentNodes, resultText } from '../game/games-list.js';
 import { frozen } from '../frozen.js';
 
 /** @typedef {import('../api.js').ProfileView} ProfileView */
@@ -94,10 +94,13 @@ function render(view, { player, challenge }) {
   for (const g of p.games) {
     const li = el('li', 'profile-game');
     li.dataset.id = g.id;
-    const a = /** @type {HTMLAnchorElement} */ (el('a', '', opponentText(g)));
-    a.href = `#/game/${g.id}`;
+    // The players' names lead to their profiles; the rest of the line to the game.
+    const who = el('span', 'profile-game-players');
+    who.append(...opponentNodes(g));
     const when = new Date(g.updated_at).toLocaleDateString(document.documentElement.lang);
-    li.append(a, el('span', 'muted', ` · ${t(`game.${g.variant}`)} · ${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`));
+    const a = /** @type {HTMLAnchorElement} */ (el('a', 'profile-game-link', `${t(`game.${g.variant}`)} · ${resultText(g)} · ${plural('games.moves', g.moves)} · ${when}`));
+    a.href = `#/game/${g.id}`;
+    li.append(who, ' · ', a);
     list.appendChild(li);
   }
 }

@@ -24,6 +24,11 @@ pub struct GameSummaryView {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// White's account (its username, for a link to the profile); `null`
+    /// for a guest, and off line.
+    pub white_account: Option<String>,
+    /// Black's account.
+    pub black_account: Option<String>,
     /// `BOT` when White's player is a bot account.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub white_title: Option<&'static str>,
@@ -67,7 +72,11 @@ fn to_move(r: &GameRecord, plies: usize) -> Option<Color> {
         return None;
     }
     let start = VariantGame::from_fen(r.variant, &r.start_fen).ok()?.turn();
-    Some(if plies.is_multiple_of(2) { start } else { !start })
+    Some(if plies.is_multiple_of(2) {
+        start
+    } else {
+        !start
+    })
 }
 
 impl GameSummaryView {
@@ -113,6 +122,8 @@ impl From<GameSummary> for GameSummaryView {
             level: r.level,
             white: r.white,
             black: r.black,
+            white_account: s.accounts.white,
+            black_account: s.accounts.black,
             white_title: s.bots.white.then_some(crate::bot::BOT_TITLE),
             black_title: s.bots.black.then_some(crate::bot::BOT_TITLE),
             result: result.to_string(),
