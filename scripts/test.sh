@@ -46,7 +46,17 @@ TENSORCHESS_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
 export TENSORCHESS_TEST_PG TENSORCHESS_REQUIRE_PG=1
 echo "PostgreSQL at $TENSORCHESS_TEST_PG"
 
-step "Building (ci profile)"
+# The build is also the lint: clippy's driver compiles the workspace's own
+# crates and lints them as `cargo clippy --all-targets -- -D warnings` does
+# (scripts/lint-rustc.sh), every cargo command below with it, so that they
+# share one build (the Python wheel's included). TENSORCHESS_LINT=0: rustc.
+if [ "${TENSORCHESS_LINT:-1}" != 0 ]; then
+  export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc.sh"
+fi
+
+step "Building and linting (ci profile; every target, benches and examples too)"
+# The Python package is built (and linted) by maturin below, as a wheel.
+cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
 cargo nextest run --workspace --cargo-profile ci --no-run
 
 # The browser tests need only the binary: they run beside the Rust tests
