@@ -105,6 +105,10 @@ pub struct ServerConfig {
     /// API requests that change something (POST, DELETE) per client
     /// address (clients exempt by `proxies` are not limited).
     pub write_limit: RateLimit,
+    /// Searches (the opening explorer, the player search, game exports and
+    /// searches) per client address: reads, but ones that make the
+    /// database work.
+    pub search_limit: RateLimit,
     /// The reverse proxies whose `X-Forwarded-For` is believed, and
     /// whether loopback clients are exempt from per-address limits.
     pub proxies: Proxies,
@@ -136,6 +140,7 @@ impl Default for ServerConfig {
             rate_limit: RateLimit::default(),
             ws_write_timeout: std::time::Duration::from_secs(10),
             write_limit: RateLimit::WRITES,
+            search_limit: RateLimit::SEARCHES,
             proxies: Proxies::default(),
             first_move_wait_ms: 60_000,
             allowed_hosts: Vec::new(),

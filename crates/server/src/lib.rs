@@ -90,6 +90,8 @@ pub struct AppState {
     pub explorer: Arc<explorer::Explorer>,
     /// API writes per client address.
     writes: Arc<ClientLimiter>,
+    /// API searches per client address.
+    searches: Arc<ClientLimiter>,
     /// Counters for `GET /api/health`.
     pub metrics: Arc<metrics::Metrics>,
     /// Streams and sockets held open, per account and forwarded client.
@@ -109,6 +111,7 @@ impl AppState {
     /// Nothing runs until [`AppState::start`].
     pub fn with_config(store: Arc<dyn GameStore>, config: ServerConfig) -> AppState {
         let writes = Arc::new(ClientLimiter::new(config.write_limit));
+        let searches = Arc::new(ClientLimiter::new(config.search_limit));
         let held = Arc::new(http::held::Held::new(config.connections.per_client));
         let players = Arc::new(Players::new(store.clone(), config.clock.clone()));
         let games = Games::new(
@@ -159,6 +162,7 @@ impl AppState {
             lobby,
             learning,
             writes,
+            searches,
             held,
             metrics: Arc::default(),
             socket_options: http::ws::socket_options(),

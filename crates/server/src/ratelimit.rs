@@ -33,6 +33,14 @@ impl RateLimit {
         burst: 30,
         per_second: 5.0,
     };
+
+    /// Searches per client: a person types a name a letter at a time, or
+    /// clicks through the explorer's moves; a program exporting games asks
+    /// a page at a time.
+    pub const SEARCHES: RateLimit = RateLimit {
+        burst: 30,
+        per_second: 3.0,
+    };
 }
 
 /// One client's allowance: up to the limit's burst at once, refilled at
@@ -155,7 +163,7 @@ impl<K: std::hash::Hash + Eq + Clone> KeyedLimiter<K> {
 
 /// One token bucket per client address (the key of
 /// [`limit_key`](super::client::limit_key)), for requests that change
-/// something (a new game writes a row).
+/// something (a new game writes a row), or that make the database search.
 pub struct ClientLimiter(KeyedLimiter<IpAddr>);
 
 impl ClientLimiter {

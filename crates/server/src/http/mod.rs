@@ -78,8 +78,18 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Whether an API path (under `/api`) searches the database: the opening
+/// explorer, the player search, a player's games and the games export.
+fn searches(path: &str) -> bool {
+    path == "/explorer"
+        || path == "/player/autocomplete"
+        || path == "/games/export/_ids"
+        || path.starts_with("/games/user/")
+}
+
 /// Answers 429 to a client that sends more API writes than
-/// [`ServerConfig::write_limit`] allows. Reads, and `/api/position`,
+/// [`ServerConfig::write_limit`] allows, or more searches than
+/// [`ServerConfig::search_limit`]. Other reads, and `/api/position`,
 /// `/api/explain` and `/api/analysis/pgn` (which store nothing), are not
 /// counted; nor are exempt clients (`--trusted-local`).
 async fn limit_writes(
@@ -103,12 +113,20 @@ async fn limit_writes(
         }
         state.tokens.take(auth)?;
     }
-    if writes && !client.exempt {
+    if !client.exempt {
         let now = state.games.config().clock.now_ms();
-        state
-            .writes
-            .take(client.key(), now)
-            .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+        let limiter = if writes {
+            Some(&state.writes)
+        } else if searches(request.uri().path()) {
+            Some(&state.searches)
+        } else {
+            None
+        };
+        if let Some(limiter) = limiter {
+            limiter
+                .take(client.key(), now)
+                .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
+        }
     }
     Ok(next.run(request).await)
 }

@@ -592,3 +592,51 @@ async fn a_game_id_that_cannot_be_one_names_no_game_on_any_route() {
     let a = t.get("/api/games/nosuchgame/pgn", None).await;
     assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.text);
 }
+
+/// Searches (the player search, the explorer, a player's games) are
+/// reads that make the database work: each client address has its own
+/// allowance of them, apart from its writes, behind a proxy too.
+#[tokio::test]
+async fn searches_are_limited_per_client_apart_from_writes() {
+    let limit = |c: ServerConfig| ServerConfig {
+        search_limit: RateLimit {
+            burst: 2,
+            per_second: 0.001,
+        },
+        ..c
+    };
+    let t = behind_proxy(limit);
+    let get = |uri: &str, client: &str| Call::new(Method::GET, uri).from(client);
+    for uri in [
+        "/api/player/autocomplete?term=an",
+        "/api/explorer?variant=chess",
+    ] {
+        let a = get(uri, "198.51.100.1").send(&t).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}: {}", a.text);
+    }
+    // The third search from that client, whichever route: refused, with
+    // when to come back.
+    for uri in [
+        "/api/player/autocomplete?term=bo",
+        "/api/explorer?variant=tensor",
+        "/api/games/user/nobody",
+    ] {
+        let a = get(uri, "198.51.100.1").send(&t).await;
+        assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{uri}: {}", a.text);
+        assert!(a.retry_after.is_some(), "{uri}: Retry-After");
+    }
+    // Another client searches; the first still plays (writes are counted
+    // apart) and reads what is not a search.
+    let a = get("/api/player/autocomplete?term=an", "198.51.100.2")
+        .send(&t)
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let made = Call::new(Method::POST, "/api/games")
+        .from("198.51.100.1")
+        .json(json!({ "mode": "local", "variant": "chess" }))
+        .send(&t)
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let a = get("/api/tournaments", "198.51.100.1").send(&t).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
