@@ -8,6 +8,7 @@ mod api_moves;
 mod bench_signature;
 mod bots;
 mod bots_bridge;
+mod bots_list;
 mod bots_claim;
 mod bots_games;
 mod bots_tls;
