@@ -206,9 +206,9 @@ mod tests {
 
     #[test]
     fn tables_scroll_in_a_named_box_and_text_is_escaped() {
-        let html = render("## 4. Routes <x>\n\n| a | b |\n|---|---|\n| `<code>` | x |\n");
+        let html = render("## 4. Routes & \"limits\"\n\n| a | b |\n|---|---|\n| `<code>` | x |\n");
         let open = html
-            .find("<div class=\"doc-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table: 4. Routes &lt;x&gt;\">")
+            .find("<div class=\"doc-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table: 4. Routes &amp; &quot;limits&quot;\">")
             .expect(&html);
         let table = html.find("<table>").unwrap();
         let close = html.find("</table>\n</div>").unwrap();
