@@ -113,11 +113,11 @@ pub fn render(markdown: &str) -> String {
         i += 1;
     }
     if !toc.is_empty() {
-        let mut nav = String::from("<nav class=\"doc-toc\" aria-label=\"Contents\"><ol>\n");
+        let mut nav = String::from("<nav class=\"doc-toc\" aria-label=\"Contents\"><ul>\n");
         for (id, inline) in &toc {
             nav.push_str(&format!("<li><a href=\"#{id}\">{inline}</a></li>\n"));
         }
-        nav.push_str("</ol></nav>\n");
+        nav.push_str("</ul></nav>\n");
         out.insert(title_end.unwrap_or(0), Event::Html(CowStr::from(nav)));
     }
     let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
