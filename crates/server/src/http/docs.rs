@@ -197,11 +197,19 @@ mod tests {
         );
         // The same text twice: another id.
         assert!(html.contains("<h3 id=\"a-token\">"), "{html}");
-        let toc = html.find("<nav class=\"doc-toc\"").expect("a list of sections");
+        let toc = html
+            .find("<nav class=\"doc-toc\"")
+            .expect("a list of sections");
         assert!(toc > html.find("</h1>").unwrap() && toc < html.find("Intro.").unwrap());
-        assert!(html.contains("<li><a href=\"#1-a-token\">1. A token</a></li>"), "{html}");
+        assert!(
+            html.contains("<li><a href=\"#1-a-token\">1. A token</a></li>"),
+            "{html}"
+        );
         assert!(html.contains("<a href=\"#3-the-bridge-tensorchess-bot\">3. The bridge: <code>tensorchess bot</code></a>"));
-        assert!(!html.contains("href=\"#a-token\""), "third-level headings are not listed");
+        assert!(
+            !html.contains("href=\"#a-token\""),
+            "third-level headings are not listed"
+        );
     }
 
     #[test]
@@ -219,10 +227,17 @@ mod tests {
     #[test]
     fn the_bots_documentation_is_rendered_whole() {
         let html = render(BOTS_MD);
-        assert!(html.starts_with("<h1 id=\"programs-the-bot-api-the-board-api-and-tensorchess-bot\">"), "{}", &html[..200]);
+        assert!(
+            html.starts_with("<h1 id=\"programs-the-bot-api-the-board-api-and-tensorchess-bot\">"),
+            "{}",
+            &html[..200]
+        );
         assert!(html.contains("<h2 id=\"4-routes\">4. Routes</h2>"));
         assert!(html.contains("<code>POST /api/bot/account/upgrade</code>"));
-        assert_eq!(html.matches("<table>").count(), html.matches("class=\"doc-table\"").count());
+        assert_eq!(
+            html.matches("<table>").count(),
+            html.matches("class=\"doc-table\"").count()
+        );
         assert!(html.matches("<table>").count() >= 2);
     }
 }

@@ -9,7 +9,6 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tensorchess::server::store::prelude::*;
 use tower::ServiceExt;
 
 /// The list's bots as (user name, online), in its order.
@@ -78,10 +77,7 @@ async fn bots_are_listed_online_first_with_their_ratings() {
     // A closed account is not listed.
     let closed = t.open_store().close_account("mid", T0).await.unwrap();
     assert!(closed.is_some());
-    assert_eq!(
-        listed(&t).await,
-        owned(&[("Zed", true), ("alpha", false)])
-    );
+    assert_eq!(listed(&t).await, owned(&[("Zed", true), ("alpha", false)]));
 
     // The program stops: Zed goes back among the others, by name.
     drop(events);
@@ -93,10 +89,7 @@ async fn bots_are_listed_online_first_with_their_ratings() {
 
 /// `GET uri`: the status, the `Content-Type` and the body as text.
 async fn page(t: &TestApp, uri: &str) -> (StatusCode, String, String) {
-    let req = Request::builder()
-        .uri(uri)
-        .body(Body::empty())
-        .unwrap();
+    let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
     let res = t.router.clone().oneshot(req).await.unwrap();
     let status = res.status();
     let kind = res
@@ -121,20 +114,23 @@ async fn the_bot_and_board_apis_documentation_is_served_as_a_page() {
     assert!(html.contains("<link rel=\"stylesheet\" href=\"/css/docs.css\">"));
     assert!(!html.contains("<!-- doc -->"), "the slot is filled");
     // docs/bots.md in the article, in English whatever the page's language.
-    let article = &html[html.find("<article class=\"doc\" lang=\"en\">").expect("the article")..];
-    assert!(article.contains(
-        "<h1 id=\"programs-the-bot-api-the-board-api-and-tensorchess-bot\">"
-    ));
-    assert!(article.contains("<a href=\"#4-routes\">4. Routes</a>"), "a list of the sections");
+    let article = &html[html
+        .find("<article class=\"doc\" lang=\"en\">")
+        .expect("the article")..];
+    assert!(article.contains("<h1 id=\"programs-the-bot-api-the-board-api-and-tensorchess-bot\">"));
+    assert!(
+        article.contains("<a href=\"#4-routes\">4. Routes</a>"),
+        "a list of the sections"
+    );
     assert!(article.contains("<code>POST /api/bot/account/upgrade</code>"));
-    assert!(article.contains("<code>GET /api/bots</code>"), "the Bots page's route is documented");
+    assert!(
+        article.contains("<code>GET /api/bots</code>"),
+        "the Bots page's route is documented"
+    );
     // Every section of the file is there, the Markdown one source.
     let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/bots.md"))
         .unwrap();
-    let sections: Vec<&str> = md
-        .lines()
-        .filter_map(|l| l.strip_prefix("## "))
-        .collect();
+    let sections: Vec<&str> = md.lines().filter_map(|l| l.strip_prefix("## ")).collect();
     assert!(sections.len() >= 6, "{sections:?}");
     for s in sections {
         let text = s.replace('`', "");
