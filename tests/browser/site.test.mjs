@@ -12,7 +12,7 @@ import {
 } from './lib.mjs';
 
 const SMALL_PHONE = { width: 375, height: 667 };
-const LINKS = [['play', '/#/'], ['tournaments', '/#/tournaments'], ['analysis', '/analysis.html'], ['puzzles', '/puzzles.html'], ['lessons', '/lessons.html'], ['rules', '/rules.html']];
+const LINKS = [['play', '/#/'], ['tournaments', '/#/tournaments'], ['bots', '/#/bots'], ['analysis', '/analysis.html'], ['puzzles', '/puzzles.html'], ['lessons', '/lessons.html'], ['rules', '/rules.html']];
 
 let server;
 
@@ -31,6 +31,8 @@ const PAGES = [
   ['profile', '/#/player/nobody', 'play'],
   ['tournaments', '/#/tournaments', 'tournaments'],
   ['tournament', '/#/tournament/nosuchtourney', 'tournaments'],
+  ['bots', '/#/bots', 'bots'],
+  ['docs', '/docs/bots', 'bots'],
   ['rules', '/rules.html', 'rules'],
   ['lessons', '/lessons.html', 'lessons'],
   ['puzzles', '/puzzles.html', 'puzzles'],
@@ -100,7 +102,7 @@ test('the shell (ui/shell.js) is in the first paint of every page, on a slow net
         };
       });
     });
-    for (const url of ['/', '/rules.html', '/lessons.html', '/puzzles.html', '/analysis.html']) {
+    for (const url of ['/', '/rules.html', '/lessons.html', '/puzzles.html', '/analysis.html', '/docs/bots']) {
       await page.goto(`${server.url}${url}`);
       await page.waitForFunction(() => window.firstFrame);
       assert.deepEqual(await page.evaluate(() => window.firstFrame), { skip: true, links: LINKS.length, announce: true }, url);

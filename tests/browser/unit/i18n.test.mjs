@@ -67,7 +67,7 @@ test('every key used in the code and the pages is in the catalogues', () => {
     }
   }
   // The pages, and the shell they share (ui/shell.js: its markup is a template).
-  for (const page of ['index.html', 'rules.html', 'lessons.html', 'puzzles.html', 'analysis.html', 'js/ui/shell.js']) {
+  for (const page of ['index.html', 'rules.html', 'lessons.html', 'puzzles.html', 'analysis.html', 'docs.html', 'js/ui/shell.js']) {
     const src = fs.readFileSync(path.join(assets, page), 'utf8');
     for (const m of src.matchAll(/data-i18n(?:-html)?="([^"]+)"/g)) used.set(m[1], page);
     for (const m of src.matchAll(/data-i18n-attr="([^"]+)"/g)) {

@@ -55,6 +55,13 @@ import { frozen } from './frozen.js';
  *   games: GameSummary[] }} ProfileView
  */
 /** @typedef {{ base_seconds: number, increment_seconds: number }} ClockSpec */
+/** @typedef {{ username: string, name: string, title: string, online: boolean, ratings: Ratings }} ListedBot */
+/** @typedef {{ bots: ListedBot[] }} BotsView */
+/**
+ * @typedef {{ id: string, description: string, scopes: string[], created_at: number,
+ *   last_used_at: number | null }} TokenView
+ */
+/** @typedef {TokenView & { token: string }} NewTokenView */
 /** @typedef {{ id: string, name: string, account: string | null, rating: number, provisional: boolean }} SeekPlayer */
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, clock: ClockSpec | null, rated: boolean,
@@ -376,6 +383,18 @@ export const social = frozen({
   withdraw: (id) => call('DELETE', `/api/challenges/${enc(id)}`),
   /** The player's correspondence games in progress. @returns {Promise<Result<CorrespondenceView>>} */
   correspondence: () => call('GET', '/api/correspondence'),
+});
+
+// Bots and their authors' tokens: every answer a value (`call`), the refusal one too.
+export const bots = frozen({
+  /** The bot accounts, those online first. @returns {Promise<Result<BotsView>>} */
+  list: () => call('GET', '/api/bots'),
+  /** The account's API tokens (never the tokens themselves). @returns {Promise<Result<{ tokens: TokenView[] }>>} */
+  tokens: () => call('GET', '/api/account/tokens'),
+  /** A new token, shown this once. @param {string} description @param {string[]} scopes @returns {Promise<Result<NewTokenView>>} */
+  makeToken: (description, scopes) => call('POST', '/api/account/tokens', { description, scopes }),
+  /** @param {string} id @returns {Promise<Result<null>>} */
+  revokeToken: (id) => call('DELETE', `/api/account/tokens/${enc(id)}`),
 });
 
 // Tournaments: every answer a value (`call`), the refusal one too.

@@ -4,7 +4,8 @@
 // (`#/`, the home page: a first screen for a newcomer, then the lobby;
 // opening it starts no game), a game (`#/game/ID`), a player's profile
 // (`#/player/NAME`), the tournaments (`#/tournaments`) and one
-// (`#/tournament/ID`); `#/games` opens the player's games over the lobby.
+// (`#/tournament/ID`), the bots (`#/bots`) and the account's API tokens
+// (`#/account`); `#/games` opens the player's games over the lobby.
 // Importing this module does nothing: index.html calls `start()`.
 
 import { serverError, I18n } from './i18n.js';
@@ -20,6 +21,8 @@ import { mountWelcome } from './lobby/welcome.js';
 import { createNow } from './lobby/now.js';
 import { createTournamentsPage } from './tournaments/list.js';
 import { createTournamentPage } from './tournaments/page.js';
+import { createBotsPage } from './bots/page.js';
+import { createAccountPage } from './account/page.js';
 import { markCurrent } from './ui/header.js';
 
 /** The skip link takes the focus to the main part of the page shown (not by the address: that is the route). */
@@ -77,8 +80,9 @@ function homePage(lobbyPage, now) {
 }
 
 /**
- * `page`, marking `nav` in the header's links while it is shown.
- * @param {import('./router.js').Page} page @param {import('./ui/header.js').SitePage} nav
+ * `page`, marking `nav` in the header's links while it is shown (none:
+ * a page that is none of them, the account's).
+ * @param {import('./router.js').Page} page @param {import('./ui/header.js').SitePage | undefined} nav
  * @returns {import('./router.js').Page}
  */
 function marked(page, nav) {
@@ -119,12 +123,16 @@ export async function start() {
   const go = (/** @type {string} */ hash) => Router.go(hash);
   const tournamentsPage = createTournamentsPage({ i18n, go });
   const tournamentPage = createTournamentPage({ live, i18n, player, go });
+  const botsPage = createBotsPage({ i18n, player, challenge });
+  const accountPage = createAccountPage({ i18n, player, openAccount: (mode) => site.account.openAccount(mode) });
   const router = new Router([
     { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: marked(gamePage, 'play') },
     { pattern: /^#\/player\/([^/?#]+)/, page: marked(profilePage, 'play') },
     { pattern: /^#\/games\/?$/, page: marked(gamesPage(lobbyPage, openGames), 'play') },
     { pattern: /^#\/tournaments\/?$/, page: marked(tournamentsPage, 'tournaments') },
     { pattern: /^#\/tournament\/([A-Za-z0-9_-]+)/, page: marked(tournamentPage, 'tournaments') },
+    { pattern: /^#\/bots\/?$/, page: marked(botsPage, 'bots') },
+    { pattern: /^#\/account\/?$/, page: marked(accountPage, undefined) },
   ], marked(lobbyPage, 'play'));
   /** @type {{ welcome: import('./lobby/welcome.js').WelcomeState | null }} */
   const boards = { welcome: null };

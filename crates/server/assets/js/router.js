@@ -4,8 +4,8 @@
 // the address runs, on load and on every change. Each page owns an element
 // of index.html (`<main data-page="NAME">`), shown while it is the current
 // page; a page that is left gets its `leave` called, so it can stop what it
-// runs. A hash that is no route (`#main`, an anchor in the page) changes
-// nothing.
+// runs; another page starts at the top of the window. A hash that is no
+// route (`#main`, an anchor in the page) changes nothing.
 //
 // A new page: its <main data-page="NAME"> in index.html, a module with
 // `enter(params)` (and `leave()`), and a route in app.js.
@@ -22,8 +22,8 @@ export class Router {
     this.fallback = fallback;
     /** @type {Page | null} */
     this.current = null;
-    /** The address shown last. @type {string | null} */
-    this.shown = null;
+    /** @type {string | undefined} the page and parameters shown last */
+    this.shown = undefined;
     window.addEventListener('hashchange', () => this.run());
   }
 
@@ -31,10 +31,6 @@ export class Router {
   run() {
     const hash = location.hash || '#/';
     if (!hash.startsWith('#/')) return;
-    // Another address opens at its top, as a new page does (a game opened
-    // from low on the lobby would otherwise show its board scrolled away).
-    if (this.current && hash !== this.shown) window.scrollTo(0, 0);
-    this.shown = hash;
     for (const r of this.routes) {
       const m = hash.match(r.pattern);
       if (m) return this.show(r.page, m.slice(1));
@@ -45,6 +41,11 @@ export class Router {
   /** @param {Page} page @param {string[]} params */
   show(page, params) {
     if (this.current && this.current !== page && this.current.leave) this.current.leave();
+    // Another page (or another game, player…) starts at its top, not where
+    // the last one was scrolled to; the same one shown again stays put.
+    const address = `${page.name}/${params.join('/')}`;
+    if (this.shown !== undefined && this.shown !== address) window.scrollTo(0, 0);
+    this.shown = address;
     this.current = page;
     for (const root of document.querySelectorAll('[data-page]')) {
       if (root === document.body) continue;

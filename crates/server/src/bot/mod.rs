@@ -24,6 +24,7 @@ use crate::identity::Me;
 use crate::kind::Kind;
 use crate::players::Players;
 use crate::round::live::LiveGames;
+use crate::store::{RatingPool, RatingRecord};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -54,6 +55,24 @@ pub struct OnlineBot {
     /// The account's user name.
     pub username: String,
 }
+
+/// A bot account as the Bots page lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedBot {
+    /// The player's id.
+    pub id: String,
+    /// The account's user name.
+    pub username: String,
+    /// Its display name.
+    pub name: String,
+    /// Whether it has a stream (or a page) open, on any server.
+    pub online: bool,
+    /// Its ratings as stored (pools never played are absent).
+    pub ratings: Vec<(RatingPool, RatingRecord)>,
+}
+
+/// Bot accounts the Bots page lists at most.
+pub const BOTS_LISTED: usize = 200;
 
 /// Bot accounts.
 pub struct Bots {
@@ -239,6 +258,43 @@ impl Bots {
                 out.push(OnlineBot { id, username });
             }
         }
+        Ok(out)
+    }
+
+    /// Every open bot account (closed ones left out), for the Bots page:
+    /// those online first, each part by user name (ignoring case), at most
+    /// [`BOTS_LISTED`].
+    pub async fn list(&self) -> Result<Vec<ListedBot>, AppError> {
+        let presence = self.live.presence();
+        let store = self.live.store();
+        let mut out = Vec::new();
+        for id in store.bots().await? {
+            let record = self.players.record(&id).await?;
+            let Some(username) = record.account else {
+                continue;
+            };
+            let closed = self
+                .players
+                .account(&username)
+                .await?
+                .is_none_or(|a| a.closed_at.is_some());
+            if closed {
+                continue;
+            }
+            out.push(ListedBot {
+                online: presence.is_here(&id),
+                ratings: store.ratings(&id).await?,
+                name: record.name,
+                username,
+                id,
+            });
+        }
+        out.sort_by(|a, b| {
+            b.online
+                .cmp(&a.online)
+                .then_with(|| a.username.to_lowercase().cmp(&b.username.to_lowercase()))
+        });
+        out.truncate(BOTS_LISTED);
         Ok(out)
     }
 }

@@ -58,6 +58,18 @@ fn from_disk(path: &str) -> Option<Response> {
     )
 }
 
+/// A page file's text (a template the server fills): from
+/// `TENSORCHESS_ASSETS_DIR` while working on the page, else the copy built
+/// in; `None` for no such file.
+pub(crate) fn text(path: &str) -> Option<String> {
+    if let Some(dir) = std::env::var_os("TENSORCHESS_ASSETS_DIR") {
+        if let Ok(s) = std::fs::read_to_string(std::path::Path::new(&dir).join(path)) {
+            return Some(s);
+        }
+    }
+    find(path).map(|a| String::from_utf8_lossy(a.body).into_owned())
+}
+
 fn etag(body: &[u8]) -> String {
     let h = body.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)

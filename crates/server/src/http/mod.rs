@@ -7,6 +7,7 @@
 pub mod api;
 pub(crate) mod assets;
 pub mod cookies;
+pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod guard;
@@ -50,6 +51,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api", api)
         .merge(api::site_routes())
+        .merge(docs::routes())
         .fallback_service(page)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -51,7 +51,7 @@ pub fn token_route(method: &Method, path: &str) -> Option<TokenRoute> {
         }
         ["api", "info" | "health"] if read => Some(TokenRoute::AnyScope),
         ["api", "explorer"] if read => Some(TokenRoute::AnyScope),
-        ["api", "players", _] if read => Some(TokenRoute::AnyScope),
+        ["api", "players", _] | ["api", "bots"] if read => Some(TokenRoute::AnyScope),
         ["api", "games", _] | ["api", "games", _, "pgn" | "players" | "tournament"] if read => {
             Some(TokenRoute::AnyScope)
         }

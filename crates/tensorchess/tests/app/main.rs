@@ -10,6 +10,7 @@ mod bots;
 mod bots_bridge;
 mod bots_claim;
 mod bots_games;
+mod bots_list;
 mod bots_tls;
 mod challenges;
 mod chat;

@@ -1,12 +1,14 @@
 // @ts-check
 // English strings of the app and the Rules page, with those of the
-// learning pages (en-learn.js) and of playing with people (en-social.js).
+// learning pages (en-learn.js), of playing with people (en-social.js) and
+// of bots and their authors (en-bots.js).
 // Every key here is in uk.js too (tests/browser/unit/i18n.test.mjs checks
 // both ways).
 
 import { frozen } from '../frozen.js';
 import learn from './en-learn.js';
 import social from './en-social.js';
+import bots from './en-bots.js';
 
 /** @type {Record<string, string>} */
 export default frozen({
@@ -532,4 +534,5 @@ export default frozen({
   // The learning pages' strings, and playing with people's.
   ...learn,
   ...social,
+  ...bots,
 });

@@ -2,11 +2,12 @@
 // Українські рядки застосунку та сторінки правил. Терміни — з українських
 // правил шахів Тензор (shared/seeds/002_…): монстр, перестрибування,
 // відскок, виштовхування, рокіровка. Разом із рядками сторінок навчання
-// (uk-learn.js) і гри з людьми (uk-social.js). Кожен ключ є і в en.js.
+// (uk-learn.js), гри з людьми (uk-social.js) і ботів (uk-bots.js). Кожен ключ є і в en.js.
 
 import { frozen } from '../frozen.js';
 import learn from './uk-learn.js';
 import social from './uk-social.js';
+import bots from './uk-bots.js';
 
 /** @type {Record<string, string>} */
 export default frozen({
@@ -532,4 +533,5 @@ export default frozen({
   // The learning pages' strings, and playing with people's.
   ...learn,
   ...social,
+  ...bots,
 });

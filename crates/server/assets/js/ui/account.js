@@ -1,7 +1,7 @@
 // @ts-check
 // The player in the header: their name (a guest name until changed) on a
-// button that opens a menu (my profile, change name, register, log in,
-// log out), and the dialogs behind it. The server's refusals are said by
+// button that opens a menu (my profile, API tokens, change name,
+// register, log in, log out), and the dialogs behind it. The server's refusals are said by
 // their `kind`, on the field they concern.
 
 import { t, applyI18n, serverError, playerName } from '../i18n.js';
@@ -99,6 +99,9 @@ export function setupAccount(opts) {
     profile.classList.toggle('hidden', !account);
     if (me && me.account) profile.href = `/#/player/${encodeURIComponent(me.account)}`;
     profile.textContent = t('account.profile');
+    const tokens = /** @type {HTMLAnchorElement} */ (menu().querySelector('#menu-tokens'));
+    tokens.classList.toggle('hidden', !account);
+    tokens.textContent = t('footer.account');
     $('#btn-games').textContent = t('btn.games');
     $('#menu-rename').textContent = t('account.rename');
     $('#menu-register').textContent = t('account.register');
@@ -215,6 +218,7 @@ export function setupAccount(opts) {
   wrap.append(node('<button type="button" id="btn-player" class="player-button" aria-haspopup="true" aria-expanded="false" aria-controls="player-menu"><span class="player-icon" aria-hidden="true"></span><span class="player-name"></span></button>'), node(`<div id="player-menu" class="player-menu hidden">
   <p class="player-menu-who"></p>
   <a id="menu-profile" class="menu-item" href="/#/"></a>
+  <a id="menu-tokens" class="menu-item" href="/#/account"></a>
   <a id="btn-games" class="menu-item" href="/#/games"></a>
   <button type="button" id="menu-rename" class="menu-item"></button>
   <button type="button" id="menu-register" class="menu-item"></button>
@@ -237,6 +241,7 @@ export function setupAccount(opts) {
     if (!menu().classList.contains('hidden') && !wrap.contains(/** @type {Node} */ (e.target))) closeMenu();
   });
   menu().querySelector('#menu-profile')?.addEventListener('click', closeMenu);
+  menu().querySelector('#menu-tokens')?.addEventListener('click', closeMenu);
   const games = opts.games;
   menu().querySelector('#btn-games')?.addEventListener('click', (e) => {
     closeMenu();

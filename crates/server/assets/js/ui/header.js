@@ -22,12 +22,12 @@ function node(html) {
 }
 
 /** The pages of the site, as the header's links name them. */
-export const SITE_PAGES = frozen(/** @type {const} */ (['play', 'tournaments', 'analysis', 'puzzles', 'lessons', 'rules']));
+export const SITE_PAGES = frozen(/** @type {const} */ (['play', 'tournaments', 'bots', 'analysis', 'puzzles', 'lessons', 'rules']));
 /** @typedef {typeof SITE_PAGES[number]} SitePage */
 
 /**
- * The header every page has: the site's pages (Play, Tournaments, Analysis,
- * Puzzles, Lessons, Rules; the one shown marked), then the player's menu (put in
+ * The header every page has: the site's pages (Play, Tournaments, Bots,
+ * Analysis, Puzzles, Lessons, Rules; the one shown marked), then the player's menu (put in
  * by ui/account.js), the language and sound switches, and the settings.
  * On a phone the links and the switches fold under a menu button, so the
  * header stays one row. `onTheme` is called after a change of board or
@@ -152,7 +152,7 @@ export function setupHeader(i18n, opts = {}) {
 
 /**
  * Marks the site's page shown in the header's links (the app's routes
- * change it: Play, Tournaments). @param {SitePage} [current]
+ * change it: Play, Tournaments, Bots). @param {SitePage} [current]
  */
 export function markCurrent(current) {
   for (const a of document.querySelectorAll('header.top nav a[data-nav]')) {

@@ -81,6 +81,7 @@ pub fn routes() -> Router<AppState> {
         .route("/account/password", post(players::change_password))
         .route("/players/{username}", get(players::profile))
         .route("/player/autocomplete", get(players::search))
+        .route("/bots", get(players::bots))
         // Follows and preferences (issue 38), lichess's routes.
         .route("/rel/follow/{username}", post(rel::follow))
         .route("/rel/unfollow/{username}", post(rel::unfollow))

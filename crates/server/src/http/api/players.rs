@@ -5,7 +5,7 @@ use super::ApiResult;
 use crate::error::AppError;
 use crate::http::cookies::{id_cookie, via_https};
 use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
-use crate::http::views::players::{FoundPlayerView, MeView, ProfileView};
+use crate::http::views::players::{BotsView, FoundPlayerView, MeView, ProfileView};
 use crate::identity::Me;
 use crate::requests::SearchQuery;
 use crate::requests::{AccountRequest, PasswordRequest, RenameRequest};
@@ -133,4 +133,10 @@ pub async fn profile(
     ApiPath(username): ApiPath<String>,
 ) -> ApiResult<ProfileView> {
     Ok(Json(state.players.profile(&username).await?.into()))
+}
+
+/// `GET /api/bots`: the bot accounts with their ratings, those online
+/// first (the Bots page).
+pub async fn bots(State(state): State<AppState>) -> ApiResult<BotsView> {
+    Ok(Json(state.bots.list().await?.into()))
 }

@@ -181,3 +181,44 @@ pub struct FoundPlayerView {
     /// Whether they have a page open (on any instance).
     pub online: bool,
 }
+
+/// One bot account on the Bots page.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ListedBotView {
+    /// The user name (`#/player/{username}` is the profile).
+    pub username: String,
+    /// The display name.
+    pub name: String,
+    /// Always `BOT`.
+    pub title: &'static str,
+    /// Whether it has a stream (or a page) open, on any server: a bot
+    /// online answers challenges.
+    pub online: bool,
+    /// Its ratings.
+    pub ratings: RatingsView,
+}
+
+/// `GET /api/bots`: the bot accounts, those online first.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct BotsView {
+    /// Online first, each part by user name; at most
+    /// [`BOTS_LISTED`](crate::bot::BOTS_LISTED).
+    pub bots: Vec<ListedBotView>,
+}
+
+impl From<Vec<crate::bot::ListedBot>> for BotsView {
+    fn from(bots: Vec<crate::bot::ListedBot>) -> BotsView {
+        BotsView {
+            bots: bots
+                .into_iter()
+                .map(|b| ListedBotView {
+                    ratings: RatingsView::new(&b.ratings),
+                    username: b.username,
+                    name: b.name,
+                    title: crate::bot::BOT_TITLE,
+                    online: b.online,
+                })
+                .collect(),
+        }
+    }
+}
