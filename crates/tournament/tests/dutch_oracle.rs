@@ -23,6 +23,11 @@ use tensorchess_tournament::swiss::{
 use tensorchess_tournament::trf::{export_trf, TrfHeader};
 use tensorchess_tournament::{Outcome, PlayerKey, Side};
 
+/// Tournaments played by default (about 480 rounds; `DUTCH_ORACLE_TOURNAMENTS`
+/// for more: 200 play 1,600 rounds). CI runs it beside the browser tests on
+/// two cores, where py4swiss's part takes four times as long as alone.
+const TOURNAMENTS: u64 = 60;
+
 /// py4swiss, kept running: one path in, one line of pairings out.
 struct Oracle {
     child: Child,
@@ -273,7 +278,7 @@ fn our_rounds_are_py4swiss_rounds_from_our_trf() {
     let tournaments: u64 = std::env::var("DUTCH_ORACLE_TOURNAMENTS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(200);
+        .unwrap_or(TOURNAMENTS);
     let mut disagreements = Vec::new();
     let mut rounds_compared = 0;
     for index in 0..tournaments {
