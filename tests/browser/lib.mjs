@@ -356,7 +356,7 @@ export async function registered(browser, server, username, opts = {}) {
   const r = await pageApi(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   await p.page.reload();
-  await p.page.waitForFunction((u) => document.body.dataset.account === u, username);
+  await waitShowing(p.page, (u) => document.body.dataset.account === u, username);
   p.name = username;
   return p;
 }

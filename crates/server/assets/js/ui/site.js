@@ -48,6 +48,19 @@ export function mountSite(opts) {
     // puzzle rating, lesson progress) is the player's, so it is loaded anew.
     player.onChange((change) => { if (newIdentity(change)) location.reload(); });
   }
-  const ready = player.load().catch(() => { /* the menu says "…" until the server answers */ });
+  // Who this browser is. A page opened while the server restarts, or is
+  // too busy to answer, asks again (less often each time) until it knows:
+  // the menu says "…" meanwhile.
+  const ready = player.load().catch(() => askAgain(() => player.load(), 500));
   return { ready, challenges, account };
+}
+
+/**
+ * Calls `ask` after `wait` ms, and again after twice as long (at most 10 s)
+ * while it fails. @param {() => Promise<void>} ask @param {number} wait
+ */
+function askAgain(ask, wait) {
+  setTimeout(() => {
+    ask().catch(() => askAgain(ask, Math.min(wait * 2, 10000)));
+  }, wait);
 }
