@@ -30,19 +30,20 @@ fn bye_kind(half_points: u32) -> ByeKind {
 }
 
 impl Tournaments {
-    /// The byes of tournament `t` as (player, half-points), for the standings.
+    /// The byes of tournament `t` as (player, round, half-points), for
+    /// the standings.
     pub(crate) async fn byes(
         &self,
         t: &TournamentRecord,
         keyed: &Keyed<'_>,
-    ) -> Result<Vec<(PlayerKey, u32)>, AppError> {
+    ) -> Result<Vec<super::views::Bye>, AppError> {
         Ok(self
             .live
             .store()
             .tournament_byes(&t.id)
             .await?
             .iter()
-            .filter_map(|b| Some((keyed.key(&b.player)?, b.half_points)))
+            .filter_map(|b| Some((keyed.key(&b.player)?, b.round, b.half_points)))
             .collect())
     }
 
