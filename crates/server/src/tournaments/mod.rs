@@ -691,7 +691,10 @@ impl Tournaments {
         for g in games {
             let id = GameId::stored(g.link.game_id.clone());
             let (arc, _) = self.live.get(&id).await?;
-            let round = g.link.round.map_or_else(|| "-".to_string(), |r| r.to_string());
+            let round = g
+                .link
+                .round
+                .map_or_else(|| "-".to_string(), |r| r.to_string());
             let text = arc.lock().await.pgn_tagged(&t.name, Some(round));
             out.push_str(text.trim_end());
             out.push_str("\n\n");

@@ -57,7 +57,11 @@ pub async fn chat_rooms_are_kept_apart_and_in_order(store: &dyn GameStore) {
     assert_eq!(room[0].message, lobby);
     assert_eq!(store.chat_message(l.id).await.unwrap(), Some(l));
     assert_eq!(
-        store.chat("c1", ChatRoom::Spectators, 100).await.unwrap().len(),
+        store
+            .chat("c1", ChatRoom::Spectators, 100)
+            .await
+            .unwrap()
+            .len(),
         1,
         "the game's rooms keep their own"
     );

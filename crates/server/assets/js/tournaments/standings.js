@@ -134,8 +134,7 @@ function playerGame(v, g) {
   const li = el('li', 'tour-player-game');
   li.dataset.game = g.game;
   li.dataset.result = g.result;
-  const res = el('span', 'tour-game-result', g.result);
-  li.append(spoken(res, g.result, resultWords(g.result)), ' ');
+  li.append(spoken(el('span', 'tour-game-result'), g.result, resultWords(g.result)), ' ');
   const [lead, rest] = t('tour.player_game', { color: colorName(g.color), opponent: '\u0000' }).split('\u0000');
   li.append(lead, ...playerLink(g.opponent, 'tour-opponent'), rest || '');
   if (g.sheet) {
@@ -185,7 +184,8 @@ export function renderStandings(body, v, me, open) {
     const rating = el('span', 'tour-rating muted small', String(s.rating));
     rating.title = t('tour.rating', { rating: s.rating });
     who.append(' ', rating);
-    if (s.withdrawn || s.paused) who.append(' ', el('span', 'tour-flag small', t(s.withdrawn ? 'tour.withdrawn' : 'tour.paused')));
+    // A pause means nothing once it is over; a withdrawal still says why a line stopped.
+    if (s.withdrawn || (s.paused && !over)) who.append(' ', el('span', 'tour-flag small', t(s.withdrawn ? 'tour.withdrawn' : 'tour.paused')));
     const score = el('td', 'tour-score', v.kind === 'arena' ? String(s.points) : halfPoints(s.points));
     const opened = v.kind === 'arena' && open.player === s.player.id;
     tr.append(rank, who, sheet(v, s, names, opened, open.toggle), score);

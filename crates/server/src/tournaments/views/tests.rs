@@ -179,11 +179,7 @@ fn a_crosstable_line_has_every_round_byes_too_and_points_line_with_them() {
     });
     let mut going = game(3, "c", "a", won);
     going.ending = None;
-    let games = [
-        game(1, "a", "b", won),
-        game(2, "c", "b", won),
-        going,
-    ];
+    let games = [game(1, "a", "b", won), game(2, "c", "b", won), going];
     // The pairing byes of rounds 1 and 2 (a full point), and B's of round 3.
     let byes = [(key("c"), 1, 2), (key("a"), 2, 2), (key("b"), 3, 2)];
     let lines = round_lines(&keyed, &games, &byes);
