@@ -188,7 +188,9 @@ fn a_crosstable_line_has_every_round_byes_too_and_points_line_with_them() {
     let a = line("a");
     assert_eq!(a.points, 4);
     assert_eq!(a.points_line, "1 1");
-    let cells: Vec<(u32, Option<&str>, Option<u32>, &str, bool)> = a
+    /// A cell as (round, colour, opponent's rank, result, bye).
+    type Cell<'a> = (u32, Option<&'a str>, Option<u32>, &'a str, bool);
+    let cells: Vec<Cell> = a
         .rounds
         .iter()
         .map(|c| (c.round, c.color, c.opponent, c.result, c.bye))
