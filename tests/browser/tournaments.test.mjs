@@ -413,6 +413,12 @@ test('a Swiss of three played to its end: crosstable, rounds, no-show, downloads
     await settled(a);
     assert.deepEqual(await axeViolations(a), [], 'the finished Swiss (desktop)');
     await shot(a, 'tournament-swiss-desktop');
+    // In Ukrainian too.
+    await a.click('.lang-switch button[data-lang="uk"]');
+    await a.waitForFunction(() => document.documentElement.lang === 'uk' && document.querySelector('#tour-sheet-head').textContent === 'Тур за туром');
+    await settled(a);
+    assert.deepEqual(await axeViolations(a), [], 'the finished Swiss (desktop, Ukrainian)');
+    await shot(a, 'tournament-swiss-desktop-uk');
     // A name opens the player's profile.
     await a.click(`#tour-standings tr[data-player="sam"] a.tour-player-name`);
     await a.waitForFunction(() => document.body.dataset.page === 'profile' && location.hash === '#/player/sam');
