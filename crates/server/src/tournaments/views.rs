@@ -341,10 +341,45 @@ fn round_lines(keyed: &Keyed, games: &[TournamentGame], byes: &[Bye]) -> Vec<Lin
         .collect();
     let table = standings(&players, &played, &extra);
     let ranks: HashMap<PlayerKey, u32> = table.iter().map(|s| (s.key, s.position)).collect();
+    // Each player's games and byes, looked up once.
+    let mut own: HashMap<PlayerKey, Vec<RoundCellView>> = HashMap::new();
+    for g in games {
+        let (Some(white), Some(black)) = (keyed.key(&g.link.white), keyed.key(&g.link.black))
+        else {
+            continue;
+        };
+        for (key, side, other) in [(white, Color::White, black), (black, Color::Black, white)] {
+            let Some(result) = round_result(counts(g.ending), side) else {
+                continue;
+            };
+            own.entry(key).or_default().push(RoundCellView {
+                round: g.link.round.unwrap_or(0),
+                game: Some(g.link.game_id.clone()),
+                color: Some(side.name()),
+                opponent: ranks.get(&other).copied(),
+                result,
+                bye: false,
+            });
+        }
+    }
+    for &(key, round, half) in byes {
+        own.entry(key).or_default().push(RoundCellView {
+            round,
+            game: None,
+            color: None,
+            opponent: None,
+            result: bye_result(half),
+            bye: true,
+        });
+    }
     table
         .into_iter()
         .map(|s| {
-            let rounds = crosstable_line(keyed, games, byes, &ranks, s.key);
+            // The crosstable line, in round order. A game that counts for
+            // nobody (aborted before aborts were refused) is left out, as
+            // if not paired.
+            let mut rounds = own.remove(&s.key).unwrap_or_default();
+            rounds.sort_by_key(|c| c.round);
             // As the TRF writes them: 1 ½ 0 played, + - forfeited; byes
             // with their points.
             let line: Vec<&str> = rounds
@@ -365,53 +400,6 @@ fn round_lines(keyed: &Keyed, games: &[TournamentGame], byes: &[Bye]) -> Vec<Lin
             }
         })
         .collect()
-}
-
-/// `key`'s crosstable line: each round's game (opponent's rank, colour,
-/// result) or bye, in round order. A game that counts for nobody (aborted
-/// before aborts were refused) is left out, as if not paired.
-fn crosstable_line(
-    keyed: &Keyed,
-    games: &[TournamentGame],
-    byes: &[Bye],
-    ranks: &HashMap<PlayerKey, u32>,
-    key: PlayerKey,
-) -> Vec<RoundCellView> {
-    let mut cells: Vec<RoundCellView> = games
-        .iter()
-        .filter_map(|g| {
-            let (white, black) = (keyed.key(&g.link.white)?, keyed.key(&g.link.black)?);
-            let (side, other) = if white == key {
-                (Color::White, black)
-            } else if black == key {
-                (Color::Black, white)
-            } else {
-                return None;
-            };
-            Some(RoundCellView {
-                round: g.link.round.unwrap_or(0),
-                game: Some(g.link.game_id.clone()),
-                color: Some(side.name()),
-                opponent: ranks.get(&other).copied(),
-                result: round_result(counts(g.ending), side)?,
-                bye: false,
-            })
-        })
-        .collect();
-    cells.extend(
-        byes.iter()
-            .filter(|b| b.0 == key)
-            .map(|&(_, round, half)| RoundCellView {
-                round,
-                game: None,
-                color: None,
-                opponent: None,
-                result: bye_result(half),
-                bye: true,
-            }),
-    );
-    cells.sort_by_key(|c| c.round);
-    cells
 }
 
 /// The tournament crate's side of a colour.
