@@ -21,10 +21,12 @@ export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
 
 // A tensorchess server on a free port with its own database.
+// `extra`: more options for `serve` (`--first-move-seconds 4`).
 export class Server {
-  constructor(db) {
+  constructor(db, extra = []) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tc-server-'));
     this.db = db || path.join(this.dir, 'games.sqlite3');
+    this.extra = extra;
     this.port = 0;
     this.proc = null;
   }
@@ -32,7 +34,7 @@ export class Server {
   async start() {
     // The tests' browsers are all on this machine: loopback is trusted
     // (it is limited per address like any other client otherwise).
-    const args = ['serve', '--host', '127.0.0.1', '--port', String(this.port), '--trusted-local', '--no-schedule', '--db', this.db];
+    const args = ['serve', '--host', '127.0.0.1', '--port', String(this.port), '--trusted-local', '--no-schedule', '--db', this.db, ...this.extra];
     const proc = spawn(binary, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RUST_LOG: 'warn' },

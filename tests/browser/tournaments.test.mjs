@@ -2,18 +2,26 @@
 // phone): the header's Tournaments link, the list with a live countdown,
 // the form (its own checks, and a refusal of the server said on it), an
 // arena joined from its page by all four, started by the server's director,
-// the players taken to their games by themselves, a berserk (the button on
-// the game page, the mark on the tournament page), a game played to its end
-// and the standings changing live on another player's tournament page
-// (the berserk win's +1 and its mark), then the next wave taking the
-// players to their new games, from the game page and the tournament page
-// alike. Then a round robin of three played to its end through the API:
-// the podium on each player's page. axe-core on the list, the tournament
-// page and the podium; screenshots at desktop and phone size.
+// a pause said ("paused: join again") and undone, the players taken to
+// their games by themselves, a berserk (the button on the game page, the
+// mark on the tournament page), a game played to its end and the standings
+// changing live on another player's tournament page (the berserk win's +1
+// and its mark; a berserked loss unmarked), a player's line opening their
+// games, names linking to profiles, a player who waits told why, then the
+// next wave taking the players to their new games, from the game page and
+// the tournament page alike. Then a Swiss of three played to its end (on a
+// server whose first move must come within 4 s, so that the last round's
+// White loses by not moving): the bye said to its player, the crosstable
+// with every round and the byes, the rounds one by one, the game page and
+// the standings saying the same of the no-show, the PGN and TRF
+// downloaded, a chat line seen by another player, the podium, no top game
+// and no fire once it is over. axe-core on the list, the tournament page
+// and the finished Swiss; screenshots at desktop and phone size.
 
 import { test, before, after } from 'node:test';
+import fs from 'node:fs';
 import {
-  shot, axeViolations, assert, settled, pageApi, registered as registeredIn, startFile, stopFile,
+  shot, axeViolations, assert, settled, pageApi, registered as registeredIn, startFile, stopFile, Server,
 } from './lib.mjs';
 
 /** The API's answer, asked through the page (its cookies). */
@@ -117,6 +125,12 @@ test('the list, the form and its refusals; an arena joined, started, played live
     }
     // Everyone's page heard the others join.
     await a.waitForFunction(() => document.querySelectorAll('#tour-standings tbody tr').length === 4);
+    // A pause is said, and why nobody pairs the player; joining again undoes it.
+    assert.equal(await dee.page.textContent('#tour-you'), 'You are in: paired when it starts.');
+    await dee.page.click('#btn-tour-pause');
+    await dee.page.waitForFunction(() => document.querySelector('#tour-you').textContent === 'Paused: join again to be paired.');
+    await dee.page.click('#btn-tour-join');
+    await dee.page.waitForFunction(() => document.querySelector('#tour-you').textContent === 'You are in: paired when it starts.');
     assert.match(await a.textContent('#tour-when'), /^(Starts in|Starting)/);
     await settled(dee.page);
     assert.deepEqual(await axeViolations(dee.page), [], 'the tournament page (phone)');
@@ -145,10 +159,19 @@ test('the list, the form and its refusals; an arena joined, started, played live
 
     // The other game goes on (a move each, so nobody loses by not moving),
     // and its White watches the tournament page.
+    // Its Black berserks, and will lose: no mark for that.
     assert.equal((await api(white2.page, 'POST', `/api/games/${game2}/moves`, { move: 'e2e4', ply: 0 })).status, 200);
+    assert.equal((await api(black2.page, 'POST', `/api/games/${game2}/berserk`, {})).status, 200);
     assert.equal((await api(black2.page, 'POST', `/api/games/${game2}/moves`, { move: 'e7e5', ply: 1 })).status, 200);
     const w = white2.page;
     await openTournament(w, id);
+    // Playing: said, the game a link away.
+    await w.waitForSelector('#tour-you #tour-your-game');
+    assert.match(await w.textContent('#tour-you'), /^You are playing: your game$/);
+    assert.equal(await w.getAttribute('#tour-your-game', 'href'), `#/game/${game2}`);
+    // Every name links to its player's profile, in the standings and the games.
+    assert.equal(await w.getAttribute(`#tour-standings tr[data-player="${black1.name}"] a.tour-player-name`, 'href'), `#/player/${black1.name}`);
+    assert.equal(await w.getAttribute(`#tour-pairings li[data-game="${game2}"] a.tour-player-name >> nth=1`, 'href'), `#/player/${black2.name}`);
 
     // White of the first game berserks before moving: half the time, the mark.
     const b1 = white1.page;
@@ -189,11 +212,21 @@ test('the list, the form and its refusals; an arena joined, started, played live
     assert.equal(await w.textContent(`#tour-standings tbody tr[data-player="${white1.name}"] .tour-sheet .tour-digit`), '3 (berserk win (+1))');
     // The top game: the one going on.
     assert.equal(await w.getAttribute('#tour-watch', 'href'), `#/game/${game2}`);
+    // The loser waits for the other game: told so, and why.
+    await openTournament(black1.page, id);
+    await black1.page.waitForFunction(() => document.querySelector('#tour-you').textContent === 'Waiting for an opponent: paired when a board is free.');
     await settled(w);
     assert.deepEqual(await axeViolations(w), [], 'the tournament page (a player\'s)');
     await shot(w, `tournament-running-player-${w.viewportSize().width < 500 ? 'phone' : 'desktop'}`);
-    // Someone watching on a desktop.
+    // Someone watching on a desktop opens the winner's line: their games.
     await openTournament(g, id);
+    await g.click(`#tour-standings tr[data-player="${white1.name}"] td.tour-rank`);
+    const games1 = `#tour-standings tr[data-games-of="${white1.name}"]`;
+    await g.waitForSelector(`${games1} li.tour-player-game[data-game="${game1}"]`);
+    assert.equal(await g.getAttribute(`#tour-standings tr[data-player="${white1.name}"] .tour-sheet-button`, 'aria-expanded'), 'true');
+    assert.equal(await g.$eval(`${games1} li`, (li) => li.dataset.result), '1');
+    assert.match(await g.textContent(`${games1} li`), /White against .*berserk win \(\+1\)/);
+    assert.equal(await g.getAttribute(`${games1} a.tour-opponent`, 'href'), `#/player/${black1.name}`);
     await settled(g);
     assert.deepEqual(await axeViolations(g), [], 'the tournament page (desktop)');
     await shot(g, 'tournament-running-desktop');
@@ -208,8 +241,13 @@ test('the list, the form and its refusals; an arena joined, started, played live
     await shot(eve.page, 'tournament-running-phone-end');
 
     // The second game ends (Black resigns): the next wave takes everyone to a
-    // new game, the watcher from the tournament page too.
+    // new game, the watcher from the tournament page too. The berserked loss
+    // scores nothing and is not marked.
     assert.equal((await api(black2.page, 'POST', `/api/games/${game2}/act`, { type: 'resign' })).status, 200);
+    const lost = `#tour-standings tr[data-player="${black2.name}"] .tour-digit`;
+    await g.waitForSelector(lost);
+    assert.equal(await g.textContent(lost), '0');
+    assert.equal(await g.$$eval(`#tour-standings tr[data-player="${black2.name}"] .tour-digit.berserk`, (d) => d.length), 0);
     for (const p of people) {
       const old = games.get(p.name).id;
       const next = await inGame(p.page, old);
@@ -233,14 +271,30 @@ async function roundGame(page, id, round) {
   }
 }
 
-test('a round robin of three played to its end: the podium, on a desktop and a phone', async () => {
-  const people = [await registered('rae'), await registered('sam'), await registered('tia', { viewport: PHONE })];
+/** Downloads what the link `sel` of `page` names: its file's name and text. */
+async function download(page, sel) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(sel)]);
+  return { name: dl.suggestedFilename(), text: fs.readFileSync(await dl.path(), 'utf8') };
+}
+
+/** The crosstable as the page shows it: name → each round's `opponent/result` (or `bye/result`). */
+const crosstable = (page) => page.$$eval('#tour-standings tbody tr[data-player]', (rows) => Object.fromEntries(rows.map((r) => [
+  r.dataset.player, [...r.querySelectorAll('.tour-cell')].map((c) => `${c.querySelector('.tour-cell-opp').textContent}/${c.dataset.result}`),
+])));
+
+test('a Swiss of three played to its end: crosstable, rounds, no-show, downloads, chat and podium, on a desktop and a phone', async () => {
+  // Its own server: a first move must come within 4 s there.
+  const quick = await new Server(undefined, ['--first-move-seconds', '4']).start();
+  const people = [
+    await registeredIn(browser, quick, 'rae'), await registeredIn(browser, quick, 'sam'),
+    await registeredIn(browser, quick, 'tia', { viewport: PHONE }),
+  ];
   const byName = new Map(people.map((p) => [p.name, p]));
   const a = people[0].page;
   try {
     const made = await api(a, 'POST', '/api/tournaments', {
-      kind: 'round_robin', name: 'Three of us', variant: 'chess', clock: { base_seconds: 180, increment_seconds: 2 },
-      rated: false, starts_at: Date.now() + 6000, max_players: 3,
+      kind: 'swiss', name: 'Three of us', variant: 'chess', clock: { base_seconds: 180, increment_seconds: 2 },
+      rated: false, starts_at: Date.now() + 5000, rounds: 3, max_players: 3,
     });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const id = made.body.id;
@@ -249,17 +303,39 @@ test('a round robin of three played to its end: the podium, on a desktop and a p
       await p.page.click('#btn-tour-join');
       await p.page.waitForSelector(`#tour-standings tbody tr[data-player="${p.name}"].mine`);
     }
-    // Three rounds of one game (the third player sits out): a move each,
-    // then Black resigns. Each round is paired when the last has ended.
+    // Three rounds of one game and a bye: a move each and Black resigns,
+    // but in the last round White never moves. Each round is paired when
+    // the last has ended.
+    let noShow = null;
     for (let round = 1; round <= 3; round++) {
       const game = await roundGame(a, id, round);
       const white = byName.get(game.white.name);
       const black = byName.get(game.black.name);
+      if (round === 3) {
+        noShow = { game: game.game, white, black };
+        break;
+      }
       assert.equal((await api(white.page, 'POST', `/api/games/${game.game}/moves`, { move: 'e2e4', ply: 0 })).status, 200);
       assert.equal((await api(black.page, 'POST', `/api/games/${game.game}/moves`, { move: 'e7e5', ply: 1 })).status, 200);
+      if (round === 1) {
+        // The one left out waits on the tournament page: a bye, and why.
+        const bye = people.find((p) => p !== white && p !== black);
+        await bye.page.waitForFunction(() => /^A bye in round 1 \(1\): the next round is paired when all of this round's games have ended\.$/
+          .test(document.querySelector('#tour-you').textContent));
+      }
       assert.equal((await api(black.page, 'POST', `/api/games/${game.game}/act`, { type: 'resign' })).status, 200);
     }
-    // Over: the podium on every page, the standings' first three in order.
+    // White of the last round does not move: the game page says who lost,
+    // as the standings count it.
+    const w = noShow.white.page;
+    await w.waitForFunction((g) => document.body.dataset.game === g, noShow.game);
+    await w.waitForSelector('#banner:not(.hidden)', { timeout: 20000 });
+    assert.match(await w.textContent('#banner'), /White did not make a first move in time.*Black wins: in a tournament, a first move not made in time loses/s);
+    await settled(w);
+    await shot(w, `tournament-no-show-${w.viewportSize().width < 500 ? 'phone' : 'desktop'}`);
+
+    // Over: the podium on every page, the standings' first three in order,
+    // the crosstable's three rounds on each line, the bye on it.
     for (const p of people) {
       await openTournament(p.page, id);
       await p.page.waitForSelector('#tour-podium:not(.hidden)', { timeout: 30000 });
@@ -269,16 +345,86 @@ test('a round robin of three played to its end: the podium, on a desktop and a p
       assert.equal(podium.length, 3);
       assert.equal(await p.page.getAttribute('body', 'data-tournament-state'), 'finished');
       assert.equal(await p.page.isVisible('#btn-tour-join'), false, 'no joining a finished tournament');
+      // Nothing to watch once it is over.
+      assert.equal(await p.page.isVisible('#tour-top-card'), false);
     }
+    assert.equal(await a.textContent('#tour-sheet-head'), 'Round by round');
+    const cells = await crosstable(a);
+    const ranks = await a.$$eval('#tour-standings tbody tr[data-player]', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.player, r.querySelector('.tour-rank').textContent])));
+    for (const [name, line] of Object.entries(cells)) {
+      assert.equal(line.length, 3, `${name}: ${line}`);
+      assert.equal(line.filter((c) => c === 'bye/1').length, 1, `${name}'s bye, on the line: ${line}`);
+    }
+    const [wn, bn] = [noShow.white.name, noShow.black.name];
+    assert.equal(cells[wn][2], `${ranks[bn]}/-`, 'the no-show lost by forfeit');
+    assert.equal(cells[bn][2], `${ranks[wn]}/+`);
+    assert.match(await a.getAttribute(`#tour-standings tr[data-player="${wn}"] .tour-cell >> nth=2`, 'title'), /^Round 3: White against no\. \d, \w+, lost by forfeit/);
+
+    // The rounds one by one: the last shown, the first on a click, its bye.
+    assert.equal(await a.getAttribute('#tour-pairings', 'data-round'), '3');
+    assert.equal(await a.getAttribute(`#tour-pairings li[data-game="${noShow.game}"]`, 'data-result'), '0-1');
+    assert.match(await a.textContent(`#tour-pairings li[data-game="${noShow.game}"]`), /0-1 White did not make a first move/);
+    await a.click('#tour-round-nav button[data-round="1"]');
+    await a.waitForFunction(() => document.querySelector('#tour-pairings').dataset.round === '1' && document.querySelectorAll('#tour-pairings li').length === 1);
+    assert.equal(await a.getAttribute('#tour-round-nav button[data-round="1"]', 'aria-pressed'), 'true');
+    assert.equal(await a.$$eval('#tour-bye-list li', (li) => li.length), 1);
+    assert.equal(await a.getAttribute('#tour-pairings li', 'data-result'), '1-0');
+
+    // The downloads: every game, the no-show lost; the TRF of three players.
+    const pgn = await download(a, '#tour-download-pgn');
+    assert.equal(pgn.text.match(/\[Event "Three of us"\]/g).length, 3, pgn.text);
+    assert.match(pgn.text, /\[Round "3"\][\s\S]*\[Result "0-1"\]/);
+    const trf = await download(a, '#tour-download-trf');
+    assert.match(trf.name, /\.trf$/);
+    assert.match(trf.text, /^012 Three of us/m);
+    assert.equal(trf.text.split('\n').filter((l) => l.startsWith('001')).length, 3, trf.text);
+
+    // The chat: a line written on a desktop shows on the phone.
     const phone = byName.get('tia').page;
+    await a.fill('#tour-chat .chat-input', 'well played, all of you');
+    await a.click('#tour-chat .chat-send');
+    await phone.waitForFunction(() => [...document.querySelectorAll('#tour-chat .chat-line')].some((l) => /rae well played, all of you/.test(l.textContent)));
+    // Sent: the box emptied (the line may reach the phone before the answer).
+    await a.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('#tour-chat .chat-input')).value === '');
+    assert.equal(await phone.isVisible('#tour-chat .chat-line .chat-report'), true, 'another\'s line can be reported');
+
+    // A finished arena draws no fire (the page's rule, whatever it is told).
+    const fire = await a.evaluate(async () => {
+      const { renderStandings } = await import('/js/tournaments/standings.js');
+      const body = document.createElement('tbody');
+      const line = { rank: 1, player: { id: 'x', name: 'x' }, rating: 1500, points: 8, points_line: '2 2 4', games: 3,
+        sheet: [{ points: 2, fire: false, berserk: false, berserk_bonus: false }, { points: 2, fire: false, berserk: false, berserk_bonus: false },
+          { points: 4, fire: true, berserk: false, berserk_bonus: false }],
+        on_fire: true, performance: null, withdrawn: false, paused: false };
+      const view = { kind: 'arena', state: 'finished', standings: [line] };
+      const open = { player: null, games: null, toggle: () => {} };
+      renderStandings(body, /** @type {any} */ (view), null, open);
+      const over = !!body.querySelector('.tour-fire');
+      renderStandings(body, /** @type {any} */ ({ ...view, state: 'running' }), null, open);
+      return { over, running: !!body.querySelector('.tour-fire') };
+    });
+    assert.deepEqual(fire, { over: false, running: true });
+
     await settled(phone);
-    assert.deepEqual(await axeViolations(phone), [], 'the podium (phone)');
-    await shot(phone, 'tournament-podium-phone');
+    assert.deepEqual(await axeViolations(phone), [], 'the finished Swiss (phone)');
+    await shot(phone, 'tournament-swiss-phone');
+    await phone.evaluate(() => document.querySelector('#tour-chat').scrollIntoView());
+    await shot(phone, 'tournament-swiss-phone-chat');
     await settled(a);
-    assert.deepEqual(await axeViolations(a), [], 'the podium (desktop)');
-    await shot(a, 'tournament-podium-desktop');
+    assert.deepEqual(await axeViolations(a), [], 'the finished Swiss (desktop)');
+    await shot(a, 'tournament-swiss-desktop');
+    // In Ukrainian too.
+    await a.click('.lang-switch button[data-lang="uk"]');
+    await a.waitForFunction(() => document.documentElement.lang === 'uk' && document.querySelector('#tour-sheet-head').textContent === 'Тур за туром');
+    await settled(a);
+    assert.deepEqual(await axeViolations(a), [], 'the finished Swiss (desktop, Ukrainian)');
+    await shot(a, 'tournament-swiss-desktop-uk');
+    // A name opens the player's profile.
+    await a.click(`#tour-standings tr[data-player="sam"] a.tour-player-name`);
+    await a.waitForFunction(() => document.body.dataset.page === 'profile' && location.hash === '#/player/sam');
     for (const p of people) assert.deepEqual(p.page.errors, [], `${p.name}: no page error`);
   } finally {
     for (const p of people) await p.context.close();
+    await quick.stop();
   }
 });

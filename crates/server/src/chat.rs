@@ -1,15 +1,17 @@
-//! Game chat: each online game has the players' room and the spectators'
+//! Chat: each online game has the players' room and the spectators'
 //! room (players do not see the spectators' room while the game runs, as
-//! on lichess). Messages are plain text of at most 140 characters, stored
-//! with the game, sent to the room's WebSocket topic `chat:{id}:{room}`
-//! (on every server), and shown again after a reload. A player may mute
+//! on lichess), and each tournament one room for its players and
+//! watchers, with the same limits and moderation. Messages are plain text
+//! of at most 140 characters, stored with the game (or the tournament),
+//! sent to the room's WebSocket topic `chat:{id}:{room}` (on every
+//! server), and shown again after a reload. A player may mute
 //! the other side in one game (remembered); anyone in a room may report a
 //! message to the operator, who can mute a player's chat everywhere
 //! (`tensorchess admin reports`, `admin mute`).
 
 use crate::error::AppError;
 use crate::identity::Me;
-use crate::ids::PlayerId;
+use crate::ids::{PlayerId, TournamentId};
 use crate::kind::Kind;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
 use crate::round::live::{LiveGame, LiveGames};
@@ -85,6 +87,11 @@ impl Chat {
         }
         let seated = OnlineGames::seat(lg, me).is_some();
         Ok(match room {
+            // A game has no tournament's room.
+            ChatRoom::Tournament => Access {
+                read: false,
+                write: false,
+            },
             ChatRoom::Players => Access {
                 read: seated,
                 write: seated,
@@ -228,6 +235,7 @@ impl Chat {
                 ChatRoom::Spectators => {
                     "Log in to chat as a spectator (guests chat in the games they play)"
                 }
+                ChatRoom::Tournament => "A game has no tournament's room",
             };
             let kind = if access.read && room == ChatRoom::Spectators {
                 Kind::AccountNeeded
@@ -236,6 +244,25 @@ impl Chat {
             };
             return Err(AppError::refused(kind, message));
         }
+        let stored = self
+            .store_line(lg.id(), room, me, (name, has_account), text)
+            .await?;
+        let line = self.line(&stored, Self::seat_of(lg, &stored));
+        self.announce(&chat_topic(lg.id(), room), &line);
+        Ok(line)
+    }
+
+    /// Stores a line of `me`'s in room `room` of game or tournament `key`,
+    /// if its text is one and `me` may speak now (the operator's mute, the
+    /// rate): the same limits in every room.
+    async fn store_line(
+        &self,
+        key: &str,
+        room: ChatRoom,
+        me: &Me,
+        (name, has_account): (String, bool),
+        text: &str,
+    ) -> Result<ChatMessage, AppError> {
         let text = clean_text(text)?;
         let now = self.live.now();
         let store = self.live.store();
@@ -245,19 +272,16 @@ impl Chat {
         self.limiter
             .take(&me.id, now)
             .map_err(|retry_ms| AppError::TooManyRequests { retry_ms })?;
-        let stored = store
+        Ok(store
             .add_chat(&NewChatMessage {
-                game_id: lg.id().to_string(),
+                game_id: key.to_string(),
                 room,
                 author: me.id.to_string(),
                 name,
                 text,
                 at: now,
             })
-            .await?;
-        let line = self.line(&stored, Self::seat_of(lg, &stored));
-        self.announce(&chat_topic(lg.id(), room), &line);
-        Ok(line)
+            .await?)
     }
 
     /// Sends a line to the room's pages here and on the other servers.
@@ -293,13 +317,19 @@ impl Chat {
         let Some(m) = store
             .chat_message(id)
             .await?
-            .filter(|m| m.message.game_id == lg.id())
+            .filter(|m| m.message.game_id == lg.id() && m.message.room != ChatRoom::Tournament)
         else {
             return Err(AppError::NotFound(format!("There is no message {id}")));
         };
         if !Self::access(lg, me, false, m.message.room)?.read {
             return Err(AppError::NotFound(format!("There is no message {id}")));
         }
+        self.file_report(id, me).await
+    }
+
+    /// Stores `me`'s report of message `id`, within the report caps.
+    async fn file_report(&self, id: i64, me: &Me) -> Result<(), AppError> {
+        let store = self.live.store();
         let report = NewReport {
             message: id,
             reporter: me.id.to_string(),
@@ -326,11 +356,93 @@ impl Chat {
         }
     }
 
-    /// A message's game, for a report: only the store knows it.
-    pub async fn game_of(&self, id: i64) -> Result<String, AppError> {
+    /// A message's room, and the game (or tournament) it is in, for a
+    /// report: only the store knows them.
+    pub async fn room_of(&self, id: i64) -> Result<(String, ChatRoom), AppError> {
         match self.live.store().chat_message(id).await? {
-            Some(m) => Ok(m.message.game_id),
+            Some(m) => Ok((m.message.game_id, m.message.room)),
             None => Err(AppError::NotFound(format!("There is no message {id}"))),
+        }
+    }
+
+    /// Who may read and write tournament `id`'s room: everyone reads it
+    /// (its players and whoever watches); accounts write, and guests who
+    /// joined it (as guests chat only in the games they play).
+    async fn tournament_access(
+        &self,
+        id: &TournamentId,
+        me: &Me,
+        has_account: bool,
+    ) -> Result<Access, AppError> {
+        let store = self.live.store();
+        if store.tournament(id).await?.is_none() {
+            return Err(AppError::NotFound(format!("There is no tournament {id}")));
+        }
+        let write = has_account
+            || store
+                .tournament_entries(id)
+                .await?
+                .iter()
+                .any(|e| e.player == me.id.as_str());
+        Ok(Access { read: true, write })
+    }
+
+    /// Tournament `id`'s room: its newest lines (the operator's muted
+    /// authors left out), and whether `me` may write.
+    pub async fn tournament_history(
+        &self,
+        id: &TournamentId,
+        me: &Me,
+        has_account: bool,
+    ) -> Result<ChatView, AppError> {
+        let access = self.tournament_access(id, me, has_account).await?;
+        let stored = self
+            .live
+            .store()
+            .chat(id, ChatRoom::Tournament, CHAT_HISTORY)
+            .await?;
+        let hidden = self.muted_authors(&stored).await?;
+        let lines = stored
+            .iter()
+            .filter(|m| !hidden.contains(&m.message.author))
+            .map(|m| self.line(m, None))
+            .collect();
+        Ok(ChatView {
+            room: ChatRoom::Tournament,
+            lines,
+            muted: false,
+            can_write: access.write,
+        })
+    }
+
+    /// Posts `text` as `me` in tournament `id`'s room, with the limits of
+    /// game chat, and sends it to the room's pages on every server.
+    pub async fn post_in_tournament(
+        &self,
+        id: &TournamentId,
+        me: &Me,
+        author: (String, bool),
+        text: &str,
+    ) -> Result<ChatLineView, AppError> {
+        if !self.tournament_access(id, me, author.1).await?.write {
+            return Err(AppError::refused(
+                Kind::AccountNeeded,
+                "Log in to chat here (guests chat in the tournaments they joined)",
+            ));
+        }
+        let room = ChatRoom::Tournament;
+        let stored = self.store_line(id, room, me, author, text).await?;
+        let line = self.line(&stored, None);
+        self.announce(&chat_topic(id, room), &line);
+        Ok(line)
+    }
+
+    /// Reports message `id` of a tournament's room for the operator
+    /// (anyone reads the room).
+    pub async fn report_in_tournament(&self, id: i64, me: &Me) -> Result<(), AppError> {
+        match self.room_of(id).await? {
+            (_, ChatRoom::Tournament) => self.file_report(id, me).await,
+            _ => Err(AppError::NotFound(format!("There is no message {id}"))),
         }
     }
 }

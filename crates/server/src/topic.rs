@@ -1,5 +1,6 @@
 //! The topics a page follows on its socket, read once where they come in
-//! (`subscribe`): `game:{id}`, `chat:{id}:{room}`, `tournament:{id}`,
+//! (`subscribe`): `game:{id}`, `chat:{id}:{room}` (a game's two rooms, or
+//! `chat:{id}:tournament`, a tournament's room), `tournament:{id}`,
 //! `lobby` and `challenges`. Past that edge a topic is this type, and its
 //! text is made again only to name it on the wire.
 
@@ -46,6 +47,8 @@ pub enum Topic {
     Game(GameId),
     /// One of a game's two chat rooms.
     Chat(GameId, ChatRoom),
+    /// A tournament's chat room.
+    TournamentChat(TournamentId),
     /// A tournament's news.
     Tournament(TournamentId),
     /// The open seeks.
@@ -71,6 +74,9 @@ impl Topic {
             return TournamentId::parse(id).map(Topic::Tournament);
         }
         let (id, room) = parse_chat_topic(text)?;
+        if room == ChatRoom::Tournament {
+            return TournamentId::parse(id).map(Topic::TournamentChat);
+        }
         Some(Topic::Chat(GameId::parse(id)?, room))
     }
 }
@@ -80,6 +86,7 @@ impl fmt::Display for Topic {
         match self {
             Topic::Game(id) => f.write_str(&game_topic(id)),
             Topic::Chat(id, room) => f.write_str(&chat_topic(id, *room)),
+            Topic::TournamentChat(id) => f.write_str(&chat_topic(id, ChatRoom::Tournament)),
             Topic::Tournament(id) => f.write_str(&tournament_topic(id)),
             Topic::Lobby => f.write_str(LOBBY_TOPIC),
             Topic::Challenges => f.write_str(CHALLENGES_TOPIC),
@@ -106,6 +113,7 @@ mod tests {
             "game:abc123",
             "chat:abc123:players",
             "chat:abc123:spectators",
+            "chat:t-9_x:tournament",
             "tournament:t-9_x",
             "lobby",
             "challenges",
@@ -123,6 +131,7 @@ mod tests {
             "game:a/b",
             "chat:abc:lobby",
             "chat:a b:players",
+            "chat:a b:tournament",
             "tournament:",
             "tournament:x\r\ny",
             "lobby:1",

@@ -1,6 +1,8 @@
-//! Game chat: the players' room and the spectators' room of each online
-//! game, the reports players make of messages, and mutes (the operator's,
-//! everywhere; a player's, of their opponent in one game).
+//! Chat: the players' room and the spectators' room of each online game,
+//! and each tournament's room (stored alike, the tournament's id in
+//! `game_id`: the room tells them apart); the reports players make of
+//! messages, and mutes (the operator's, everywhere; a player's, of their
+//! opponent in one game).
 
 use crate::rows::Row;
 use crate::StoreError;
@@ -9,7 +11,7 @@ use async_trait::async_trait;
 /// Messages of one room kept and shown after a reload (the newest).
 pub const CHAT_HISTORY: usize = 100;
 
-/// One of a game's two chat rooms.
+/// A chat room: one of a game's two, or a tournament's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChatRoom {
@@ -17,6 +19,8 @@ pub enum ChatRoom {
     Players,
     /// The spectators (players do not see it while the game runs).
     Spectators,
+    /// A tournament's room: its players and everyone watching it.
+    Tournament,
 }
 
 impl ChatRoom {
@@ -25,6 +29,7 @@ impl ChatRoom {
         match self {
             ChatRoom::Players => "players",
             ChatRoom::Spectators => "spectators",
+            ChatRoom::Tournament => "tournament",
         }
     }
 
@@ -33,6 +38,7 @@ impl ChatRoom {
         match s {
             "players" => Some(ChatRoom::Players),
             "spectators" => Some(ChatRoom::Spectators),
+            "tournament" => Some(ChatRoom::Tournament),
             _ => None,
         }
     }
@@ -41,7 +47,7 @@ impl ChatRoom {
 /// A message to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewChatMessage {
-    /// The game it was written in.
+    /// The game it was written in (a tournament's room: the tournament).
     pub game_id: String,
     /// Its room.
     pub room: ChatRoom,
@@ -87,7 +93,7 @@ pub fn read_message(row: &impl Row, at: usize) -> Result<ChatMessage, StoreError
         id: row.int_nn(at)?,
         message: NewChatMessage {
             game_id: row.text_nn(at + 1)?,
-            // Only the two rooms are ever written.
+            // Only these rooms are ever written.
             room: ChatRoom::parse(&room).unwrap_or(ChatRoom::Spectators),
             author: row.text_nn(at + 3)?,
             name: row.text_nn(at + 4)?,
@@ -112,12 +118,13 @@ pub fn read_report(row: &impl Row) -> Result<ChatReport, StoreError> {
     })
 }
 
-/// Storage for game chat. Each method is one atomic write or one read.
+/// Storage for chat. Each method is one atomic write or one read.
 #[async_trait]
 pub trait ChatRepo: Send + Sync + 'static {
     /// Stores a message; returns it with its number.
     async fn add_chat(&self, message: &NewChatMessage) -> Result<ChatMessage, StoreError>;
-    /// The newest `limit` messages of a game's room, oldest first.
+    /// The newest `limit` messages of a game's (or a tournament's) room,
+    /// oldest first.
     async fn chat(
         &self,
         game_id: &str,

@@ -77,7 +77,7 @@ import { frozen } from './frozen.js';
 /** @typedef {{ ply: number, best: LegalMove | null, score: Score }} Analysis */
 /** @typedef {{ played: LegalMove | null, position: PositionView }} Played */
 /** @typedef {{ legal: boolean, uci?: string, reason?: string, code?: string, args?: Record<string, string> }} Explanation */
-/** @typedef {'players' | 'spectators'} ChatRoom */
+/** @typedef {'players' | 'spectators' | 'tournament'} ChatRoom */
 /**
  * A chat line: `seat` names a player's seat in the players' room; `text`
  * is shown as text, never as HTML.
@@ -108,17 +108,32 @@ import { frozen } from './frozen.js';
  *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean, names?: Record<string, string>,
  *   days?: number }} TournamentSummary
  */
-/** @typedef {{ id: string, name: string, title?: string }} TournamentPlayer */
-/** @typedef {{ points: number, fire: boolean, berserk: boolean }} SheetMark */
+/** @typedef {{ id: string, name: string, account?: string, title?: string }} TournamentPlayer */
+/**
+ * An arena game's points and marks: `berserk` says the player berserked,
+ * `berserk_bonus` that it earned its point.
+ * @typedef {{ points: number, fire: boolean, berserk: boolean, berserk_bonus: boolean }} SheetMark
+ */
+/**
+ * A round of a crosstable line: the opponent's rank, the colour, the result
+ * (`1` `½` `0` `+` `-`, `*` while played), or a bye and its points.
+ * @typedef {{ round: number, game?: string, color?: Color, opponent?: number, result: string, bye?: boolean }} RoundCell
+ */
 /**
  * @typedef {{ rank: number, player: TournamentPlayer, rating: number, points: number, points_line: string,
- *   sheet: SheetMark[], games: number, on_fire: boolean, performance: number | null, withdrawn: boolean,
- *   paused: boolean }} StandingView
+ *   sheet: SheetMark[], rounds?: RoundCell[], playing?: string, games: number, on_fire: boolean,
+ *   performance: number | null, withdrawn: boolean, paused: boolean }} StandingView
  */
 /**
  * @typedef {{ game: string, round?: number, white: TournamentPlayer, black: TournamentPlayer, result: string,
- *   white_berserked: boolean, black_berserked: boolean }} PairingView
+ *   no_show?: Color, white_berserked: boolean, black_berserked: boolean }} PairingView
  */
+/** @typedef {{ round: number, pairings: PairingView[], byes: { player: TournamentPlayer, result: string }[] }} RoundView */
+/**
+ * @typedef {{ game: string, round?: number, color: Color, opponent: TournamentPlayer, result: string,
+ *   sheet?: SheetMark, berserked: boolean, no_show?: Color }} PlayerGame
+ */
+/** @typedef {{ player: TournamentPlayer, games: PlayerGame[] }} PlayerGames */
 /**
  * @typedef {TournamentSummary & { standings: StandingView[], pairings: PairingView[], round?: number,
  *   standings_total: number, pairings_total: number,
@@ -411,6 +426,16 @@ export const tournaments = frozen({
   ofGame: (id) => call('GET', `/api/games/${enc(id)}/tournament`),
   /** @param {string} id @returns {Promise<Result<GameView>>} */
   berserk: (id) => call('POST', `/api/games/${enc(id)}/berserk`, {}),
+  /** A round's games and byes. @param {string} id @param {number} round @returns {Promise<Result<RoundView>>} */
+  round: (id, round) => call('GET', `/api/tournaments/${enc(id)}/round/${round}`),
+  /** A player's games in it. @param {string} id @param {string} player @returns {Promise<Result<PlayerGames>>} */
+  playerGames: (id, player) => call('GET', `/api/tournaments/${enc(id)}/players/${enc(player)}`),
+  /** A line in its chat. @param {string} id @param {string} text @returns {Promise<Result<ChatLine>>} */
+  say: (id, text) => call('POST', `/api/tournaments/${enc(id)}/chat`, { text }),
+  /** Where its games (PGN) are downloaded. @param {string} id */
+  pgnHref: (id) => `/api/tournaments/${enc(id)}/games`,
+  /** Where a Swiss's TRF report is downloaded. @param {string} id */
+  trfHref: (id) => `/api/tournaments/${enc(id)}/trf`,
 });
 
 // One WebSocket for the whole page, resubscribing after every reconnection

@@ -257,6 +257,8 @@ export function endText(end, variant) {
     case 'hundred_plies': return { title: t('end.draw'), text: t(variant === 'chessence' ? 'end.hundred_plies_drops' : 'end.hundred_plies') };
     case 'dead_material': return { title: t('end.draw'), text: t('end.dead_material') };
     case 'agreement': return { title: t('end.draw'), text: t('end.agreement') };
+    // A tournament's game: the side that did not move in time lost.
+    case 'no_start': return { title: t('end.no_start', colorArgs(end.no_show || 'white')), text: t('end.no_start_text', w) };
     case 'aborted':
       // `no_show`: the side that did not make its first move in time.
       return { title: t('end.aborted'), text: end.no_show ? t('end.no_show', colorArgs(end.no_show)) : t('end.aborted_text') };

@@ -95,6 +95,22 @@ impl PathWithId for (GameId, String) {
     }
 }
 
+impl PathWithId for (TournamentId, String) {
+    type Raw = (String, String);
+
+    fn check((id, rest): (String, String)) -> Result<Self, AppError> {
+        Ok((TournamentId::check(id)?, rest))
+    }
+}
+
+impl PathWithId for (TournamentId, u32) {
+    type Raw = (String, u32);
+
+    fn check((id, n): (String, u32)) -> Result<Self, AppError> {
+        Ok((TournamentId::check(id)?, n))
+    }
+}
+
 impl<T, S> FromRequestParts<S> for IdPath<T>
 where
     T: PathWithId,

@@ -57,6 +57,7 @@ pub fn token_route(method: &Method, path: &str) -> Option<TokenRoute> {
         }
         ["api", "tournaments"] | ["api", "tournaments", _] if read => Some(TokenRoute::AnyScope),
         ["api", "tournaments", _, "games" | "trf"] if read => Some(TokenRoute::AnyScope),
+        ["api", "tournaments", _, "round" | "players", _] if read => Some(TokenRoute::AnyScope),
         // The page's own files.
         [first, ..] if read && *first != "api" => Some(TokenRoute::AnyScope),
         _ => None,
@@ -110,6 +111,13 @@ mod tests {
             route(Method::GET, "/api/account"),
             Some(TokenRoute::AnyScope)
         );
+        // A tournament's public reads.
+        for path in [
+            "/api/tournaments/abc/round/2",
+            "/api/tournaments/abc/players/p1",
+        ] {
+            assert_eq!(route(Method::GET, path), Some(TokenRoute::AnyScope));
+        }
     }
 
     #[test]
@@ -123,6 +131,8 @@ mod tests {
             (Method::POST, "/api/seeks"),
             (Method::POST, "/api/tournaments"),
             (Method::POST, "/api/tournaments/abc/join"),
+            (Method::GET, "/api/tournaments/abc/chat"),
+            (Method::POST, "/api/tournaments/abc/chat"),
             (Method::POST, "/api/games"),
             (Method::POST, "/api/online"),
             (Method::DELETE, "/api/games/abc"),

@@ -491,6 +491,9 @@ async fn subscribe(
         Topic::Chat(id, room) => chat_snapshot(&topic, id, *room, state, &conn.me)
             .await
             .map(|e| (None, e, None)),
+        Topic::TournamentChat(id) => tournament_chat_snapshot(&topic, id, state, &conn.me)
+            .await
+            .map(|e| (None, e, None)),
         Topic::Lobby => state.lobby.snapshot().await.map(|e| (None, e, None)),
         Topic::Game(id) => state.games.lock_for(id, &conn.me).await.map(|(_, lg)| {
             online_game = lg.mode() == GameMode::Online;
@@ -568,6 +571,21 @@ async fn chat_snapshot(
     let has_account = state.players.has_account(&me.id).await?;
     let (_, lg) = state.games.lock_for(id, me).await?;
     let view = state.chat.history(&lg, me, has_account, room).await?;
+    Ok(ServerEvent::ChatHistory {
+        topic: topic.to_string(),
+        chat: Box::new(view),
+    })
+}
+
+/// A tournament's room's newest lines (everyone reads them).
+async fn tournament_chat_snapshot(
+    topic: &str,
+    id: &crate::ids::TournamentId,
+    state: &AppState,
+    me: &Me,
+) -> Result<ServerEvent, AppError> {
+    let has_account = state.players.has_account(&me.id).await?;
+    let view = state.chat.tournament_history(id, me, has_account).await?;
     Ok(ServerEvent::ChatHistory {
         topic: topic.to_string(),
         chat: Box::new(view),

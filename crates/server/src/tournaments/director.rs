@@ -211,14 +211,18 @@ impl Tournaments {
                 white: super::views::TournamentPlayerView {
                     id: white.clone(),
                     name: white_name,
+                    // Pages find their own game here; names link with the news.
+                    account: None,
                     title: self.live.bot_marks().title(Some(white)),
                 },
                 black: super::views::TournamentPlayerView {
                     id: black.clone(),
                     name: black_name,
+                    account: None,
                     title: self.live.bot_marks().title(Some(black)),
                 },
                 result: "*",
+                no_show: None,
                 white_berserked: false,
                 black_berserked: false,
             });

@@ -11,6 +11,7 @@
 mod arena;
 pub mod berserk;
 pub mod director;
+mod history;
 mod rounds;
 pub mod schedule;
 pub mod views;
@@ -246,12 +247,16 @@ pub struct Tournaments {
     /// When each tournament's pages were last told of it, and the news
     /// held back since.
     told: std::sync::Mutex<Told>,
-    /// Players' names for the standings, with when they were read.
-    names: std::sync::Mutex<std::collections::HashMap<String, (String, i64)>>,
+    /// Players' names (and accounts) for the standings, with when they
+    /// were read.
+    names: std::sync::Mutex<std::collections::HashMap<String, (Named, i64)>>,
     /// The tournaments the server makes by itself (none unless set:
     /// `tensorchess serve` sets the defaults or its `--schedule`).
     schedule: std::sync::OnceLock<schedule::Schedule>,
 }
+
+/// A player's name and account's user name, as the standings show them.
+type Named = (String, Option<String>);
 
 /// News of the tournaments, and when it was last told.
 #[derive(Default)]
@@ -675,7 +680,10 @@ impl Tournaments {
         })
     }
 
-    /// Every game of a tournament as PGN, oldest first.
+    /// Every game of a tournament as PGN, oldest first: the event is the
+    /// tournament, with each game's round (`-` in an arena, as lichess
+    /// writes it), and a first move not made is lost, as the tournament
+    /// counts it.
     pub async fn pgn(&self, id: &TournamentId) -> Result<String, AppError> {
         let t = self.record(id).await?;
         let games = self.live.store().tournament_games(&t.id).await?;
@@ -683,7 +691,11 @@ impl Tournaments {
         for g in games {
             let id = GameId::stored(g.link.game_id.clone());
             let (arc, _) = self.live.get(&id).await?;
-            let text = arc.lock().await.pgn();
+            let round = g
+                .link
+                .round
+                .map_or_else(|| "-".to_string(), |r| r.to_string());
+            let text = arc.lock().await.pgn_tagged(&t.name, Some(round));
             out.push_str(text.trim_end());
             out.push_str("\n\n");
         }

@@ -20,6 +20,16 @@ use tensorchess_tournament::swiss::{
 use tensorchess_tournament::trf::{export_trf, TrfHeader};
 use tensorchess_tournament::{Outcome, PlayerKey, Side};
 
+/// What a director's tick did to a Swiss or a round robin.
+enum Step {
+    /// The current round goes on (or the lease was lost).
+    Waiting,
+    /// A round was paired.
+    Paired,
+    /// It finished (its pages were told).
+    Finished,
+}
+
 /// A bye's kind from its stored half-points.
 fn bye_kind(half_points: u32) -> ByeKind {
     match half_points {
@@ -30,19 +40,20 @@ fn bye_kind(half_points: u32) -> ByeKind {
 }
 
 impl Tournaments {
-    /// The byes of tournament `t` as (player, half-points), for the standings.
+    /// The byes of tournament `t` as (player, round, half-points), for
+    /// the standings.
     pub(crate) async fn byes(
         &self,
         t: &TournamentRecord,
         keyed: &Keyed<'_>,
-    ) -> Result<Vec<(PlayerKey, u32)>, AppError> {
+    ) -> Result<Vec<super::views::Bye>, AppError> {
         Ok(self
             .live
             .store()
             .tournament_byes(&t.id)
             .await?
             .iter()
-            .filter_map(|b| Some((keyed.key(&b.player)?, b.half_points)))
+            .filter_map(|b| Some((keyed.key(&b.player)?, b.round, b.half_points)))
             .collect())
     }
 
@@ -118,7 +129,9 @@ impl Tournaments {
         export_trf(&swiss, &header, &HashMap::new()).map_err(|e| AppError::Conflict(e.to_string()))
     }
 
-    /// Directs Swiss or round robin `t` (this instance holds its lease).
+    /// Directs Swiss or round robin `t` (this instance holds its lease),
+    /// and tells its pages one piece of news: the new standings with the
+    /// new round in them, or the new round, or the end.
     pub(crate) async fn direct_rounds(&self, t: &TournamentRecord) -> Result<(), AppError> {
         let store = self.live.store();
         let entries = store.tournament_entries(&t.id).await?;
@@ -126,9 +139,31 @@ impl Tournaments {
         let byes = store.tournament_byes(&t.id).await?;
         let keyed = Keyed::new(&entries);
         let ended = games.iter().filter(|g| g.ending.is_some()).count();
-        if self.note_results(t, ended) {
-            self.announce(t, TournamentNews::Standings).await?;
+        let results = self.note_results(t, ended);
+        let step = self.next_round(t, &keyed, &games, &byes).await?;
+        match step {
+            // The end's news has the final standings.
+            Step::Finished => {}
+            _ if results => {
+                self.announce(t, TournamentNews::Standings).await?;
+            }
+            Step::Paired => {
+                self.announce(t, TournamentNews::Paired).await?;
+            }
+            Step::Waiting => {}
         }
+        Ok(())
+    }
+
+    /// Pairs the next round of `t` once the current one is over, or
+    /// finishes it after the last.
+    async fn next_round(
+        &self,
+        t: &TournamentRecord,
+        keyed: &Keyed<'_>,
+        games: &[TournamentGame],
+        byes: &[ByeRecord],
+    ) -> Result<Step, AppError> {
         let round = games
             .iter()
             .filter_map(|g| g.link.round)
@@ -136,21 +171,19 @@ impl Tournaments {
             .max()
             .unwrap_or(0);
         if t.kind == TournamentKind::RoundRobin {
-            return self
-                .direct_round_robin(t, &keyed, &games, &byes, round)
-                .await;
+            return self.direct_round_robin(t, keyed, games, byes, round).await;
         }
         if games
             .iter()
             .any(|g| g.link.round == Some(round) && g.ending.is_none())
         {
-            return Ok(());
+            return Ok(Step::Waiting);
         }
         if round >= t.rounds.unwrap_or(0) {
-            return self.finish(t).await;
+            return self.finish(t).await.map(|()| Step::Finished);
         }
         let swiss = self
-            .named(swiss_of(t, &keyed, &games, &byes, round), &keyed)
+            .named(swiss_of(t, keyed, games, byes, round), keyed)
             .await?;
         let present = swiss
             .players
@@ -158,13 +191,13 @@ impl Tournaments {
             .filter(|p| !p.withdrawn && !swiss.sitting_out.contains(&p.key))
             .count();
         if round == 0 && present < 2 {
-            return self.finish(t).await;
+            return self.finish(t).await.map(|()| Step::Finished);
         }
         let pairing = match pair_next_round(&swiss) {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!("tournament {}: round {} not paired: {e}", t.id, round + 1);
-                return self.finish(t).await;
+                return self.finish(t).await.map(|()| Step::Finished);
             }
         };
         let next = pairing.round;
@@ -177,7 +210,7 @@ impl Tournaments {
             sat.push((e.player.clone(), 2));
         }
         if !self.still_holds(t).await? {
-            return Ok(());
+            return Ok(Step::Waiting);
         }
         self.record_byes(t, next, &sat).await?;
         let boards: Vec<(String, String)> = pairing
@@ -191,7 +224,7 @@ impl Tournaments {
             })
             .collect();
         self.start_boards(t, &boards, Some(next)).await?;
-        Ok(())
+        Ok(Step::Paired)
     }
 
     async fn direct_round_robin(
@@ -201,7 +234,7 @@ impl Tournaments {
         games: &[TournamentGame],
         byes: &[ByeRecord],
         round: u32,
-    ) -> Result<(), AppError> {
+    ) -> Result<Step, AppError> {
         // The roster: round 1's players, or, before it, those in now.
         let roster: Vec<PlayerKey> = if round == 0 {
             keyed
@@ -231,13 +264,13 @@ impl Tournaments {
                 .collect()
         };
         if roster.len() < 2 {
-            return self.finish(t).await;
+            return self.finish(t).await.map(|()| Step::Finished);
         }
         let table = match round_robin(&roster, Cycles::Single) {
             Ok(table) => table,
             Err(e) => {
                 tracing::warn!("tournament {}: no round robin: {e}", t.id);
-                return self.finish(t).await;
+                return self.finish(t).await.map(|()| Step::Finished);
             }
         };
         let running = games
@@ -267,12 +300,12 @@ impl Tournaments {
         let next = if missing {
             round
         } else if running {
-            return Ok(());
+            return Ok(Step::Waiting);
         } else {
             round + 1
         };
         let Some(boards) = table.get(next as usize - 1) else {
-            return self.finish(t).await;
+            return self.finish(t).await.map(|()| Step::Finished);
         };
         let withdrawn = |k: PlayerKey| keyed.entry(k).is_none_or(|e| e.withdrawn);
         let id = |k: PlayerKey| keyed.entry(k).map(|e| e.player.clone());
@@ -306,11 +339,11 @@ impl Tournaments {
             }
         }
         if !self.still_holds(t).await? {
-            return Ok(());
+            return Ok(Step::Waiting);
         }
         self.record_byes(t, next, &sat).await?;
         self.start_boards(t, &play, Some(next)).await?;
-        Ok(())
+        Ok(Step::Paired)
     }
 }
 

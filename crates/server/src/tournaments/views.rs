@@ -13,7 +13,7 @@ use crate::store::{
 use crate::views::ClockSpecView;
 use std::collections::HashMap;
 use tensorchess_rules::Color;
-use tensorchess_tournament::arena::{rank_arena, score_player};
+use tensorchess_tournament::arena::{rank_arena, score_player, ScoredGame};
 use tensorchess_tournament::standings::{standings, PlayedGame, RatedPlayer};
 use tensorchess_tournament::{
     games_by_player, FinishedGame, Outcome, PlayerKey, PlayerResult, Side,
@@ -28,8 +28,9 @@ pub const NAME_FRESH_MS: i64 = 10_000;
 const NAMES_KEPT: usize = 50_000;
 
 pub use crate::views::tournament::{
-    GameTournamentView, PairingView, SheetMarkView, StandingView, TournamentPlayerView,
-    TournamentSummaryView, TournamentView, YouView,
+    ByeView, GameTournamentView, PairingView, PlayerGameView, PlayerGamesView, RoundCellView,
+    RoundView, SheetMarkView, StandingView, TournamentPlayerView, TournamentSummaryView,
+    TournamentView, YouView,
 };
 
 /// A tournament's settings with `players` in it; a scheduled one's names
@@ -109,6 +110,52 @@ pub fn outcome_of(ending: Option<Ending>) -> Option<Outcome> {
             winner: Color::Black,
         } => Some(Outcome::BlackWins),
         Counts::Void => None,
+    }
+}
+
+/// A game's result as a tournament's pages show it: `1-0`, `0-1`,
+/// `1/2-1/2` as it counts (a first move not made loses), `*` while it goes
+/// on or for a game that counts for nobody; and the side that did not
+/// move, if that is how it ended.
+pub fn counted_result(ending: Option<Ending>) -> (&'static str, Option<&'static str>) {
+    match counts(ending) {
+        None | Some(Counts::Void) => ("*", None),
+        Some(Counts::Played(Outcome::WhiteWins)) => ("1-0", None),
+        Some(Counts::Played(Outcome::BlackWins)) => ("0-1", None),
+        Some(Counts::Played(Outcome::Draw)) => ("1/2-1/2", None),
+        Some(Counts::NoShow { winner }) => (
+            match winner {
+                Color::White => "1-0",
+                Color::Black => "0-1",
+            },
+            Some((!winner).name()),
+        ),
+    }
+}
+
+/// `side`'s result in a game of a Swiss or a round robin as the
+/// standings count it: `1`, `½`, `0`, a forfeit's `+` and `-`, `*` while
+/// it goes on; `None` for a game that counts for nobody.
+pub fn round_result(counts: Option<Counts>, side: Color) -> Option<&'static str> {
+    Some(match counts {
+        None => "*",
+        Some(Counts::Played(o)) => match o.for_side(side_of(side)) {
+            PlayerResult::Win => "1",
+            PlayerResult::Draw => "½",
+            PlayerResult::Loss => "0",
+        },
+        Some(Counts::NoShow { winner }) if winner == side => "+",
+        Some(Counts::NoShow { .. }) => "-",
+        Some(Counts::Void) => return None,
+    })
+}
+
+/// A bye's points as a result: `1`, `½` or `0`.
+pub fn bye_result(half_points: u32) -> &'static str {
+    match half_points {
+        0 => "0",
+        1 => "½",
+        _ => "1",
     }
 }
 
@@ -205,12 +252,24 @@ struct Line {
     points: u32,
     points_line: String,
     sheet: Vec<SheetMarkView>,
+    rounds: Vec<RoundCellView>,
     games: u32,
     on_fire: bool,
     performance: Option<i32>,
 }
 
-fn arena_lines(keyed: &Keyed, finished: &[FinishedGame]) -> Vec<Line> {
+/// A game's mark on an arena sheet.
+pub fn sheet_mark(g: &ScoredGame) -> SheetMarkView {
+    SheetMarkView {
+        points: g.points,
+        fire: g.fire,
+        berserk: g.berserk,
+        berserk_bonus: g.berserk_bonus,
+    }
+}
+
+/// An arena's lines; `over`: nobody is on fire any more.
+fn arena_lines(keyed: &Keyed, finished: &[FinishedGame], over: bool) -> Vec<Line> {
     let players: Vec<(PlayerKey, i32)> = keyed
         .entries
         .iter()
@@ -228,24 +287,25 @@ fn arena_lines(keyed: &Keyed, finished: &[FinishedGame]) -> Vec<Line> {
                 rank: s.rank,
                 points: s.points,
                 points_line: sheet.points_line(),
-                sheet: sheet
-                    .games
-                    .iter()
-                    .map(|g| SheetMarkView {
-                        points: g.points,
-                        fire: g.fire,
-                        berserk: g.berserk,
-                    })
-                    .collect(),
+                sheet: sheet.games.iter().map(sheet_mark).collect(),
+                rounds: Vec::new(),
                 games: s.games,
-                on_fire: s.on_fire,
+                on_fire: s.on_fire && !over,
                 performance: s.performance,
             }
         })
         .collect()
 }
 
-fn round_lines(keyed: &Keyed, results: &[RoundResult], byes: &[(PlayerKey, u32)]) -> Vec<Line> {
+/// A bye of a Swiss or a round robin: the player, the round, its
+/// half-points.
+pub type Bye = (PlayerKey, u32, u32);
+
+/// The lines of a Swiss or a round robin: the standings, each with its
+/// crosstable line (every round's game or bye) and its results round by
+/// round, byes included.
+fn round_lines(keyed: &Keyed, games: &[TournamentGame], byes: &[Bye]) -> Vec<Line> {
+    let results = keyed.round_results(games);
     let players: Vec<RatedPlayer> = keyed
         .entries
         .iter()
@@ -278,27 +338,57 @@ fn round_lines(keyed: &Keyed, results: &[RoundResult], byes: &[(PlayerKey, u32)]
     });
     let extra: Vec<_> = byes
         .iter()
-        .copied()
+        .map(|&(k, _, half)| (k, half))
         .chain(forfeits)
         .map(|(k, half)| (k, tensorchess_tournament::standings::HalfPoints(half)))
         .collect();
-    standings(&players, &played, &extra)
+    let table = standings(&players, &played, &extra);
+    let ranks: HashMap<PlayerKey, u32> = table.iter().map(|s| (s.key, s.position)).collect();
+    // Each player's games and byes, looked up once.
+    let mut own: HashMap<PlayerKey, Vec<RoundCellView>> = HashMap::new();
+    for g in games {
+        let (Some(white), Some(black)) = (keyed.key(&g.link.white), keyed.key(&g.link.black))
+        else {
+            continue;
+        };
+        for (key, side, other) in [(white, Color::White, black), (black, Color::Black, white)] {
+            let Some(result) = round_result(counts(g.ending), side) else {
+                continue;
+            };
+            own.entry(key).or_default().push(RoundCellView {
+                round: g.link.round.unwrap_or(0),
+                game: Some(g.link.game_id.clone()),
+                color: Some(side.name()),
+                opponent: ranks.get(&other).copied(),
+                result,
+                bye: false,
+            });
+        }
+    }
+    for &(key, round, half) in byes {
+        own.entry(key).or_default().push(RoundCellView {
+            round,
+            game: None,
+            color: None,
+            opponent: None,
+            result: bye_result(half),
+            bye: true,
+        });
+    }
+    table
         .into_iter()
         .map(|s| {
-            // As the TRF writes them: 1 ½ 0 played, + - forfeited.
-            let line: Vec<&str> = results
+            // The crosstable line, in round order. A game that counts for
+            // nobody (aborted before aborts were refused) is left out, as
+            // if not paired.
+            let mut rounds = own.remove(&s.key).unwrap_or_default();
+            rounds.sort_by_key(|c| c.round);
+            // As the TRF writes them: 1 ½ 0 played, + - forfeited; byes
+            // with their points.
+            let line: Vec<&str> = rounds
                 .iter()
-                .filter_map(|g| Some((g.side_of(s.key)?, g.counts)))
-                .filter_map(|(side, counts)| match counts {
-                    Counts::Played(o) => Some(match o.for_side(side_of(side)) {
-                        PlayerResult::Win => "1",
-                        PlayerResult::Draw => "½",
-                        PlayerResult::Loss => "0",
-                    }),
-                    Counts::NoShow { winner } if winner == side => Some("+"),
-                    Counts::NoShow { .. } => Some("-"),
-                    Counts::Void => None,
-                })
+                .map(|c| c.result)
+                .filter(|r| *r != "*")
                 .collect();
             Line {
                 key: s.key,
@@ -306,6 +396,7 @@ fn round_lines(keyed: &Keyed, results: &[RoundResult], byes: &[(PlayerKey, u32)]
                 points: s.points.0,
                 points_line: line.join(" "),
                 sheet: Vec::new(),
+                rounds,
                 games: s.wins + s.draws + s.losses,
                 on_fire: false,
                 performance: s.performance,
@@ -371,10 +462,11 @@ impl Tournaments {
         }))
     }
 
-    /// A player as the standings and pairings name them. Names are kept
-    /// for [`NAME_FRESH_MS`]: a view of a large tournament names every
+    /// A player as the standings and pairings name them (with their
+    /// account, for a link to their profile). Names are kept for
+    /// [`NAME_FRESH_MS`]: a view of a large tournament names every
     /// player, and is made for every change of its standings.
-    async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
+    pub(crate) async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
         let marks = self.live.bot_marks();
         let bot = match marks.known(id) {
             Some(bot) => bot,
@@ -391,22 +483,24 @@ impl Tournaments {
             .unwrap_or_else(|e| e.into_inner())
             .get(id)
             .filter(|(_, at)| now.saturating_sub(*at) < NAME_FRESH_MS)
-            .map(|(name, _)| name.clone());
-        let name = match kept {
-            Some(name) => name,
+            .map(|(named, _)| named.clone());
+        let (name, account) = match kept {
+            Some(named) => named,
             None => {
-                let name = self.players.name_of(id).await?;
+                let record = self.players.record(id).await?;
+                let named = (record.name, record.account);
                 let mut names = self.names.lock().unwrap_or_else(|e| e.into_inner());
                 if names.len() >= NAMES_KEPT {
                     names.clear();
                 }
-                names.insert(id.to_string(), (name.clone(), now));
-                name
+                names.insert(id.to_string(), (named.clone(), now));
+                named
             }
         };
         Ok(TournamentPlayerView {
             id: id.to_string(),
             name,
+            account,
             title: bot.then_some(crate::views::BOT_TITLE),
         })
     }
@@ -418,7 +512,8 @@ impl Tournaments {
             round: g.link.round,
             white: self.player(&g.link.white).await?,
             black: self.player(&g.link.black).await?,
-            result: g.ending.map_or("*", Ending::result_str),
+            result: counted_result(g.ending).0,
+            no_show: counted_result(g.ending).1,
             white_berserked: g.link.white_berserked,
             black_berserked: g.link.black_berserked,
         })
@@ -434,13 +529,23 @@ impl Tournaments {
         let entries = store.tournament_entries(&t.id).await?;
         let games = store.tournament_games(&t.id).await?;
         let keyed = Keyed::new(&entries);
+        let over = t.state == TournamentState::Finished;
         let lines = match t.kind {
-            TournamentKind::Arena => arena_lines(&keyed, &keyed.finished(&games)),
+            TournamentKind::Arena => arena_lines(&keyed, &keyed.finished(&games), over),
             _ => {
                 let byes = self.byes(t, &keyed).await?;
-                round_lines(&keyed, &keyed.round_results(&games), &byes)
+                round_lines(&keyed, &games, &byes)
             }
         };
+        // Who plays now, and where.
+        let playing: HashMap<&str, &str> = games
+            .iter()
+            .filter(|g| g.ending.is_none())
+            .flat_map(|g| {
+                let id = g.link.game_id.as_str();
+                [(g.link.white.as_str(), id), (g.link.black.as_str(), id)]
+            })
+            .collect();
         let mut standings = Vec::with_capacity(lines.len());
         for l in lines {
             let Some(e) = keyed.entry(l.key) else {
@@ -453,6 +558,8 @@ impl Tournaments {
                 points: l.points,
                 points_line: l.points_line,
                 sheet: l.sheet,
+                rounds: l.rounds,
+                playing: playing.get(e.player.as_str()).map(|g| g.to_string()),
                 games: l.games,
                 on_fire: l.on_fire,
                 performance: l.performance,

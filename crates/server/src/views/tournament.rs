@@ -60,6 +60,10 @@ pub struct TournamentPlayerView {
     pub id: String,
     /// Their name.
     pub name: String,
+    /// Their account's user name (`#/player/NAME`, their profile); none
+    /// for a guest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
     /// `BOT` for a bot account (shown before the name).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<&'static str>,
@@ -72,8 +76,35 @@ pub struct SheetMarkView {
     pub points: u32,
     /// Played on fire (points doubled).
     pub fire: bool,
-    /// Won berserked (+1).
+    /// The player berserked (whatever the result).
     pub berserk: bool,
+    /// The berserk earned its point: a berserked win of 14 plies or more
+    /// (the mark the page shows).
+    pub berserk_bonus: bool,
+}
+
+/// One round of a player's line in a Swiss's or a round robin's
+/// crosstable: the game's opponent, colour and result, or a bye.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct RoundCellView {
+    /// The round.
+    pub round: u32,
+    /// The game (none for a bye).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// The player's colour in it: `white` or `black` (none for a bye).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub color: Option<&'static str>,
+    /// The opponent's rank in the standings (none for a bye).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<u32>,
+    /// The player's result as the standings count it: `1`, `½`, `0`,
+    /// `+` and `-` (a forfeit: a first move not made), `*` while it goes
+    /// on; a bye's points (`1`, `½`, `0`).
+    pub result: &'static str,
+    /// A bye (no game): the pairing bye, or a round sat out.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bye: bool,
 }
 
 /// A line of the standings.
@@ -88,13 +119,20 @@ pub struct StandingView {
     /// Arena points; for a Swiss or round robin, half-points (a win is 2).
     pub points: u32,
     /// An arena's points game by game (`2 2 4 0`); the results of a Swiss
-    /// or round robin (`1 ½ 0`).
+    /// or round robin round by round, byes with their points (`1 ½ 1 0`).
     pub points_line: String,
     /// An arena's sheet, game by game.
     pub sheet: Vec<SheetMarkView>,
+    /// A Swiss's or a round robin's crosstable line, round by round.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundCellView>,
+    /// The game they play now, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playing: Option<String>,
     /// Games finished.
     pub games: u32,
-    /// On fire (an arena: two wins in a row).
+    /// On fire (an arena: two wins in a row), for their next game: never
+    /// once the tournament is over.
     pub on_fire: bool,
     /// Performance rating, once they have played.
     pub performance: Option<i32>,
@@ -116,8 +154,14 @@ pub struct PairingView {
     pub white: TournamentPlayerView,
     /// Black.
     pub black: TournamentPlayerView,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on.
+    /// `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
+    /// not made loses), or `*` while it goes on (or for a game aborted
+    /// before aborts were refused, which counts for nobody).
     pub result: &'static str,
+    /// The side that did not make its first move in time (the game's
+    /// loser), if that is how it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_show: Option<&'static str>,
     /// White berserked.
     pub white_berserked: bool,
     /// Black berserked.
@@ -208,4 +252,61 @@ pub struct GameTournamentView {
     pub names: BTreeMap<String, String>,
     /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
     pub kind: &'static str,
+}
+
+/// `GET /api/tournaments/{id}/round/{n}`: one round of a Swiss or a round
+/// robin, its games and its byes.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct RoundView {
+    /// The round.
+    pub round: u32,
+    /// Its games, the better players' first.
+    pub pairings: Vec<PairingView>,
+    /// Its byes.
+    pub byes: Vec<ByeView>,
+}
+
+/// A bye of a round.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct ByeView {
+    /// Who had it.
+    pub player: TournamentPlayerView,
+    /// Its points: `1` (the pairing bye), `½` or `0` (a round sat out).
+    pub result: &'static str,
+}
+
+/// `GET /api/tournaments/{id}/players/{player}`: a player's games in the
+/// tournament, in the order they were paired (an arena's line, clicked).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PlayerGamesView {
+    /// The player.
+    pub player: TournamentPlayerView,
+    /// Their games.
+    pub games: Vec<PlayerGameView>,
+}
+
+/// One of a player's games.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PlayerGameView {
+    /// The game.
+    pub game: String,
+    /// The round (Swiss, round robin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The player's colour: `white` or `black`.
+    pub color: &'static str,
+    /// The opponent.
+    pub opponent: TournamentPlayerView,
+    /// The player's result as the tournament counts it: `1`, `½`, `0`,
+    /// `+` and `-` (a Swiss's forfeit), `*` while it goes on.
+    pub result: &'static str,
+    /// An arena's points for it (its mark: [`SheetMarkView`]), once over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<SheetMarkView>,
+    /// The player berserked.
+    pub berserked: bool,
+    /// The side that did not make its first move in time, if that is how
+    /// it ended (the player's own colour: they lost so).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_show: Option<&'static str>,
 }

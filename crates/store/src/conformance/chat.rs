@@ -1,4 +1,5 @@
-//! The chat part of the store contract: rooms kept apart and in order,
+//! The chat part of the store contract: rooms kept apart and in order (a
+//! tournament's too),
 //! reports once per player and message, the operator's mutes and a
 //! player's mute of their opponent.
 
@@ -47,6 +48,23 @@ pub async fn chat_rooms_are_kept_apart_and_in_order(store: &dyn GameStore) {
         .await
         .unwrap()
         .is_empty());
+    // A tournament's room, stored alike, is apart from a game's rooms even
+    // under the same id, and read back as its room.
+    let lobby = said("c1", ChatRoom::Tournament, "tia", "good luck all", 400);
+    let l = store.add_chat(&lobby).await.unwrap();
+    let room = store.chat("c1", ChatRoom::Tournament, 100).await.unwrap();
+    assert_eq!(room.len(), 1);
+    assert_eq!(room[0].message, lobby);
+    assert_eq!(store.chat_message(l.id).await.unwrap(), Some(l));
+    assert_eq!(
+        store
+            .chat("c1", ChatRoom::Spectators, 100)
+            .await
+            .unwrap()
+            .len(),
+        1,
+        "the game's rooms keep their own"
+    );
 }
 
 /// One report a player and message; closed reports leave the list.

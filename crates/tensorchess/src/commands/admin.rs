@@ -248,8 +248,13 @@ pub async fn act(
                     .chars()
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect();
+                // A tournament's room is stored under the tournament's id.
+                let place = match m.room.as_str() {
+                    "tournament" => "tournament",
+                    _ => "game",
+                };
                 lines.push(format!(
-                    "{}\t{}\t{} ({})\tgame {}\t{}\t{} ({})\t{}",
+                    "{}\t{}\t{} ({})\t{place} {}\t{}\t{} ({})\t{}",
                     r.id,
                     r.at,
                     reporter,

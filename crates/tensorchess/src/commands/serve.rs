@@ -46,6 +46,11 @@ pub struct ServeArgs {
     /// Make no scheduled tournaments.
     #[arg(long)]
     pub no_schedule: bool,
+    /// How long each side of an online game with a clock has for its first
+    /// move, in seconds (then the game is aborted; in a tournament, lost).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u32).range(2..=600))]
+    pub first_move_seconds: u32,
 }
 
 impl Default for ServeArgs {
@@ -59,6 +64,7 @@ impl Default for ServeArgs {
             trusted_local: false,
             schedule: None,
             no_schedule: false,
+            first_move_seconds: 60,
         }
     }
 }
@@ -101,6 +107,7 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
     let config = server::ServerConfig {
         allowed_hosts: allowed,
         proxies,
+        first_move_wait_ms: i64::from(args.first_move_seconds) * 1000,
         ..server::ServerConfig::default()
     };
     let state = AppState::connect(&args.db, config)

@@ -450,6 +450,10 @@ async fn berserk_halves_the_clock_and_a_long_win_earns_one_more() {
     let winner = standing(&v, p["white"]["name"].as_str().unwrap());
     assert_eq!(winner["points"], 3, "{v}");
     assert_eq!(winner["sheet"][0]["berserk"], true);
+    assert_eq!(
+        winner["sheet"][0]["berserk_bonus"], true,
+        "earned: 14 plies"
+    );
     let done = v["pairings"]
         .as_array()
         .unwrap()

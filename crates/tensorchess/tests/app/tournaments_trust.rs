@@ -169,6 +169,17 @@ async fn a_swiss_no_show_is_a_forfeit_in_the_standings_the_trf_and_the_pairing()
     };
     assert_eq!(line(&black), (json!(2), json!(0), json!("+")), "{v}");
     assert_eq!(line(&white), (json!(0), json!(0), json!("-")), "{v}");
+    // The crosstable and the round say it alike: Black won, by forfeit.
+    assert_eq!(standing(&v, &white)["rounds"][0]["result"], "-", "{v}");
+    assert_eq!(standing(&v, &black)["rounds"][0]["result"], "+", "{v}");
+    let round1 = t.get(&format!("/api/tournaments/{id}/round/1"), None).await;
+    let p1 = &round1.body["pairings"][0];
+    assert_eq!(
+        (&p1["result"], &p1["no_show"]),
+        (&json!("0-1"), &json!("white")),
+        "{}",
+        round1.text
+    );
     // The pairing: not a game played, so the two may meet again (a played
     // game would forbid the rematch and end a Swiss of two).
     assert_eq!(v["round"], 2, "{v}");

@@ -63,6 +63,9 @@ pub struct ScoredGame {
     pub fire: bool,
     /// The player berserked this game (whether or not it earned a point).
     pub berserk: bool,
+    /// The berserk earned its point: a berserked win of at least
+    /// [`BERSERK_MIN_PLIES`] plies (`berserk` alone marks a loss too).
+    pub berserk_bonus: bool,
     /// A draw shorter than [`EARLY_DRAW_PLIES`]: it scored 0.
     pub early_draw: bool,
     /// A draw during a draw streak that was not long enough: it scored 0.
@@ -116,10 +119,9 @@ pub fn score_sheet(games: &[SheetGame]) -> Sheet {
             }
             PlayerResult::Draw => 1,
         };
-        let berserk_bonus = u32::from(
-            game.berserked && game.result == PlayerResult::Win && game.plies >= BERSERK_MIN_PLIES,
-        );
-        scored.points = if fire { base * 2 } else { base } + berserk_bonus;
+        scored.berserk_bonus =
+            game.berserked && game.result == PlayerResult::Win && game.plies >= BERSERK_MIN_PLIES;
+        scored.points = if fire { base * 2 } else { base } + u32::from(scored.berserk_bonus);
         match game.result {
             PlayerResult::Win => {
                 wins_in_a_row += 1;
@@ -247,6 +249,9 @@ mod tests {
         let s = score_sheet(&[berserk(win(13)), berserk(win(14)), berserk(loss(40))]);
         assert_eq!(s.points_line(), "2 3 0");
         assert!(s.games.iter().all(|g| g.berserk));
+        // Only the win of 14 plies earned the point.
+        let earned: Vec<bool> = s.games.iter().map(|g| g.berserk_bonus).collect();
+        assert_eq!(earned, [false, true, false]);
     }
 
     #[test]
@@ -266,6 +271,7 @@ mod tests {
         assert_eq!(s.points_line(), "2 2 5 2 0 0 2 2 4");
         assert_eq!(s.total, 19);
         assert!(s.games[8].fire && s.games[8].berserk);
+        assert!(s.games[2].berserk_bonus && !s.games[8].berserk_bonus);
     }
 
     #[test]

@@ -273,6 +273,8 @@ export default frozen({
   'end.aborted': 'Game aborted',
   'end.aborted_text': 'before both sides had moved: no result',
   'end.no_show': '{color} did not make a first move in time: no result',
+  'end.no_start': '{color} did not make a first move in time',
+  'end.no_start_text': '{color} wins: in a tournament, a first move not made in time loses',
   'end.game_over': 'Game over',
   'end.drawn': 'Drawn',
   'end.won': '{color} won',

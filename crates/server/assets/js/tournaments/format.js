@@ -2,10 +2,12 @@
 // How tournaments are said on the pages: their kind, clock, length and
 // the time until they start or end, and the server's refusals.
 
-import { t, plural, serverError, has, daysPerMove, lang } from '../i18n.js';
+import { t, plural, serverError, has, daysPerMove, playerName, lang } from '../i18n.js';
+import { titleMark } from '../ui/title-mark.js';
 
 /** @typedef {import('../api.js').TournamentSummary} TournamentSummary */
 /** @typedef {import('../api.js').ApiError} ApiError */
+/** @typedef {import('../api.js').TournamentPlayer} TournamentPlayer */
 
 /**
  * A tournament's name in the page's language: a scheduled one's own name
@@ -74,4 +76,30 @@ export function el(tag, cls, text) {
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+/**
+ * A player's name as the standings and pairings show it: a link to their
+ * profile (an account's; a guest has none), after a BOT mark.
+ * @param {TournamentPlayer} who @param {string} [cls]
+ * @returns {(HTMLElement | string)[]}
+ */
+export function playerLink(who, cls = 'tour-player-name') {
+  const name = who.account ? /** @type {HTMLAnchorElement} */ (el('a', cls, playerName(who.name))) : el('span', cls, playerName(who.name));
+  if (who.account && name instanceof HTMLAnchorElement) name.href = `#/player/${encodeURIComponent(who.account)}`;
+  return who.title ? [titleMark(who.title), ' ', name] : [name];
+}
+
+/** A Swiss's or round robin's half-points as a score: 3½. @param {number} half */
+export const halfPoints = (half) => `${Math.floor(half / 2)}${half % 2 ? '½' : ''}`.replace(/^0½$/, '½');
+
+/**
+ * A player's result in a round as words: won, drawn, lost, by forfeit, being played.
+ * @param {string} r `1`, `½`, `0`, `+`, `-` or `*`
+ */
+export function resultWords(r) {
+  /** @type {Record<string, string>} */
+  const keys = { '1': 'win', '½': 'draw', '0': 'loss', '+': 'forfeit_win', '-': 'forfeit_loss' };
+  const key = keys[r] || 'playing';
+  return t(`tour.res.${key}`);
 }

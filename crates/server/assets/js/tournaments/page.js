@@ -1,32 +1,44 @@
 // @ts-check
 // A tournament's page (`#/tournament/ID`): its settings and clock (the
 // countdown to its start or an arena's end, the round), Join / Pause /
-// Withdraw, the standings (tournaments/standings.js), the games going on
-// (the current round's), the top game to watch, and the podium once it is
-// over. It follows the WebSocket topic `tournament:ID`: every change comes
-// as the whole tournament; a new pairing that names the player takes them
-// to their game, as on lichess — also from the game page, while they play
-// in the tournament (the topic stays followed until they withdraw or pause,
-// or it ends).
+// Withdraw and what the player's entry is (playing, or waiting and why:
+// tournaments/status.js), links to download its games (PGN) and a Swiss's
+// TRF, the standings (tournaments/standings.js: an arena's line opens the
+// player's games; a Swiss's is its crosstable line), the games going on or
+// a round's, round by round (tournaments/rounds.js), the top game to watch
+// while it is played, the podium once it is over, and its chat
+// (tournaments/chat.js). It follows the WebSocket topic `tournament:ID`:
+// every change comes as the whole tournament; a new pairing that names the
+// player takes them to their game, as on lichess — also from the game
+// page, while they play in the tournament (the topic stays followed until
+// they withdraw or pause, or it ends).
 
 import { tournaments } from '../api.js';
 import { t, playerName } from '../i18n.js';
 import { announce } from '../ui/notice.js';
 import { tourName, termsText, whenText, tourError, el, dateTime } from './format.js';
-import { renderStandings, renderPodium, mark } from './standings.js';
+import { renderStandings, renderPodium } from './standings.js';
+import { renderGames } from './rounds.js';
+import { entryNote } from './status.js';
+import { createTournamentChat } from './chat.js';
 
 /** @typedef {import('../api.js').TournamentView} TournamentView */
 /** @typedef {import('../api.js').PairingView} PairingView */
 /** @typedef {import('../api.js').Live} Live */
+/** @typedef {import('../api.js').StandingView} StandingView */
+/** @typedef {import('../api.js').PlayerGames} PlayerGames */
 
 /**
  * The page's state: the tournament shown (and the one whose pairings the
  * player follows, maybe another page's by now), why it cannot be shown,
- * the action under way and its refusal, the countdown's timer; `me`, the
- * player's id (the page's `Player`).
+ * the action under way and its refusal, the countdown's timer; the line
+ * opened (an arena player's games, and their sheet when asked for), the
+ * rounds shown; `me`, the player's id (the page's `Player`).
  * @typedef {{ id: string, view: TournamentView | null, missing: string, error: string, busy: boolean,
  *   shown: boolean, following: string | null, timer: ReturnType<typeof setInterval> | undefined,
- *   seq: number, askedAt: number, me: () => string | null }} TournamentState
+ *   seq: number, askedAt: number, me: () => string | null,
+ *   open: { player: string | null, games: PlayerGames | null, sheet: string },
+ *   rounds: import('./rounds.js').RoundsState, toggle: (s: StandingView) => void }} TournamentState
  */
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
@@ -44,26 +56,6 @@ const mine = (v, myId) => v.standings.find((s) => s.player.id === myId) || (v.yo
 function playing(v, myId) {
   const me = mine(v, myId);
   return !!me && !me.withdrawn && !me.paused && v.state !== 'finished';
-}
-
-/** @param {PairingView} p */
-function pairingItem(p) {
-  const li = el('li', 'tour-pairing');
-  li.dataset.game = p.game;
-  const a = /** @type {HTMLAnchorElement} */ (el('a'));
-  a.href = `#/game/${p.game}`;
-  const side = (/** @type {import('../api.js').TournamentPlayer} */ who, /** @type {boolean} */ berserk) => {
-    const s = el('span', 'tour-side', playerName(who.name));
-    if (berserk) {
-      s.dataset.berserk = '1';
-      s.append(' ', mark('berserk', t('tour.berserked')));
-    }
-    return s;
-  };
-  a.append(side(p.white, p.white_berserked), el('span', 'muted', ' – '), side(p.black, p.black_berserked));
-  li.append(a);
-  if (p.result !== '*') li.append(' ', el('span', 'muted small', p.result));
-  return li;
 }
 
 /** @param {TournamentState} st */
@@ -87,7 +79,10 @@ function render(st) {
   $('#tour-sub').textContent = termsText(v);
   renderWhen(st);
   renderActions(st, v);
-  renderStandings(/** @type {HTMLElement} */ ($('#tour-standings').querySelector('tbody')), v, st.me());
+  renderDownloads(v);
+  $('#tour-sheet-head').textContent = t(v.kind === 'arena' ? 'tour.sheet' : 'tour.crosstable');
+  renderStandings(/** @type {HTMLElement} */ ($('#tour-standings').querySelector('tbody')), v, st.me(),
+    { player: st.open.player, games: st.open.games, toggle: st.toggle });
   $('#tour-no-players').classList.toggle('hidden', v.standings.length > 0);
   const more = (/** @type {string} */ sel, /** @type {string} */ key, /** @type {number} */ shown, /** @type {number} */ total) => {
     $(sel).textContent = total > shown ? t(key, { shown, total }) : '';
@@ -95,13 +90,15 @@ function render(st) {
   };
   more('#tour-standings-more', 'tour.standings_more', v.standings.length, v.standings_total);
   more('#tour-pairings-more', 'tour.pairings_more', v.pairings.length, v.pairings_total);
-  $('#tour-podium').classList.toggle('hidden', v.state !== 'finished' || v.standings.length === 0);
-  if (v.state === 'finished') renderPodium($('#tour-podium-list'), v);
-  const going = v.pairings;
-  $('#tour-pairings-title').textContent = v.kind === 'arena' || !v.round ? t('tour.games_now') : t('tour.round', { round: v.round });
-  $('#tour-pairings').replaceChildren(...going.map(pairingItem));
-  $('#tour-no-games').classList.toggle('hidden', going.length > 0);
-  const top = v.top_game ? going.find((p) => p.game === v.top_game) : null;
+  const over = v.state === 'finished';
+  $('#tour-podium').classList.toggle('hidden', !over || v.standings.length === 0);
+  if (over) renderPodium($('#tour-podium-list'), v);
+  renderGames(v, st.rounds);
+  // Once it is over, no game is going on in an arena: its games card goes.
+  $('#tour-games-card').classList.toggle('hidden', over && v.kind === 'arena');
+  // The top game, while it is played; nothing to wait for once it is over.
+  $('#tour-top-card').classList.toggle('hidden', over);
+  const top = v.top_game ? v.pairings.find((p) => p.game === v.top_game) : null;
   const topBox = $('#tour-top-game');
   if (top) {
     const a = /** @type {HTMLAnchorElement} */ (el('a', 'button primary', t('tour.watch', { white: playerName(top.white.name), black: playerName(top.black.name) })));
@@ -109,8 +106,25 @@ function render(st) {
     a.id = 'tour-watch';
     topBox.replaceChildren(a);
   } else {
-    topBox.replaceChildren(el('p', 'muted', t('tour.no_top')));
+    topBox.replaceChildren(el('p', 'muted', t(over ? 'tour.no_top_over' : 'tour.no_top')));
   }
+}
+
+/** The links to download its games, and a Swiss's TRF once a round is paired. @param {TournamentView} v */
+function renderDownloads(v) {
+  const box = $('#tour-downloads');
+  const links = [];
+  const link = (/** @type {string} */ href, /** @type {string} */ text, /** @type {string} */ id) => {
+    const a = /** @type {HTMLAnchorElement} */ (el('a', '', text));
+    a.href = href;
+    a.id = id;
+    a.download = '';
+    return a;
+  };
+  if (v.state !== 'upcoming') links.push(link(tournaments.pgnHref(v.id), t('tour.download_pgn'), 'tour-download-pgn'));
+  if (v.kind === 'swiss' && v.round) links.push(link(tournaments.trfHref(v.id), t('tour.download_trf'), 'tour-download-trf'));
+  box.classList.toggle('hidden', links.length === 0);
+  box.replaceChildren(...(links.length ? [t('tour.downloads'), ' ', ...links.flatMap((a, i) => (i ? [' · ', a] : [a]))] : []));
 }
 
 /** The countdown or the round (every second). @param {TournamentState} st */
@@ -144,9 +158,16 @@ function renderActions(st, v) {
     if (me && !me.withdrawn) items.push(button('withdraw', t('tour.withdraw')));
   }
   box.replaceChildren(...items);
-  const note = !me || v.state === 'finished' ? '' : me.withdrawn ? t('tour.you_withdrew') : me.paused ? t('tour.you_paused') : t(v.kind === 'arena' ? 'tour.you_in' : 'tour.you_in_rounds');
-  $('#tour-you').textContent = note;
-  $('#tour-you').classList.toggle('hidden', !note);
+  const { text, game } = entryNote(v, me);
+  const you = $('#tour-you');
+  you.replaceChildren(text);
+  if (game) {
+    const a = /** @type {HTMLAnchorElement} */ (el('a', '', t('tour.your_game')));
+    a.href = `#/game/${game}`;
+    a.id = 'tour-your-game';
+    you.append(' ', a);
+  }
+  you.classList.toggle('hidden', !text);
 }
 
 /** @param {TournamentState} st @param {'join' | 'withdraw' | 'pause'} what */
@@ -173,7 +194,61 @@ export function createTournamentPage({ live, i18n, player, go }) {
   const st = {
     id: '', view: null, missing: '', error: '', busy: false, shown: false, following: null, timer: undefined, seq: 0, askedAt: 0,
     me: () => player.id(),
+    open: { player: null, games: null, sheet: '' },
+    rounds: { shown: null, past: new Map(), ask: (round) => showRound(round) },
+    toggle: (s) => toggleLine(s),
   };
+  const chat = createTournamentChat({ live, i18n, player });
+
+  /** Opens (or closes) an arena player's line: their games under it. @param {StandingView} s */
+  function toggleLine(s) {
+    const open = st.open;
+    if (open.player === s.player.id) {
+      st.open = { player: null, games: null, sheet: '' };
+    } else {
+      st.open = { player: s.player.id, games: null, sheet: '' };
+      askGames(s);
+    }
+    render(st);
+  }
+
+  /** Asks for the open line's games (again when its sheet changed). @param {StandingView} s */
+  async function askGames(s) {
+    const id = st.id;
+    const who = s.player.id;
+    st.open.sheet = `${s.games}|${s.points_line}|${s.playing || ''}`;
+    const r = await tournaments.playerGames(id, who);
+    if (st.id !== id || st.open.player !== who) return;
+    st.open.games = r.ok ? r.value : { player: s.player, games: [] };
+    if (!r.ok) st.error = tourError(r.error);
+    if (st.shown) render(st);
+  }
+
+  /** After news: the open line's games asked again if its sheet changed. */
+  function freshOpenLine() {
+    const v = st.view;
+    const line = v && st.open.player ? v.standings.find((s) => s.player.id === st.open.player) : null;
+    if (line && `${line.games}|${line.points_line}|${line.playing || ''}` !== st.open.sheet) askGames(line);
+  }
+
+  /** Shows round `round` (a past one asked for once: it does not change). @param {number} round */
+  async function showRound(round) {
+    const v = st.view;
+    if (!v) return;
+    st.rounds.shown = round === v.round ? null : round;
+    render(st);
+    if (st.rounds.shown === null || st.rounds.past.has(round)) return;
+    st.rounds.past.set(round, null);
+    const id = st.id;
+    const r = await tournaments.round(id, round);
+    if (st.id !== id) return;
+    if (r.ok) st.rounds.past.set(round, r.value);
+    else {
+      st.rounds.past.delete(round);
+      st.error = tourError(r.error);
+    }
+    if (st.shown) render(st);
+  }
 
   /** Follows `id`'s topic (null: none). @param {string | null} id */
   function follow(id) {
@@ -202,7 +277,10 @@ export function createTournamentPage({ live, i18n, player, go }) {
         if (st.shown && !v.standings.some((s) => s.player.id === st.me())) refreshSometimes();
       }
       st.view = v;
-      if (st.shown) render(st);
+      if (st.shown) {
+        render(st);
+        freshOpenLine();
+      }
       keepFollowing();
     } else if (msg.type === 'tournament_pairings') {
       /** @type {PairingView[]} */
@@ -248,11 +326,15 @@ export function createTournamentPage({ live, i18n, player, go }) {
       if (st.id !== id) {
         st.view = null;
         st.error = '';
+        st.open = { player: null, games: null, sheet: '' };
+        st.rounds.shown = null;
+        st.rounds.past = new Map();
       }
       st.id = id;
       st.missing = '';
       render(st);
       follow(id);
+      chat.follow(id);
       clearInterval(st.timer);
       st.timer = setInterval(() => renderWhen(st), 1000);
       await refresh();
@@ -265,6 +347,7 @@ export function createTournamentPage({ live, i18n, player, go }) {
       st.timer = undefined;
       // Still playing in it: its pairings keep taking the player to their games.
       if (!st.view || !playing(st.view, st.me())) follow(null);
+      chat.follow(null);
       delete document.body.dataset.tournament;
       delete document.body.dataset.tournamentState;
       delete document.body.dataset.tournamentReady;

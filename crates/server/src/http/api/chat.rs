@@ -1,13 +1,13 @@
-//! Game chat over HTTP: a room's lines, posting, muting the other side,
-//! and reporting a line. The lines also arrive on the WebSocket topic
-//! `chat:{id}:{room}`.
+//! Chat over HTTP: a game's room's lines, posting, muting the other side;
+//! a tournament's room's lines and posting; reporting a line. The lines
+//! also arrive on the WebSocket topic `chat:{id}:{room}`.
 
 use super::ApiResult;
 use crate::chat::{ChatLineView, ChatView};
 use crate::error::AppError;
 use crate::http::extract::{ApiJson, ApiPath, ApiQuery, IdPath};
 use crate::identity::Me;
-use crate::ids::GameId;
+use crate::ids::{GameId, TournamentId};
 use crate::store::ChatRoom;
 use crate::AppState;
 use axum::extract::State;
@@ -29,6 +29,14 @@ pub struct RoomQuery {
 pub struct PostRequest {
     /// The room (the players' when not given).
     room: Option<ChatRoom>,
+    /// Plain text, at most 140 characters.
+    text: String,
+}
+
+/// `POST /api/tournaments/{id}/chat`: a line for the tournament's room.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentPostRequest {
     /// Plain text, at most 140 characters.
     text: String,
 }
@@ -96,8 +104,44 @@ pub async fn report(
     ApiPath(id): ApiPath<i64>,
     ApiJson(ReportRequest {}): ApiJson<ReportRequest>,
 ) -> Result<StatusCode, AppError> {
-    let game = GameId::stored(state.chat.game_of(id).await?);
+    let (key, room) = state.chat.room_of(id).await?;
+    if room == ChatRoom::Tournament {
+        state.chat.report_in_tournament(id, &me).await?;
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    let game = GameId::stored(key);
     let (_, lg) = state.games.lock_for(&game, &me).await?;
     state.chat.report(id, &me, &lg).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/tournaments/{id}/chat`: the tournament's room, newest lines.
+pub async fn tournament_history(
+    State(state): State<AppState>,
+    me: Me,
+    IdPath(id): IdPath<TournamentId>,
+) -> ApiResult<ChatView> {
+    let has_account = state.players.has_account(&me.id).await?;
+    Ok(Json(
+        state.chat.tournament_history(&id, &me, has_account).await?,
+    ))
+}
+
+/// `POST /api/tournaments/{id}/chat`: posts a line in the tournament's
+/// room (201 with it).
+pub async fn tournament_post(
+    State(state): State<AppState>,
+    me: Me,
+    IdPath(id): IdPath<TournamentId>,
+    ApiJson(req): ApiJson<TournamentPostRequest>,
+) -> Result<(StatusCode, Json<ChatLineView>), AppError> {
+    let author = (
+        state.players.name_of(&me.id).await?,
+        state.players.has_account(&me.id).await?,
+    );
+    let line = state
+        .chat
+        .post_in_tournament(&id, &me, author, &req.text)
+        .await?;
+    Ok((StatusCode::CREATED, Json(line)))
 }

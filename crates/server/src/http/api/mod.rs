@@ -70,6 +70,15 @@ pub fn routes() -> Router<AppState> {
         .route("/tournaments/{id}/pause", post(tournaments::pause))
         .route("/tournaments/{id}/games", get(tournaments::games))
         .route("/tournaments/{id}/trf", get(tournaments::trf))
+        .route("/tournaments/{id}/round/{round}", get(tournaments::round))
+        .route(
+            "/tournaments/{id}/players/{player}",
+            get(tournaments::player_games),
+        )
+        .route(
+            "/tournaments/{id}/chat",
+            get(chat::tournament_history).post(chat::tournament_post),
+        )
         .route("/games/{id}/berserk", post(tournaments::berserk))
         .route("/games/{id}/tournament", get(tournaments::of_game))
         .route("/challenges/{id}/accept", post(challenges::accept))

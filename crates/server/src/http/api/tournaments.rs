@@ -8,6 +8,7 @@ use crate::http::views::tournaments::TournamentsView;
 use crate::identity::Me;
 use crate::ids::{GameId, TournamentId};
 use crate::round::command::Command;
+use crate::tournaments::views::{PlayerGamesView, RoundView};
 use crate::tournaments::{CreateTournamentRequest, GameTournamentView, TournamentView};
 use crate::views::GameView;
 use crate::AppState;
@@ -103,6 +104,24 @@ pub async fn games(
         "application/x-chess-pgn; charset=utf-8",
         &format!("tensorchess-tournament-{id}.pgn"),
     ))
+}
+
+/// `GET /api/tournaments/{id}/round/{round}`: a round's games and byes
+/// (a Swiss, a round robin).
+pub async fn round(
+    State(state): State<AppState>,
+    IdPath((id, round)): IdPath<(TournamentId, u32)>,
+) -> ApiResult<RoundView> {
+    Ok(Json(state.tournaments.round(&id, round).await?))
+}
+
+/// `GET /api/tournaments/{id}/players/{player}`: a player's games in the
+/// tournament (`player`: their id, as the standings give it).
+pub async fn player_games(
+    State(state): State<AppState>,
+    IdPath((id, player)): IdPath<(TournamentId, String)>,
+) -> ApiResult<PlayerGamesView> {
+    Ok(Json(state.tournaments.player_games(&id, &player).await?))
 }
 
 /// `GET /api/tournaments/{id}/trf`: a Swiss's FIDE report file.

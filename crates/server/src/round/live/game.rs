@@ -309,11 +309,30 @@ impl LiveGame {
         Ok(Some((from, moved)))
     }
 
-    /// The banner of the game's end.
+    /// Whether the game is a tournament's (it cannot be aborted).
+    fn in_tournament(&self) -> bool {
+        self.online().is_some_and(|o| o.record().no_abort)
+    }
+
+    /// The banner of the game's end. A tournament's game whose side did
+    /// not make its first move in time is lost by that side, as the
+    /// tournament counts it (`docs/tournaments.md`, "Aborts and
+    /// no-shows"): `no_start`, lichess's name for it, with its winner.
     pub fn end_view(&self) -> Option<EndView> {
         Some(match self.record.ending? {
             Ending::Outcome(o) => end_view(self.game.kind(), o),
             Ending::Imported { winner } => imported_end_view(winner),
+            Ending::Aborted { no_show: Some(c) } if self.in_tournament() => EndView {
+                result: PgnResult::from_winner(Some(!c)).as_str().into(),
+                reason: "no_start".into(),
+                winner: Some((!c).name()),
+                no_show: Some(c.name()),
+                title: format!("{} did not make a first move in time", color_title(c)),
+                text: format!(
+                    "{} wins: in a tournament, a first move not made in time loses",
+                    color_title(!c)
+                ),
+            },
             Ending::Aborted { no_show } => EndView {
                 result: "*".into(),
                 reason: "aborted".into(),
@@ -372,19 +391,32 @@ impl LiveGame {
 
     /// The game as PGN, with the players' names and the date.
     pub fn pgn(&self) -> String {
+        self.pgn_tagged("tensorchess game", None)
+    }
+
+    /// The game as PGN for an event: its name, and its round (`-` when
+    /// it has none: an arena's game).
+    pub fn pgn_tagged(&self, event: &str, round: Option<String>) -> String {
         let date = date_string(self.record.created_at);
-        let tags = vec![
-            ("Event".to_string(), "tensorchess game".to_string()),
+        let mut tags = vec![
+            ("Event".to_string(), event.to_string()),
             ("Site".to_string(), "tensorchess".to_string()),
             ("Date".to_string(), date),
-            ("White".to_string(), self.record.white.clone()),
-            ("Black".to_string(), self.record.black.clone()),
         ];
+        if let Some(round) = round {
+            tags.push(("Round".to_string(), round));
+        }
+        tags.push(("White".to_string(), self.record.white.clone()));
+        tags.push(("Black".to_string(), self.record.black.clone()));
         match self.record.ending {
             // An imported game keeps the result it came with.
             Some(Ending::Imported { winner }) => self
                 .game
                 .pgn_with_result(&tags, PgnResult::from_winner(winner)),
+            // A tournament's game lost by a first move not made.
+            Some(Ending::Aborted { no_show: Some(c) }) if self.in_tournament() => self
+                .game
+                .pgn_with_result(&tags, PgnResult::from_winner(Some(!c))),
             ending => self.game.pgn(&tags, ending.and_then(Ending::outcome)),
         }
     }

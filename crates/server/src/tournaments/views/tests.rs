@@ -90,7 +90,7 @@ fn standings_trf_and_pairing_count_each_ending_alike() {
     ];
 
     // The standings: half-points, games played, the line.
-    let lines = round_lines(&keyed, &keyed.round_results(&games), &[]);
+    let lines = round_lines(&keyed, &games, &[]);
     let line = |p: &str| {
         let l = lines.iter().find(|l| l.key == key(p)).unwrap();
         (l.points, l.games, l.points_line.as_str())
@@ -163,7 +163,50 @@ fn standings_trf_and_pairing_count_each_ending_alike() {
     let swiss = crate::tournaments::rounds::swiss_of(&t, &keyed, &games, &[], 2);
     let next = pair_next_round(&swiss).unwrap();
     assert_eq!(next.boards.len(), 1, "{next:?}");
-    let lines = round_lines(&keyed, &keyed.round_results(&games), &[]);
+    let lines = round_lines(&keyed, &games, &[]);
     assert_eq!(lines[0].points_line, "+");
     assert_eq!(lines[0].games + lines[1].games, 0);
+}
+
+#[test]
+fn a_crosstable_line_has_every_round_byes_too_and_points_line_with_them() {
+    let entries = [entry("a", 1900), entry("b", 1800), entry("c", 1700)];
+    let keyed = Keyed::new(&entries);
+    let key = |p: &str| keyed.key(p).unwrap();
+    let won = Ending::Outcome(RulesOutcome::Decisive {
+        winner: Color::White,
+        reason: EndReason::Resignation,
+    });
+    let mut going = game(3, "c", "a", won);
+    going.ending = None;
+    let games = [game(1, "a", "b", won), game(2, "c", "b", won), going];
+    // The pairing byes of rounds 1 and 2 (a full point), and B's of round 3.
+    let byes = [(key("c"), 1, 2), (key("a"), 2, 2), (key("b"), 3, 2)];
+    let lines = round_lines(&keyed, &games, &byes);
+    let line = |p: &str| lines.iter().find(|l| l.key == key(p)).unwrap();
+    // A: won round 1, a bye in round 2, plays round 3.
+    let a = line("a");
+    assert_eq!(a.points, 4);
+    assert_eq!(a.points_line, "1 1");
+    /// A cell as (round, colour, opponent's rank, result, bye).
+    type Cell<'a> = (u32, Option<&'a str>, Option<u32>, &'a str, bool);
+    let cells: Vec<Cell> = a
+        .rounds
+        .iter()
+        .map(|c| (c.round, c.color, c.opponent, c.result, c.bye))
+        .collect();
+    let (rank_b, rank_c) = (line("b").rank, line("c").rank);
+    assert_eq!(
+        cells,
+        [
+            (1, Some("white"), Some(rank_b), "1", false),
+            (2, None, None, "1", true),
+            (3, Some("black"), Some(rank_c), "*", false),
+        ]
+    );
+    assert_eq!(a.rounds[0].game.as_deref(), Some("ab"));
+    // B: lost twice, then the bye: its point is on the line.
+    assert_eq!(line("b").points_line, "0 0 1");
+    assert_eq!(line("b").points, 2);
+    assert_eq!(line("c").points_line, "1 1");
 }
