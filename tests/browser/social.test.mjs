@@ -77,7 +77,8 @@ test('chat: the players\' room, the spectators\' room kept from the players unti
     const html = 'hello <b>bob</b> see https://example.com/x';
     await say(a, html);
     await sees(b, html);
-    assert.equal(await b.$$eval('#chat-lines b, #chat-lines a', (e) => e.length), 0);
+    assert.equal(await b.$$eval('#chat-lines .chat-text b, #chat-lines .chat-text a, #chat-lines .chat-text *', (e) => e.length), 0);
+    assert.equal(await b.$$eval('#chat-lines b', (e) => e.length), 0);
     assert.match(await b.textContent('#chat-lines .chat-line[data-seat="white"] .chat-name'), /alice/);
     assert.equal(await b.getAttribute('#chat-input', 'maxlength'), '140');
     await say(b, 'hi alice');
@@ -91,6 +92,8 @@ test('chat: the players\' room, the spectators\' room kept from the players unti
     await say(c, 'go alice!');
     // A guest spectator reads it, and may not write.
     await sees(g, 'go alice!');
+    // The writer's name leads to her profile.
+    assert.equal(await g.getAttribute('#chat-lines .chat-line .chat-name a.player-link', 'href'), '/#/player/carol');
     assert.equal(await g.isVisible('#chat-form'), false);
     assert.match(await g.textContent('#chat-note'), /Log in to chat as a spectator/);
     // The players do not see it while the game runs.

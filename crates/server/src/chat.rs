@@ -20,6 +20,7 @@ use crate::store::{
     Cap, ChatMessage, ChatRoom, NewChatMessage, NewReport, ReportCaps, Reported, CHAT_HISTORY,
 };
 use crate::views::ServerEvent;
+use std::collections::HashMap;
 use std::sync::Arc;
 use tensorchess_rules::Color;
 
@@ -111,12 +112,19 @@ impl Chat {
         Self::access(lg, me, false, room).is_ok_and(|a| a.read)
     }
 
-    /// The line a page shows for a stored message.
-    fn line(&self, m: &ChatMessage, seat: Option<Color>) -> ChatLineView {
+    /// The line a page shows for a stored message, its author's account
+    /// (for a link to the profile) from `accounts`.
+    fn line(
+        &self,
+        m: &ChatMessage,
+        seat: Option<Color>,
+        accounts: &HashMap<String, String>,
+    ) -> ChatLineView {
         ChatLineView {
             id: m.id,
             room: m.message.room,
             name: m.message.name.clone(),
+            account: accounts.get(&m.message.author).cloned(),
             seat: seat.map(Color::name),
             title: self.live.bot_marks().title(Some(&m.message.author)),
             text: m.message.text.clone(),
@@ -154,11 +162,12 @@ impl Chat {
         let muted = room == ChatRoom::Players && store.opponent_muted(&me.id, lg.id()).await?;
         let stored = store.chat(lg.id(), room, CHAT_HISTORY).await?;
         let hidden = self.muted_authors(&stored).await?;
+        let accounts = self.accounts(&stored).await?;
         let lines = stored
             .iter()
             .filter(|m| !muted || m.message.author == me.id)
             .filter(|m| !hidden.contains(&m.message.author))
-            .map(|m| self.line(m, Self::seat_of(lg, m)))
+            .map(|m| self.line(m, Self::seat_of(lg, m), &accounts))
             .collect();
         Ok(ChatView {
             room,
@@ -166,6 +175,26 @@ impl Chat {
             muted,
             can_write: access.write,
         })
+    }
+
+    /// The accounts (usernames) of `lines`' authors who have one.
+    async fn accounts(&self, lines: &[ChatMessage]) -> Result<HashMap<String, String>, AppError> {
+        let mut authors: Vec<&str> = lines.iter().map(|m| m.message.author.as_str()).collect();
+        authors.sort_unstable();
+        authors.dedup();
+        let mut accounts = HashMap::with_capacity(authors.len());
+        for author in authors {
+            if let Some(account) = self
+                .live
+                .store()
+                .player(author)
+                .await?
+                .and_then(|p| p.account)
+            {
+                accounts.insert(author.to_string(), account);
+            }
+        }
+        Ok(accounts)
     }
 
     /// The authors of `lines` the operator has muted now: their lines are
@@ -247,7 +276,8 @@ impl Chat {
         let stored = self
             .store_line(lg.id(), room, me, (name, has_account), text)
             .await?;
-        let line = self.line(&stored, Self::seat_of(lg, &stored));
+        let accounts = self.accounts(std::slice::from_ref(&stored)).await?;
+        let line = self.line(&stored, Self::seat_of(lg, &stored), &accounts);
         self.announce(&chat_topic(lg.id(), room), &line);
         Ok(line)
     }
@@ -402,10 +432,11 @@ impl Chat {
             .chat(id, ChatRoom::Tournament, CHAT_HISTORY)
             .await?;
         let hidden = self.muted_authors(&stored).await?;
+        let accounts = self.accounts(&stored).await?;
         let lines = stored
             .iter()
             .filter(|m| !hidden.contains(&m.message.author))
-            .map(|m| self.line(m, None))
+            .map(|m| self.line(m, None, &accounts))
             .collect();
         Ok(ChatView {
             room: ChatRoom::Tournament,
@@ -432,7 +463,8 @@ impl Chat {
         }
         let room = ChatRoom::Tournament;
         let stored = self.store_line(id, room, me, author, text).await?;
-        let line = self.line(&stored, None);
+        let accounts = self.accounts(std::slice::from_ref(&stored)).await?;
+        let line = self.line(&stored, None, &accounts);
         self.announce(&chat_topic(id, room), &line);
         Ok(line)
     }

@@ -81,7 +81,7 @@ import { frozen } from './frozen.js';
 /**
  * A chat line: `seat` names a player's seat in the players' room; `text`
  * is shown as text, never as HTML.
- * @typedef {{ id: number, room: ChatRoom, name: string, seat?: Color, title?: string, text: string, at: number }} ChatLine
+ * @typedef {{ id: number, room: ChatRoom, name: string, account?: string, seat?: Color, title?: string, text: string, at: number }} ChatLine
  */
 /** @typedef {{ room: ChatRoom, lines: ChatLine[], muted: boolean, can_write: boolean }} ChatView */
 /** @typedef {{ id: string, name: string, account: string | null, title?: string | null }} ChallengePlayer */

@@ -12,6 +12,10 @@ pub struct ChatLineView {
     pub room: ChatRoom,
     /// The author's name when it was written.
     pub name: String,
+    /// The author's account (its username, for a link to the profile);
+    /// absent for a guest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
     /// The author's seat, in the players' room.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat: Option<&'static str>,

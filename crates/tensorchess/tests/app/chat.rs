@@ -66,9 +66,18 @@ async fn players_and_spectators_chat_apart() {
     let a = say(&t, &id, &sam, "spectators", "what a game").await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     assert!(a.body.get("seat").is_none());
+    // An author with an account is named by it (a link to the profile);
+    // a guest player has none.
+    assert_eq!(a.body["account"], "sam");
+    assert!(
+        chat.body["lines"][0].get("account").is_none(),
+        "{}",
+        chat.text
+    );
     // A guest watching may read the spectators' room, not write in it.
     let guest = room(&t, &id, None, "spectators").await;
     assert_eq!(texts(&guest.body), ["what a game"]);
+    assert_eq!(guest.body["lines"][0]["account"], "sam");
     assert_eq!(guest.body["can_write"], false);
     let g = guest.cookie.unwrap();
     expect_refused(

@@ -7,7 +7,7 @@
 // the error. The panel's parts are found in its root by class.
 
 import { social } from '../api.js';
-import { t, lang, playerName, serverError } from '../i18n.js';
+import { t, lang, playerName, nameLink, serverError } from '../i18n.js';
 import { confirmDialog } from './notice.js';
 import { titleMark } from './title-mark.js';
 
@@ -87,7 +87,7 @@ function lineNode(line, room, ways) {
   name.className = 'chat-name';
   name.textContent = ways.mark ? ways.mark(line) : '';
   if (line.title) name.append(titleMark(line.title), ' ');
-  name.append(playerName(line.name));
+  name.append(nameLink(line.name, line.account));
   const text = document.createElement('span');
   text.className = 'chat-text';
   text.textContent = line.text; // as text: never HTML, no link made
