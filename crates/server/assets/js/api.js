@@ -141,7 +141,8 @@ import { frozen } from './frozen.js';
  */
 /** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
 /**
- * @typedef {{ id: string, variant: string, white: string, black: string, white_rating: number | null,
+ * @typedef {{ id: string, variant: string, white: string, black: string, white_account?: string | null, black_account?: string | null,
+ *   white_rating: number | null,
  *   black_rating: number | null, rated: boolean }} FeaturedGame
  * @typedef {{ id: string, variant: string, fen: string, solver: Color, rating: number }} DailyPuzzle
  * @typedef {{ players_online: number, games_playing: number, featured: FeaturedGame | null,

@@ -11,7 +11,7 @@ use crate::round::live::LiveGames;
 use crate::store::GameStore;
 use serde::Serialize;
 use std::sync::Mutex;
-use tensorchess_rules::VariantKind;
+use tensorchess_rules::{ByColor, VariantKind};
 
 /// How long a reading is kept (ms).
 const KEEP_MS: i64 = 3_000;
@@ -29,6 +29,11 @@ pub struct FeaturedGame {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// White's account (its username, for a link to the profile); `None`
+    /// for a guest.
+    pub white_account: Option<String>,
+    /// Black's account.
+    pub black_account: Option<String>,
     /// White's rating when the game began (rated games).
     pub white_rating: Option<i32>,
     /// Black's rating when the game began (rated games).
@@ -86,12 +91,15 @@ impl Featured {
     }
 }
 
+/// The best game so far: its (rating sum, last change), what is shown of
+/// it, and its players' ids.
+type Candidate = ((i64, i64), FeaturedGame, ByColor<Option<String>>);
+
 /// Reads the games with a player connected from the store.
 async fn read(live: &LiveGames, connected: &Connected) -> Result<PlayingNow, AppError> {
     let store: &dyn GameStore = live.store().as_ref();
     let mut games = 0;
-    // (rating sum, last change) of the best so far.
-    let mut best: Option<((i64, i64), FeaturedGame)> = None;
+    let mut best: Option<Candidate> = None;
     for (n, (id, seats)) in connected.iter().enumerate() {
         if n >= MAX_READ {
             // Not read: counted as being played (a player is there).
@@ -117,7 +125,7 @@ async fn read(live: &LiveGames, connected: &Connected) -> Result<PlayingNow, App
         let ratings = [online.ratings.white, online.ratings.black];
         let sum = ratings.iter().map(|r| r.unwrap_or(0) as i64).sum::<i64>();
         let key = (sum, record.updated_at);
-        if best.as_ref().is_none_or(|(k, _)| key > *k) {
+        if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
             best = Some((
                 key,
                 FeaturedGame {
@@ -125,15 +133,30 @@ async fn read(live: &LiveGames, connected: &Connected) -> Result<PlayingNow, App
                     variant: record.variant,
                     white: record.white.clone(),
                     black: record.black.clone(),
+                    white_account: None,
+                    black_account: None,
                     white_rating: ratings[0],
                     black_rating: ratings[1],
                     rated: record.rated,
                 },
+                online.players.clone(),
             ));
         }
     }
-    Ok(PlayingNow {
-        games,
-        featured: best.map(|(_, g)| g),
-    })
+    let featured = match best {
+        Some((_, mut g, players)) => {
+            // The players' accounts, for links to their profiles.
+            for (id, account) in [
+                (players.white, &mut g.white_account),
+                (players.black, &mut g.black_account),
+            ] {
+                if let Some(id) = id {
+                    *account = store.player(&id).await?.and_then(|p| p.account);
+                }
+            }
+            Some(g)
+        }
+        None => None,
+    };
+    Ok(PlayingNow { games, featured })
 }

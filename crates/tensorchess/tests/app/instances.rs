@@ -588,6 +588,8 @@ async fn the_site_counts_and_spectators_are_the_same_on_both_servers() {
     let (addr_a, addr_b) = (*addr_a, *addr_b);
     let clock = json!({ "base_seconds": 300, "increment_seconds": 3 });
     let (id, white, black) = game_across(a, b, clock).await;
+    // White has an account: the featured game names it (a link to the profile).
+    let white = a.register(Some(&white), "wanda").await;
     // White on A; Black, and a spectator, on B; another spectator on A.
     let mut white_ws = ws_connect(addr_a, Some(&white)).await;
     let mut black_ws = ws_connect(addr_b, Some(&black)).await;
@@ -603,6 +605,8 @@ async fn the_site_counts_and_spectators_are_the_same_on_both_servers() {
                 s["players_online"] == 3
                     && s["games_playing"] == 1
                     && s["featured"]["id"] == id.as_str()
+                    && s["featured"]["white_account"] == "wanda"
+                    && s["featured"]["black_account"].is_null()
             },
         )
         .await;

@@ -9,7 +9,7 @@
 
 import { api, call } from '../api.js';
 import { Board } from '../board.js';
-import { t, plural, playerName } from '../i18n.js';
+import { t, plural, playerName, nameLink } from '../i18n.js';
 import { tourName, termsText, whenText, el } from '../tournaments/format.js';
 
 /** @typedef {import('../api.js').SiteView} SiteView */
@@ -103,8 +103,8 @@ function render(now) {
   $('#featured').classList.toggle('hidden', !f);
   $('#featured-none').classList.toggle('hidden', !!f);
   if (f) {
-    $('#featured-white').textContent = seatText(f.white, f.white_rating);
-    $('#featured-black').textContent = seatText(f.black, f.black_rating);
+    $('#featured-white').replaceChildren(...seatNodes(f.white, f.white_account, f.white_rating));
+    $('#featured-black').replaceChildren(...seatNodes(f.black, f.black_account, f.black_rating));
     /** @type {HTMLAnchorElement} */ ($('#featured-watch')).href = `#/game/${f.id}`;
     $('#featured-watch').setAttribute('aria-label', t('now.watch_game', { white: playerName(f.white), black: playerName(f.black) }));
   }
@@ -128,9 +128,13 @@ function render(now) {
   }
 }
 
-/** A player's name with their rating. @param {string} name @param {number | null} rating */
-function seatText(name, rating) {
-  return rating ? `${playerName(name)} (${rating})` : playerName(name);
+/**
+ * A player's name (a link to the profile of an account) with their rating.
+ * @param {string} name @param {string | null | undefined} account @param {number | null} rating
+ * @returns {(Node | string)[]}
+ */
+function seatNodes(name, account, rating) {
+  return rating ? [nameLink(name, account), ` (${rating})`] : [nameLink(name, account)];
 }
 
 /** The featured game's position, as the server has it now. @param {NowState} now */
