@@ -10,6 +10,7 @@
 import { bots } from '../api.js';
 import { t, serverError } from '../i18n.js';
 import { announce, confirmDialog } from '../ui/notice.js';
+import { el } from '../ui/el.js';
 
 /** @typedef {import('../api.js').TokenView} TokenView */
 /** @typedef {import('../api.js').ApiError} ApiError */
@@ -26,14 +27,6 @@ import { announce, confirmDialog } from '../ui/notice.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const input = (/** @type {string} */ sel) => /** @type {HTMLInputElement} */ (document.querySelector(sel));
-
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** A moment as the page's language writes it. @param {number} ms */
 const when = (ms) => new Date(ms).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });

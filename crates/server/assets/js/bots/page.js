@@ -10,6 +10,7 @@ import { t, serverError } from '../i18n.js';
 import { isProvisional } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
 import { frozen } from '../frozen.js';
+import { el } from '../ui/el.js';
 
 /** @typedef {import('../api.js').ListedBot} ListedBot */
 /**
@@ -24,14 +25,6 @@ import { frozen } from '../frozen.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const VARIANTS = frozen(/** @type {const} */ (['tensor', 'chess', 'chessence']));
-
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** One bot's line. @param {ListedBot} b @param {BotsDeps} deps */
 function row(b, { player, challenge }) {

@@ -9,6 +9,7 @@ import { isProvisional } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
 import { opponentNodes, resultText } from '../game/games-list.js';
 import { frozen } from '../frozen.js';
+import { el } from '../ui/el.js';
 
 /** @typedef {import('../api.js').ProfileView} ProfileView */
 /** @typedef {import('../api.js').ApiError} ApiError */
@@ -27,15 +28,6 @@ import { frozen } from '../frozen.js';
 
 const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const VARIANTS = frozen(/** @type {const} */ (['tensor', 'chess', 'chessence']));
-
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 
 /** @param {ProfileState} view @param {ProfileDeps} deps */
 function render(view, { player, challenge }) {

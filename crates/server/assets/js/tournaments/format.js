@@ -4,6 +4,7 @@
 
 import { t, plural, serverError, has, daysPerMove, playerName, lang } from '../i18n.js';
 import { titleMark } from '../ui/title-mark.js';
+import { el } from '../ui/el.js';
 
 /** @typedef {import('../api.js').TournamentSummary} TournamentSummary */
 /** @typedef {import('../api.js').ApiError} ApiError */
@@ -70,13 +71,7 @@ export function tourError(err) {
   return serverError(err);
 }
 
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-export function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+export { el };
 
 /**
  * A player's name as the standings and pairings show it: a link to their

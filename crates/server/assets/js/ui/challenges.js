@@ -12,6 +12,7 @@ import { t, tNodes, nameLink, colorArgs, playerName, serverError, applyI18n, day
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
 import { titleMark } from './title-mark.js';
 import { choicesHtml } from './choices.js';
+import { el } from './el.js';
 
 /** @typedef {import('../api.js').ChallengeView} ChallengeView */
 /** @typedef {import('../api.js').ChallengeRequest} ChallengeRequest */
@@ -33,14 +34,6 @@ function node(html) {
   const d = document.createElement('div');
   d.innerHTML = html.trim();
   return /** @type {HTMLElement} */ (d.firstElementChild);
-}
-
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 /** @param {string} text @param {string} [cls] @param {() => void} [onClick] */
