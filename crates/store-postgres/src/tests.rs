@@ -75,6 +75,7 @@ contract!(
     tokens_are_found_by_hash_listed_and_revoked,
     tournaments_pair_each_player_once,
     tournament_seats_run_once_and_a_no_show_is_paused,
+    a_director_reads_only_what_changed,
     scheduled_tournaments_are_made_once,
     games_are_counted_for_their_players,
     games_are_searched,

@@ -10,11 +10,11 @@ use tensorchess_rules::Color;
 use tensorchess_store::prelude::*;
 use tensorchess_store::rows::Value;
 use tensorchess_store::tournament::{
-    berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entry_values, game_ended_sql,
-    games_query, join_sql, lease_sql, link_sql, link_values, read_bye, read_entry, read_game,
-    read_tournament, seat_sql, tournament_values, ByeRecord, EntryRecord, TournamentGame,
-    TournamentGameLink, TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS,
-    TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entries_rev_sql,
+    entry_values, game_ended_sql, games_query, join_sql, lease_sql, link_sql, link_values,
+    read_bye, read_entry, read_game, read_tournament, seat_sql, tournament_values, ByeRecord,
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    BYES_SQL_SQLITE, ENDED_ONLY, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use tensorchess_store::trust::{tournament_counts_sql, Cap, TournamentCaps};
 use tensorchess_store::{StoreError, StoredGame};
@@ -256,6 +256,35 @@ pub async fn games_of(
     games(c, "tg.tournament_id = $1", tournament).await
 }
 
+pub async fn games_among(
+    c: &impl GenericClient,
+    tournament: &str,
+    ids: &[String],
+    ended_only: bool,
+) -> Result<Vec<TournamentGame>, StoreError> {
+    let filter = format!(
+        "tg.tournament_id = $1 AND tg.game_id = ANY($2){}",
+        if ended_only { ENDED_ONLY } else { "" }
+    );
+    let stmt = c.prepare_cached(&games_query(&filter)).await?;
+    c.query(&stmt, &[&tournament, &ids])
+        .await?
+        .iter()
+        .map(read_game)
+        .collect()
+}
+
+pub async fn entries_rev(
+    c: &impl GenericClient,
+    tournament: &str,
+) -> Result<Option<i64>, StoreError> {
+    let stmt = c.prepare_cached(&entries_rev_sql(mark)).await?;
+    Ok(match c.query_opt(&stmt, &[&tournament]).await? {
+        Some(row) => Some(row.try_get(0)?),
+        None => None,
+    })
+}
+
 pub async fn game(
     c: &impl GenericClient,
     game_id: &str,
@@ -415,6 +444,19 @@ impl TournamentRepo for PgStore {
 
     async fn tournament_game(&self, game_id: &str) -> Result<Option<TournamentGame>, StoreError> {
         game(&self.client().await?, game_id).await
+    }
+
+    async fn tournament_games_among(
+        &self,
+        tournament_id: &str,
+        game_ids: &[String],
+        ended_only: bool,
+    ) -> Result<Vec<TournamentGame>, StoreError> {
+        games_among(&self.client().await?, tournament_id, game_ids, ended_only).await
+    }
+
+    async fn tournament_entries_rev(&self, tournament_id: &str) -> Result<Option<i64>, StoreError> {
+        entries_rev(&self.client().await?, tournament_id).await
     }
 
     async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {

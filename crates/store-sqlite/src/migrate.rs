@@ -51,6 +51,11 @@ pub(crate) const MIGRATIONS: &[(&str, &str)] = &[
     ("trust", include_str!("../migrations/0014_trust.sql")),
     // Issue 42's opening explorer.
     ("explorer", include_str!("../migrations/0015_explorer.sql")),
+    // Issue 43's director in memory: a revision of each tournament's entries.
+    (
+        "director_memory",
+        include_str!("../migrations/0016_director_memory.sql"),
+    ),
 ];
 
 /// The number of migrations this program knows.

@@ -51,6 +51,12 @@ async fn tournament_seats_run_once_and_a_no_show_is_paused() {
     conformance::tournament_seats_run_once_and_a_no_show_is_paused(&open(&dir)).await;
 }
 
+#[tokio::test]
+async fn a_director_reads_only_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    conformance::a_director_reads_only_what_changed(&open(&dir)).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_trust_contract_holds() {
     // Each on a database of its own: the caps count what is stored.

@@ -8,11 +8,11 @@ use rusqlite::{params, params_from_iter, Connection};
 use tensorchess_rules::Color;
 use tensorchess_store::prelude::*;
 use tensorchess_store::tournament::{
-    berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entry_values, game_ended_sql,
-    games_query, join_sql, lease_sql, link_sql, link_values, read_bye, read_entry, read_game,
-    read_tournament, seat_sql, tournament_values, ByeRecord, EntryRecord, TournamentGame,
-    TournamentGameLink, TournamentRecord, TournamentState, BYES_SQL_SQLITE, ENTRY_COLUMNS,
-    TOURNAMENT_COLUMNS,
+    berserk_column, busy, bye_sql, create_scheduled_sql, entered_sql, entries_rev_sql,
+    entry_values, game_ended_sql, games_query, join_sql, lease_sql, link_sql, link_values,
+    read_bye, read_entry, read_game, read_tournament, seat_sql, tournament_values, ByeRecord,
+    EntryRecord, TournamentGame, TournamentGameLink, TournamentRecord, TournamentState,
+    BYES_SQL_SQLITE, ENDED_ONLY, ENTRY_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use tensorchess_store::trust::{tournament_counts_sql, Cap, TournamentCaps};
 use tensorchess_store::{StoreError, StoredGame};
@@ -218,6 +218,39 @@ pub fn games_of(conn: &Connection, tournament: &str) -> Result<Vec<TournamentGam
     games(conn, "tg.tournament_id = ?1", params![tournament])
 }
 
+pub fn games_among(
+    conn: &Connection,
+    tournament: &str,
+    ids: &[String],
+    ended_only: bool,
+) -> Result<Vec<TournamentGame>, StoreError> {
+    // A statement's parameters are bounded: a few hundred ids at a time.
+    const AT_ONCE: usize = 500;
+    let mut out = Vec::new();
+    for few in ids.chunks(AT_ONCE) {
+        let marks: Vec<String> = (2..few.len() + 2).map(mark).collect();
+        let filter = format!(
+            "tg.tournament_id = ?1 AND tg.game_id IN ({}){}",
+            marks.join(", "),
+            if ended_only { ENDED_ONLY } else { "" }
+        );
+        let args = std::iter::once(tournament).chain(few.iter().map(String::as_str));
+        out.extend(games(conn, &filter, params_from_iter(args))?);
+    }
+    out.sort_by(|a, b| {
+        (a.link.created_at, &a.link.game_id).cmp(&(b.link.created_at, &b.link.game_id))
+    });
+    Ok(out)
+}
+
+pub fn entries_rev(conn: &Connection, tournament: &str) -> Result<Option<i64>, StoreError> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached(&entries_rev_sql(mark))?
+        .query_row(params![tournament], |row| row.get(0))
+        .optional()?)
+}
+
 pub fn game(conn: &Connection, game_id: &str) -> Result<Option<TournamentGame>, StoreError> {
     Ok(games(conn, "tg.game_id = ?1", params![game_id])?.pop())
 }
@@ -376,6 +409,22 @@ impl TournamentRepo for SqliteStore {
     async fn tournament_game(&self, game_id: &str) -> Result<Option<TournamentGame>, StoreError> {
         let g = game_id.to_string();
         self.read(move |conn| game(conn, &g)).await
+    }
+
+    async fn tournament_games_among(
+        &self,
+        tournament_id: &str,
+        game_ids: &[String],
+        ended_only: bool,
+    ) -> Result<Vec<TournamentGame>, StoreError> {
+        let (t, ids) = (tournament_id.to_string(), game_ids.to_vec());
+        self.read(move |conn| games_among(conn, &t, &ids, ended_only))
+            .await
+    }
+
+    async fn tournament_entries_rev(&self, tournament_id: &str) -> Result<Option<i64>, StoreError> {
+        let t = tournament_id.to_string();
+        self.read(move |conn| entries_rev(conn, &t)).await
     }
 
     async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError> {

@@ -373,6 +373,14 @@ pub fn games_query(filter: &str) -> String {
     )
 }
 
+/// What [`games_query`] adds to keep only the games that ended.
+pub const ENDED_ONLY: &str = " AND (g.end_reason IS NOT NULL OR g.result <> '*')";
+
+/// The revision of tournament `$1`'s entries.
+pub fn entries_rev_sql(mark: fn(usize) -> String) -> String {
+    format!("SELECT entries_rev FROM tournaments WHERE id = {}", mark(1))
+}
+
 /// Inserts an entry (or takes a withdrawn one back) while fewer than
 /// `$7` other players are in: `$1..$6` the entry's values.
 pub fn join_sql(mark: fn(usize) -> String) -> String {
@@ -582,6 +590,21 @@ pub trait TournamentRepo: Send + Sync + 'static {
     ) -> Result<Vec<TournamentGame>, StoreError>;
     /// The tournament game `game_id`, if it is one.
     async fn tournament_game(&self, game_id: &str) -> Result<Option<TournamentGame>, StoreError>;
+    /// The games of tournament `tournament_id` among `game_ids` (those
+    /// that ended only, when `ended_only`), oldest first: what an arena's
+    /// director reads of the games it knows to be going on.
+    async fn tournament_games_among(
+        &self,
+        tournament_id: &str,
+        game_ids: &[String],
+        ended_only: bool,
+    ) -> Result<Vec<TournamentGame>, StoreError>;
+    /// The revision of a tournament's entries (`None`: no such
+    /// tournament): it grows with every change of one of them (a join, a
+    /// withdrawal, a pause, the first-move rule's pause) in the change's
+    /// own statement, so that an unchanged revision means unchanged
+    /// entries.
+    async fn tournament_entries_rev(&self, tournament_id: &str) -> Result<Option<i64>, StoreError>;
     /// Records a bye; `false` when that player's bye of that round was
     /// recorded already.
     async fn add_tournament_bye(&self, bye: &ByeRecord) -> Result<bool, StoreError>;

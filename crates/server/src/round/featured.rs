@@ -3,8 +3,8 @@
 //! is the same whichever server answers) and the featured game (lichess's
 //! TV): the highest-rated real-time game in progress, its players both
 //! connected. Reading the games is cached for a few seconds, as every
-//! visit of the home page asks, unless who is connected to which game
-//! changed since (a game begun, a player come or gone: read again).
+//! visit of the home page asks ([`Featured::now`] says when it is read
+//! again sooner).
 
 use crate::error::AppError;
 use crate::round::live::LiveGames;
@@ -15,6 +15,8 @@ use tensorchess_rules::{ByColor, VariantKind};
 
 /// How long a reading is kept (ms).
 const KEEP_MS: i64 = 3_000;
+/// How soon a reading is made again when games begin or end (ms).
+const SOONEST_MS: i64 = 1_000;
 /// At most this many games are read for the featured one (the rest count).
 const MAX_READ: usize = 300;
 
@@ -54,17 +56,49 @@ pub struct PlayingNow {
 /// The games with a player connected, and which of their seats are.
 type Connected = Vec<(String, [bool; 2])>;
 
-/// The cached reading: when, of what, and what it found.
+/// A reading: when, at which change of the seats connected, and what it
+/// found.
+struct Reading {
+    at: i64,
+    seats: u64,
+    seen: PlayingNow,
+}
+
+/// The cached reading.
 #[derive(Default)]
 pub struct Featured {
-    cache: Mutex<Option<(i64, Connected, PlayingNow)>>,
+    cache: Mutex<Option<Reading>>,
 }
 
 impl Featured {
-    /// What is played now, read at most every few seconds.
+    /// What is played now, read at most every few seconds: sooner when
+    /// the seats connected changed (a game begun shows at once), but not
+    /// more than once a second while a featured game is still being
+    /// played (on a busy site seats come and go all the time, and every
+    /// visit of the home page asks). Checking costs O(1): the presence
+    /// keeps its counts.
     pub async fn now(&self, live: &LiveGames) -> Result<PlayingNow, AppError> {
         let now = live.now();
         let presence = live.presence();
+        let seats = presence.seat_changes();
+        if let Some(r) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            let age = now - r.at;
+            let featured_on = r
+                .seen
+                .featured
+                .as_ref()
+                .is_some_and(|f| presence.connected(&f.id) == [true, true]);
+            let fresh = (0..KEEP_MS).contains(&age)
+                && (r.seats == seats || (featured_on && age < SOONEST_MS));
+            if fresh && (featured_on || r.seen.featured.is_none()) {
+                return Ok(r.seen.clone());
+            }
+        }
         let mut connected: Connected = presence
             .games_connected()
             .into_iter()
@@ -74,19 +108,12 @@ impl Featured {
             })
             .collect();
         connected.sort();
-        if let Some((at, of, seen)) = self
-            .cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-        {
-            if now - at < KEEP_MS && *at <= now && *of == connected {
-                return Ok(seen.clone());
-            }
-        }
         let seen = read(live, &connected).await?;
-        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((now, connected, seen.clone()));
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some(Reading {
+            at: now,
+            seats,
+            seen: seen.clone(),
+        });
         Ok(seen)
     }
 }

@@ -5,6 +5,7 @@
 //! planned under the director's lease and written only if the lease still
 //! holds then (a director stopped between the two finds it taken).
 
+use super::memory::Arena;
 use super::views::{arena_end, Keyed};
 use super::waves::WaveStat;
 use super::Tournaments;
@@ -13,6 +14,7 @@ use crate::ids::TournamentId;
 use crate::store::TournamentNews;
 use crate::store::{EntryRecord, TournamentKind, TournamentRecord, TournamentState};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use tensorchess_tournament::arena::{pair_arena, rank_arena, ArenaCandidate};
 use tensorchess_tournament::{games_by_player, PlayerKey};
 
@@ -71,12 +73,11 @@ impl Tournaments {
         t: &TournamentRecord,
         now: i64,
     ) -> Result<Option<ArenaWave>, AppError> {
-        let store = self.live.store();
         let began = std::time::Instant::now();
-        let entries = store.tournament_entries(&t.id).await?;
-        let games = store.tournament_games(&t.id).await?;
-        let keyed = Keyed::new(&entries);
-        let finished = keyed.finished(&games);
+        let arena = self.arena_now(t).await?;
+        let (entries, games) = (&*arena.entries, &*arena.games);
+        let keyed = Keyed::new(entries);
+        let finished = keyed.finished(games);
         let ended = games.iter().filter(|g| g.ending.is_some()).count();
         let results = self.note_results(t, ended);
         let playing: HashSet<&str> = games
@@ -172,5 +173,74 @@ impl Tournaments {
             self.announce(t, TournamentNews::Paired).await?;
         }
         Ok(made.len())
+    }
+}
+
+impl Tournaments {
+    /// Arena `t` as its director reads it at a tick: what this instance
+    /// keeps of it, brought up to date (the entries if their revision
+    /// moved, the games going on that ended), or read whole and kept.
+    async fn arena_now(&self, t: &TournamentRecord) -> Result<Arena, AppError> {
+        let now = self.live.now();
+        let Some(kept) = self.memory.arena(&t.id, now) else {
+            let store = self.live.store();
+            // The revision first: entries changed after it are read again.
+            let entries_rev = store.tournament_entries_rev(&t.id).await?.unwrap_or(0);
+            let arena = Arena {
+                entries_rev,
+                entries: Arc::new(store.tournament_entries(&t.id).await?),
+                games: Arc::new(store.tournament_games(&t.id).await?),
+                marks: (0, 0),
+            };
+            self.memory.keep(&t.id, arena.clone());
+            return Ok(arena);
+        };
+        self.refresh(t, &kept, true).await?;
+        Ok(self.memory.arena(&t.id, now).unwrap_or(kept))
+    }
+
+    /// Arena `t` as this instance, its director, keeps it, its entries
+    /// read again if they changed (its games are as the last tick read
+    /// them, but for a berserk mark told of since); `None` when it is not
+    /// kept here.
+    pub(crate) async fn arena_kept(&self, t: &TournamentRecord) -> Result<Option<Arena>, AppError> {
+        if t.kind != TournamentKind::Arena {
+            return Ok(None);
+        }
+        let now = self.live.now();
+        let Some(kept) = self.memory.arena(&t.id, now) else {
+            return Ok(None);
+        };
+        self.refresh(t, &kept, false).await?;
+        Ok(self.memory.arena(&t.id, now))
+    }
+
+    /// Brings what is kept of arena `t` up to date: its entries if their
+    /// revision moved, and, with `games` (or when a berserk mark is to be
+    /// read), its games going on: those that ended, or all of them.
+    async fn refresh(
+        &self,
+        t: &TournamentRecord,
+        kept: &Arena,
+        games: bool,
+    ) -> Result<(), AppError> {
+        let store = self.live.store();
+        let rev = store.tournament_entries_rev(&t.id).await?.unwrap_or(0);
+        if rev != kept.entries_rev {
+            let entries = store.tournament_entries(&t.id).await?;
+            self.memory.set_entries(&t.id, rev, entries);
+        }
+        let whole = kept.marks_stale();
+        if games || whole {
+            let going = kept.going_on();
+            let read = if going.is_empty() {
+                Vec::new()
+            } else {
+                store.tournament_games_among(&t.id, &going, !whole).await?
+            };
+            self.memory
+                .update_games(&t.id, read, whole.then_some(kept.marks.0));
+        }
+        Ok(())
     }
 }

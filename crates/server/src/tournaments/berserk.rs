@@ -13,10 +13,14 @@ impl Tournaments {
     /// A player of arena game `id` berserked: the tournament's pages mark
     /// the berserker in the games going on.
     pub async fn berserked(&self, id: &GameId) -> Result<(), AppError> {
-        let Some(link) = self.live.store().tournament_game(id).await? else {
+        let Some(game) = self.live.store().tournament_game(id).await? else {
             return Ok(());
         };
-        let t = self.record(&link.link.tournament_id).await?;
+        let t = self.record(&game.link.tournament_id).await?;
+        // Directed here: the mark is kept with the game (and the games
+        // going on read again, in case a reading under way missed it).
+        self.memory.marks_changed(&t.id);
+        self.memory.update_games(&t.id, vec![game], None);
         self.announce(&t, TournamentNews::Berserk).await?;
         Ok(())
     }

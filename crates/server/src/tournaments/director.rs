@@ -77,14 +77,10 @@ impl Tournaments {
         mut t: TournamentRecord,
         now: i64,
     ) -> Result<Option<TournamentRecord>, AppError> {
-        let store = self.live.store();
-        let holder = self.live.cluster().instance().to_string();
-        if !store
-            .take_director_lease(&t.id, &holder, now, now.saturating_add(LEASE_MS))
-            .await?
-        {
+        if !self.lease(&t.id, now).await? {
             return Ok(None);
         }
+        let store = self.live.store();
         if t.state == TournamentState::Upcoming {
             if !store
                 .set_tournament_state(&t.id, TournamentState::Upcoming, TournamentState::Running)
@@ -104,13 +100,26 @@ impl Tournaments {
     /// (a process stopped, a slow database) and another instance may
     /// direct the tournament now.
     pub(crate) async fn still_holds(&self, t: &TournamentRecord) -> Result<bool, AppError> {
-        let now = self.live.now();
+        self.lease(&t.id, self.live.now()).await
+    }
+
+    /// Takes or renews the lease of tournament `id` at `now`; what this
+    /// instance keeps of it as its director stays only while the lease
+    /// runs without a break ([`super::memory`]).
+    async fn lease(&self, id: &str, now: i64) -> Result<bool, AppError> {
         let holder = self.live.cluster().instance().to_string();
-        Ok(self
+        let until = now.saturating_add(LEASE_MS);
+        let held = self
             .live
             .store()
-            .take_director_lease(&t.id, &holder, now, now.saturating_add(LEASE_MS))
-            .await?)
+            .take_director_lease(id, &holder, now, until)
+            .await?;
+        if held {
+            self.memory.leased(id, now, until);
+        } else {
+            self.memory.lost(id);
+        }
+        Ok(held)
     }
 
     /// Whether games ended since the last look (then the standings are
@@ -133,6 +142,7 @@ impl Tournaments {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&t.id);
+            self.memory.lost(&t.id);
             let done = TournamentRecord {
                 state: TournamentState::Finished,
                 ..t.clone()
@@ -152,6 +162,7 @@ impl Tournaments {
         round: Option<u32>,
     ) -> Result<Vec<PairingView>, AppError> {
         let mut views = Vec::with_capacity(boards.len());
+        let mut links = Vec::with_capacity(boards.len());
         let pool = RatingPool {
             variant: t.variant,
             correspondence: t.days.is_some(),
@@ -203,6 +214,10 @@ impl Tournaments {
                 Err(e) => return Err(e),
             };
             let game = arc.lock().await.id().to_string();
+            links.push(TournamentGameLink {
+                game_id: game.clone(),
+                ..link
+            });
             let [white_name, black_name] = names;
             views.push(PairingView {
                 game,
@@ -227,6 +242,8 @@ impl Tournaments {
                 black_berserked: false,
             });
         }
+        // An arena directed here keeps its games (a round's are read).
+        self.memory.started(&t.id, &links);
         if !views.is_empty() {
             self.publish_pairings(&t.id, &views);
         }

@@ -12,6 +12,7 @@ mod arena;
 pub mod berserk;
 pub mod director;
 mod history;
+mod memory;
 mod rounds;
 pub mod schedule;
 pub mod views;
@@ -244,6 +245,8 @@ pub struct Tournaments {
     seen: std::sync::Mutex<std::collections::HashMap<String, usize>>,
     /// This instance's pairing waves (`GET /api/health`).
     pub waves: waves::WaveLog,
+    /// The arenas this instance directs, kept between ticks.
+    memory: memory::Memory,
     /// When each tournament's pages were last told of it, and the news
     /// held back since.
     told: std::sync::Mutex<Told>,
@@ -287,6 +290,7 @@ impl Tournaments {
             ticking: tokio::sync::Mutex::new(()),
             seen: std::sync::Mutex::default(),
             waves: waves::WaveLog::default(),
+            memory: memory::Memory::default(),
             told: std::sync::Mutex::default(),
             names: std::sync::Mutex::default(),
             schedule: std::sync::OnceLock::new(),
@@ -297,6 +301,11 @@ impl Tournaments {
     /// background work starts); `false` if it was set already.
     pub fn set_schedule(&self, schedule: schedule::Schedule) -> bool {
         self.schedule.set(schedule).is_ok()
+    }
+
+    /// Arenas this instance directs and keeps in memory (`GET /api/health`).
+    pub fn arenas_in_memory(&self) -> usize {
+        self.memory.count()
     }
 
     /// The server's schedule (empty until set).
@@ -620,6 +629,10 @@ impl Tournaments {
     /// Another instance's news of tournament `id`: told to the pages here,
     /// from the store.
     pub async fn tell_here(&self, id: &str, event: TournamentNews) {
+        if event == TournamentNews::Berserk {
+            // Directed here? Its games going on are read again.
+            self.memory.marks_changed(id);
+        }
         let view = async {
             let t = self.record(id).await?;
             self.view(&t, None).await

@@ -525,9 +525,17 @@ impl Tournaments {
         t: &TournamentRecord,
         me: Option<&Me>,
     ) -> Result<TournamentView, AppError> {
-        let store = self.live.store();
-        let entries = store.tournament_entries(&t.id).await?;
-        let games = store.tournament_games(&t.id).await?;
+        // An arena directed here is made from what its director keeps.
+        let (entries, games) = match self.arena_kept(t).await? {
+            Some(arena) => (arena.entries, arena.games),
+            None => {
+                let store = self.live.store();
+                (
+                    std::sync::Arc::new(store.tournament_entries(&t.id).await?),
+                    std::sync::Arc::new(store.tournament_games(&t.id).await?),
+                )
+            }
+        };
         let keyed = Keyed::new(&entries);
         let over = t.state == TournamentState::Finished;
         let lines = match t.kind {

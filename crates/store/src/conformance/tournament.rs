@@ -435,3 +435,104 @@ pub async fn tournament_seats_run_once_and_a_no_show_is_paused(store: &dyn GameS
         .unwrap()
         .is_empty());
 }
+
+/// What an arena's director reads between ticks: the entries' revision
+/// grows with every change of an entry (a join, a withdrawal, a pause, a
+/// no-show's pause in its game's end) and with nothing else; the games
+/// among those it knows, all or only those that ended.
+pub async fn a_director_reads_only_what_changed(store: &dyn GameStore) {
+    let t = TournamentRecord {
+        state: TournamentState::Running,
+        max_players: 10,
+        ..tournament("d1", "ann", 1_000)
+    };
+    store.create_tournament(&t).await.unwrap();
+    store
+        .create_tournament(&TournamentRecord {
+            max_players: 10,
+            ..tournament("d2", "ann", 1_000)
+        })
+        .await
+        .unwrap();
+    assert_eq!(store.tournament_entries_rev("nope").await.unwrap(), None);
+    let rev = || async { store.tournament_entries_rev("d1").await.unwrap().unwrap() };
+    let mut last = rev().await;
+    fn grew(last: &mut i64, now: i64, what: &str) {
+        assert!(now > *last, "{what}: {now} after {last}");
+        *last = now;
+    }
+    for (i, p) in ["ann", "bob", "cy", "dee"].iter().enumerate() {
+        assert!(store
+            .join_tournament(&entry("d1", p, i as i64), 10)
+            .await
+            .unwrap());
+        grew(&mut last, rev().await, "a join");
+    }
+    assert!(store.set_entry("d1", "dee", true, false).await.unwrap());
+    grew(&mut last, rev().await, "a withdrawal");
+    // Another tournament's entries leave this one's revision alone.
+    assert!(store
+        .join_tournament(&entry("d2", "ann", 1), 10)
+        .await
+        .unwrap());
+    assert_eq!(rev().await, last);
+
+    let g = |id: &str| StoredGame {
+        record: GameRecord {
+            mode: GameMode::Online,
+            owner: None,
+            ..record(id)
+        },
+        moves: vec![],
+        online: Some(OnlineRecord::default()),
+    };
+    for (game, white, black) in [("dg1", "ann", "bob"), ("dg2", "cy", "dee")] {
+        store
+            .start_tournament_game(&link("d1", game, None, white, black), &g(game))
+            .await
+            .unwrap();
+    }
+    // Starting games changes no entry.
+    assert_eq!(rev().await, last);
+    let ids = |games: Vec<crate::tournament::TournamentGame>| {
+        games
+            .into_iter()
+            .map(|g| g.link.game_id)
+            .collect::<Vec<_>>()
+    };
+    let both = ["dg1".to_string(), "dg2".to_string(), "other".to_string()];
+    let among = |ended_only| store.tournament_games_among("d1", &both, ended_only);
+    assert_eq!(ids(among(false).await.unwrap()), ["dg1", "dg2"]);
+    assert!(among(true).await.unwrap().is_empty(), "none ended yet");
+    assert!(store
+        .tournament_games_among("d2", &both, false)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // A resignation: the game ended, no entry changed.
+    let mut resigned = update(2);
+    resigned.ending = Some(Ending::Outcome(Outcome::Decisive {
+        winner: Color::White,
+        reason: EndReason::Resignation,
+    }));
+    store
+        .commit("dg1", &MovesChange::Keep, &resigned)
+        .await
+        .unwrap();
+    let ended = among(true).await.unwrap();
+    assert_eq!(ids(ended.clone()), ["dg1"]);
+    assert_eq!(ended[0].ending, resigned.ending);
+    assert_eq!(rev().await, last);
+    // A no-show: its player's entry paused, in the game's end.
+    let mut no_show = update(2);
+    no_show.ending = Some(Ending::Aborted {
+        no_show: Some(Color::White),
+    });
+    store
+        .commit("dg2", &MovesChange::Keep, &no_show)
+        .await
+        .unwrap();
+    assert_eq!(ids(among(true).await.unwrap()), ["dg1", "dg2"]);
+    grew(&mut last, rev().await, "a no-show's pause");
+}

@@ -44,6 +44,7 @@ mod stream_caps;
 mod token_scopes;
 mod tournaments;
 mod tournaments_days;
+mod tournaments_director;
 mod tournaments_followed;
 mod tournaments_large;
 mod tournaments_trf;

@@ -48,6 +48,8 @@ pub struct HealthView {
     /// the latest of them (oldest first).
     pub arena_waves: u64,
     pub arena_recent_waves: Vec<crate::tournaments::waves::WaveStat>,
+    /// Arenas this instance directs and keeps in memory between ticks.
+    pub arenas_in_memory: usize,
 }
 
 pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
@@ -79,5 +81,6 @@ pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
         games_read_again: cluster.read_again.load(Ordering::Relaxed),
         arena_waves,
         arena_recent_waves,
+        arenas_in_memory: state.tournaments.arenas_in_memory(),
     })
 }

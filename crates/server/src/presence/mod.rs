@@ -6,14 +6,17 @@
 //! It also counts, the same way, who watches a game without a seat (a
 //! spectator is a player, counted once however many pages they have
 //! open), and from it the site's counts: the players online and the games
-//! with a player connected (the home page's).
+//! with a player connected (the home page's), kept as keys come and go on
+//! any server ([`tally`]), never by going over every connection.
 
-use super::clock::Clock;
-use super::hub::Hub;
-use super::ids::game_topic;
-use super::store::Notice;
-use super::views::ServerEvent;
+mod tally;
+
+use crate::clock::Clock;
+use crate::hub::Hub;
+use crate::ids::game_topic;
 use crate::outbox::Cluster;
+use crate::store::Notice;
+use crate::views::ServerEvent;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tensorchess_rules::Color;
@@ -81,6 +84,8 @@ pub struct Presence {
     remote: Mutex<HashMap<String, Remote>>,
     /// Each game's seats as last announced, and since when one is gone.
     seen: Mutex<HashMap<String, Seen>>,
+    /// The keys of every server, counted (locked after `remote`).
+    tally: Mutex<tally::Tally>,
     /// The server's clock (when a seat was seen to go).
     clock: Arc<dyn Clock>,
 }
@@ -97,6 +102,7 @@ impl Presence {
             watchers: Mutex::new(HashMap::new()),
             remote: Mutex::new(HashMap::new()),
             seen: Mutex::new(HashMap::new()),
+            tally: Mutex::default(),
             clock,
         }
     }
@@ -150,8 +156,22 @@ impl Presence {
         s.connected = connected;
     }
 
-    /// Tells the other servers that `key` became true or false here.
+    fn tally(&self) -> std::sync::MutexGuard<'_, tally::Tally> {
+        self.tally.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `key` became true or false here: counted, and told to the other
+    /// servers.
     fn tell(&self, on: bool, key: String) {
+        if on {
+            self.tally().add(&key);
+        } else {
+            self.tally().remove(&key);
+        }
+        self.tell_others(on, key);
+    }
+
+    fn tell_others(&self, on: bool, key: String) {
         if self.cluster.is_shared() {
             self.cluster.send(Notice::Here {
                 from: self.cluster.instance().to_string(),
@@ -176,12 +196,18 @@ impl Presence {
                 heard: now,
             });
             r.heard = now;
+            let mut tally = self.tally();
             for (on, key) in changes {
                 let changed = if *on {
                     r.keys.insert(key.clone())
                 } else {
                     r.keys.remove(key)
                 };
+                match (changed, on) {
+                    (true, true) => tally.add(key),
+                    (true, false) => tally.remove(key),
+                    _ => {}
+                }
                 if let (true, Some(game)) = (changed, game_of_key(key)) {
                     games.insert(game.to_string());
                 }
@@ -212,7 +238,14 @@ impl Presence {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(from);
-        self.announce_keys(gone.map(|r| r.keys).unwrap_or_default());
+        let gone = gone.map(|r| r.keys).unwrap_or_default();
+        {
+            let mut tally = self.tally();
+            for key in &gone {
+                tally.remove(key);
+            }
+        }
+        self.announce_keys(gone);
     }
 
     /// Forgets the servers not heard from since `since`.
@@ -231,6 +264,12 @@ impl Presence {
                 }
                 alive
             });
+        {
+            let mut tally = self.tally();
+            for key in &gone {
+                tally.remove(key);
+            }
+        }
         self.announce_keys(gone);
     }
 
@@ -262,8 +301,9 @@ impl Presence {
             let watchers = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
             keys.extend(watchers.keys().map(|(id, p)| watcher_key(id, p)));
         }
+        // Counted here already: only told.
         for key in keys {
-            self.tell(true, key);
+            self.tell_others(true, key);
         }
     }
 
@@ -409,59 +449,23 @@ impl Presence {
     /// How many players watch game `id` without a seat, on every server
     /// (each once, however many pages they have open).
     pub fn spectators(&self, id: &str) -> usize {
-        let mut who: HashSet<String> = {
-            let watchers = self.watchers.lock().unwrap_or_else(|e| e.into_inner());
-            watchers
-                .keys()
-                .filter(|(game, _)| game == id)
-                .map(|(_, p)| p.clone())
-                .collect()
-        };
-        let prefix = watcher_key(id, "");
-        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
-        for r in remote.values() {
-            who.extend(
-                r.keys
-                    .iter()
-                    .filter_map(|k| k.strip_prefix(prefix.as_str()).map(str::to_string)),
-            );
-        }
-        who.len()
+        self.tally().spectators(id)
     }
 
     /// How many players have a connection open, on every server.
     pub fn players_online(&self) -> usize {
-        let mut who: HashSet<String> = {
-            let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
-            players.keys().map(|p| player_key(p)).collect()
-        };
-        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
-        for r in remote.values() {
-            who.extend(r.keys.iter().filter(|k| k.starts_with("u:")).cloned());
-        }
-        who.len()
+        self.tally().players()
     }
 
     /// The games a player of which is connected, on every server.
-    pub fn games_connected(&self) -> HashSet<String> {
-        let mut games: HashSet<String> = self
-            .counts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .keys()
-            .cloned()
-            .collect();
-        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
-        for r in remote.values() {
-            games.extend(
-                r.keys
-                    .iter()
-                    .filter(|k| k.starts_with("g:"))
-                    .filter_map(|k| game_of_key(k))
-                    .map(str::to_string),
-            );
-        }
-        games
+    pub fn games_connected(&self) -> Vec<String> {
+        self.tally().games().map(str::to_string).collect()
+    }
+
+    /// How many times a seat of a game came or went, on any server (the
+    /// same number: the same seats connected).
+    pub fn seat_changes(&self) -> u64 {
+        self.tally().seat_changes()
     }
 
     fn announce(&self, id: &str) {
