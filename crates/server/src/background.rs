@@ -10,8 +10,9 @@
 //! 3. the run's heartbeat, and the running online games' clocks resumed;
 //! 4. then, each on its period: account events polled (players), the
 //!    schedule of tournaments and the director (tournaments), the
-//!    heartbeat with the instances' presence (round), idle games evicted
-//!    (round), lapsed seeks and challenges swept (lobby, challenges);
+//!    heartbeat with the instances' presence (round), a crowd's spectator
+//!    counts (round), idle games evicted (round), lapsed seeks and
+//!    challenges swept (lobby, challenges);
 //! 5. the explorer counts the games that end here and evaluates what it is
 //!    asked about, from the start.
 //!
@@ -166,6 +167,12 @@ pub fn start(state: &AppState) {
                 l.presence()
                     .expire(now.saturating_sub(beat_every.saturating_mul(3)));
             }
+        });
+        // A crowd's spectator counts, told once a second.
+        let told_every = crate::presence::SPECTATORS_TOLD_EVERY_MS;
+        let (c, s, at) = run((now + told_every, told_every));
+        every(c, s, live.clone(), at, |l, _| async move {
+            l.presence().tell_spectators();
         });
         let (c, s, at) = run((now + sweep_every, sweep_every));
         every(c, s, live, at, |l, _| async move {

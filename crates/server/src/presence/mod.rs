@@ -49,6 +49,12 @@ fn game_of_key(key: &str) -> Option<&str> {
     Some(key.strip_prefix("s:")?.split_once(':')?.0)
 }
 
+/// Spectators of a game told of each coming and going; past this, told
+/// once a second.
+pub const SPECTATORS_TOLD_AT_ONCE: usize = 30;
+/// How often the spectator counts held back are told (ms).
+pub const SPECTATORS_TOLD_EVERY_MS: i64 = 1_000;
+
 /// Games with a seat gone kept at most; past it, those whose players both
 /// left long ago are forgotten (a bound on memory).
 const MAX_SEEN: usize = 10_000;
@@ -86,6 +92,9 @@ pub struct Presence {
     seen: Mutex<HashMap<String, Seen>>,
     /// The keys of every server, counted (locked after `remote`).
     tally: Mutex<tally::Tally>,
+    /// Games whose spectator count changed and is not told yet (a crowd's
+    /// comings and goings are told once a second: [`Presence::tell_spectators`]).
+    untold: Mutex<HashSet<String>>,
     /// The server's clock (when a seat was seen to go).
     clock: Arc<dyn Clock>,
 }
@@ -103,6 +112,7 @@ impl Presence {
             remote: Mutex::new(HashMap::new()),
             seen: Mutex::new(HashMap::new()),
             tally: Mutex::default(),
+            untold: Mutex::default(),
             clock,
         }
     }
@@ -188,7 +198,9 @@ impl Presence {
 
     /// Server `from` says what changed there (at `now`).
     pub fn remote_changes(&self, from: &str, changes: &[(bool, String)], now: i64) {
+        // Games whose seats changed, and whose spectators did.
         let mut games = HashSet::new();
+        let mut watched = HashSet::new();
         {
             let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
             let r = remote.entry(from.to_string()).or_insert_with(|| Remote {
@@ -209,12 +221,19 @@ impl Presence {
                     _ => {}
                 }
                 if let (true, Some(game)) = (changed, game_of_key(key)) {
-                    games.insert(game.to_string());
+                    if key.starts_with("s:") {
+                        watched.insert(game.to_string());
+                    } else {
+                        games.insert(game.to_string());
+                    }
                 }
             }
         }
-        for game in games {
-            self.announce(&game);
+        for game in &games {
+            self.announce(game);
+        }
+        for game in watched.difference(&games) {
+            self.spectators_changed(game);
         }
     }
 
@@ -419,7 +438,7 @@ impl Presence {
         };
         if first {
             self.tell(true, watcher_key(id, player));
-            self.announce(id);
+            self.spectators_changed(id);
         }
         WatchGuard {
             presence: self.clone(),
@@ -442,7 +461,7 @@ impl Presence {
         };
         if last {
             self.tell(false, watcher_key(&key.0, &key.1));
-            self.announce(&key.0);
+            self.spectators_changed(&key.0);
         }
     }
 
@@ -468,7 +487,40 @@ impl Presence {
         self.tally().seat_changes()
     }
 
+    /// The spectators of game `id` changed: told at once to a small
+    /// audience, but to a crowd once a second at most (each coming or
+    /// going told to every subscriber is a message per pair of them: a
+    /// featured game under thousands of home pages).
+    fn spectators_changed(&self, id: &str) {
+        if self.spectators(id) <= SPECTATORS_TOLD_AT_ONCE {
+            self.announce(id);
+        } else {
+            self.untold
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(id.to_string());
+        }
+    }
+
+    /// Tells the spectator counts held back (the server's background work
+    /// calls this every second).
+    pub fn tell_spectators(&self) {
+        let untold: Vec<String> = self
+            .untold
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+            .collect();
+        for id in untold {
+            self.announce(&id);
+        }
+    }
+
     fn announce(&self, id: &str) {
+        self.untold
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
         let [white, black] = self.connected(id);
         self.note_seen(id, [white, black]);
         let spectators = self.spectators(id);
@@ -535,5 +587,47 @@ impl Drop for PlayerHere {
         if !self.left {
             self.presence.player_gone(&self.player);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+
+    #[tokio::test]
+    async fn a_crowd_of_spectators_is_told_once_a_second_not_one_by_one() {
+        let hub = Arc::new(Hub::new());
+        let presence = Arc::new(Presence::new(
+            hub.clone(),
+            Arc::new(Cluster::new()),
+            Arc::new(ManualClock::new(0)),
+        ));
+        let mut rx = hub.subscribe(&game_topic("g1"));
+        let crowd = SPECTATORS_TOLD_AT_ONCE + 10;
+        let guards: Vec<WatchGuard> = (0..crowd)
+            .map(|i| presence.watch("g1", &format!("p{i}")))
+            .collect();
+        let told = |rx: &mut tokio::sync::broadcast::Receiver<crate::hub::Published>| {
+            let mut counts = Vec::new();
+            while let Ok(p) = rx.try_recv() {
+                let v: serde_json::Value = serde_json::from_slice(p.as_bytes()).unwrap();
+                counts.push(v["spectators"].as_u64().unwrap());
+            }
+            counts
+        };
+        // Each of the first ones told; the rest held back.
+        let first: Vec<u64> = (1..=SPECTATORS_TOLD_AT_ONCE as u64).collect();
+        assert_eq!(told(&mut rx), first);
+        assert_eq!(presence.spectators("g1"), crowd);
+        presence.tell_spectators();
+        assert_eq!(told(&mut rx), [crowd as u64], "the crowd told once");
+        presence.tell_spectators();
+        assert!(told(&mut rx).is_empty(), "nothing new: nothing told");
+        // The crowd goes: told at once again when few are left.
+        drop(guards);
+        let after = told(&mut rx);
+        assert_eq!(after.last(), Some(&0));
+        assert_eq!(after.len(), SPECTATORS_TOLD_AT_ONCE + 1, "{after:?}");
     }
 }
