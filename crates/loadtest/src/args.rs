@@ -10,7 +10,9 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::db::DbTarget;
-use crate::{Error, MAX_ARENA_PLAYERS, MAX_GAMES, MAX_INSTANCES, MAX_PLIES, MAX_SECONDS};
+use crate::{
+    Error, MAX_ARENA_PLAYERS, MAX_GAMES, MAX_INSTANCES, MAX_PLIES, MAX_SECONDS, MAX_SOCKETS,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -18,7 +20,8 @@ use crate::{Error, MAX_ARENA_PLAYERS, MAX_GAMES, MAX_INSTANCES, MAX_PLIES, MAX_S
     about = "Load test of tensorchess online play over WebSockets, on loopback only"
 )]
 pub(crate) struct Args {
-    /// Games played at the same time (two WebSocket clients each).
+    /// Games played at the same time (two WebSocket clients each); 0 with
+    /// --sockets measures the idle crowd alone.
     #[arg(long, default_value_t = 500)]
     pub(crate) games: usize,
     /// Game: tensor, chess, chessence, or mixed (the three in turn).
@@ -94,6 +97,17 @@ pub(crate) struct Args {
     /// Seconds from the arena's creation to its start, for everyone to join.
     #[arg(long, default_value_t = 30)]
     pub(crate) arena_lead: u64,
+    /// An idle crowd of this many pages on the instance (one WebSocket
+    /// each, subscribed as the site's pages are, pinging as they do, from
+    /// 127.0.0.2 on: 5,000 a source address), opened before the games and
+    /// held while they play: the server's memory and CPU per socket, and
+    /// the games' round trips beside the crowd.
+    #[arg(long, value_name = "PAGES")]
+    pub(crate) sockets: Option<usize>,
+    /// Seconds the idle crowd is held before the games (or alone, with
+    /// --games 0): the server's CPU is measured over them.
+    #[arg(long, default_value_t = 30)]
+    pub(crate) hold: u64,
 }
 
 /// `--connect`: one or more loopback addresses, comma separated.
@@ -201,8 +215,26 @@ impl Args {
     /// The bounds and the combinations that cannot work, refused before
     /// anything starts; the servers to use.
     pub(crate) fn check(&self) -> Result<Servers, Error> {
-        if self.games == 0 || self.games > MAX_GAMES {
-            return Err(format!("--games must be 1 to {MAX_GAMES}").into());
+        let least = if self.sockets.is_some() { 0 } else { 1 };
+        if self.games < least || self.games > MAX_GAMES {
+            return Err(format!("--games must be 1 to {MAX_GAMES} (0 only with --sockets)").into());
+        }
+        if let Some(n) = self.sockets {
+            if n == 0 || n > MAX_SOCKETS {
+                return Err(format!("--sockets must be 1 to {MAX_SOCKETS}").into());
+            }
+            if self.arena.is_some() || self.kill_after.is_some() || self.instances != 1 {
+                return Err(
+                    "--sockets measures one instance: without --arena, --kill-after or --instances"
+                        .into(),
+                );
+            }
+            if matches!(&self.connect, Some(list) if list.0.len() != 1) {
+                return Err("--sockets measures one instance: --connect one address".into());
+            }
+            if self.hold > MAX_SECONDS {
+                return Err(format!("--hold must be at most {MAX_SECONDS} seconds").into());
+            }
         }
         if self.max_plies == 0 || self.max_plies > MAX_PLIES {
             return Err(format!("--max-plies must be 1 to {MAX_PLIES}").into());
@@ -386,6 +418,35 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("PostgreSQL"), "{e}");
+    }
+
+    #[test]
+    fn an_idle_crowd_goes_on_one_instance_with_or_without_games() {
+        assert!(args("--games 0").check().is_err(), "no games, no crowd");
+        assert_eq!(
+            args("--games 0 --sockets 18000").check().unwrap(),
+            Servers::Start(1)
+        );
+        assert!(args("--sockets 18000 --think 500-2000").check().is_ok());
+        assert!(args("--sockets 0").check().is_err());
+        assert!(args(&format!("--sockets {}", MAX_SOCKETS + 1))
+            .check()
+            .is_err());
+        let e = args("--sockets 10 --instances 2 --db postgres://127.0.0.1/d")
+            .check()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("one instance"), "{e}");
+        assert!(args("--sockets 10 --arena 10").check().is_err());
+        assert!(args("--sockets 10 --kill-after 3").check().is_err());
+        assert!(
+            args("--sockets 10 --connect 127.0.0.1:1,127.0.0.1:2 --db postgres://127.0.0.1/d")
+                .check()
+                .is_err()
+        );
+        assert!(args("--sockets 10 --connect 127.0.0.1:1 --db x.sqlite3")
+            .check()
+            .is_ok());
     }
 
     #[test]

@@ -46,6 +46,14 @@
 //! target/release/loadtest --arena 1000 --arena-lead 20 --clock 180+2 \
 //!     --think 500-2000 --max-plies 60 --timeout 900 --db "$url" [--instances 2]
 //!
+//! # An idle crowd (`--sockets N`, issue 43): N pages on one instance, each a
+//! # WebSocket subscribed as the site's pages are and pinging as they do,
+//! # from 127.0.0.2 on (5,000 a source address; see `idle.rs`). Alone: the
+//! # server's memory and CPU per socket, held 60 s.
+//! target/release/loadtest --games 0 --sockets 18000 --hold 60
+//! # With paced games on the same instance: their round trips beside it.
+//! target/release/loadtest --games 500 --think 500-2000 --sockets 17000
+//!
 //! # Servers started by hand: their addresses and pids, in the same order.
 //! target/release/loadtest --connect 127.0.0.1:8080,127.0.0.1:8081 \
 //!     --server-pid 1234,1235 --db "$url"
@@ -57,6 +65,7 @@
 
 mod arena;
 mod args;
+mod idle;
 mod instances;
 mod link;
 mod play;
@@ -82,6 +91,9 @@ pub(crate) const MAX_GAMES: usize = 5000;
 pub(crate) const MAX_PLIES: usize = 1000;
 pub(crate) const MAX_SECONDS: u64 = 3600;
 pub(crate) const MAX_INSTANCES: usize = 16;
+/// Idle pages of `--sockets` (each a file on both sides: the file limits
+/// bind long before this).
+pub(crate) const MAX_SOCKETS: usize = 200_000;
 /// The server's most players in a tournament.
 pub(crate) const MAX_ARENA_PLAYERS: usize = 1000;
 
@@ -164,6 +176,16 @@ async fn run(args: Args) -> Result<bool, Error> {
         return run_arena(&args, spec, cluster, route, deadline).await;
     }
     report::header(&args, &cluster);
+    // The crowd first: the games' first-move timers start when they are set up.
+    let crowd = match args.sockets {
+        Some(pages) => Some(idle::open_measured(&args, &cluster, pages, deadline).await?),
+        None => None,
+    };
+    if args.games == 0 {
+        let kept = idle::close(crowd).await;
+        cluster.stop();
+        return Ok(kept);
+    }
 
     // Create and join every game, then open all sockets before anyone moves.
     let t_setup = Instant::now();
@@ -220,6 +242,7 @@ async fn run(args: Args) -> Result<bool, Error> {
     };
     let reconnects = common.live.reconnects.load(Ordering::Relaxed);
     report::play(&tally, &watched, &cluster, reconnects, seats.len(), failed);
+    let crowd_kept = idle::close(crowd).await;
 
     if args.linger > 0 {
         let linger = args.linger.min(MAX_SECONDS);
@@ -243,7 +266,7 @@ async fn run(args: Args) -> Result<bool, Error> {
     let kill = killed.then_some(!single_kill);
     report::database(&check, tally.acked.len(), tally.ended.len(), kill);
     let errors_ok = single_kill || tally.errors.is_empty();
-    Ok(check.problems.is_empty() && errors_ok && failed == 0 && watched.cut == 0)
+    Ok(check.problems.is_empty() && errors_ok && failed == 0 && watched.cut == 0 && crowd_kept)
 }
 
 /// `--arena N`: the arena's players, from joining to its end (see

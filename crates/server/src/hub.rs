@@ -20,6 +20,21 @@ use tokio::sync::broadcast;
 
 /// Messages kept for a slow subscriber before it lags.
 const TOPIC_CAPACITY: usize = 64;
+/// The same for a topic of one player's own (their challenges): it hears
+/// a few messages at a time, and every page open makes one, whose buffer
+/// is allocated whole when it is made (a slot is about 110 bytes: 64 of
+/// them were a third of an idle page's memory). A subscriber that falls
+/// further behind lags, as on any topic (a page is told to resync).
+const PERSONAL_CAPACITY: usize = 16;
+
+/// The messages a topic keeps for its slowest subscriber.
+fn capacity_of(topic: &str) -> usize {
+    if crate::topic::is_personal(topic) {
+        PERSONAL_CAPACITY
+    } else {
+        TOPIC_CAPACITY
+    }
+}
 
 /// One message of a topic: its text (UTF-8 JSON, made from a `String`),
 /// and maybe another text for one audience of it.
@@ -89,7 +104,7 @@ impl Hub {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics
             .entry(topic.to_string())
-            .or_insert_with(|| broadcast::channel(TOPIC_CAPACITY).0)
+            .or_insert_with(|| broadcast::channel(capacity_of(topic)).0)
             .subscribe()
     }
 
@@ -245,6 +260,23 @@ mod tests {
             hub.audiences.lock().unwrap().is_empty(),
             "nothing left behind"
         );
+    }
+
+    #[tokio::test]
+    async fn a_personal_topic_keeps_fewer_messages() {
+        let hub = Hub::new();
+        let topic = crate::topic::challenges_of("p1");
+        let mut mine = hub.subscribe(&topic);
+        let mut game = hub.subscribe("game:a");
+        for i in 0..PERSONAL_CAPACITY + 1 {
+            hub.publish(&topic, &i);
+            hub.publish("game:a", &i);
+        }
+        assert!(matches!(
+            mine.recv().await,
+            Err(broadcast::error::RecvError::Lagged(1))
+        ));
+        assert_eq!(game.recv().await.unwrap().text_for(None), "0");
     }
 
     #[tokio::test]

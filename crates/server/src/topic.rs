@@ -20,6 +20,14 @@ pub fn challenges_of(player: &str) -> String {
     format!("{CHALLENGES_TOPIC}:{player}")
 }
 
+/// Whether a hub topic is one player's own (their challenges), which
+/// hears little and of which there is one per page open.
+pub fn is_personal(topic: &str) -> bool {
+    topic
+        .strip_prefix(CHALLENGES_TOPIC)
+        .is_some_and(|rest| rest.starts_with(':'))
+}
+
 /// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
 pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
 
@@ -105,6 +113,20 @@ mod tests {
         assert_eq!(parse_chat_topic(&t), Some(("abc123", ChatRoom::Spectators)));
         assert_eq!(parse_chat_topic("chat:abc:lobby"), None);
         assert_eq!(parse_chat_topic("game:abc"), None);
+    }
+
+    #[test]
+    fn a_player_s_challenges_are_a_personal_topic() {
+        assert!(is_personal(&challenges_of("abc")));
+        for other in [
+            "challenges",
+            "challengesx:a",
+            "lobby",
+            "game:abc",
+            "tournament:t",
+        ] {
+            assert!(!is_personal(other), "{other}");
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod ndjson;
 pub mod token_routes;
 // `build.rs` includes this file too, so it has no inner doc comment.
 pub(crate) mod mime;
+pub(crate) mod subscriptions;
 pub mod views;
 pub mod ws;
 

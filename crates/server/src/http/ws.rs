@@ -17,10 +17,15 @@
 //! (it is told why first).
 //!
 //! A client that does not read what it is sent cannot make the server
-//! hold it: each connection queues at most [`SEND_QUEUE`] messages, and a
-//! write that the client does not take within the configured write
+//! hold it: a write the client does not take within the configured write
 //! timeout closes the connection (`slow_sockets_dropped` in the health
-//! counters).
+//! counters), and meanwhile each topic keeps at most its hub's capacity of
+//! messages for it (beyond that the page is told `resync`).
+//!
+//! One task serves a connection: it reads the client, writes what its
+//! subscriptions hear ([`Subscriptions`]) and pings; nothing is queued for
+//! a socket but in the topics themselves, and a socket's buffers are
+//! small (see [`socket_options`]), since most pages sit idle.
 //!
 //! The socket is yawc's, which negotiates WebSocket compression
 //! (permessage-deflate, RFC 7692) when the client offers it, as browsers
@@ -31,13 +36,14 @@
 //!
 //! [`Hub`]: crate::hub::Hub
 //! [`RateLimit`]: crate::ratelimit::RateLimit
+//! [`Subscriptions`]: super::subscriptions::Subscriptions
 
+use super::subscriptions::{may_seat, Heard, Held, Subscription, Subscriptions};
 use crate::error::AppError;
 use crate::identity::Me;
 use crate::ids::{game_topic, GameId};
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::metrics::{Gauge, Metrics};
-use crate::presence::{PresenceGuard, WatchGuard};
 use crate::ratelimit::TokenBucket;
 use crate::requests::ClientMessage;
 use crate::round::live::GameEvent;
@@ -50,11 +56,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
-use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
-use tokio::task::JoinHandle;
 use yawc::close::CloseCode;
 use yawc::{DeflatePool, Frame, HttpStream, IncomingUpgrade, OpCode, Options, WebSocket};
 
@@ -67,13 +70,16 @@ pub const MAX_CLIENT_MESSAGE: usize = 4096;
 /// message before reading it whole, and closes the connection ("message
 /// too big"), so nobody can make the server buffer large messages.
 pub const MAX_READ_MESSAGE: usize = 16 * 1024;
-/// Bytes read from a socket at a time.
-const READ_BUFFER: usize = 8 * 1024;
+/// The read buffer a socket keeps between messages: a client message
+/// (a move, a subscription, a ping) fits, so it is read in one call; a
+/// larger one grows the buffer for that message, and yawc gives the
+/// growth back after it. An idle page holds no more than this.
+const READ_BUFFER: usize = 512;
 /// Topics one connection may follow.
 const MAX_SUBSCRIPTIONS: usize = 32;
-/// Messages queued for one connection: past this, its client is not
-/// reading, and the connection is dropped.
-pub const SEND_QUEUE: usize = 64;
+/// Events of a connection's analysis waiting to be written: the analysis
+/// slows down for a slow reader rather than dropping it.
+const ANALYSIS_QUEUE: usize = 4;
 /// The server pings this often; a connection silent for [`IDLE_LIMIT`] is closed
 /// (a closed laptop, a dead network), so the opponent sees "disconnected".
 const PING_EVERY: Duration = Duration::from_secs(15);
@@ -86,14 +92,21 @@ pub const COMPRESS_FROM: usize = 128;
 /// some to spare), not one per connection.
 const DEFLATE_STATES: usize = 16;
 
-/// The sockets' settings: small buffers (client messages are small, and a
-/// thousand connections with large ones would hold a quarter of a
-/// gigabyte), the read limits, and compression for clients that offer it.
+/// The sockets' settings: small buffers (tens of thousands of pages sit
+/// idle most of the time: a buffer held between messages is held by each
+/// of them), the read limits, and compression for clients that offer it.
+///
+/// The write buffer starts empty and, with no backpressure boundary,
+/// yawc replaces it by an empty one once a message is written out: it
+/// holds memory only while a message is being written. (tokio-util's
+/// framing reserves read room before each read, so the read buffer is
+/// never empty while the socket waits: [`READ_BUFFER`] instead.)
 pub fn socket_options() -> Options {
     Options::default()
         .with_limits(MAX_READ_MESSAGE, MAX_READ_MESSAGE)
         .with_read_buffer_capacity(READ_BUFFER)
-        .with_write_buffer_capacity(READ_BUFFER)
+        .with_write_buffer_capacity(0)
+        .with_backpressure_boundary(0)
         .with_utf8()
         .with_low_latency_compression()
         .server_no_context_takeover()
@@ -147,31 +160,24 @@ fn close() -> Message {
     Frame::close(CloseCode::Normal, [])
 }
 
-/// The channel an analysis answers on: its events are written out on the
-/// connection's queue, waiting for room there (an analysis slows down for
-/// a slow reader rather than dropping it); closed when the connection is.
-fn analysis_outbox(out: &mpsc::Sender<Message>) -> mpsc::Sender<ServerEvent> {
-    let (tx, mut rx) = mpsc::channel::<ServerEvent>(4);
-    let out = out.clone();
-    tokio::spawn(async move {
-        while let Some(event) = rx.recv().await {
-            if out.send(text(&event)).await.is_err() {
-                break;
-            }
-        }
-    });
-    tx
-}
-
 /// What one connection keeps.
 struct Conn {
     me: Me,
     bucket: TokenBucket,
-    subscriptions: HashMap<String, JoinHandle<()>>,
+    subscriptions: Subscriptions,
     /// The connection's live analysis (one at a time: a new one replaces it).
     analysis: Option<RunningAnalysis>,
-    /// Told when the send queue is full (the client does not read).
-    slow: Arc<tokio::sync::Notify>,
+    /// Where analyses send their events, made by the first one.
+    analysis_out: Option<mpsc::Sender<ServerEvent>>,
+    analysis_in: Option<mpsc::Receiver<ServerEvent>>,
+}
+
+/// The next event of the connection's analyses (never, before the first).
+async fn analysis_event(rx: &mut Option<mpsc::Receiver<ServerEvent>>) -> Option<ServerEvent> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// A message to a page whose session ended (`type`: `banned` or
@@ -204,16 +210,14 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
     // The player counts as here while this connection lasts.
     let here = state.games.live.presence().player_here(&me.id);
     let mut signals = state.players.signals();
-    let (out_tx, mut out_rx) = mpsc::channel::<Message>(SEND_QUEUE);
-    // Set by a subscription that found the queue full.
-    let slow = Arc::new(tokio::sync::Notify::new());
     let clock = state.games.config().clock.clone();
     let mut conn = Conn {
         me,
         bucket: TokenBucket::new(state.games.config().rate_limit, clock.now_ms()),
-        subscriptions: HashMap::new(),
+        subscriptions: Subscriptions::default(),
         analysis: None,
-        slow: slow.clone(),
+        analysis_out: None,
+        analysis_in: None,
     };
     let mut shutdown = state.shutdown_signal();
     if *shutdown.borrow() {
@@ -224,42 +228,54 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
     let mut last_heard = tokio::time::Instant::now();
     let mut dropped_slow = false;
     loop {
-        tokio::select! {
+        // What to write, if anything, once the branch below is done.
+        let replies: Vec<Message> = tokio::select! {
             incoming = stream.next() => {
                 // The socket ends (`None`) on a protocol error, a message
                 // over the limit, or invalid UTF-8 in a text.
                 let Some(msg) = incoming else { break };
                 last_heard = tokio::time::Instant::now();
-                let reply = match msg.opcode() {
+                let replies = match msg.opcode() {
+                    // Boxed: the handling of a message (snapshots, moves)
+                    // is far larger than the waiting, and lives only while
+                    // a message is handled.
                     OpCode::Text => match std::str::from_utf8(msg.payload()) {
-                        Ok(t) => handle_text(t, &state, &out_tx, &mut conn).await,
+                        Ok(t) => Box::pin(handle_text(t, &state, &mut conn)).await,
                         // The socket checks UTF-8 first; this is in case.
-                        Err(_) => error("A text message must be UTF-8".into()),
+                        Err(_) => vec![error_event("A text message must be UTF-8".into())],
                     },
-                    OpCode::Binary => Some(ServerEvent::Error {
-                        message: "Binary messages are not understood: send JSON text".into(),
-                    }),
+                    OpCode::Binary => vec![error_event(
+                        "Binary messages are not understood: send JSON text".into(),
+                    )],
                     OpCode::Close => break,
                     // Pings are answered by the socket itself.
-                    OpCode::Ping | OpCode::Pong | OpCode::Continuation => None,
+                    OpCode::Ping | OpCode::Pong | OpCode::Continuation => Vec::new(),
                 };
-                if let Some(reply) = reply {
-                    if !send_within(&mut sink, text(&reply), write_limit).await {
-                        dropped_slow = true;
-                        break;
+                replies.iter().map(text).collect()
+            }
+            (topic, audience, heard) = conn.subscriptions.next() => match heard {
+                // The hub's texts are made from `String`s: always UTF-8.
+                Heard::Message(Ok(p)) => vec![Frame::text(p.text_for(audience))],
+                Heard::Message(Err(broadcast::error::RecvError::Lagged(_))) => {
+                    vec![text(&ServerEvent::Resync { topic })]
+                }
+                Heard::Message(Err(broadcast::error::RecvError::Closed)) => Vec::new(),
+                Heard::GameChanged(game, change) => {
+                    let check = match change {
+                        Ok(p) => may_seat(&p),
+                        Err(_) => true,
+                    };
+                    // A spectator who takes a seat stops reading the
+                    // spectators' room.
+                    if check && Box::pin(seated(&state, &conn.me, &game)).await {
+                        conn.subscriptions.remove(&topic);
+                        vec![text(&ServerEvent::Unsubscribed { topic })]
+                    } else {
+                        Vec::new()
                     }
                 }
-            }
-            Some(out) = out_rx.recv() => {
-                if !send_within(&mut sink, out, write_limit).await {
-                    dropped_slow = true;
-                    break;
-                }
-            }
-            _ = slow.notified() => {
-                dropped_slow = true;
-                break;
-            }
+            },
+            Some(event) = analysis_event(&mut conn.analysis_in) => vec![text(&event)],
             signal = signals.recv() => {
                 let ends = match &signal {
                     Ok(s) => s.closes(&conn.me.id, &conn.me.token_hash),
@@ -275,6 +291,7 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
                     let _ = send_within(&mut sink, close(), write_limit).await;
                     break;
                 }
+                Vec::new()
             }
             _ = ping.tick() => {
                 if last_heard.elapsed() > IDLE_LIMIT {
@@ -284,11 +301,21 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
                 if !send_within(&mut sink, Frame::ping(bytes::Bytes::new()), write_limit).await {
                     break;
                 }
+                Vec::new()
             }
             _ = shutdown.changed() => {
                 let _ = send_within(&mut sink, close(), write_limit).await;
                 break;
             }
+        };
+        for reply in replies {
+            if !send_within(&mut sink, reply, write_limit).await {
+                dropped_slow = true;
+                break;
+            }
+        }
+        if dropped_slow {
+            break;
         }
     }
     if dropped_slow {
@@ -298,9 +325,8 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
             conn.me.id
         );
     }
-    for (_, task) in conn.subscriptions {
-        task.abort();
-    }
+    // Subscriptions go first: a seat's presence, a watcher's count.
+    drop(conn.subscriptions);
     if let Some(analysis) = conn.analysis.take() {
         analysis.stop();
     }
@@ -309,16 +335,17 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
     }
 }
 
-fn error(message: String) -> Option<ServerEvent> {
-    Some(ServerEvent::Error { message })
+fn error_event(message: String) -> ServerEvent {
+    ServerEvent::Error { message }
 }
 
-async fn handle_text(
-    t: &str,
-    state: &AppState,
-    out: &mpsc::Sender<Message>,
-    conn: &mut Conn,
-) -> Option<ServerEvent> {
+fn error(message: String) -> Vec<ServerEvent> {
+    vec![ServerEvent::Error { message }]
+}
+
+/// What to answer a client's text message (a subscription: `subscribed`
+/// and the snapshot).
+async fn handle_text(t: &str, state: &AppState, conn: &mut Conn) -> Vec<ServerEvent> {
     if t.len() > MAX_CLIENT_MESSAGE {
         return error(format!(
             "Message too large ({} bytes; at most {MAX_CLIENT_MESSAGE})",
@@ -332,7 +359,7 @@ async fn handle_text(
             conn.bucket.retry_after_ms()
         );
         // An action is answered as refused, so its sender knows which one.
-        return Some(match msg.map(ClientMessage::action) {
+        return vec![match msg.map(ClientMessage::action) {
             Ok(Ok((game, req, action))) => ServerEvent::Refused {
                 req,
                 game,
@@ -342,7 +369,7 @@ async fn handle_text(
                 reason: None,
             },
             _ => ServerEvent::Error { message },
-        });
+        }];
     }
     let msg = match msg {
         Ok(m) => m,
@@ -351,7 +378,7 @@ async fn handle_text(
     let msg = match msg.action() {
         Ok((game, req, action)) => {
             let name = action.name();
-            return Some(match act(state, &game, &conn.me, action).await {
+            return vec![match act(state, &game, &conn.me, action).await {
                 Ok(done) => ServerEvent::Ack {
                     req,
                     game,
@@ -361,19 +388,17 @@ async fn handle_text(
                     rematch_id: done.rematch_id,
                 },
                 Err(e) => refused(req, game, name, e),
-            });
+            }];
         }
         Err(other) => other,
     };
     match msg {
-        ClientMessage::Ping => Some(ServerEvent::Pong),
+        ClientMessage::Ping => vec![ServerEvent::Pong],
         ClientMessage::Unsubscribe { topic } => {
-            if let Some(task) = conn.subscriptions.remove(&topic) {
-                task.abort();
-            }
-            Some(ServerEvent::Unsubscribed { topic })
+            conn.subscriptions.remove(&topic);
+            vec![ServerEvent::Unsubscribed { topic }]
         }
-        ClientMessage::Subscribe { topic } => subscribe(topic, state, out, conn).await,
+        ClientMessage::Subscribe { topic } => subscribe(topic, state, conn).await,
         ClientMessage::Analyse {
             id,
             variant,
@@ -390,20 +415,25 @@ async fn handle_text(
             };
             let now = state.games.config().clock.now_ms();
             let previous = conn.analysis.take();
+            let out = conn.analysis_out.get_or_insert_with(|| {
+                let (tx, rx) = mpsc::channel(ANALYSIS_QUEUE);
+                conn.analysis_in = Some(rx);
+                tx
+            });
             conn.analysis = Some(state.learning.analyses.start(
                 &conn.me.requester(),
                 now,
                 req,
-                analysis_outbox(out),
+                out.clone(),
                 previous,
             ));
-            None
+            Vec::new()
         }
         ClientMessage::AnalyseStop { id } => {
             if let Some(a) = conn.analysis.as_ref().filter(|a| a.id == id) {
                 a.stop();
             }
-            None
+            Vec::new()
         }
         _ => error("Unknown message".into()),
     }
@@ -444,19 +474,14 @@ fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) ->
     }
 }
 
-async fn subscribe(
-    topic: String,
-    state: &AppState,
-    out: &mpsc::Sender<Message>,
-    conn: &mut Conn,
-) -> Option<ServerEvent> {
+async fn subscribe(topic: String, state: &AppState, conn: &mut Conn) -> Vec<ServerEvent> {
     let Some(parsed) = Topic::parse(&topic) else {
         return error(format!(
             "Unknown topic '{}'",
             topic.chars().take(64).collect::<String>()
         ));
     };
-    if !conn.subscriptions.contains_key(&topic) && conn.subscriptions.len() >= MAX_SUBSCRIPTIONS {
+    if !conn.subscriptions.contains(&topic) && conn.subscriptions.len() >= MAX_SUBSCRIPTIONS {
         return error(format!(
             "At most {MAX_SUBSCRIPTIONS} subscriptions per connection"
         ));
@@ -513,51 +538,43 @@ async fn subscribe(
         Ok(s) => s,
         Err(e) => return error(e.to_string()),
     };
-    let out = out.clone();
-    let slow = conn.slow.clone();
-    let forward_topic = topic.clone();
-    let presence = state.games.live.presence().clone();
     let id = match parsed {
         Topic::Game(id) => Some(id),
         _ => None,
     };
-    let watching = online_game && seat.is_none();
-    let watcher_id = conn.me.id.clone();
-    let watcher = seat_watch.map(|(game, rx)| SeatWatch {
-        state: state.clone(),
-        me: conn.me.clone(),
-        game,
-        rx,
-    });
-    let task = tokio::spawn(async move {
-        let subscribed = text(&ServerEvent::Subscribed {
-            topic: forward_topic.clone(),
-            seat: seat.map(|c| c.name()),
-        });
-        if !queue(&out, subscribed, &slow) || !queue(&out, text(&snapshot), &slow) {
-            return;
-        }
-        // The seat's place in its audience lasts as long as this task.
-        let _member = audience_member;
-        // A player counts as connected to their game while this lasts.
-        let _here: Option<PresenceGuard> = match (seat, &id) {
+    let presence = state.games.live.presence();
+    let held = Held {
+        // The seat's place in its audience lasts as long as the subscription.
+        member: audience_member,
+        // A player counts as connected to their game while it lasts.
+        here: match (seat, &id) {
             (Some(c), Some(id)) => Some(presence.enter(id, c)),
             _ => None,
-        };
-        // Anyone else on a game's topic watches it: a spectator counted.
-        let _watching: Option<WatchGuard> = match &id {
-            Some(id) if watching => Some(presence.watch(id, &watcher_id)),
+        },
+        // Anyone else on an online game's topic watches it: a spectator counted.
+        watching: match &id {
+            Some(id) if online_game && seat.is_none() => Some(presence.watch(id, &conn.me.id)),
             _ => None,
-        };
-        match watcher {
-            Some(watcher) => forward_to_spectator(rx, out, forward_topic, slow, watcher).await,
-            None => forward(rx, out, forward_topic, seat.map(|c| c.name()), slow).await,
-        }
-    });
-    if let Some(old) = conn.subscriptions.insert(topic, task) {
-        old.abort();
-    }
-    None
+        },
+    };
+    let replies = vec![
+        ServerEvent::Subscribed {
+            topic: topic.clone(),
+            seat: seat.map(|c| c.name()),
+        },
+        snapshot,
+    ];
+    // Read from the next turn of the connection's loop on, after these
+    // two are written: what was published since the subscription waits in
+    // the receiver.
+    conn.subscriptions.insert(Subscription::new(
+        topic,
+        rx,
+        seat.map(|c| c.name()),
+        seat_watch,
+        held,
+    ));
+    replies
 }
 
 /// A chat room's newest lines, for a subscriber who may read them.
@@ -592,111 +609,10 @@ async fn tournament_chat_snapshot(
     })
 }
 
-/// Queues a message for the connection; false (and the connection is
-/// told it is slow) when its queue is full, or false when it closed.
-fn queue(out: &mpsc::Sender<Message>, msg: Message, slow: &tokio::sync::Notify) -> bool {
-    match out.try_send(msg) {
-        Ok(()) => true,
-        Err(mpsc::error::TrySendError::Full(_)) => {
-            slow.notify_one();
-            false
-        }
-        Err(mpsc::error::TrySendError::Closed(_)) => false,
-    }
-}
-
-/// What a spectators' room subscription watches: whether its player takes
-/// a seat in the game.
-struct SeatWatch {
-    state: AppState,
-    me: Me,
-    game: GameId,
-    rx: broadcast::Receiver<crate::hub::Published>,
-}
-
-impl SeatWatch {
-    /// Whether a message on the game's topic may have seated someone: any
-    /// change but a move (a join here, an update from another instance).
-    fn may_seat(p: &crate::hub::Published) -> bool {
-        #[derive(serde::Deserialize)]
-        struct Head<'a> {
-            #[serde(rename = "type", borrow)]
-            kind: &'a str,
-        }
-        serde_json::from_slice::<Head>(p.as_bytes()).map_or(true, |h| h.kind != "move")
-    }
-
-    /// Whether the player holds a seat of the game, which goes on.
-    async fn seated(&self) -> bool {
-        match self.state.games.lock_for(&self.game, &self.me).await {
-            Ok((_, lg)) => !lg.is_over() && OnlineGames::seat(&lg, &self.me).is_some(),
-            Err(_) => false,
-        }
-    }
-}
-
-/// [`forward`] for a spectators' room: ends the subscription (telling the
-/// page `unsubscribed`) once its player takes a seat while the game goes
-/// on, checked at every change of the game on any instance.
-async fn forward_to_spectator(
-    mut rx: broadcast::Receiver<crate::hub::Published>,
-    out: mpsc::Sender<Message>,
-    topic: String,
-    slow: Arc<tokio::sync::Notify>,
-    mut watch: SeatWatch,
-) {
-    let mut watching = true;
-    loop {
-        let msg = tokio::select! {
-            m = rx.recv() => match m {
-                Ok(p) => Frame::text(p.text_for(None)),
-                Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
-                    topic: topic.clone(),
-                }),
-                Err(broadcast::error::RecvError::Closed) => break,
-            },
-            change = watch.rx.recv(), if watching => {
-                let check = match change {
-                    Ok(p) => SeatWatch::may_seat(&p),
-                    Err(broadcast::error::RecvError::Lagged(_)) => true,
-                    Err(broadcast::error::RecvError::Closed) => {
-                        watching = false;
-                        false
-                    }
-                };
-                if !check || !watch.seated().await {
-                    continue;
-                }
-                let _ = queue(&out, text(&ServerEvent::Unsubscribed { topic }), &slow);
-                break;
-            }
-        };
-        if !queue(&out, msg, &slow) {
-            break;
-        }
-    }
-}
-
-/// Sends what the hub publishes on `topic` to the connection: the form of
-/// a message for `audience` (a player's seat) where it has one.
-async fn forward(
-    mut rx: broadcast::Receiver<crate::hub::Published>,
-    out: mpsc::Sender<Message>,
-    topic: String,
-    audience: Option<&'static str>,
-    slow: Arc<tokio::sync::Notify>,
-) {
-    loop {
-        let msg = match rx.recv().await {
-            // The hub's texts are made from `String`s: always UTF-8.
-            Ok(p) => Frame::text(p.text_for(audience)),
-            Err(broadcast::error::RecvError::Lagged(_)) => text(&ServerEvent::Resync {
-                topic: topic.clone(),
-            }),
-            Err(broadcast::error::RecvError::Closed) => break,
-        };
-        if !queue(&out, msg, &slow) {
-            break;
-        }
+/// Whether `me` holds a seat of game `id`, which goes on.
+async fn seated(state: &AppState, me: &Me, id: &GameId) -> bool {
+    match state.games.lock_for(id, me).await {
+        Ok((_, lg)) => !lg.is_over() && OnlineGames::seat(&lg, me).is_some(),
+        Err(_) => false,
     }
 }
