@@ -145,6 +145,8 @@ test("a profile's game search: by opponent, result and position; nothing found; 
     await page.click('#explorer .explorer-move[data-uci="d7d5"]');
     await page.waitForFunction(() => document.querySelector('#explorer .explorer-games-link')?.getAttribute('href')?.includes('d7d5'));
     assert.deepEqual(await page.$$eval('#explorer .explorer-games-link', (as) => as.map((a) => a.textContent)), ['My games through this position']);
+    await page.evaluate(() => document.querySelector('#explorer-search')?.scrollIntoView({ block: 'center' }));
+    await shot(page, 'profile-search-explorer-link');
     await page.click('#explorer .explorer-games-link');
     await page.waitForFunction((ids) => {
       const shown = [...document.querySelectorAll('#gsearch-results li')].map((li) => /** @type {HTMLElement} */ (li).dataset.id);
