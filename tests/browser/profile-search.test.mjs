@@ -8,7 +8,7 @@
 // desktop and phone (375×667) screenshots.
 
 import { test, before, after } from 'node:test';
-import { startFile, stopFile, pageApi, registered, axeViolations, shot, openBrowser, assert } from './lib.mjs';
+import { startFile, stopFile, pageApi, registered, axeViolations, shot, openBrowser, switchLanguage, assert } from './lib.mjs';
 
 const SMALL_PHONE = { width: 375, height: 667 };
 
@@ -179,8 +179,38 @@ test('the search on a 375×667 phone: the form and its results fit the width', a
     await shot(page, 'profile-search-phone');
     await page.evaluate(() => document.querySelector('#gsearch-results')?.scrollIntoView());
     await shot(page, 'profile-search-phone-results');
+    // In Ukrainian: the form's words and the results' drawn again.
+    await switchLanguage(page, 'uk');
+    assert.equal(await page.textContent('#gsearch-title'), 'Пошук партій');
+    assert.equal(await page.textContent('#gsearch-status'), 'Знайдено 2 партії');
+    assert.match(await page.textContent('#gsearch-results'), /Перемога|Поразка|Нічия/);
+    await page.evaluate(() => document.querySelector('#gsearch-card')?.scrollIntoView());
+    await shot(page, 'profile-search-phone-uk');
     assert.deepEqual(page.errors, []);
   } finally {
     await b.close();
+  }
+});
+
+test('more than a page of games: "More" shows the next ones', async () => {
+  const dan = await registered(browser, server, 'dan');
+  const eve = await registered(browser, server, 'eve');
+  try {
+    const ids = [];
+    for (let i = 0; i < 21; i++) ids.push(await playGame(dan.page, eve.page, null, ['e2e4', 'e7e5'], 'black'));
+    const page = dan.page;
+    await page.goto(`${server.url}/#/player/dan?vs=eve`);
+    await page.waitForFunction(() => document.querySelectorAll('#gsearch-results li').length === 20);
+    assert.equal(await page.textContent('#gsearch-status'), 'The first 20 games found');
+    assert.ok(await page.isVisible('#gsearch-more'));
+    await page.click('#gsearch-more');
+    await page.waitForFunction(() => document.querySelectorAll('#gsearch-results li').length === 21);
+    assert.equal(await page.textContent('#gsearch-status'), '21 games found');
+    assert.ok(await page.isHidden('#gsearch-more'));
+    assert.deepEqual((await listed(page)).sort(), ids.map((id) => `${id} win`).sort());
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await dan.context.close();
+    await eve.context.close();
   }
 });
