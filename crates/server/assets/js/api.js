@@ -54,6 +54,17 @@ import { frozen } from './frozen.js';
  * @typedef {{ id: string, name: string, title?: string | null, username: string, created_at: number, ratings: Ratings,
  *   games: GameSummary[] }} ProfileView
  */
+/**
+ * A side of a game as lichess's export shows it: a player's user (`id` is
+ * the user name in lower case, or `guest-…`), or a name (the engine).
+ * @typedef {{ user?: { name: string, id: string, title?: string }, rating?: number | null, ratingDiff?: number, name?: string }} ExportedSide
+ */
+/**
+ * A game as lichess's export shows it (`GET /api/games/user/{name}`, NDJSON).
+ * @typedef {{ id: string, rated: boolean, variant: string, speed: string, perf: string, createdAt: number,
+ *   lastMoveAt: number, status: string, winner?: 'white' | 'black', moves: string,
+ *   players: { white: ExportedSide, black: ExportedSide } }} ExportedGame
+ */
 /** @typedef {{ base_seconds: number, increment_seconds: number }} ClockSpec */
 /** @typedef {{ username: string, name: string, title: string, online: boolean, ratings: Ratings }} ListedBot */
 /** @typedef {{ bots: ListedBot[] }} BotsView */
@@ -203,6 +214,8 @@ export class ApiError extends Error {
  *   DELETE are; a POST that only computes, like /api/position, says so):
  *   a 429 or 503 is then asked again after its Retry-After, a few times
  * @property {number} [retries] how many times at most (default 2)
+ * @property {string} [accept] the answer's type asked for (`Accept`):
+ *   `application/x-ndjson` gives one value a line, read as an array
  */
 
 /** The longest wait between two tries, whatever Retry-After says (s). */
@@ -238,6 +251,7 @@ export async function call(method, path, body, opts = {}) {
   /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: {} };
   if (method !== 'GET' && method !== 'HEAD') init.headers['Content-Type'] = 'application/json';
+  if (opts.accept) init.headers.Accept = opts.accept;
   if (body !== undefined) init.body = JSON.stringify(body);
   const again = opts.idempotent ?? IDEMPOTENT.includes(method);
   const retries = again ? (opts.retries ?? 2) : 0;
@@ -262,11 +276,21 @@ async function once(path, init) {
     return { ok: false, error: new ApiError(0, { error: 'The server cannot be reached', kind: 'network' }) };
   }
   const type = res.headers.get('Content-Type') || '';
-  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text().catch(() => '');
+  const data = type.includes('ndjson') ? await lines(res)
+    : type.includes('json') ? await res.json().catch(() => null) : await res.text().catch(() => '');
   if (res.ok) return { ok: true, value: data };
   const retry = parseFloat(res.headers.get('Retry-After') || '');
   const errBody = data && typeof data === 'object' ? data : { error: String(data || '') || undefined };
   return { ok: false, error: new ApiError(res.status, errBody, Number.isFinite(retry) ? retry : null) };
+}
+
+/** An NDJSON answer's values (null when it does not read). @param {Response} res */
+async function lines(res) {
+  try {
+    return (await res.text()).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  } catch (_) {
+    return null;
+  }
 }
 
 /**
@@ -364,6 +388,14 @@ export const api = frozen({
   logout: () => request('POST', '/api/account/logout'),
   /** @param {string} username @returns {Promise<ProfileView>} */
   profile: (username) => request('GET', `/api/players/${enc(username)}`),
+  /**
+   * A player's finished games that `query` finds (lichess's export:
+   * `vs`, `variant`, `speeds`, `result`, `rated`, `since`, `until`,
+   * `play`, `fen`, `max`), newest first.
+   * @param {string} username @param {URLSearchParams} query @returns {Promise<ExportedGame[]>}
+   */
+  userGames: (username, query) => request('GET', `/api/games/user/${enc(username)}?${query}`, undefined,
+    { accept: 'application/x-ndjson' }),
   // The lobby.
   /** @returns {Promise<SeekView[]>} */
   seeks: () => request('GET', '/api/seeks'),

@@ -127,7 +127,7 @@ export async function start() {
   const accountPage = createAccountPage({ i18n, player, openAccount: (mode) => site.account.openAccount(mode) });
   const router = new Router([
     { pattern: /^#\/game\/([A-Za-z0-9_-]+)/, page: marked(gamePage, 'play') },
-    { pattern: /^#\/player\/([^/?#]+)/, page: marked(profilePage, 'play') },
+    { pattern: /^#\/player\/([^/?#]+)(?:\?(.*))?/, page: marked(profilePage, 'play') },
     { pattern: /^#\/games\/?$/, page: marked(gamesPage(lobbyPage, openGames), 'play') },
     { pattern: /^#\/tournaments\/?$/, page: marked(tournamentsPage, 'tournaments') },
     { pattern: /^#\/tournament\/([A-Za-z0-9_-]+)/, page: marked(tournamentPage, 'tournaments') },

@@ -9,6 +9,30 @@ use crate::round::live::LiveGame;
 use serde_json::{json, Value};
 use tensorchess_rules::Color;
 
+/// How a game ended for one of its players (`result=win|loss|draw` of a
+/// player's games).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerResult {
+    /// The player won.
+    Win,
+    /// The player lost.
+    Loss,
+    /// A draw.
+    Draw,
+}
+
+impl PlayerResult {
+    /// `win`, `loss` or `draw`.
+    pub fn parse(s: &str) -> Option<PlayerResult> {
+        match s {
+            "win" => Some(PlayerResult::Win),
+            "loss" => Some(PlayerResult::Loss),
+            "draw" => Some(PlayerResult::Draw),
+            _ => None,
+        }
+    }
+}
+
 /// What an export needs of a game, read under its lock.
 pub struct ExportedGame {
     id: String,
@@ -67,6 +91,32 @@ impl ExportedGame {
     /// The game's perf, as lichess names it (`blitz`, `tensor`).
     pub fn perf(&self) -> &'static str {
         lichess::perf_key(self.variant, self.clock)
+    }
+
+    /// The game (Tensor Chess, chess, Chessence).
+    pub fn variant(&self) -> tensorchess_rules::VariantKind {
+        self.variant
+    }
+
+    /// The game's speed, as lichess names it (`blitz`; `correspondence`
+    /// without a clock).
+    pub fn speed(&self) -> &'static str {
+        lichess::speed(self.clock)
+    }
+
+    /// How the game ended for `player` (a player id): won, lost or drawn;
+    /// `None` while it goes on, when it was aborted, or for a player not
+    /// in it.
+    pub fn result_for(&self, player: &str) -> Option<PlayerResult> {
+        let color = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| self.players[c.index()].as_deref() == Some(player))?;
+        match (self.status, self.winner) {
+            ("started" | "aborted", _) => None,
+            (_, Some(w)) if w == color => Some(PlayerResult::Win),
+            (_, Some(_)) => Some(PlayerResult::Loss),
+            (_, None) => Some(PlayerResult::Draw),
+        }
     }
 
     /// The game as lichess's JSON export shows it (`pgnInJson` adds the PGN).

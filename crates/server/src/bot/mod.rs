@@ -15,7 +15,7 @@ mod lines;
 pub use events::{
     event_stream, lichess_challenge, now_playing, subscribe_events, EventSubscription,
 };
-pub use export::ExportedGame;
+pub use export::{ExportedGame, PlayerResult};
 pub use game::{game_full, game_state, game_stream, GameStateLine};
 pub use lines::LineStream;
 

@@ -21,6 +21,7 @@ mod correspondence;
 mod deploy_files;
 mod deploy_nginx;
 mod explorer;
+mod game_search;
 mod hardening;
 mod hardening_sockets;
 mod instances;

@@ -35,16 +35,26 @@ export function opponentText(g) {
  */
 export function opponentNodes(g) {
   if (g.mode !== 'online') return [opponentText(g)];
-  const named = (/** @type {string} */ name, /** @type {string | null | undefined} */ account, /** @type {string | undefined} */ title) => {
+  return sidesNodes(
+    { name: g.white, account: g.white_account, title: g.white_title },
+    { name: g.black, account: g.black_account, title: g.black_title },
+  );
+}
+
+/**
+ * "online: alice – bob" as nodes, each name a link to its profile where
+ * it has an account, a bot's title before its name.
+ * @typedef {{ name: string, account?: string | null, title?: string }} Side
+ * @param {Side} white @param {Side} black @returns {(Node | string)[]}
+ */
+export function sidesNodes(white, black) {
+  const named = (/** @type {Side} */ side) => {
     const span = document.createElement('span');
-    if (title) span.append(`${title} `);
-    span.append(nameLink(name, account));
+    if (side.title) span.append(`${side.title} `);
+    span.append(nameLink(side.name, side.account));
     return span;
   };
-  return tNodes('games.online_players', {
-    white: named(g.white, g.white_account, g.white_title),
-    black: named(g.black, g.black_account, g.black_title),
-  });
+  return tNodes('games.online_players', { white: named(white), black: named(black) });
 }
 
 /** A game in one line: "Tensor Chess · vs engine, level 3 · 12 moves". @param {GameSummary} g */

@@ -172,4 +172,6 @@ export default frozen({
   "explorer.play": "Play this move",
   "explorer.none": "No game played here has reached this position (with these filters).",
   "explorer.top": "Top games",
+  "explorer.my_games": "My games through this position",
+  "explorer.their_games": "{name}'s games through this position",
 });

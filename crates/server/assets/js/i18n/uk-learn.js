@@ -172,4 +172,6 @@ export default frozen({
   "explorer.play": "Зіграти цей хід",
   "explorer.none": "Жодна партія тут не дійшла до цієї позиції (з цими фільтрами).",
   "explorer.top": "Найкращі партії",
+  "explorer.my_games": "Мої партії через цю позицію",
+  "explorer.their_games": "Партії {name} через цю позицію",
 });

@@ -6,7 +6,7 @@
 // PGN out and in with variations, comments and NAGs. A finished game can be
 // reviewed here (review.js). Everything the page holds is in `state`.
 
-import { api } from '../api.js';
+import { api, social } from '../api.js';
 import { Board } from '../board.js';
 import { t, applyI18n, serverError, illegalReason, I18n } from '../i18n.js';
 import { Player } from '../player.js';
@@ -52,6 +52,8 @@ export async function start() {
     positions: new Map(),
     /** @type {string | null} the game this analysis came from */
     gameId: null,
+    /** @type {string[]} the accounts of that game's players */
+    accounts: [],
     gameOver: false,
     result: '*',
     /** @type {[string, string][]} */
@@ -85,7 +87,15 @@ export async function start() {
   });
 
   // The opening explorer at the position shown; a click on a move plays it.
-  const explorer = explorerPanel({ root: $('#explorer'), onPlay: (uci) => { play(uci); } });
+  // Its links: the games through the position of the account logged in,
+  // and of the analysed game's players who have accounts.
+  const searchers = () => {
+    const me = player.me && player.me.account;
+    const others = state.accounts.filter((a) => !me || a.toLowerCase() !== me.toLowerCase());
+    return [...(me ? [{ username: me, mine: true }] : []), ...others.map((username) => ({ username, mine: false }))];
+  };
+  const explorer = explorerPanel({ root: $('#explorer'), onPlay: (uci) => { play(uci); }, searchers });
+  player.onChange(() => explorer.render());
 
   /** The move strings from the start to `node`. @param {TreeNode} node */
   const movesTo = (node) => tree.pathTo(node).map((n) => n.uci);
@@ -122,6 +132,16 @@ export async function start() {
     const g = await api.game(id);
     await begin(g.variant, g.start_fen);
     state.gameId = id;
+    state.accounts = [];
+    // An online game's players with accounts: the explorer links to their
+    // games through the position (asked aside: the board does not wait).
+    if (g.online) {
+      social.gamePlayers(id).then((r) => {
+        if (!r.ok || state.gameId !== id) return;
+        state.accounts = [r.value.white, r.value.black].flatMap((p) => (p && p.account ? [p.account] : []));
+        explorer.render();
+      });
+    }
     state.gameOver = !!g.end;
     state.result = g.end ? g.end.result : '*';
     state.tags = [['White', g.white], ['Black', g.black]];
@@ -136,6 +156,7 @@ export async function start() {
     const imported = await learn.importPgn(pgn, state.variant);
     await begin(imported.variant, imported.start_fen);
     state.gameId = null;
+    state.accounts = [];
     state.gameOver = false;
     state.result = imported.result || '*';
     state.tags = imported.tags.filter(([k]) => k === 'White' || k === 'Black' || k === 'Event' || k === 'Date');

@@ -5,6 +5,9 @@
 // after it (a click plays the move); the top games through the position;
 // the filters (rated, speeds, rating bands) ask again. The answers are the
 // server's (`GET /api/explorer`); the panel keeps only what it shows.
+// Below it, links to the games through the position of the account
+// logged in and of the analysed game's players: their profiles' search
+// (`/#/player/NAME?variant=…&play=…`), run at once.
 
 import { learn, scoreText } from './net.js';
 import { t } from '../i18n.js';
@@ -25,11 +28,30 @@ const EVAL_RETRY_MS = 1500;
 const percent = (n, total) => (total ? Math.round((n * 100) / total) : 0);
 
 /**
- * The panel in `root` (its filters and table are made here); `onPlay`
- * plays a move on the board.
- * @param {{ root: HTMLElement, onPlay: (uci: string) => void }} opts
+ * The address of `username`'s games through the position after `moves`
+ * from `fen` (the start when empty) of `variant`: the profile's search.
+ * @param {string} username @param {string} variant @param {string} fen @param {string[]} moves
  */
-export function explorerPanel({ root, onPlay }) {
+export function gamesThroughHref(username, variant, fen, moves) {
+  const q = new URLSearchParams({ variant });
+  if (fen) q.set('fen', fen);
+  if (moves.length) q.set('play', moves.join(','));
+  return `/#/player/${encodeURIComponent(username)}?${q}`;
+}
+
+/**
+ * Whose games through the position are linked: `username`, and whether
+ * it is the account logged in ("My games…").
+ * @typedef {{ username: string, mine: boolean }} Searcher
+ */
+
+/**
+ * The panel in `root` (its filters and table are made here); `onPlay`
+ * plays a move on the board; `searchers` says whose games through the
+ * position to link to (none: no links).
+ * @param {{ root: HTMLElement, onPlay: (uci: string) => void, searchers?: () => Searcher[] }} opts
+ */
+export function explorerPanel({ root, onPlay, searchers = () => [] }) {
   const panel = {
     variant: 'tensor',
     fen: '',
@@ -59,7 +81,8 @@ export function explorerPanel({ root, onPlay }) {
         ${BANDS.map((b) => `<label><input type="checkbox" name="explorer-band" value="${b}"> <span>${b}</span></label>`).join('')}
       </div>
     </details>
-    <div id="explorer-body" class="explorer-body" aria-live="polite"></div>`;
+    <div id="explorer-body" class="explorer-body" aria-live="polite"></div>
+    <ul id="explorer-search" class="explorer-search"></ul>`;
   root.addEventListener('change', () => ask());
 
   /** The filters chosen, as the API's query (none checked: every game). */
@@ -97,7 +120,24 @@ export function explorerPanel({ root, onPlay }) {
     }
   }
 
+  /** The links to the games through the position, each to a profile's search. */
+  function renderSearchLinks() {
+    const list = /** @type {HTMLElement} */ (root.querySelector('#explorer-search'));
+    // No position yet: nothing to link to.
+    list.replaceChildren(...(panel.asked ? searchers() : []).map(({ username, mine }) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.className = 'explorer-games-link';
+      a.dataset.username = username;
+      a.href = gamesThroughHref(username, panel.variant, panel.fen, panel.moves);
+      a.textContent = mine ? t('explorer.my_games') : t('explorer.their_games', { name: username });
+      li.appendChild(a);
+      return li;
+    }));
+  }
+
   function render() {
+    renderSearchLinks();
     const body = /** @type {HTMLElement} */ (root.querySelector('#explorer-body'));
     body.innerHTML = '';
     if (panel.error) {
@@ -193,7 +233,9 @@ export function explorerPanel({ root, onPlay }) {
       panel.variant = variant;
       panel.fen = fen;
       panel.moves = moves;
-      return ask();
+      const asking = ask();
+      renderSearchLinks();
+      return asking;
     },
     /** Draws the answer again (the language changed: the page's applyI18n relabels the rest). */
     render,

@@ -1,7 +1,8 @@
 // @ts-check
 // A player's public profile (`#/player/USERNAME`): the display name and
-// user name, a rating in each game (rating, RD, rated games), and the
-// recent finished online games, each a link to the game.
+// user name, a rating in each game (rating, RD, rated games), the recent
+// finished online games, each a link to the game, and a search of the
+// player's games (search.js; `#/player/USERNAME?vs=…` runs one).
 
 import { api, call } from '../api.js';
 import { t, plural, serverError } from '../i18n.js';
@@ -10,6 +11,7 @@ import { titleMark } from '../ui/title-mark.js';
 import { opponentNodes, resultText } from '../game/games-list.js';
 import { frozen } from '../frozen.js';
 import { el } from '../ui/el.js';
+import { createGameSearch } from './search.js';
 
 /** @typedef {import('../api.js').ProfileView} ProfileView */
 /** @typedef {import('../api.js').ApiError} ApiError */
@@ -195,7 +197,19 @@ export function createProfilePage({ i18n, player, challenge }) {
   /** @type {ProfileState} */
   const view = { username: '', profile: null, error: null, seq: 0, following: null, busy: false };
   $('#btn-follow').addEventListener('click', () => toggleFollow(view, deps));
-  i18n.onChange(() => { if (document.body.dataset.page === 'profile') render(view, deps); });
+  // A search made names itself in the address (to be kept or sent), in
+  // place: the router is not asked to show the page again.
+  const search = createGameSearch({
+    onQuery: (username, query) => {
+      const q = query ? query.toString() : '';
+      history.replaceState(history.state, '', `#/player/${encodeURIComponent(username)}${q ? `?${q}` : ''}`);
+    },
+  });
+  i18n.onChange(() => {
+    if (document.body.dataset.page !== 'profile') return;
+    render(view, deps);
+    search.render();
+  });
   // Logged in as this player (or out): no challenging oneself.
   // Known (or another account) only now: whom this account follows too.
   player.onChange(async () => {
@@ -211,8 +225,15 @@ export function createProfilePage({ i18n, player, challenge }) {
   });
   return {
     name: 'profile',
-    enter: ([username]) => open(view, decodeURIComponent(username), deps),
+    enter: ([username, query]) => {
+      const name = decodeURIComponent(username);
+      const address = new URLSearchParams(query || '');
+      // Another search of the player shown: the profile stays as it is.
+      if (view.profile && view.username === name) return search.show(name, address);
+      return Promise.all([open(view, name, deps), search.show(name, address)]).then(() => {});
+    },
     leave() {
+      search.leave();
       view.seq++;
       view.username = '';
       delete document.body.dataset.profile;

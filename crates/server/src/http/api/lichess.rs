@@ -4,14 +4,14 @@
 //! game's export, takebacks answered, and a game's chat read.
 
 use super::bot::Api;
-use crate::bot::{lichess, ExportedGame};
+use crate::bot::{lichess, ExportedGame, PlayerResult};
 use crate::error::AppError;
 use crate::explorer::{position_hash, position_of, ExplorerQuery};
 use crate::http::extract::{ApiPath, ApiQuery, IdPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::{Me, Profile};
-use crate::store::{ChatRoom, GameCounts};
+use crate::store::{ChatRoom, GameCounts, Speed};
 use crate::tokens::TokenAuth;
 use crate::AppState;
 use axum::extract::State;
@@ -20,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use tensorchess_rules::VariantKind;
 
 /// Tokens one token test looks up at most.
 const MAX_TOKENS_TESTED: usize = 100;
@@ -317,10 +318,17 @@ pub struct UserGamesQuery {
     pgn_in_json: Option<bool>,
     /// `dateAsc` for the oldest first (default `dateDesc`).
     sort: Option<String>,
-    /// Only the games through a position (not lichess's): its game
-    /// (`tensor` by default), and `fen` or `play` as the explorer takes
-    /// them.
+    /// Only the games of this game (not lichess's, whose `perfType`
+    /// names its variants): `tensor`, `chess` (or `standard`),
+    /// `chessence`; with `fen` or `play`, the position's game (`tensor`
+    /// when not given).
     variant: Option<String>,
+    /// Only these speeds, comma separated, as lichess's explorer names
+    /// them (`blitz,rapid`; a game without a clock is `correspondence`).
+    speeds: Option<String>,
+    /// Only the games the player won (`win`), lost (`loss`) or drew
+    /// (`draw`); not lichess's.
+    result: Option<String>,
     /// The position's FEN (or the start, with `play`).
     fen: Option<String>,
     /// Moves from there, comma separated.
@@ -393,10 +401,7 @@ pub async fn user_games(
         ),
         None => None,
     };
-    let perfs: Option<Vec<String>> = q
-        .perf_type
-        .as_deref()
-        .map(|p| p.split(',').map(|s| s.trim().to_string()).collect());
+    let filter = ExportFilter::parse(&q, &account.player_id)?;
     let max = q.max.unwrap_or(MAX_EXPORTED).min(MAX_EXPORTED);
     // Games through a position: those the explorer counted there.
     let position = if q.fen.is_some() || q.play.is_some() {
@@ -438,10 +443,7 @@ pub async fn user_games(
                 .await?;
             let game = ExportedGame::of(&lg);
             drop(lg);
-            if perfs
-                .as_ref()
-                .is_none_or(|p| p.iter().any(|k| k == game.perf()))
-            {
+            if filter.keeps(&game) {
                 games.push(game);
                 if games.len() >= max {
                     break 'pages;
@@ -461,6 +463,69 @@ pub async fn user_games(
         games,
     )
     .await
+}
+
+/// What a player's games are filtered by once read (the store's search
+/// knows the players, rating, dates and position, not these).
+struct ExportFilter<'a> {
+    /// The player whose games they are.
+    player: &'a str,
+    /// Only these perfs (`perfType`).
+    perfs: Option<Vec<String>>,
+    /// Only this game.
+    variant: Option<VariantKind>,
+    /// Only these speeds (bits of [`Speed::index`]).
+    speeds: u32,
+    /// Only games that ended so for the player.
+    result: Option<PlayerResult>,
+}
+
+impl<'a> ExportFilter<'a> {
+    /// The filters of `q`, for the games of `player`; a bad request for an
+    /// unknown variant, speed or result.
+    fn parse(q: &UserGamesQuery, player: &'a str) -> Result<ExportFilter<'a>, AppError> {
+        // The explorer's parsing says what is wrong with a variant or speed.
+        let parsed = ExplorerQuery::parse(
+            q.variant.as_deref(),
+            None,
+            None,
+            None,
+            q.speeds.as_deref(),
+            None,
+        )?;
+        let given = |v: &Option<String>| v.as_deref().is_some_and(|v| !v.trim().is_empty());
+        let result = match q.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+            None => None,
+            Some(r) => Some(PlayerResult::parse(r).ok_or_else(|| {
+                AppError::bad(format!(
+                    "Unknown result '{}': win, loss or draw",
+                    r.chars().take(32).collect::<String>()
+                ))
+            })?),
+        };
+        Ok(ExportFilter {
+            player,
+            perfs: q
+                .perf_type
+                .as_deref()
+                .map(|p| p.split(',').map(|s| s.trim().to_string()).collect()),
+            variant: given(&q.variant).then_some(parsed.variant),
+            speeds: parsed.filter.speeds,
+            result,
+        })
+    }
+
+    /// Whether `game` is one of those asked for.
+    fn keeps(&self, game: &ExportedGame) -> bool {
+        self.perfs
+            .as_ref()
+            .is_none_or(|p| p.iter().any(|k| k == game.perf()))
+            && self.variant.is_none_or(|v| v == game.variant())
+            && Speed::parse(game.speed()).is_some_and(|s| self.speeds & (1 << s.index()) != 0)
+            && self
+                .result
+                .is_none_or(|r| game.result_for(self.player) == Some(r))
+    }
 }
 
 /// `POST /api/games/export/_ids`: the games named in the body (ids,
