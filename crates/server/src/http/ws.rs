@@ -23,7 +23,7 @@
 //! messages for it (beyond that the page is told `resync`).
 //!
 //! One task serves a connection: it reads the client, writes what its
-//! subscriptions hear ([`Subscriptions`]) and pings; nothing is queued for
+//! subscriptions hear (`http/subscriptions.rs`) and pings; nothing is queued for
 //! a socket but in the topics themselves, and a socket's buffers are
 //! small (see [`socket_options`]), since most pages sit idle.
 //!
@@ -36,7 +36,6 @@
 //!
 //! [`Hub`]: crate::hub::Hub
 //! [`RateLimit`]: crate::ratelimit::RateLimit
-//! [`Subscriptions`]: super::subscriptions::Subscriptions
 
 use super::subscriptions::{may_seat, Heard, Held, Subscription, Subscriptions};
 use crate::error::AppError;
@@ -100,7 +99,7 @@ const DEFLATE_STATES: usize = 16;
 /// yawc replaces it by an empty one once a message is written out: it
 /// holds memory only while a message is being written. (tokio-util's
 /// framing reserves read room before each read, so the read buffer is
-/// never empty while the socket waits: [`READ_BUFFER`] instead.)
+/// never empty while the socket waits: `READ_BUFFER` instead.)
 pub fn socket_options() -> Options {
     Options::default()
         .with_limits(MAX_READ_MESSAGE, MAX_READ_MESSAGE)

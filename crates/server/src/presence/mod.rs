@@ -7,7 +7,7 @@
 //! spectator is a player, counted once however many pages they have
 //! open), and from it the site's counts: the players online and the games
 //! with a player connected (the home page's), kept as keys come and go on
-//! any server ([`tally`]), never by going over every connection.
+//! any server (`tally.rs`), never by going over every connection.
 
 mod tally;
 
