@@ -101,6 +101,16 @@ pub fn running(v: &Value) -> Vec<Value> {
         .collect()
 }
 
+/// The points of every line of the standings, added up.
+pub fn total_points(v: &Value) -> u64 {
+    v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_u64().unwrap())
+        .sum()
+}
+
 pub fn standing<'a>(v: &'a Value, name: &str) -> &'a Value {
     v["standings"]
         .as_array()
@@ -688,14 +698,6 @@ async fn a_swiss_directed_again_after_a_restart_pairs_and_scores_once() {
     for n in ["ann", "bob", "cyd", "dee"] {
         post(&a, &id, "join", f.of(&json!(n))).await;
     }
-    let points = |v: &Value| -> u64 {
-        v["standings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["points"].as_u64().unwrap())
-            .sum()
-    };
     let games_of = |v: &Value| -> u64 {
         v["standings"]
             .as_array()
@@ -723,7 +725,7 @@ async fn a_swiss_directed_again_after_a_restart_pairs_and_scores_once() {
     assert_eq!(v["round"], 2, "{v}");
     let round2 = running(&v);
     assert_eq!(round2.len(), 2, "{v}");
-    assert_eq!(points(&v), 2 * 2, "{v}");
+    assert_eq!(total_points(&v), 2 * 2, "{v}");
     let pgn = b.get(&format!("/api/tournaments/{id}/games"), None).await;
     assert_eq!(pgn.text.matches("[Event ").count(), 4, "{}", pgn.text);
 
@@ -737,7 +739,7 @@ async fn a_swiss_directed_again_after_a_restart_pairs_and_scores_once() {
     tick_at(&b, START + 2_000 + 9_999).await;
     let v = view(&b, &id).await;
     assert_eq!(v["round"], 2, "{v}");
-    assert_eq!(points(&v), 4 * 2, "{v}");
+    assert_eq!(total_points(&v), 4 * 2, "{v}");
     tick_at(&b, START + 12_000).await;
     tick_at(&b, START + 12_001).await;
     let v = view(&b, &id).await;
@@ -745,12 +747,12 @@ async fn a_swiss_directed_again_after_a_restart_pairs_and_scores_once() {
     assert_eq!(running(&v).len(), 2, "{v}");
     // Four results counted once each (two games each player), six games
     // in all (two going on).
-    assert_eq!(points(&v), 4 * 2, "{v}");
+    assert_eq!(total_points(&v), 4 * 2, "{v}");
     assert_eq!(games_of(&v), 2 * 4, "{v}");
     let pgn = b.get(&format!("/api/tournaments/{id}/games"), None).await;
     assert_eq!(pgn.text.matches("[Event ").count(), 6, "{}", pgn.text);
     // A server restarted on the same database (the lease now the second's,
     // held until it expires) scores the same.
     let c = b.reopen();
-    assert_eq!(points(&view(&c, &id).await), 4 * 2);
+    assert_eq!(total_points(&view(&c, &id).await), 4 * 2);
 }

@@ -5,17 +5,10 @@
 //! paired twice. And the presence's counts with two instances.
 
 use crate::common::online::*;
-use crate::tournaments::{arena, create, post, running, tick_at, view, white_wins, Field, START};
+use crate::tournaments::{
+    arena, create, post, running, tick_at, total_points, view, white_wins, Field, START,
+};
 use serde_json::{json, Value};
-
-fn total_points(v: &Value) -> u64 {
-    v["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["points"].as_u64().unwrap())
-        .sum()
-}
 
 /// The standings and pairings, as a page sees them.
 fn seen(v: &Value) -> (Value, Value) {
