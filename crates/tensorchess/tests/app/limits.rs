@@ -219,24 +219,40 @@ async fn engine_work_is_queued_fairly_and_refused_when_overloaded() {
         search_slots: 1,
         ..ServerConfig::default()
     });
-    // One player asking for many evaluations at once: a few wait, the
-    // rest are told to slow down (429 with Retry-After).
+    // The test holds the engine's only slot while the asks arrive, so that
+    // none of them is answered before all are queued or refused, however
+    // fast or slow the machine is.
+    let budget = t.state.games.local.engine().budget().clone();
+    let hold = || async {
+        budget
+            .slot(
+                &tensorchess::server::budget::Requester::new("test", None),
+                true,
+            )
+            .await
+            .unwrap()
+    };
+    // One player asking for many evaluations at once: as many as a player
+    // may have waiting wait (4), the rest are told to slow down (429 with
+    // Retry-After).
+    let held = hold().await;
     let game = t.create(json!({ "mode": "local" })).await;
     let uri = format!("/api/games/{}/eval", game["id"].as_str().unwrap());
     let mut asks: FuturesUnordered<_> = (0..10).map(|_| get_with_retry(&t, &uri)).collect();
-    let mut slowed = 0;
-    while let Some((status, retry)) = asks.next().await {
-        if status == StatusCode::TOO_MANY_REQUESTS {
-            assert!(retry.is_some());
-            slowed += 1;
-        } else {
-            assert_eq!(status, StatusCode::OK);
-        }
+    for _ in 0..6 {
+        let (status, retry) = asks.next().await.expect("an answer");
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "refusals first");
+        assert!(retry.is_some());
     }
-    assert!(slowed >= 4, "{slowed} of 10 slowed down");
+    assert_eq!(asks.len(), 4, "a player's four wait their turn");
+    drop(held);
+    while let Some((status, _)) = asks.next().await {
+        assert_eq!(status, StatusCode::OK);
+    }
 
     // Many players at once: past the queue's bound, 503 with Retry-After
     // at once rather than a long wait.
+    let held = hold().await;
     let mut players = Vec::new();
     for _ in 0..30 {
         let p = t.stranger();
@@ -248,14 +264,17 @@ async fn engine_work_is_queued_fairly_and_refused_when_overloaded() {
         .iter()
         .map(|(p, uri)| get_with_retry(p, uri))
         .collect();
-    // One runs and 16 wait (the queue's bound with one slot): the other
-    // 13 are refused before any evaluation is done.
-    let mut overloaded = 0;
-    while overloaded < 13 {
+    // 16 wait (the queue's bound with one slot): the other 14 are refused
+    // before any evaluation is done.
+    for _ in 0..14 {
         let (status, retry) = asks.next().await.expect("an answer");
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "refusals first");
         assert!(retry.is_some());
-        overloaded += 1;
     }
-    assert_eq!(asks.len(), 17, "the rest still wait their turn");
+    assert_eq!(asks.len(), 16, "the rest still wait their turn");
+    drop(held);
+    let (status, _) = asks.next().await.expect("an answer");
+    assert_eq!(status, StatusCode::OK, "the first in the queue is answered");
+    // The others go away unanswered: their places are given back.
+    drop(asks);
 }
