@@ -133,11 +133,11 @@ import { frozen } from './frozen.js';
 /**
  * @typedef {{ rank: number, player: TournamentPlayer, rating: number, points: number, points_line: string,
  *   sheet: SheetMark[], rounds?: RoundCell[], playing?: string, games: number, on_fire: boolean,
- *   performance: number | null, withdrawn: boolean, paused: boolean }} StandingView
+ *   performance: number | null, withdrawn: boolean, paused: boolean, v: number }} StandingView
  */
 /**
  * @typedef {{ game: string, round?: number, white: TournamentPlayer, black: TournamentPlayer, result: string,
- *   no_show?: Color, white_berserked: boolean, black_berserked: boolean }} PairingView
+ *   no_show?: Color, white_berserked: boolean, black_berserked: boolean, v: number }} PairingView
  */
 /** @typedef {{ round: number, pairings: PairingView[], byes: { player: TournamentPlayer, result: string }[] }} RoundView */
 /**
@@ -149,6 +149,14 @@ import { frozen } from './frozen.js';
  * @typedef {TournamentSummary & { standings: StandingView[], pairings: PairingView[], round?: number,
  *   standings_total: number, pairings_total: number,
  *   you?: { withdrawn: boolean, paused: boolean, standing?: StandingView }, top_game: string | null }} TournamentView
+ */
+/**
+ * A tournament as its topic tells it (tournaments/news.js): a line that did not
+ * change since the last news is named by its key and version, a standing with
+ * its rank now.
+ * @typedef {TournamentSummary & { standings: (StandingView | [string, number, number])[],
+ *   pairings: (PairingView | [string, number])[], round?: number, standings_total: number, pairings_total: number,
+ *   top_game: string | null }} TournamentNews
  */
 /** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
 /**

@@ -240,6 +240,7 @@ impl Tournaments {
                 no_show: None,
                 white_berserked: false,
                 black_berserked: false,
+                v: 0,
             });
         }
         // An arena directed here keeps its games (a round's are read).

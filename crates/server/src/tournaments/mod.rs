@@ -31,6 +31,7 @@ use crate::store::{
     Cap, ClockSettings, EntryRecord, Notice, RatingPool, TournamentCaps, TournamentKind,
     TournamentNews, TournamentRecord, TournamentState,
 };
+use crate::views::tournament_news::{ToldLines, TournamentNewsView};
 use crate::views::ServerEvent;
 pub use arena::ArenaWave;
 use serde::Deserialize;
@@ -266,6 +267,20 @@ type Named = (String, Option<String>);
 struct Told {
     last: std::collections::HashMap<String, i64>,
     due: std::collections::HashMap<String, TournamentNews>,
+    /// The lines last told on each tournament's topic here (news tells
+    /// whole only the lines that changed since).
+    lines: std::collections::HashMap<String, ToldLines>,
+}
+
+impl Told {
+    /// `view` as the topic tells it now, after what it told last.
+    fn news(&mut self, id: &str, view: TournamentView) -> TournamentNewsView {
+        if self.lines.len() >= TOLD_KEPT && !self.lines.contains_key(id) {
+            // Forgotten lines are only told whole again.
+            self.lines.clear();
+        }
+        view.for_topic_after(self.lines.entry(id.to_string()).or_default())
+    }
 }
 
 /// A tournament's pages are told of joins, withdrawals and pauses at most
@@ -580,23 +595,25 @@ impl Tournaments {
         Ok(view)
     }
 
-    /// Sends `view` to the pages here (its first lines: [`TournamentView::for_topic`])
-    /// and asks the other instances to send theirs.
+    /// Sends `view` to the pages here (its first lines, those that changed
+    /// whole: [`TournamentView::for_topic_after`]) and asks the other
+    /// instances to send theirs.
     fn tell(&self, t: &TournamentRecord, event: TournamentNews, view: TournamentView) {
-        {
+        let news = {
             let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
             if told.last.len() >= TOLD_KEPT {
                 told.last.clear();
             }
             told.last.insert(t.id.clone(), self.live.now());
             told.due.remove(&t.id);
-        }
+            told.news(&t.id, view)
+        };
         self.live.hub().publish(
             &topic_of(&t.id),
             &ServerEvent::Tournament {
                 topic: topic_of(&t.id),
                 event,
-                tournament: Box::new(view.for_topic()),
+                tournament: Box::new(news),
             },
         );
         let cluster = self.live.cluster();
@@ -639,12 +656,16 @@ impl Tournaments {
         };
         match view.await {
             Ok(view) => {
+                let news = {
+                    let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+                    told.news(id, view)
+                };
                 self.live.hub().publish(
                     &topic_of(id),
                     &ServerEvent::Tournament {
                         topic: topic_of(id),
                         event,
-                        tournament: Box::new(view.for_topic()),
+                        tournament: Box::new(news),
                     },
                 );
             }

@@ -516,6 +516,7 @@ impl Tournaments {
             no_show: counted_result(g.ending).1,
             white_berserked: g.link.white_berserked,
             black_berserked: g.link.black_berserked,
+            v: 0,
         })
     }
 
@@ -573,6 +574,7 @@ impl Tournaments {
                 performance: l.performance,
                 withdrawn: e.withdrawn,
                 paused: e.paused,
+                v: 0,
             });
         }
         let round = games.iter().filter_map(|g| g.link.round).max();
@@ -599,6 +601,7 @@ impl Tournaments {
             top_game,
         };
         view.set_you(me.and_then(|me| entries.iter().find(|e| e.player == me.id)));
+        view.stamp();
         Ok(view)
     }
 }

@@ -10,6 +10,7 @@ pub mod event;
 pub mod move_event;
 pub mod path;
 pub mod tournament;
+pub mod tournament_news;
 
 use event::GameEvent;
 use serde::Serialize;
@@ -532,7 +533,7 @@ pub enum ServerEvent {
         /// What happened.
         event: crate::store::TournamentNews,
         /// The tournament with its standings and pairings.
-        tournament: Box<tournament::TournamentView>,
+        tournament: Box<tournament_news::TournamentNewsView>,
     },
     /// New games of a tournament (a player named in one goes to it).
     TournamentPairings {

@@ -54,7 +54,7 @@ pub struct TournamentSummaryView {
 }
 
 /// A player as a tournament shows them.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TournamentPlayerView {
     /// Their player id.
     pub id: String,
@@ -70,7 +70,7 @@ pub struct TournamentPlayerView {
 }
 
 /// A game of an arena sheet: its points and marks.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SheetMarkView {
     /// Points it earned.
     pub points: u32,
@@ -85,7 +85,7 @@ pub struct SheetMarkView {
 
 /// One round of a player's line in a Swiss's or a round robin's
 /// crosstable: the game's opponent, colour and result, or a bye.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RoundCellView {
     /// The round.
     pub round: u32,
@@ -140,6 +140,9 @@ pub struct StandingView {
     pub withdrawn: bool,
     /// Paused.
     pub paused: bool,
+    /// The line's version ([`StandingView::version`]): a page holding the
+    /// line at this version is told only its rank in the topic's news.
+    pub v: u32,
 }
 
 /// A game of the tournament.
@@ -166,6 +169,9 @@ pub struct PairingView {
     pub white_berserked: bool,
     /// Black berserked.
     pub black_berserked: bool,
+    /// The game's version ([`PairingView::version`]; 0 where not told in
+    /// a tournament's view).
+    pub v: u32,
 }
 
 /// The asker's entry.
@@ -216,16 +222,6 @@ pub struct TournamentView {
 }
 
 impl TournamentView {
-    /// The view as the tournament's topic sends it to every page: the first
-    /// lines of the standings and the best games, nobody's own entry.
-    #[must_use]
-    pub fn for_topic(mut self) -> TournamentView {
-        self.standings.truncate(TOPIC_STANDINGS);
-        self.pairings.truncate(TOPIC_PAIRINGS);
-        self.you = None;
-        self
-    }
-
     /// The asker's entry, with their line of the standings.
     pub fn set_you(&mut self, entry: Option<&crate::store::EntryRecord>) {
         self.you = entry.map(|e| YouView {

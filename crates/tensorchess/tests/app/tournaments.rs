@@ -295,6 +295,21 @@ async fn an_arena_pairs_scores_and_pairs_again() {
         assert!(["joined", "started", "paired"].contains(&news["event"].as_str().unwrap()));
     };
     assert_eq!(standing(&news["tournament"], winner)["points"], 2, "{news}");
+    // The two still playing were told at the start: their lines are named
+    // by id, version (the same as a GET's) and rank, not told again.
+    for side in ["white", "black"] {
+        let name = games[1][side]["name"].as_str().unwrap();
+        let line = standing(&v, name);
+        let id = &line["player"]["id"];
+        let told = news["tournament"]["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s.is_array() && &s[0] == id)
+            .unwrap_or_else(|| panic!("{name} named only: {news}"));
+        assert_eq!(told[1], line["v"], "{news}");
+        assert_eq!(told[2], line["rank"], "{news}");
+    }
 
     // The other game ends: the winner is paired again.
     assert_ne!(games[0]["game"], games[1]["game"], "{v}");

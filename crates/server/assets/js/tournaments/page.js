@@ -8,7 +8,8 @@
 // a round's, round by round (tournaments/rounds.js), the top game to watch
 // while it is played, the podium once it is over, and its chat
 // (tournaments/chat.js). It follows the WebSocket topic `tournament:ID`:
-// every change comes as the whole tournament; a new pairing that names the
+// every change comes as the tournament's first lines, those that did not
+// change named only (tournaments/news.js); a new pairing that names the
 // player takes them to their game, as on lichess — also from the game
 // page, while they play in the tournament (the topic stays followed until
 // they withdraw or pause, or it ends).
@@ -21,6 +22,7 @@ import { renderStandings, renderPodium } from './standings.js';
 import { renderGames } from './rounds.js';
 import { entryNote } from './status.js';
 import { createTournamentChat } from './chat.js';
+import { readNews, wholeLines } from './news.js';
 
 /** @typedef {import('../api.js').TournamentView} TournamentView */
 /** @typedef {import('../api.js').PairingView} PairingView */
@@ -265,9 +267,20 @@ export function createTournamentPage({ live, i18n, player, go }) {
   live.listen((msg) => {
     if (!st.following || msg.topic !== `tournament:${st.following}`) return;
     if (msg.type === 'tournament') {
-      /** @type {TournamentView} */
-      const v = msg.tournament;
-      if (st.view && st.view.id !== v.id) return;
+      /** @type {import('../api.js').TournamentNews} */
+      const news = msg.tournament;
+      if (st.view && st.view.id !== news.id) return;
+      let v = readNews(news, st.view);
+      if (!v) {
+        // A line named that this page does not hold: the whole view, when
+        // shown; else what the news tells whole is enough to follow the
+        // player's games (the page asks for the whole view when shown).
+        if (st.shown) {
+          refresh();
+          return;
+        }
+        v = wholeLines(news);
+      }
       // The news is the same for every page: the player's own entry stays
       // as this page last asked for it, and is asked again now and then
       // when their line is not among the first.
