@@ -381,6 +381,79 @@ pub(crate) async fn report_waves(addrs: &[SocketAddr]) {
     }
 }
 
+/// What one page following the arena's topic received: each message's
+/// size by kind (`tournament/standings`, `tournament_pairings`…).
+#[derive(Default)]
+pub(crate) struct NewsTally {
+    sizes: std::collections::BTreeMap<String, Vec<u64>>,
+    seconds: f64,
+}
+
+/// Follows the arena's topic as a spectator's page does (a guest on
+/// `addr`) until it finishes or the deadline, counting what it is told.
+pub(crate) async fn watch_news(
+    addr: SocketAddr,
+    tournament: String,
+    deadline: Instant,
+) -> Result<NewsTally, Error> {
+    let (status, cookies, text) = http(addr, "GET", "/api/me", None, "").await?;
+    let cookie = cookies
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("a spectator's identity: HTTP {status}: {text}"))?;
+    let mut ws = open_tournament_socket(addr, &cookie, &tournament).await?;
+    let mut tally = NewsTally::default();
+    let began = Instant::now();
+    loop {
+        let msg = tokio::select! {
+            m = ws.next() => m,
+            _ = sleep_until(deadline.into()) => break,
+        };
+        let text = match msg {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => break,
+        };
+        let text = text.as_str();
+        let mut kind = message_type(text).unwrap_or_default();
+        if kind == "tournament" {
+            let event = serde_json::from_str::<TournamentEvent>(text)?.event;
+            let finished = event == "finished";
+            kind = format!("tournament/{event}");
+            tally.sizes.entry(kind).or_default().push(text.len() as u64);
+            if finished {
+                break;
+            }
+            continue;
+        }
+        tally.sizes.entry(kind).or_default().push(text.len() as u64);
+    }
+    tally.seconds = began.elapsed().as_secs_f64();
+    let _ = ws.close(None).await;
+    Ok(tally)
+}
+
+/// Prints what a page following the arena was told.
+pub(crate) fn report_news(t: &NewsTally) {
+    println!(
+        "a page following the arena, over {:.0} s (bytes as sent, before any compression):",
+        t.seconds
+    );
+    for (kind, sizes) in &t.sizes {
+        let mut sizes = sizes.clone();
+        sizes.sort_unstable();
+        let total: u64 = sizes.iter().sum();
+        println!(
+            "  {kind}: {} messages, mean {} B, p50 {} B, max {} B; {:.1} KiB/s",
+            sizes.len(),
+            total / sizes.len().max(1) as u64,
+            sizes[sizes.len() / 2],
+            sizes[sizes.len() - 1],
+            total as f64 / 1024.0 / t.seconds.max(1.0)
+        );
+    }
+}
+
 /// Prints what the players saw of the arena.
 pub(crate) fn report(t: &ArenaTally, players: usize) {
     let mut w = t.repaired_us.clone();

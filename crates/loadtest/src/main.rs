@@ -325,6 +325,7 @@ async fn run_arena(
             spec.seed,
         )));
     }
+    let news = tokio::spawn(arena::watch_news(route.addrs[0], id.clone(), deadline));
     let mut last_report = Instant::now();
     while tasks.iter().any(|t| !t.is_finished()) {
         cluster.sample();
@@ -361,6 +362,11 @@ async fn run_arena(
     let failed = arena.games.len().saturating_sub(games.ended.len());
     report::play(&games, &watched, &cluster, 0, arena.games.len(), failed);
     arena::report(&arena, spec.players);
+    match news.await {
+        Ok(Ok(news)) => arena::report_news(&news),
+        Ok(Err(e)) => println!("the arena's news could not be followed: {e}"),
+        Err(e) => println!("the arena's news could not be followed: {e}"),
+    }
     cluster.stop();
     let ids: Vec<String> = arena.games.iter().cloned().collect();
     let check = verify::verify(&cluster.db, &ids, &games.acked, &games.ended).await?;
