@@ -73,9 +73,21 @@ struct PairingBody {
     black: PlayerBody,
 }
 
+/// A player of a pairing: their id (as the server tells it since the
+/// pairings were made short), or the whole player with it (before).
 #[derive(Deserialize)]
-struct PlayerBody {
-    id: String,
+#[serde(untagged)]
+enum PlayerBody {
+    Id(String),
+    Whole { id: String },
+}
+
+impl PlayerBody {
+    fn id(&self) -> &str {
+        match self {
+            PlayerBody::Id(id) | PlayerBody::Whole { id } => id,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -227,9 +239,9 @@ pub(crate) async fn attend(
                 }
             };
             let mine = ev.pairings.into_iter().find_map(|p| {
-                if p.white.id == entrant.id {
+                if p.white.id() == entrant.id {
                     Some((p.game, "white"))
-                } else if p.black.id == entrant.id {
+                } else if p.black.id() == entrant.id {
                     Some((p.game, "black"))
                 } else {
                     None

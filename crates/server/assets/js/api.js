@@ -139,6 +139,7 @@ import { frozen } from './frozen.js';
  * @typedef {{ game: string, round?: number, white: TournamentPlayer, black: TournamentPlayer, result: string,
  *   no_show?: Color, white_berserked: boolean, black_berserked: boolean, v: number }} PairingView
  */
+/** A game just paired, as the tournament's topic tells it: its players by id. @typedef {{ game: string, white: string, black: string }} PairedGame */
 /** @typedef {{ round: number, pairings: PairingView[], byes: { player: TournamentPlayer, result: string }[] }} RoundView */
 /**
  * @typedef {{ game: string, round?: number, color: Color, opponent: TournamentPlayer, result: string,

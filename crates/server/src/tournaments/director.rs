@@ -9,7 +9,7 @@
 //! pairs nobody twice. A director asks again for its lease right before
 //! it writes a wave or a round (`still_holds`).
 
-use super::views::PairingView;
+use super::views::PairedGameView;
 use super::Tournaments;
 use crate::error::AppError;
 use crate::round::online::timing::Timing;
@@ -160,7 +160,7 @@ impl Tournaments {
         t: &TournamentRecord,
         boards: &[(String, String)],
         round: Option<u32>,
-    ) -> Result<Vec<PairingView>, AppError> {
+    ) -> Result<Vec<PairedGameView>, AppError> {
         let mut views = Vec::with_capacity(boards.len());
         let mut links = Vec::with_capacity(boards.len());
         let pool = RatingPool {
@@ -218,29 +218,10 @@ impl Tournaments {
                 game_id: game.clone(),
                 ..link
             });
-            let [white_name, black_name] = names;
-            views.push(PairingView {
+            views.push(PairedGameView {
                 game,
-                round,
-                // The game's start looked its players up.
-                white: super::views::TournamentPlayerView {
-                    id: white.clone(),
-                    name: white_name,
-                    // Pages find their own game here; names link with the news.
-                    account: None,
-                    title: self.live.bot_marks().title(Some(white)),
-                },
-                black: super::views::TournamentPlayerView {
-                    id: black.clone(),
-                    name: black_name,
-                    account: None,
-                    title: self.live.bot_marks().title(Some(black)),
-                },
-                result: "*",
-                no_show: None,
-                white_berserked: false,
-                black_berserked: false,
-                v: 0,
+                white: white.clone(),
+                black: black.clone(),
             });
         }
         // An arena directed here keeps its games (a round's are read).

@@ -675,7 +675,7 @@ impl Tournaments {
 
     /// Sends new games to the pages following tournament `id`, here and,
     /// a few at a time (a notice is short), on the other instances.
-    pub(crate) fn publish_pairings(&self, id: &str, pairings: &[views::PairingView]) {
+    pub(crate) fn publish_pairings(&self, id: &str, pairings: &[views::PairedGameView]) {
         let topic = topic_of(id);
         self.live.hub().publish(
             &topic,

@@ -28,9 +28,9 @@ pub const NAME_FRESH_MS: i64 = 10_000;
 const NAMES_KEPT: usize = 50_000;
 
 pub use crate::views::tournament::{
-    ByeView, GameTournamentView, PairingView, PlayerGameView, PlayerGamesView, RoundCellView,
-    RoundView, SheetMarkView, StandingView, TournamentPlayerView, TournamentSummaryView,
-    TournamentView, YouView,
+    ByeView, GameTournamentView, PairedGameView, PairingView, PlayerGameView, PlayerGamesView,
+    RoundCellView, RoundView, SheetMarkView, StandingView, TournamentPlayerView,
+    TournamentSummaryView, TournamentView, YouView,
 };
 
 /// A tournament's settings with `players` in it; a scheduled one's names

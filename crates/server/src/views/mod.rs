@@ -540,7 +540,7 @@ pub enum ServerEvent {
         /// `tournament:{id}`.
         topic: String,
         /// The games just paired.
-        pairings: Vec<tournament::PairingView>,
+        pairings: Vec<tournament::PairedGameView>,
     },
     /// A chat room's newest lines, on subscribing to it.
     ChatHistory {

@@ -174,6 +174,20 @@ pub struct PairingView {
     pub v: u32,
 }
 
+/// A game just paired, as the tournament's topic tells it to every page
+/// (`tournament_pairings`): its id and its players' ids, so that a player
+/// named goes to it; the others see it with the news that follows. Each
+/// page of a large arena gets every wave's games: only what it needs.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PairedGameView {
+    /// The game's id (`#/game/ID`).
+    pub game: String,
+    /// White's player id.
+    pub white: String,
+    /// Black's player id.
+    pub black: String,
+}
+
 /// The asker's entry.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct YouView {

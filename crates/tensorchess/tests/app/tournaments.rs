@@ -266,6 +266,12 @@ async fn an_arena_pairs_scores_and_pairs_again() {
     assert_eq!(seated, ["ann", "bob", "cyd", "dee"]);
     let paired = next_of(&mut ws, &["tournament_pairings"]).await;
     assert_eq!(paired["pairings"].as_array().unwrap().len(), 2);
+    // Only what a page needs to find its player's game: ids.
+    let first = &paired["pairings"][0];
+    assert_eq!(first.as_object().unwrap().len(), 3, "{paired}");
+    assert!(games.iter().any(|g| g["game"] == first["game"]
+        && g["white"]["id"] == first["white"]
+        && g["black"]["id"] == first["black"]));
     // The game is an online game with both seats given.
     let g = t.game(games[0]["game"].as_str().unwrap()).await;
     assert_eq!(g["online"]["clock"]["base_ms"], 60_000);

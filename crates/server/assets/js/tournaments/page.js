@@ -296,10 +296,10 @@ export function createTournamentPage({ live, i18n, player, go }) {
       }
       keepFollowing();
     } else if (msg.type === 'tournament_pairings') {
-      /** @type {PairingView[]} */
+      /** @type {import('../api.js').PairedGame[]} */
       const pairings = msg.pairings;
       const me = st.me();
-      const game = pairings.find((p) => p.white.id === me || p.black.id === me);
+      const game = pairings.find((p) => p.white === me || p.black === me);
       // Others' games show with the news that follows them.
       if (game) {
         announce(t('tour.paired'));
