@@ -128,7 +128,7 @@ fn watch_game(
             check = tokio::select! {
                 m = rx.recv() => match m {
                     Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
+                        let v: Value = serde_json::from_slice(&text.text_for(None)).unwrap_or_default();
                         v["type"] == "game" && !v["game"]["end"].is_null()
                     }
                     Err(RecvError::Lagged(_)) => true,
@@ -250,7 +250,7 @@ pub async fn event_stream(
             let next = tokio::select! {
                 m = rx.recv() => match m {
                     Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
+                        let v: Value = serde_json::from_slice(&text.text_for(None)).unwrap_or_default();
                         challenge_line(&v)
                     }
                     Err(RecvError::Lagged(_)) => None,
@@ -258,7 +258,7 @@ pub async fn event_stream(
                 },
                 m = started_rx.recv() => match m {
                     Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
+                        let v: Value = serde_json::from_slice(&text.text_for(None)).unwrap_or_default();
                         started_game(&v).map(|id| Err(id.to_string()))
                     }
                     Err(RecvError::Lagged(_)) => None,

@@ -375,7 +375,7 @@ pub async fn game_stream(
             let refresh = tokio::select! {
                 m = game_rx.recv() => match m {
                     Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
+                        let v: Value = serde_json::from_slice(&text.text_for(None)).unwrap_or_default();
                         match v["type"].as_str() {
                             // A move (made here or on another instance) or any other change.
                             Some("game" | "move") => true,
@@ -460,7 +460,7 @@ async fn send_chat(lines: &Lines, m: Result<crate::hub::Published, RecvError>) -
         Err(RecvError::Lagged(_)) => return true,
         Err(RecvError::Closed) => return false,
     };
-    let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
+    let v: Value = serde_json::from_slice(&text.text_for(None)).unwrap_or_default();
     match chat_line(&v) {
         Some(line) => lines.send(&line).await,
         None => true,

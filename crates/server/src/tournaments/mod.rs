@@ -593,7 +593,7 @@ impl Tournaments {
         }
         self.live.hub().publish(
             &topic_of(&t.id),
-            &ServerEvent::Tournament {
+            ServerEvent::Tournament {
                 topic: topic_of(&t.id),
                 event,
                 tournament: Box::new(view.for_topic()),
@@ -641,7 +641,7 @@ impl Tournaments {
             Ok(view) => {
                 self.live.hub().publish(
                     &topic_of(id),
-                    &ServerEvent::Tournament {
+                    ServerEvent::Tournament {
                         topic: topic_of(id),
                         event,
                         tournament: Box::new(view.for_topic()),
@@ -658,7 +658,7 @@ impl Tournaments {
         let topic = topic_of(id);
         self.live.hub().publish(
             &topic,
-            &ServerEvent::TournamentPairings {
+            ServerEvent::TournamentPairings {
                 topic: topic.clone(),
                 pairings: pairings.to_vec(),
             },

@@ -10,9 +10,12 @@ pub mod event;
 pub mod move_event;
 pub mod path;
 pub mod tournament;
+pub mod words;
 
+use crate::store::SeekColor;
 use event::GameEvent;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use tensorchess_rules::VariantKind;
 
 /// What a bot account is called where names are shown (before the name).
 pub const BOT_TITLE: &str = "BOT";
@@ -395,7 +398,7 @@ pub struct LevelInfo {
 }
 
 /// A time control, as requests write it.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockSpecView {
     /// Each side's time for the whole game, in seconds.
     pub base_seconds: i64,
@@ -413,7 +416,7 @@ impl From<crate::store::ClockSettings> for ClockSpecView {
 }
 
 /// Who posted a seek.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct SeekPlayerView {
     /// The player's id.
     pub id: String,
@@ -428,20 +431,21 @@ pub struct SeekPlayerView {
 }
 
 /// An open seek of the lobby.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct SeekView {
     /// The seek's id (`DELETE /api/seeks/{id}`, `POST .../accept`).
     pub id: String,
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: VariantKind,
     /// The game's name for people.
-    pub variant_title: &'static str,
+    #[serde(deserialize_with = "words::variant_title")]
+    pub variant_title: words::Word,
     /// `null`: no clock.
     pub clock: Option<ClockSpecView>,
     /// The game will change both players' ratings.
     pub rated: bool,
     /// The colour the creator plays: `white`, `black` or `random`.
-    pub color: &'static str,
+    pub color: SeekColor,
     /// Who posted it.
     pub player: SeekPlayerView,
     /// When it was posted, in milliseconds since the Unix epoch.
@@ -476,11 +480,16 @@ pub struct AnalysisLineView {
 }
 
 /// Messages the WebSocket sends.
-#[derive(Serialize, Clone, Debug)]
+///
+/// The events another instance relays (a chat line, a challenge's news, a
+/// game's start, a seek) are read back from its text; the others are
+/// never read, and a text naming one of them is refused.
+#[derive(Serialize, Deserialize, Clone, Debug)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerEvent {
     /// A game's whole state, after `event` (`snapshot`, `move`, `takeback`,
     /// `resign`, `draw`, `thinking`).
+    #[serde(skip_deserializing)]
     Game {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -491,6 +500,7 @@ pub enum ServerEvent {
     },
     /// One move of an online game that goes on, in its compact form (see
     /// `live::move_event`).
+    #[serde(skip_deserializing)]
     Move {
         /// The game's topic (`game:ID`).
         topic: String,
@@ -517,6 +527,7 @@ pub enum ServerEvent {
         challenge: Box<challenge::ChallengeView>,
     },
     /// A player's open challenges, on subscribing to `challenges`.
+    #[serde(skip_deserializing)]
     Challenges {
         /// Always `challenges`.
         topic: String,
@@ -526,6 +537,7 @@ pub enum ServerEvent {
     /// A tournament as it is now, after `event` (`snapshot`, `joined`,
     /// `withdrawn`, `paused`, `started`, `standings`, `berserk`, `finished`), on its
     /// topic `tournament:{id}`.
+    #[serde(skip_deserializing)]
     Tournament {
         /// `tournament:{id}`.
         topic: String,
@@ -542,6 +554,7 @@ pub enum ServerEvent {
         pairings: Vec<tournament::PairingView>,
     },
     /// A chat room's newest lines, on subscribing to it.
+    #[serde(skip_deserializing)]
     ChatHistory {
         /// The room's topic.
         topic: String,
@@ -550,32 +563,51 @@ pub enum ServerEvent {
     },
     /// Answer to a client's `subscribe`; `seat` is the colour this
     /// connection plays in an online game (absent for spectators).
+    #[serde(skip_deserializing)]
     Subscribed {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
         /// `white` or `black`.
         #[serde(skip_serializing_if = "Option::is_none")]
-        seat: Option<&'static str>,
+        seat: Option<words::Word>,
     },
     /// Answer to a client's `unsubscribe`.
+    #[serde(skip_deserializing)]
     Unsubscribed {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
     },
+    /// The page's session ended (logged out on another page or by the
+    /// server, or signals were missed: reconnect); the socket closes after it.
+    #[serde(skip_deserializing)]
+    SessionEnded {
+        /// Why, as a sentence.
+        message: String,
+    },
+    /// The player is banned; the socket closes after it.
+    #[serde(skip_deserializing)]
+    Banned {
+        /// Why, as a sentence (the operator's reason in it).
+        message: String,
+    },
     /// Answer to a client's `ping`.
+    #[serde(skip_deserializing)]
     Pong,
     /// A message that could not be handled; the connection stays open.
+    #[serde(skip_deserializing)]
     Error {
         /// Why, as a sentence.
         message: String,
     },
     /// Updates were missed (a slow connection): fetch the state again.
+    #[serde(skip_deserializing)]
     Resync {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
     },
     /// The lobby's open seeks (on subscription; again only after this
     /// server missed notices of the others).
+    #[serde(skip_deserializing)]
     Lobby {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -596,6 +628,7 @@ pub enum ServerEvent {
         game: String,
     },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
+    #[serde(skip_deserializing)]
     SeekRemoved {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -603,6 +636,7 @@ pub enum ServerEvent {
         ids: Vec<String>,
     },
     /// A seek was accepted: it became `game`, played by `players` (White's first).
+    #[serde(skip_deserializing)]
     Paired {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -614,6 +648,7 @@ pub enum ServerEvent {
         players: [String; 2],
     },
     /// Which players of an online game are connected (sent when it changes).
+    #[serde(skip_deserializing)]
     Presence {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -626,13 +661,14 @@ pub enum ServerEvent {
     },
     /// An online action (`move`, `resign`, ...) was done; `req` is the
     /// client's own number for the request, if it sent one.
+    #[serde(skip_deserializing)]
     Ack {
         /// The client's number for the request, if it sent one.
         req: Option<u64>,
         /// The game's id.
         game: String,
         /// The action's `type` (`move`, `resign`, ...).
-        action: &'static str,
+        action: words::Word,
         /// The game's revision after the action.
         rev: i64,
         /// Moves in the game after the action.
@@ -644,13 +680,14 @@ pub enum ServerEvent {
     /// An online action was refused: `kind` says why in a word
     /// (`not_a_player`, `not_your_turn`, `stale`, `game_over`, `illegal_move`,
     /// `waiting`, `rate_limited`, ...), `message` in a sentence.
+    #[serde(skip_deserializing)]
     Refused {
         /// The client's number for the request, if it sent one.
         req: Option<u64>,
         /// The game's id.
         game: String,
         /// The action's `type` (`move`, `resign`, ...).
-        action: &'static str,
+        action: words::Word,
         /// Why, in a word.
         kind: crate::kind::Kind,
         /// Why, as a sentence.
@@ -661,6 +698,7 @@ pub enum ServerEvent {
     },
     /// A depth of a live analysis finished (`done`: the analysis ended;
     /// the lines are the last ones found); `id` is the client's number.
+    #[serde(skip_deserializing)]
     Analysis {
         /// The client's number for the analysis.
         id: u64,
@@ -680,6 +718,7 @@ pub enum ServerEvent {
     /// An analysis was not started: `kind` says why in a word
     /// (`overloaded`, `rate_limited`, `too_many`, `bad_request`,
     /// `illegal_move`), `message` in a sentence.
+    #[serde(skip_deserializing)]
     AnalysisRefused {
         /// The client's number for the analysis.
         id: u64,

@@ -1,7 +1,7 @@
 //! What pages see of a tournament: its settings and state, its standings
 //! and pairings, and a player's own line.
 
-use crate::views::ClockSpecView;
+use crate::views::{words, ClockSpecView};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -54,7 +54,7 @@ pub struct TournamentSummaryView {
 }
 
 /// A player as a tournament shows them.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct TournamentPlayerView {
     /// Their player id.
     pub id: String,
@@ -62,11 +62,15 @@ pub struct TournamentPlayerView {
     pub name: String,
     /// Their account's user name (`#/player/NAME`, their profile); none
     /// for a guest.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<String>,
     /// `BOT` for a bot account (shown before the name).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "words::title"
+    )]
+    pub title: Option<words::Word>,
 }
 
 /// A game of an arena sheet: its points and marks.
@@ -143,12 +147,12 @@ pub struct StandingView {
 }
 
 /// A game of the tournament.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct PairingView {
     /// The game's id (`#/game/ID`).
     pub game: String,
     /// The round (Swiss, round robin).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
     /// White.
     pub white: TournamentPlayerView,
@@ -157,11 +161,16 @@ pub struct PairingView {
     /// `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
     /// not made loses), or `*` while it goes on (or for a game aborted
     /// before aborts were refused, which counts for nobody).
-    pub result: &'static str,
+    #[serde(deserialize_with = "words::result")]
+    pub result: words::Word,
     /// The side that did not make its first move in time (the game's
     /// loser), if that is how it ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub no_show: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "words::side"
+    )]
+    pub no_show: Option<words::Word>,
     /// White berserked.
     pub white_berserked: bool,
     /// Black berserked.
@@ -291,7 +300,7 @@ pub struct PlayerGameView {
     /// The game.
     pub game: String,
     /// The round (Swiss, round robin).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
     /// The player's colour: `white` or `black`.
     pub color: &'static str,

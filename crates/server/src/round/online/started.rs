@@ -40,7 +40,7 @@ pub async fn game_started(live: &LiveGames, lg: &LiveGame) {
     for player in [white, black] {
         let topic = started_topic(player);
         live.cluster()
-            .publish_everywhere(live.hub(), &topic, &message);
+            .publish_everywhere(live.hub(), &topic, message.clone());
     }
 }
 
