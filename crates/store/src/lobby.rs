@@ -11,6 +11,7 @@ use tensorchess_rules::VariantKind;
 /// `black`, `random`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SeekColor {
     /// The creator plays White.
     White,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use tensorchess_rules::VariantKind;
 
 /// What became of a challenge, as its two players' pages are told.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ChallengeEvent {
     /// It was made.
@@ -36,7 +36,7 @@ impl ChallengeEvent {
 }
 
 /// Which way a challenge goes, for the player who sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Received.
@@ -46,7 +46,7 @@ pub enum Direction {
 }
 
 /// Where a challenge stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ChallengeStatus {
     /// Waiting for an answer.
@@ -75,7 +75,7 @@ impl ChallengeStatus {
 }
 
 /// A player of a challenge, as pages show them.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengerView {
     /// Their player id.
     pub id: String,
@@ -93,7 +93,7 @@ pub struct ChallengerView {
 }
 
 /// A challenge, as one of its two players sees it.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengeView {
     /// Its id.
     pub id: String,
@@ -123,9 +123,11 @@ pub struct ChallengeView {
     pub state: ChallengeStatus,
     /// The game, once accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub game: Option<String>,
     /// The reason given with a decline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub reason: Option<String>,
     /// When it was made (ms).
     pub created_at: i64,
@@ -134,7 +136,7 @@ pub struct ChallengeView {
 }
 
 /// `GET /api/challenges`: the asker's open challenges.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengesView {
     /// Received, oldest first.
     #[serde(rename = "in")]

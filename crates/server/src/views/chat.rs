@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use tensorchess_rules::Color;
 
 /// One chat message as pages see it (its author's id is not shown).
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct ChatLineView {
     /// The message's number (to report it).
     pub id: i64,
@@ -17,9 +17,11 @@ pub struct ChatLineView {
     /// The author's account (its username, for a link to the profile);
     /// absent for a guest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub account: Option<String>,
     /// The author's seat, in the players' room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub seat: Option<Color>,
     /// `BOT` when the author is a bot account (shown before the name).
     #[serde(
@@ -27,6 +29,7 @@ pub struct ChatLineView {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "words::title"
     )]
+    #[ts(optional)]
     pub title: Option<words::Word>,
     /// The text, to be shown as text (never as HTML, links not made).
     pub text: String,
@@ -35,7 +38,7 @@ pub struct ChatLineView {
 }
 
 /// A room's messages (`GET /api/games/{id}/chat?room=`).
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug, ts_rs::TS)]
 pub struct ChatView {
     /// The room.
     pub room: ChatRoom,

@@ -21,7 +21,7 @@ use tensorchess_rules::VariantKind;
 pub const BOT_TITLE: &str = "BOT";
 
 /// One piece's route during a move; `squares[0]` is where it starts.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RouteView {
     /// The piece that travels, as a FEN letter.
     pub piece: String,
@@ -30,7 +30,7 @@ pub struct RouteView {
 }
 
 /// How a move looks on the board, for animation and arrows.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PathView {
     /// Routes in the order they are shown (a propel: the piece, then the beast).
     pub routes: Vec<RouteView>,
@@ -39,7 +39,7 @@ pub struct PathView {
 }
 
 /// A legal move, with everything a page needs to offer it.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct MoveView {
     /// The move string to post back (RULES 4.2).
     pub uci: String,
@@ -62,7 +62,7 @@ pub struct MoveView {
 }
 
 /// A played move in a game's history.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct HistoryEntry {
     /// 0 for the first move.
     pub ply: usize,
@@ -71,6 +71,7 @@ pub struct HistoryEntry {
     /// The move in standard algebraic notation, as it was played.
     pub san: String,
     /// The colour that played it.
+    #[ts(as = "tensorchess_rules::Color")]
     pub color: &'static str,
     /// The position after it.
     pub fen: String,
@@ -115,7 +116,7 @@ impl Serialize for History {
 }
 
 /// The board's shape.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GeometryView {
     /// Columns, `a` first: 10 in Tensor Chess, 8 in chess, 6 in Chessence.
     pub files: u8,
@@ -126,28 +127,32 @@ pub struct GeometryView {
 }
 
 /// `POST /api/explain`: whether a move is legal, and if not, why.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ExplainView {
     /// The move is legal in the position; the other fields say which move
     /// it is (`uci`) or why it is not (`reason`, `code`, `args`).
     pub legal: bool,
     /// The move string of the legal move (also when SAN was given).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub uci: Option<String>,
     /// Why not, as a sentence for the player.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub reason: Option<String>,
     /// The reason in a word (`IllegalReason::code`, or `not_a_move`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub code: Option<&'static str>,
     /// The reason's details by name (squares, roles, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub args: Option<std::collections::BTreeMap<&'static str, String>>,
 }
 
 /// What a game's rules have, so that pages ask the game instead of
 /// testing its name.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RulesView {
     /// Sides hold pieces in reserve and drop them (Chessence).
     pub hands: bool,
@@ -160,7 +165,7 @@ pub struct RulesView {
 }
 
 /// Pieces in reserve (Chessence men), by side.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct HandsView {
     /// Men White may still drop (0 outside Chessence).
     pub white: u8,
@@ -169,7 +174,7 @@ pub struct HandsView {
 }
 
 /// How a game ended.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct EndView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
@@ -177,9 +182,12 @@ pub struct EndView {
     /// `dead_material`, `resignation`, `agreement`.
     pub reason: String,
     /// `white` or `black`; `null` for a draw.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub winner: Option<&'static str>,
     /// An aborted game: the side that did not make its first move in time.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub no_show: Option<&'static str>,
     /// Large text over the board: "Checkmate", "Stalemate", "Draw", "White resigns".
     pub title: String,
@@ -188,13 +196,14 @@ pub struct EndView {
 }
 
 /// A position with its legal moves.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PositionView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
     /// The position (RULES 5).
     pub fen: String,
     /// The side to move: `white` or `black`.
+    #[ts(as = "tensorchess_rules::Color")]
     pub turn: &'static str,
     /// The side to move's king, when it is in check.
     pub check: Option<String>,
@@ -211,7 +220,7 @@ pub struct PositionView {
 }
 
 /// A game, whole: what a page shows and replays.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GameView {
     /// The game's id, as in its URL.
     pub id: String,
@@ -222,6 +231,7 @@ pub struct GameView {
     /// `engine`, `local` or `online`.
     pub mode: &'static str,
     /// The person's colour against the engine.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub human_color: Option<String>,
     /// The engine's level, 1..=6 (engine games only).
     pub level: Option<u8>,
@@ -238,6 +248,7 @@ pub struct GameView {
     /// The position now, with its legal moves.
     pub position: PositionView,
     /// The moves from ply `moves_from` on.
+    #[ts(as = "Vec<HistoryEntry>")]
     pub moves: History,
     /// Set once the game is over.
     pub end: Option<EndView>,
@@ -251,6 +262,7 @@ pub struct GameView {
     pub online: Option<OnlineView>,
     /// The seat of whoever asked (`white`/`black`), in answers to one
     /// player's request; `null` for spectators and in broadcasts.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub you: Option<&'static str>,
     /// `moves` holds the game's moves from this ply on. It is 0 (all the
     /// moves) except in the updates of online games sent over the WebSocket,
@@ -262,7 +274,7 @@ pub struct GameView {
 }
 
 /// A seat of an online game, as everybody may see it (never its token).
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeatView {
     /// A player holds the seat.
     pub taken: bool,
@@ -273,7 +285,7 @@ pub struct SeatView {
 }
 
 /// A game's clocks at the moment the view was made.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ClockView {
     /// Each side's time for the whole game, in milliseconds (for
     /// correspondence: for each move).
@@ -288,6 +300,7 @@ pub struct ClockView {
     /// Black's time left, in milliseconds (never below 0).
     pub black_ms: i64,
     /// The colour whose clock is running, if one is.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub running: Option<&'static str>,
     /// Before both sides have moved: the time the side to move has left to
     /// make its first move before the game is aborted.
@@ -295,7 +308,7 @@ pub struct ClockView {
 }
 
 /// What an online game adds to a [`GameView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct OnlineView {
     /// White's seat.
     pub white: SeatView,
@@ -304,8 +317,10 @@ pub struct OnlineView {
     /// `null`: the game has no clock.
     pub clock: Option<ClockView>,
     /// The colour whose draw offer waits for an answer.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub draw_offer: Option<String>,
     /// The colour whose rematch offer waits for an answer.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub rematch_offer: Option<String>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
@@ -327,7 +342,7 @@ pub struct OnlineView {
 }
 
 /// An engine score from White's point of view.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ScoreView {
     /// Centipawns, positive when White is better (absent for mates).
     pub cp: Option<i32>,
@@ -339,7 +354,7 @@ pub struct ScoreView {
 
 /// The engine's advice for the side to move (`POST /api/games/{id}/hint`,
 /// `GET /api/games/{id}/eval`).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct AnalysisView {
     /// The ply of the game it was computed for.
     pub ply: usize,
@@ -351,7 +366,7 @@ pub struct AnalysisView {
 }
 
 /// The answer to a draw offer (`POST /api/games/{id}/draw`).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct DrawAnswerView {
     /// The game ended in a draw.
     pub accepted: bool,
@@ -367,7 +382,7 @@ pub struct DrawAnswerView {
 
 /// `POST /api/position`: a position after an optional move (the rules
 /// page's mini-boards).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayedView {
     /// The move played, with its path, as it looked before it was played.
     pub played: Option<MoveView>,
@@ -376,7 +391,7 @@ pub struct PlayedView {
 }
 
 /// A game the server plays, in [`InfoView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct VariantInfo {
     /// The name requests use: `tensor`, `chess` or `chessence`.
     pub name: &'static str,
@@ -389,7 +404,7 @@ pub struct VariantInfo {
 }
 
 /// An engine level, in [`InfoView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct LevelInfo {
     /// The number requests use, 1..=6.
     pub level: u8,
@@ -398,7 +413,7 @@ pub struct LevelInfo {
 }
 
 /// A time control, as requests write it.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ClockSpecView {
     /// Each side's time for the whole game, in seconds.
     pub base_seconds: i64,
@@ -416,7 +431,7 @@ impl From<crate::store::ClockSettings> for ClockSpecView {
 }
 
 /// Who posted a seek.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeekPlayerView {
     /// The player's id.
     pub id: String,
@@ -431,7 +446,7 @@ pub struct SeekPlayerView {
 }
 
 /// An open seek of the lobby.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeekView {
     /// The seek's id (`DELETE /api/seeks/{id}`, `POST .../accept`).
     pub id: String,
@@ -456,7 +471,7 @@ pub struct SeekView {
 }
 
 /// `GET /api/info`: what the server offers.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct InfoView {
     /// The server's version (its crate's).
     pub version: &'static str,
@@ -467,9 +482,10 @@ pub struct InfoView {
 }
 
 /// A line of a live analysis (`analysis` messages).
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct AnalysisLineView {
     /// From White's point of view: `{"cp": 35}` or `{"mate": -3}`.
+    #[ts(type = "{ cp: number } | { mate: number }")]
     pub score: tensorchess_analysis::review::Score,
     /// The line's moves in SAN.
     pub san: Vec<String>,
@@ -484,7 +500,7 @@ pub struct AnalysisLineView {
 /// The events another instance relays (a chat line, a challenge's news, a
 /// game's start, a seek) are read back from its text; the others are
 /// never read, and a text naming one of them is refused.
-#[derive(Serialize, Deserialize, Clone, Debug)]
+#[derive(Serialize, Deserialize, Clone, Debug, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerEvent {
     /// A game's whole state, after `event` (`snapshot`, `move`, `takeback`,
@@ -569,6 +585,7 @@ pub enum ServerEvent {
         topic: String,
         /// `white` or `black`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional, as = "Option<tensorchess_rules::Color>")]
         seat: Option<words::Word>,
     },
     /// Answer to a client's `unsubscribe`.
@@ -675,6 +692,7 @@ pub enum ServerEvent {
         ply: usize,
         /// The rematch created by this action.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         rematch_id: Option<String>,
     },
     /// An online action was refused: `kind` says why in a word
@@ -694,6 +712,7 @@ pub enum ServerEvent {
         message: String,
         /// An illegal move: why the rules forbid it, as a sentence.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         reason: Option<String>,
     },
     /// A depth of a live analysis finished (`done`: the analysis ended;

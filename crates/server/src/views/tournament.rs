@@ -6,11 +6,12 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A tournament in a list.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentSummaryView {
     /// Its id.
     pub id: String,
     /// `arena`, `swiss` or `round_robin`.
+    #[ts(type = r#""arena" | "swiss" | "round_robin""#)]
     pub kind: &'static str,
     /// Its name.
     pub name: String,
@@ -22,6 +23,7 @@ pub struct TournamentSummaryView {
     pub clock: ClockSpecView,
     /// Correspondence: days per move for every game.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub days: Option<u32>,
     /// Rated or not.
     pub rated: bool,
@@ -29,18 +31,22 @@ pub struct TournamentSummaryView {
     pub starts_at: i64,
     /// When an arena ends (ms).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub ends_at: Option<i64>,
     /// An arena's length in minutes.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub minutes: Option<u32>,
     /// A Swiss's rounds.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub rounds: Option<u32>,
     /// Most players.
     pub max_players: u32,
     /// Players in it (not withdrawn).
     pub players: usize,
     /// `upcoming`, `running` or `finished`.
+    #[ts(type = r#""upcoming" | "running" | "finished""#)]
     pub state: &'static str,
     /// The player who made it (id); `@schedule` when the server's
     /// schedule made it.
@@ -49,12 +55,12 @@ pub struct TournamentSummaryView {
     pub scheduled: bool,
     /// A scheduled tournament's name in other languages, by language code
     /// (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
 }
 
 /// A player as a tournament shows them.
-#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentPlayerView {
     /// Their player id.
     pub id: String,
@@ -63,6 +69,7 @@ pub struct TournamentPlayerView {
     /// Their account's user name (`#/player/NAME`, their profile); none
     /// for a guest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub account: Option<String>,
     /// `BOT` for a bot account (shown before the name).
     #[serde(
@@ -70,11 +77,12 @@ pub struct TournamentPlayerView {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "words::title"
     )]
+    #[ts(optional)]
     pub title: Option<words::Word>,
 }
 
 /// A game of an arena sheet: its points and marks.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SheetMarkView {
     /// Points it earned.
     pub points: u32,
@@ -89,30 +97,34 @@ pub struct SheetMarkView {
 
 /// One round of a player's line in a Swiss's or a round robin's
 /// crosstable: the game's opponent, colour and result, or a bye.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RoundCellView {
     /// The round.
     pub round: u32,
     /// The game (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub game: Option<String>,
     /// The player's colour in it: `white` or `black` (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub color: Option<&'static str>,
     /// The opponent's rank in the standings (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub opponent: Option<u32>,
     /// The player's result as the standings count it: `1`, `½`, `0`,
     /// `+` and `-` (a forfeit: a first move not made), `*` while it goes
     /// on; a bye's points (`1`, `½`, `0`).
     pub result: &'static str,
     /// A bye (no game): the pairing bye, or a round sat out.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bye: bool,
 }
 
 /// A line of the standings.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct StandingView {
     /// 1 for the leader.
     pub rank: u32,
@@ -128,10 +140,11 @@ pub struct StandingView {
     /// An arena's sheet, game by game.
     pub sheet: Vec<SheetMarkView>,
     /// A Swiss's or a round robin's crosstable line, round by round.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rounds: Vec<RoundCellView>,
     /// The game they play now, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub playing: Option<String>,
     /// Games finished.
     pub games: u32,
@@ -147,12 +160,13 @@ pub struct StandingView {
 }
 
 /// A game of the tournament.
-#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PairingView {
     /// The game's id (`#/game/ID`).
     pub game: String,
     /// The round (Swiss, round robin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// White.
     pub white: TournamentPlayerView,
@@ -170,6 +184,8 @@ pub struct PairingView {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "words::side"
     )]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub no_show: Option<words::Word>,
     /// White berserked.
     pub white_berserked: bool,
@@ -178,7 +194,7 @@ pub struct PairingView {
 }
 
 /// The asker's entry.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct YouView {
     /// Withdrawn.
     pub withdrawn: bool,
@@ -187,6 +203,7 @@ pub struct YouView {
     /// The asker's own line of the standings (also where the topic's
     /// events, which carry only the first lines, leave it out).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub standing: Option<StandingView>,
 }
 
@@ -197,7 +214,7 @@ pub const TOPIC_STANDINGS: usize = 20;
 pub const TOPIC_PAIRINGS: usize = 20;
 
 /// `GET /api/tournaments/{id}`.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentView {
     /// The settings.
     #[serde(flatten)]
@@ -215,9 +232,11 @@ pub struct TournamentView {
     pub pairings_total: usize,
     /// The current round (Swiss, round robin), once one is paired.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// The asker's entry, if they joined.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub you: Option<YouView>,
     /// The game to watch: of the games going on, the one whose better
     /// player ranks highest (then the other player); `null` when none goes on.
@@ -250,14 +269,14 @@ impl TournamentView {
 }
 
 /// `GET /api/games/{id}/tournament`: the tournament a game was paired in.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GameTournamentView {
     /// The tournament's id (`#/tournament/ID`).
     pub id: String,
     /// Its name.
     pub name: String,
     /// A scheduled tournament's name in other languages (as in its summary).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
     /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
     pub kind: &'static str,
@@ -265,7 +284,7 @@ pub struct GameTournamentView {
 
 /// `GET /api/tournaments/{id}/round/{n}`: one round of a Swiss or a round
 /// robin, its games and its byes.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RoundView {
     /// The round.
     pub round: u32,
@@ -276,7 +295,7 @@ pub struct RoundView {
 }
 
 /// A bye of a round.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ByeView {
     /// Who had it.
     pub player: TournamentPlayerView,
@@ -286,7 +305,7 @@ pub struct ByeView {
 
 /// `GET /api/tournaments/{id}/players/{player}`: a player's games in the
 /// tournament, in the order they were paired (an arena's line, clicked).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayerGamesView {
     /// The player.
     pub player: TournamentPlayerView,
@@ -295,14 +314,16 @@ pub struct PlayerGamesView {
 }
 
 /// One of a player's games.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayerGameView {
     /// The game.
     pub game: String,
     /// The round (Swiss, round robin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// The player's colour: `white` or `black`.
+    #[ts(as = "tensorchess_rules::Color")]
     pub color: &'static str,
     /// The opponent.
     pub opponent: TournamentPlayerView,
@@ -311,11 +332,14 @@ pub struct PlayerGameView {
     pub result: &'static str,
     /// An arena's points for it (its mark: [`SheetMarkView`]), once over.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub sheet: Option<SheetMarkView>,
     /// The player berserked.
     pub berserked: bool,
     /// The side that did not make its first move in time, if that is how
     /// it ended (the player's own colour: they lost so).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub no_show: Option<&'static str>,
 }
