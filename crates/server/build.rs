@@ -35,8 +35,13 @@ fn main() {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        // Editor leftovers and hidden files are not part of the page.
-        if rel.split('/').any(|part| part.starts_with('.')) || rel.ends_with('~') {
+        // Editor leftovers and hidden files are not part of the page, nor
+        // are TypeScript files (types the page's JSDoc imports, read only
+        // by tsc: js/generated/).
+        if rel.split('/').any(|part| part.starts_with('.'))
+            || rel.ends_with('~')
+            || rel.ends_with(".ts")
+        {
             continue;
         }
         writeln!(

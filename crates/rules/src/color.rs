@@ -16,6 +16,7 @@ use std::ops::Not;
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "lowercase")
 )]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Color {
     /// The side that moves first.
     White = 0,

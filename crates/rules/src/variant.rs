@@ -297,6 +297,7 @@ impl Variant for Chessence {
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "lowercase")
 )]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum VariantKind {
     /// Tensor Chess: 10×8, with Tensor Beasts.
     #[default]

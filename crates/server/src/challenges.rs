@@ -18,6 +18,7 @@ use crate::round::online::{OnlineGames, Origin};
 use crate::store::{
     Cap, ChallengeCaps, ChallengeRecord, ChallengeState, RatingPool, SeekColor, StrangerCaps,
 };
+use crate::views::challenge::{ChallengeStatus, Direction};
 use crate::views::{ClockSpecView, ServerEvent};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -212,17 +213,21 @@ impl Challenges {
         };
         Ok(ChallengeView {
             id: c.id.clone(),
-            direction: if c.challenger == asker { "out" } else { "in" },
+            direction: if c.challenger == asker {
+                Direction::Out
+            } else {
+                Direction::In
+            },
             from: self.player_view(&c.challenger, pool).await?,
             to: self.player_view(&c.challenged, pool).await?,
-            variant: c.variant.name(),
+            variant: c.variant,
             variant_title: c.variant.title(),
             clock: c.clock.map(ClockSpecView::from),
             days: c.days,
             rated: c.rated,
-            color: c.color.as_str(),
-            final_color: final_color(&c.id, c.color).as_str(),
-            state: c.state.as_str(),
+            color: c.color,
+            final_color: final_color(&c.id, c.color),
+            state: ChallengeStatus::of(&c.state),
             game,
             reason,
             created_at: c.created_at,
@@ -242,7 +247,7 @@ impl Challenges {
             };
             self.live
                 .cluster()
-                .publish_everywhere(self.live.hub(), &topic, &message);
+                .publish_everywhere(self.live.hub(), &topic, message);
         }
         Ok(())
     }

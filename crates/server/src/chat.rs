@@ -125,7 +125,7 @@ impl Chat {
             room: m.message.room,
             name: m.message.name.clone(),
             account: accounts.get(&m.message.author).cloned(),
-            seat: seat.map(Color::name),
+            seat,
             title: self.live.bot_marks().title(Some(&m.message.author)),
             text: m.message.text.clone(),
             at: m.message.at,
@@ -322,7 +322,7 @@ impl Chat {
         };
         self.live
             .cluster()
-            .publish_everywhere(self.live.hub(), topic, &message);
+            .publish_everywhere(self.live.hub(), topic, message);
     }
 
     /// Mutes (or unmutes) the other side's chat for `me` in `lg`.

@@ -1,10 +1,13 @@
 //! Live updates: a publish/subscribe hub of named topics.
 //!
-//! The hub knows nothing of games: a topic is any string (`game:ID` today;
-//! seats, spectators or lobbies later), a message is any serializable value,
-//! serialized once and shared by every subscriber (the text is reference
-//! counted: sending it to many sockets copies nothing). Subscribers that fall
-//! behind lose old messages and are told so (`Lagged`), never block others.
+//! The hub knows nothing of games: a topic is any string (`game:ID`,
+//! `lobby`, `challenges:PLAYER`...), a message is a typed event
+//! ([`ServerEvent`]). What a topic's subscribers share is one message:
+//! the event, read as it is by the server's own readers (the programs'
+//! streams), and its text, serialized once when the first page needs it
+//! and shared by every subscriber (the text is reference counted: sending
+//! it to many sockets copies nothing). Subscribers that fall behind lose
+//! old messages and are told so (`Lagged`), never block others.
 //! A message may have a second form for one audience of the topic (a
 //! game's move event with the legal moves, for the side to move): each
 //! subscriber says which audience it belongs to, if any, and reads the
@@ -12,18 +15,18 @@
 //! that a publisher makes the second form only when someone will read it
 //! (with two instances, the side to move is often on the other one).
 
+use crate::views::ServerEvent;
 use bytes::Bytes;
-use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::broadcast;
 
 /// Messages kept for a slow subscriber before it lags.
 const TOPIC_CAPACITY: usize = 64;
 /// The same for a topic of one player's own (their challenges): it hears
 /// a few messages at a time, and every page open makes one, whose buffer
-/// is allocated whole when it is made (a slot is about 110 bytes: 64 of
-/// them were a third of an idle page's memory). A subscriber that falls
+/// is allocated whole when it is made (a slot is a pointer: 16 of them
+/// keep an idle page's memory small). A subscriber that falls
 /// further behind lags, as on any topic (a page is told to resync).
 const PERSONAL_CAPACITY: usize = 16;
 
@@ -36,26 +39,71 @@ fn capacity_of(topic: &str) -> usize {
     }
 }
 
-/// One message of a topic: its text (UTF-8 JSON, made from a `String`),
-/// and maybe another text for one audience of it.
-#[derive(Clone, Debug)]
-pub struct Published {
-    text: Bytes,
-    for_audience: Option<(&'static str, Bytes)>,
+/// One form of a message: the event, and its text once made.
+#[derive(Debug)]
+struct Form {
+    event: ServerEvent,
+    text: OnceLock<Bytes>,
 }
 
-impl Published {
-    /// The text every subscriber outside the message's audience reads.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.text
+impl Form {
+    fn new(event: ServerEvent) -> Form {
+        Form {
+            event,
+            text: OnceLock::new(),
+        }
     }
 
-    /// The text a subscriber in `audience` (none: no audience) reads.
-    pub fn text_for(self, audience: Option<&str>) -> Bytes {
-        match (self.for_audience, audience) {
-            (Some((a, text)), Some(b)) if a == b => text,
-            _ => self.text,
+    /// The event's text (UTF-8 JSON), made by the first who asks.
+    fn text(&self) -> Bytes {
+        self.text
+            .get_or_init(|| match serde_json::to_vec(&self.event) {
+                Ok(text) => Bytes::from(text),
+                Err(e) => {
+                    // Not expected (no map with other keys than strings);
+                    // the page is told to read the state again.
+                    tracing::error!("could not serialize an event: {e}");
+                    Bytes::from_static(br#"{"type":"error","message":"An update was lost"}"#)
+                }
+            })
+            .clone()
+    }
+}
+
+#[derive(Debug)]
+struct Message {
+    everyone: Form,
+    for_audience: Option<(&'static str, Form)>,
+}
+
+/// One message of a topic, as each subscriber receives it (a clone is a
+/// reference count): its event, and maybe another form of it for one
+/// audience.
+#[derive(Clone, Debug)]
+pub struct Published(Arc<Message>);
+
+impl Published {
+    fn form(&self, audience: Option<&str>) -> &Form {
+        match (&self.0.for_audience, audience) {
+            (Some((a, form)), Some(b)) if *a == b => form,
+            _ => &self.0.everyone,
         }
+    }
+
+    /// The event every subscriber outside the message's audience reads.
+    pub fn event(&self) -> &ServerEvent {
+        &self.0.everyone.event
+    }
+
+    /// The event a subscriber in `audience` (none: no audience) reads.
+    pub fn event_for(&self, audience: Option<&str>) -> &ServerEvent {
+        &self.form(audience).event
+    }
+
+    /// The text a subscriber in `audience` (none: no audience) reads,
+    /// serialized once for all of them.
+    pub fn text_for(&self, audience: Option<&str>) -> Bytes {
+        self.form(audience).text()
     }
 }
 
@@ -132,59 +180,50 @@ impl Hub {
             .is_some_and(|counts| counts.iter().any(|(a, _)| *a == audience))
     }
 
-    /// Sends a message to a topic's subscribers; returns how many there were.
-    pub fn publish<T: Serialize>(&self, topic: &str, message: &T) -> usize {
-        match serde_json::to_string(message) {
-            Ok(text) => self.publish_text(topic, text),
-            Err(e) => {
-                tracing::error!("could not serialize a message for {topic}: {e}");
-                0
-            }
-        }
+    /// Sends an event to a topic's subscribers; returns how many there were.
+    pub fn publish(&self, topic: &str, event: ServerEvent) -> usize {
+        self.send(topic, Form::new(event), None)
     }
 
     /// Sends `everyone` to a topic's subscribers, but `theirs` to those of
     /// `audience`; returns how many subscribers there were.
-    pub fn publish_for<T: Serialize, U: Serialize>(
+    pub fn publish_for(
         &self,
         topic: &str,
-        everyone: &T,
-        (audience, theirs): (&'static str, &U),
+        everyone: ServerEvent,
+        (audience, theirs): (&'static str, ServerEvent),
     ) -> usize {
-        match (
-            serde_json::to_string(everyone),
-            serde_json::to_string(theirs),
-        ) {
-            (Ok(text), Ok(their_text)) => self.send(
-                topic,
-                Published {
-                    text: text.into(),
-                    for_audience: Some((audience, their_text.into())),
-                },
-            ),
-            (Err(e), _) | (_, Err(e)) => {
-                tracing::error!("could not serialize a message for {topic}: {e}");
-                0
-            }
-        }
-    }
-
-    /// Sends already serialized text.
-    pub fn publish_text(&self, topic: &str, text: String) -> usize {
         self.send(
             topic,
-            Published {
-                text: text.into(),
-                for_audience: None,
-            },
+            Form::new(everyone),
+            Some((audience, Form::new(theirs))),
         )
     }
 
-    fn send(&self, topic: &str, message: Published) -> usize {
+    /// Sends an event whose text was made already (for the other
+    /// instances too, or by one of them): the pages here get that text.
+    pub fn publish_serialized(&self, topic: &str, event: ServerEvent, text: String) -> usize {
+        let form = Form {
+            event,
+            text: OnceLock::from(Bytes::from(text)),
+        };
+        self.send(topic, form, None)
+    }
+
+    fn send(
+        &self,
+        topic: &str,
+        everyone: Form,
+        for_audience: Option<(&'static str, Form)>,
+    ) -> usize {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         let Some(tx) = topics.get(topic) else {
             return 0;
         };
+        let message = Published(Arc::new(Message {
+            everyone,
+            for_audience,
+        }));
         match tx.send(message) {
             Ok(n) => n,
             Err(_) => {
@@ -213,20 +252,55 @@ impl Hub {
 mod tests {
     use super::*;
 
+    /// An event saying `n`.
+    fn n(n: usize) -> ServerEvent {
+        ServerEvent::Error {
+            message: n.to_string(),
+        }
+    }
+
+    /// What a received event says, read as the server's readers do.
+    fn said(p: &Published, audience: Option<&str>) -> String {
+        match p.event_for(audience) {
+            ServerEvent::Error { message } => message.clone(),
+            other => panic!("not said: {other:?}"),
+        }
+    }
+
     #[tokio::test]
     async fn subscribers_get_messages_of_their_topic_only() {
         let hub = Hub::new();
         let mut a = hub.subscribe("game:a");
         let mut b = hub.subscribe("game:b");
-        assert_eq!(hub.publish("game:a", &serde_json::json!({"n": 1})), 1);
-        assert_eq!(a.recv().await.unwrap().text_for(None), r#"{"n":1}"#);
+        assert_eq!(hub.publish("game:a", n(1)), 1);
+        assert_eq!(
+            a.recv().await.unwrap().text_for(None),
+            r#"{"type":"error","message":"1"}"#
+        );
         assert!(b.try_recv().is_err());
-        assert_eq!(hub.publish("nobody", &1), 0);
+        assert_eq!(hub.publish("nobody", n(1)), 0);
         drop(a);
-        assert_eq!(hub.publish("game:a", &2), 0);
+        assert_eq!(hub.publish("game:a", n(2)), 0);
         assert_eq!(hub.topic_count(), 1);
-        hub.publish("game:b", &3);
-        assert_eq!(b.recv().await.unwrap().text_for(None), "3");
+        hub.publish("game:b", n(3));
+        assert_eq!(said(&b.recv().await.unwrap(), None), "3");
+    }
+
+    #[tokio::test]
+    async fn a_message_is_serialized_once_for_every_subscriber() {
+        let hub = Hub::new();
+        let mut first = hub.subscribe("t");
+        let mut second = hub.subscribe("t");
+        hub.publish("t", n(7));
+        let (one, two) = (first.recv().await.unwrap(), second.recv().await.unwrap());
+        let (a, b) = (one.text_for(None), two.text_for(None));
+        assert_eq!(a.as_ptr(), b.as_ptr(), "one text, shared");
+        assert_eq!(said(&two, None), "7");
+        // A text made already (another instance's) is the one sent.
+        hub.publish_serialized("t", n(8), r#"{"type":"error","message":"8"}"#.into());
+        let relayed = first.recv().await.unwrap();
+        assert_eq!(said(&relayed, None), "8");
+        assert_eq!(relayed.text_for(None), r#"{"type":"error","message":"8"}"#);
     }
 
     #[tokio::test]
@@ -234,11 +308,16 @@ mod tests {
         let hub = Hub::new();
         let mut white = hub.subscribe("game:a");
         let mut watcher = hub.subscribe("game:a");
-        assert_eq!(hub.publish_for("game:a", &1, ("white", &2)), 2);
-        assert_eq!(white.recv().await.unwrap().text_for(Some("white")), "2");
-        assert_eq!(watcher.recv().await.unwrap().text_for(None), "1");
-        hub.publish_for("game:a", &3, ("white", &4));
-        assert_eq!(white.recv().await.unwrap().text_for(Some("black")), "3");
+        assert_eq!(hub.publish_for("game:a", n(1), ("white", n(2))), 2);
+        let mine = white.recv().await.unwrap();
+        assert_eq!(said(&mine, Some("white")), "2");
+        assert_eq!(
+            mine.text_for(Some("white")),
+            r#"{"type":"error","message":"2"}"#
+        );
+        assert_eq!(said(&watcher.recv().await.unwrap(), None), "1");
+        hub.publish_for("game:a", n(3), ("white", n(4)));
+        assert_eq!(said(&white.recv().await.unwrap(), Some("black")), "3");
     }
 
     #[test]
@@ -269,14 +348,14 @@ mod tests {
         let mut mine = hub.subscribe(&topic);
         let mut game = hub.subscribe("game:a");
         for i in 0..PERSONAL_CAPACITY + 1 {
-            hub.publish(&topic, &i);
-            hub.publish("game:a", &i);
+            hub.publish(&topic, n(i));
+            hub.publish("game:a", n(i));
         }
         assert!(matches!(
             mine.recv().await,
             Err(broadcast::error::RecvError::Lagged(1))
         ));
-        assert_eq!(game.recv().await.unwrap().text_for(None), "0");
+        assert_eq!(said(&game.recv().await.unwrap(), None), "0");
     }
 
     #[tokio::test]
@@ -284,7 +363,7 @@ mod tests {
         let hub = Hub::new();
         let mut slow = hub.subscribe("t");
         for i in 0..TOPIC_CAPACITY + 5 {
-            hub.publish("t", &i);
+            hub.publish("t", n(i));
         }
         assert!(matches!(
             slow.recv().await,

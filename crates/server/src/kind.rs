@@ -10,7 +10,7 @@ use serde::Serialize;
 macro_rules! kinds {
     ($($(#[$doc:meta])* $name:ident = $key:literal => $status:ident,)*) => {
         /// Why a request was refused (see the module).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
         pub enum Kind {
             $($(#[$doc])* #[serde(rename = $key)] $name,)*
         }

@@ -136,11 +136,11 @@ impl Lobby {
             .await?;
         let view = SeekView {
             id: s.id.clone(),
-            variant: s.variant.name(),
+            variant: s.variant,
             variant_title: s.variant.title(),
             clock: s.clock.map(super::views::ClockSpecView::from),
             rated: s.rated,
-            color: s.color.as_str(),
+            color: s.color,
             player: SeekPlayerView {
                 id: player.id,
                 name: player.name,
@@ -216,7 +216,7 @@ impl Lobby {
         });
         hub_of(&self.live).publish(
             LOBBY_TOPIC,
-            &ServerEvent::Paired {
+            ServerEvent::Paired {
                 topic: LOBBY_TOPIC.to_string(),
                 seek: seek.id.clone(),
                 game: view.id.clone(),
@@ -324,7 +324,7 @@ impl Lobby {
         self.views().insert(view.id.clone(), view.clone());
         hub_of(&self.live).publish(
             LOBBY_TOPIC,
-            &ServerEvent::SeekAdded {
+            ServerEvent::SeekAdded {
                 topic: LOBBY_TOPIC.to_string(),
                 seek: view,
             },
@@ -334,7 +334,13 @@ impl Lobby {
     /// Tells the lobby's subscribers here of a seek posted on another
     /// server (its `seek_added` event as that server serialized it).
     pub fn announce_added_elsewhere(&self, text: String) {
-        hub_of(&self.live).publish_text(LOBBY_TOPIC, text);
+        match serde_json::from_str::<ServerEvent>(&text) {
+            Ok(event @ ServerEvent::SeekAdded { .. }) => {
+                hub_of(&self.live).publish_serialized(LOBBY_TOPIC, event, text);
+            }
+            Ok(other) => tracing::warn!("a seek's notice was not a seek: {other:?}"),
+            Err(e) => tracing::warn!("a seek's notice could not be read: {e}"),
+        }
     }
 
     /// Sends the lobby's subscribers here the whole list again (after this
@@ -346,7 +352,7 @@ impl Lobby {
         }
         match self.snapshot().await {
             Ok(event) => {
-                hub.publish(LOBBY_TOPIC, &event);
+                hub.publish(LOBBY_TOPIC, event);
             }
             Err(e) => tracing::error!("the lobby could not be announced: {e}"),
         }
@@ -362,7 +368,7 @@ impl Lobby {
         }
         hub_of(&self.live).publish(
             LOBBY_TOPIC,
-            &ServerEvent::SeekRemoved {
+            ServerEvent::SeekRemoved {
                 topic: LOBBY_TOPIC.to_string(),
                 ids,
             },

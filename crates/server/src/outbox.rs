@@ -50,23 +50,25 @@ impl Cluster {
 
     /// Sends `event` to the pages following `topic` here (on `hub`) and,
     /// when other servers share the database, to theirs: serialized once,
-    /// the same text for all.
-    pub fn publish_everywhere(&self, hub: &Hub, topic: &str, event: &ServerEvent) {
-        let text = match serde_json::to_string(event) {
+    /// the same text for all (the others read the event back from it).
+    pub fn publish_everywhere(&self, hub: &Hub, topic: &str, event: ServerEvent) {
+        if !self.is_shared() {
+            hub.publish(topic, event);
+            return;
+        }
+        let text = match serde_json::to_string(&event) {
             Ok(text) => text,
             Err(e) => {
                 tracing::error!("could not serialize a message for {topic}: {e}");
                 return;
             }
         };
-        if self.is_shared() {
-            self.send(Notice::Relay {
-                from: self.instance.clone(),
-                topic: topic.to_string(),
-                text: text.clone(),
-            });
-        }
-        hub.publish_text(topic, text);
+        self.send(Notice::Relay {
+            from: self.instance.clone(),
+            topic: topic.to_string(),
+            text: text.clone(),
+        });
+        hub.publish_serialized(topic, event, text);
     }
 
     /// Whether other servers may share the database (notices are sent).

@@ -14,6 +14,7 @@ pub const CHAT_HISTORY: usize = 100;
 /// A chat room: one of a game's two, or a tournament's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ChatRoom {
     /// The two players (spectators do not see it).
     Players,

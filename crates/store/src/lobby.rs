@@ -7,8 +7,11 @@ use crate::{ClockSettings, StoreError, StoredGame};
 use async_trait::async_trait;
 use tensorchess_rules::VariantKind;
 
-/// The colour a seek's creator wants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The colour a seek's creator wants (in views, its word: `white`,
+/// `black`, `random`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SeekColor {
     /// The creator plays White.
     White,

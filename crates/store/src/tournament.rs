@@ -18,6 +18,7 @@ use tensorchess_rules::{Color, VariantKind};
 /// instances hear it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TournamentNews {
     /// The tournament as it is, on subscribing.
     Snapshot,

@@ -1,6 +1,9 @@
 // @ts-check
 // Talking to the server: JSON requests and the live-update WebSocket. The
-// types below are the server's views (crates/tensorchess/src/server/views.rs).
+// types below are the server's views: those the WebSocket's events carry
+// are generated from the Rust types (generated/events.ts, by
+// crates/server/tests/typescript.rs), the others written here after
+// crates/server/src/views/ and http/views/.
 
 import { frozen } from './frozen.js';
 
@@ -10,33 +13,21 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./board/types.js').Geometry} Geometry */
 /** @typedef {import('./board/types.js').Hands} Hands */
 
+/** @typedef {import('./generated/events.js').EndView} EndView */
+/** @typedef {import('./generated/events.js').RulesView} RulesView */
 /**
- * @typedef {{ result: string, reason: string, winner: Color | null, no_show?: Color | null,
- *   title: string, text: string }} EndView
+ * A position as the page keeps it: the server's, but the legal moves after
+ * a move event are the page's own, expanded from their compact form
+ * (without SAN).
+ * @typedef {Omit<import('./generated/events.js').PositionView, 'legal'> & { legal: LegalMove[] }} PositionView
  */
-/** @typedef {{ hands: boolean, beasts: boolean, castling: boolean, king_moves: boolean }} RulesView */
+/** @typedef {import('./generated/events.js').HistoryEntry} HistoryEntry */
+/** @typedef {import('./generated/events.js').SeatView} SeatView */
+/** @typedef {import('./generated/events.js').ClockView} ClockView */
+/** @typedef {import('./generated/events.js').OnlineView} OnlineView */
 /**
- * @typedef {{ variant: string, fen: string, turn: Color, check: string | null, hands: Hands,
- *   geometry: Geometry, rules: RulesView, legal: LegalMove[], outcome: EndView | null }} PositionView
- */
-/** @typedef {{ ply: number, uci: string, san: string, color: Color, fen: string, check: string | null, path: Path }} HistoryEntry */
-/** @typedef {{ taken: boolean, connected: boolean, title?: string | null }} SeatView */
-/**
- * @typedef {{ base_ms: number, increment_ms: number, days: number | null, white_ms: number, black_ms: number,
- *   running: Color | null, first_move_ms: number | null }} ClockView
- */
-/**
- * @typedef {{ white: SeatView, black: SeatView, clock: ClockView | null, draw_offer: Color | null,
- *   rematch_offer: Color | null, rematch_of: string | null, rematch_id: string | null, can_abort: boolean,
- *   rated: boolean, ratings: [number | null, number | null], rating_diffs: [number | null, number | null],
- *   berserked?: [boolean, boolean], spectators?: number }} OnlineView
- */
-/**
- * @typedef {{ id: string, variant: string, variant_title: string, mode: 'engine' | 'local' | 'online',
- *   human_color: Color | null, level: number | null, level_name: string | null, white: string, black: string,
- *   rev: number, start_fen: string, position: PositionView, moves: HistoryEntry[], end: EndView | null,
- *   engine_thinking: boolean, created_at: number, updated_at: number, online: OnlineView | null,
- *   you: Color | null, moves_from: number, moves_before: string | null }} GameView
+ * A game as the page keeps it: the server's, with the page's position.
+ * @typedef {Omit<import('./generated/events.js').GameView, 'position'> & { position: PositionView }} GameView
  */
 /**
  * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
@@ -73,11 +64,8 @@ import { frozen } from './frozen.js';
  *   last_used_at: number | null }} TokenView
  */
 /** @typedef {TokenView & { token: string }} NewTokenView */
-/** @typedef {{ id: string, name: string, account: string | null, rating: number, provisional: boolean }} SeekPlayer */
-/**
- * @typedef {{ id: string, variant: string, variant_title: string, clock: ClockSpec | null, rated: boolean,
- *   color: 'white' | 'black' | 'random', player: SeekPlayer, created_at: number, expires_at: number }} SeekView
- */
+/** @typedef {import('./generated/events.js').SeekPlayerView} SeekPlayer */
+/** @typedef {import('./generated/events.js').SeekView} SeekView */
 /**
  * @typedef {{ variant: string, clock: ClockSpec | null, rated: boolean, color: 'white' | 'black' | 'random' }} SeekRequest
  */
@@ -88,21 +76,16 @@ import { frozen } from './frozen.js';
 /** @typedef {{ ply: number, best: LegalMove | null, score: Score }} Analysis */
 /** @typedef {{ played: LegalMove | null, position: PositionView }} Played */
 /** @typedef {{ legal: boolean, uci?: string, reason?: string, code?: string, args?: Record<string, string> }} Explanation */
-/** @typedef {'players' | 'spectators' | 'tournament'} ChatRoom */
+/** @typedef {import('./generated/events.js').ChatRoom} ChatRoom */
 /**
  * A chat line: `seat` names a player's seat in the players' room; `text`
  * is shown as text, never as HTML.
- * @typedef {{ id: number, room: ChatRoom, name: string, account?: string, seat?: Color, title?: string, text: string, at: number }} ChatLine
+ * @typedef {import('./generated/events.js').ChatLineView} ChatLine
  */
-/** @typedef {{ room: ChatRoom, lines: ChatLine[], muted: boolean, can_write: boolean }} ChatView */
-/** @typedef {{ id: string, name: string, account: string | null, title?: string | null }} ChallengePlayer */
-/**
- * @typedef {{ id: string, direction: 'in' | 'out', from: ChallengePlayer, to: ChallengePlayer, variant: string,
- *   variant_title: string, clock: ClockSpec | null, days: number | null, rated: boolean,
- *   color: 'white' | 'black' | 'random', state: 'open' | 'accepted' | 'declined' | 'canceled' | 'expired',
- *   game?: string, reason?: string, created_at: number, expires_at: number }} ChallengeView
- */
-/** @typedef {{ in: ChallengeView[], out: ChallengeView[] }} ChallengesView */
+/** @typedef {import('./generated/events.js').ChatView} ChatView */
+/** @typedef {import('./generated/events.js').ChallengerView} ChallengePlayer */
+/** @typedef {import('./generated/events.js').ChallengeView} ChallengeView */
+/** @typedef {import('./generated/events.js').ChallengesView} ChallengesView */
 /**
  * @typedef {{ id: string, variant: string, color: Color, opponent: string, your_turn: boolean, days: number,
  *   ms_left: number, ply: number }} CorrespondenceGame
@@ -119,45 +102,32 @@ import { frozen } from './frozen.js';
  *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean, names?: Record<string, string>,
  *   days?: number }} TournamentSummary
  */
-/** @typedef {{ id: string, name: string, account?: string, title?: string }} TournamentPlayer */
+/** @typedef {import('./generated/events.js').TournamentPlayerView} TournamentPlayer */
 /**
  * An arena game's points and marks: `berserk` says the player berserked,
  * `berserk_bonus` that it earned its point.
- * @typedef {{ points: number, fire: boolean, berserk: boolean, berserk_bonus: boolean }} SheetMark
+ * @typedef {import('./generated/events.js').SheetMarkView} SheetMark
  */
 /**
  * A round of a crosstable line: the opponent's rank, the colour, the result
  * (`1` `½` `0` `+` `-`, `*` while played), or a bye and its points.
- * @typedef {{ round: number, game?: string, color?: Color, opponent?: number, result: string, bye?: boolean }} RoundCell
+ * @typedef {import('./generated/events.js').RoundCellView} RoundCell
  */
-/**
- * @typedef {{ rank: number, player: TournamentPlayer, rating: number, points: number, points_line: string,
- *   sheet: SheetMark[], rounds?: RoundCell[], playing?: string, games: number, on_fire: boolean,
- *   performance: number | null, withdrawn: boolean, paused: boolean, v: number }} StandingView
- */
-/**
- * @typedef {{ game: string, round?: number, white: TournamentPlayer, black: TournamentPlayer, result: string,
- *   no_show?: Color, white_berserked: boolean, black_berserked: boolean, v: number }} PairingView
- */
-/** A game just paired, as the tournament's topic tells it: its players by id. @typedef {{ game: string, white: string, black: string }} PairedGame */
+/** @typedef {import('./generated/events.js').StandingView} StandingView */
+/** @typedef {import('./generated/events.js').PairingView} PairingView */
+/** @typedef {import('./generated/events.js').PairedGameView} PairedGame */
 /** @typedef {{ round: number, pairings: PairingView[], byes: { player: TournamentPlayer, result: string }[] }} RoundView */
 /**
  * @typedef {{ game: string, round?: number, color: Color, opponent: TournamentPlayer, result: string,
  *   sheet?: SheetMark, berserked: boolean, no_show?: Color }} PlayerGame
  */
 /** @typedef {{ player: TournamentPlayer, games: PlayerGame[] }} PlayerGames */
-/**
- * @typedef {TournamentSummary & { standings: StandingView[], pairings: PairingView[], round?: number,
- *   standings_total: number, pairings_total: number,
- *   you?: { withdrawn: boolean, paused: boolean, standing?: StandingView }, top_game: string | null }} TournamentView
- */
+/** @typedef {import('./generated/events.js').TournamentView} TournamentView */
 /**
  * A tournament as its topic tells it (tournaments/news.js): a line that did not
  * change since the last news is named by its key and version, a standing with
  * its rank now.
- * @typedef {TournamentSummary & { standings: (StandingView | [string, number, number])[],
- *   pairings: (PairingView | [string, number])[], round?: number, standings_total: number, pairings_total: number,
- *   top_game: string | null }} TournamentNews
+ * @typedef {import('./generated/events.js').TournamentNewsView} TournamentNews
  */
 /** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
 /**
@@ -489,7 +459,18 @@ export const tournaments = frozen({
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 40000;
 
-/** @typedef {{ type: string, [key: string]: any }} ServerMessage */
+/**
+ * What the socket sends: the server's `ServerEvent` (generated/events.ts).
+ * @typedef {import('./generated/events.js').ServerEvent} ServerMessage
+ */
+
+/**
+ * The topic an event belongs to, if it names one.
+ * @param {ServerMessage} msg @returns {string | null}
+ */
+export function topicOf(msg) {
+  return 'topic' in msg ? msg.topic : null;
+}
 
 export class Live {
   constructor() {

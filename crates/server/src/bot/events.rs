@@ -4,100 +4,24 @@
 //! what is current first, and an empty line every [`KEEP_ALIVE_MS`].
 
 use super::game::game_event;
-use super::lichess;
 use super::lines::{self, LineStream, Lines};
+use super::shapes::{ChallengeNews, EventLine, GameEventShape, LichessChallenge};
 use super::{Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
 use crate::identity::Me;
 use crate::ids::{game_topic, GameId};
 use crate::round::games::Games;
-use crate::round::online::started::{started_game, started_topic};
+use crate::round::online::started::started_topic;
 use crate::store::{GameListQuery, GameMode};
-use serde_json::{json, Value};
+use crate::views::challenge::ChallengeView;
+use crate::views::ServerEvent;
 use std::collections::HashSet;
 use std::sync::Arc;
-use tensorchess_rules::VariantKind;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 /// Ongoing games looked at when the stream opens.
 const ONGOING: usize = 100;
-
-/// A challenge (as the `challenges` topic sends it) in lichess's shape.
-pub fn lichess_challenge(c: &Value) -> Value {
-    // lichess leaves `title` out where there is none.
-    let user = |p: &Value| {
-        let mut u = json!({
-            "id": p["id"].as_str().map(|id| lichess::user_id(id, p["account"].as_str())),
-            "name": p["account"].as_str().or(p["name"].as_str()),
-            "rating": p["rating"],
-            "provisional": p["provisional"],
-        });
-        if p["title"].is_string() {
-            u["title"] = p["title"].clone();
-        }
-        u
-    };
-    let clock = &c["clock"];
-    let clock_settings = clock.is_object().then(|| crate::store::ClockSettings {
-        base_ms: clock["base_seconds"].as_i64().unwrap_or(0) * 1000,
-        increment_ms: clock["increment_seconds"].as_i64().unwrap_or(0) * 1000,
-    });
-    let time_control = match (clock_settings, c["days"].as_u64()) {
-        (Some(cs), _) => {
-            let (base, inc) = (cs.base_ms / 1000, cs.increment_ms / 1000);
-            json!({
-                "type": "clock",
-                "limit": base,
-                "increment": inc,
-                "show": format!("{}+{inc}", fmt_minutes(base)),
-            })
-        }
-        (None, Some(days)) => json!({ "type": "correspondence", "daysPerTurn": days }),
-        (None, None) => json!({ "type": "unlimited" }),
-    };
-    let kind = c["variant"]
-        .as_str()
-        .and_then(|v| v.parse::<VariantKind>().ok())
-        .unwrap_or(VariantKind::Chess);
-    let status = match c["state"].as_str() {
-        Some("open") => "created",
-        Some("canceled") | Some("expired") => "canceled",
-        Some(other) => other,
-        None => "created",
-    };
-    let mut out = json!({
-        "id": c["id"],
-        "url": format!("/#/challenge/{}", c["id"].as_str().unwrap_or("")),
-        "status": status,
-        "challenger": user(&c["from"]),
-        "destUser": user(&c["to"]),
-        "variant": lichess::variant(kind),
-        "rated": c["rated"],
-        "speed": lichess::speed(clock_settings),
-        "perf": { "icon": "", "name": lichess::perf_name(lichess::perf_key(kind, clock_settings)) },
-        "timeControl": time_control,
-        "color": c["color"],
-        "finalColor": c["final_color"],
-        "direction": c["direction"],
-    });
-    if let Some(reason) = c["reason"].as_str() {
-        out["declineReason"] = json!(reason);
-    }
-    if c["state"] == "declined" && c["reason"].is_null() {
-        out["declineReason"] = json!("I'm not accepting challenges at the moment.");
-    }
-    out
-}
-
-/// Minutes as lichess shows them (`3`, `0.5`).
-fn fmt_minutes(seconds: i64) -> String {
-    if seconds % 60 == 0 {
-        (seconds / 60).to_string()
-    } else {
-        format!("{}", seconds as f64 / 60.0)
-    }
-}
 
 /// Watches one game of the player's until it ends, then sends its
 /// `gameFinish` into `finished`.
@@ -106,7 +30,7 @@ fn watch_game(
     bots: Arc<Bots>,
     me: Me,
     id: String,
-    finished: mpsc::Sender<Value>,
+    finished: mpsc::Sender<EventLine>,
 ) {
     tokio::spawn(async move {
         let mut rx = games.hub().subscribe(&game_topic(&id));
@@ -117,9 +41,11 @@ fn watch_game(
                 if let Ok(Some(game)) =
                     game_event(&games, &bots, &me, &GameId::stored(id.clone())).await
                 {
-                    if game["status"]["name"] != "started" {
+                    if game.status.name != "started" {
                         let _ = finished
-                            .send(json!({ "type": "gameFinish", "game": game }))
+                            .send(EventLine::GameFinish {
+                                game: Box::new(game),
+                            })
                             .await;
                         return;
                     }
@@ -127,10 +53,10 @@ fn watch_game(
             }
             check = tokio::select! {
                 m = rx.recv() => match m {
-                    Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
-                        v["type"] == "game" && !v["game"]["end"].is_null()
-                    }
+                    Ok(published) => matches!(
+                        published.event(),
+                        ServerEvent::Game { game, .. } if game.end.is_some()
+                    ),
                     Err(RecvError::Lagged(_)) => true,
                     Err(RecvError::Closed) => return,
                 },
@@ -160,7 +86,11 @@ async fn ongoing(games: &Games, me: &Me) -> Result<Vec<String>, AppError> {
 
 /// `me`'s games in progress as `gameStart` shows them (lichess's
 /// `GET /api/account/playing`), newest first.
-pub async fn now_playing(games: &Games, bots: &Bots, me: &Me) -> Result<Vec<Value>, AppError> {
+pub async fn now_playing(
+    games: &Games,
+    bots: &Bots,
+    me: &Me,
+) -> Result<Vec<GameEventShape>, AppError> {
     let mut out = Vec::new();
     for id in ongoing(games, me).await? {
         if let Some(game) = game_event(games, bots, me, &GameId::stored(id)).await? {
@@ -189,13 +119,12 @@ pub fn subscribe_events(games: &Games, me: Me) -> EventSubscription {
 }
 
 /// `GET /api/stream/event` for the subscription's player, `incoming` the
-/// challenges they have received, read after subscribing (as the
-/// `challenges` topic sends them).
+/// challenges they have received, read after subscribing.
 pub async fn event_stream(
     games: Arc<Games>,
     bots: Arc<Bots>,
     subscription: EventSubscription,
-    incoming: Vec<Value>,
+    incoming: Vec<ChallengeView>,
 ) -> Result<LineStream, AppError> {
     let live = games.live.clone();
     let EventSubscription {
@@ -208,7 +137,7 @@ pub async fn event_stream(
     let (lines, stream) = lines::channel(live.config().ws_write_timeout);
     tokio::spawn(async move {
         let _here = here;
-        let (finished_tx, mut finished_rx) = mpsc::channel::<Value>(64);
+        let (finished_tx, mut finished_rx) = mpsc::channel::<EventLine>(64);
         // Each game's start is sent once, however it was heard of (the
         // list on opening, a start announced, a challenge accepted).
         let mut told: HashSet<String> = HashSet::new();
@@ -221,7 +150,9 @@ pub async fn event_stream(
                     return None;
                 }
                 let line = match game_event(&games, &bots, &me, &GameId::stored(id.clone())).await {
-                    Ok(Some(game)) => Some(json!({ "type": "gameStart", "game": game })),
+                    Ok(Some(game)) => Some(EventLine::GameStart {
+                        game: Box::new(game),
+                    }),
                     _ => None,
                 };
                 watch_game(games, bots, me, id, tx);
@@ -235,11 +166,11 @@ pub async fn event_stream(
                 }
             }
         }
-        for v in &incoming {
-            if !lines
-                .send(&json!({ "type": "challenge", "challenge": lichess_challenge(v) }))
-                .await
-            {
+        for c in &incoming {
+            let line = EventLine::Challenge {
+                challenge: Box::new(LichessChallenge::from(c)),
+            };
+            if !lines.send(&line).await {
                 return;
             }
         }
@@ -249,18 +180,19 @@ pub async fn event_stream(
         loop {
             let next = tokio::select! {
                 m = rx.recv() => match m {
-                    Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
-                        challenge_line(&v)
-                    }
+                    Ok(published) => match ChallengeNews::of(published.event()) {
+                        Some(ChallengeNews::Line(line)) => Some(Ok(line)),
+                        Some(ChallengeNews::Started(game)) => Some(Err(game)),
+                        None => None,
+                    },
                     Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => return,
                 },
                 m = started_rx.recv() => match m {
-                    Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
-                        started_game(&v).map(|id| Err(id.to_string()))
-                    }
+                    Ok(published) => match published.event() {
+                        ServerEvent::GameStarted { game } => Some(Err(game.clone())),
+                        _ => None,
+                    },
                     Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => return,
                 },
@@ -288,48 +220,6 @@ pub async fn event_stream(
     Ok(stream)
 }
 
-async fn send(lines: &Lines, line: &Value) -> bool {
+async fn send(lines: &Lines, line: &EventLine) -> bool {
     lines.send(line).await
-}
-
-/// The line a `challenge` message of the hub becomes: a line, or the game
-/// an acceptance made (`Err`, for a `gameStart`).
-fn challenge_line(v: &Value) -> Option<Result<Value, String>> {
-    if v["type"] != "challenge" {
-        return None;
-    }
-    let c = &v["challenge"];
-    let lichess = lichess_challenge(c);
-    Some(Ok(match v["event"].as_str()? {
-        "created" => json!({ "type": "challenge", "challenge": lichess }),
-        "declined" => json!({ "type": "challengeDeclined", "challenge": lichess }),
-        "canceled" | "expired" => json!({ "type": "challengeCanceled", "challenge": lichess }),
-        "accepted" => return Some(Err(c["game"].as_str()?.to_string())),
-        _ => return None,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_challenges_time_control_is_lichess_s() {
-        let clock = json!({ "id": "c1", "clock": { "base_seconds": 180, "increment_seconds": 2 } });
-        let v = lichess_challenge(&clock);
-        assert_eq!(
-            v["timeControl"],
-            json!({ "type": "clock", "limit": 180, "increment": 2, "show": "3+2" })
-        );
-        assert_eq!(v["speed"], "blitz");
-        let days = json!({ "id": "c2", "clock": null, "days": 3 });
-        let v = lichess_challenge(&days);
-        assert_eq!(
-            v["timeControl"],
-            json!({ "type": "correspondence", "daysPerTurn": 3 })
-        );
-        assert_eq!(v["speed"], "correspondence");
-        let none = json!({ "id": "c3", "clock": null, "days": null });
-        assert_eq!(lichess_challenge(&none)["timeControl"]["type"], "unlimited");
-    }
 }

@@ -145,7 +145,7 @@ impl ExportedGame {
         let mut game = json!({
             "id": self.id,
             "rated": self.rated,
-            "variant": lichess::variant(self.variant)["key"],
+            "variant": lichess::variant(self.variant).key,
             "speed": lichess::speed(self.clock),
             "perf": lichess::perf_key(self.variant, self.clock),
             "createdAt": self.created_at,

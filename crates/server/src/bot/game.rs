@@ -5,6 +5,10 @@
 
 use super::lichess;
 use super::lines::{self, LineStream, Lines};
+use super::shapes::{
+    ChatLine, Compat, GameClock, GameEventShape, GameFull, GamePerf, Opponent, OpponentGone,
+    VariantShape,
+};
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
 use crate::identity::Me;
@@ -14,8 +18,8 @@ use crate::round::games::Games;
 use crate::round::live::LiveGame;
 use crate::round::online::OnlineGames;
 use crate::store::{ChatRoom, ClockSettings, Ending, GameMode};
+use crate::views::ServerEvent;
 use serde::Serialize;
-use serde_json::{json, Value};
 use std::sync::Arc;
 use tensorchess_rules::{Color, EndReason, Outcome};
 use tokio::sync::broadcast::error::RecvError;
@@ -170,47 +174,45 @@ impl Seats {
         }
     }
 
-    async fn player(&self, bots: &Bots, c: Color) -> Result<Value, AppError> {
+    async fn player(&self, bots: &Bots, c: Color) -> Result<BotPlayerView, AppError> {
         let i = c.index();
         Ok(match &self.players[i] {
-            Some(p) => serde_json::to_value(bots.player_view(p, self.ratings[i]).await?)
-                .unwrap_or_default(),
-            None => serde_json::to_value(BotPlayerView {
+            Some(p) => bots.player_view(p, self.ratings[i]).await?,
+            None => BotPlayerView {
                 id: String::new(),
                 name: "?".into(),
                 title: None,
                 rating: None,
-            })
-            .unwrap_or_default(),
+            },
         })
     }
 
-    fn variant(&self) -> Value {
+    fn variant(&self) -> VariantShape {
         lichess::variant(self.variant)
-    }
-
-    /// The game's perf (`{"name": "Blitz"}`).
-    fn perf(&self) -> Value {
-        json!({ "name": lichess::perf_name(lichess::perf_key(self.variant, self.clock)) })
     }
 }
 
 /// The `gameFull` line of a game.
-async fn full(bots: &Bots, s: &Seats) -> Result<Value, AppError> {
-    Ok(json!({
-        "type": "gameFull",
-        "id": s.id,
-        "variant": s.variant(),
-        "clock": s.clock.map(|c| json!({ "initial": c.base_ms, "increment": c.increment_ms })),
-        "speed": lichess::speed(s.clock),
-        "perf": s.perf(),
-        "rated": s.rated,
-        "createdAt": s.created_at,
-        "white": s.player(bots, Color::White).await?,
-        "black": s.player(bots, Color::Black).await?,
-        "initialFen": s.initial_fen,
-        "state": s.state,
-    }))
+async fn full(bots: &Bots, s: &Seats) -> Result<GameFull, AppError> {
+    Ok(GameFull {
+        black: s.player(bots, Color::Black).await?,
+        clock: s.clock.map(|c| GameClock {
+            increment: c.increment_ms,
+            initial: c.base_ms,
+        }),
+        created_at: s.created_at,
+        id: s.id.clone(),
+        initial_fen: s.initial_fen.clone(),
+        perf: GamePerf {
+            name: lichess::perf_name(lichess::perf_key(s.variant, s.clock)),
+        },
+        rated: s.rated,
+        speed: lichess::speed(s.clock),
+        state: s.state.clone(),
+        kind: "gameFull",
+        variant: s.variant(),
+        white: s.player(bots, Color::White).await?,
+    })
 }
 
 /// The `gameFull` line of game `id` as `me` sees it.
@@ -219,7 +221,7 @@ pub async fn game_full(
     bots: &Bots,
     me: &Me,
     id: &GameId,
-) -> Result<Value, AppError> {
+) -> Result<GameFull, AppError> {
     let (_, lg) = games.lock_for(id, me).await?;
     let seats = Seats::of(&lg, games.live.now());
     drop(lg);
@@ -233,7 +235,7 @@ pub async fn game_event(
     bots: &Bots,
     me: &Me,
     id: &GameId,
-) -> Result<Option<Value>, AppError> {
+) -> Result<Option<GameEventShape>, AppError> {
     let (_, lg) = games.lock_for(id, me).await?;
     let Some(color) = OnlineGames::seat(&lg, me) else {
         return Ok(None);
@@ -246,73 +248,44 @@ pub async fn game_event(
         Color::White => seats.state.wtime,
         Color::Black => seats.state.btime,
     };
-    let mut opponent =
-        json!({ "id": them["id"], "username": them["name"], "rating": them["rating"] });
-    if them["title"].is_string() {
-        opponent["title"] = them["title"].clone();
-    }
-    if let Some(diff) = seats.rating_diffs[(!color).index()] {
-        opponent["ratingDiff"] = json!(diff);
-    }
-    let mut game = json!({
-        "id": seats.id,
-        "gameId": seats.id,
-        "fullId": seats.id,
-        "color": color.name(),
-        "fen": seats.fen,
-        "hasMoved": !seats.state.moves.is_empty(),
-        "isMyTurn": turn == color && !seats.state.over(),
-        "lastMove": seats.last_move.clone().unwrap_or_default(),
-        "opponent": opponent,
-        "perf": lichess::perf_key(seats.variant, seats.clock),
-        "rated": seats.rated,
-        "secondsLeft": if seats.clock.is_some() { Some(left / 1000) } else { None },
-        "source": "friend",
-        "speed": lichess::speed(seats.clock),
-        "variant": seats.variant(),
-        "compat": { "bot": true, "board": true },
-    });
-    game["status"] = lichess::status(seats.state.status);
-    if seats.state.over() {
-        if let Some(w) = seats.state.winner {
-            game["winner"] = json!(w);
-        }
-        if let Some(diff) = seats.rating_diffs[color.index()] {
-            game["ratingDiff"] = json!(diff);
-        }
-    }
-    Ok(Some(game))
+    let over = seats.state.over();
+    Ok(Some(GameEventShape {
+        compat: Compat {
+            board: true,
+            bot: true,
+        },
+        color: color.name(),
+        fen: seats.fen.clone(),
+        full_id: seats.id.clone(),
+        game_id: seats.id.clone(),
+        has_moved: !seats.state.moves.is_empty(),
+        id: seats.id.clone(),
+        is_my_turn: turn == color && !over,
+        last_move: seats.last_move.clone().unwrap_or_default(),
+        opponent: Opponent::of(them, seats.rating_diffs[(!color).index()]),
+        perf: lichess::perf_key(seats.variant, seats.clock),
+        rated: seats.rated,
+        rating_diff: seats.rating_diffs[color.index()].filter(|_| over),
+        seconds_left: seats.clock.map(|_| left / 1000),
+        source: "friend",
+        speed: lichess::speed(seats.clock),
+        status: lichess::status(seats.state.status),
+        variant: seats.variant(),
+        winner: seats.state.winner.filter(|_| over),
+    }))
 }
 
 /// The `opponentGone` line for an opponent gone since `since`, and when
 /// the win may be claimed: with a real-time clock (`timed`), lichess's
 /// `claimWinInSeconds` counts down to it; without one, a game is not won
 /// by leaving it.
-fn gone_line(since: i64, timed: bool, now: i64) -> (Value, Option<i64>) {
+fn gone_line(since: i64, timed: bool, now: i64) -> (OpponentGone, Option<i64>) {
     if !timed {
-        return (json!({ "type": "opponentGone", "gone": true }), None);
+        return (OpponentGone::new(true, None), None);
     }
     let at = since + crate::round::online::CLAIM_WIN_AFTER_MS;
     let seconds = ((at - now).max(0) + 999) / 1000;
-    (
-        json!({ "type": "opponentGone", "gone": true, "claimWinInSeconds": seconds }),
-        Some(at),
-    )
-}
-
-/// A chat line as the stream shows it.
-fn chat_line(v: &Value) -> Option<Value> {
-    let line = &v["line"];
-    let room = match line["room"].as_str()? {
-        "players" => "player",
-        _ => "spectator",
-    };
-    Some(json!({
-        "type": "chatLine",
-        "room": room,
-        "username": line["name"],
-        "text": line["text"],
-    }))
+    (OpponentGone::new(true, Some(seconds)), Some(at))
 }
 
 /// `GET /api/bot/game/stream/{id}` (and the Board API's): the game's lines
@@ -374,15 +347,17 @@ pub async fn game_stream(
         loop {
             let refresh = tokio::select! {
                 m = game_rx.recv() => match m {
-                    Ok(text) => {
-                        let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
-                        match v["type"].as_str() {
+                    Ok(published) => {
+                        match published.event() {
                             // A move (made here or on another instance) or any other change.
-                            Some("game" | "move") => true,
-                            Some("presence") => {
+                            ServerEvent::Game { .. } | ServerEvent::Move { .. } => true,
+                            &ServerEvent::Presence { white, black, .. } => {
                                 // Said when the opponent leaves, and when one
                                 // who left comes back (not before they came).
-                                let them = v[(!seat).name()].as_bool().unwrap_or(true);
+                                let them = match seat {
+                                    Color::White => black,
+                                    Color::Black => white,
+                                };
                                 if them != here_now {
                                     here_now = them;
                                     if !them || gone {
@@ -395,7 +370,7 @@ pub async fn game_stream(
                                             line
                                         } else {
                                             claim_at = None;
-                                            json!({ "type": "opponentGone", "gone": false })
+                                            OpponentGone::new(false, None)
                                         };
                                         if !lines.send(&line).await {
                                             return;
@@ -428,7 +403,7 @@ pub async fn game_stream(
                     }
                 } => {
                     claim_at = None;
-                    let line = json!({ "type": "opponentGone", "gone": true, "claimWinInSeconds": 0 });
+                    let line = OpponentGone::new(true, Some(0));
                     if !lines.send(&line).await { return; }
                     false
                 }
@@ -455,15 +430,14 @@ pub async fn game_stream(
 }
 
 async fn send_chat(lines: &Lines, m: Result<crate::hub::Published, RecvError>) -> bool {
-    let text = match m {
-        Ok(text) => text,
+    let published = match m {
+        Ok(published) => published,
         Err(RecvError::Lagged(_)) => return true,
         Err(RecvError::Closed) => return false,
     };
-    let v: Value = serde_json::from_slice(text.as_bytes()).unwrap_or_default();
-    match chat_line(&v) {
-        Some(line) => lines.send(&line).await,
-        None => true,
+    match published.event() {
+        ServerEvent::Chat { line, .. } => lines.send(&ChatLine::from(&**line)).await,
+        _ => true,
     }
 }
 
@@ -474,14 +448,17 @@ mod tests {
     #[test]
     fn the_claim_counts_down_with_a_clock_only() {
         let (line, at) = gone_line(1_000, true, 1_000);
-        assert_eq!(line["claimWinInSeconds"], 30);
+        assert_eq!(line.claim_win_in_seconds, Some(30));
         assert_eq!(at, Some(31_000));
         let (line, _) = gone_line(1_000, true, 30_500);
-        assert_eq!(line["claimWinInSeconds"], 1);
+        assert_eq!(line.claim_win_in_seconds, Some(1));
         let (line, _) = gone_line(1_000, true, 90_000);
-        assert_eq!(line["claimWinInSeconds"], 0);
+        assert_eq!(line.claim_win_in_seconds, Some(0));
         let (line, at) = gone_line(1_000, false, 1_000);
-        assert!(line.get("claimWinInSeconds").is_none());
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"gone":true,"type":"opponentGone"}"#
+        );
         assert_eq!(at, None);
     }
 }

@@ -4,9 +4,10 @@
 //! game's `perf` is its speed (for chess) or its game, and ratings come as
 //! `perfs` keyed by those perfs.
 
+use super::shapes::{Status, VariantShape};
 use crate::store::{ClockSettings, RatingPool, RatingRecord};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tensorchess_rules::VariantKind;
 
 /// What a guest's id starts with in the API: longer than any user name
@@ -23,13 +24,13 @@ pub fn user_id(id: &str, account: Option<&str>) -> String {
 }
 
 /// A game's `variant` object: chess is lichess's `standard`.
-pub fn variant(kind: VariantKind) -> Value {
+pub fn variant(kind: VariantKind) -> VariantShape {
     let (key, name, short) = match kind {
         VariantKind::Chess => ("standard", "Standard", "Std"),
         VariantKind::Tensor => ("tensor", "Tensor Chess", "Tensor"),
         VariantKind::Chessence => ("chessence", "Chessence", "Chessence"),
     };
-    json!({ "key": key, "name": name, "short": short })
+    VariantShape { key, name, short }
 }
 
 /// lichess's speed of a time control (estimated game time: base + 40
@@ -128,7 +129,7 @@ const POOLS: [RatingPool; 6] = [
 
 /// A game's status as lichess's `gameStart` and `gameFinish` show it:
 /// `{"id": 31, "name": "resign"}` (lichess's numbers for its words).
-pub fn status(name: &str) -> Value {
+pub fn status(name: &'static str) -> Status {
     let id = match name {
         "created" => 10,
         "started" => 20,
@@ -143,7 +144,7 @@ pub fn status(name: &str) -> Value {
         "unknownFinish" => 38,
         _ => 60, // variantEnd
     };
-    json!({ "id": id, "name": name })
+    Status { id, name }
 }
 
 /// A user's `perfs` from their stored ratings (pools never played at the
@@ -182,8 +183,8 @@ mod tests {
 
     #[test]
     fn chess_is_standard_and_its_perf_is_its_speed() {
-        assert_eq!(variant(VariantKind::Chess)["key"], "standard");
-        assert_eq!(variant(VariantKind::Tensor)["key"], "tensor");
+        assert_eq!(variant(VariantKind::Chess).key, "standard");
+        assert_eq!(variant(VariantKind::Tensor).key, "tensor");
         let blitz = Some(ClockSettings {
             base_ms: 180_000,
             increment_ms: 2_000,

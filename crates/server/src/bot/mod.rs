@@ -11,10 +11,9 @@ mod export;
 mod game;
 pub mod lichess;
 mod lines;
+pub mod shapes;
 
-pub use events::{
-    event_stream, lichess_challenge, now_playing, subscribe_events, EventSubscription,
-};
+pub use events::{event_stream, now_playing, subscribe_events, EventSubscription};
 pub use export::{ExportedGame, PlayerResult};
 pub use game::{game_full, game_state, game_stream, GameStateLine};
 pub use lines::LineStream;

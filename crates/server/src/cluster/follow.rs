@@ -141,7 +141,7 @@ fn act_on(
         } => {
             live.hub().publish(
                 LOBBY_TOPIC,
-                &ServerEvent::Paired {
+                ServerEvent::Paired {
                     topic: LOBBY_TOPIC.to_string(),
                     seek,
                     game,
@@ -149,9 +149,14 @@ fn act_on(
                 },
             );
         }
-        Notice::Relay { topic, text, .. } => {
-            live.hub().publish_text(&topic, text);
-        }
+        // Read back as the event it was (the server's own readers, the
+        // programs' streams, read events); the pages get the same text.
+        Notice::Relay { topic, text, .. } => match serde_json::from_str::<ServerEvent>(&text) {
+            Ok(event) => {
+                live.hub().publish_serialized(&topic, event, text);
+            }
+            Err(e) => tracing::warn!("an event relayed for {topic} could not be read: {e}"),
+        },
         Notice::Tournament { id, event, .. } => {
             if let Some(tournaments) = tournaments.upgrade() {
                 tokio::spawn(async move { tournaments.tell_here(&id, event).await });

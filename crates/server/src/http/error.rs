@@ -36,7 +36,7 @@ fn warn_overloaded(e: &AppError) {
 
 /// The JSON body of an error answer.
 #[derive(Serialize, Debug)]
-struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// What went wrong, as a sentence for people.
     error: String,
     /// Why, in a word.
@@ -51,6 +51,19 @@ struct ErrorBody {
     /// The reason's details by name (squares, roles, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     args: Option<BTreeMap<&'static str, String>>,
+}
+
+impl ErrorBody {
+    /// The body of a refusal of `kind`, said `error`.
+    pub(crate) fn plain(error: &str, kind: Kind) -> ErrorBody {
+        ErrorBody {
+            error: error.to_string(),
+            kind,
+            reason: None,
+            code: None,
+            args: None,
+        }
+    }
 }
 
 impl IntoResponse for AppError {

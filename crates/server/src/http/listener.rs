@@ -7,6 +7,7 @@
 //! the others. WebSockets, once upgraded, keep their own ping and idle
 //! rules (`ws.rs`).
 
+use crate::kind::Kind;
 use crate::metrics::{Gauge, Metrics};
 use crate::{app, AppState};
 use axum::extract::ConnectInfo;
@@ -105,7 +106,8 @@ fn admit(
 /// Answers a connection that is not let in with a short 503 (JSON, like
 /// every error) and closes it, without waiting on the client.
 fn refuse(stream: tokio::net::TcpStream, why: &'static str) {
-    let body = serde_json::json!({ "error": why, "kind": "overloaded" }).to_string();
+    let body = serde_json::to_string(&super::error::ErrorBody::plain(why, Kind::Overloaded))
+        .unwrap_or_default();
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          retry-after: 5\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",

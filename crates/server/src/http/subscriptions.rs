@@ -9,6 +9,7 @@
 use crate::hub::{AudienceMember, Published};
 use crate::ids::GameId;
 use crate::presence::{PresenceGuard, WatchGuard};
+use crate::views::ServerEvent;
 use futures_util::Stream;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -98,12 +99,7 @@ impl Subscription {
 /// Whether a message on a game's topic may have seated someone: any
 /// change but a move (a join here, an update from another instance).
 pub fn may_seat(p: &Published) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Head<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: &'a str,
-    }
-    serde_json::from_slice::<Head>(p.as_bytes()).map_or(true, |h| h.kind != "move")
+    !matches!(p.event(), ServerEvent::Move { .. })
 }
 
 /// A connection's subscriptions, in the order they were made.
@@ -178,9 +174,19 @@ mod tests {
         )
     }
 
+    /// An event saying `n`.
+    fn said(n: usize) -> ServerEvent {
+        ServerEvent::Error {
+            message: n.to_string(),
+        }
+    }
+
     fn text(heard: Heard) -> String {
         match heard {
-            Heard::Message(Ok(p)) => String::from_utf8(p.text_for(None).to_vec()).unwrap(),
+            Heard::Message(Ok(p)) => match p.event() {
+                ServerEvent::Error { message } => message.clone(),
+                other => format!("{other:?}"),
+            },
             Heard::Message(Err(e)) => format!("{e:?}"),
             Heard::GameChanged(..) => "game changed".into(),
         }
@@ -193,8 +199,8 @@ mod tests {
         subs.insert(sub(&hub, "a"));
         subs.insert(sub(&hub, "b"));
         for i in 0..3 {
-            hub.publish("a", &i);
-            hub.publish("b", &i);
+            hub.publish("a", said(i));
+            hub.publish("b", said(i));
         }
         let mut heard = Vec::new();
         for _ in 0..6 {
@@ -217,8 +223,8 @@ mod tests {
         assert!(subs.remove("a").is_some());
         assert!(!subs.contains("a"));
         assert_eq!(hub.subscriber_count("a"), 0);
-        hub.publish("a", &1);
-        hub.publish("b", &2);
+        hub.publish("a", said(1));
+        hub.publish("b", said(2));
         let (topic, _, h) = subs.next().await;
         assert_eq!((topic.as_str(), text(h).as_str()), ("b", "2"));
     }
@@ -229,7 +235,7 @@ mod tests {
         let mut subs = Subscriptions::default();
         subs.insert(sub(&hub, "game:a"));
         for i in 0..100 {
-            hub.publish("game:a", &i);
+            hub.publish("game:a", said(i));
         }
         let (_, _, h) = subs.next().await;
         assert!(matches!(h, Heard::Message(Err(RecvError::Lagged(_)))));
@@ -247,7 +253,26 @@ mod tests {
             Some((game.clone(), hub.subscribe("game:abc123"))),
             Held::default(),
         ));
-        hub.publish("game:abc123", &serde_json::json!({ "type": "move" }));
+        let moved = ServerEvent::Move {
+            topic: "game:abc123".into(),
+            event: Box::new(crate::views::move_event::MoveEventView {
+                rev: 2,
+                played: crate::views::move_event::MovePlayed {
+                    ply: 0,
+                    uci: "e2e4".into(),
+                    san: "e4".into(),
+                    fen: String::new(),
+                    check: None,
+                    path: None,
+                },
+                hands: None,
+                clock: None,
+                draw_offer: None,
+                can_abort: true,
+                legal: None,
+            }),
+        };
+        hub.publish("game:abc123", moved);
         let (topic, _, h) = subs.next().await;
         assert_eq!(topic, "chat:abc123:spectators");
         let Heard::GameChanged(id, Ok(p)) = h else {
@@ -255,7 +280,12 @@ mod tests {
         };
         assert_eq!(id, game);
         assert!(!may_seat(&p), "a move seats nobody");
-        hub.publish("game:abc123", &serde_json::json!({ "type": "game" }));
+        hub.publish(
+            "game:abc123",
+            ServerEvent::Resync {
+                topic: "game:abc123".into(),
+            },
+        );
         let (_, _, h) = subs.next().await;
         let Heard::GameChanged(_, Ok(p)) = h else {
             panic!("not a game change")

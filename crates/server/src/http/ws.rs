@@ -179,12 +179,6 @@ async fn analysis_event(rx: &mut Option<mpsc::Receiver<ServerEvent>>) -> Option<
     }
 }
 
-/// A message to a page whose session ended (`type`: `banned` or
-/// `session_ended`), sent before the socket closes.
-fn account_message(kind: &str, message: &str) -> Message {
-    Frame::text(serde_json::json!({ "type": kind, "message": message }).to_string())
-}
-
 /// Sends one message, unless the client does not take it within `limit`.
 async fn send_within<S>(sink: &mut S, msg: Message, limit: Duration) -> bool
 where
@@ -201,8 +195,10 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
     let write_limit = state.games.config().ws_write_timeout;
     let (mut sink, mut stream) = socket.split();
     if let Some(reason) = &me.banned {
-        let text = format!("You are banned from this server: {reason}");
-        let _ = send_within(&mut sink, account_message("banned", &text), write_limit).await;
+        let banned = ServerEvent::Banned {
+            message: format!("You are banned from this server: {reason}"),
+        };
+        let _ = send_within(&mut sink, text(&banned), write_limit).await;
         let _ = send_within(&mut sink, close(), write_limit).await;
         return;
     }
@@ -281,12 +277,12 @@ async fn connection(socket: WebSocket<HttpStream>, state: AppState, me: Me) {
                     // Signals were missed: none can be checked, so the
                     // page reconnects and is identified afresh.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        Some(("session_ended", "Please reconnect".to_string()))
+                        Some(ServerEvent::SessionEnded { message: "Please reconnect".to_string() })
                     }
                     Err(broadcast::error::RecvError::Closed) => None,
                 };
-                if let Some((kind, message)) = ends {
-                    let _ = send_within(&mut sink, account_message(kind, &message), write_limit).await;
+                if let Some(event) = ends {
+                    let _ = send_within(&mut sink, text(&event), write_limit).await;
                     let _ = send_within(&mut sink, close(), write_limit).await;
                     break;
                 }

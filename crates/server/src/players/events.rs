@@ -7,6 +7,7 @@
 
 use super::Players;
 use crate::store::{AccountChange, AccountEvent, StoreError};
+use crate::views::ServerEvent;
 use tokio::sync::broadcast;
 
 /// Events read from the log at a time.
@@ -36,8 +37,8 @@ pub enum AccountSignal {
 
 impl AccountSignal {
     /// Whether a socket of `player` with session `token_hash` must close,
-    /// and the message the page is sent first (its `type` and text).
-    pub fn closes(&self, player: &str, token_hash: &str) -> Option<(&'static str, String)> {
+    /// and the event the page is sent first.
+    pub fn closes(&self, player: &str, token_hash: &str) -> Option<ServerEvent> {
         match self {
             AccountSignal::SessionsEnded {
                 player: p,
@@ -49,17 +50,15 @@ impl AccountSignal {
                     (None, Some(keep)) => keep != token_hash,
                     (None, None) => true,
                 };
-                ends.then(|| {
-                    (
-                        "session_ended",
-                        "You were logged out (on another page, or by the server)".to_string(),
-                    )
+                ends.then(|| ServerEvent::SessionEnded {
+                    message: "You were logged out (on another page, or by the server)".to_string(),
                 })
             }
-            AccountSignal::Banned { player: p, reason } if p == player => Some((
-                "banned",
-                format!("You are banned from this server: {reason}"),
-            )),
+            AccountSignal::Banned { player: p, reason } if p == player => {
+                Some(ServerEvent::Banned {
+                    message: format!("You are banned from this server: {reason}"),
+                })
+            }
             _ => None,
         }
     }
@@ -178,9 +177,10 @@ mod tests {
             player: "p".into(),
             reason: "spam".into(),
         };
-        let (kind, text) = ban.closes("p", "t9").unwrap();
-        assert_eq!(kind, "banned");
-        assert!(text.contains("spam"));
+        let Some(ServerEvent::Banned { message }) = ban.closes("p", "t9") else {
+            panic!("not banned")
+        };
+        assert!(message.contains("spam"));
         assert!(ban.closes("q", "t9").is_none());
     }
 }

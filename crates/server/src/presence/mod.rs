@@ -527,7 +527,7 @@ impl Presence {
         let topic = game_topic(id);
         self.hub.publish(
             &topic,
-            &ServerEvent::Presence {
+            ServerEvent::Presence {
                 topic: topic.clone(),
                 white,
                 black,
@@ -611,8 +611,10 @@ mod tests {
         let told = |rx: &mut tokio::sync::broadcast::Receiver<crate::hub::Published>| {
             let mut counts = Vec::new();
             while let Ok(p) = rx.try_recv() {
-                let v: serde_json::Value = serde_json::from_slice(p.as_bytes()).unwrap();
-                counts.push(v["spectators"].as_u64().unwrap());
+                let crate::views::ServerEvent::Presence { spectators, .. } = p.event() else {
+                    panic!("not presence: {:?}", p.event());
+                };
+                counts.push(*spectators as u64);
             }
             counts
         };

@@ -610,7 +610,7 @@ impl Tournaments {
         };
         self.live.hub().publish(
             &topic_of(&t.id),
-            &ServerEvent::Tournament {
+            ServerEvent::Tournament {
                 topic: topic_of(&t.id),
                 event,
                 tournament: Box::new(news),
@@ -662,7 +662,7 @@ impl Tournaments {
                 };
                 self.live.hub().publish(
                     &topic_of(id),
-                    &ServerEvent::Tournament {
+                    ServerEvent::Tournament {
                         topic: topic_of(id),
                         event,
                         tournament: Box::new(news),
@@ -679,7 +679,7 @@ impl Tournaments {
         let topic = topic_of(id);
         self.live.hub().publish(
             &topic,
-            &ServerEvent::TournamentPairings {
+            ServerEvent::TournamentPairings {
                 topic: topic.clone(),
                 pairings: pairings.to_vec(),
             },

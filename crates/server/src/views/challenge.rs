@@ -1,12 +1,13 @@
 //! Challenges as their two players' pages see them, and what became of
 //! one.
 
-use crate::store::ChallengeState;
-use crate::views::ClockSpecView;
-use serde::Serialize;
+use crate::store::{ChallengeState, SeekColor};
+use crate::views::{words, ClockSpecView};
+use serde::{Deserialize, Serialize};
+use tensorchess_rules::VariantKind;
 
 /// What became of a challenge, as its two players' pages are told.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ChallengeEvent {
     /// It was made.
@@ -34,8 +35,47 @@ impl ChallengeEvent {
     }
 }
 
+/// Which way a challenge goes, for the player who sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Received.
+    In,
+    /// Made.
+    Out,
+}
+
+/// Where a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeStatus {
+    /// Waiting for an answer.
+    Open,
+    /// Accepted: the game was made.
+    Accepted,
+    /// Declined by the invited player.
+    Declined,
+    /// Withdrawn by the challenger.
+    Canceled,
+    /// Nobody answered in time.
+    Expired,
+}
+
+impl ChallengeStatus {
+    /// The status of a stored state.
+    pub fn of(state: &ChallengeState) -> ChallengeStatus {
+        match state {
+            ChallengeState::Open => ChallengeStatus::Open,
+            ChallengeState::Accepted { .. } => ChallengeStatus::Accepted,
+            ChallengeState::Declined { .. } => ChallengeStatus::Declined,
+            ChallengeState::Canceled => ChallengeStatus::Canceled,
+            ChallengeState::Expired => ChallengeStatus::Expired,
+        }
+    }
+}
+
 /// A player of a challenge, as pages show them.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengerView {
     /// Their player id.
     pub id: String,
@@ -44,7 +84,8 @@ pub struct ChallengerView {
     /// Their account's user name (for the profile link).
     pub account: Option<String>,
     /// `BOT` for a bot account.
-    pub title: Option<&'static str>,
+    #[serde(default, deserialize_with = "words::title")]
+    pub title: Option<words::Word>,
     /// Their rating in the challenge's pool (the start for a newcomer).
     pub rating: i32,
     /// Whether that rating is still provisional (as lichess marks it).
@@ -52,20 +93,21 @@ pub struct ChallengerView {
 }
 
 /// A challenge, as one of its two players sees it.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengeView {
     /// Its id.
     pub id: String,
     /// `in` (received) or `out` (made), for the asker.
-    pub direction: &'static str,
+    pub direction: Direction,
     /// The challenger.
     pub from: ChallengerView,
     /// The player challenged.
     pub to: ChallengerView,
     /// `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: VariantKind,
     /// Its title.
-    pub variant_title: &'static str,
+    #[serde(deserialize_with = "words::variant_title")]
+    pub variant_title: words::Word,
     /// The real-time clock; `null` for none.
     pub clock: Option<ClockSpecView>,
     /// Days per move; `null` for none.
@@ -73,17 +115,19 @@ pub struct ChallengeView {
     /// Rated or not.
     pub rated: bool,
     /// The challenger's colour: `white`, `black` or `random`.
-    pub color: &'static str,
+    pub color: SeekColor,
     /// The challenger's colour in the game: `random` drawn from the
     /// challenge's (random) id, as lichess says it before acceptance.
-    pub final_color: &'static str,
+    pub final_color: SeekColor,
     /// `open`, `accepted`, `declined`, `canceled` or `expired`.
-    pub state: &'static str,
+    pub state: ChallengeStatus,
     /// The game, once accepted.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub game: Option<String>,
     /// The reason given with a decline.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub reason: Option<String>,
     /// When it was made (ms).
     pub created_at: i64,
@@ -92,7 +136,7 @@ pub struct ChallengeView {
 }
 
 /// `GET /api/challenges`: the asker's open challenges.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengesView {
     /// Received, oldest first.
     #[serde(rename = "in")]

@@ -1,10 +1,12 @@
 //! A game's chat as pages see it: a line, and a room's newest lines.
 
 use crate::store::ChatRoom;
-use serde::Serialize;
+use crate::views::words;
+use serde::{Deserialize, Serialize};
+use tensorchess_rules::Color;
 
 /// One chat message as pages see it (its author's id is not shown).
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct ChatLineView {
     /// The message's number (to report it).
     pub id: i64,
@@ -14,14 +16,21 @@ pub struct ChatLineView {
     pub name: String,
     /// The author's account (its username, for a link to the profile);
     /// absent for a guest.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub account: Option<String>,
     /// The author's seat, in the players' room.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seat: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub seat: Option<Color>,
     /// `BOT` when the author is a bot account (shown before the name).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "words::title"
+    )]
+    #[ts(optional)]
+    pub title: Option<words::Word>,
     /// The text, to be shown as text (never as HTML, links not made).
     pub text: String,
     /// When it was written (ms).
@@ -29,7 +38,7 @@ pub struct ChatLineView {
 }
 
 /// A room's messages (`GET /api/games/{id}/chat?room=`).
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug, ts_rs::TS)]
 pub struct ChatView {
     /// The room.
     pub room: ChatRoom,

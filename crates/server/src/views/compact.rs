@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use tensorchess_rules::{MoveKind, Position, Variant, VariantGame};
 
 /// A path in a move event: its squares where a page can make the rest.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(untagged)]
 pub enum CompactPath {
     /// One route of the piece on the move's square, through these squares.
@@ -143,25 +143,26 @@ fn leading_square(s: &str) -> Option<(&str, &str)> {
 }
 
 /// A special move's kind and rook (what its move string does not say).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SpecialMove {
     /// `castle` or `en_passant`.
     pub kind: &'static str,
     /// The rook a castling moves.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub rook: Option<String>,
 }
 
 /// A position's legal moves in the compact form.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Default, ts_rs::TS)]
 pub struct CompactLegal {
     /// Move strings by their start: `{"e2": ["e3", "e4"]}` is `e2e3`, `e2e4`.
     pub moves: BTreeMap<String, Vec<String>>,
     /// The kinds a move string does not tell, by move string.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub special: BTreeMap<String, SpecialMove>,
     /// The paths a page does not make itself, by move string (see the module).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub paths: BTreeMap<String, CompactPath>,
 }
 

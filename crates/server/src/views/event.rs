@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// What happened to a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum GameEvent {
     /// The game as it is, on subscribing.

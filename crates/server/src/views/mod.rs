@@ -11,15 +11,18 @@ pub mod move_event;
 pub mod path;
 pub mod tournament;
 pub mod tournament_news;
+pub mod words;
 
+use crate::store::SeekColor;
 use event::GameEvent;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use tensorchess_rules::VariantKind;
 
 /// What a bot account is called where names are shown (before the name).
 pub const BOT_TITLE: &str = "BOT";
 
 /// One piece's route during a move; `squares[0]` is where it starts.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RouteView {
     /// The piece that travels, as a FEN letter.
     pub piece: String,
@@ -28,7 +31,7 @@ pub struct RouteView {
 }
 
 /// How a move looks on the board, for animation and arrows.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PathView {
     /// Routes in the order they are shown (a propel: the piece, then the beast).
     pub routes: Vec<RouteView>,
@@ -37,7 +40,7 @@ pub struct PathView {
 }
 
 /// A legal move, with everything a page needs to offer it.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct MoveView {
     /// The move string to post back (RULES 4.2).
     pub uci: String,
@@ -60,7 +63,7 @@ pub struct MoveView {
 }
 
 /// A played move in a game's history.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct HistoryEntry {
     /// 0 for the first move.
     pub ply: usize,
@@ -69,6 +72,7 @@ pub struct HistoryEntry {
     /// The move in standard algebraic notation, as it was played.
     pub san: String,
     /// The colour that played it.
+    #[ts(as = "tensorchess_rules::Color")]
     pub color: &'static str,
     /// The position after it.
     pub fen: String,
@@ -113,7 +117,7 @@ impl Serialize for History {
 }
 
 /// The board's shape.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GeometryView {
     /// Columns, `a` first: 10 in Tensor Chess, 8 in chess, 6 in Chessence.
     pub files: u8,
@@ -124,28 +128,32 @@ pub struct GeometryView {
 }
 
 /// `POST /api/explain`: whether a move is legal, and if not, why.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ExplainView {
     /// The move is legal in the position; the other fields say which move
     /// it is (`uci`) or why it is not (`reason`, `code`, `args`).
     pub legal: bool,
     /// The move string of the legal move (also when SAN was given).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub uci: Option<String>,
     /// Why not, as a sentence for the player.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub reason: Option<String>,
     /// The reason in a word (`IllegalReason::code`, or `not_a_move`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub code: Option<&'static str>,
     /// The reason's details by name (squares, roles, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub args: Option<std::collections::BTreeMap<&'static str, String>>,
 }
 
 /// What a game's rules have, so that pages ask the game instead of
 /// testing its name.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RulesView {
     /// Sides hold pieces in reserve and drop them (Chessence).
     pub hands: bool,
@@ -158,7 +166,7 @@ pub struct RulesView {
 }
 
 /// Pieces in reserve (Chessence men), by side.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct HandsView {
     /// Men White may still drop (0 outside Chessence).
     pub white: u8,
@@ -167,7 +175,7 @@ pub struct HandsView {
 }
 
 /// How a game ended.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct EndView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
@@ -175,9 +183,12 @@ pub struct EndView {
     /// `dead_material`, `resignation`, `agreement`.
     pub reason: String,
     /// `white` or `black`; `null` for a draw.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub winner: Option<&'static str>,
     /// An aborted game: the side that did not make its first move in time.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub no_show: Option<&'static str>,
     /// Large text over the board: "Checkmate", "Stalemate", "Draw", "White resigns".
     pub title: String,
@@ -186,13 +197,14 @@ pub struct EndView {
 }
 
 /// A position with its legal moves.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PositionView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: &'static str,
     /// The position (RULES 5).
     pub fen: String,
     /// The side to move: `white` or `black`.
+    #[ts(as = "tensorchess_rules::Color")]
     pub turn: &'static str,
     /// The side to move's king, when it is in check.
     pub check: Option<String>,
@@ -209,7 +221,7 @@ pub struct PositionView {
 }
 
 /// A game, whole: what a page shows and replays.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GameView {
     /// The game's id, as in its URL.
     pub id: String,
@@ -220,6 +232,7 @@ pub struct GameView {
     /// `engine`, `local` or `online`.
     pub mode: &'static str,
     /// The person's colour against the engine.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub human_color: Option<String>,
     /// The engine's level, 1..=6 (engine games only).
     pub level: Option<u8>,
@@ -236,6 +249,7 @@ pub struct GameView {
     /// The position now, with its legal moves.
     pub position: PositionView,
     /// The moves from ply `moves_from` on.
+    #[ts(as = "Vec<HistoryEntry>")]
     pub moves: History,
     /// Set once the game is over.
     pub end: Option<EndView>,
@@ -249,6 +263,7 @@ pub struct GameView {
     pub online: Option<OnlineView>,
     /// The seat of whoever asked (`white`/`black`), in answers to one
     /// player's request; `null` for spectators and in broadcasts.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub you: Option<&'static str>,
     /// `moves` holds the game's moves from this ply on. It is 0 (all the
     /// moves) except in the updates of online games sent over the WebSocket,
@@ -260,7 +275,7 @@ pub struct GameView {
 }
 
 /// A seat of an online game, as everybody may see it (never its token).
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeatView {
     /// A player holds the seat.
     pub taken: bool,
@@ -271,7 +286,7 @@ pub struct SeatView {
 }
 
 /// A game's clocks at the moment the view was made.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ClockView {
     /// Each side's time for the whole game, in milliseconds (for
     /// correspondence: for each move).
@@ -286,6 +301,7 @@ pub struct ClockView {
     /// Black's time left, in milliseconds (never below 0).
     pub black_ms: i64,
     /// The colour whose clock is running, if one is.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub running: Option<&'static str>,
     /// Before both sides have moved: the time the side to move has left to
     /// make its first move before the game is aborted.
@@ -293,7 +309,7 @@ pub struct ClockView {
 }
 
 /// What an online game adds to a [`GameView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct OnlineView {
     /// White's seat.
     pub white: SeatView,
@@ -302,8 +318,10 @@ pub struct OnlineView {
     /// `null`: the game has no clock.
     pub clock: Option<ClockView>,
     /// The colour whose draw offer waits for an answer.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub draw_offer: Option<String>,
     /// The colour whose rematch offer waits for an answer.
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub rematch_offer: Option<String>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
@@ -325,7 +343,7 @@ pub struct OnlineView {
 }
 
 /// An engine score from White's point of view.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ScoreView {
     /// Centipawns, positive when White is better (absent for mates).
     pub cp: Option<i32>,
@@ -337,7 +355,7 @@ pub struct ScoreView {
 
 /// The engine's advice for the side to move (`POST /api/games/{id}/hint`,
 /// `GET /api/games/{id}/eval`).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct AnalysisView {
     /// The ply of the game it was computed for.
     pub ply: usize,
@@ -349,7 +367,7 @@ pub struct AnalysisView {
 }
 
 /// The answer to a draw offer (`POST /api/games/{id}/draw`).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct DrawAnswerView {
     /// The game ended in a draw.
     pub accepted: bool,
@@ -365,7 +383,7 @@ pub struct DrawAnswerView {
 
 /// `POST /api/position`: a position after an optional move (the rules
 /// page's mini-boards).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayedView {
     /// The move played, with its path, as it looked before it was played.
     pub played: Option<MoveView>,
@@ -374,7 +392,7 @@ pub struct PlayedView {
 }
 
 /// A game the server plays, in [`InfoView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct VariantInfo {
     /// The name requests use: `tensor`, `chess` or `chessence`.
     pub name: &'static str,
@@ -387,7 +405,7 @@ pub struct VariantInfo {
 }
 
 /// An engine level, in [`InfoView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct LevelInfo {
     /// The number requests use, 1..=6.
     pub level: u8,
@@ -396,7 +414,7 @@ pub struct LevelInfo {
 }
 
 /// A time control, as requests write it.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ClockSpecView {
     /// Each side's time for the whole game, in seconds.
     pub base_seconds: i64,
@@ -414,7 +432,7 @@ impl From<crate::store::ClockSettings> for ClockSpecView {
 }
 
 /// Who posted a seek.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeekPlayerView {
     /// The player's id.
     pub id: String,
@@ -429,20 +447,21 @@ pub struct SeekPlayerView {
 }
 
 /// An open seek of the lobby.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeekView {
     /// The seek's id (`DELETE /api/seeks/{id}`, `POST .../accept`).
     pub id: String,
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: VariantKind,
     /// The game's name for people.
-    pub variant_title: &'static str,
+    #[serde(deserialize_with = "words::variant_title")]
+    pub variant_title: words::Word,
     /// `null`: no clock.
     pub clock: Option<ClockSpecView>,
     /// The game will change both players' ratings.
     pub rated: bool,
     /// The colour the creator plays: `white`, `black` or `random`.
-    pub color: &'static str,
+    pub color: SeekColor,
     /// Who posted it.
     pub player: SeekPlayerView,
     /// When it was posted, in milliseconds since the Unix epoch.
@@ -453,7 +472,7 @@ pub struct SeekView {
 }
 
 /// `GET /api/info`: what the server offers.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct InfoView {
     /// The server's version (its crate's).
     pub version: &'static str,
@@ -464,9 +483,10 @@ pub struct InfoView {
 }
 
 /// A line of a live analysis (`analysis` messages).
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct AnalysisLineView {
     /// From White's point of view: `{"cp": 35}` or `{"mate": -3}`.
+    #[ts(type = "{ cp: number } | { mate: number }")]
     pub score: tensorchess_analysis::review::Score,
     /// The line's moves in SAN.
     pub san: Vec<String>,
@@ -477,11 +497,16 @@ pub struct AnalysisLineView {
 }
 
 /// Messages the WebSocket sends.
-#[derive(Serialize, Clone, Debug)]
+///
+/// The events another instance relays (a chat line, a challenge's news, a
+/// game's start, a seek) are read back from its text; the others are
+/// never read, and a text naming one of them is refused.
+#[derive(Serialize, Deserialize, Clone, Debug, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerEvent {
     /// A game's whole state, after `event` (`snapshot`, `move`, `takeback`,
     /// `resign`, `draw`, `thinking`).
+    #[serde(skip_deserializing)]
     Game {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -492,6 +517,7 @@ pub enum ServerEvent {
     },
     /// One move of an online game that goes on, in its compact form (see
     /// `live::move_event`).
+    #[serde(skip_deserializing)]
     Move {
         /// The game's topic (`game:ID`).
         topic: String,
@@ -518,6 +544,7 @@ pub enum ServerEvent {
         challenge: Box<challenge::ChallengeView>,
     },
     /// A player's open challenges, on subscribing to `challenges`.
+    #[serde(skip_deserializing)]
     Challenges {
         /// Always `challenges`.
         topic: String,
@@ -527,6 +554,7 @@ pub enum ServerEvent {
     /// A tournament as it is now, after `event` (`snapshot`, `joined`,
     /// `withdrawn`, `paused`, `started`, `standings`, `berserk`, `finished`), on its
     /// topic `tournament:{id}`.
+    #[serde(skip_deserializing)]
     Tournament {
         /// `tournament:{id}`.
         topic: String,
@@ -543,6 +571,7 @@ pub enum ServerEvent {
         pairings: Vec<tournament::PairedGameView>,
     },
     /// A chat room's newest lines, on subscribing to it.
+    #[serde(skip_deserializing)]
     ChatHistory {
         /// The room's topic.
         topic: String,
@@ -551,32 +580,52 @@ pub enum ServerEvent {
     },
     /// Answer to a client's `subscribe`; `seat` is the colour this
     /// connection plays in an online game (absent for spectators).
+    #[serde(skip_deserializing)]
     Subscribed {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
         /// `white` or `black`.
         #[serde(skip_serializing_if = "Option::is_none")]
-        seat: Option<&'static str>,
+        #[ts(optional, as = "Option<tensorchess_rules::Color>")]
+        seat: Option<words::Word>,
     },
     /// Answer to a client's `unsubscribe`.
+    #[serde(skip_deserializing)]
     Unsubscribed {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
     },
+    /// The page's session ended (logged out on another page or by the
+    /// server, or signals were missed: reconnect); the socket closes after it.
+    #[serde(skip_deserializing)]
+    SessionEnded {
+        /// Why, as a sentence.
+        message: String,
+    },
+    /// The player is banned; the socket closes after it.
+    #[serde(skip_deserializing)]
+    Banned {
+        /// Why, as a sentence (the operator's reason in it).
+        message: String,
+    },
     /// Answer to a client's `ping`.
+    #[serde(skip_deserializing)]
     Pong,
     /// A message that could not be handled; the connection stays open.
+    #[serde(skip_deserializing)]
     Error {
         /// Why, as a sentence.
         message: String,
     },
     /// Updates were missed (a slow connection): fetch the state again.
+    #[serde(skip_deserializing)]
     Resync {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
     },
     /// The lobby's open seeks (on subscription; again only after this
     /// server missed notices of the others).
+    #[serde(skip_deserializing)]
     Lobby {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -597,6 +646,7 @@ pub enum ServerEvent {
         game: String,
     },
     /// Seeks went (cancelled, taken, lapsed, or their creator left).
+    #[serde(skip_deserializing)]
     SeekRemoved {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -604,6 +654,7 @@ pub enum ServerEvent {
         ids: Vec<String>,
     },
     /// A seek was accepted: it became `game`, played by `players` (White's first).
+    #[serde(skip_deserializing)]
     Paired {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -615,6 +666,7 @@ pub enum ServerEvent {
         players: [String; 2],
     },
     /// Which players of an online game are connected (sent when it changes).
+    #[serde(skip_deserializing)]
     Presence {
         /// The topic the event belongs to (`game:ID`, `lobby`).
         topic: String,
@@ -627,41 +679,46 @@ pub enum ServerEvent {
     },
     /// An online action (`move`, `resign`, ...) was done; `req` is the
     /// client's own number for the request, if it sent one.
+    #[serde(skip_deserializing)]
     Ack {
         /// The client's number for the request, if it sent one.
         req: Option<u64>,
         /// The game's id.
         game: String,
         /// The action's `type` (`move`, `resign`, ...).
-        action: &'static str,
+        action: words::Word,
         /// The game's revision after the action.
         rev: i64,
         /// Moves in the game after the action.
         ply: usize,
         /// The rematch created by this action.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         rematch_id: Option<String>,
     },
     /// An online action was refused: `kind` says why in a word
     /// (`not_a_player`, `not_your_turn`, `stale`, `game_over`, `illegal_move`,
     /// `waiting`, `rate_limited`, ...), `message` in a sentence.
+    #[serde(skip_deserializing)]
     Refused {
         /// The client's number for the request, if it sent one.
         req: Option<u64>,
         /// The game's id.
         game: String,
         /// The action's `type` (`move`, `resign`, ...).
-        action: &'static str,
+        action: words::Word,
         /// Why, in a word.
         kind: crate::kind::Kind,
         /// Why, as a sentence.
         message: String,
         /// An illegal move: why the rules forbid it, as a sentence.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         reason: Option<String>,
     },
     /// A depth of a live analysis finished (`done`: the analysis ended;
     /// the lines are the last ones found); `id` is the client's number.
+    #[serde(skip_deserializing)]
     Analysis {
         /// The client's number for the analysis.
         id: u64,
@@ -681,6 +738,7 @@ pub enum ServerEvent {
     /// An analysis was not started: `kind` says why in a word
     /// (`overloaded`, `rate_limited`, `too_many`, `bad_request`,
     /// `illegal_move`), `message` in a sentence.
+    #[serde(skip_deserializing)]
     AnalysisRefused {
         /// The client's number for the analysis.
         id: u64,

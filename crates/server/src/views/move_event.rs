@@ -8,7 +8,7 @@ use serde::Serialize;
 /// The move a move event carries: the game's move list entry without what
 /// a page knows already (the colour: the side that was to move; the path,
 /// where the page makes it from the move string and the position before).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct MovePlayed {
     /// 0 for the first move.
     pub ply: usize,
@@ -20,9 +20,11 @@ pub struct MovePlayed {
     pub fen: String,
     /// The king in check after it, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub check: Option<String>,
     /// Its path, where a page does not make it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub path: Option<CompactPath>,
 }
 
@@ -41,7 +43,7 @@ impl MovePlayed {
 }
 
 /// The part of a move event every subscriber reads.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct MoveEventView {
     /// The game's revision after the move.
     pub rev: i64,
@@ -50,23 +52,28 @@ pub struct MoveEventView {
     pub played: MovePlayed,
     /// Men in reserve after it (games with drops only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub hands: Option<HandsView>,
     /// The clocks after it (games with a clock or days per move).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub clock: Option<ClockTicks>,
     /// The side whose draw offer stands (a move declines the other's).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub draw_offer: Option<&'static str>,
     /// Whether a player may still abort the game (said only while one may).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub can_abort: bool,
     /// The side to move's legal moves (only in its own event).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub legal: Option<CompactLegal>,
 }
 
 /// The clocks after a move.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ClockTicks {
     /// White's time left (ms).
     pub white_ms: i64,
@@ -74,9 +81,12 @@ pub struct ClockTicks {
     pub black_ms: i64,
     /// The colour whose clock runs, if one does.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub running: Option<&'static str>,
     /// The time the side to move has left for its first move, before the
     /// clocks run.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub first_move_ms: Option<i64>,
 }

@@ -1,16 +1,17 @@
 //! What pages see of a tournament: its settings and state, its standings
 //! and pairings, and a player's own line.
 
-use crate::views::ClockSpecView;
+use crate::views::{words, ClockSpecView};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A tournament in a list.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentSummaryView {
     /// Its id.
     pub id: String,
     /// `arena`, `swiss` or `round_robin`.
+    #[ts(type = r#""arena" | "swiss" | "round_robin""#)]
     pub kind: &'static str,
     /// Its name.
     pub name: String,
@@ -22,6 +23,7 @@ pub struct TournamentSummaryView {
     pub clock: ClockSpecView,
     /// Correspondence: days per move for every game.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub days: Option<u32>,
     /// Rated or not.
     pub rated: bool,
@@ -29,18 +31,22 @@ pub struct TournamentSummaryView {
     pub starts_at: i64,
     /// When an arena ends (ms).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub ends_at: Option<i64>,
     /// An arena's length in minutes.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub minutes: Option<u32>,
     /// A Swiss's rounds.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub rounds: Option<u32>,
     /// Most players.
     pub max_players: u32,
     /// Players in it (not withdrawn).
     pub players: usize,
     /// `upcoming`, `running` or `finished`.
+    #[ts(type = r#""upcoming" | "running" | "finished""#)]
     pub state: &'static str,
     /// The player who made it (id); `@schedule` when the server's
     /// schedule made it.
@@ -49,12 +55,12 @@ pub struct TournamentSummaryView {
     pub scheduled: bool,
     /// A scheduled tournament's name in other languages, by language code
     /// (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
 }
 
 /// A player as a tournament shows them.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
 pub struct TournamentPlayerView {
     /// Their player id.
     pub id: String,
@@ -62,15 +68,21 @@ pub struct TournamentPlayerView {
     pub name: String,
     /// Their account's user name (`#/player/NAME`, their profile); none
     /// for a guest.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub account: Option<String>,
     /// `BOT` for a bot account (shown before the name).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "words::title"
+    )]
+    #[ts(optional)]
+    pub title: Option<words::Word>,
 }
 
 /// A game of an arena sheet: its points and marks.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
 pub struct SheetMarkView {
     /// Points it earned.
     pub points: u32,
@@ -85,30 +97,34 @@ pub struct SheetMarkView {
 
 /// One round of a player's line in a Swiss's or a round robin's
 /// crosstable: the game's opponent, colour and result, or a bye.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
 pub struct RoundCellView {
     /// The round.
     pub round: u32,
     /// The game (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub game: Option<String>,
     /// The player's colour in it: `white` or `black` (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub color: Option<&'static str>,
     /// The opponent's rank in the standings (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub opponent: Option<u32>,
     /// The player's result as the standings count it: `1`, `½`, `0`,
     /// `+` and `-` (a forfeit: a first move not made), `*` while it goes
     /// on; a bye's points (`1`, `½`, `0`).
     pub result: &'static str,
     /// A bye (no game): the pairing bye, or a round sat out.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bye: bool,
 }
 
 /// A line of the standings.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct StandingView {
     /// 1 for the leader.
     pub rank: u32,
@@ -124,10 +140,11 @@ pub struct StandingView {
     /// An arena's sheet, game by game.
     pub sheet: Vec<SheetMarkView>,
     /// A Swiss's or a round robin's crosstable line, round by round.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rounds: Vec<RoundCellView>,
     /// The game they play now, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub playing: Option<String>,
     /// Games finished.
     pub games: u32,
@@ -146,12 +163,13 @@ pub struct StandingView {
 }
 
 /// A game of the tournament.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PairingView {
     /// The game's id (`#/game/ID`).
     pub game: String,
     /// The round (Swiss, round robin).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// White.
     pub white: TournamentPlayerView,
@@ -160,17 +178,25 @@ pub struct PairingView {
     /// `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
     /// not made loses), or `*` while it goes on (or for a game aborted
     /// before aborts were refused, which counts for nobody).
-    pub result: &'static str,
+    #[serde(deserialize_with = "words::result")]
+    pub result: words::Word,
     /// The side that did not make its first move in time (the game's
     /// loser), if that is how it ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub no_show: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "words::side"
+    )]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
+    pub no_show: Option<words::Word>,
     /// White berserked.
     pub white_berserked: bool,
     /// Black berserked.
     pub black_berserked: bool,
     /// The game's version ([`PairingView::version`]; 0 where not told in
     /// a tournament's view).
+    #[serde(default)]
     pub v: u32,
 }
 
@@ -178,7 +204,7 @@ pub struct PairingView {
 /// (`tournament_pairings`): its id and its players' ids, so that a player
 /// named goes to it; the others see it with the news that follows. Each
 /// page of a large arena gets every wave's games: only what it needs.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PairedGameView {
     /// The game's id (`#/game/ID`).
     pub game: String,
@@ -189,7 +215,7 @@ pub struct PairedGameView {
 }
 
 /// The asker's entry.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct YouView {
     /// Withdrawn.
     pub withdrawn: bool,
@@ -198,6 +224,7 @@ pub struct YouView {
     /// The asker's own line of the standings (also where the topic's
     /// events, which carry only the first lines, leave it out).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub standing: Option<StandingView>,
 }
 
@@ -208,7 +235,7 @@ pub const TOPIC_STANDINGS: usize = 20;
 pub const TOPIC_PAIRINGS: usize = 20;
 
 /// `GET /api/tournaments/{id}`.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentView {
     /// The settings.
     #[serde(flatten)]
@@ -226,9 +253,11 @@ pub struct TournamentView {
     pub pairings_total: usize,
     /// The current round (Swiss, round robin), once one is paired.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// The asker's entry, if they joined.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub you: Option<YouView>,
     /// The game to watch: of the games going on, the one whose better
     /// player ranks highest (then the other player); `null` when none goes on.
@@ -251,14 +280,14 @@ impl TournamentView {
 }
 
 /// `GET /api/games/{id}/tournament`: the tournament a game was paired in.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GameTournamentView {
     /// The tournament's id (`#/tournament/ID`).
     pub id: String,
     /// Its name.
     pub name: String,
     /// A scheduled tournament's name in other languages (as in its summary).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
     /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
     pub kind: &'static str,
@@ -266,7 +295,7 @@ pub struct GameTournamentView {
 
 /// `GET /api/tournaments/{id}/round/{n}`: one round of a Swiss or a round
 /// robin, its games and its byes.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RoundView {
     /// The round.
     pub round: u32,
@@ -277,7 +306,7 @@ pub struct RoundView {
 }
 
 /// A bye of a round.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ByeView {
     /// Who had it.
     pub player: TournamentPlayerView,
@@ -287,7 +316,7 @@ pub struct ByeView {
 
 /// `GET /api/tournaments/{id}/players/{player}`: a player's games in the
 /// tournament, in the order they were paired (an arena's line, clicked).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayerGamesView {
     /// The player.
     pub player: TournamentPlayerView,
@@ -296,14 +325,16 @@ pub struct PlayerGamesView {
 }
 
 /// One of a player's games.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayerGameView {
     /// The game.
     pub game: String,
     /// The round (Swiss, round robin).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// The player's colour: `white` or `black`.
+    #[ts(as = "tensorchess_rules::Color")]
     pub color: &'static str,
     /// The opponent.
     pub opponent: TournamentPlayerView,
@@ -312,11 +343,14 @@ pub struct PlayerGameView {
     pub result: &'static str,
     /// An arena's points for it (its mark: [`SheetMarkView`]), once over.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub sheet: Option<SheetMarkView>,
     /// The player berserked.
     pub berserked: bool,
     /// The side that did not make its first move in time, if that is how
     /// it ended (the player's own colour: they lost so).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[ts(as = "Option<tensorchess_rules::Color>")]
     pub no_show: Option<&'static str>,
 }

@@ -19,7 +19,7 @@ use std::hash::{Hash, Hasher};
 
 /// A line of the news: whole, or the key and version of the line the page
 /// holds (with a standing's rank now: ranks move when others score).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(untagged)]
 pub enum Told<T, Same> {
     /// The line, changed since the last news (or in a snapshot).
@@ -35,7 +35,7 @@ pub type SameStanding = (String, u32, u32);
 pub type SamePairing = (String, u32);
 
 /// The tournament topic's form of [`TournamentView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentNewsView {
     /// The settings.
     #[serde(flatten)]
@@ -50,6 +50,7 @@ pub struct TournamentNewsView {
     pub pairings_total: usize,
     /// The current round (Swiss, round robin), once one is paired.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub round: Option<u32>,
     /// The game to watch.
     pub top_game: Option<String>,

@@ -115,7 +115,12 @@ async fn a_socket_whose_client_stops_reading_is_dropped() {
     let topic = format!("game:{id}");
     let started = Instant::now();
     while t.state.metrics.slow_sockets_dropped.load(Ordering::Relaxed) == 0 {
-        hub.publish(&topic, &json!({ "type": "noise", "text": big }));
+        hub.publish(
+            &topic,
+            tensorchess::server::views::ServerEvent::Error {
+                message: big.clone(),
+            },
+        );
         tokio::time::sleep(Duration::from_millis(2)).await;
         assert!(started.elapsed() < Duration::from_secs(20), "never dropped");
     }

@@ -8,7 +8,7 @@
 // may mute the other side (remembered by the server, which then leaves
 // their lines out of the history; the page hides the new ones).
 
-import { social } from '../api.js';
+import { social, topicOf } from '../api.js';
 import { t, plural, serverError } from '../i18n.js';
 import { frozen } from '../frozen.js';
 import {
@@ -71,8 +71,9 @@ export function createChat({ live, i18n, player, state }) {
 
   live.listen((msg) => {
     const id = chat.game;
-    if (!id || typeof msg.topic !== 'string') return;
-    const m = /^chat:(.+):(players|spectators)$/.exec(msg.topic);
+    const topic = topicOf(msg);
+    if (!id || !topic) return;
+    const m = /^chat:(.+):(players|spectators)$/.exec(topic);
     if (!m || m[1] !== id) return;
     const room = /** @type {'players' | 'spectators'} */ (m[2]);
     if (!chat.rooms.includes(room)) return;

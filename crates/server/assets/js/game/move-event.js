@@ -131,7 +131,10 @@ function entryOf(played, fenBefore, geometry) {
   if (!read) return null;
   const color = turnOf(fenBefore);
   const path = pathOf(read, played.path, placement(fenBefore, geometry), color);
-  return { ply: played.ply, uci: played.uci, san: played.san, color, fen: played.fen, check: played.check || null, path };
+  return {
+    ply: played.ply, uci: played.uci, san: played.san, color, fen: played.fen, check: played.check || null,
+    path: { routes: path.routes, captured: path.captured ?? null },
+  };
 }
 
 /**

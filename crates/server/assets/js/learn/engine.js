@@ -26,7 +26,7 @@ export class EngineClient {
     this.pending = null;
     this.live = new Live();
     this.live.listen((msg) => {
-      if (msg.id !== this.id) return;
+      if ((msg.type !== 'analysis' && msg.type !== 'analysis_refused') || msg.id !== this.id) return;
       if (msg.type === 'analysis') {
         if (msg.done) this.running = false;
         onLines(/** @type {AnalysisMsg} */ (/** @type {unknown} */ (msg)));

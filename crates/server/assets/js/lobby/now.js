@@ -7,7 +7,7 @@
 // Asked again every 30 s while the home page is shown; the featured game
 // follows its topic (its moves come as they are played).
 
-import { api, call } from '../api.js';
+import { api, call, topicOf } from '../api.js';
 import { Board } from '../board.js';
 import { t, plural, playerName, nameLink } from '../i18n.js';
 import { tourName, termsText, whenText, el } from '../tournaments/format.js';
@@ -47,8 +47,8 @@ export function createNow({ live, i18n }) {
       now.counted = true;
       if (now.shown) load(now);
     }
-    if (!now.featuredId || msg.topic !== `game:${now.featuredId}`) return;
-    if (msg.type === 'move' || msg.type === 'update' || msg.type === 'game') drawFeatured(now);
+    if (!now.featuredId || topicOf(msg) !== `game:${now.featuredId}`) return;
+    if (msg.type === 'move' || msg.type === 'game') drawFeatured(now);
   });
   i18n.onChange(() => render(now));
   return {

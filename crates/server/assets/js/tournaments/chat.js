@@ -5,7 +5,7 @@
 // the server's limits, moderation and reports. Everyone reads it; accounts
 // write, and guests who joined.
 
-import { tournaments } from '../api.js';
+import { topicOf, tournaments } from '../api.js';
 import { t } from '../i18n.js';
 import {
   emptyPanel, panelParts, takeHistory, addLine, drawLines, drawForm, reportLine, wireForm,
@@ -26,7 +26,7 @@ export function createTournamentChat({ live, i18n, player }) {
   const parts = panelParts($('#tour-chat'));
 
   live.listen((msg) => {
-    if (!st.id || msg.topic !== `chat:${st.id}:tournament`) return;
+    if (!st.id || topicOf(msg) !== `chat:${st.id}:tournament`) return;
     if (msg.type === 'chat_history') takeHistory(st.room, /** @type {ChatView} */ (msg.chat));
     else if (msg.type === 'chat') addLine(st.room, /** @type {ChatLine} */ (msg.line));
     render();

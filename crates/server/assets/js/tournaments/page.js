@@ -14,7 +14,7 @@
 // page, while they play in the tournament (the topic stays followed until
 // they withdraw or pause, or it ends).
 
-import { tournaments } from '../api.js';
+import { topicOf, tournaments } from '../api.js';
 import { t, playerName } from '../i18n.js';
 import { announce } from '../ui/notice.js';
 import { tourName, termsText, whenText, tourError, el, dateTime } from './format.js';
@@ -265,7 +265,7 @@ export function createTournamentPage({ live, i18n, player, go }) {
   }
 
   live.listen((msg) => {
-    if (!st.following || msg.topic !== `tournament:${st.following}`) return;
+    if (!st.following || topicOf(msg) !== `tournament:${st.following}`) return;
     if (msg.type === 'tournament') {
       /** @type {import('../api.js').TournamentNews} */
       const news = msg.tournament;

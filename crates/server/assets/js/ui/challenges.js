@@ -7,7 +7,7 @@
 // `challenges`; and the form that challenges a named player (a profile's
 // Challenge button, the opponent's name after an online game).
 
-import { social } from '../api.js';
+import { social, topicOf } from '../api.js';
 import { t, tNodes, nameLink, colorArgs, playerName, serverError, applyI18n, daysPerMove } from '../i18n.js';
 import { clockShort, acceptorColor } from '../lobby/seeks.js';
 import { titleMark } from './title-mark.js';
@@ -115,7 +115,7 @@ export function createChallenges({ live, i18n, player, openGame = goToGame }) {
   const form = /** @type {HTMLFormElement} */ (dialog.querySelector('form'));
 
   live.listen((msg) => {
-    if (msg.topic !== 'challenges') return;
+    if (topicOf(msg) !== 'challenges') return;
     if (msg.type === 'challenges') {
       state.incoming = msg.challenges.in || [];
       state.outgoing = msg.challenges.out || [];

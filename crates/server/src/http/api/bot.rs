@@ -6,6 +6,7 @@
 //! a reason (`{"error", "kind"}`).
 
 use crate::bot;
+use crate::bot::shapes::LichessChallenge;
 use crate::challenges::{ChallengeRequest, DeclineRequest};
 use crate::error::AppError;
 use crate::http::extract::{ApiPath, IdPath};
@@ -145,14 +146,7 @@ pub async fn event_stream(
     let slot = state.held.event_stream(&me.id)?;
     // Subscribed first, then what is current read: nothing falls between.
     let subscription = bot::subscribe_events(&state.games, me.clone());
-    let incoming = state
-        .challenges
-        .list(&me)
-        .await?
-        .incoming
-        .iter()
-        .map(|c| serde_json::to_value(c).unwrap_or_default())
-        .collect();
+    let incoming = state.challenges.list(&me).await?.incoming;
     let lines = bot::event_stream(
         state.games.clone(),
         state.bots.clone(),
@@ -424,14 +418,13 @@ pub async fn challenge(
     auth: TokenAuth,
     ApiPath(username): ApiPath<String>,
     FormOrJson(body): FormOrJson<ChallengeBody>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<LichessChallenge>), AppError> {
     may_challenge(&auth)?;
     let view = state
         .challenges
         .create(&me, body.request(username)?)
         .await?;
-    let v = serde_json::to_value(&view).unwrap_or_default();
-    Ok((StatusCode::CREATED, Json(crate::bot::lichess_challenge(&v))))
+    Ok((StatusCode::CREATED, Json(LichessChallenge::from(&view))))
 }
 
 /// `POST /api/challenge/{id}/accept`.

@@ -586,11 +586,11 @@ impl LiveGames {
             let for_side = self.hub.has_audience(&topic, side);
             match move_event::move_events(lg, &topic, self.now(), for_side) {
                 Some((everyone, Some(to_move))) => {
-                    self.hub.publish_for(&topic, &everyone, (side, &to_move));
+                    self.hub.publish_for(&topic, everyone, (side, to_move));
                     return;
                 }
                 Some((everyone, None)) => {
-                    self.hub.publish(&topic, &everyone);
+                    self.hub.publish(&topic, everyone);
                     return;
                 }
                 None => {}
@@ -623,7 +623,7 @@ impl LiveGames {
         }
         self.hub.publish(
             &topic,
-            &ServerEvent::Game {
+            ServerEvent::Game {
                 topic: topic.clone(),
                 event,
                 game: Box::new(game),

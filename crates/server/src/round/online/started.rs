@@ -13,14 +13,6 @@ pub fn started_topic(player: &str) -> String {
     format!("started:{player}")
 }
 
-/// The id of the game a message of [`started_topic`] names.
-pub fn started_game(message: &serde_json::Value) -> Option<&str> {
-    if message["type"] != "game_started" {
-        return None;
-    }
-    message["game"].as_str()
-}
-
 /// Notes whether `lg`'s players are bots (for its views) and, once both
 /// seats are held by players, tells each of them that it began.
 pub async fn game_started(live: &LiveGames, lg: &LiveGame) {
@@ -40,22 +32,20 @@ pub async fn game_started(live: &LiveGames, lg: &LiveGame) {
     for player in [white, black] {
         let topic = started_topic(player);
         live.cluster()
-            .publish_everywhere(live.hub(), &topic, &message);
+            .publish_everywhere(live.hub(), &topic, message.clone());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn a_start_names_its_game() {
-        let m = json!({ "type": "game_started", "game": "abc" });
-        assert_eq!(started_game(&m), Some("abc"));
+        let m = ServerEvent::GameStarted { game: "abc".into() };
         assert_eq!(
-            started_game(&json!({ "type": "game", "game": "abc" })),
-            None
+            serde_json::to_string(&m).unwrap(),
+            r#"{"type":"game_started","game":"abc"}"#
         );
         assert_eq!(started_topic("p1"), "started:p1");
     }

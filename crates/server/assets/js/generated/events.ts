@@ -1,0 +1,1584 @@
+// Generated from the server's Rust types by ts-rs (crates/server/tests/typescript.rs): do not edit.
+// Written again with TENSORCHESS_WRITE_TS=1 cargo test -p tensorchess-server --test typescript
+
+/**
+ * A line of a live analysis (`analysis` messages).
+ */
+export type AnalysisLineView = {
+/**
+ * From White's point of view: `{"cp": 35}` or `{"mate": -3}`.
+ */
+score: { cp: number } | { mate: number },
+/**
+ * The line's moves in SAN.
+ */
+san: Array<string>,
+/**
+ * The same moves as move strings (RULES 4.2).
+ */
+uci: Array<string>,
+/**
+ * The first move's path, for its arrow.
+ */
+path: PathView | null, };
+
+/**
+ * What became of a challenge, as its two players' pages are told.
+ */
+export type ChallengeEvent = "created" | "accepted" | "declined" | "canceled" | "expired";
+
+/**
+ * Where a challenge stands.
+ */
+export type ChallengeStatus = "open" | "accepted" | "declined" | "canceled" | "expired";
+
+/**
+ * A challenge, as one of its two players sees it.
+ */
+export type ChallengeView = {
+/**
+ * Its id.
+ */
+id: string,
+/**
+ * `in` (received) or `out` (made), for the asker.
+ */
+direction: Direction,
+/**
+ * The challenger.
+ */
+from: ChallengerView,
+/**
+ * The player challenged.
+ */
+to: ChallengerView,
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * Its title.
+ */
+variant_title: string,
+/**
+ * The real-time clock; `null` for none.
+ */
+clock: ClockSpecView | null,
+/**
+ * Days per move; `null` for none.
+ */
+days: number | null,
+/**
+ * Rated or not.
+ */
+rated: boolean,
+/**
+ * The challenger's colour: `white`, `black` or `random`.
+ */
+color: SeekColor,
+/**
+ * The challenger's colour in the game: `random` drawn from the
+ * challenge's (random) id, as lichess says it before acceptance.
+ */
+final_color: SeekColor,
+/**
+ * `open`, `accepted`, `declined`, `canceled` or `expired`.
+ */
+state: ChallengeStatus,
+/**
+ * The game, once accepted.
+ */
+game?: string,
+/**
+ * The reason given with a decline.
+ */
+reason?: string,
+/**
+ * When it was made (ms).
+ */
+created_at: number,
+/**
+ * When it lapses unless answered (ms).
+ */
+expires_at: number, };
+
+/**
+ * A player of a challenge, as pages show them.
+ */
+export type ChallengerView = {
+/**
+ * Their player id.
+ */
+id: string,
+/**
+ * Their name.
+ */
+name: string,
+/**
+ * Their account's user name (for the profile link).
+ */
+account: string | null,
+/**
+ * `BOT` for a bot account.
+ */
+title: string | null,
+/**
+ * Their rating in the challenge's pool (the start for a newcomer).
+ */
+rating: number,
+/**
+ * Whether that rating is still provisional (as lichess marks it).
+ */
+provisional: boolean, };
+
+/**
+ * `GET /api/challenges`: the asker's open challenges.
+ */
+export type ChallengesView = {
+/**
+ * Received, oldest first.
+ */
+in: Array<ChallengeView>,
+/**
+ * Made, oldest first.
+ */
+out: Array<ChallengeView>, };
+
+/**
+ * One chat message as pages see it (its author's id is not shown).
+ */
+export type ChatLineView = {
+/**
+ * The message's number (to report it).
+ */
+id: number,
+/**
+ * `players` or `spectators`.
+ */
+room: ChatRoom,
+/**
+ * The author's name when it was written.
+ */
+name: string,
+/**
+ * The author's account (its username, for a link to the profile);
+ * absent for a guest.
+ */
+account?: string,
+/**
+ * The author's seat, in the players' room.
+ */
+seat?: Color,
+/**
+ * `BOT` when the author is a bot account (shown before the name).
+ */
+title?: string,
+/**
+ * The text, to be shown as text (never as HTML, links not made).
+ */
+text: string,
+/**
+ * When it was written (ms).
+ */
+at: number, };
+
+/**
+ * A chat room: one of a game's two, or a tournament's.
+ */
+export type ChatRoom = "players" | "spectators" | "tournament";
+
+/**
+ * A room's messages (`GET /api/games/{id}/chat?room=`).
+ */
+export type ChatView = {
+/**
+ * The room.
+ */
+room: ChatRoom,
+/**
+ * The newest messages, oldest first.
+ */
+lines: Array<ChatLineView>,
+/**
+ * Whether the asker muted the other side in this game (their lines
+ * are left out here, and the page hides new ones).
+ */
+muted: boolean,
+/**
+ * Whether the asker may write in this room.
+ */
+can_write: boolean, };
+
+/**
+ * A time control, as requests write it.
+ */
+export type ClockSpecView = {
+/**
+ * Each side's time for the whole game, in seconds.
+ */
+base_seconds: number,
+/**
+ * Time added after each move, in seconds.
+ */
+increment_seconds: number, };
+
+/**
+ * The clocks after a move.
+ */
+export type ClockTicks = {
+/**
+ * White's time left (ms).
+ */
+white_ms: number,
+/**
+ * Black's time left (ms).
+ */
+black_ms: number,
+/**
+ * The colour whose clock runs, if one does.
+ */
+running?: Color,
+/**
+ * The time the side to move has left for its first move, before the
+ * clocks run.
+ */
+first_move_ms?: number, };
+
+/**
+ * A game's clocks at the moment the view was made.
+ */
+export type ClockView = {
+/**
+ * Each side's time for the whole game, in milliseconds (for
+ * correspondence: for each move).
+ */
+base_ms: number,
+/**
+ * Time added after each move, in milliseconds.
+ */
+increment_ms: number,
+/**
+ * Correspondence: days per move (each move starts the mover's time
+ * again); `null` for a real-time clock.
+ */
+days: number | null,
+/**
+ * White's time left, in milliseconds (never below 0).
+ */
+white_ms: number,
+/**
+ * Black's time left, in milliseconds (never below 0).
+ */
+black_ms: number,
+/**
+ * The colour whose clock is running, if one is.
+ */
+running: Color | null,
+/**
+ * Before both sides have moved: the time the side to move has left to
+ * make its first move before the game is aborted.
+ */
+first_move_ms: number | null, };
+
+/**
+ * A side: White moves first.
+ *
+ * ```
+ * use tensorchess_rules::Color;
+ * assert_eq!(!Color::White, Color::Black);
+ * assert_eq!(Color::Black.char(), 'b');
+ * ```
+ */
+export type Color = "white" | "black";
+
+/**
+ * A position's legal moves in the compact form.
+ */
+export type CompactLegal = {
+/**
+ * Move strings by their start: `{"e2": ["e3", "e4"]}` is `e2e3`, `e2e4`.
+ */
+moves: { [key in string]: Array<string> },
+/**
+ * The kinds a move string does not tell, by move string.
+ */
+special?: { [key in string]: SpecialMove },
+/**
+ * The paths a page does not make itself, by move string (see the module).
+ */
+paths?: { [key in string]: CompactPath }, };
+
+/**
+ * A path in a move event: its squares where a page can make the rest.
+ */
+export type CompactPath = Array<string> | PathView;
+
+/**
+ * Which way a challenge goes, for the player who sees it.
+ */
+export type Direction = "in" | "out";
+
+/**
+ * How a game ended.
+ */
+export type EndView = {
+/**
+ * `1-0`, `0-1` or `1/2-1/2`.
+ */
+result: string,
+/**
+ * `checkmate`, `stalemate`, `no_legal_moves`, `repetition`, `hundred_plies`,
+ * `dead_material`, `resignation`, `agreement`.
+ */
+reason: string,
+/**
+ * `white` or `black`; `null` for a draw.
+ */
+winner: Color | null,
+/**
+ * An aborted game: the side that did not make its first move in time.
+ */
+no_show?: Color,
+/**
+ * Large text over the board: "Checkmate", "Stalemate", "Draw", "White resigns".
+ */
+title: string,
+/**
+ * The line under it: "White wins", "by threefold repetition".
+ */
+text: string, };
+
+/**
+ * What happened to a game.
+ */
+export type GameEvent = "snapshot" | "update" | "move" | "takeback" | "resign" | "draw" | "draw_offer" | "draw_declined" | "abort" | "flag" | "claim_victory" | "join" | "rematch" | "rematch_offer" | "rematch_declined" | "berserk";
+
+/**
+ * A game, whole: what a page shows and replays.
+ */
+export type GameView = {
+/**
+ * The game's id, as in its URL.
+ */
+id: string,
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: string,
+/**
+ * The game's name for people: `Tensor Chess`, `Chess`, `Chessence`.
+ */
+variant_title: string,
+/**
+ * `engine`, `local` or `online`.
+ */
+mode: string,
+/**
+ * The person's colour against the engine.
+ */
+human_color: Color | null,
+/**
+ * The engine's level, 1..=6 (engine games only).
+ */
+level: number | null,
+/**
+ * The level's name for people (`Beginner` ... `Full strength`).
+ */
+level_name: string | null,
+/**
+ * White's name, as shown over the board.
+ */
+white: string,
+/**
+ * Black's name, as shown over the board.
+ */
+black: string,
+/**
+ * Grows with every change to the game.
+ */
+rev: number,
+/**
+ * The position the game started from.
+ */
+start_fen: string,
+/**
+ * The position now, with its legal moves.
+ */
+position: PositionView,
+/**
+ * The moves from ply `moves_from` on.
+ */
+moves: Array<HistoryEntry>,
+/**
+ * Set once the game is over.
+ */
+end: EndView | null,
+/**
+ * The engine is searching for its move.
+ */
+engine_thinking: boolean,
+/**
+ * When the game was made, in milliseconds since the Unix epoch.
+ */
+created_at: number,
+/**
+ * When it last changed, in milliseconds since the Unix epoch.
+ */
+updated_at: number,
+/**
+ * Seats, clocks and offers of an online game.
+ */
+online: OnlineView | null,
+/**
+ * The seat of whoever asked (`white`/`black`), in answers to one
+ * player's request; `null` for spectators and in broadcasts.
+ */
+you: Color | null,
+/**
+ * `moves` holds the game's moves from this ply on. It is 0 (all the
+ * moves) except in the updates of online games sent over the WebSocket,
+ * which carry only the new move: a page keeps its first `moves_from`
+ * moves (checking that the last of them is `moves_before`) and appends.
+ */
+moves_from: number,
+/**
+ * The move string of move `moves_from - 1`, when `moves_from > 0`.
+ */
+moves_before: string | null, };
+
+/**
+ * The board's shape.
+ */
+export type GeometryView = {
+/**
+ * Columns, `a` first: 10 in Tensor Chess, 8 in chess, 6 in Chessence.
+ */
+files: number,
+/**
+ * Rows, `1` first: 8, or 9 in Chessence.
+ */
+ranks: number,
+/**
+ * Squares that do not exist (Chessence).
+ */
+holes: Array<string>, };
+
+/**
+ * Pieces in reserve (Chessence men), by side.
+ */
+export type HandsView = {
+/**
+ * Men White may still drop (0 outside Chessence).
+ */
+white: number,
+/**
+ * Men Black may still drop (0 outside Chessence).
+ */
+black: number, };
+
+/**
+ * A played move in a game's history.
+ */
+export type HistoryEntry = {
+/**
+ * 0 for the first move.
+ */
+ply: number,
+/**
+ * The move string (RULES 4.2).
+ */
+uci: string,
+/**
+ * The move in standard algebraic notation, as it was played.
+ */
+san: string,
+/**
+ * The colour that played it.
+ */
+color: Color,
+/**
+ * The position after it.
+ */
+fen: string,
+/**
+ * The king in check after it, if any.
+ */
+check: string | null,
+/**
+ * How the move looked on the board.
+ */
+path: PathView, };
+
+/**
+ * Why a request was refused (see the module).
+ */
+export type Kind = "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "misdirected_host" | "conflict" | "illegal_move" | "too_large" | "timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "overloaded" | "internal" | "not_a_player" | "not_your_turn" | "stale" | "game_over" | "waiting" | "already_offered" | "too_soon" | "no_offer" | "too_late" | "too_early" | "not_over" | "seats_taken" | "not_online" | "not_allowed" | "not_your_room" | "account_needed" | "too_many_seeks" | "lobby_full" | "name_taken" | "banned" | "account_closed" | "forbidden_origin" | "engine_busy" | "review_running" | "too_many" | "muted" | "missing_scope" | "bot_account" | "still_open";
+
+/**
+ * The move a move event carries: the game's move list entry without what
+ * a page knows already (the colour: the side that was to move; the path,
+ * where the page makes it from the move string and the position before).
+ */
+export type MovePlayed = {
+/**
+ * 0 for the first move.
+ */
+ply: number,
+/**
+ * The move string (RULES 4.2).
+ */
+uci: string,
+/**
+ * Its SAN.
+ */
+san: string,
+/**
+ * The position after it.
+ */
+fen: string,
+/**
+ * The king in check after it, if any.
+ */
+check?: string,
+/**
+ * Its path, where a page does not make it.
+ */
+path?: CompactPath, };
+
+/**
+ * A legal move, with everything a page needs to offer it.
+ */
+export type MoveView = {
+/**
+ * The move string to post back (RULES 4.2).
+ */
+uci: string,
+/**
+ * The move in standard algebraic notation, for move lists.
+ */
+san: string,
+/**
+ * `normal`, `promotion`, `en_passant`, `castle`, `propel`, `beast_capture` or `drop`.
+ */
+kind: string,
+/**
+ * The moving piece's square (the drop square for drops).
+ */
+from: string,
+/**
+ * Its destination; for a propel, the beast's square.
+ */
+to: string,
+/**
+ * A propel's beast destination, or the beast a beast capture removes.
+ */
+aux: string | null,
+/**
+ * The piece a pawn promotes to (`q`, `r`, `b`, `n`, `t`).
+ */
+promotion: string | null,
+/**
+ * The rook a castling moves.
+ */
+rook: string | null,
+/**
+ * How the move looks on the board.
+ */
+path: PathView, };
+
+/**
+ * What an online game adds to a [`GameView`].
+ */
+export type OnlineView = {
+/**
+ * White's seat.
+ */
+white: SeatView,
+/**
+ * Black's seat.
+ */
+black: SeatView,
+/**
+ * `null`: the game has no clock.
+ */
+clock: ClockView | null,
+/**
+ * The colour whose draw offer waits for an answer.
+ */
+draw_offer: Color | null,
+/**
+ * The colour whose rematch offer waits for an answer.
+ */
+rematch_offer: Color | null,
+/**
+ * The game this one is a rematch of.
+ */
+rematch_of: string | null,
+/**
+ * The rematch of this game, once both agreed.
+ */
+rematch_id: string | null,
+/**
+ * A player may still abort the game (before both sides have moved).
+ */
+can_abort: boolean,
+/**
+ * The result changes the players' ratings.
+ */
+rated: boolean,
+/**
+ * Rated games: each player's rating when the game began, White first.
+ */
+ratings: [number | null, number | null],
+/**
+ * Rated games, once over: how the result changed each rating.
+ */
+rating_diffs: [number | null, number | null],
+/**
+ * An arena game: which sides berserked, White first.
+ */
+berserked: [boolean, boolean],
+/**
+ * How many people watch the game without a seat, on every server
+ * (each once); a `presence` event says when it changes.
+ */
+spectators: number, };
+
+/**
+ * A game just paired, as the tournament's topic tells it to every page
+ * (`tournament_pairings`): its id and its players' ids, so that a player
+ * named goes to it; the others see it with the news that follows. Each
+ * page of a large arena gets every wave's games: only what it needs.
+ */
+export type PairedGameView = {
+/**
+ * The game's id (`#/game/ID`).
+ */
+game: string,
+/**
+ * White's player id.
+ */
+white: string,
+/**
+ * Black's player id.
+ */
+black: string, };
+
+/**
+ * A game of the tournament.
+ */
+export type PairingView = {
+/**
+ * The game's id (`#/game/ID`).
+ */
+game: string,
+/**
+ * The round (Swiss, round robin).
+ */
+round?: number,
+/**
+ * White.
+ */
+white: TournamentPlayerView,
+/**
+ * Black.
+ */
+black: TournamentPlayerView,
+/**
+ * `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
+ * not made loses), or `*` while it goes on (or for a game aborted
+ * before aborts were refused, which counts for nobody).
+ */
+result: string,
+/**
+ * The side that did not make its first move in time (the game's
+ * loser), if that is how it ended.
+ */
+no_show?: Color,
+/**
+ * White berserked.
+ */
+white_berserked: boolean,
+/**
+ * Black berserked.
+ */
+black_berserked: boolean,
+/**
+ * The game's version ([`PairingView::version`]; 0 where not told in
+ * a tournament's view).
+ */
+v: number, };
+
+/**
+ * How a move looks on the board, for animation and arrows.
+ */
+export type PathView = {
+/**
+ * Routes in the order they are shown (a propel: the piece, then the beast).
+ */
+routes: Array<RouteView>,
+/**
+ * The square of a piece the move removes.
+ */
+captured: string | null, };
+
+/**
+ * A position with its legal moves.
+ */
+export type PositionView = {
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: string,
+/**
+ * The position (RULES 5).
+ */
+fen: string,
+/**
+ * The side to move: `white` or `black`.
+ */
+turn: Color,
+/**
+ * The side to move's king, when it is in check.
+ */
+check: string | null,
+/**
+ * Men in reserve, by side.
+ */
+hands: HandsView,
+/**
+ * The board's shape.
+ */
+geometry: GeometryView,
+/**
+ * What the game's rules have.
+ */
+rules: RulesView,
+/**
+ * Empty when the game is over.
+ */
+legal: Array<MoveView>,
+/**
+ * The end by the rules, judged from this position alone.
+ */
+outcome: EndView | null, };
+
+/**
+ * One round of a player's line in a Swiss's or a round robin's
+ * crosstable: the game's opponent, colour and result, or a bye.
+ */
+export type RoundCellView = {
+/**
+ * The round.
+ */
+round: number,
+/**
+ * The game (none for a bye).
+ */
+game?: string,
+/**
+ * The player's colour in it: `white` or `black` (none for a bye).
+ */
+color?: Color,
+/**
+ * The opponent's rank in the standings (none for a bye).
+ */
+opponent?: number,
+/**
+ * The player's result as the standings count it: `1`, `½`, `0`,
+ * `+` and `-` (a forfeit: a first move not made), `*` while it goes
+ * on; a bye's points (`1`, `½`, `0`).
+ */
+result: string,
+/**
+ * A bye (no game): the pairing bye, or a round sat out.
+ */
+bye?: boolean, };
+
+/**
+ * One piece's route during a move; `squares[0]` is where it starts.
+ */
+export type RouteView = {
+/**
+ * The piece that travels, as a FEN letter.
+ */
+piece: string,
+/**
+ * The squares it passes through, in order, ending where it stops.
+ */
+squares: Array<string>, };
+
+/**
+ * What a game's rules have, so that pages ask the game instead of
+ * testing its name.
+ */
+export type RulesView = {
+/**
+ * Sides hold pieces in reserve and drop them (Chessence).
+ */
+hands: boolean,
+/**
+ * Tensor beasts: pass-through, ricochet, propel, hop chains.
+ */
+beasts: boolean,
+/**
+ * Kings and rooks may castle.
+ */
+castling: boolean,
+/**
+ * Kings move (they never do in Chessence).
+ */
+king_moves: boolean, };
+
+/**
+ * A seat of an online game, as everybody may see it (never its token).
+ */
+export type SeatView = {
+/**
+ * A player holds the seat.
+ */
+taken: boolean,
+/**
+ * The player has the game open now (a live WebSocket subscription).
+ */
+connected: boolean,
+/**
+ * `BOT` when a bot account holds the seat (shown before its name).
+ */
+title: string | null, };
+
+/**
+ * The colour a seek's creator wants (in views, its word: `white`,
+ * `black`, `random`).
+ */
+export type SeekColor = "white" | "black" | "random";
+
+/**
+ * Who posted a seek.
+ */
+export type SeekPlayerView = {
+/**
+ * The player's id.
+ */
+id: string,
+/**
+ * The display name.
+ */
+name: string,
+/**
+ * The account's user name; `null` for a guest.
+ */
+account: string | null,
+/**
+ * Their rating in the seek's game (rounded).
+ */
+rating: number,
+/**
+ * The rating is still uncertain (a large deviation).
+ */
+provisional: boolean, };
+
+/**
+ * An open seek of the lobby.
+ */
+export type SeekView = {
+/**
+ * The seek's id (`DELETE /api/seeks/{id}`, `POST .../accept`).
+ */
+id: string,
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The game's name for people.
+ */
+variant_title: string,
+/**
+ * `null`: no clock.
+ */
+clock: ClockSpecView | null,
+/**
+ * The game will change both players' ratings.
+ */
+rated: boolean,
+/**
+ * The colour the creator plays: `white`, `black` or `random`.
+ */
+color: SeekColor,
+/**
+ * Who posted it.
+ */
+player: SeekPlayerView,
+/**
+ * When it was posted, in milliseconds since the Unix epoch.
+ */
+created_at: number,
+/**
+ * When it lapses if nobody takes it, in milliseconds since the Unix
+ * epoch.
+ */
+expires_at: number, };
+
+/**
+ * Messages the WebSocket sends.
+ *
+ * The events another instance relays (a chat line, a challenge's news, a
+ * game's start, a seek) are read back from its text; the others are
+ * never read, and a text naming one of them is refused.
+ */
+export type ServerEvent = { "type": "game",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * What happened.
+ */
+event: GameEvent,
+/**
+ * The game after it.
+ */
+game: GameView, } | { "type": "move",
+/**
+ * The game's topic (`game:ID`).
+ */
+topic: string,
+/**
+ * The game's revision after the move.
+ */
+rev: number,
+/**
+ * The move.
+ */
+move: MovePlayed,
+/**
+ * Men in reserve after it (games with drops only).
+ */
+hands?: HandsView,
+/**
+ * The clocks after it (games with a clock or days per move).
+ */
+clock?: ClockTicks,
+/**
+ * The side whose draw offer stands (a move declines the other's).
+ */
+draw_offer?: Color,
+/**
+ * Whether a player may still abort the game (said only while one may).
+ */
+can_abort?: boolean,
+/**
+ * The side to move's legal moves (only in its own event).
+ */
+legal?: CompactLegal, } | { "type": "chat",
+/**
+ * The room's topic.
+ */
+topic: string,
+/**
+ * The line.
+ */
+line: ChatLineView, } | { "type": "challenge",
+/**
+ * Always `challenges`.
+ */
+topic: string,
+/**
+ * What happened to it.
+ */
+event: ChallengeEvent,
+/**
+ * The challenge as the receiving player sees it.
+ */
+challenge: ChallengeView, } | { "type": "challenges",
+/**
+ * Always `challenges`.
+ */
+topic: string,
+/**
+ * Received and made, open.
+ */
+challenges: ChallengesView, } | { "type": "tournament",
+/**
+ * `tournament:{id}`.
+ */
+topic: string,
+/**
+ * What happened.
+ */
+event: TournamentNews,
+/**
+ * The tournament with its standings and pairings.
+ */
+tournament: TournamentNewsView, } | { "type": "tournament_pairings",
+/**
+ * `tournament:{id}`.
+ */
+topic: string,
+/**
+ * The games just paired.
+ */
+pairings: Array<PairedGameView>, } | { "type": "chat_history",
+/**
+ * The room's topic.
+ */
+topic: string,
+/**
+ * Its newest lines.
+ */
+chat: ChatView, } | { "type": "subscribed",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * `white` or `black`.
+ */
+seat?: Color, } | { "type": "unsubscribed",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string, } | { "type": "session_ended",
+/**
+ * Why, as a sentence.
+ */
+message: string, } | { "type": "banned",
+/**
+ * Why, as a sentence (the operator's reason in it).
+ */
+message: string, } | { "type": "pong" } | { "type": "error",
+/**
+ * Why, as a sentence.
+ */
+message: string, } | { "type": "resync",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string, } | { "type": "lobby",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * Every open seek, oldest first.
+ */
+seeks: Array<SeekView>, } | { "type": "seek_added",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * The new seek.
+ */
+seek: SeekView, } | { "type": "game_started",
+/**
+ * The game's id.
+ */
+game: string, } | { "type": "seek_removed",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * The seeks' ids.
+ */
+ids: Array<string>, } | { "type": "paired",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * The seek's id.
+ */
+seek: string,
+/**
+ * The new game's id.
+ */
+game: string,
+/**
+ * The players' ids, White's first.
+ */
+players: [string, string], } | { "type": "presence",
+/**
+ * The topic the event belongs to (`game:ID`, `lobby`).
+ */
+topic: string,
+/**
+ * White's player has the game open.
+ */
+white: boolean,
+/**
+ * Black's player has the game open.
+ */
+black: boolean,
+/**
+ * How many people watch the game without a seat (each once).
+ */
+spectators: number, } | { "type": "ack",
+/**
+ * The client's number for the request, if it sent one.
+ */
+req: number | null,
+/**
+ * The game's id.
+ */
+game: string,
+/**
+ * The action's `type` (`move`, `resign`, ...).
+ */
+action: string,
+/**
+ * The game's revision after the action.
+ */
+rev: number,
+/**
+ * Moves in the game after the action.
+ */
+ply: number,
+/**
+ * The rematch created by this action.
+ */
+rematch_id?: string, } | { "type": "refused",
+/**
+ * The client's number for the request, if it sent one.
+ */
+req: number | null,
+/**
+ * The game's id.
+ */
+game: string,
+/**
+ * The action's `type` (`move`, `resign`, ...).
+ */
+action: string,
+/**
+ * Why, in a word.
+ */
+kind: Kind,
+/**
+ * Why, as a sentence.
+ */
+message: string,
+/**
+ * An illegal move: why the rules forbid it, as a sentence.
+ */
+reason?: string, } | { "type": "analysis",
+/**
+ * The client's number for the analysis.
+ */
+id: number,
+/**
+ * The position analysed.
+ */
+fen: string,
+/**
+ * The depth finished, in plies.
+ */
+depth: number,
+/**
+ * Positions searched so far.
+ */
+nodes: number,
+/**
+ * Time searched so far, in milliseconds.
+ */
+time_ms: number,
+/**
+ * Best first.
+ */
+lines: Array<AnalysisLineView>,
+/**
+ * The analysis ended: no more messages come for `id`.
+ */
+done: boolean, } | { "type": "analysis_refused",
+/**
+ * The client's number for the analysis.
+ */
+id: number,
+/**
+ * Why, in a word.
+ */
+kind: Kind,
+/**
+ * Why, as a sentence.
+ */
+message: string, };
+
+/**
+ * A game of an arena sheet: its points and marks.
+ */
+export type SheetMarkView = {
+/**
+ * Points it earned.
+ */
+points: number,
+/**
+ * Played on fire (points doubled).
+ */
+fire: boolean,
+/**
+ * The player berserked (whatever the result).
+ */
+berserk: boolean,
+/**
+ * The berserk earned its point: a berserked win of 14 plies or more
+ * (the mark the page shows).
+ */
+berserk_bonus: boolean, };
+
+/**
+ * A special move's kind and rook (what its move string does not say).
+ */
+export type SpecialMove = {
+/**
+ * `castle` or `en_passant`.
+ */
+kind: string,
+/**
+ * The rook a castling moves.
+ */
+rook?: string, };
+
+/**
+ * A line of the standings.
+ */
+export type StandingView = {
+/**
+ * 1 for the leader.
+ */
+rank: number,
+/**
+ * The player.
+ */
+player: TournamentPlayerView,
+/**
+ * Their rating when they joined.
+ */
+rating: number,
+/**
+ * Arena points; for a Swiss or round robin, half-points (a win is 2).
+ */
+points: number,
+/**
+ * An arena's points game by game (`2 2 4 0`); the results of a Swiss
+ * or round robin round by round, byes with their points (`1 ½ 1 0`).
+ */
+points_line: string,
+/**
+ * An arena's sheet, game by game.
+ */
+sheet: Array<SheetMarkView>,
+/**
+ * A Swiss's or a round robin's crosstable line, round by round.
+ */
+rounds?: Array<RoundCellView>,
+/**
+ * The game they play now, if any.
+ */
+playing?: string,
+/**
+ * Games finished.
+ */
+games: number,
+/**
+ * On fire (an arena: two wins in a row), for their next game: never
+ * once the tournament is over.
+ */
+on_fire: boolean,
+/**
+ * Performance rating, once they have played.
+ */
+performance: number | null,
+/**
+ * Withdrawn.
+ */
+withdrawn: boolean,
+/**
+ * Paused.
+ */
+paused: boolean,
+/**
+ * The line's version ([`StandingView::version`]): a page holding the
+ * line at this version is told only its rank in the topic's news.
+ */
+v: number, };
+
+/**
+ * A line of the news: whole, or the key and version of the line the page
+ * holds (with a standing's rank now: ranks move when others score).
+ */
+export type Told<T, Same> = T | Same;
+
+/**
+ * What happened to a tournament, as its topic tells it and the other
+ * instances hear it.
+ */
+export type TournamentNews = "snapshot" | "joined" | "withdrawn" | "paused" | "started" | "standings" | "paired" | "berserk" | "finished";
+
+/**
+ * The tournament topic's form of [`TournamentView`].
+ */
+export type TournamentNewsView = {
+/**
+ * The first lines of the standings, leader first.
+ */
+standings: Array<Told<StandingView, [string, number, number]>>,
+/**
+ * The best games going on (or of the round).
+ */
+pairings: Array<Told<PairingView, [string, number]>>,
+/**
+ * Lines in the whole standings.
+ */
+standings_total: number,
+/**
+ * Games going on or in the round.
+ */
+pairings_total: number,
+/**
+ * The current round (Swiss, round robin), once one is paired.
+ */
+round?: number,
+/**
+ * The game to watch.
+ */
+top_game: string | null,
+/**
+ * Its id.
+ */
+id: string,
+/**
+ * `arena`, `swiss` or `round_robin`.
+ */
+kind: "arena" | "swiss" | "round_robin",
+/**
+ * Its name.
+ */
+name: string,
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: string,
+/**
+ * The game's title.
+ */
+variant_title: string,
+/**
+ * Every game's clock (zeros for correspondence).
+ */
+clock: ClockSpecView,
+/**
+ * Correspondence: days per move for every game.
+ */
+days?: number,
+/**
+ * Rated or not.
+ */
+rated: boolean,
+/**
+ * When it starts (ms).
+ */
+starts_at: number,
+/**
+ * When an arena ends (ms).
+ */
+ends_at?: number,
+/**
+ * An arena's length in minutes.
+ */
+minutes?: number,
+/**
+ * A Swiss's rounds.
+ */
+rounds?: number,
+/**
+ * Most players.
+ */
+max_players: number,
+/**
+ * Players in it (not withdrawn).
+ */
+players: number,
+/**
+ * `upcoming`, `running` or `finished`.
+ */
+state: "upcoming" | "running" | "finished",
+/**
+ * The player who made it (id); `@schedule` when the server's
+ * schedule made it.
+ */
+created_by: string,
+/**
+ * Made by the server's schedule (a recurring tournament).
+ */
+scheduled: boolean,
+/**
+ * A scheduled tournament's name in other languages, by language code
+ * (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
+ */
+names?: { [key in string]: string }, };
+
+/**
+ * A player as a tournament shows them.
+ */
+export type TournamentPlayerView = {
+/**
+ * Their player id.
+ */
+id: string,
+/**
+ * Their name.
+ */
+name: string,
+/**
+ * Their account's user name (`#/player/NAME`, their profile); none
+ * for a guest.
+ */
+account?: string,
+/**
+ * `BOT` for a bot account (shown before the name).
+ */
+title?: string, };
+
+/**
+ * `GET /api/tournaments/{id}`.
+ */
+export type TournamentView = {
+/**
+ * The standings, leader first.
+ */
+standings: Array<StandingView>,
+/**
+ * The games going on (an arena), or the current round's games, the
+ * better players' first.
+ */
+pairings: Array<PairingView>,
+/**
+ * Lines in the whole standings (the topic's events carry the first
+ * [`TOPIC_STANDINGS`]).
+ */
+standings_total: number,
+/**
+ * Games going on or in the round (the topic's events carry the first
+ * [`TOPIC_PAIRINGS`]).
+ */
+pairings_total: number,
+/**
+ * The current round (Swiss, round robin), once one is paired.
+ */
+round?: number,
+/**
+ * The asker's entry, if they joined.
+ */
+you?: YouView,
+/**
+ * The game to watch: of the games going on, the one whose better
+ * player ranks highest (then the other player); `null` when none goes on.
+ */
+top_game: string | null,
+/**
+ * Its id.
+ */
+id: string,
+/**
+ * `arena`, `swiss` or `round_robin`.
+ */
+kind: "arena" | "swiss" | "round_robin",
+/**
+ * Its name.
+ */
+name: string,
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: string,
+/**
+ * The game's title.
+ */
+variant_title: string,
+/**
+ * Every game's clock (zeros for correspondence).
+ */
+clock: ClockSpecView,
+/**
+ * Correspondence: days per move for every game.
+ */
+days?: number,
+/**
+ * Rated or not.
+ */
+rated: boolean,
+/**
+ * When it starts (ms).
+ */
+starts_at: number,
+/**
+ * When an arena ends (ms).
+ */
+ends_at?: number,
+/**
+ * An arena's length in minutes.
+ */
+minutes?: number,
+/**
+ * A Swiss's rounds.
+ */
+rounds?: number,
+/**
+ * Most players.
+ */
+max_players: number,
+/**
+ * Players in it (not withdrawn).
+ */
+players: number,
+/**
+ * `upcoming`, `running` or `finished`.
+ */
+state: "upcoming" | "running" | "finished",
+/**
+ * The player who made it (id); `@schedule` when the server's
+ * schedule made it.
+ */
+created_by: string,
+/**
+ * Made by the server's schedule (a recurring tournament).
+ */
+scheduled: boolean,
+/**
+ * A scheduled tournament's name in other languages, by language code
+ * (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
+ */
+names?: { [key in string]: string }, };
+
+/**
+ * The game, as a value: for command lines, protocols and storage.
+ *
+ * ```
+ * use tensorchess_rules::VariantKind;
+ * let v: VariantKind = "tensor".parse().unwrap();
+ * assert_eq!(v, VariantKind::Tensor);
+ * assert_eq!(VariantKind::Chessence.to_string(), "chessence");
+ * assert!("xiangqi".parse::<VariantKind>().is_err());
+ * ```
+ */
+export type VariantKind = "tensor" | "chess" | "chessence";
+
+/**
+ * The asker's entry.
+ */
+export type YouView = {
+/**
+ * Withdrawn.
+ */
+withdrawn: boolean,
+/**
+ * Paused.
+ */
+paused: boolean,
+/**
+ * The asker's own line of the standings (also where the topic's
+ * events, which carry only the first lines, leave it out).
+ */
+standing?: StandingView, };

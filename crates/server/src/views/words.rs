@@ -1,0 +1,161 @@
+//! Words of closed sets that views hold as `&'static str`, read back
+//! (an event relayed by another instance is read again here): a word the
+//! server never writes is an error, not a default.
+
+use serde::de::Error;
+use serde::{Deserialize, Deserializer};
+use tensorchess_rules::VariantKind;
+
+/// A word of a closed set, as a view holds it. (Written so, serde's derive
+/// does not take the field for one borrowed from the text read: these
+/// fields are read by the functions here.)
+pub type Word = &'static str;
+
+/// A player's title (`BOT`), or none.
+pub fn title<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
+    match Option::<String>::deserialize(d)?.as_deref() {
+        None => Ok(None),
+        Some(super::BOT_TITLE) => Ok(Some(super::BOT_TITLE)),
+        Some(other) => Err(D::Error::custom(format!("no title is called {other:?}"))),
+    }
+}
+
+/// A game's name for people (`Tensor Chess`).
+pub fn variant_title<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let text = String::deserialize(d)?;
+    VariantKind::ALL
+        .iter()
+        .map(|v| v.title())
+        .find(|t| *t == text)
+        .ok_or_else(|| D::Error::custom(format!("no game is called {text:?}")))
+}
+
+/// A game's result as a tournament counts it (`1-0`, `0-1`, `1/2-1/2`,
+/// `*`).
+pub fn result<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let text = String::deserialize(d)?;
+    ["1-0", "0-1", "1/2-1/2", "*", "1", "½", "0"]
+        .into_iter()
+        .find(|r| *r == text)
+        .ok_or_else(|| D::Error::custom(format!("no result is written {text:?}")))
+}
+
+/// A side (`white`, `black`), or none.
+pub fn side<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
+    match Option::<tensorchess_rules::Color>::deserialize(d)? {
+        None => Ok(None),
+        Some(c) => Ok(Some(c.name())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::{ChatRoom, SeekColor};
+    use crate::views::challenge::*;
+    use crate::views::chat::ChatLineView;
+    use crate::views::tournament::PairedGameView;
+    use crate::views::{ClockSpecView, SeekPlayerView, SeekView, ServerEvent, BOT_TITLE};
+    use tensorchess_rules::{Color, VariantKind};
+
+    fn challenger(name: &str, title: Option<&'static str>) -> ChallengerView {
+        ChallengerView {
+            id: format!("id-{name}"),
+            name: name.into(),
+            account: Some(name.into()),
+            title,
+            rating: 1500,
+            provisional: true,
+        }
+    }
+
+    /// The events another instance relays are read back as they were
+    /// written; the others, and a word the server never writes, are not.
+    #[test]
+    fn relayed_events_read_back_as_they_were_written() {
+        let clock = Some(ClockSpecView {
+            base_seconds: 180,
+            increment_seconds: 2,
+        });
+        let events = [
+            ServerEvent::Challenge {
+                topic: "challenges".into(),
+                event: ChallengeEvent::Declined,
+                challenge: Box::new(ChallengeView {
+                    id: "c1".into(),
+                    direction: Direction::In,
+                    from: challenger("Ann", None),
+                    to: challenger("Robo", Some(BOT_TITLE)),
+                    variant: VariantKind::Chessence,
+                    variant_title: VariantKind::Chessence.title(),
+                    clock,
+                    days: None,
+                    rated: true,
+                    color: SeekColor::Random,
+                    final_color: SeekColor::Black,
+                    state: ChallengeStatus::Declined,
+                    game: None,
+                    reason: Some("later".into()),
+                    created_at: 1,
+                    expires_at: 2,
+                }),
+            },
+            ServerEvent::Chat {
+                topic: "chat:g1:players".into(),
+                line: Box::new(ChatLineView {
+                    id: 3,
+                    room: ChatRoom::Players,
+                    name: "Robo".into(),
+                    account: Some("robo".into()),
+                    seat: Some(Color::Black),
+                    title: Some(BOT_TITLE),
+                    text: "gg \"well\" played 💡".into(),
+                    at: 4,
+                }),
+            },
+            ServerEvent::GameStarted { game: "g1".into() },
+            ServerEvent::SeekAdded {
+                topic: "lobby".into(),
+                seek: SeekView {
+                    id: "s1".into(),
+                    variant: VariantKind::Tensor,
+                    variant_title: VariantKind::Tensor.title(),
+                    clock: None,
+                    rated: false,
+                    color: SeekColor::White,
+                    player: SeekPlayerView {
+                        id: "p1".into(),
+                        name: "Ann".into(),
+                        account: None,
+                        rating: 1500,
+                        provisional: true,
+                    },
+                    created_at: 5,
+                    expires_at: 6,
+                },
+            },
+            ServerEvent::TournamentPairings {
+                topic: "tournament:t1".into(),
+                pairings: vec![PairedGameView {
+                    game: "g2".into(),
+                    white: "a".into(),
+                    black: "b".into(),
+                }],
+            },
+        ];
+        for event in events {
+            let text = serde_json::to_string(&event).unwrap();
+            let back: ServerEvent = serde_json::from_str(&text).unwrap();
+            assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        }
+        for never in [
+            r#"{"type":"pong"}"#,
+            r#"{"type":"resync","topic":"lobby"}"#,
+            r#"{"type":"chat","topic":"t","line":{"id":1,"room":"players","name":"x","title":"GM","text":"","at":0}}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<ServerEvent>(never).is_err(),
+                "{never}"
+            );
+        }
+    }
+}

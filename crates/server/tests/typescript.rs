@@ -1,0 +1,82 @@
+//! The page's types for the WebSocket's events, generated from the Rust
+//! types (ts-rs) into `assets/js/generated/events.ts`, which the page's
+//! JSDoc imports and `tsc --noEmit` checks the page against
+//! (`tests/browser/tsconfig.json`). The file is committed; this test fails
+//! when it is not what the Rust types make now.
+//!
+//! To write it again: `TENSORCHESS_WRITE_TS=1 cargo nextest run -p
+//! tensorchess-server --test typescript` (or `cargo test`).
+
+use std::any::TypeId;
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use tensorchess_server::views::tournament::TournamentView;
+use tensorchess_server::views::ServerEvent;
+use ts_rs::{Config, TypeVisitor, TS};
+
+/// Every declared type a type uses, each once, by name.
+struct Declarations {
+    cfg: Config,
+    seen: HashSet<TypeId>,
+    decls: BTreeMap<String, String>,
+}
+
+impl TypeVisitor for Declarations {
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        // Primitives and wrappers (`Vec`, `Option`, `Box`) are not declared.
+        if T::output_path().is_none() || !self.seen.insert(TypeId::of::<T>()) {
+            return;
+        }
+        let docs = T::docs().map(|d| format!("{d}\n")).unwrap_or_default();
+        self.decls.insert(
+            T::ident(&self.cfg),
+            format!("{docs}export {}", T::decl(&self.cfg)),
+        );
+        T::visit_dependencies(self);
+    }
+}
+
+/// The file's text: `ServerEvent` and every type it carries, by name.
+fn generated() -> String {
+    let mut d = Declarations {
+        // JSON numbers, whatever their width in Rust.
+        cfg: Config::new().with_large_int("number"),
+        seen: HashSet::new(),
+        decls: BTreeMap::new(),
+    };
+    d.visit::<ServerEvent>();
+    // What a tournament's news is read into (the page's view, as `GET`
+    // gives it: tournaments/news.js).
+    d.visit::<TournamentView>();
+    let mut out = String::from(
+        "// Generated from the server's Rust types by ts-rs \
+         (crates/server/tests/typescript.rs): do not edit.\n\
+         // Written again with TENSORCHESS_WRITE_TS=1 cargo test -p tensorchess-server --test typescript\n",
+    );
+    for decl in d.decls.values() {
+        out.push('\n');
+        for line in decl.lines().filter(|l| !l.trim().is_empty()) {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn the_pages_event_types_are_the_rust_types() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/js/generated/events.ts");
+    let now = generated();
+    if std::env::var_os("TENSORCHESS_WRITE_TS").is_some() {
+        std::fs::write(&path, &now).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == now,
+        "{} is not what the Rust types make now: write it again with \
+         TENSORCHESS_WRITE_TS=1 cargo test -p tensorchess-server --test typescript, \
+         then run tsc (tests/browser: npx tsc -p tsconfig.json)",
+        path.display()
+    );
+}
