@@ -260,8 +260,13 @@ impl ExplorerRepo for PgStore {
         })
     }
 
-    async fn add_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError> {
+    async fn stage_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError> {
         write_tx!(self, |tx| add_many(&tx, games).await?)
+    }
+
+    async fn merge_explorer_games(&self) -> Result<(), StoreError> {
+        // Nothing staged: each chunk was written when it came.
+        Ok(())
     }
 
     async fn explorer_source_games(

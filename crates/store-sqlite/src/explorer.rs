@@ -5,10 +5,6 @@ use crate::SqliteStore;
 use async_trait::async_trait;
 use rusqlite::{params, params_from_iter, Connection};
 use tensorchess_rules::VariantKind;
-use tensorchess_store::explorer::bulk::{
-    finished_games_sql, first_moves_sql, read_finished_game, read_first_move, with_first_moves,
-    ExplorerChunk,
-};
 use tensorchess_store::explorer::{
     count_sql, count_values, eval_values, explore_values, explorer_game_values, moves_sql,
     position_sql, position_values, put_eval_sql, read_eval, read_move_counts, read_top_game,
@@ -20,13 +16,8 @@ use tensorchess_store::{
     ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, StoreError, StoredGame,
 };
 
-/// The page cache a chunk of games is written with (KiB): a chunk's rows
-/// land all over the explorer's B-trees, and with SQLite's default (2 MB)
-/// its pages would be written out and read back many times over.
-const CHUNK_CACHE_KIB: i64 = 256 * 1024;
-
 /// Inserts `game`'s row unless it is there: whether it was inserted.
-fn insert_game(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
+pub(crate) fn insert_game(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
     let inserted = conn
         .prepare_cached(&format!(
             "INSERT INTO explorer_games ({EXPLORER_GAME_COLUMNS}) VALUES \
@@ -57,73 +48,6 @@ fn add(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
         trim.execute(params_from_iter(values.into_iter().take(5)))?;
     }
     Ok(true)
-}
-
-/// Counts the games of `games` not counted yet, their rows summed (in one
-/// savepoint of the writer's commit, as [`add`]), with a larger page cache
-/// while it runs.
-fn add_many(conn: &Connection, games: &[ExplorerGame]) -> Result<usize, StoreError> {
-    let cache: i64 = conn.pragma_query_value(None, "cache_size", |r| r.get(0))?;
-    conn.pragma_update(None, "cache_size", -CHUNK_CACHE_KIB)?;
-    let out = add_chunk(conn, games);
-    conn.pragma_update(None, "cache_size", cache)?;
-    out
-}
-
-fn add_chunk(conn: &Connection, games: &[ExplorerGame]) -> Result<usize, StoreError> {
-    let mut new = Vec::with_capacity(games.len());
-    for game in games {
-        if insert_game(conn, game)? {
-            new.push(game);
-        }
-    }
-    let chunk = ExplorerChunk::of(new.iter().copied());
-    let mut stmt = conn.prepare_cached(&count_sql(mark))?;
-    for values in chunk.count_values() {
-        stmt.execute(params_from_iter(values))?;
-    }
-    let mut through = conn.prepare_cached(&position_sql(mark))?;
-    for values in chunk.position_values() {
-        through.execute(params_from_iter(values))?;
-    }
-    let (insert, trim) = top_sql(mark);
-    let (mut insert, mut trim) = (conn.prepare_cached(&insert)?, conn.prepare_cached(&trim)?);
-    let mut bucket: Option<Vec<_>> = None;
-    for values in chunk.top_values() {
-        insert.execute(params_from_iter(values.iter().cloned()))?;
-        let this: Vec<_> = values.into_iter().take(5).collect();
-        if bucket.as_ref().is_some_and(|b| *b != this) {
-            trim.execute(params_from_iter(bucket.take().into_iter().flatten()))?;
-        }
-        bucket = Some(this);
-    }
-    if let Some(b) = bucket {
-        trim.execute(params_from_iter(b))?;
-    }
-    Ok(new.len())
-}
-
-fn finished_games(
-    conn: &Connection,
-    after: &str,
-    limit: usize,
-) -> Result<Vec<StoredGame>, StoreError> {
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let games = all(
-        &mut *conn.prepare_cached(&finished_games_sql(mark))?,
-        params![after, limit],
-        |r| read_finished_game(r),
-    )?;
-    let (Some(first), Some(last)) = (games.first(), games.last()) else {
-        return Ok(games);
-    };
-    let (first, last) = (first.record.id.clone(), last.record.id.clone());
-    let moves = all(
-        &mut *conn.prepare_cached(&first_moves_sql(mark))?,
-        params![first, last],
-        |r| read_first_move(r),
-    )?;
-    Ok(with_first_moves(games, moves))
 }
 
 fn explore(
@@ -195,9 +119,18 @@ impl ExplorerRepo for SqliteStore {
         self.write(clear).await
     }
 
-    async fn add_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError> {
+    async fn stage_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError> {
         let games = games.to_vec();
-        self.write(move |conn| add_many(conn, &games)).await
+        self.write(move |conn| crate::explorer_bulk::stage(conn, &games))
+            .await
+    }
+
+    async fn merge_explorer_games(&self) -> Result<(), StoreError> {
+        for part in 0..crate::explorer_bulk::PARTS {
+            self.write(move |conn| crate::explorer_bulk::merge_part(conn, part))
+                .await?;
+        }
+        self.write(crate::explorer_bulk::drop_stage).await
     }
 
     async fn explorer_source_games(
@@ -206,7 +139,7 @@ impl ExplorerRepo for SqliteStore {
         limit: usize,
     ) -> Result<Vec<StoredGame>, StoreError> {
         let after = after.unwrap_or("").to_string();
-        self.read(move |conn| finished_games(conn, &after, limit))
+        self.read(move |conn| crate::explorer_bulk::source_games(conn, &after, limit))
             .await
     }
 

@@ -214,9 +214,11 @@ pub struct Rebuilt {
 /// that end while it runs are counted once either way.
 ///
 /// The games are read [`REBUILD_CHUNK`] at a time, replayed off the async
-/// threads, and each chunk's rows summed and written in one transaction
-/// ([`ExplorerRepo::add_explorer_games`](crate::store::ExplorerRepo)),
-/// while the next chunk is read and replayed.
+/// threads, and each chunk's rows summed and written (or staged) in one
+/// transaction while the next chunk is read and replayed; the staged rows
+/// are merged at the end
+/// ([`ExplorerRepo::stage_explorer_games`](crate::store::ExplorerRepo)).
+/// A rebuild stopped midway is run again.
 pub async fn rebuild(store: &dyn GameStore) -> Result<Rebuilt, StoreError> {
     store.clear_explorer().await?;
     let mut done = Rebuilt::default();
@@ -235,13 +237,14 @@ pub async fn rebuild(store: &dyn GameStore) -> Result<Rebuilt, StoreError> {
             if ready.is_empty() {
                 Ok(0)
             } else {
-                store.add_explorer_games(&ready).await
+                store.stage_explorer_games(&ready).await
             }
         };
         let (next, written) = tokio::join!(read, write);
         done.counted += written?;
         let (read, last, games) = next?;
         let Some(last) = last else {
+            store.merge_explorer_games().await?;
             return Ok(done);
         };
         done.read += read;

@@ -106,12 +106,16 @@ pub async fn explorer_many_games_count_as_one_by_one(one: &dyn GameStore, many: 
     // Games 20..29 are counted already: left out; game 40 twice: once.
     let mut chunk: Vec<ExplorerGame> = games[20..70].to_vec();
     chunk.push(games[40].clone());
-    assert_eq!(many.add_explorer_games(&chunk).await.unwrap(), 40);
+    assert_eq!(many.stage_explorer_games(&chunk).await.unwrap(), 40);
+    // Merged, then more staged and merged onto those rows.
+    many.merge_explorer_games().await.unwrap();
     for part in games[70..].chunks(165) {
-        assert_eq!(many.add_explorer_games(part).await.unwrap(), part.len());
+        assert_eq!(many.stage_explorer_games(part).await.unwrap(), part.len());
     }
-    assert_eq!(many.add_explorer_games(&games[..5]).await.unwrap(), 0);
-    assert_eq!(many.add_explorer_games(&[]).await.unwrap(), 0);
+    assert_eq!(many.stage_explorer_games(&games[..5]).await.unwrap(), 0);
+    assert_eq!(many.stage_explorer_games(&[]).await.unwrap(), 0);
+    many.merge_explorer_games().await.unwrap();
+    many.merge_explorer_games().await.unwrap();
 
     let mut filters = vec![
         ExplorerFilter::all(),

@@ -6,8 +6,8 @@
 //! rebuild counts, page by page.
 //!
 //! Both backends write a chunk's rows with the upserts that add
-//! ([`count_sql`](super::count_sql)), so a chunk added to rows already
-//! there leaves what adding its games one by one would have left.
+//! ([`count_upsert`](super::count_upsert)), so a chunk added to rows
+//! already there leaves what adding its games one by one would have left.
 
 use super::{band_of, game_counts, stored_hash, ExplorerGame, EXPLORER_PLIES, TOP_GAMES};
 use crate::rows::{

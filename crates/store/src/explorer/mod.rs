@@ -289,11 +289,19 @@ pub trait ExplorerRepo: Send + Sync + 'static {
     /// Forgets every count (and the games counted), keeping evaluations:
     /// the start of a rebuild.
     async fn clear_explorer(&self) -> Result<(), StoreError>;
-    /// Counts many finished games in one transaction (a rebuild's chunk),
-    /// as [`add_explorer_game`](Self::add_explorer_game) each would, their
-    /// rows summed first ([`bulk::ExplorerChunk`]): those counted already
-    /// are left out. How many were counted now.
-    async fn add_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError>;
+    /// Counts many finished games (a rebuild's chunk), as
+    /// [`add_explorer_game`](Self::add_explorer_game) each would, their
+    /// rows summed first ([`bulk::ExplorerChunk`]); those counted already
+    /// (or twice in `games`) count once. Their `explorer_games` rows are
+    /// written now; their counts may be staged until
+    /// [`merge_explorer_games`](Self::merge_explorer_games) (SQLite stages
+    /// them, to write them in the order of the tables' keys; PostgreSQL
+    /// writes them now). How many were counted.
+    async fn stage_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError>;
+    /// Writes the counts [`stage_explorer_games`](Self::stage_explorer_games)
+    /// staged into the explorer's tables (in steps, each a transaction of
+    /// its own): only then are they answered.
+    async fn merge_explorer_games(&self) -> Result<(), StoreError>;
     /// The finished online games after `after` in id order, at most
     /// `limit`, each with its online state and its first [`EXPLORER_PLIES`]
     /// moves: what a rebuild reads, page by page (aborted games among
