@@ -141,7 +141,7 @@ async fn samples(client: &Client, count: usize, seed: u64) -> Result<Vec<Sample>
             .get::<_, String>(1)
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let depth = rng.random_range(0..16i32);
+        let depth = rng.random_range(0..16i64);
         let line: Vec<String> = client
             .query(
                 "SELECT uci FROM moves WHERE game_id = $1 AND ply < $2 ORDER BY ply",
@@ -216,7 +216,7 @@ pub async fn query(url: &str, queries: usize, scans: usize, seed: u64) -> Result
         .map_err(err)?;
     let mut times = Vec::new();
     for s in samples.iter().take(scans) {
-        let depth = s.line.len() as i32;
+        let depth = s.line.len() as i64;
         let t = Instant::now();
         let n = client
             .query(&scan, &[&s.variant.name(), &depth, &s.line.join(",")])
