@@ -213,7 +213,7 @@ pub struct Rebuilt {
 /// tables rebuilt from the stored games (evaluations are kept). Games
 /// that end while it runs are counted once either way.
 ///
-/// The games are read [`REBUILD_CHUNK`] at a time, replayed off the async
+/// The games are read 10,000 at a time (`REBUILD_CHUNK`), replayed off the async
 /// threads, and each chunk's rows summed and written (or staged) in one
 /// transaction while the next chunk is read and replayed; the staged rows
 /// are merged at the end
