@@ -93,6 +93,15 @@ contract!(
     games_are_found_by_position,
 );
 
+/// Many games counted at once (a rebuild) and one by one: the same tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
+async fn many_games_counted_at_once_count_as_one_by_one() {
+    let (_, _, one) = fresh().await;
+    let (_, _, many) = fresh().await;
+    conformance::explorer_many_games_count_as_one_by_one(&one, &many).await;
+}
+
 /// Two servers (two pools over one database) add the same games at once:
 /// each is counted once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

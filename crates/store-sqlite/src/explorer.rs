@@ -6,24 +6,31 @@ use async_trait::async_trait;
 use rusqlite::{params, params_from_iter, Connection};
 use tensorchess_rules::VariantKind;
 use tensorchess_store::explorer::{
-    count_sql, count_values, eval_values, explore_values, explorer_game_values, finished_ids_sql,
-    moves_sql, position_sql, position_values, put_eval_sql, read_eval, read_move_counts,
-    read_top_game, sort_moves, stored_hash, top_games_sql, top_sql, top_values, uncounted_ids_sql,
-    EVAL_COLUMNS, EXPLORER_GAME_COLUMNS,
+    count_sql, count_values, eval_values, explore_values, explorer_game_values, moves_sql,
+    position_sql, position_values, put_eval_sql, read_eval, read_move_counts, read_top_game,
+    sort_moves, stored_hash, top_games_sql, top_sql, top_values, uncounted_ids_sql, EVAL_COLUMNS,
+    EXPLORER_GAME_COLUMNS,
 };
 use tensorchess_store::prelude::*;
-use tensorchess_store::{ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, StoreError};
+use tensorchess_store::{
+    ExplorerAnswer, ExplorerEval, ExplorerFilter, ExplorerGame, StoreError, StoredGame,
+};
 
-/// Counts `game` unless its row is there already. The writer runs this in
-/// a savepoint of its commit: the game's row and its counts go together.
-fn add(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
+/// Inserts `game`'s row unless it is there: whether it was inserted.
+pub(crate) fn insert_game(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
     let inserted = conn
         .prepare_cached(&format!(
             "INSERT INTO explorer_games ({EXPLORER_GAME_COLUMNS}) VALUES \
              (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO NOTHING"
         ))?
         .execute(params_from_iter(explorer_game_values(game)))?;
-    if inserted == 0 {
+    Ok(inserted == 1)
+}
+
+/// Counts `game` unless its row is there already. The writer runs this in
+/// a savepoint of its commit: the game's row and its counts go together.
+fn add(conn: &Connection, game: &ExplorerGame) -> Result<bool, StoreError> {
+    if !insert_game(conn, game)? {
         return Ok(false);
     }
     let mut stmt = conn.prepare_cached(&count_sql(mark))?;
@@ -72,15 +79,6 @@ fn clear(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn finished_ids(conn: &Connection, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    all(
-        &mut *conn.prepare_cached(&finished_ids_sql(mark))?,
-        params![after, limit],
-        |r| Ok(r.get::<_, String>(0)?),
-    )
-}
-
 fn evals(
     conn: &Connection,
     variant: VariantKind,
@@ -121,13 +119,27 @@ impl ExplorerRepo for SqliteStore {
         self.write(clear).await
     }
 
-    async fn finished_online_game_ids(
+    async fn stage_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError> {
+        let games = games.to_vec();
+        self.write(move |conn| crate::explorer_bulk::stage(conn, &games))
+            .await
+    }
+
+    async fn merge_explorer_games(&self) -> Result<(), StoreError> {
+        for part in 0..crate::explorer_bulk::PARTS {
+            self.write(move |conn| crate::explorer_bulk::merge_part(conn, part))
+                .await?;
+        }
+        self.write(crate::explorer_bulk::drop_stage).await
+    }
+
+    async fn explorer_source_games(
         &self,
         after: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<String>, StoreError> {
+    ) -> Result<Vec<StoredGame>, StoreError> {
         let after = after.unwrap_or("").to_string();
-        self.read(move |conn| finished_ids(conn, &after, limit))
+        self.read(move |conn| crate::explorer_bulk::source_games(conn, &after, limit))
             .await
     }
 

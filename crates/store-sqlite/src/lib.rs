@@ -9,6 +9,7 @@
 mod challenges;
 mod chat;
 mod explorer;
+mod explorer_bulk;
 mod games;
 mod learning;
 mod migrate;

@@ -44,6 +44,12 @@ async fn the_explorer_contract_holds() {
     conformance::explorer_racing_adds_count_once(&store, &store.clone()).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_games_counted_at_once_count_as_one_by_one() {
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    conformance::explorer_many_games_count_as_one_by_one(&open(&dirs[0]), &open(&dirs[1])).await;
+}
+
 #[tokio::test]
 async fn tournament_seats_run_once_and_a_no_show_is_paused() {
     // A database of its own: the contract lists a player's tournaments.

@@ -5,6 +5,8 @@
 //! explorer's query for positions along the generated lines against the
 //! same answer by plain scan of the stored moves.
 //!
+//! `--db postgres://…` does the same on PostgreSQL (`pg.rs`).
+//!
 //! ```sh
 //! cargo build --profile ci -p tensorchess -p tensorchess-loadtest
 //! db=$(mktemp -d)/games.sqlite3
@@ -17,6 +19,8 @@
 //! The query is the store's own SQL (`tensorchess_store::explorer`), on
 //! one connection as the server's reader; the plain scan finds the games
 //! whose first moves are the line's and counts their next moves.
+
+mod pg;
 
 use clap::{Parser, Subcommand};
 use rand::rngs::SmallRng;
@@ -44,9 +48,10 @@ enum Action {
     /// Stores finished online games of random moves in an SQLite file
     /// whose schema a server made.
     Generate {
-        /// The server's SQLite file.
+        /// The server's SQLite file, or its PostgreSQL database
+        /// (`postgres://…`).
         #[arg(long)]
-        db: PathBuf,
+        db: String,
         /// How many games.
         #[arg(long, default_value_t = 100_000)]
         games: usize,
@@ -60,9 +65,10 @@ enum Action {
     /// Times the explorer's query and the plain scan for positions along
     /// stored lines.
     Query {
-        /// The server's SQLite file (explorer rebuilt).
+        /// The server's SQLite file or PostgreSQL database (explorer
+        /// rebuilt).
         #[arg(long)]
-        db: PathBuf,
+        db: String,
         /// Explorer queries.
         #[arg(long, default_value_t = 2000)]
         queries: usize,
@@ -75,21 +81,47 @@ enum Action {
     },
 }
 
+fn is_pg(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("explorer-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let out = match args.action {
         Action::Generate {
             db,
             games,
             max_plies,
             seed,
-        } => generate(&db, games, max_plies, seed),
+        } if is_pg(&db) => runtime.block_on(pg::generate(&db, games, max_plies, seed)),
+        Action::Generate {
+            db,
+            games,
+            max_plies,
+            seed,
+        } => generate(&PathBuf::from(db), games, max_plies, seed),
         Action::Query {
             db,
             queries,
             scans,
             seed,
-        } => query(&db, queries, scans, seed),
+        } if is_pg(&db) => runtime.block_on(pg::query(&db, queries, scans, seed)),
+        Action::Query {
+            db,
+            queries,
+            scans,
+            seed,
+        } => query(&PathBuf::from(db), queries, scans, seed),
     };
     match out {
         Ok(()) => ExitCode::SUCCESS,
@@ -116,6 +148,9 @@ fn choose(rng: &mut SmallRng, n: usize, ply: usize) -> usize {
     }
 }
 
+/// Games stored per transaction.
+const PER_TX: usize = 5_000;
+
 fn generate(db: &PathBuf, games: usize, max_plies: usize, seed: u64) -> Result<(), String> {
     let mut conn = Connection::open(db).map_err(|e| e.to_string())?;
     conn.pragma_update(None, "journal_mode", "WAL")
@@ -123,7 +158,6 @@ fn generate(db: &PathBuf, games: usize, max_plies: usize, seed: u64) -> Result<(
     let mut rng = SmallRng::seed_from_u64(seed);
     let started = Instant::now();
     let mut moves_stored = 0usize;
-    const PER_TX: usize = 5_000;
     for chunk in 0..games.div_ceil(PER_TX) {
         let tx = conn.transaction().map_err(|e| e.to_string())?;
         {

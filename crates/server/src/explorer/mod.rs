@@ -26,7 +26,6 @@ use crate::store::{
     StoredGame,
 };
 use evals::EvalQueue;
-use futures_util::stream::{self, StreamExt};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tensorchess_rules::{with_game, VariantKind};
@@ -35,11 +34,10 @@ use tokio::sync::{mpsc, watch};
 /// The most moves a query may play from its start position.
 pub const MAX_PLAY: usize = 400;
 
-/// Games read per page when the explorer is rebuilt.
-const REBUILD_PAGE: usize = 1000;
-
-/// Games a rebuild counts at once.
-const REBUILD_AT_ONCE: usize = 256;
+/// Games a rebuild reads, replays and counts at once (their rows summed
+/// in memory, then written in one transaction): about 50 MB of games and
+/// rows in memory for each of the two chunks in flight.
+const REBUILD_CHUNK: usize = 10_000;
 
 /// What the explorer is asked: a position, and which games count.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,44 +212,66 @@ pub struct Rebuilt {
 /// Counts every finished online game again, from nothing: the explorer's
 /// tables rebuilt from the stored games (evaluations are kept). Games
 /// that end while it runs are counted once either way.
+///
+/// The games are read 10,000 at a time (`REBUILD_CHUNK`), replayed off the async
+/// threads, and each chunk's rows summed and written (or staged) in one
+/// transaction while the next chunk is read and replayed; the staged rows
+/// are merged at the end
+/// ([`ExplorerRepo::stage_explorer_games`](crate::store::ExplorerRepo)).
+/// A rebuild stopped midway is run again.
 pub async fn rebuild(store: &dyn GameStore) -> Result<Rebuilt, StoreError> {
     store.clear_explorer().await?;
     let mut done = Rebuilt::default();
     let mut after: Option<String> = None;
+    let mut ready: Vec<ExplorerGame> = Vec::new();
     loop {
-        let ids = store
-            .finished_online_game_ids(after.as_deref(), REBUILD_PAGE)
-            .await?;
-        let Some(last) = ids.last().cloned() else {
+        let read = async {
+            let stored = store
+                .explorer_source_games(after.as_deref(), REBUILD_CHUNK)
+                .await?;
+            tokio::task::spawn_blocking(move || replay_all(stored))
+                .await
+                .map_err(|e| StoreError::Task(e.to_string()))
+        };
+        let write = async {
+            if ready.is_empty() {
+                Ok(0)
+            } else {
+                store.stage_explorer_games(&ready).await
+            }
+        };
+        let (next, written) = tokio::join!(read, write);
+        done.counted += written?;
+        let (read, last, games) = next?;
+        let Some(last) = last else {
+            store.merge_explorer_games().await?;
             return Ok(done);
         };
-        // Several games at once, so that SQLite's writer commits them
-        // together (one flush for many games, not one each).
-        let counted: Vec<Result<bool, StoreError>> = stream::iter(&ids)
-            .map(|id| async move {
-                let Some(stored) = store.load_game(id).await? else {
-                    return Ok(false);
-                };
-                match explorer_game(&stored) {
-                    Some(game) => {
-                        store.add_explorer_game(&game).await?;
-                        Ok(true)
-                    }
-                    None => {
-                        tracing::warn!("game {id} is not counted: its moves do not replay");
-                        Ok(false)
-                    }
-                }
-            })
-            .buffer_unordered(REBUILD_AT_ONCE)
-            .collect()
-            .await;
-        done.read += ids.len();
-        for c in counted {
-            done.counted += usize::from(c?);
-        }
+        done.read += read;
+        ready = games;
         after = Some(last);
     }
+}
+
+/// A page of stored games as the explorer counts them: how many were read,
+/// the last id, and the games counted (the others' moves did not replay,
+/// or they were aborted).
+fn replay_all(stored: Vec<StoredGame>) -> (usize, Option<String>, Vec<ExplorerGame>) {
+    let last = stored.last().map(|g| g.record.id.clone());
+    let games = stored
+        .iter()
+        .filter_map(|g| {
+            let game = explorer_game(g);
+            if game.is_none() && !matches!(g.record.ending, Some(Ending::Aborted { .. })) {
+                tracing::warn!(
+                    "game {} is not counted: its moves do not replay",
+                    g.record.id
+                );
+            }
+            game
+        })
+        .collect();
+    (stored.len(), last, games)
 }
 
 /// The explorer service.

@@ -228,15 +228,32 @@ pub async fn explorer_rebuild_reads_finished_online_games(store: &dyn GameStore)
             game(record(id))
         };
         g.record.ending = ending;
+        let plies = match id {
+            "fin-a" | "fin-b" | "fin-d" => EXPLORER_PLIES + 5,
+            "fin-e" => 2,
+            _ => 0,
+        };
+        g.moves = (0..plies)
+            .map(|ply| StoredMove {
+                ply,
+                uci: format!("m{ply}"),
+                san: format!("M{ply}"),
+            })
+            .collect();
         store.create_game(&g).await.unwrap();
     }
-    let page = store.finished_online_game_ids(None, 2).await.unwrap();
-    assert_eq!(page, ["fin-a", "fin-e"]);
-    let page = store
-        .finished_online_game_ids(Some("fin-e"), 2)
-        .await
-        .unwrap();
-    assert_eq!(page, ["fin-f"]);
+    let ids = |page: &[StoredGame]| page.iter().map(|g| g.record.id.clone()).collect::<Vec<_>>();
+    let page = store.explorer_source_games(None, 2).await.unwrap();
+    assert_eq!(ids(&page), ["fin-a", "fin-e"]);
+    // Each with its online state and its first plies only.
+    assert!(page.iter().all(|g| g.online.is_some()));
+    let plies: Vec<usize> = page[0].moves.iter().map(|m| m.ply).collect();
+    assert_eq!(plies, (0..EXPLORER_PLIES).collect::<Vec<_>>());
+    assert_eq!(page[0].moves[3].uci, "m3");
+    assert_eq!(page[1].moves.len(), 2);
+    let page = store.explorer_source_games(Some("fin-e"), 2).await.unwrap();
+    assert_eq!(ids(&page), ["fin-f"]);
+    assert!(page[0].moves.is_empty());
 
     // What a server catches up on: those never counted, changed since.
     let all = store.uncounted_game_ids(0, 10).await.unwrap();

@@ -14,6 +14,8 @@ use crate::StoreError;
 use async_trait::async_trait;
 use tensorchess_rules::{Color, VariantKind};
 
+pub mod bulk;
+
 /// The plies of each game that are counted (lichess's explorer keeps about
 /// as many: past them, positions are mostly a game's own).
 pub const EXPLORER_PLIES: usize = 40;
@@ -287,13 +289,28 @@ pub trait ExplorerRepo: Send + Sync + 'static {
     /// Forgets every count (and the games counted), keeping evaluations:
     /// the start of a rebuild.
     async fn clear_explorer(&self) -> Result<(), StoreError>;
-    /// The ids of finished online games (not aborted) after `after` in id
-    /// order, at most `limit`: what a rebuild reads, page by page.
-    async fn finished_online_game_ids(
+    /// Counts many finished games (a rebuild's chunk), as
+    /// [`add_explorer_game`](Self::add_explorer_game) each would, their
+    /// rows summed first ([`bulk::ExplorerChunk`]); those counted already
+    /// (or twice in `games`) count once. Their `explorer_games` rows are
+    /// written now; their counts may be staged until
+    /// [`merge_explorer_games`](Self::merge_explorer_games) (SQLite stages
+    /// them, to write them in the order of the tables' keys; PostgreSQL
+    /// writes them now). How many were counted.
+    async fn stage_explorer_games(&self, games: &[ExplorerGame]) -> Result<usize, StoreError>;
+    /// Writes the counts [`stage_explorer_games`](Self::stage_explorer_games)
+    /// staged into the explorer's tables (in steps, each a transaction of
+    /// its own): only then are they answered.
+    async fn merge_explorer_games(&self) -> Result<(), StoreError>;
+    /// The finished online games after `after` in id order, at most
+    /// `limit`, each with its online state and its first [`EXPLORER_PLIES`]
+    /// moves: what a rebuild reads, page by page (aborted games among
+    /// them: the explorer leaves them out).
+    async fn explorer_source_games(
         &self,
         after: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<String>, StoreError>;
+    ) -> Result<Vec<crate::StoredGame>, StoreError>;
     /// The ids of finished online games last changed at or after `since`
     /// (ms) that were never counted, oldest first, at most `limit`: what a
     /// server catches up on (a game whose end was stored by a server that
@@ -331,16 +348,24 @@ pub fn read_hash(stored: i64) -> u64 {
 /// rating_sum, rating_games.
 pub fn count_sql(mark: fn(usize) -> String) -> String {
     let marks: Vec<String> = (1..=11).map(mark).collect();
+    count_upsert(&format!("VALUES ({})", marks.join(", ")))
+}
+
+/// The columns of an `explorer_moves` row, in [`count_sql`]'s order.
+pub const COUNT_COLUMNS: &str =
+    "variant, hash, uci, rated, speed, band, white, draws, black, rating_sum, rating_games";
+
+/// The upsert that adds the counts of `rows` (`VALUES (...)`, or a
+/// `SELECT` of [`COUNT_COLUMNS`]) to those stored.
+pub fn count_upsert(rows: &str) -> String {
     format!(
-        "INSERT INTO explorer_moves (variant, hash, uci, rated, speed, band, white, draws, \
-         black, rating_sum, rating_games) VALUES ({}) \
+        "INSERT INTO explorer_moves ({COUNT_COLUMNS}) {rows} \
          ON CONFLICT (variant, hash, uci, rated, speed, band) DO UPDATE SET \
          white = explorer_moves.white + excluded.white, \
          draws = explorer_moves.draws + excluded.draws, \
          black = explorer_moves.black + excluded.black, \
          rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
-         rating_games = explorer_moves.rating_games + excluded.rating_games",
-        marks.join(", ")
+         rating_games = explorer_moves.rating_games + excluded.rating_games"
     )
 }
 
@@ -634,17 +659,6 @@ pub fn read_eval(row: &impl Row) -> Result<(u64, ExplorerEval), StoreError> {
             mate: row.int32(3)?,
         },
     ))
-}
-
-/// The SQL of [`ExplorerRepo::finished_online_game_ids`] (parameters: the
-/// id after which to start, `''` for the first page; the limit).
-pub fn finished_ids_sql(mark: fn(usize) -> String) -> String {
-    format!(
-        "SELECT id FROM games WHERE mode = 'online' AND result <> '*' AND id > {} \
-         ORDER BY id LIMIT {}",
-        mark(1),
-        mark(2)
-    )
 }
 
 /// The SQL of [`ExplorerRepo::uncounted_game_ids`] (`since`, `limit`).
