@@ -39,10 +39,8 @@ export TENSORCHESS_REQUIRE_PY4SWISS=1 TENSORCHESS_REQUIRE_NGINX=1 TENSORCHESS_RE
 step "PostgreSQL (a throwaway cluster for the store tests)"
 # A PostgreSQL that does not start is a failure here, not a skipped test.
 pg_dir=$(mktemp -d)
-browser_dir=$(mktemp -d)
 browser_pid=""
 trap 'if [ -n "$browser_pid" ]; then kill "$browser_pid" 2>/dev/null || true; fi
-      rm -rf "$browser_dir"
       bash scripts/pg-cluster.sh stop "$pg_dir" || true' EXIT
 TENSORCHESS_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
 export TENSORCHESS_TEST_PG TENSORCHESS_REQUIRE_PG=1
@@ -56,27 +54,20 @@ if [ "${TENSORCHESS_LINT:-1}" != 0 ]; then
   export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc.sh"
 fi
 
-# The browser tests need only the server's binary: it is built first, and
-# they run beside the rest of the build and the Rust tests (mostly waiting
-# on sockets and Chromium), their output kept for the end.
-step "Building and linting the server's binary (ci profile)"
-cargo build --workspace --exclude tensorchess-python --bins --profile ci
+step "Building and linting (ci profile; every target, benches and examples too)"
+# The Python package is built (and linted) by maturin below, as a wheel.
+cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
+cargo nextest run --workspace --cargo-profile ci --no-run
 
+# The browser tests need only the binary: they run beside the Rust tests
+# (mostly waiting on sockets and Chromium), their output kept for the end.
 step "Page: type check (tsc --noEmit) and unit tests (tap machine, catalogues)"
 (cd tests/browser && npx tsc -p tsconfig.json --noEmit && node --test unit/)
 
 browser_log=$(mktemp)
-# A copy: the build below may link target/ci/tensorchess again.
-browser_bin="$browser_dir/tensorchess"
-cp target/ci/tensorchess "$browser_bin"
-TENSORCHESS_BIN="$browser_bin" bash tests/browser/run.sh >"$browser_log" 2>&1 &
+TENSORCHESS_BIN="$PWD/target/ci/tensorchess" bash tests/browser/run.sh >"$browser_log" 2>&1 &
 browser_pid=$!
 browser_began=$SECONDS
-
-step "Building and linting the rest (every target: tests, benches and examples)"
-# The Python package is built (and linted) by maturin below, as a wheel.
-cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
-cargo nextest run --workspace --cargo-profile ci --no-run
 
 step "Rust tests (unit and integration; the store's on SQLite and PostgreSQL; the ignored ones too)"
 cargo nextest run --workspace --cargo-profile ci --no-fail-fast --run-ignored all
