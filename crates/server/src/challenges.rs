@@ -190,7 +190,7 @@ impl Challenges {
         let bot = self.live.store().is_bot(&p.id).await?;
         let rating = self.live.rating_of(&p.id, pool).await?;
         Ok(ChallengerView {
-            title: bot.then_some(crate::views::BOT_TITLE),
+            title: crate::views::Title::of_bot(bot),
             id: p.id,
             name: p.name,
             account: p.account,

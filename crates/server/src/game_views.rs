@@ -206,7 +206,7 @@ pub fn end_view(kind: VariantKind, outcome: Outcome) -> EndView {
     EndView {
         result: outcome.result_str().to_string(),
         reason: reason_text(reason).to_string(),
-        winner: winner.map(Color::name),
+        winner,
         no_show: None,
         title,
         text,
@@ -224,7 +224,7 @@ pub fn imported_end_view(winner: Option<Color>) -> EndView {
     EndView {
         result: result.to_string(),
         reason: "imported".to_string(),
-        winner: winner.map(Color::name),
+        winner,
         no_show: None,
         title: "Game over".to_string(),
         text: text.to_string(),
@@ -246,9 +246,9 @@ fn position_view<V: Variant>(
         Vec::new()
     };
     PositionView {
-        variant: V::KIND.name(),
+        variant: V::KIND,
         fen: pos.fen(),
-        turn: pos.turn().name(),
+        turn: pos.turn(),
         check: if pos.is_check() {
             pos.king_of(pos.turn()).map(square_name::<V>)
         } else {
@@ -335,7 +335,7 @@ pub(crate) fn history_entry<V: Variant>(before: &Position<V>, m: Move, ply: usiz
         ply,
         uci: before.move_string(m),
         san: san::san_with(before, m, &legal),
-        color: before.turn().name(),
+        color: before.turn(),
         fen: after.fen(),
         check: if after.is_check() {
             after.king_of(after.turn()).map(square_name::<V>)

@@ -1,6 +1,7 @@
 //! Request types: what pages send to the API and the WebSocket.
 
 use crate::store::SeekColor;
+use crate::views::ActionName;
 use serde::{Deserialize, Deserializer};
 use tensorchess_rules::{Color, VariantKind};
 
@@ -305,18 +306,18 @@ pub enum OnlineAction {
 impl OnlineAction {
     /// The action's `type`, as requests write it (and acknowledgements
     /// name it).
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> ActionName {
         match self {
-            OnlineAction::Move { .. } => "move",
-            OnlineAction::Resign => "resign",
-            OnlineAction::OfferDraw => "offer_draw",
-            OnlineAction::AcceptDraw => "accept_draw",
-            OnlineAction::DeclineDraw => "decline_draw",
-            OnlineAction::Abort => "abort",
-            OnlineAction::ClaimVictory => "claim_victory",
-            OnlineAction::Rematch => "rematch",
-            OnlineAction::DeclineRematch => "decline_rematch",
-            OnlineAction::Berserk => "berserk",
+            OnlineAction::Move { .. } => ActionName::Move,
+            OnlineAction::Resign => ActionName::Resign,
+            OnlineAction::OfferDraw => ActionName::OfferDraw,
+            OnlineAction::AcceptDraw => ActionName::AcceptDraw,
+            OnlineAction::DeclineDraw => ActionName::DeclineDraw,
+            OnlineAction::Abort => ActionName::Abort,
+            OnlineAction::ClaimVictory => ActionName::ClaimVictory,
+            OnlineAction::Rematch => ActionName::Rematch,
+            OnlineAction::DeclineRematch => ActionName::DeclineRematch,
+            OnlineAction::Berserk => ActionName::Berserk,
         }
     }
 }

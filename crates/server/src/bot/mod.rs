@@ -41,7 +41,7 @@ pub struct BotPlayerView {
     pub name: String,
     /// `BOT` for a bot account (left out for others, as lichess does).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
+    pub title: Option<crate::views::Title>,
     /// Their rating in the game's variant, when rated.
     pub rating: Option<i32>,
 }
@@ -116,8 +116,8 @@ impl Bots {
     }
 
     /// `BOT` for a bot account.
-    pub async fn title(&self, player: &str) -> Result<Option<&'static str>, AppError> {
-        Ok(self.is_bot(player).await?.then_some(BOT_TITLE))
+    pub async fn title(&self, player: &str) -> Result<Option<crate::views::Title>, AppError> {
+        Ok(crate::views::Title::of_bot(self.is_bot(player).await?))
     }
 
     /// A player as the streams show them.

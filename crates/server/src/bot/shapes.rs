@@ -116,7 +116,7 @@ pub struct ChallengeUser {
     pub rating: i32,
     /// `BOT` (left out for others, as lichess does).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
+    pub title: Option<crate::views::Title>,
 }
 
 impl From<&ChallengerView> for ChallengeUser {
@@ -220,7 +220,7 @@ pub struct Opponent {
     pub rating_diff: Option<i32>,
     /// `BOT` (left out for others).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
+    pub title: Option<crate::views::Title>,
     /// Their name.
     pub username: String,
 }

@@ -3,7 +3,7 @@
 use super::*;
 use crate::store::SeekColor;
 use crate::views::challenge::Direction;
-use crate::views::{ClockSpecView, BOT_TITLE};
+use crate::views::{ClockSpecView, Title};
 use serde_json::json;
 use tensorchess_rules::{Color, VariantKind};
 
@@ -20,7 +20,7 @@ fn challenge(state: ChallengeStatus, reason: Option<&str>) -> ChallengeView {
         id: "c1".into(),
         direction: Direction::In,
         from: player("Ann", None, None),
-        to: player("Robo", Some("RoboBot"), Some(BOT_TITLE)),
+        to: player("Robo", Some("RoboBot"), Some(Title::Bot)),
         variant: VariantKind::Chess,
         variant_title: VariantKind::Chess.title(),
         clock: Some(ClockSpecView {

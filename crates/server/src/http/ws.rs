@@ -49,7 +49,7 @@ use crate::round::live::GameEvent;
 use crate::round::online::OnlineGames;
 use crate::store::{ChatRoom, GameMode};
 use crate::topic::Topic;
-use crate::views::ServerEvent;
+use crate::views::{ActionName, ServerEvent};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -451,13 +451,13 @@ async fn act(
     Ok(acted)
 }
 
-fn refused(req: Option<u64>, game: String, action: &'static str, e: AppError) -> ServerEvent {
+fn refused(req: Option<u64>, game: String, action: ActionName, e: AppError) -> ServerEvent {
     let reason = match &e {
         AppError::IllegalMove { reason, .. } => Some(reason.to_string()),
         _ => None,
     };
     if e.status().is_server_error() {
-        tracing::error!("game {game}: {action}: {e}");
+        tracing::error!("game {game}: {action:?}: {e}");
     }
     ServerEvent::Refused {
         req,
@@ -555,7 +555,7 @@ async fn subscribe(topic: String, state: &AppState, conn: &mut Conn) -> Vec<Serv
     let replies = vec![
         ServerEvent::Subscribed {
             topic: topic.clone(),
-            seat: seat.map(|c| c.name()),
+            seat,
         },
         snapshot,
     ];

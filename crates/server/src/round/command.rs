@@ -7,6 +7,7 @@
 use crate::error::AppError;
 use crate::requests::OnlineAction;
 use crate::round::live::{Committed, GameEvent};
+use crate::views::ActionName;
 
 /// A player's command to one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,22 +66,22 @@ impl Command {
 
     /// The command's `type`, as requests write it (and acknowledgements
     /// name it).
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> ActionName {
         match self {
-            Command::Move { .. } => "move",
-            Command::Takeback => "takeback",
-            Command::Resign => "resign",
-            Command::Join { .. } => "join",
-            Command::OfferDraw => "offer_draw",
-            Command::AcceptDraw => "accept_draw",
-            Command::DeclineDraw => "decline_draw",
-            Command::Abort => "abort",
-            Command::ClaimVictory => "claim_victory",
-            Command::Rematch => "rematch",
-            Command::DeclineRematch => "decline_rematch",
-            Command::Berserk => "berserk",
-            Command::AgreeDraw { .. } => "agree_draw",
-            Command::Delete => "delete",
+            Command::Move { .. } => ActionName::Move,
+            Command::Takeback => ActionName::Takeback,
+            Command::Resign => ActionName::Resign,
+            Command::Join { .. } => ActionName::Join,
+            Command::OfferDraw => ActionName::OfferDraw,
+            Command::AcceptDraw => ActionName::AcceptDraw,
+            Command::DeclineDraw => ActionName::DeclineDraw,
+            Command::Abort => ActionName::Abort,
+            Command::ClaimVictory => ActionName::ClaimVictory,
+            Command::Rematch => ActionName::Rematch,
+            Command::DeclineRematch => ActionName::DeclineRematch,
+            Command::Berserk => ActionName::Berserk,
+            Command::AgreeDraw { .. } => ActionName::AgreeDraw,
+            Command::Delete => ActionName::Delete,
         }
     }
 }

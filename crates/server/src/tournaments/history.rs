@@ -105,7 +105,7 @@ impl Tournaments {
             view.games.push(PlayerGameView {
                 game: g.link.game_id.clone(),
                 round: g.link.round,
-                color: side.name(),
+                color: side,
                 opponent: self.player(opponent).await?,
                 result,
                 sheet,

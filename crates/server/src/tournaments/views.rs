@@ -40,7 +40,7 @@ pub fn summary(t: &TournamentRecord, players: usize, schedule: &Schedule) -> Tou
         id: t.id.clone(),
         kind: t.kind.as_str(),
         name: t.name.clone(),
-        variant: t.variant.name(),
+        variant: t.variant,
         variant_title: t.variant.title(),
         clock: ClockSpecView::from(t.clock),
         days: t.days,
@@ -117,7 +117,7 @@ pub fn outcome_of(ending: Option<Ending>) -> Option<Outcome> {
 /// `1/2-1/2` as it counts (a first move not made loses), `*` while it goes
 /// on or for a game that counts for nobody; and the side that did not
 /// move, if that is how it ended.
-pub fn counted_result(ending: Option<Ending>) -> (&'static str, Option<&'static str>) {
+pub fn counted_result(ending: Option<Ending>) -> (&'static str, Option<Color>) {
     match counts(ending) {
         None | Some(Counts::Void) => ("*", None),
         Some(Counts::Played(Outcome::WhiteWins)) => ("1-0", None),
@@ -128,7 +128,7 @@ pub fn counted_result(ending: Option<Ending>) -> (&'static str, Option<&'static 
                 Color::White => "1-0",
                 Color::Black => "0-1",
             },
-            Some((!winner).name()),
+            Some(!winner),
         ),
     }
 }
@@ -358,7 +358,7 @@ fn round_lines(keyed: &Keyed, games: &[TournamentGame], byes: &[Bye]) -> Vec<Lin
             own.entry(key).or_default().push(RoundCellView {
                 round: g.link.round.unwrap_or(0),
                 game: Some(g.link.game_id.clone()),
-                color: Some(side.name()),
+                color: Some(side),
                 opponent: ranks.get(&other).copied(),
                 result,
                 bye: false,
@@ -501,7 +501,7 @@ impl Tournaments {
             id: id.to_string(),
             name,
             account,
-            title: bot.then_some(crate::views::BOT_TITLE),
+            title: crate::views::Title::of_bot(bot),
         })
     }
 

@@ -84,8 +84,8 @@ pub struct ChallengerView {
     /// Their account's user name (for the profile link).
     pub account: Option<String>,
     /// `BOT` for a bot account.
-    #[serde(default, deserialize_with = "words::title")]
-    pub title: Option<words::Word>,
+    #[serde(default)]
+    pub title: Option<super::Title>,
     /// Their rating in the challenge's pool (the start for a newcomer).
     pub rating: i32,
     /// Whether that rating is still provisional (as lichess marks it).

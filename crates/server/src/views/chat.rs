@@ -1,7 +1,6 @@
 //! A game's chat as pages see it: a line, and a room's newest lines.
 
 use crate::store::ChatRoom;
-use crate::views::words;
 use serde::{Deserialize, Serialize};
 use tensorchess_rules::Color;
 
@@ -24,13 +23,9 @@ pub struct ChatLineView {
     #[ts(optional)]
     pub seat: Option<Color>,
     /// `BOT` when the author is a bot account (shown before the name).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "words::title"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub title: Option<words::Word>,
+    pub title: Option<super::Title>,
     /// The text, to be shown as text (never as HTML, links not made).
     pub text: String,
     /// When it was written (ms).

@@ -21,6 +21,64 @@ use tensorchess_rules::VariantKind;
 /// What a bot account is called where names are shown (before the name).
 pub const BOT_TITLE: &str = "BOT";
 
+/// A title shown before a player's name. The site gives one: `BOT`, to a
+/// bot account (lichess writes it so too).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+pub enum Title {
+    /// A bot account: played by a program.
+    #[serde(rename = "BOT")]
+    Bot,
+}
+
+impl Title {
+    /// The title as written: `BOT`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Title::Bot => BOT_TITLE,
+        }
+    }
+
+    /// `BOT` for a bot account, none for others.
+    pub fn of_bot(bot: bool) -> Option<Title> {
+        bot.then_some(Title::Bot)
+    }
+}
+
+/// A player's action on a game, as requests write its `type` and the
+/// socket's `ack` and `refused` name it.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionName {
+    /// A move.
+    Move,
+    /// Take back the last move (local games).
+    Takeback,
+    /// Resign.
+    Resign,
+    /// Take a free seat.
+    Join,
+    /// Offer a draw.
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Decline the opponent's draw offer.
+    DeclineDraw,
+    /// End the game without a result before both sides have moved.
+    Abort,
+    /// Win a game the opponent has left.
+    ClaimVictory,
+    /// Offer (or accept) a rematch.
+    Rematch,
+    /// Decline the opponent's rematch offer.
+    DeclineRematch,
+    /// Berserk in an arena game.
+    Berserk,
+    /// A local game drawn by agreement.
+    AgreeDraw,
+    /// Delete a local game.
+    Delete,
+}
+
 /// One piece's route during a move; `squares[0]` is where it starts.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct RouteView {
@@ -72,8 +130,7 @@ pub struct HistoryEntry {
     /// The move in standard algebraic notation, as it was played.
     pub san: String,
     /// The colour that played it.
-    #[ts(as = "tensorchess_rules::Color")]
-    pub color: &'static str,
+    pub color: tensorchess_rules::Color,
     /// The position after it.
     pub fen: String,
     /// The king in check after it, if any.
@@ -183,13 +240,11 @@ pub struct EndView {
     /// `dead_material`, `resignation`, `agreement`.
     pub reason: String,
     /// `white` or `black`; `null` for a draw.
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub winner: Option<&'static str>,
+    pub winner: Option<tensorchess_rules::Color>,
     /// An aborted game: the side that did not make its first move in time.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub no_show: Option<&'static str>,
+    pub no_show: Option<tensorchess_rules::Color>,
     /// Large text over the board: "Checkmate", "Stalemate", "Draw", "White resigns".
     pub title: String,
     /// The line under it: "White wins", "by threefold repetition".
@@ -200,12 +255,11 @@ pub struct EndView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PositionView {
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The position (RULES 5).
     pub fen: String,
     /// The side to move: `white` or `black`.
-    #[ts(as = "tensorchess_rules::Color")]
-    pub turn: &'static str,
+    pub turn: tensorchess_rules::Color,
     /// The side to move's king, when it is in check.
     pub check: Option<String>,
     /// Men in reserve, by side.
@@ -226,14 +280,13 @@ pub struct GameView {
     /// The game's id, as in its URL.
     pub id: String,
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The game's name for people: `Tensor Chess`, `Chess`, `Chessence`.
     pub variant_title: &'static str,
     /// `engine`, `local` or `online`.
     pub mode: &'static str,
     /// The person's colour against the engine.
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub human_color: Option<String>,
+    pub human_color: Option<tensorchess_rules::Color>,
     /// The engine's level, 1..=6 (engine games only).
     pub level: Option<u8>,
     /// The level's name for people (`Beginner` ... `Full strength`).
@@ -263,8 +316,7 @@ pub struct GameView {
     pub online: Option<OnlineView>,
     /// The seat of whoever asked (`white`/`black`), in answers to one
     /// player's request; `null` for spectators and in broadcasts.
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub you: Option<&'static str>,
+    pub you: Option<tensorchess_rules::Color>,
     /// `moves` holds the game's moves from this ply on. It is 0 (all the
     /// moves) except in the updates of online games sent over the WebSocket,
     /// which carry only the new move: a page keeps its first `moves_from`
@@ -282,7 +334,7 @@ pub struct SeatView {
     /// The player has the game open now (a live WebSocket subscription).
     pub connected: bool,
     /// `BOT` when a bot account holds the seat (shown before its name).
-    pub title: Option<&'static str>,
+    pub title: Option<Title>,
 }
 
 /// A game's clocks at the moment the view was made.
@@ -301,8 +353,7 @@ pub struct ClockView {
     /// Black's time left, in milliseconds (never below 0).
     pub black_ms: i64,
     /// The colour whose clock is running, if one is.
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub running: Option<&'static str>,
+    pub running: Option<tensorchess_rules::Color>,
     /// Before both sides have moved: the time the side to move has left to
     /// make its first move before the game is aborted.
     pub first_move_ms: Option<i64>,
@@ -318,11 +369,9 @@ pub struct OnlineView {
     /// `null`: the game has no clock.
     pub clock: Option<ClockView>,
     /// The colour whose draw offer waits for an answer.
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub draw_offer: Option<String>,
+    pub draw_offer: Option<tensorchess_rules::Color>,
     /// The colour whose rematch offer waits for an answer.
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub rematch_offer: Option<String>,
+    pub rematch_offer: Option<tensorchess_rules::Color>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
     /// The rematch of this game, once both agreed.
@@ -586,8 +635,8 @@ pub enum ServerEvent {
         topic: String,
         /// `white` or `black`.
         #[serde(skip_serializing_if = "Option::is_none")]
-        #[ts(optional, as = "Option<tensorchess_rules::Color>")]
-        seat: Option<words::Word>,
+        #[ts(optional)]
+        seat: Option<tensorchess_rules::Color>,
     },
     /// Answer to a client's `unsubscribe`.
     #[serde(skip_deserializing)]
@@ -686,7 +735,7 @@ pub enum ServerEvent {
         /// The game's id.
         game: String,
         /// The action's `type` (`move`, `resign`, ...).
-        action: words::Word,
+        action: ActionName,
         /// The game's revision after the action.
         rev: i64,
         /// Moves in the game after the action.
@@ -706,7 +755,7 @@ pub enum ServerEvent {
         /// The game's id.
         game: String,
         /// The action's `type` (`move`, `resign`, ...).
-        action: words::Word,
+        action: ActionName,
         /// Why, in a word.
         kind: crate::kind::Kind,
         /// Why, as a sentence.

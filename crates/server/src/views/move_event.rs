@@ -61,8 +61,7 @@ pub struct MoveEventView {
     /// The side whose draw offer stands (a move declines the other's).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub draw_offer: Option<&'static str>,
+    pub draw_offer: Option<tensorchess_rules::Color>,
     /// Whether a player may still abort the game (said only while one may).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub can_abort: bool,
@@ -82,8 +81,7 @@ pub struct ClockTicks {
     /// The colour whose clock runs, if one does.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub running: Option<&'static str>,
+    pub running: Option<tensorchess_rules::Color>,
     /// The time the side to move has left for its first move, before the
     /// clocks run.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -16,7 +16,7 @@ pub struct TournamentSummaryView {
     /// Its name.
     pub name: String,
     /// `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The game's title.
     pub variant_title: &'static str,
     /// Every game's clock (zeros for correspondence).
@@ -72,13 +72,9 @@ pub struct TournamentPlayerView {
     #[ts(optional)]
     pub account: Option<String>,
     /// `BOT` for a bot account (shown before the name).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "words::title"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub title: Option<words::Word>,
+    pub title: Option<super::Title>,
 }
 
 /// A game of an arena sheet: its points and marks.
@@ -108,8 +104,7 @@ pub struct RoundCellView {
     /// The player's colour in it: `white` or `black` (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub color: Option<&'static str>,
+    pub color: Option<tensorchess_rules::Color>,
     /// The opponent's rank in the standings (none for a bye).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -182,14 +177,9 @@ pub struct PairingView {
     pub result: words::Word,
     /// The side that did not make its first move in time (the game's
     /// loser), if that is how it ended.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "words::side"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub no_show: Option<words::Word>,
+    pub no_show: Option<tensorchess_rules::Color>,
     /// White berserked.
     pub white_berserked: bool,
     /// Black berserked.
@@ -334,8 +324,7 @@ pub struct PlayerGameView {
     #[ts(optional)]
     pub round: Option<u32>,
     /// The player's colour: `white` or `black`.
-    #[ts(as = "tensorchess_rules::Color")]
-    pub color: &'static str,
+    pub color: tensorchess_rules::Color,
     /// The opponent.
     pub opponent: TournamentPlayerView,
     /// The player's result as the tournament counts it: `1`, `½`, `0`,
@@ -351,6 +340,5 @@ pub struct PlayerGameView {
     /// it ended (the player's own colour: they lost so).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    #[ts(as = "Option<tensorchess_rules::Color>")]
-    pub no_show: Option<&'static str>,
+    pub no_show: Option<tensorchess_rules::Color>,
 }

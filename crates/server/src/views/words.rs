@@ -11,15 +11,6 @@ use tensorchess_rules::VariantKind;
 /// fields are read by the functions here.)
 pub type Word = &'static str;
 
-/// A player's title (`BOT`), or none.
-pub fn title<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
-    match Option::<String>::deserialize(d)?.as_deref() {
-        None => Ok(None),
-        Some(super::BOT_TITLE) => Ok(Some(super::BOT_TITLE)),
-        Some(other) => Err(D::Error::custom(format!("no title is called {other:?}"))),
-    }
-}
-
 /// A game's name for people (`Tensor Chess`).
 pub fn variant_title<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     let text = String::deserialize(d)?;
@@ -40,24 +31,16 @@ pub fn result<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error>
         .ok_or_else(|| D::Error::custom(format!("no result is written {text:?}")))
 }
 
-/// A side (`white`, `black`), or none.
-pub fn side<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
-    match Option::<tensorchess_rules::Color>::deserialize(d)? {
-        None => Ok(None),
-        Some(c) => Ok(Some(c.name())),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::store::{ChatRoom, SeekColor};
     use crate::views::challenge::*;
     use crate::views::chat::ChatLineView;
     use crate::views::tournament::PairedGameView;
-    use crate::views::{ClockSpecView, SeekPlayerView, SeekView, ServerEvent, BOT_TITLE};
+    use crate::views::{ClockSpecView, SeekPlayerView, SeekView, ServerEvent, Title};
     use tensorchess_rules::{Color, VariantKind};
 
-    fn challenger(name: &str, title: Option<&'static str>) -> ChallengerView {
+    fn challenger(name: &str, title: Option<Title>) -> ChallengerView {
         ChallengerView {
             id: format!("id-{name}"),
             name: name.into(),
@@ -84,7 +67,7 @@ mod tests {
                     id: "c1".into(),
                     direction: Direction::In,
                     from: challenger("Ann", None),
-                    to: challenger("Robo", Some(BOT_TITLE)),
+                    to: challenger("Robo", Some(Title::Bot)),
                     variant: VariantKind::Chessence,
                     variant_title: VariantKind::Chessence.title(),
                     clock,
@@ -107,7 +90,7 @@ mod tests {
                     name: "Robo".into(),
                     account: Some("robo".into()),
                     seat: Some(Color::Black),
-                    title: Some(BOT_TITLE),
+                    title: Some(Title::Bot),
                     text: "gg \"well\" played 💡".into(),
                     at: 4,
                 }),

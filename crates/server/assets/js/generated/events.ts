@@ -2,6 +2,12 @@
 // Written again with TENSORCHESS_WRITE_TS=1 cargo test -p tensorchess-server --test typescript
 
 /**
+ * A player's action on a game, as requests write its `type` and the
+ * socket's `ack` and `refused` name it.
+ */
+export type ActionName = "move" | "takeback" | "resign" | "join" | "offer_draw" | "accept_draw" | "decline_draw" | "abort" | "claim_victory" | "rematch" | "decline_rematch" | "berserk" | "agree_draw" | "delete";
+
+/**
  * A line of a live analysis (`analysis` messages).
  */
 export type AnalysisLineView = {
@@ -121,7 +127,7 @@ account: string | null,
 /**
  * `BOT` for a bot account.
  */
-title: string | null,
+title: Title | null,
 /**
  * Their rating in the challenge's pool (the start for a newcomer).
  */
@@ -172,7 +178,7 @@ seat?: Color,
 /**
  * `BOT` when the author is a bot account (shown before the name).
  */
-title?: string,
+title?: Title,
 /**
  * The text, to be shown as text (never as HTML, links not made).
  */
@@ -364,7 +370,7 @@ id: string,
 /**
  * The game's name: `tensor`, `chess` or `chessence`.
  */
-variant: string,
+variant: VariantKind,
 /**
  * The game's name for people: `Tensor Chess`, `Chess`, `Chessence`.
  */
@@ -729,7 +735,7 @@ export type PositionView = {
 /**
  * The game's name: `tensor`, `chess` or `chessence`.
  */
-variant: string,
+variant: VariantKind,
 /**
  * The position (RULES 5).
  */
@@ -845,7 +851,7 @@ connected: boolean,
 /**
  * `BOT` when a bot account holds the seat (shown before its name).
  */
-title: string | null, };
+title: Title | null, };
 
 /**
  * The colour a seek's creator wants (in views, its word: `white`,
@@ -1127,7 +1133,7 @@ game: string,
 /**
  * The action's `type` (`move`, `resign`, ...).
  */
-action: string,
+action: ActionName,
 /**
  * The game's revision after the action.
  */
@@ -1151,7 +1157,7 @@ game: string,
 /**
  * The action's `type` (`move`, `resign`, ...).
  */
-action: string,
+action: ActionName,
 /**
  * Why, in a word.
  */
@@ -1305,6 +1311,12 @@ paused: boolean,
 v: number, };
 
 /**
+ * A title shown before a player's name. The site gives one: `BOT`, to a
+ * bot account (lichess writes it so too).
+ */
+export type Title = "BOT";
+
+/**
  * A line of the news: whole, or the key and version of the line the page
  * holds (with a standing's rank now: ranks move when others score).
  */
@@ -1359,7 +1371,7 @@ name: string,
 /**
  * `tensor`, `chess` or `chessence`.
  */
-variant: string,
+variant: VariantKind,
 /**
  * The game's title.
  */
@@ -1439,7 +1451,7 @@ account?: string,
 /**
  * `BOT` for a bot account (shown before the name).
  */
-title?: string, };
+title?: Title, };
 
 /**
  * `GET /api/tournaments/{id}`.
@@ -1492,7 +1504,7 @@ name: string,
 /**
  * `tensor`, `chess` or `chessence`.
  */
-variant: string,
+variant: VariantKind,
 /**
  * The game's title.
  */

@@ -31,10 +31,10 @@ pub struct GameSummaryView {
     pub black_account: Option<String>,
     /// `BOT` when White's player is a bot account.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub white_title: Option<&'static str>,
+    pub white_title: Option<crate::views::Title>,
     /// `BOT` when Black's player is a bot account.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub black_title: Option<&'static str>,
+    pub black_title: Option<crate::views::Title>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
     /// aborted game).
     pub result: String,
@@ -124,8 +124,8 @@ impl From<GameSummary> for GameSummaryView {
             black: r.black,
             white_account: s.accounts.white,
             black_account: s.accounts.black,
-            white_title: s.bots.white.then_some(crate::bot::BOT_TITLE),
-            black_title: s.bots.black.then_some(crate::bot::BOT_TITLE),
+            white_title: crate::views::Title::of_bot(s.bots.white),
+            black_title: crate::views::Title::of_bot(s.bots.black),
             result: result.to_string(),
             end_reason,
             move_count: s.move_count,
@@ -169,7 +169,7 @@ pub struct CorrespondenceGameView {
     /// The game's id.
     pub id: String,
     /// `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The asker's colour.
     pub color: &'static str,
     /// The opponent's name.
@@ -190,7 +190,7 @@ impl From<Vec<CorrespondenceGame>> for CorrespondenceView {
             .into_iter()
             .map(|g| CorrespondenceGameView {
                 id: g.id,
-                variant: g.variant.name(),
+                variant: g.variant,
                 color: g.color.name(),
                 opponent: g.opponent,
                 your_turn: g.your_turn,

@@ -55,7 +55,7 @@ pub struct TreeLineView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct TreeImportView {
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The position the game starts from (its `FEN` tag, or the game's
     /// start).
     pub start_fen: String,
@@ -109,7 +109,7 @@ fn play_tree<V: Variant>(tree: &PgnTree) -> Result<TreeImportView, AppError> {
     let start = tree.start::<V>().map_err(bad)?;
     let played = tree.line.play(&start).map_err(bad)?;
     Ok(TreeImportView {
-        variant: V::KIND.name(),
+        variant: V::KIND,
         start_fen: start.fen(),
         tags: tree.tags.clone(),
         result: tree.result.clone(),

@@ -70,7 +70,7 @@ pub struct ProfileView {
     /// The display name.
     pub name: String,
     /// `BOT` for a bot account (played by a program); `null` otherwise.
-    pub title: Option<&'static str>,
+    pub title: Option<crate::views::Title>,
     /// The account's user name (as in the URL).
     pub username: String,
     /// When the player first came, in milliseconds since the Unix epoch.
@@ -136,7 +136,7 @@ impl From<Profile> for ProfileView {
             ratings: RatingsView::new(&p.ratings),
             id: p.record.id,
             name: p.record.name,
-            title: p.bot.then_some(crate::bot::BOT_TITLE),
+            title: crate::views::Title::of_bot(p.bot),
             username: p.username,
             created_at: p.created_at,
             games: p.games.into_iter().map(GameSummaryView::from).collect(),
@@ -177,7 +177,7 @@ pub struct FoundPlayerView {
     /// The display name.
     pub name: String,
     /// `BOT` for a bot account; `null` otherwise.
-    pub title: Option<&'static str>,
+    pub title: Option<crate::views::Title>,
     /// Whether they have a page open (on any instance).
     pub online: bool,
 }

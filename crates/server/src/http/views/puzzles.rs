@@ -34,7 +34,7 @@ pub struct PuzzleView {
     /// The puzzle's id (`GET /api/puzzles/{id}`).
     pub id: String,
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The position before the opponent's move.
     pub fen: String,
     /// The opponent's move, then the solution (solver, opponent, …).
@@ -53,7 +53,7 @@ impl From<PuzzleOffer> for PuzzleView {
     fn from(o: PuzzleOffer) -> PuzzleView {
         PuzzleView {
             id: o.puzzle.id.clone(),
-            variant: o.kind.name(),
+            variant: o.kind,
             fen: o.puzzle.fen.clone(),
             moves: o.puzzle.moves.clone(),
             color: o.solver().name(),
@@ -107,7 +107,7 @@ pub struct ThemeView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct ThemesView {
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: &'static str,
+    pub variant: tensorchess_rules::VariantKind,
     /// The game's puzzles, in all.
     pub count: usize,
     /// Most common first.
@@ -117,7 +117,7 @@ pub struct ThemesView {
 impl From<ThemeCounts> for ThemesView {
     fn from(t: ThemeCounts) -> ThemesView {
         ThemesView {
-            variant: t.kind.name(),
+            variant: t.kind,
             count: t.count,
             themes: t
                 .themes
@@ -153,7 +153,7 @@ mod tests {
             count: 7,
             themes: vec![("ricochet".into(), 5), ("fork".into(), 2)],
         });
-        assert_eq!(view.variant, "tensor");
+        assert_eq!(view.variant, VariantKind::Tensor);
         assert_eq!(view.count, 7);
         let names: Vec<&str> = view.themes.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["ricochet", "fork"]);

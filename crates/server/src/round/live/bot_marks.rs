@@ -9,7 +9,7 @@
 //! another reason is kept only once known to be a bot.
 
 use crate::store::{GameStore, StoreError};
-use crate::views::BOT_TITLE;
+use crate::views::Title;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -34,10 +34,8 @@ impl BotMarks {
     }
 
     /// `BOT` for a player known to be a bot account.
-    pub fn title(&self, player: Option<&str>) -> Option<&'static str> {
-        player
-            .and_then(|p| self.known(p))
-            .and_then(|bot| bot.then_some(BOT_TITLE))
+    pub fn title(&self, player: Option<&str>) -> Option<Title> {
+        player.and_then(|p| self.known(p)).and_then(Title::of_bot)
     }
 
     /// Notes what `player` is (an upgrade, a lookup).

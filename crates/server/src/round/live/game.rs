@@ -325,8 +325,8 @@ impl LiveGame {
             Ending::Aborted { no_show: Some(c) } if self.in_tournament() => EndView {
                 result: PgnResult::from_winner(Some(!c)).as_str().into(),
                 reason: "no_start".into(),
-                winner: Some((!c).name()),
-                no_show: Some(c.name()),
+                winner: Some(!c),
+                no_show: Some(c),
                 title: format!("{} did not make a first move in time", color_title(c)),
                 text: format!(
                     "{} wins: in a tournament, a first move not made in time loses",
@@ -337,7 +337,7 @@ impl LiveGame {
                 result: "*".into(),
                 reason: "aborted".into(),
                 winner: None,
-                no_show: no_show.map(Color::name),
+                no_show,
                 title: "Game aborted".into(),
                 text: match no_show {
                     None => "before both sides had moved: no result".into(),
@@ -356,10 +356,10 @@ impl LiveGame {
         let level = self.level();
         GameView {
             id: self.record.id.clone(),
-            variant: self.game.kind().name(),
+            variant: self.game.kind(),
             variant_title: self.game.kind().title(),
             mode: self.record.mode.as_str(),
-            human_color: self.record.human_color.map(|c| c.name().to_string()),
+            human_color: self.record.human_color,
             level: level.map(|l| l.number()),
             level_name: level.map(|l| l.name()),
             white: self.record.white.clone(),

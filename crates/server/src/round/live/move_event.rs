@@ -45,7 +45,7 @@ pub fn move_events(
         played: MovePlayed::of(entry),
         hands,
         clock,
-        draw_offer: online.record().draw_offer.map(|c| c.name()),
+        draw_offer: online.record().draw_offer,
         can_abort: view.can_abort,
         legal: None,
     };

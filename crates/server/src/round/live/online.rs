@@ -136,7 +136,7 @@ impl OnlineState {
                 days: timing.days(),
                 white_ms: left(Color::White),
                 black_ms: left(Color::Black),
-                running: (self.turn_origin.is_some() && !ended).then(|| turn.name()),
+                running: (self.turn_origin.is_some() && !ended).then_some(turn),
                 first_move_ms: self
                     .first_move_deadline
                     .filter(|_| !ended)
@@ -157,8 +157,8 @@ impl OnlineState {
                 title: None,
             },
             clock,
-            draw_offer: self.record.draw_offer.map(|c| c.name().to_string()),
-            rematch_offer: self.record.rematch_offer.map(|c| c.name().to_string()),
+            draw_offer: self.record.draw_offer,
+            rematch_offer: self.record.rematch_offer,
             rematch_of: self.record.rematch_of.clone(),
             rematch_id: self.record.rematch_id.clone(),
             can_abort: !ended && !self.record.no_abort && (plies < 2 || !self.both_seated()),

@@ -276,7 +276,7 @@ impl OnlineGames {
     /// The game as `me` sees it (`you` is their seat).
     pub fn view_for(&self, lg: &LiveGame, me: &Me) -> GameView {
         let mut view = self.live.view(lg);
-        view.you = Self::seat(lg, me).map(Color::name);
+        view.you = Self::seat(lg, me);
         view
     }
 

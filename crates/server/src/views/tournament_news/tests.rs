@@ -56,7 +56,7 @@ fn view(standings: Vec<StandingView>, pairings: Vec<PairingView>) -> TournamentV
             id: "t".into(),
             kind: "arena",
             name: "Arena".into(),
-            variant: "tensor",
+            variant: tensorchess_rules::VariantKind::Tensor,
             variant_title: "Tensor Chess",
             clock: ClockSpecView {
                 base_seconds: 180,
