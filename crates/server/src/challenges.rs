@@ -49,7 +49,8 @@ pub const MAX_STRANGER_CHALLENGES_PER_ADDRESS_PER_DAY: usize = 3;
 /// Longest reason for a decline, in characters.
 pub const MAX_REASON_CHARS: usize = 140;
 pub use crate::topic::CHALLENGES_TOPIC;
-pub use crate::views::challenge::{ChallengeEvent, ChallengeView, ChallengerView, ChallengesView};
+pub use crate::views::challenge::{ChallengeEvent, ChallengeView, ChallengesView};
+use crate::views::{PlayerView, RatedPlayerView};
 
 /// `POST /api/challenges`.
 #[derive(Deserialize, Debug, Clone)]
@@ -185,15 +186,17 @@ impl Challenges {
         }
     }
 
-    async fn player_view(&self, id: &str, pool: RatingPool) -> Result<ChallengerView, AppError> {
+    async fn player_view(&self, id: &str, pool: RatingPool) -> Result<RatedPlayerView, AppError> {
         let p = self.players.record(id).await?;
         let bot = self.live.store().is_bot(&p.id).await?;
         let rating = self.live.rating_of(&p.id, pool).await?;
-        Ok(ChallengerView {
-            title: crate::views::Title::of_bot(bot),
-            id: p.id,
-            name: p.name,
-            account: p.account,
+        Ok(RatedPlayerView {
+            player: PlayerView {
+                title: crate::views::Title::of_bot(bot),
+                id: p.id,
+                name: p.name,
+                account: p.account,
+            },
             rating: rating.rating.round() as i32,
             provisional: rating.rd > crate::rating::PROVISIONAL_RD,
         })

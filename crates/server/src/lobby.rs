@@ -20,7 +20,7 @@ use super::ids::new_id;
 use super::players::{Me, Players};
 use super::requests::{ColorChoice, SeekRequest};
 use super::store::{Notice, RatingPool, SeekRecord};
-use super::views::{GameView, SeekPlayerView, SeekView, ServerEvent};
+use super::views::{GameView, PlayerView, RatedPlayerView, SeekView, ServerEvent};
 use crate::kind::Kind;
 use crate::round::live::LiveGames;
 use crate::round::online::pairing::Pairing;
@@ -141,10 +141,14 @@ impl Lobby {
             clock: s.clock.map(super::views::ClockSpecView::from),
             rated: s.rated,
             color: s.color,
-            player: SeekPlayerView {
-                id: player.id,
-                name: player.name,
-                account: player.account,
+            player: RatedPlayerView {
+                // Bot accounts play by challenges only (never seek).
+                player: PlayerView {
+                    id: player.id,
+                    name: player.name,
+                    account: player.account,
+                    title: None,
+                },
                 rating: rating.rating.round() as i32,
                 provisional: rating.rd > crate::rating::PROVISIONAL_RD,
             },

@@ -11,6 +11,7 @@ use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use tensorchess_server::views::tournament::TournamentView;
+use tensorchess_server::views::GamePlayersView;
 use tensorchess_server::views::ServerEvent;
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -48,6 +49,8 @@ fn generated() -> String {
     // What a tournament's news is read into (the page's view, as `GET`
     // gives it: tournaments/news.js).
     d.visit::<TournamentView>();
+    // Who holds a game's seats (`GET /api/games/{id}/players`).
+    d.visit::<GamePlayersView>();
     let mut out = String::from(
         "// Generated from the server's Rust types by ts-rs \
          (crates/server/tests/typescript.rs): do not edit.\n\

@@ -64,7 +64,7 @@ import { frozen } from './frozen.js';
  *   last_used_at: number | null }} TokenView
  */
 /** @typedef {TokenView & { token: string }} NewTokenView */
-/** @typedef {import('./generated/events.js').SeekPlayerView} SeekPlayer */
+/** @typedef {import('./generated/events.js').RatedPlayerView} SeekPlayer */
 /** @typedef {import('./generated/events.js').SeekView} SeekView */
 /**
  * @typedef {{ variant: string, clock: ClockSpec | null, rated: boolean, color: 'white' | 'black' | 'random' }} SeekRequest
@@ -83,7 +83,7 @@ import { frozen } from './frozen.js';
  * @typedef {import('./generated/events.js').ChatLineView} ChatLine
  */
 /** @typedef {import('./generated/events.js').ChatView} ChatView */
-/** @typedef {import('./generated/events.js').ChallengerView} ChallengePlayer */
+/** @typedef {import('./generated/events.js').RatedPlayerView} ChallengePlayer */
 /** @typedef {import('./generated/events.js').ChallengeView} ChallengeView */
 /** @typedef {import('./generated/events.js').ChallengesView} ChallengesView */
 /**
@@ -102,7 +102,7 @@ import { frozen } from './frozen.js';
  *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean, names?: Record<string, string>,
  *   days?: number }} TournamentSummary
  */
-/** @typedef {import('./generated/events.js').TournamentPlayerView} TournamentPlayer */
+/** @typedef {import('./generated/events.js').PlayerView} TournamentPlayer */
 /**
  * An arena game's points and marks: `berserk` says the player berserked,
  * `berserk_bonus` that it earned its point.
@@ -143,8 +143,8 @@ import { frozen } from './frozen.js';
  *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest
  */
 /** @typedef {{ id: string, name: string, names?: Record<string, string>, kind: TournamentKind }} GameTournament */
-/** @typedef {{ name: string, account: string | null }} SeatPlayer */
-/** @typedef {{ white: SeatPlayer | null, black: SeatPlayer | null }} GamePlayers */
+/** @typedef {import('./generated/events.js').PlayerView} SeatPlayer */
+/** @typedef {import('./generated/events.js').GamePlayersView} GamePlayers */
 /**
  * @typedef {{ version: string, levels: { level: number, name: string }[],
  *   variants: { name: string, title: string, start_fen: string, rules: RulesView }[] }} Info

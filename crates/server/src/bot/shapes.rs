@@ -8,8 +8,9 @@
 use super::lichess;
 use super::BotPlayerView;
 use crate::store::{ChatRoom, ClockSettings};
-use crate::views::challenge::{ChallengeEvent, ChallengeStatus, ChallengeView, ChallengerView};
+use crate::views::challenge::{ChallengeEvent, ChallengeStatus, ChallengeView};
 use crate::views::chat::ChatLineView;
+use crate::views::RatedPlayerView;
 use crate::views::ServerEvent;
 use serde::Serialize;
 
@@ -119,13 +120,14 @@ pub struct ChallengeUser {
     pub title: Option<crate::views::Title>,
 }
 
-impl From<&ChallengerView> for ChallengeUser {
-    fn from(p: &ChallengerView) -> ChallengeUser {
+impl From<&RatedPlayerView> for ChallengeUser {
+    fn from(p: &RatedPlayerView) -> ChallengeUser {
+        let (rated, p) = (p, &p.player);
         ChallengeUser {
             id: lichess::user_id(&p.id, p.account.as_deref()),
             name: p.account.clone().unwrap_or_else(|| p.name.clone()),
-            provisional: p.provisional,
-            rating: p.rating,
+            provisional: rated.provisional,
+            rating: rated.rating,
             title: p.title,
         }
     }

@@ -8,11 +8,13 @@ use serde_json::json;
 use tensorchess_rules::{Color, VariantKind};
 
 fn challenge(state: ChallengeStatus, reason: Option<&str>) -> ChallengeView {
-    let player = |name: &str, account: Option<&str>, title| ChallengerView {
-        id: format!("id{name}"),
-        name: name.into(),
-        account: account.map(Into::into),
-        title,
+    let player = |name: &str, account: Option<&str>, title| RatedPlayerView {
+        player: crate::views::PlayerView {
+            id: format!("id{name}"),
+            name: name.into(),
+            account: account.map(Into::into),
+            title,
+        },
         rating: 1612,
         provisional: false,
     };

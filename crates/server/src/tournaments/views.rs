@@ -20,6 +20,7 @@ use tensorchess_tournament::{
 };
 
 pub use crate::views::tournament::{TOPIC_PAIRINGS, TOPIC_STANDINGS};
+pub use crate::views::PlayerView;
 
 /// How long a player's name is kept for the standings, in ms (a new
 /// name shows after this at the latest).
@@ -29,8 +30,8 @@ const NAMES_KEPT: usize = 50_000;
 
 pub use crate::views::tournament::{
     ByeView, GameTournamentView, PairedGameView, PairingView, PlayerGameView, PlayerGamesView,
-    RoundCellView, RoundView, SheetMarkView, StandingView, TournamentPlayerView,
-    TournamentSummaryView, TournamentView, YouView,
+    RoundCellView, RoundView, SheetMarkView, StandingView, TournamentSummaryView, TournamentView,
+    YouView,
 };
 
 /// A tournament's settings with `players` in it; a scheduled one's names
@@ -466,7 +467,7 @@ impl Tournaments {
     /// account, for a link to their profile). Names are kept for
     /// [`NAME_FRESH_MS`]: a view of a large tournament names every
     /// player, and is made for every change of its standings.
-    pub(crate) async fn player(&self, id: &str) -> Result<TournamentPlayerView, AppError> {
+    pub(crate) async fn player(&self, id: &str) -> Result<PlayerView, AppError> {
         let marks = self.live.bot_marks();
         let bot = match marks.known(id) {
             Some(bot) => bot,
@@ -497,7 +498,7 @@ impl Tournaments {
                 named
             }
         };
-        Ok(TournamentPlayerView {
+        Ok(PlayerView {
             id: id.to_string(),
             name,
             account,

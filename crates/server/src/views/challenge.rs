@@ -74,24 +74,6 @@ impl ChallengeStatus {
     }
 }
 
-/// A player of a challenge, as pages show them.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
-pub struct ChallengerView {
-    /// Their player id.
-    pub id: String,
-    /// Their name.
-    pub name: String,
-    /// Their account's user name (for the profile link).
-    pub account: Option<String>,
-    /// `BOT` for a bot account.
-    #[serde(default)]
-    pub title: Option<super::Title>,
-    /// Their rating in the challenge's pool (the start for a newcomer).
-    pub rating: i32,
-    /// Whether that rating is still provisional (as lichess marks it).
-    pub provisional: bool,
-}
-
 /// A challenge, as one of its two players sees it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ChallengeView {
@@ -100,9 +82,9 @@ pub struct ChallengeView {
     /// `in` (received) or `out` (made), for the asker.
     pub direction: Direction,
     /// The challenger.
-    pub from: ChallengerView,
+    pub from: super::RatedPlayerView,
     /// The player challenged.
-    pub to: ChallengerView,
+    pub to: super::RatedPlayerView,
     /// `tensor`, `chess` or `chessence`.
     pub variant: VariantKind,
     /// Its title.

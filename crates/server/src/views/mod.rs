@@ -9,12 +9,14 @@ pub mod compact;
 pub mod event;
 pub mod move_event;
 pub mod path;
+pub mod player;
 pub mod tournament;
 pub mod tournament_news;
 pub mod words;
 
 use crate::store::SeekColor;
 use event::GameEvent;
+pub use player::{GamePlayersView, PlayerView, RatedPlayerView};
 use serde::{Deserialize, Serialize};
 use tensorchess_rules::VariantKind;
 
@@ -480,21 +482,6 @@ impl From<crate::store::ClockSettings> for ClockSpecView {
     }
 }
 
-/// Who posted a seek.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
-pub struct SeekPlayerView {
-    /// The player's id.
-    pub id: String,
-    /// The display name.
-    pub name: String,
-    /// The account's user name; `null` for a guest.
-    pub account: Option<String>,
-    /// Their rating in the seek's game (rounded).
-    pub rating: i32,
-    /// The rating is still uncertain (a large deviation).
-    pub provisional: bool,
-}
-
 /// An open seek of the lobby.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SeekView {
@@ -512,7 +499,7 @@ pub struct SeekView {
     /// The colour the creator plays: `white`, `black` or `random`.
     pub color: SeekColor,
     /// Who posted it.
-    pub player: SeekPlayerView,
+    pub player: RatedPlayerView,
     /// When it was posted, in milliseconds since the Unix epoch.
     pub created_at: i64,
     /// When it lapses if nobody takes it, in milliseconds since the Unix

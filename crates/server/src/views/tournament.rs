@@ -1,7 +1,7 @@
 //! What pages see of a tournament: its settings and state, its standings
 //! and pairings, and a player's own line.
 
-use crate::views::{words, ClockSpecView};
+use crate::views::{words, ClockSpecView, PlayerView};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -59,24 +59,6 @@ pub struct TournamentSummaryView {
     pub names: BTreeMap<String, String>,
 }
 
-/// A player as a tournament shows them.
-#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
-pub struct TournamentPlayerView {
-    /// Their player id.
-    pub id: String,
-    /// Their name.
-    pub name: String,
-    /// Their account's user name (`#/player/NAME`, their profile); none
-    /// for a guest.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub account: Option<String>,
-    /// `BOT` for a bot account (shown before the name).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub title: Option<super::Title>,
-}
-
 /// A game of an arena sheet: its points and marks.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
 pub struct SheetMarkView {
@@ -124,7 +106,7 @@ pub struct StandingView {
     /// 1 for the leader.
     pub rank: u32,
     /// The player.
-    pub player: TournamentPlayerView,
+    pub player: PlayerView,
     /// Their rating when they joined.
     pub rating: i32,
     /// Arena points; for a Swiss or round robin, half-points (a win is 2).
@@ -167,9 +149,9 @@ pub struct PairingView {
     #[ts(optional)]
     pub round: Option<u32>,
     /// White.
-    pub white: TournamentPlayerView,
+    pub white: PlayerView,
     /// Black.
-    pub black: TournamentPlayerView,
+    pub black: PlayerView,
     /// `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
     /// not made loses), or `*` while it goes on (or for a game aborted
     /// before aborts were refused, which counts for nobody).
@@ -299,7 +281,7 @@ pub struct RoundView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ByeView {
     /// Who had it.
-    pub player: TournamentPlayerView,
+    pub player: PlayerView,
     /// Its points: `1` (the pairing bye), `½` or `0` (a round sat out).
     pub result: &'static str,
 }
@@ -309,7 +291,7 @@ pub struct ByeView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct PlayerGamesView {
     /// The player.
-    pub player: TournamentPlayerView,
+    pub player: PlayerView,
     /// Their games.
     pub games: Vec<PlayerGameView>,
 }
@@ -326,7 +308,7 @@ pub struct PlayerGameView {
     /// The player's colour: `white` or `black`.
     pub color: tensorchess_rules::Color,
     /// The opponent.
-    pub opponent: TournamentPlayerView,
+    pub opponent: PlayerView,
     /// The player's result as the tournament counts it: `1`, `½`, `0`,
     /// `+` and `-` (a Swiss's forfeit), `*` while it goes on.
     pub result: &'static str,

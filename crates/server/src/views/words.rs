@@ -37,15 +37,17 @@ mod tests {
     use crate::views::challenge::*;
     use crate::views::chat::ChatLineView;
     use crate::views::tournament::PairedGameView;
-    use crate::views::{ClockSpecView, SeekPlayerView, SeekView, ServerEvent, Title};
+    use crate::views::{ClockSpecView, PlayerView, RatedPlayerView, SeekView, ServerEvent, Title};
     use tensorchess_rules::{Color, VariantKind};
 
-    fn challenger(name: &str, title: Option<Title>) -> ChallengerView {
-        ChallengerView {
-            id: format!("id-{name}"),
-            name: name.into(),
-            account: Some(name.into()),
-            title,
+    fn challenger(name: &str, title: Option<Title>) -> RatedPlayerView {
+        RatedPlayerView {
+            player: PlayerView {
+                id: format!("id-{name}"),
+                name: name.into(),
+                account: Some(name.into()),
+                title,
+            },
             rating: 1500,
             provisional: true,
         }
@@ -105,10 +107,13 @@ mod tests {
                     clock: None,
                     rated: false,
                     color: SeekColor::White,
-                    player: SeekPlayerView {
-                        id: "p1".into(),
-                        name: "Ann".into(),
-                        account: None,
+                    player: RatedPlayerView {
+                        player: PlayerView {
+                            id: "p1".into(),
+                            name: "Ann".into(),
+                            account: None,
+                            title: None,
+                        },
                         rating: 1500,
                         provisional: true,
                     },

@@ -53,11 +53,11 @@ direction: Direction,
 /**
  * The challenger.
  */
-from: ChallengerView,
+from: RatedPlayerView,
 /**
  * The player challenged.
  */
-to: ChallengerView,
+to: RatedPlayerView,
 /**
  * `tensor`, `chess` or `chessence`.
  */
@@ -107,35 +107,6 @@ created_at: number,
  * When it lapses unless answered (ms).
  */
 expires_at: number, };
-
-/**
- * A player of a challenge, as pages show them.
- */
-export type ChallengerView = {
-/**
- * Their player id.
- */
-id: string,
-/**
- * Their name.
- */
-name: string,
-/**
- * Their account's user name (for the profile link).
- */
-account: string | null,
-/**
- * `BOT` for a bot account.
- */
-title: Title | null,
-/**
- * Their rating in the challenge's pool (the start for a newcomer).
- */
-rating: number,
-/**
- * Whether that rating is still provisional (as lichess marks it).
- */
-provisional: boolean, };
 
 /**
  * `GET /api/challenges`: the asker's open challenges.
@@ -358,6 +329,20 @@ text: string, };
  * What happened to a game.
  */
 export type GameEvent = "snapshot" | "update" | "move" | "takeback" | "resign" | "draw" | "draw_offer" | "draw_declined" | "abort" | "flag" | "claim_victory" | "join" | "rematch" | "rematch_offer" | "rematch_declined" | "berserk";
+
+/**
+ * `GET /api/games/{id}/players`: who holds each seat of an online game
+ * (`null`: nobody yet).
+ */
+export type GamePlayersView = {
+/**
+ * White's player.
+ */
+white: PlayerView | null,
+/**
+ * Black's player.
+ */
+black: PlayerView | null, };
 
 /**
  * A game, whole: what a page shows and replays.
@@ -685,11 +670,11 @@ round?: number,
 /**
  * White.
  */
-white: TournamentPlayerView,
+white: PlayerView,
 /**
  * Black.
  */
-black: TournamentPlayerView,
+black: PlayerView,
 /**
  * `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
  * not made loses), or `*` while it goes on (or for a game aborted
@@ -727,6 +712,29 @@ routes: Array<RouteView>,
  * The square of a piece the move removes.
  */
 captured: string | null, };
+
+/**
+ * A player as pages show them: a name that links to the profile of an
+ * account, and the `BOT` mark.
+ */
+export type PlayerView = {
+/**
+ * Their player id.
+ */
+id: string,
+/**
+ * Their name.
+ */
+name: string,
+/**
+ * Their account's user name (`#/player/NAME`, their profile); none
+ * for a guest.
+ */
+account?: string,
+/**
+ * `BOT` for a bot account (shown before the name).
+ */
+title?: Title, };
 
 /**
  * A position with its legal moves.
@@ -768,6 +776,37 @@ legal: Array<MoveView>,
  * The end by the rules, judged from this position alone.
  */
 outcome: EndView | null, };
+
+/**
+ * A player with their rating in the pool of a game offered (a seek, a
+ * challenge).
+ */
+export type RatedPlayerView = {
+/**
+ * Their rating in the game's pool, rounded (the start for a newcomer).
+ */
+rating: number,
+/**
+ * The rating is still uncertain (a large deviation; lichess marks it so).
+ */
+provisional: boolean,
+/**
+ * Their player id.
+ */
+id: string,
+/**
+ * Their name.
+ */
+name: string,
+/**
+ * Their account's user name (`#/player/NAME`, their profile); none
+ * for a guest.
+ */
+account?: string,
+/**
+ * `BOT` for a bot account (shown before the name).
+ */
+title?: Title, };
 
 /**
  * One round of a player's line in a Swiss's or a round robin's
@@ -860,31 +899,6 @@ title: Title | null, };
 export type SeekColor = "white" | "black" | "random";
 
 /**
- * Who posted a seek.
- */
-export type SeekPlayerView = {
-/**
- * The player's id.
- */
-id: string,
-/**
- * The display name.
- */
-name: string,
-/**
- * The account's user name; `null` for a guest.
- */
-account: string | null,
-/**
- * Their rating in the seek's game (rounded).
- */
-rating: number,
-/**
- * The rating is still uncertain (a large deviation).
- */
-provisional: boolean, };
-
-/**
  * An open seek of the lobby.
  */
 export type SeekView = {
@@ -915,7 +929,7 @@ color: SeekColor,
 /**
  * Who posted it.
  */
-player: SeekPlayerView,
+player: RatedPlayerView,
 /**
  * When it was posted, in milliseconds since the Unix epoch.
  */
@@ -1257,7 +1271,7 @@ rank: number,
 /**
  * The player.
  */
-player: TournamentPlayerView,
+player: PlayerView,
 /**
  * Their rating when they joined.
  */
@@ -1430,28 +1444,6 @@ scheduled: boolean,
  * (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
  */
 names?: { [key in string]: string }, };
-
-/**
- * A player as a tournament shows them.
- */
-export type TournamentPlayerView = {
-/**
- * Their player id.
- */
-id: string,
-/**
- * Their name.
- */
-name: string,
-/**
- * Their account's user name (`#/player/NAME`, their profile); none
- * for a guest.
- */
-account?: string,
-/**
- * `BOT` for a bot account (shown before the name).
- */
-title?: Title, };
 
 /**
  * `GET /api/tournaments/{id}`.

@@ -10,30 +10,12 @@ use crate::kind::Kind;
 use crate::requests::{JoinRequest, NewOnlineRequest, OnlineAction};
 use crate::round::command::Command;
 use crate::views::GameView;
+use crate::views::{GamePlayersView, PlayerView};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use serde::Serialize;
 use tensorchess_rules::Color;
-
-/// A seat's player, as pages link to them (a profile, a challenge).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct SeatPlayerView {
-    /// The name others see.
-    pub name: String,
-    /// The account's user name; `null` for a guest.
-    pub account: Option<String>,
-}
-
-/// `GET /api/games/{id}/players`: who holds each seat (`null`: nobody yet).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct GamePlayersView {
-    /// White's player.
-    pub white: Option<SeatPlayerView>,
-    /// Black's player.
-    pub black: Option<SeatPlayerView>,
-}
 
 /// `POST /api/online`: a game against a friend, who joins by its link.
 pub async fn create(
@@ -67,7 +49,9 @@ pub async fn players(
     for (slot, player) in out.iter_mut().zip(seats) {
         if let Some(p) = player {
             let record = state.players.record(&p).await?;
-            *slot = Some(SeatPlayerView {
+            *slot = Some(PlayerView {
+                title: state.bots.title(&p).await?,
+                id: record.id,
                 name: record.name,
                 account: record.account,
             });

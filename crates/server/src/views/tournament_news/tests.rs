@@ -1,10 +1,11 @@
 use super::*;
-use crate::views::tournament::{SheetMarkView, TournamentPlayerView};
+use crate::views::tournament::SheetMarkView;
 use crate::views::ClockSpecView;
+use crate::views::PlayerView;
 use std::collections::BTreeMap;
 
-fn player(id: &str) -> TournamentPlayerView {
-    TournamentPlayerView {
+fn player(id: &str) -> PlayerView {
+    PlayerView {
         id: id.to_string(),
         name: id.to_uppercase(),
         account: None,
