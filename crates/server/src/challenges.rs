@@ -163,7 +163,7 @@ fn final_color(id: &str, color: SeekColor) -> SeekColor {
     }
 }
 
-use crate::topic::challenges_of as player_topic;
+use crate::topic::HubTopic;
 
 /// The challenges service.
 pub struct Challenges {
@@ -242,7 +242,7 @@ impl Challenges {
     async fn announce(&self, c: &ChallengeRecord) -> Result<(), AppError> {
         let event = ChallengeEvent::of(&c.state);
         for player in [&c.challenger, &c.challenged] {
-            let topic = player_topic(player);
+            let topic = HubTopic::challenges_of(player);
             let message = ServerEvent::Challenge {
                 topic: CHALLENGES_TOPIC.to_string(),
                 event,
@@ -544,10 +544,5 @@ impl Challenges {
             topic: CHALLENGES_TOPIC.to_string(),
             challenges: Box::new(self.list(me).await?),
         })
-    }
-
-    /// The hub topic `me`'s page follows for the topic `challenges`.
-    pub fn topic_of(me: &Me) -> String {
-        crate::topic::challenges_of(&me.id)
     }
 }

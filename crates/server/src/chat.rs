@@ -34,7 +34,7 @@ pub const CHAT_RATE: RateLimit = RateLimit {
 
 pub use crate::views::chat::{ChatLineView, ChatView};
 
-pub use crate::topic::{chat_topic, parse_chat_topic};
+use crate::topic::HubTopic;
 
 pub use crate::text::clean_text;
 
@@ -278,7 +278,7 @@ impl Chat {
             .await?;
         let accounts = self.accounts(std::slice::from_ref(&stored)).await?;
         let line = self.line(&stored, Self::seat_of(lg, &stored), &accounts);
-        self.announce(&chat_topic(lg.id(), room), &line);
+        self.announce(&HubTopic::chat(lg.id(), room), &line);
         Ok(line)
     }
 
@@ -315,7 +315,7 @@ impl Chat {
     }
 
     /// Sends a line to the room's pages here and on the other servers.
-    fn announce(&self, topic: &str, line: &ChatLineView) {
+    fn announce(&self, topic: &HubTopic, line: &ChatLineView) {
         let message = ServerEvent::Chat {
             topic: topic.to_string(),
             line: Box::new(line.clone()),
@@ -465,7 +465,7 @@ impl Chat {
         let stored = self.store_line(id, room, me, author, text).await?;
         let accounts = self.accounts(std::slice::from_ref(&stored)).await?;
         let line = self.line(&stored, None, &accounts);
-        self.announce(&chat_topic(id, room), &line);
+        self.announce(&HubTopic::chat(id, room), &line);
         Ok(line)
     }
 

@@ -1,24 +1,26 @@
 //! Live updates: a publish/subscribe hub of named topics.
 //!
-//! The hub knows nothing of games: a topic is any string (`game:ID`,
-//! `lobby`, `challenges:PLAYER`...), a message is a typed event
-//! ([`ServerEvent`]). What a topic's subscribers share is one message:
+//! The hub knows nothing of games: a topic is a [`HubTopic`] (a game's,
+//! a room's, a tournament's, the lobby, a player's challenges), a message
+//! is a typed event ([`ServerEvent`]). What a topic's subscribers share is one message:
 //! the event, read as it is by the server's own readers (the programs'
 //! streams), and its text, serialized once when the first page needs it
 //! and shared by every subscriber (the text is reference counted: sending
 //! it to many sockets copies nothing). Subscribers that fall behind lose
 //! old messages and are told so (`Lagged`), never block others.
-//! A message may have a second form for one audience of the topic (a
-//! game's move event with the legal moves, for the side to move): each
+//! A message may have a second form for one audience of the topic, a
+//! side (a game's move event with the legal moves, for the side to move): each
 //! subscriber says which audience it belongs to, if any, and reads the
 //! form that is its own. Subscribers also join their audience here, so
 //! that a publisher makes the second form only when someone will read it
 //! (with two instances, the side to move is often on the other one).
 
+use crate::topic::HubTopic;
 use crate::views::ServerEvent;
 use bytes::Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use tensorchess_rules::Color;
 use tokio::sync::broadcast;
 
 /// Messages kept for a slow subscriber before it lags.
@@ -31,8 +33,8 @@ const TOPIC_CAPACITY: usize = 64;
 const PERSONAL_CAPACITY: usize = 16;
 
 /// The messages a topic keeps for its slowest subscriber.
-fn capacity_of(topic: &str) -> usize {
-    if crate::topic::is_personal(topic) {
+fn capacity_of(topic: &HubTopic) -> usize {
+    if topic.is_personal() {
         PERSONAL_CAPACITY
     } else {
         TOPIC_CAPACITY
@@ -73,7 +75,7 @@ impl Form {
 #[derive(Debug)]
 struct Message {
     everyone: Form,
-    for_audience: Option<(&'static str, Form)>,
+    for_audience: Option<(Color, Form)>,
 }
 
 /// One message of a topic, as each subscriber receives it (a clone is a
@@ -83,7 +85,7 @@ struct Message {
 pub struct Published(Arc<Message>);
 
 impl Published {
-    fn form(&self, audience: Option<&str>) -> &Form {
+    fn form(&self, audience: Option<Color>) -> &Form {
         match (&self.0.for_audience, audience) {
             (Some((a, form)), Some(b)) if *a == b => form,
             _ => &self.0.everyone,
@@ -96,32 +98,32 @@ impl Published {
     }
 
     /// The event a subscriber in `audience` (none: no audience) reads.
-    pub fn event_for(&self, audience: Option<&str>) -> &ServerEvent {
+    pub fn event_for(&self, audience: Option<Color>) -> &ServerEvent {
         &self.form(audience).event
     }
 
     /// The text a subscriber in `audience` (none: no audience) reads,
     /// serialized once for all of them.
-    pub fn text_for(&self, audience: Option<&str>) -> Bytes {
+    pub fn text_for(&self, audience: Option<Color>) -> Bytes {
         self.form(audience).text()
     }
 }
 
-/// Live-update topics (`game:ID`, `lobby`): each sends what is published
+/// Live-update topics (a game's, the lobby): each sends what is published
 /// on it to every subscriber, as WebSocket text.
 #[derive(Default)]
 pub struct Hub {
-    topics: Mutex<HashMap<String, broadcast::Sender<Published>>>,
+    topics: Mutex<HashMap<HubTopic, broadcast::Sender<Published>>>,
     /// How many subscribers each audience of a topic has (only topics and
     /// audiences with some).
-    audiences: Mutex<HashMap<String, Vec<(&'static str, usize)>>>,
+    audiences: Mutex<HashMap<HubTopic, Vec<(Color, usize)>>>,
 }
 
 /// A subscriber's place in an audience of a topic, while it is held.
 pub struct AudienceMember {
     hub: Arc<Hub>,
-    topic: String,
-    audience: &'static str,
+    topic: HubTopic,
+    audience: Color,
 }
 
 impl Drop for AudienceMember {
@@ -148,32 +150,32 @@ impl Hub {
     }
 
     /// Subscribes to a topic (created on first use).
-    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Published> {
+    pub fn subscribe(&self, topic: &HubTopic) -> broadcast::Receiver<Published> {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics
-            .entry(topic.to_string())
+            .entry(topic.clone())
             .or_insert_with(|| broadcast::channel(capacity_of(topic)).0)
             .subscribe()
     }
 
     /// Counts a subscriber of `topic` in `audience` until the member is
     /// dropped.
-    pub fn join_audience(self: &Arc<Self>, topic: &str, audience: &'static str) -> AudienceMember {
+    pub fn join_audience(self: &Arc<Self>, topic: &HubTopic, audience: Color) -> AudienceMember {
         let mut audiences = self.audiences.lock().unwrap_or_else(|e| e.into_inner());
-        let counts = audiences.entry(topic.to_string()).or_default();
+        let counts = audiences.entry(topic.clone()).or_default();
         match counts.iter_mut().find(|(a, _)| *a == audience) {
             Some((_, n)) => *n += 1,
             None => counts.push((audience, 1)),
         }
         AudienceMember {
             hub: self.clone(),
-            topic: topic.to_string(),
+            topic: topic.clone(),
             audience,
         }
     }
 
     /// Whether some subscriber of `topic` is in `audience` now.
-    pub fn has_audience(&self, topic: &str, audience: &str) -> bool {
+    pub fn has_audience(&self, topic: &HubTopic, audience: Color) -> bool {
         let audiences = self.audiences.lock().unwrap_or_else(|e| e.into_inner());
         audiences
             .get(topic)
@@ -181,7 +183,7 @@ impl Hub {
     }
 
     /// Sends an event to a topic's subscribers; returns how many there were.
-    pub fn publish(&self, topic: &str, event: ServerEvent) -> usize {
+    pub fn publish(&self, topic: &HubTopic, event: ServerEvent) -> usize {
         self.send(topic, Form::new(event), None)
     }
 
@@ -189,9 +191,9 @@ impl Hub {
     /// `audience`; returns how many subscribers there were.
     pub fn publish_for(
         &self,
-        topic: &str,
+        topic: &HubTopic,
         everyone: ServerEvent,
-        (audience, theirs): (&'static str, ServerEvent),
+        (audience, theirs): (Color, ServerEvent),
     ) -> usize {
         self.send(
             topic,
@@ -202,7 +204,7 @@ impl Hub {
 
     /// Sends an event whose text was made already (for the other
     /// instances too, or by one of them): the pages here get that text.
-    pub fn publish_serialized(&self, topic: &str, event: ServerEvent, text: String) -> usize {
+    pub fn publish_serialized(&self, topic: &HubTopic, event: ServerEvent, text: String) -> usize {
         let form = Form {
             event,
             text: OnceLock::from(Bytes::from(text)),
@@ -210,12 +212,7 @@ impl Hub {
         self.send(topic, form, None)
     }
 
-    fn send(
-        &self,
-        topic: &str,
-        everyone: Form,
-        for_audience: Option<(&'static str, Form)>,
-    ) -> usize {
+    fn send(&self, topic: &HubTopic, everyone: Form, for_audience: Option<(Color, Form)>) -> usize {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         let Some(tx) = topics.get(topic) else {
             return 0;
@@ -235,7 +232,7 @@ impl Hub {
     }
 
     /// Subscribers of a topic now.
-    pub fn subscriber_count(&self, topic: &str) -> usize {
+    pub fn subscriber_count(&self, topic: &HubTopic) -> usize {
         let topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics.get(topic).map_or(0, |tx| tx.receiver_count())
     }
@@ -252,6 +249,11 @@ impl Hub {
 mod tests {
     use super::*;
 
+    /// The hub topic named so.
+    fn t(text: &str) -> HubTopic {
+        HubTopic::parse(text).unwrap_or_else(|| panic!("{text}"))
+    }
+
     /// An event saying `n`.
     fn n(n: usize) -> ServerEvent {
         ServerEvent::Error {
@@ -260,7 +262,7 @@ mod tests {
     }
 
     /// What a received event says, read as the server's readers do.
-    fn said(p: &Published, audience: Option<&str>) -> String {
+    fn said(p: &Published, audience: Option<Color>) -> String {
         match p.event_for(audience) {
             ServerEvent::Error { message } => message.clone(),
             other => panic!("not said: {other:?}"),
@@ -270,34 +272,38 @@ mod tests {
     #[tokio::test]
     async fn subscribers_get_messages_of_their_topic_only() {
         let hub = Hub::new();
-        let mut a = hub.subscribe("game:a");
-        let mut b = hub.subscribe("game:b");
-        assert_eq!(hub.publish("game:a", n(1)), 1);
+        let mut a = hub.subscribe(&t("game:a"));
+        let mut b = hub.subscribe(&t("game:b"));
+        assert_eq!(hub.publish(&t("game:a"), n(1)), 1);
         assert_eq!(
             a.recv().await.unwrap().text_for(None),
             r#"{"type":"error","message":"1"}"#
         );
         assert!(b.try_recv().is_err());
-        assert_eq!(hub.publish("nobody", n(1)), 0);
+        assert_eq!(hub.publish(&t("game:nobody"), n(1)), 0);
         drop(a);
-        assert_eq!(hub.publish("game:a", n(2)), 0);
+        assert_eq!(hub.publish(&t("game:a"), n(2)), 0);
         assert_eq!(hub.topic_count(), 1);
-        hub.publish("game:b", n(3));
+        hub.publish(&t("game:b"), n(3));
         assert_eq!(said(&b.recv().await.unwrap(), None), "3");
     }
 
     #[tokio::test]
     async fn a_message_is_serialized_once_for_every_subscriber() {
         let hub = Hub::new();
-        let mut first = hub.subscribe("t");
-        let mut second = hub.subscribe("t");
-        hub.publish("t", n(7));
+        let mut first = hub.subscribe(&t("lobby"));
+        let mut second = hub.subscribe(&t("lobby"));
+        hub.publish(&t("lobby"), n(7));
         let (one, two) = (first.recv().await.unwrap(), second.recv().await.unwrap());
         let (a, b) = (one.text_for(None), two.text_for(None));
         assert_eq!(a.as_ptr(), b.as_ptr(), "one text, shared");
         assert_eq!(said(&two, None), "7");
         // A text made already (another instance's) is the one sent.
-        hub.publish_serialized("t", n(8), r#"{"type":"error","message":"8"}"#.into());
+        hub.publish_serialized(
+            &t("lobby"),
+            n(8),
+            r#"{"type":"error","message":"8"}"#.into(),
+        );
         let relayed = first.recv().await.unwrap();
         assert_eq!(said(&relayed, None), "8");
         assert_eq!(relayed.text_for(None), r#"{"type":"error","message":"8"}"#);
@@ -306,34 +312,34 @@ mod tests {
     #[tokio::test]
     async fn an_audience_reads_its_own_form_of_a_message() {
         let hub = Hub::new();
-        let mut white = hub.subscribe("game:a");
-        let mut watcher = hub.subscribe("game:a");
-        assert_eq!(hub.publish_for("game:a", n(1), ("white", n(2))), 2);
+        let mut white = hub.subscribe(&t("game:a"));
+        let mut watcher = hub.subscribe(&t("game:a"));
+        assert_eq!(hub.publish_for(&t("game:a"), n(1), (Color::White, n(2))), 2);
         let mine = white.recv().await.unwrap();
-        assert_eq!(said(&mine, Some("white")), "2");
+        assert_eq!(said(&mine, Some(Color::White)), "2");
         assert_eq!(
-            mine.text_for(Some("white")),
+            mine.text_for(Some(Color::White)),
             r#"{"type":"error","message":"2"}"#
         );
         assert_eq!(said(&watcher.recv().await.unwrap(), None), "1");
-        hub.publish_for("game:a", n(3), ("white", n(4)));
-        assert_eq!(said(&white.recv().await.unwrap(), Some("black")), "3");
+        hub.publish_for(&t("game:a"), n(3), (Color::White, n(4)));
+        assert_eq!(said(&white.recv().await.unwrap(), Some(Color::Black)), "3");
     }
 
     #[test]
     fn audiences_count_their_members_while_they_are_held() {
         let hub = Arc::new(Hub::new());
-        assert!(!hub.has_audience("game:a", "white"));
-        let first = hub.join_audience("game:a", "white");
-        let second = hub.join_audience("game:a", "white");
-        let black = hub.join_audience("game:a", "black");
-        assert!(hub.has_audience("game:a", "white"));
-        assert!(!hub.has_audience("game:b", "white"));
+        assert!(!hub.has_audience(&t("game:a"), Color::White));
+        let first = hub.join_audience(&t("game:a"), Color::White);
+        let second = hub.join_audience(&t("game:a"), Color::White);
+        let black = hub.join_audience(&t("game:a"), Color::Black);
+        assert!(hub.has_audience(&t("game:a"), Color::White));
+        assert!(!hub.has_audience(&t("game:b"), Color::White));
         drop(first);
-        assert!(hub.has_audience("game:a", "white"));
+        assert!(hub.has_audience(&t("game:a"), Color::White));
         drop(second);
-        assert!(!hub.has_audience("game:a", "white"));
-        assert!(hub.has_audience("game:a", "black"));
+        assert!(!hub.has_audience(&t("game:a"), Color::White));
+        assert!(hub.has_audience(&t("game:a"), Color::Black));
         drop(black);
         assert!(
             hub.audiences.lock().unwrap().is_empty(),
@@ -344,12 +350,12 @@ mod tests {
     #[tokio::test]
     async fn a_personal_topic_keeps_fewer_messages() {
         let hub = Hub::new();
-        let topic = crate::topic::challenges_of("p1");
+        let topic = HubTopic::challenges_of("p1");
         let mut mine = hub.subscribe(&topic);
-        let mut game = hub.subscribe("game:a");
+        let mut game = hub.subscribe(&t("game:a"));
         for i in 0..PERSONAL_CAPACITY + 1 {
             hub.publish(&topic, n(i));
-            hub.publish("game:a", n(i));
+            hub.publish(&t("game:a"), n(i));
         }
         assert!(matches!(
             mine.recv().await,
@@ -361,9 +367,9 @@ mod tests {
     #[tokio::test]
     async fn a_slow_subscriber_lags_instead_of_blocking() {
         let hub = Hub::new();
-        let mut slow = hub.subscribe("t");
+        let mut slow = hub.subscribe(&t("lobby"));
         for i in 0..TOPIC_CAPACITY + 5 {
-            hub.publish("t", n(i));
+            hub.publish(&t("lobby"), n(i));
         }
         assert!(matches!(
             slow.recv().await,

@@ -122,11 +122,6 @@ impl GameId {
     pub fn new_random() -> GameId {
         GameId(new_id())
     }
-
-    /// The hub topic of the game's updates.
-    pub fn topic(&self) -> String {
-        game_topic(&self.0)
-    }
 }
 
 checked_id!(
@@ -175,11 +170,6 @@ impl PartialEq<PlayerId> for String {
     }
 }
 
-/// The hub topic of a game's updates.
-pub fn game_topic(id: &str) -> String {
-    format!("game:{id}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,14 +180,12 @@ mod tests {
         assert!(!valid_id(""));
         assert!(!valid_id("../etc"));
         assert!(!valid_id(&"a".repeat(41)));
-        assert_eq!(game_topic("abc"), "game:abc");
     }
 
     #[test]
     fn a_game_id_is_checked_when_it_is_read() {
         let id: GameId = serde_json::from_str("\"abc-9_Z\"").unwrap();
         assert_eq!(id.as_str(), "abc-9_Z");
-        assert_eq!(id.topic(), "game:abc-9_Z");
         assert_eq!(serde_json::to_string(&id).unwrap(), "\"abc-9_Z\"");
         for bad in ["\"\"", "\"a/b\"", "\"a b\"", "\"caf\u{e9}\"", "7"] {
             assert!(serde_json::from_str::<GameId>(bad).is_err(), "{bad}");

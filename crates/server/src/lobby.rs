@@ -42,6 +42,7 @@ pub const MAX_SEEKS_PER_PLAYER: usize = 3;
 pub const MAX_SEEKS_PER_ADDRESS: usize = 6;
 /// Open seeks in all.
 pub const MAX_OPEN_SEEKS: usize = 500;
+use crate::topic::HubTopic;
 pub use crate::topic::LOBBY_TOPIC;
 
 /// The lobby service.
@@ -219,7 +220,7 @@ impl Lobby {
             players: [white.clone(), black.clone()],
         });
         hub_of(&self.live).publish(
-            LOBBY_TOPIC,
+            &HubTopic::Lobby,
             ServerEvent::Paired {
                 topic: LOBBY_TOPIC.to_string(),
                 seek: seek.id.clone(),
@@ -327,7 +328,7 @@ impl Lobby {
     pub fn announce_added(&self, view: SeekView) {
         self.views().insert(view.id.clone(), view.clone());
         hub_of(&self.live).publish(
-            LOBBY_TOPIC,
+            &HubTopic::Lobby,
             ServerEvent::SeekAdded {
                 topic: LOBBY_TOPIC.to_string(),
                 seek: view,
@@ -340,7 +341,7 @@ impl Lobby {
     pub fn announce_added_elsewhere(&self, text: String) {
         match serde_json::from_str::<ServerEvent>(&text) {
             Ok(event @ ServerEvent::SeekAdded { .. }) => {
-                hub_of(&self.live).publish_serialized(LOBBY_TOPIC, event, text);
+                hub_of(&self.live).publish_serialized(&HubTopic::Lobby, event, text);
             }
             Ok(other) => tracing::warn!("a seek's notice was not a seek: {other:?}"),
             Err(e) => tracing::warn!("a seek's notice could not be read: {e}"),
@@ -351,12 +352,12 @@ impl Lobby {
     /// server missed the others' notices).
     pub async fn announce_all(&self) {
         let hub = hub_of(&self.live);
-        if hub.subscriber_count(LOBBY_TOPIC) == 0 {
+        if hub.subscriber_count(&HubTopic::Lobby) == 0 {
             return;
         }
         match self.snapshot().await {
             Ok(event) => {
-                hub.publish(LOBBY_TOPIC, event);
+                hub.publish(&HubTopic::Lobby, event);
             }
             Err(e) => tracing::error!("the lobby could not be announced: {e}"),
         }
@@ -371,7 +372,7 @@ impl Lobby {
             }
         }
         hub_of(&self.live).publish(
-            LOBBY_TOPIC,
+            &HubTopic::Lobby,
             ServerEvent::SeekRemoved {
                 topic: LOBBY_TOPIC.to_string(),
                 ids,

@@ -4,6 +4,7 @@
 
 use crate::hub::Hub;
 use crate::store::{GameStore, Notice, KEYS_PER_NOTICE};
+use crate::topic::HubTopic;
 use crate::views::ServerEvent;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -51,7 +52,7 @@ impl Cluster {
     /// Sends `event` to the pages following `topic` here (on `hub`) and,
     /// when other servers share the database, to theirs: serialized once,
     /// the same text for all (the others read the event back from it).
-    pub fn publish_everywhere(&self, hub: &Hub, topic: &str, event: ServerEvent) {
+    pub fn publish_everywhere(&self, hub: &Hub, topic: &HubTopic, event: ServerEvent) {
         if !self.is_shared() {
             hub.publish(topic, event);
             return;

@@ -1,10 +1,11 @@
 //! The topics a page follows on its socket, read once where they come in
 //! (`subscribe`): `game:{id}`, `chat:{id}:{room}` (a game's two rooms, or
 //! `chat:{id}:tournament`, a tournament's room), `tournament:{id}`,
-//! `lobby` and `challenges`. Past that edge a topic is this type, and its
-//! text is made again only to name it on the wire.
+//! `lobby` and `challenges`. Past that edge a topic is [`Topic`], and in
+//! the hub a [`HubTopic`] (where `challenges` is the follower's own); its
+//! text is made again only to name it on the wire or between instances.
 
-use crate::ids::{game_topic, GameId, TournamentId};
+use crate::ids::{GameId, PlayerId, TournamentId};
 use crate::store::ChatRoom;
 use std::fmt;
 
@@ -14,38 +15,115 @@ pub const LOBBY_TOPIC: &str = "lobby";
 /// The topic a player follows for their challenges (each sees their own).
 pub const CHALLENGES_TOPIC: &str = "challenges";
 
-/// The hub topic of `player`'s own challenges (what `challenges` names
-/// for them).
-pub fn challenges_of(player: &str) -> String {
-    format!("{CHALLENGES_TOPIC}:{player}")
-}
-
-/// Whether a hub topic is one player's own (their challenges), which
-/// hears little and of which there is one per page open.
-pub fn is_personal(topic: &str) -> bool {
-    topic
-        .strip_prefix(CHALLENGES_TOPIC)
-        .is_some_and(|rest| rest.starts_with(':'))
-}
-
 /// The prefix of a tournament's WebSocket topic (`tournament:{id}`).
 pub const TOURNAMENT_TOPIC_PREFIX: &str = "tournament:";
 
-/// The hub topic of tournament `id`.
-pub fn tournament_topic(id: &str) -> String {
-    format!("{TOURNAMENT_TOPIC_PREFIX}{id}")
-}
-
-/// The topic of a game's room.
-pub fn chat_topic(game_id: &str, room: ChatRoom) -> String {
-    format!("chat:{game_id}:{}", room.as_str())
-}
+/// The prefix of a player's games' starts (`started:{player}`).
+const STARTED_PREFIX: &str = "started:";
 
 /// A topic `chat:{id}:{room}`, read.
-pub fn parse_chat_topic(topic: &str) -> Option<(&str, ChatRoom)> {
+fn parse_chat_topic(topic: &str) -> Option<(&str, ChatRoom)> {
     let rest = topic.strip_prefix("chat:")?;
     let (id, room) = rest.rsplit_once(':')?;
     Some((id, ChatRoom::parse(room)?))
+}
+
+/// A topic of the hub: what is published and followed. One for each
+/// topic a page may follow, but a player's challenges are their own
+/// (`challenges:{player}`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HubTopic {
+    /// A game's moves and changes.
+    Game(GameId),
+    /// One of a game's two chat rooms.
+    Chat(GameId, ChatRoom),
+    /// A tournament's chat room.
+    TournamentChat(TournamentId),
+    /// A tournament's news.
+    Tournament(TournamentId),
+    /// The open seeks.
+    Lobby,
+    /// One player's own challenges, sent and received.
+    ChallengesOf(PlayerId),
+    /// One player's games as they begin (the programs' event stream's
+    /// `gameStart`): the server's own, no page follows it.
+    StartedOf(PlayerId),
+}
+
+impl HubTopic {
+    /// The topic of a game's updates (its id from the store or a checked
+    /// request).
+    pub fn game(id: &str) -> HubTopic {
+        HubTopic::Game(GameId::stored(id.to_string()))
+    }
+
+    /// The topic of a room: a game's two, or a tournament's (whose id is
+    /// the tournament's).
+    pub fn chat(id: &str, room: ChatRoom) -> HubTopic {
+        match room {
+            ChatRoom::Tournament => HubTopic::TournamentChat(TournamentId::stored(id.to_string())),
+            room => HubTopic::Chat(GameId::stored(id.to_string()), room),
+        }
+    }
+
+    /// The topic of a tournament's news.
+    pub fn tournament(id: &str) -> HubTopic {
+        HubTopic::Tournament(TournamentId::stored(id.to_string()))
+    }
+
+    /// The topic of `player`'s own challenges.
+    pub fn challenges_of(player: &str) -> HubTopic {
+        HubTopic::ChallengesOf(PlayerId::new(player))
+    }
+
+    /// The topic on which `player` hears of their games' starts.
+    pub fn started_of(player: &str) -> HubTopic {
+        HubTopic::StartedOf(PlayerId::new(player))
+    }
+
+    /// Whether this is one player's own topic (their challenges), which
+    /// hears little and of which there is one per page open.
+    pub fn is_personal(&self) -> bool {
+        matches!(self, HubTopic::ChallengesOf(_))
+    }
+
+    /// A topic named by another instance (its [`Display`](fmt::Display)).
+    pub fn parse(text: &str) -> Option<HubTopic> {
+        if let Some(player) = text
+            .strip_prefix(CHALLENGES_TOPIC)
+            .and_then(|rest| rest.strip_prefix(':'))
+        {
+            return (!player.is_empty()).then(|| HubTopic::challenges_of(player));
+        }
+        if let Some(player) = text.strip_prefix(STARTED_PREFIX) {
+            return (!player.is_empty()).then(|| HubTopic::started_of(player));
+        }
+        Some(match Topic::parse(text)? {
+            Topic::Game(id) => HubTopic::Game(id),
+            Topic::Chat(id, room) => HubTopic::Chat(id, room),
+            Topic::TournamentChat(id) => HubTopic::TournamentChat(id),
+            Topic::Tournament(id) => HubTopic::Tournament(id),
+            Topic::Lobby => HubTopic::Lobby,
+            // Always named with its player between instances.
+            Topic::Challenges => return None,
+        })
+    }
+}
+
+impl fmt::Display for HubTopic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HubTopic::Game(id) => write!(f, "game:{id}"),
+            HubTopic::Chat(id, room) => write!(f, "chat:{id}:{}", room.as_str()),
+            HubTopic::TournamentChat(id) => {
+                write!(f, "chat:{id}:{}", ChatRoom::Tournament.as_str())
+            }
+            HubTopic::Tournament(id) => write!(f, "{TOURNAMENT_TOPIC_PREFIX}{id}"),
+            HubTopic::Lobby => f.write_str(LOBBY_TOPIC),
+            HubTopic::ChallengesOf(player) => write!(f, "{CHALLENGES_TOPIC}:{player}"),
+            HubTopic::StartedOf(player) => write!(f, "{STARTED_PREFIX}{player}"),
+        }
+    }
 }
 
 /// A topic a socket may follow.
@@ -89,15 +167,25 @@ impl Topic {
     }
 }
 
+impl Topic {
+    /// The hub's topic that `follower` hears this one on.
+    pub fn in_hub(&self, follower: &str) -> HubTopic {
+        match self {
+            Topic::Game(id) => HubTopic::Game(id.clone()),
+            Topic::Chat(id, room) => HubTopic::Chat(id.clone(), *room),
+            Topic::TournamentChat(id) => HubTopic::TournamentChat(id.clone()),
+            Topic::Tournament(id) => HubTopic::Tournament(id.clone()),
+            Topic::Lobby => HubTopic::Lobby,
+            Topic::Challenges => HubTopic::challenges_of(follower),
+        }
+    }
+}
+
 impl fmt::Display for Topic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Topic::Game(id) => f.write_str(&game_topic(id)),
-            Topic::Chat(id, room) => f.write_str(&chat_topic(id, *room)),
-            Topic::TournamentChat(id) => f.write_str(&chat_topic(id, ChatRoom::Tournament)),
-            Topic::Tournament(id) => f.write_str(&tournament_topic(id)),
-            Topic::Lobby => f.write_str(LOBBY_TOPIC),
             Topic::Challenges => f.write_str(CHALLENGES_TOPIC),
+            other => other.in_hub("").fmt(f),
         }
     }
 }
@@ -108,24 +196,57 @@ mod tests {
 
     #[test]
     fn topics_read_back() {
-        let t = chat_topic("abc123", ChatRoom::Spectators);
+        let t = HubTopic::chat("abc123", ChatRoom::Spectators).to_string();
         assert_eq!(t, "chat:abc123:spectators");
         assert_eq!(parse_chat_topic(&t), Some(("abc123", ChatRoom::Spectators)));
         assert_eq!(parse_chat_topic("chat:abc:lobby"), None);
         assert_eq!(parse_chat_topic("game:abc"), None);
+        assert_eq!(
+            HubTopic::chat("t1", ChatRoom::Tournament),
+            HubTopic::TournamentChat(TournamentId::stored("t1".into()))
+        );
     }
 
     #[test]
     fn a_player_s_challenges_are_a_personal_topic() {
-        assert!(is_personal(&challenges_of("abc")));
-        for other in [
-            "challenges",
-            "challengesx:a",
+        assert!(HubTopic::challenges_of("abc").is_personal());
+        for other in ["lobby", "game:abc", "tournament:t", "chat:t:tournament"] {
+            let topic = HubTopic::parse(other).unwrap_or_else(|| panic!("{other}"));
+            assert!(!topic.is_personal(), "{other}");
+        }
+        // The page's `challenges` is the follower's own in the hub.
+        assert_eq!(
+            Topic::Challenges.in_hub("p1"),
+            HubTopic::challenges_of("p1")
+        );
+    }
+
+    /// Another instance's topic reads back as it was written; a page's
+    /// bare `challenges` is never one (the hub's is a player's).
+    #[test]
+    fn hub_topics_read_back_as_they_are_written() {
+        for text in [
+            "game:abc123",
+            "chat:abc123:players",
+            "chat:abc123:spectators",
+            "chat:t-9_x:tournament",
+            "tournament:t-9_x",
             "lobby",
-            "game:abc",
-            "tournament:t",
+            "challenges:p-1",
+            "started:p-1",
         ] {
-            assert!(!is_personal(other), "{other}");
+            let topic = HubTopic::parse(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(topic.to_string(), text);
+        }
+        for text in [
+            "challenges",
+            "challenges:",
+            "challengesx:a",
+            "started:",
+            "game:a b",
+            "",
+        ] {
+            assert_eq!(HubTopic::parse(text), None, "{text:?}");
         }
     }
 

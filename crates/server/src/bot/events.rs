@@ -9,10 +9,10 @@ use super::shapes::{ChallengeNews, EventLine, GameEventShape, LichessChallenge};
 use super::{Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
 use crate::identity::Me;
-use crate::ids::{game_topic, GameId};
+use crate::ids::GameId;
 use crate::round::games::Games;
-use crate::round::online::started::started_topic;
 use crate::store::{GameListQuery, GameMode};
+use crate::topic::HubTopic;
 use crate::views::challenge::ChallengeView;
 use crate::views::ServerEvent;
 use std::collections::HashSet;
@@ -33,7 +33,7 @@ fn watch_game(
     finished: mpsc::Sender<EventLine>,
 ) {
     tokio::spawn(async move {
-        let mut rx = games.hub().subscribe(&game_topic(&id));
+        let mut rx = games.hub().subscribe(&HubTopic::game(&id));
         // Ended before the subscription?
         let mut check = true;
         loop {
@@ -112,8 +112,8 @@ pub struct EventSubscription {
 pub fn subscribe_events(games: &Games, me: Me) -> EventSubscription {
     let hub = games.live.hub();
     EventSubscription {
-        challenges: hub.subscribe(&crate::topic::challenges_of(&me.id)),
-        started: hub.subscribe(&started_topic(&me.id)),
+        challenges: hub.subscribe(&HubTopic::challenges_of(&me.id)),
+        started: hub.subscribe(&HubTopic::started_of(&me.id)),
         me,
     }
 }

@@ -12,12 +12,13 @@ use super::shapes::{
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
 use crate::identity::Me;
-use crate::ids::{game_topic, GameId};
+use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::round::games::Games;
 use crate::round::live::LiveGame;
 use crate::round::online::OnlineGames;
 use crate::store::{ChatRoom, ClockSettings, Ending, GameMode};
+use crate::topic::HubTopic;
 use crate::views::ServerEvent;
 use serde::Serialize;
 use std::sync::Arc;
@@ -312,10 +313,10 @@ pub async fn game_stream(
     };
     // Subscribed under the lock: every change after the first line comes.
     let hub = live.hub();
-    let mut game_rx = hub.subscribe(&game_topic(&id));
+    let mut game_rx = hub.subscribe(&HubTopic::game(&id));
     // The players' room only: a player never reads the spectators' room
     // while the game goes on, and the stream ends with the game.
-    let mut players_rx = hub.subscribe(&crate::topic::chat_topic(&id, ChatRoom::Players));
+    let mut players_rx = hub.subscribe(&HubTopic::chat(&id, ChatRoom::Players));
     let seats = Seats::of(&lg, live.now());
     drop(lg);
     let first = full(&bots, &seats).await?;

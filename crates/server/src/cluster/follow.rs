@@ -6,6 +6,7 @@ use crate::players::Players;
 use crate::round::live::LiveGames;
 use crate::round::online::OnlineGames;
 use crate::store::{GameStep, Notice, StoreNotice};
+use crate::topic::HubTopic;
 use crate::tournaments::Tournaments;
 use crate::views::ServerEvent;
 use std::sync::atomic::Ordering;
@@ -140,7 +141,7 @@ fn act_on(
             ..
         } => {
             live.hub().publish(
-                LOBBY_TOPIC,
+                &HubTopic::Lobby,
                 ServerEvent::Paired {
                     topic: LOBBY_TOPIC.to_string(),
                     seek,
@@ -151,12 +152,20 @@ fn act_on(
         }
         // Read back as the event it was (the server's own readers, the
         // programs' streams, read events); the pages get the same text.
-        Notice::Relay { topic, text, .. } => match serde_json::from_str::<ServerEvent>(&text) {
-            Ok(event) => {
-                live.hub().publish_serialized(&topic, event, text);
+        Notice::Relay { topic, text, .. } => {
+            match (
+                HubTopic::parse(&topic),
+                serde_json::from_str::<ServerEvent>(&text),
+            ) {
+                (Some(hub_topic), Ok(event)) => {
+                    live.hub().publish_serialized(&hub_topic, event, text);
+                }
+                (None, _) => tracing::warn!("an event was relayed for no topic: {topic:?}"),
+                (_, Err(e)) => {
+                    tracing::warn!("an event relayed for {topic} could not be read: {e}")
+                }
             }
-            Err(e) => tracing::warn!("an event relayed for {topic} could not be read: {e}"),
-        },
+        }
         Notice::Tournament { id, event, .. } => {
             if let Some(tournaments) = tournaments.upgrade() {
                 tokio::spawn(async move { tournaments.tell_here(&id, event).await });

@@ -13,6 +13,7 @@ use crate::views::ServerEvent;
 use futures_util::Stream;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use tensorchess_rules::Color;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 /// The messages of a hub topic, as a stream (`Closed` last).
@@ -47,7 +48,7 @@ pub struct Subscription {
     pub topic: String,
     feed: Feed,
     /// The seat whose form of a message this reader gets.
-    pub audience: Option<&'static str>,
+    pub audience: Option<Color>,
     /// A spectators' room: its game, whose changes may seat the reader.
     seat_watch: Option<(GameId, Feed)>,
     _held: Held,
@@ -68,7 +69,7 @@ impl Subscription {
     pub fn new(
         topic: String,
         rx: broadcast::Receiver<Published>,
-        audience: Option<&'static str>,
+        audience: Option<Color>,
         seat_watch: Option<(GameId, broadcast::Receiver<Published>)>,
         held: Held,
     ) -> Subscription {
@@ -137,11 +138,11 @@ impl Subscriptions {
 
     /// The next thing any subscription heard: its topic, its audience, and
     /// what. A subscription whose topic closed is dropped.
-    pub async fn next(&mut self) -> (String, Option<&'static str>, Heard) {
+    pub async fn next(&mut self) -> (String, Option<Color>, Heard) {
         std::future::poll_fn(|cx| self.poll_next(cx)).await
     }
 
-    fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<(String, Option<&'static str>, Heard)> {
+    fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<(String, Option<Color>, Heard)> {
         let n = self.list.len();
         for k in 0..n {
             let i = (self.turn + k) % n;
@@ -163,11 +164,17 @@ impl Subscriptions {
 mod tests {
     use super::*;
     use crate::hub::Hub;
+    use crate::topic::HubTopic;
+
+    /// The hub topic named so.
+    fn t(text: &str) -> HubTopic {
+        HubTopic::parse(text).unwrap_or_else(|| panic!("{text}"))
+    }
 
     fn sub(hub: &Hub, topic: &str) -> Subscription {
         Subscription::new(
             topic.into(),
-            hub.subscribe(topic),
+            hub.subscribe(&t(topic)),
             None,
             None,
             Held::default(),
@@ -196,11 +203,11 @@ mod tests {
     async fn every_topic_is_heard_in_turn() {
         let hub = Hub::new();
         let mut subs = Subscriptions::default();
-        subs.insert(sub(&hub, "a"));
-        subs.insert(sub(&hub, "b"));
+        subs.insert(sub(&hub, "game:a"));
+        subs.insert(sub(&hub, "game:b"));
         for i in 0..3 {
-            hub.publish("a", said(i));
-            hub.publish("b", said(i));
+            hub.publish(&t("game:a"), said(i));
+            hub.publish(&t("game:b"), said(i));
         }
         let mut heard = Vec::new();
         for _ in 0..6 {
@@ -208,25 +215,32 @@ mod tests {
             heard.push(format!("{topic}{}", text(h)));
         }
         // A busy first topic does not keep the second waiting.
-        assert_eq!(heard, ["a0", "b0", "a1", "b1", "a2", "b2"]);
+        assert_eq!(
+            heard,
+            ["game:a0", "game:b0", "game:a1", "game:b1", "game:a2", "game:b2"]
+        );
     }
 
     #[tokio::test]
     async fn a_topic_subscribed_again_is_replaced_and_one_removed_is_not_heard() {
         let hub = Hub::new();
         let mut subs = Subscriptions::default();
-        subs.insert(sub(&hub, "a"));
-        subs.insert(sub(&hub, "a"));
+        subs.insert(sub(&hub, "game:a"));
+        subs.insert(sub(&hub, "game:a"));
         assert_eq!(subs.len(), 1);
-        assert_eq!(hub.subscriber_count("a"), 1, "the old receiver went");
-        subs.insert(sub(&hub, "b"));
-        assert!(subs.remove("a").is_some());
-        assert!(!subs.contains("a"));
-        assert_eq!(hub.subscriber_count("a"), 0);
-        hub.publish("a", said(1));
-        hub.publish("b", said(2));
+        assert_eq!(
+            hub.subscriber_count(&t("game:a")),
+            1,
+            "the old receiver went"
+        );
+        subs.insert(sub(&hub, "game:b"));
+        assert!(subs.remove("game:a").is_some());
+        assert!(!subs.contains("game:a"));
+        assert_eq!(hub.subscriber_count(&t("game:a")), 0);
+        hub.publish(&t("game:a"), said(1));
+        hub.publish(&t("game:b"), said(2));
         let (topic, _, h) = subs.next().await;
-        assert_eq!((topic.as_str(), text(h).as_str()), ("b", "2"));
+        assert_eq!((topic.as_str(), text(h).as_str()), ("game:b", "2"));
     }
 
     #[tokio::test]
@@ -235,7 +249,7 @@ mod tests {
         let mut subs = Subscriptions::default();
         subs.insert(sub(&hub, "game:a"));
         for i in 0..100 {
-            hub.publish("game:a", said(i));
+            hub.publish(&t("game:a"), said(i));
         }
         let (_, _, h) = subs.next().await;
         assert!(matches!(h, Heard::Message(Err(RecvError::Lagged(_)))));
@@ -248,9 +262,9 @@ mod tests {
         let mut subs = Subscriptions::default();
         subs.insert(Subscription::new(
             "chat:abc123:spectators".into(),
-            hub.subscribe("chat:abc123:spectators"),
+            hub.subscribe(&t("chat:abc123:spectators")),
             None,
-            Some((game.clone(), hub.subscribe("game:abc123"))),
+            Some((game.clone(), hub.subscribe(&t("game:abc123")))),
             Held::default(),
         ));
         let moved = ServerEvent::Move {
@@ -272,7 +286,7 @@ mod tests {
                 legal: None,
             }),
         };
-        hub.publish("game:abc123", moved);
+        hub.publish(&t("game:abc123"), moved);
         let (topic, _, h) = subs.next().await;
         assert_eq!(topic, "chat:abc123:spectators");
         let Heard::GameChanged(id, Ok(p)) = h else {
@@ -281,7 +295,7 @@ mod tests {
         assert_eq!(id, game);
         assert!(!may_seat(&p), "a move seats nobody");
         hub.publish(
-            "game:abc123",
+            &t("game:abc123"),
             ServerEvent::Resync {
                 topic: "game:abc123".into(),
             },

@@ -40,7 +40,7 @@
 use super::subscriptions::{may_seat, Heard, Held, Subscription, Subscriptions};
 use crate::error::AppError;
 use crate::identity::Me;
-use crate::ids::{game_topic, GameId};
+use crate::ids::GameId;
 use crate::learning::analysis::{AnalyseRequest, RunningAnalysis};
 use crate::metrics::{Gauge, Metrics};
 use crate::ratelimit::TokenBucket;
@@ -48,7 +48,7 @@ use crate::requests::ClientMessage;
 use crate::round::live::GameEvent;
 use crate::round::online::OnlineGames;
 use crate::store::{ChatRoom, GameMode};
-use crate::topic::Topic;
+use crate::topic::{HubTopic, Topic};
 use crate::views::{ActionName, ServerEvent};
 use crate::AppState;
 use axum::extract::State;
@@ -483,16 +483,15 @@ async fn subscribe(topic: String, state: &AppState, conn: &mut Conn) -> Vec<Serv
     }
     // Subscribe before taking the snapshot, so no change falls in between.
     // Each player follows their own challenges under the one topic name.
-    let hub_topic = match parsed {
-        Topic::Challenges => crate::challenges::Challenges::topic_of(&conn.me),
-        _ => topic.clone(),
-    };
+    let hub_topic = parsed.in_hub(&conn.me.id);
     let hub = state.games.hub();
     let rx = hub.subscribe(&hub_topic);
     // A spectator who takes a seat stops reading the spectators' room: its
     // game's changes are watched from before the snapshot's check.
     let seat_watch = match &parsed {
-        Topic::Chat(id, ChatRoom::Spectators) => Some((id.clone(), hub.subscribe(&game_topic(id)))),
+        Topic::Chat(id, ChatRoom::Spectators) => {
+            Some((id.clone(), hub.subscribe(&HubTopic::Game(id.clone()))))
+        }
         _ => None,
     };
     // Only an online game has spectators (a local game is its owner's).
@@ -525,7 +524,7 @@ async fn subscribe(topic: String, state: &AppState, conn: &mut Conn) -> Vec<Serv
             let seat = OnlineGames::seat(&lg, &conn.me);
             // Joined under the game's lock, as moves are published: a move
             // before is in the snapshot, one after is made for this seat.
-            let member = seat.map(|c| hub.join_audience(&topic, c.name()));
+            let member = seat.map(|c| hub.join_audience(&hub_topic, c));
             (seat, snapshot, member)
         }),
     };
@@ -562,13 +561,8 @@ async fn subscribe(topic: String, state: &AppState, conn: &mut Conn) -> Vec<Serv
     // Read from the next turn of the connection's loop on, after these
     // two are written: what was published since the subscription waits in
     // the receiver.
-    conn.subscriptions.insert(Subscription::new(
-        topic,
-        rx,
-        seat.map(|c| c.name()),
-        seat_watch,
-        held,
-    ));
+    conn.subscriptions
+        .insert(Subscription::new(topic, rx, seat, seat_watch, held));
     replies
 }
 

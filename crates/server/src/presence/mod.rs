@@ -13,9 +13,9 @@ mod tally;
 
 use crate::clock::Clock;
 use crate::hub::Hub;
-use crate::ids::game_topic;
 use crate::outbox::Cluster;
 use crate::store::Notice;
+use crate::topic::HubTopic;
 use crate::views::ServerEvent;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -524,11 +524,11 @@ impl Presence {
         let [white, black] = self.connected(id);
         self.note_seen(id, [white, black]);
         let spectators = self.spectators(id);
-        let topic = game_topic(id);
+        let topic = HubTopic::game(id);
         self.hub.publish(
             &topic,
             ServerEvent::Presence {
-                topic: topic.clone(),
+                topic: topic.to_string(),
                 white,
                 black,
                 spectators,
@@ -603,7 +603,7 @@ mod tests {
             Arc::new(Cluster::new()),
             Arc::new(ManualClock::new(0)),
         ));
-        let mut rx = hub.subscribe(&game_topic("g1"));
+        let mut rx = hub.subscribe(&HubTopic::game("g1"));
         let crowd = SPECTATORS_TOLD_AT_ONCE + 10;
         let guards: Vec<WatchGuard> = (0..crowd)
             .map(|i| presence.watch("g1", &format!("p{i}")))

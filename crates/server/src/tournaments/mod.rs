@@ -39,7 +39,13 @@ use std::sync::Arc;
 use tensorchess_rules::VariantKind;
 pub use views::{GameTournamentView, PairingView, TournamentSummaryView, TournamentView};
 
-pub use crate::topic::{tournament_topic as topic_of, TOURNAMENT_TOPIC_PREFIX};
+use crate::topic::HubTopic;
+pub use crate::topic::TOURNAMENT_TOPIC_PREFIX;
+
+/// The name of tournament `id`'s topic, as pages follow it (`tournament:{id}`).
+pub fn topic_of(id: &str) -> String {
+    HubTopic::tournament(id).to_string()
+}
 /// Tournaments one player may make in a day.
 pub const MAX_CREATED_PER_DAY: usize = 5;
 /// Tournaments made from one client address in a day (fresh guests
@@ -609,7 +615,7 @@ impl Tournaments {
             told.news(&t.id, view)
         };
         self.live.hub().publish(
-            &topic_of(&t.id),
+            &HubTopic::tournament(&t.id),
             ServerEvent::Tournament {
                 topic: topic_of(&t.id),
                 event,
@@ -661,7 +667,7 @@ impl Tournaments {
                     told.news(id, view)
                 };
                 self.live.hub().publish(
-                    &topic_of(id),
+                    &HubTopic::tournament(id),
                     ServerEvent::Tournament {
                         topic: topic_of(id),
                         event,
@@ -676,9 +682,10 @@ impl Tournaments {
     /// Sends new games to the pages following tournament `id`, here and,
     /// a few at a time (a notice is short), on the other instances.
     pub(crate) fn publish_pairings(&self, id: &str, pairings: &[views::PairedGameView]) {
-        let topic = topic_of(id);
+        let hub_topic = HubTopic::tournament(id);
+        let topic = hub_topic.to_string();
         self.live.hub().publish(
-            &topic,
+            &hub_topic,
             ServerEvent::TournamentPairings {
                 topic: topic.clone(),
                 pairings: pairings.to_vec(),

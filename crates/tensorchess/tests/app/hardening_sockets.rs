@@ -112,7 +112,7 @@ async fn a_socket_whose_client_stops_reading_is_dropped() {
     // Far more than a send queue and the kernel's buffers hold.
     let big = "x".repeat(32 * 1024);
     let hub = t.state.games.hub().clone();
-    let topic = format!("game:{id}");
+    let topic = tensorchess::server::topic::HubTopic::game(&id);
     let started = Instant::now();
     while t.state.metrics.slow_sockets_dropped.load(Ordering::Relaxed) == 0 {
         hub.publish(

@@ -429,7 +429,7 @@ async fn finished_and_idle_games_leave_memory_and_come_back_from_the_store() {
     assert_eq!(j.status, StatusCode::OK);
     // A watcher leaving lets its game go too.
     drop(s);
-    let topic = format!("game:{watched}");
+    let topic = tensorchess::server::topic::HubTopic::game(&watched);
     wait_until("the watcher's socket is gone", || async {
         t.state.games.hub().subscriber_count(&topic) == 0
     })

@@ -21,10 +21,11 @@ pub use online::OnlineState;
 use crate::config::ServerConfig;
 use crate::error::AppError;
 use crate::hub::Hub;
-use crate::ids::{game_topic, GameId};
+use crate::ids::GameId;
 use crate::outbox::Cluster;
 use crate::presence::Presence;
 use crate::store::{GameMode, GameStore, RunRecord, StoreError, StoredGame};
+use crate::topic::HubTopic;
 use crate::views::{GameView, History, ServerEvent};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -199,7 +200,7 @@ impl LiveGames {
             if Arc::strong_count(&entry.game) > 1 {
                 return true;
             }
-            if self.hub.subscriber_count(&game_topic(id)) > 0 {
+            if self.hub.subscriber_count(&HubTopic::game(id)) > 0 {
                 return true;
             }
             let Ok(lg) = entry.game.try_lock() else {
@@ -578,13 +579,13 @@ impl LiveGames {
     pub(in crate::round) fn publish(&self, lg: &LiveGame, event: GameEvent) {
         // A move of an online game that goes on: the compact move event.
         if event == GameEvent::Move && lg.mode() == GameMode::Online && !lg.is_over() {
-            let topic = game_topic(lg.id());
+            let topic = HubTopic::game(lg.id());
             if self.hub.subscriber_count(&topic) == 0 {
                 return;
             }
-            let side = lg.turn().name();
+            let side = lg.turn();
             let for_side = self.hub.has_audience(&topic, side);
-            match move_event::move_events(lg, &topic, self.now(), for_side) {
+            match move_event::move_events(lg, &topic.to_string(), self.now(), for_side) {
                 Some((everyone, Some(to_move))) => {
                     self.hub.publish_for(&topic, everyone, (side, to_move));
                     return;
@@ -609,7 +610,7 @@ impl LiveGames {
 
     /// [`LiveGames::publish`], an online game's moves from ply `from` on.
     fn publish_from(&self, lg: &LiveGame, event: GameEvent, from: usize) {
-        let topic = game_topic(lg.id());
+        let topic = HubTopic::game(lg.id());
         if self.hub.subscriber_count(&topic) == 0 {
             return;
         }
@@ -624,7 +625,7 @@ impl LiveGames {
         self.hub.publish(
             &topic,
             ServerEvent::Game {
-                topic: topic.clone(),
+                topic: topic.to_string(),
                 event,
                 game: Box::new(game),
             },

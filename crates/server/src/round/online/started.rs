@@ -5,13 +5,9 @@
 //! The topic is the server's own: pages cannot subscribe to it.
 
 use crate::round::live::{LiveGame, LiveGames};
+use crate::topic::HubTopic;
 use crate::views::ServerEvent;
 use tensorchess_rules::Color;
-
-/// The hub topic on which `player` hears of their games' starts.
-pub fn started_topic(player: &str) -> String {
-    format!("started:{player}")
-}
 
 /// Notes whether `lg`'s players are bots (for its views) and, once both
 /// seats are held by players, tells each of them that it began.
@@ -30,7 +26,7 @@ pub async fn game_started(live: &LiveGames, lg: &LiveGame) {
         game: lg.id().to_string(),
     };
     for player in [white, black] {
-        let topic = started_topic(player);
+        let topic = HubTopic::started_of(player);
         live.cluster()
             .publish_everywhere(live.hub(), &topic, message.clone());
     }
@@ -47,6 +43,6 @@ mod tests {
             serde_json::to_string(&m).unwrap(),
             r#"{"type":"game_started","game":"abc"}"#
         );
-        assert_eq!(started_topic("p1"), "started:p1");
+        assert_eq!(HubTopic::started_of("p1").to_string(), "started:p1");
     }
 }
