@@ -10,8 +10,10 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
-use tensorchess_server::views::tournament::TournamentView;
-use tensorchess_server::views::GamePlayersView;
+use tensorchess_server::views::tournament::{
+    GameTournamentView, PlayerGamesView, RoundView, TournamentSummaryView, TournamentView,
+};
+use tensorchess_server::views::{GamePlayersView, InfoView};
 use tensorchess_server::views::ServerEvent;
 use ts_rs::{Config, TypeVisitor, TS};
 
@@ -51,6 +53,14 @@ fn generated() -> String {
     d.visit::<TournamentView>();
     // Who holds a game's seats (`GET /api/games/{id}/players`).
     d.visit::<GamePlayersView>();
+    // The other tournament answers the pages read (`GET /api/tournaments`,
+    // `.../rounds/{n}`, `.../players/{player}`, `/api/games/{id}/tournament`),
+    // and what the server offers (`GET /api/info`).
+    d.visit::<TournamentSummaryView>();
+    d.visit::<RoundView>();
+    d.visit::<PlayerGamesView>();
+    d.visit::<GameTournamentView>();
+    d.visit::<InfoView>();
     let mut out = String::from(
         "// Generated from the server's Rust types by ts-rs \
          (crates/server/tests/typescript.rs): do not edit.\n\

@@ -96,12 +96,7 @@ import { frozen } from './frozen.js';
  *   color: 'white' | 'black' | 'random' }} ChallengeRequest
  */
 /** @typedef {'arena' | 'swiss' | 'round_robin'} TournamentKind */
-/**
- * @typedef {{ id: string, kind: TournamentKind, name: string, variant: string, variant_title: string,
- *   clock: ClockSpec, rated: boolean, starts_at: number, ends_at?: number, minutes?: number, rounds?: number,
- *   max_players: number, players: number, state: 'upcoming' | 'running' | 'finished', created_by: string, scheduled: boolean, names?: Record<string, string>,
- *   days?: number }} TournamentSummary
- */
+/** @typedef {import('./generated/events.js').TournamentSummaryView} TournamentSummary */
 /** @typedef {import('./generated/events.js').PlayerView} TournamentPlayer */
 /**
  * An arena game's points and marks: `berserk` says the player berserked,
@@ -116,12 +111,9 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./generated/events.js').StandingView} StandingView */
 /** @typedef {import('./generated/events.js').PairingView} PairingView */
 /** @typedef {import('./generated/events.js').PairedGameView} PairedGame */
-/** @typedef {{ round: number, pairings: PairingView[], byes: { player: TournamentPlayer, result: string }[] }} RoundView */
-/**
- * @typedef {{ game: string, round?: number, color: Color, opponent: TournamentPlayer, result: string,
- *   sheet?: SheetMark, berserked: boolean, no_show?: Color }} PlayerGame
- */
-/** @typedef {{ player: TournamentPlayer, games: PlayerGame[] }} PlayerGames */
+/** @typedef {import('./generated/events.js').RoundView} RoundView */
+/** @typedef {import('./generated/events.js').PlayerGameView} PlayerGame */
+/** @typedef {import('./generated/events.js').PlayerGamesView} PlayerGames */
 /** @typedef {import('./generated/events.js').TournamentView} TournamentView */
 /**
  * A tournament as its topic tells it (tournaments/news.js): a line that did not
@@ -142,13 +134,10 @@ import { frozen } from './frozen.js';
  * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec | null, days?: number, rated: boolean,
  *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest
  */
-/** @typedef {{ id: string, name: string, names?: Record<string, string>, kind: TournamentKind }} GameTournament */
+/** @typedef {import('./generated/events.js').GameTournamentView} GameTournament */
 /** @typedef {import('./generated/events.js').PlayerView} SeatPlayer */
 /** @typedef {import('./generated/events.js').GamePlayersView} GamePlayers */
-/**
- * @typedef {{ version: string, levels: { level: number, name: string }[],
- *   variants: { name: string, title: string, start_fen: string, rules: RulesView }[] }} Info
- */
+/** @typedef {import('./generated/events.js').InfoView} Info */
 
 /**
  * A request the server refused, or that never reached it: a value carrying

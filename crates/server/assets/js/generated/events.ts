@@ -29,6 +29,19 @@ uci: Array<string>,
 path: PathView | null, };
 
 /**
+ * A bye of a round.
+ */
+export type ByeView = {
+/**
+ * Who had it.
+ */
+player: PlayerView,
+/**
+ * Its points: `1` (the pairing bye), `½` or `0` (a round sat out).
+ */
+result: string, };
+
+/**
  * What became of a challenge, as its two players' pages are told.
  */
 export type ChallengeEvent = "created" | "accepted" | "declined" | "canceled" | "expired";
@@ -345,6 +358,27 @@ white: PlayerView | null,
 black: PlayerView | null, };
 
 /**
+ * `GET /api/games/{id}/tournament`: the tournament a game was paired in.
+ */
+export type GameTournamentView = {
+/**
+ * The tournament's id (`#/tournament/ID`).
+ */
+id: string,
+/**
+ * Its name.
+ */
+name: string,
+/**
+ * A scheduled tournament's name in other languages (as in its summary).
+ */
+names?: { [key in string]: string },
+/**
+ * `arena`, `swiss` or `round_robin` (berserk is an arena's).
+ */
+kind: string, };
+
+/**
  * A game, whole: what a page shows and replays.
  */
 export type GameView = {
@@ -501,9 +535,39 @@ check: string | null,
 path: PathView, };
 
 /**
+ * `GET /api/info`: what the server offers.
+ */
+export type InfoView = {
+/**
+ * The server's version (its crate's).
+ */
+version: string,
+/**
+ * The games it plays.
+ */
+variants: Array<VariantInfo>,
+/**
+ * The engine's levels, weakest first.
+ */
+levels: Array<LevelInfo>, };
+
+/**
  * Why a request was refused (see the module).
  */
 export type Kind = "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "misdirected_host" | "conflict" | "illegal_move" | "too_large" | "timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "overloaded" | "internal" | "not_a_player" | "not_your_turn" | "stale" | "game_over" | "waiting" | "already_offered" | "too_soon" | "no_offer" | "too_late" | "too_early" | "not_over" | "seats_taken" | "not_online" | "not_allowed" | "not_your_room" | "account_needed" | "too_many_seeks" | "lobby_full" | "name_taken" | "banned" | "account_closed" | "forbidden_origin" | "engine_busy" | "review_running" | "too_many" | "muted" | "missing_scope" | "bot_account" | "still_open";
+
+/**
+ * An engine level, in [`InfoView`].
+ */
+export type LevelInfo = {
+/**
+ * The number requests use, 1..=6.
+ */
+level: number,
+/**
+ * Its name for people (`Beginner` ... `Full strength`).
+ */
+name: string, };
 
 /**
  * The move a move event carries: the game's move list entry without what
@@ -714,6 +778,59 @@ routes: Array<RouteView>,
 captured: string | null, };
 
 /**
+ * One of a player's games.
+ */
+export type PlayerGameView = {
+/**
+ * The game.
+ */
+game: string,
+/**
+ * The round (Swiss, round robin).
+ */
+round?: number,
+/**
+ * The player's colour: `white` or `black`.
+ */
+color: Color,
+/**
+ * The opponent.
+ */
+opponent: PlayerView,
+/**
+ * The player's result as the tournament counts it: `1`, `½`, `0`,
+ * `+` and `-` (a Swiss's forfeit), `*` while it goes on.
+ */
+result: string,
+/**
+ * An arena's points for it (its mark: [`SheetMarkView`]), once over.
+ */
+sheet?: SheetMarkView,
+/**
+ * The player berserked.
+ */
+berserked: boolean,
+/**
+ * The side that did not make its first move in time, if that is how
+ * it ended (the player's own colour: they lost so).
+ */
+no_show?: Color, };
+
+/**
+ * `GET /api/tournaments/{id}/players/{player}`: a player's games in the
+ * tournament, in the order they were paired (an arena's line, clicked).
+ */
+export type PlayerGamesView = {
+/**
+ * The player.
+ */
+player: PlayerView,
+/**
+ * Their games.
+ */
+games: Array<PlayerGameView>, };
+
+/**
  * A player as pages show them: a name that links to the profile of an
  * account, and the `BOT` mark.
  */
@@ -839,6 +956,24 @@ result: string,
  * A bye (no game): the pairing bye, or a round sat out.
  */
 bye?: boolean, };
+
+/**
+ * `GET /api/tournaments/{id}/round/{n}`: one round of a Swiss or a round
+ * robin, its games and its byes.
+ */
+export type RoundView = {
+/**
+ * The round.
+ */
+round: number,
+/**
+ * Its games, the better players' first.
+ */
+pairings: Array<PairingView>,
+/**
+ * Its byes.
+ */
+byes: Array<ByeView>, };
 
 /**
  * One piece's route during a move; `squares[0]` is where it starts.
@@ -1446,6 +1581,85 @@ scheduled: boolean,
 names?: { [key in string]: string }, };
 
 /**
+ * A tournament in a list.
+ */
+export type TournamentSummaryView = {
+/**
+ * Its id.
+ */
+id: string,
+/**
+ * `arena`, `swiss` or `round_robin`.
+ */
+kind: "arena" | "swiss" | "round_robin",
+/**
+ * Its name.
+ */
+name: string,
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The game's title.
+ */
+variant_title: string,
+/**
+ * Every game's clock (zeros for correspondence).
+ */
+clock: ClockSpecView,
+/**
+ * Correspondence: days per move for every game.
+ */
+days?: number,
+/**
+ * Rated or not.
+ */
+rated: boolean,
+/**
+ * When it starts (ms).
+ */
+starts_at: number,
+/**
+ * When an arena ends (ms).
+ */
+ends_at?: number,
+/**
+ * An arena's length in minutes.
+ */
+minutes?: number,
+/**
+ * A Swiss's rounds.
+ */
+rounds?: number,
+/**
+ * Most players.
+ */
+max_players: number,
+/**
+ * Players in it (not withdrawn).
+ */
+players: number,
+/**
+ * `upcoming`, `running` or `finished`.
+ */
+state: "upcoming" | "running" | "finished",
+/**
+ * The player who made it (id); `@schedule` when the server's
+ * schedule made it.
+ */
+created_by: string,
+/**
+ * Made by the server's schedule (a recurring tournament).
+ */
+scheduled: boolean,
+/**
+ * A scheduled tournament's name in other languages, by language code
+ * (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
+ */
+names?: { [key in string]: string }, };
+
+/**
  * `GET /api/tournaments/{id}`.
  */
 export type TournamentView = {
@@ -1555,6 +1769,27 @@ scheduled: boolean,
  * (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
  */
 names?: { [key in string]: string }, };
+
+/**
+ * A game the server plays, in [`InfoView`].
+ */
+export type VariantInfo = {
+/**
+ * The name requests use: `tensor`, `chess` or `chessence`.
+ */
+name: string,
+/**
+ * The name for people.
+ */
+title: string,
+/**
+ * Its start position (RULES 5).
+ */
+start_fen: string,
+/**
+ * What its rules have.
+ */
+rules: RulesView, };
 
 /**
  * The game, as a value: for command lines, protocols and storage.
