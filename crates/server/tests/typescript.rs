@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use tensorchess_server::views::tournament::{
     GameTournamentView, PlayerGamesView, RoundView, TournamentSummaryView, TournamentView,
 };
-use tensorchess_server::views::{GamePlayersView, InfoView};
 use tensorchess_server::views::ServerEvent;
+use tensorchess_server::views::{GamePlayersView, InfoView};
 use ts_rs::{Config, TypeVisitor, TS};
 
 /// Every declared type a type uses, each once, by name.
