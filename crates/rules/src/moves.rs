@@ -5,6 +5,12 @@ use smallvec::SmallVec;
 
 /// What a move does, beyond taking a piece from one square to another.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MoveKind {
     /// Any move of one piece (slides, ricochets, leaps, steps, beast hop
     /// chains without capture, double steps, pawn pass-through), with or

@@ -8,7 +8,7 @@ use super::views::ExplainView;
 use super::views::{
     EndView, GeometryView, HandsView, HistoryEntry, MoveView, PathView, PositionView, RulesView,
 };
-pub(crate) use crate::views::path::{kind_name, path_view_of, square_name};
+pub(crate) use crate::views::path::{path_view_of, square_name};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::{Engine, Limits, SearchHandler, SearchResult};
 use tensorchess_rules::pgn::{self, PgnError};
@@ -153,7 +153,7 @@ pub fn move_view<V: Variant>(pos: &Position<V>, m: Move, legal: &[Move]) -> Move
     MoveView {
         uci: pos.move_string(m),
         san: san::san_with(pos, m, legal),
-        kind: kind_name(m.kind()),
+        kind: m.kind(),
         from: square_name::<V>(m.from()),
         to: square_name::<V>(m.to()),
         aux,
@@ -520,7 +520,7 @@ mod tests {
         )
         .unwrap();
         let castle = view.legal.iter().find(|m| m.uci == "f1h1").unwrap();
-        assert_eq!(castle.kind, "castle");
+        assert_eq!(castle.kind, tensorchess_rules::MoveKind::Castle);
         assert_eq!(castle.rook.as_deref(), Some("j1"));
         assert_eq!(castle.san, "Kh1");
         assert_eq!(castle.path.routes.len(), 2);

@@ -2,7 +2,7 @@
 //! (its games and its byes), and one player's games (an arena's line,
 //! clicked), each counted by the one rule of the standings.
 
-use super::views::{bye_result, counts, round_result, sheet_mark, Keyed};
+use super::views::{bye_result, counts, round_result, sheet_mark, Keyed, PointsMark};
 use super::Tournaments;
 use crate::error::AppError;
 use crate::ids::TournamentId;
@@ -93,8 +93,8 @@ impl Tournaments {
             };
             // An arena counts a first move not made as a game lost and won.
             let result = match result {
-                "+" if arena => "1",
-                "-" if arena => "0",
+                PointsMark::ForfeitWin if arena => PointsMark::Win,
+                PointsMark::ForfeitLoss if arena => PointsMark::Loss,
                 r => r,
             };
             let sheet = if arena && counted.is_some() {

@@ -29,9 +29,9 @@ pub const NAME_FRESH_MS: i64 = 10_000;
 const NAMES_KEPT: usize = 50_000;
 
 pub use crate::views::tournament::{
-    ByeView, GameTournamentView, PairedGameView, PairingView, PlayerGameView, PlayerGamesView,
-    RoundCellView, RoundView, SheetMarkView, StandingView, TournamentSummaryView, TournamentView,
-    YouView,
+    ByeView, CountedResult, GameTournamentView, PairedGameView, PairingView, PlayerGameView,
+    PlayerGamesView, PointsMark, RoundCellView, RoundView, SheetMarkView, StandingView,
+    TournamentSummaryView, TournamentView, YouView,
 };
 
 /// A tournament's settings with `players` in it; a scheduled one's names
@@ -118,16 +118,16 @@ pub fn outcome_of(ending: Option<Ending>) -> Option<Outcome> {
 /// `1/2-1/2` as it counts (a first move not made loses), `*` while it goes
 /// on or for a game that counts for nobody; and the side that did not
 /// move, if that is how it ended.
-pub fn counted_result(ending: Option<Ending>) -> (&'static str, Option<Color>) {
+pub fn counted_result(ending: Option<Ending>) -> (CountedResult, Option<Color>) {
     match counts(ending) {
-        None | Some(Counts::Void) => ("*", None),
-        Some(Counts::Played(Outcome::WhiteWins)) => ("1-0", None),
-        Some(Counts::Played(Outcome::BlackWins)) => ("0-1", None),
-        Some(Counts::Played(Outcome::Draw)) => ("1/2-1/2", None),
+        None | Some(Counts::Void) => (CountedResult::Open, None),
+        Some(Counts::Played(Outcome::WhiteWins)) => (CountedResult::WhiteWins, None),
+        Some(Counts::Played(Outcome::BlackWins)) => (CountedResult::BlackWins, None),
+        Some(Counts::Played(Outcome::Draw)) => (CountedResult::Draw, None),
         Some(Counts::NoShow { winner }) => (
             match winner {
-                Color::White => "1-0",
-                Color::Black => "0-1",
+                Color::White => CountedResult::WhiteWins,
+                Color::Black => CountedResult::BlackWins,
             },
             Some(!winner),
         ),
@@ -137,26 +137,26 @@ pub fn counted_result(ending: Option<Ending>) -> (&'static str, Option<Color>) {
 /// `side`'s result in a game of a Swiss or a round robin as the
 /// standings count it: `1`, `½`, `0`, a forfeit's `+` and `-`, `*` while
 /// it goes on; `None` for a game that counts for nobody.
-pub fn round_result(counts: Option<Counts>, side: Color) -> Option<&'static str> {
+pub fn round_result(counts: Option<Counts>, side: Color) -> Option<PointsMark> {
     Some(match counts {
-        None => "*",
+        None => PointsMark::Playing,
         Some(Counts::Played(o)) => match o.for_side(side_of(side)) {
-            PlayerResult::Win => "1",
-            PlayerResult::Draw => "½",
-            PlayerResult::Loss => "0",
+            PlayerResult::Win => PointsMark::Win,
+            PlayerResult::Draw => PointsMark::Draw,
+            PlayerResult::Loss => PointsMark::Loss,
         },
-        Some(Counts::NoShow { winner }) if winner == side => "+",
-        Some(Counts::NoShow { .. }) => "-",
+        Some(Counts::NoShow { winner }) if winner == side => PointsMark::ForfeitWin,
+        Some(Counts::NoShow { .. }) => PointsMark::ForfeitLoss,
         Some(Counts::Void) => return None,
     })
 }
 
 /// A bye's points as a result: `1`, `½` or `0`.
-pub fn bye_result(half_points: u32) -> &'static str {
+pub fn bye_result(half_points: u32) -> PointsMark {
     match half_points {
-        0 => "0",
-        1 => "½",
-        _ => "1",
+        0 => PointsMark::Loss,
+        1 => PointsMark::Draw,
+        _ => PointsMark::Win,
     }
 }
 
@@ -389,7 +389,8 @@ fn round_lines(keyed: &Keyed, games: &[TournamentGame], byes: &[Bye]) -> Vec<Lin
             let line: Vec<&str> = rounds
                 .iter()
                 .map(|c| c.result)
-                .filter(|r| *r != "*")
+                .filter(|r| *r != PointsMark::Playing)
+                .map(PointsMark::as_str)
                 .collect();
             Line {
                 key: s.key,
@@ -420,7 +421,7 @@ pub fn top_game(standings: &[StandingView], pairings: &[PairingView]) -> Option<
     let ranks = rank_map(standings);
     pairings
         .iter()
-        .filter(|p| p.result == "*")
+        .filter(|p| p.result == CountedResult::Open)
         .min_by_key(|p| board_key(&ranks, p))
         .map(|p| p.game.clone())
 }

@@ -14,7 +14,7 @@
 //!
 //! Everything else (castling, en passant) keeps its whole path.
 
-use crate::views::path::{kind_name, path_view_of};
+use crate::views::path::path_view_of;
 use crate::views::{MoveView, PathView};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -146,7 +146,7 @@ fn leading_square(s: &str) -> Option<(&str, &str)> {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SpecialMove {
     /// `castle` or `en_passant`.
-    pub kind: &'static str,
+    pub kind: MoveKind,
     /// The rook a castling moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -180,7 +180,7 @@ impl CompactLegal {
                 .entry(start.to_string())
                 .or_default()
                 .push(rest.to_string());
-            if matches!(m.kind, "castle" | "en_passant") {
+            if matches!(m.kind, MoveKind::Castle | MoveKind::EnPassant) {
                 out.special.insert(
                     m.uci.clone(),
                     SpecialMove {
@@ -240,13 +240,7 @@ impl CompactLegal {
                             .and_then(|r| r.squares.first().cloned())
                     })
                     .flatten();
-                out.special.insert(
-                    uci.clone(),
-                    SpecialMove {
-                        kind: kind_name(kind),
-                        rook,
-                    },
-                );
+                out.special.insert(uci.clone(), SpecialMove { kind, rook });
             }
             if let Some(path) = CompactPath::of(&uci, &view) {
                 out.paths.insert(uci, path);
@@ -275,7 +269,7 @@ mod tests {
         }
     }
 
-    fn mv(uci: &str, kind: &'static str, from: &str, to: &str, p: PathView) -> MoveView {
+    fn mv(uci: &str, kind: MoveKind, from: &str, to: &str, p: PathView) -> MoveView {
         MoveView {
             uci: uci.into(),
             san: String::new(),
@@ -341,28 +335,28 @@ mod tests {
         let legal = [
             mv(
                 "e2e3",
-                "normal",
+                MoveKind::Normal,
                 "e2",
                 "e3",
                 path(vec![route("P", &["e2", "e3"])], None),
             ),
             mv(
                 "e2e4",
-                "normal",
+                MoveKind::Normal,
                 "e2",
                 "e4",
                 path(vec![route("P", &["e2", "e4"])], None),
             ),
             mv(
                 "c3e5",
-                "normal",
+                MoveKind::Normal,
                 "c3",
                 "e5",
                 path(vec![route("T", &["c3", "e5", "g3"])], None),
             ),
             mv(
                 "M@c2",
-                "drop",
+                MoveKind::Drop,
                 "c2",
                 "c2",
                 path(vec![route("M", &["c2"])], None),
@@ -371,7 +365,7 @@ mod tests {
                 rook: Some("j1".into()),
                 ..mv(
                     "f1h1",
-                    "castle",
+                    MoveKind::Castle,
                     "f1",
                     "h1",
                     path(
@@ -386,7 +380,7 @@ mod tests {
         assert_eq!(c.moves["M@"], ["c2"]);
         assert_eq!(c.moves["f1"], ["h1"]);
         assert_eq!(c.paths.keys().collect::<Vec<_>>(), ["c3e5", "f1h1"]);
-        assert_eq!(c.special["f1h1"].kind, "castle");
+        assert_eq!(c.special["f1h1"].kind, MoveKind::Castle);
         assert_eq!(c.special["f1h1"].rook.as_deref(), Some("j1"));
         assert!(!c.special.contains_key("e2e4"));
     }

@@ -107,7 +107,7 @@ pub struct MoveView {
     /// The move in standard algebraic notation, for move lists.
     pub san: String,
     /// `normal`, `promotion`, `en_passant`, `castle`, `propel`, `beast_capture` or `drop`.
-    pub kind: &'static str,
+    pub kind: tensorchess_rules::MoveKind,
     /// The moving piece's square (the drop square for drops).
     pub from: String,
     /// Its destination; for a propel, the beast's square.

@@ -1,23 +1,11 @@
-//! What the rules say of a move's path and kind, in the words pages read.
+//! What the rules say of a move's path, in the words pages read.
 
 use crate::views::{PathView, RouteView};
-use tensorchess_rules::{MoveKind, Square, Variant};
+use tensorchess_rules::{Square, Variant};
 
 /// A square's name on `V`'s board (`e4`, `j8`).
 pub(crate) fn square_name<V: Variant>(sq: Square) -> String {
     V::GEOMETRY.square_name(sq).to_string()
-}
-
-pub(crate) fn kind_name(k: MoveKind) -> &'static str {
-    match k {
-        MoveKind::Normal => "normal",
-        MoveKind::Promotion => "promotion",
-        MoveKind::EnPassant => "en_passant",
-        MoveKind::Castle => "castle",
-        MoveKind::Propel => "propel",
-        MoveKind::BeastCapture => "beast_capture",
-        MoveKind::Drop => "drop",
-    }
 }
 
 /// A path worked out by the rules, as pages see it.

@@ -1,9 +1,66 @@
 //! What pages see of a tournament: its settings and state, its standings
 //! and pairings, and a player's own line.
 
-use crate::views::{words, ClockSpecView, PlayerView};
+use crate::views::{ClockSpecView, PlayerView};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// A tournament game's result as the tournament counts it (a first move
+/// not made loses).
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+pub enum CountedResult {
+    /// White won.
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// Black won.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// Drawn.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// Going on, or counting for nobody (aborted before aborts were
+    /// refused).
+    #[serde(rename = "*")]
+    Open,
+}
+
+/// A player's result in one game or round as the standings count it (as
+/// the TRF writes it).
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+pub enum PointsMark {
+    /// A win, or a bye worth a point.
+    #[serde(rename = "1")]
+    Win,
+    /// A draw, or a bye worth half a point.
+    #[serde(rename = "½")]
+    Draw,
+    /// A loss, or a round sat out for nothing.
+    #[serde(rename = "0")]
+    Loss,
+    /// A forfeit won: the opponent did not make their first move.
+    #[serde(rename = "+")]
+    ForfeitWin,
+    /// A forfeit lost: the player did not make their first move.
+    #[serde(rename = "-")]
+    ForfeitLoss,
+    /// The game goes on.
+    #[serde(rename = "*")]
+    Playing,
+}
+
+impl PointsMark {
+    /// The mark as written: `1`, `½`, `0`, `+`, `-` or `*`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PointsMark::Win => "1",
+            PointsMark::Draw => "½",
+            PointsMark::Loss => "0",
+            PointsMark::ForfeitWin => "+",
+            PointsMark::ForfeitLoss => "-",
+            PointsMark::Playing => "*",
+        }
+    }
+}
 
 /// A tournament in a list.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
@@ -94,7 +151,7 @@ pub struct RoundCellView {
     /// The player's result as the standings count it: `1`, `½`, `0`,
     /// `+` and `-` (a forfeit: a first move not made), `*` while it goes
     /// on; a bye's points (`1`, `½`, `0`).
-    pub result: &'static str,
+    pub result: PointsMark,
     /// A bye (no game): the pairing bye, or a round sat out.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bye: bool,
@@ -155,8 +212,7 @@ pub struct PairingView {
     /// `1-0`, `0-1`, `1/2-1/2` as the tournament counts it (a first move
     /// not made loses), or `*` while it goes on (or for a game aborted
     /// before aborts were refused, which counts for nobody).
-    #[serde(deserialize_with = "words::result")]
-    pub result: words::Word,
+    pub result: CountedResult,
     /// The side that did not make its first move in time (the game's
     /// loser), if that is how it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -283,7 +339,7 @@ pub struct ByeView {
     /// Who had it.
     pub player: PlayerView,
     /// Its points: `1` (the pairing bye), `½` or `0` (a round sat out).
-    pub result: &'static str,
+    pub result: PointsMark,
 }
 
 /// `GET /api/tournaments/{id}/players/{player}`: a player's games in the
@@ -311,7 +367,7 @@ pub struct PlayerGameView {
     pub opponent: PlayerView,
     /// The player's result as the tournament counts it: `1`, `½`, `0`,
     /// `+` and `-` (a Swiss's forfeit), `*` while it goes on.
-    pub result: &'static str,
+    pub result: PointsMark,
     /// An arena's points for it (its mark: [`SheetMarkView`]), once over.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

@@ -21,16 +21,6 @@ pub fn variant_title<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D:
         .ok_or_else(|| D::Error::custom(format!("no game is called {text:?}")))
 }
 
-/// A game's result as a tournament counts it (`1-0`, `0-1`, `1/2-1/2`,
-/// `*`).
-pub fn result<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
-    let text = String::deserialize(d)?;
-    ["1-0", "0-1", "1/2-1/2", "*", "1", "½", "0"]
-        .into_iter()
-        .find(|r| *r == text)
-        .ok_or_else(|| D::Error::custom(format!("no result is written {text:?}")))
-}
-
 #[cfg(test)]
 mod tests {
     use crate::store::{ChatRoom, SeekColor};

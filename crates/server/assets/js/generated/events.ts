@@ -39,7 +39,7 @@ player: PlayerView,
 /**
  * Its points: `1` (the pairing bye), `½` or `0` (a round sat out).
  */
-result: string, };
+result: PointsMark, };
 
 /**
  * What became of a challenge, as its two players' pages are told.
@@ -302,6 +302,12 @@ paths?: { [key in string]: CompactPath }, };
  * A path in a move event: its squares where a page can make the rest.
  */
 export type CompactPath = Array<string> | PathView;
+
+/**
+ * A tournament game's result as the tournament counts it (a first move
+ * not made loses).
+ */
+export type CountedResult = "1-0" | "0-1" | "1/2-1/2" | "*";
 
 /**
  * Which way a challenge goes, for the player who sees it.
@@ -570,6 +576,11 @@ level: number,
 name: string, };
 
 /**
+ * What a move does, beyond taking a piece from one square to another.
+ */
+export type MoveKind = "normal" | "promotion" | "en_passant" | "castle" | "propel" | "beast_capture" | "drop";
+
+/**
  * The move a move event carries: the game's move list entry without what
  * a page knows already (the colour: the side that was to move; the path,
  * where the page makes it from the move string and the position before).
@@ -615,7 +626,7 @@ san: string,
 /**
  * `normal`, `promotion`, `en_passant`, `castle`, `propel`, `beast_capture` or `drop`.
  */
-kind: string,
+kind: MoveKind,
 /**
  * The moving piece's square (the drop square for drops).
  */
@@ -744,7 +755,7 @@ black: PlayerView,
  * not made loses), or `*` while it goes on (or for a game aborted
  * before aborts were refused, which counts for nobody).
  */
-result: string,
+result: CountedResult,
 /**
  * The side that did not make its first move in time (the game's
  * loser), if that is how it ended.
@@ -801,7 +812,7 @@ opponent: PlayerView,
  * The player's result as the tournament counts it: `1`, `½`, `0`,
  * `+` and `-` (a Swiss's forfeit), `*` while it goes on.
  */
-result: string,
+result: PointsMark,
 /**
  * An arena's points for it (its mark: [`SheetMarkView`]), once over.
  */
@@ -852,6 +863,12 @@ account?: string,
  * `BOT` for a bot account (shown before the name).
  */
 title?: Title, };
+
+/**
+ * A player's result in one game or round as the standings count it (as
+ * the TRF writes it).
+ */
+export type PointsMark = "1" | "½" | "0" | "+" | "-" | "*";
 
 /**
  * A position with its legal moves.
@@ -951,7 +968,7 @@ opponent?: number,
  * `+` and `-` (a forfeit: a first move not made), `*` while it goes
  * on; a bye's points (`1`, `½`, `0`).
  */
-result: string,
+result: PointsMark,
 /**
  * A bye (no game): the pairing bye, or a round sat out.
  */
@@ -1389,7 +1406,7 @@ export type SpecialMove = {
 /**
  * `castle` or `en_passant`.
  */
-kind: string,
+kind: MoveKind,
 /**
  * The rook a castling moves.
  */

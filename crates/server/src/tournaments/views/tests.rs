@@ -189,7 +189,7 @@ fn a_crosstable_line_has_every_round_byes_too_and_points_line_with_them() {
     assert_eq!(a.points, 4);
     assert_eq!(a.points_line, "1 1");
     /// A cell as (round, colour, opponent's rank, result, bye).
-    type Cell<'a> = (u32, Option<Color>, Option<u32>, &'a str, bool);
+    type Cell = (u32, Option<Color>, Option<u32>, PointsMark, bool);
     let cells: Vec<Cell> = a
         .rounds
         .iter()
@@ -199,9 +199,15 @@ fn a_crosstable_line_has_every_round_byes_too_and_points_line_with_them() {
     assert_eq!(
         cells,
         [
-            (1, Some(Color::White), Some(rank_b), "1", false),
-            (2, None, None, "1", true),
-            (3, Some(Color::Black), Some(rank_c), "*", false),
+            (1, Some(Color::White), Some(rank_b), PointsMark::Win, false),
+            (2, None, None, PointsMark::Win, true),
+            (
+                3,
+                Some(Color::Black),
+                Some(rank_c),
+                PointsMark::Playing,
+                false
+            ),
         ]
     );
     assert_eq!(a.rounds[0].game.as_deref(), Some("ab"));

@@ -43,7 +43,7 @@ fn game(id: &str, white: &str, black: &str) -> PairingView {
         round: None,
         white: player(white),
         black: player(black),
-        result: "*",
+        result: crate::views::tournament::CountedResult::Open,
         no_show: None,
         white_berserked: false,
         black_berserked: false,
@@ -140,6 +140,6 @@ fn a_version_changes_with_the_line_but_not_with_its_rank() {
     assert_ne!(a.version(), scored.version());
     let g = game("g1", "a", "b");
     let mut ended = g.clone();
-    ended.result = "1-0";
+    ended.result = crate::views::tournament::CountedResult::WhiteWins;
     assert_ne!(g.version(), ended.version());
 }
