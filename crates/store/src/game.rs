@@ -9,6 +9,7 @@ use tensorchess_rules::{ByColor, Color, Outcome, VariantKind};
 /// How a game is played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum GameMode {
     /// One person against the engine.
     Engine,

@@ -58,7 +58,9 @@ impl TournamentNews {
 }
 
 /// The system a tournament pairs by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TournamentKind {
     /// Played for a fixed time; a player is paired again once their game ends.
     Arena,
@@ -90,7 +92,9 @@ impl TournamentKind {
 }
 
 /// Where a tournament stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TournamentState {
     /// Players join; it has not started.
     Upcoming,

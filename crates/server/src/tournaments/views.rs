@@ -39,7 +39,7 @@ pub use crate::views::tournament::{
 pub fn summary(t: &TournamentRecord, players: usize, schedule: &Schedule) -> TournamentSummaryView {
     TournamentSummaryView {
         id: t.id.clone(),
-        kind: t.kind.as_str(),
+        kind: t.kind,
         name: t.name.clone(),
         variant: t.variant,
         variant_title: t.variant.title(),
@@ -52,7 +52,7 @@ pub fn summary(t: &TournamentRecord, players: usize, schedule: &Schedule) -> Tou
         rounds: t.rounds,
         max_players: t.max_players,
         players,
-        state: t.state.as_str(),
+        state: t.state,
         created_by: t.created_by.clone(),
         scheduled: t.schedule_key.is_some(),
         names: schedule.names_for(t),
@@ -460,7 +460,7 @@ impl Tournaments {
             id: t.id,
             name: t.name,
             names,
-            kind: t.kind.as_str(),
+            kind: t.kind,
         }))
     }
 

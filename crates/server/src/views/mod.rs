@@ -286,7 +286,7 @@ pub struct GameView {
     /// The game's name for people: `Tensor Chess`, `Chess`, `Chessence`.
     pub variant_title: &'static str,
     /// `engine`, `local` or `online`.
-    pub mode: &'static str,
+    pub mode: crate::store::GameMode,
     /// The person's colour against the engine.
     pub human_color: Option<tensorchess_rules::Color>,
     /// The engine's level, 1..=6 (engine games only).

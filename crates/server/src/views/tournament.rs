@@ -68,8 +68,7 @@ pub struct TournamentSummaryView {
     /// Its id.
     pub id: String,
     /// `arena`, `swiss` or `round_robin`.
-    #[ts(type = r#""arena" | "swiss" | "round_robin""#)]
-    pub kind: &'static str,
+    pub kind: crate::store::TournamentKind,
     /// Its name.
     pub name: String,
     /// `tensor`, `chess` or `chessence`.
@@ -103,8 +102,7 @@ pub struct TournamentSummaryView {
     /// Players in it (not withdrawn).
     pub players: usize,
     /// `upcoming`, `running` or `finished`.
-    #[ts(type = r#""upcoming" | "running" | "finished""#)]
-    pub state: &'static str,
+    pub state: crate::store::TournamentState,
     /// The player who made it (id); `@schedule` when the server's
     /// schedule made it.
     pub created_by: String,
@@ -318,7 +316,7 @@ pub struct GameTournamentView {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
     /// `arena`, `swiss` or `round_robin` (berserk is an arena's).
-    pub kind: &'static str,
+    pub kind: crate::store::TournamentKind,
 }
 
 /// `GET /api/tournaments/{id}/round/{n}`: one round of a Swiss or a round

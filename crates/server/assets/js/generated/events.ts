@@ -350,6 +350,11 @@ text: string, };
 export type GameEvent = "snapshot" | "update" | "move" | "takeback" | "resign" | "draw" | "draw_offer" | "draw_declined" | "abort" | "flag" | "claim_victory" | "join" | "rematch" | "rematch_offer" | "rematch_declined" | "berserk";
 
 /**
+ * How a game is played.
+ */
+export type GameMode = "engine" | "local" | "online";
+
+/**
  * `GET /api/games/{id}/players`: who holds each seat of an online game
  * (`null`: nobody yet).
  */
@@ -382,7 +387,7 @@ names?: { [key in string]: string },
 /**
  * `arena`, `swiss` or `round_robin` (berserk is an arena's).
  */
-kind: string, };
+kind: TournamentKind, };
 
 /**
  * A game, whole: what a page shows and replays.
@@ -403,7 +408,7 @@ variant_title: string,
 /**
  * `engine`, `local` or `online`.
  */
-mode: string,
+mode: GameMode,
 /**
  * The person's colour against the engine.
  */
@@ -1489,6 +1494,11 @@ export type Title = "BOT";
 export type Told<T, Same> = T | Same;
 
 /**
+ * The system a tournament pairs by.
+ */
+export type TournamentKind = "arena" | "swiss" | "round_robin";
+
+/**
  * What happened to a tournament, as its topic tells it and the other
  * instances hear it.
  */
@@ -1529,7 +1539,7 @@ id: string,
 /**
  * `arena`, `swiss` or `round_robin`.
  */
-kind: "arena" | "swiss" | "round_robin",
+kind: TournamentKind,
 /**
  * Its name.
  */
@@ -1581,7 +1591,7 @@ players: number,
 /**
  * `upcoming`, `running` or `finished`.
  */
-state: "upcoming" | "running" | "finished",
+state: TournamentState,
 /**
  * The player who made it (id); `@schedule` when the server's
  * schedule made it.
@@ -1598,6 +1608,11 @@ scheduled: boolean,
 names?: { [key in string]: string }, };
 
 /**
+ * Where a tournament stands.
+ */
+export type TournamentState = "upcoming" | "running" | "finished";
+
+/**
  * A tournament in a list.
  */
 export type TournamentSummaryView = {
@@ -1608,7 +1623,7 @@ id: string,
 /**
  * `arena`, `swiss` or `round_robin`.
  */
-kind: "arena" | "swiss" | "round_robin",
+kind: TournamentKind,
 /**
  * Its name.
  */
@@ -1660,7 +1675,7 @@ players: number,
 /**
  * `upcoming`, `running` or `finished`.
  */
-state: "upcoming" | "running" | "finished",
+state: TournamentState,
 /**
  * The player who made it (id); `@schedule` when the server's
  * schedule made it.
@@ -1719,7 +1734,7 @@ id: string,
 /**
  * `arena`, `swiss` or `round_robin`.
  */
-kind: "arena" | "swiss" | "round_robin",
+kind: TournamentKind,
 /**
  * Its name.
  */
@@ -1771,7 +1786,7 @@ players: number,
 /**
  * `upcoming`, `running` or `finished`.
  */
-state: "upcoming" | "running" | "finished",
+state: TournamentState,
 /**
  * The player who made it (id); `@schedule` when the server's
  * schedule made it.

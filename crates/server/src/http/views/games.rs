@@ -15,7 +15,7 @@ pub struct GameSummaryView {
     /// The game's name for people.
     pub variant_title: &'static str,
     /// `engine`, `local` or `online`.
-    pub mode: &'static str,
+    pub mode: crate::store::GameMode,
     /// The person's colour against the engine.
     pub human_color: Option<String>,
     /// The engine's level, 1..=6 (engine games only).
@@ -117,7 +117,7 @@ impl From<GameSummary> for GameSummaryView {
             id: r.id,
             variant: r.variant.name().to_string(),
             variant_title: r.variant.title(),
-            mode: r.mode.as_str(),
+            mode: r.mode,
             human_color: r.human_color.map(|c| c.name().to_string()),
             level: r.level,
             white: r.white,

@@ -358,7 +358,7 @@ impl LiveGame {
             id: self.record.id.clone(),
             variant: self.game.kind(),
             variant_title: self.game.kind().title(),
-            mode: self.record.mode.as_str(),
+            mode: self.record.mode,
             human_color: self.record.human_color,
             level: level.map(|l| l.number()),
             level_name: level.map(|l| l.name()),

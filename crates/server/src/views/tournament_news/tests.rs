@@ -55,7 +55,7 @@ fn view(standings: Vec<StandingView>, pairings: Vec<PairingView>) -> TournamentV
     TournamentView {
         summary: TournamentSummaryView {
             id: "t".into(),
-            kind: "arena",
+            kind: crate::store::TournamentKind::Arena,
             name: "Arena".into(),
             variant: tensorchess_rules::VariantKind::Tensor,
             variant_title: "Tensor Chess",
@@ -71,7 +71,7 @@ fn view(standings: Vec<StandingView>, pairings: Vec<PairingView>) -> TournamentV
             rounds: None,
             max_players: 1000,
             players: standings.len(),
-            state: "running",
+            state: crate::store::TournamentState::Running,
             created_by: "p".into(),
             scheduled: false,
             names: BTreeMap::new(),
