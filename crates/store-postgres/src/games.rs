@@ -426,6 +426,9 @@ pub async fn search_games(
            AND ($7::BIGINT IS NULL OR g.created_at > $7::BIGINT OR (g.created_at = $7::BIGINT AND g.id COLLATE \"C\" > $8 COLLATE \"C\")) \
            AND ($10::TEXT IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
                 WHERE p.variant = $10::TEXT AND p.hash = $11::BIGINT AND p.game_id = g.id)) \
+           AND ($12::TEXT IS NULL OR g.variant = $12::TEXT) \
+           AND ($13::TEXT IS NULL OR (o.white_player = $1 AND g.result = $13::TEXT) \
+                OR (o.black_player = $1 AND g.result = $14::TEXT)) \
          ORDER BY g.created_at ASC, g.id COLLATE \"C\" ASC LIMIT $9"
     } else {
         "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
@@ -439,6 +442,9 @@ pub async fn search_games(
            AND ($7::BIGINT IS NULL OR g.created_at < $7::BIGINT OR (g.created_at = $7::BIGINT AND g.id COLLATE \"C\" < $8 COLLATE \"C\")) \
            AND ($10::TEXT IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
                 WHERE p.variant = $10::TEXT AND p.hash = $11::BIGINT AND p.game_id = g.id)) \
+           AND ($12::TEXT IS NULL OR g.variant = $12::TEXT) \
+           AND ($13::TEXT IS NULL OR (o.white_player = $1 AND g.result = $13::TEXT) \
+                OR (o.black_player = $1 AND g.result = $14::TEXT)) \
          ORDER BY g.created_at DESC, g.id COLLATE \"C\" DESC LIMIT $9"
     };
     let (after_at, after_id) = match &q.after {
@@ -451,6 +457,13 @@ pub async fn search_games(
     let hash = q
         .position
         .map(|(_, h)| tensorchess_store::explorer::stored_hash(h));
+    let only_variant = q.variant.map(|v| v.name());
+    let as_white = q
+        .end
+        .map(|e| e.stored_result(tensorchess_rules::Color::White));
+    let as_black = q
+        .end
+        .map(|e| e.stored_result(tensorchess_rules::Color::Black));
     let rows = c
         .query(
             &stmt,
@@ -466,6 +479,9 @@ pub async fn search_games(
                 &limit,
                 &variant,
                 &hash,
+                &only_variant,
+                &as_white,
+                &as_black,
             ],
         )
         .await?;

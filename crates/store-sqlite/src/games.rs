@@ -268,6 +268,9 @@ pub fn search_games(
            AND (?7 IS NULL OR g.created_at > ?7 OR (g.created_at = ?7 AND g.id > ?8)) \
            AND (?10 IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
                 WHERE p.variant = ?10 AND p.hash = ?11 AND p.game_id = g.id)) \
+           AND (?12 IS NULL OR g.variant = ?12) \
+           AND (?13 IS NULL OR (o.white_player = ?1 AND g.result = ?13) \
+                OR (o.black_player = ?1 AND g.result = ?14)) \
          ORDER BY g.created_at ASC, g.id ASC LIMIT ?9"
     } else {
         "SELECT g.id, g.created_at FROM games g JOIN online_games o ON o.game_id = g.id \
@@ -281,6 +284,9 @@ pub fn search_games(
            AND (?7 IS NULL OR g.created_at < ?7 OR (g.created_at = ?7 AND g.id < ?8)) \
            AND (?10 IS NULL OR EXISTS (SELECT 1 FROM explorer_positions p \
                 WHERE p.variant = ?10 AND p.hash = ?11 AND p.game_id = g.id)) \
+           AND (?12 IS NULL OR g.variant = ?12) \
+           AND (?13 IS NULL OR (o.white_player = ?1 AND g.result = ?13) \
+                OR (o.black_player = ?1 AND g.result = ?14)) \
          ORDER BY g.created_at DESC, g.id DESC LIMIT ?9"
     };
     let (after_at, after_id) = match &q.after {
@@ -301,7 +307,12 @@ pub fn search_games(
             q.limit as i64,
             q.position.map(|(v, _)| v.name()),
             q.position
-                .map(|(_, h)| tensorchess_store::explorer::stored_hash(h))
+                .map(|(_, h)| tensorchess_store::explorer::stored_hash(h)),
+            q.variant.map(|v| v.name()),
+            q.end
+                .map(|e| e.stored_result(tensorchess_rules::Color::White)),
+            q.end
+                .map(|e| e.stored_result(tensorchess_rules::Color::Black)),
         ],
         |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
     )?;

@@ -307,6 +307,10 @@ pub struct GameSearch {
     pub until: Option<i64>,
     /// Only finished games.
     pub finished: bool,
+    /// Only games of this variant.
+    pub variant: Option<VariantKind>,
+    /// Only games that ended so for the player.
+    pub end: Option<PlayerEnd>,
     /// Only the games through this position (a game and a Zobrist hash):
     /// the games the opening explorer counted, within its first plies.
     pub position: Option<(VariantKind, u64)>,
@@ -317,6 +321,29 @@ pub struct GameSearch {
     /// Only games after this `(created_at, id)` in the order asked: the
     /// next page.
     pub after: Option<(i64, String)>,
+}
+
+/// How a game ended for one of its players (a search's filter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerEnd {
+    /// The player won.
+    Won,
+    /// Drawn.
+    Drew,
+    /// The player lost.
+    Lost,
+}
+
+impl PlayerEnd {
+    /// The stored result (`1-0`, `0-1`, `1/2-1/2`) of a game that ended
+    /// so for its player of `color`.
+    pub fn stored_result(self, color: Color) -> &'static str {
+        match (self, color) {
+            (PlayerEnd::Drew, _) => "1/2-1/2",
+            (PlayerEnd::Won, Color::White) | (PlayerEnd::Lost, Color::Black) => "1-0",
+            (PlayerEnd::Won, Color::Black) | (PlayerEnd::Lost, Color::White) => "0-1",
+        }
+    }
 }
 
 /// One run of a server over this database: when it started and when it was

@@ -57,7 +57,8 @@ pub use explorer::{
 };
 pub use game::{
     ClockSettings, Ending, GameCounts, GameListQuery, GameMode, GameRecord, GameRepo, GameSearch,
-    GameSummary, GameUpdate, MovesChange, OnlineRecord, RunRecord, StoredGame, StoredMove,
+    GameSummary, GameUpdate, MovesChange, OnlineRecord, PlayerEnd, RunRecord, StoredGame,
+    StoredMove,
 };
 pub use learning::{
     LearningRepo, LessonRecord, PuzzleAttemptRecord, PuzzleRatingWrite, PuzzleResultWrite,

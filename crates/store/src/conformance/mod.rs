@@ -225,4 +225,62 @@ pub async fn games_are_searched(store: &dyn GameStore) {
         .await
         .unwrap()
         .is_empty());
+    // By the game and by how it ended for the player: Ann won srch6 with
+    // White and lost srch7 (chess) with Black; srch1, 2 and 5 are draws.
+    let won = |winner| {
+        Some(Ending::Outcome(Outcome::Decisive {
+            winner,
+            reason: EndReason::Resignation,
+        }))
+    };
+    for (id, white, black, variant, ending) in [
+        (
+            "srch6",
+            "s-ann",
+            "s-eve",
+            VariantKind::Tensor,
+            won(Color::White),
+        ),
+        (
+            "srch7",
+            "s-eve",
+            "s-ann",
+            VariantKind::Chess,
+            won(Color::White),
+        ),
+    ] {
+        let mut g = online_game(id);
+        g.record.variant = variant;
+        g.record.created_at = 60;
+        g.record.ending = ending;
+        g.online.as_mut().unwrap().players = ByColor::new(Some(white.into()), Some(black.into()));
+        store.create_game(&g).await.unwrap();
+    }
+    let by = |variant, end| GameSearch {
+        variant,
+        end,
+        ..all.clone()
+    };
+    let found = |q: GameSearch| async move {
+        let mut ids = ids(store.search_games(&q).await.unwrap());
+        ids.sort();
+        ids
+    };
+    assert_eq!(found(by(None, Some(PlayerEnd::Won))).await, ["srch6"]);
+    assert_eq!(found(by(None, Some(PlayerEnd::Lost))).await, ["srch7"]);
+    assert_eq!(
+        found(by(None, Some(PlayerEnd::Drew))).await,
+        ["srch1", "srch2", "srch5"]
+    );
+    assert_eq!(found(by(Some(VariantKind::Chess), None)).await, ["srch7"]);
+    assert!(found(by(Some(VariantKind::Chess), Some(PlayerEnd::Won)))
+        .await
+        .is_empty());
+    // Eve's side of the same games.
+    let eve = GameSearch {
+        player: "s-eve".into(),
+        end: Some(PlayerEnd::Won),
+        ..all.clone()
+    };
+    assert_eq!(found(eve).await, ["srch7"]);
 }

@@ -429,6 +429,14 @@ pub async fn user_games(
         limit: EXPORT_PAGE,
         after: None,
         position,
+        // Also read by the store, so that a page is not filled with games
+        // dropped below (the speed is still judged once read).
+        variant: filter.variant,
+        end: filter.result.map(|r| match r {
+            PlayerResult::Win => crate::store::PlayerEnd::Won,
+            PlayerResult::Draw => crate::store::PlayerEnd::Drew,
+            PlayerResult::Loss => crate::store::PlayerEnd::Lost,
+        }),
     };
     let mut games = Vec::new();
     'pages: while games.len() < max {
@@ -466,7 +474,8 @@ pub async fn user_games(
 }
 
 /// What a player's games are filtered by once read (the store's search
-/// knows the players, rating, dates and position, not these).
+/// knows the players, rating, dates, position, game and result; the
+/// speed and perf are judged here, and the rest again).
 struct ExportFilter<'a> {
     /// The player whose games they are.
     player: &'a str,
