@@ -2,7 +2,6 @@
 
 use crate::store::{ExplorerEval, MoveCounts, TopGame};
 use serde::Serialize;
-use tensorchess_rules::Color;
 
 /// The engine's evaluation of the position after a move, White's view.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +79,7 @@ pub struct TopGameView {
     /// The game's id.
     pub id: String,
     /// `white`, `black`, or `null` for a draw.
-    pub winner: Option<&'static str>,
+    pub winner: Option<tensorchess_rules::Color>,
     /// White.
     pub white: TopGamePlayer,
     /// Black.
@@ -97,7 +96,7 @@ impl From<TopGame> for TopGameView {
             .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
         TopGameView {
             id: g.id,
-            winner: g.winner.map(Color::name),
+            winner: g.winner,
             white: TopGamePlayer {
                 name: g.white,
                 rating: g.ratings[0],

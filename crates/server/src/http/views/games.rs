@@ -54,10 +54,10 @@ pub struct GameSummaryView {
     pub updated_at: i64,
     /// The side to move while the game goes on (`white`, `black`); `null`
     /// once it is over.
-    pub to_move: Option<&'static str>,
+    pub to_move: Option<tensorchess_rules::Color>,
     /// The asker's side (their own list: against the engine, or a seat of
     /// an online game); `null` in another player's list and on one device.
-    pub you: Option<&'static str>,
+    pub you: Option<tensorchess_rules::Color>,
     /// The game waits for the asker's move.
     pub your_turn: bool,
     /// A correspondence game's days a move (`null`: not correspondence).
@@ -92,7 +92,7 @@ impl GameSummaryView {
             GameMode::Local => None,
         };
         let mut view = GameSummaryView::from(s);
-        view.you = you.map(Color::name);
+        view.you = you;
         view.your_turn = you.is_some() && view.to_move == view.you;
         view
     }
@@ -111,7 +111,7 @@ impl From<GameSummary> for GameSummaryView {
     fn from(s: GameSummary) -> GameSummaryView {
         let r = s.record;
         let (result, end_reason) = crate::store::columns::ending_columns(r.ending);
-        let to_move = to_move(&r, s.move_count).map(Color::name);
+        let to_move = to_move(&r, s.move_count);
         GameSummaryView {
             finished: r.ending.is_some(),
             id: r.id,
@@ -171,7 +171,7 @@ pub struct CorrespondenceGameView {
     /// `tensor`, `chess` or `chessence`.
     pub variant: tensorchess_rules::VariantKind,
     /// The asker's colour.
-    pub color: &'static str,
+    pub color: tensorchess_rules::Color,
     /// The opponent's name.
     pub opponent: String,
     /// The asker is to move.
@@ -191,7 +191,7 @@ impl From<Vec<CorrespondenceGame>> for CorrespondenceView {
             .map(|g| CorrespondenceGameView {
                 id: g.id,
                 variant: g.variant,
-                color: g.color.name(),
+                color: g.color,
                 opponent: g.opponent,
                 your_turn: g.your_turn,
                 days: g.days,

@@ -190,7 +190,7 @@ pub struct ListedBotView {
     /// The display name.
     pub name: String,
     /// Always `BOT`.
-    pub title: &'static str,
+    pub title: crate::views::Title,
     /// Whether it has a stream (or a page) open, on any server: a bot
     /// online answers challenges.
     pub online: bool,
@@ -215,7 +215,7 @@ impl From<Vec<crate::bot::ListedBot>> for BotsView {
                     ratings: RatingsView::new(&b.ratings),
                     username: b.username,
                     name: b.name,
-                    title: crate::bot::BOT_TITLE,
+                    title: crate::views::Title::Bot,
                     online: b.online,
                 })
                 .collect(),

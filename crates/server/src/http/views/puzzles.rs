@@ -40,7 +40,7 @@ pub struct PuzzleView {
     /// The opponent's move, then the solution (solver, opponent, …).
     pub moves: Vec<String>,
     /// The side the player solves for.
-    pub color: &'static str,
+    pub color: tensorchess_rules::Color,
     /// What the solution does (`mateIn2`, `ricochet`, ...).
     pub themes: Vec<String>,
     /// The puzzle's own rating.
@@ -56,7 +56,7 @@ impl From<PuzzleOffer> for PuzzleView {
             variant: o.kind,
             fen: o.puzzle.fen.clone(),
             moves: o.puzzle.moves.clone(),
-            color: o.solver().name(),
+            color: o.solver(),
             themes: o.puzzle.themes.clone(),
             rating: (&o.rating).into(),
             player: (&o.player).into(),
