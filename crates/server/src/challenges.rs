@@ -224,7 +224,7 @@ impl Challenges {
             from: self.player_view(&c.challenger, pool).await?,
             to: self.player_view(&c.challenged, pool).await?,
             variant: c.variant,
-            variant_title: c.variant.title(),
+            variant_title: c.variant.into(),
             clock: c.clock.map(ClockSpecView::from),
             days: c.days,
             rated: c.rated,

@@ -138,7 +138,7 @@ impl Lobby {
         let view = SeekView {
             id: s.id.clone(),
             variant: s.variant,
-            variant_title: s.variant.title(),
+            variant_title: s.variant.into(),
             clock: s.clock.map(super::views::ClockSpecView::from),
             rated: s.rated,
             color: s.color,

@@ -24,7 +24,7 @@ fn challenge(state: ChallengeStatus, reason: Option<&str>) -> ChallengeView {
         from: player("Ann", None, None),
         to: player("Robo", Some("RoboBot"), Some(Title::Bot)),
         variant: VariantKind::Chess,
-        variant_title: VariantKind::Chess.title(),
+        variant_title: VariantKind::Chess.into(),
         clock: Some(ClockSpecView {
             base_seconds: 180,
             increment_seconds: 2,

@@ -42,7 +42,7 @@ pub fn summary(t: &TournamentRecord, players: usize, schedule: &Schedule) -> Tou
         kind: t.kind,
         name: t.name.clone(),
         variant: t.variant,
-        variant_title: t.variant.title(),
+        variant_title: t.variant.into(),
         clock: ClockSpecView::from(t.clock),
         days: t.days,
         rated: t.rated,

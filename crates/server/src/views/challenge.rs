@@ -88,8 +88,8 @@ pub struct ChallengeView {
     /// `tensor`, `chess` or `chessence`.
     pub variant: VariantKind,
     /// Its title.
-    #[serde(deserialize_with = "words::variant_title")]
-    pub variant_title: words::Word,
+    #[ts(type = "string")]
+    pub variant_title: words::VariantTitle,
     /// The real-time clock; `null` for none.
     pub clock: Option<ClockSpecView>,
     /// Days per move; `null` for none.

@@ -284,7 +284,8 @@ pub struct GameView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: tensorchess_rules::VariantKind,
     /// The game's name for people: `Tensor Chess`, `Chess`, `Chessence`.
-    pub variant_title: &'static str,
+    #[ts(type = "string")]
+    pub variant_title: words::VariantTitle,
     /// `engine`, `local` or `online`.
     pub mode: crate::store::GameMode,
     /// The person's colour against the engine.
@@ -490,8 +491,8 @@ pub struct SeekView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: VariantKind,
     /// The game's name for people.
-    #[serde(deserialize_with = "words::variant_title")]
-    pub variant_title: words::Word,
+    #[ts(type = "string")]
+    pub variant_title: words::VariantTitle,
     /// `null`: no clock.
     pub clock: Option<ClockSpecView>,
     /// The game will change both players' ratings.

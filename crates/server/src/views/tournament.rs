@@ -74,7 +74,8 @@ pub struct TournamentSummaryView {
     /// `tensor`, `chess` or `chessence`.
     pub variant: tensorchess_rules::VariantKind,
     /// The game's title.
-    pub variant_title: &'static str,
+    #[ts(type = "string")]
+    pub variant_title: super::words::VariantTitle,
     /// Every game's clock (zeros for correspondence).
     pub clock: ClockSpecView,
     /// Correspondence: days per move for every game.

@@ -1,24 +1,39 @@
-//! Words of closed sets that views hold as `&'static str`, read back
-//! (an event relayed by another instance is read again here): a word the
-//! server never writes is an error, not a default.
+//! A word that views write as another name than its type's (a game's
+//! title), and the test that every event another instance relays reads
+//! back as it was written: a word the server never writes is an error,
+//! not a default.
 
 use serde::de::Error;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tensorchess_rules::VariantKind;
 
-/// A word of a closed set, as a view holds it. (Written so, serde's derive
-/// does not take the field for one borrowed from the text read: these
-/// fields are read by the functions here.)
-pub type Word = &'static str;
+/// A game's name for people (`Tensor Chess`, `Chess`, `Chessence`): its
+/// title on the wire, read back by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VariantTitle(pub VariantKind);
 
-/// A game's name for people (`Tensor Chess`).
-pub fn variant_title<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
-    let text = String::deserialize(d)?;
-    VariantKind::ALL
-        .iter()
-        .map(|v| v.title())
-        .find(|t| *t == text)
-        .ok_or_else(|| D::Error::custom(format!("no game is called {text:?}")))
+impl From<VariantKind> for VariantTitle {
+    fn from(v: VariantKind) -> VariantTitle {
+        VariantTitle(v)
+    }
+}
+
+impl Serialize for VariantTitle {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.title())
+    }
+}
+
+impl<'de> Deserialize<'de> for VariantTitle {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<VariantTitle, D::Error> {
+        let text = String::deserialize(d)?;
+        VariantKind::ALL
+            .iter()
+            .copied()
+            .find(|v| v.title() == text)
+            .map(VariantTitle)
+            .ok_or_else(|| D::Error::custom(format!("no game is called {text:?}")))
+    }
 }
 
 #[cfg(test)]
@@ -61,7 +76,7 @@ mod tests {
                     from: challenger("Ann", None),
                     to: challenger("Robo", Some(Title::Bot)),
                     variant: VariantKind::Chessence,
-                    variant_title: VariantKind::Chessence.title(),
+                    variant_title: VariantKind::Chessence.into(),
                     clock,
                     days: None,
                     rated: true,
@@ -93,7 +108,7 @@ mod tests {
                 seek: SeekView {
                     id: "s1".into(),
                     variant: VariantKind::Tensor,
-                    variant_title: VariantKind::Tensor.title(),
+                    variant_title: VariantKind::Tensor.into(),
                     clock: None,
                     rated: false,
                     color: SeekColor::White,

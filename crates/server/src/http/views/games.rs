@@ -13,7 +13,7 @@ pub struct GameSummaryView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: String,
     /// The game's name for people.
-    pub variant_title: &'static str,
+    pub variant_title: crate::views::words::VariantTitle,
     /// `engine`, `local` or `online`.
     pub mode: crate::store::GameMode,
     /// The person's colour against the engine.
@@ -116,7 +116,7 @@ impl From<GameSummary> for GameSummaryView {
             finished: r.ending.is_some(),
             id: r.id,
             variant: r.variant.name().to_string(),
-            variant_title: r.variant.title(),
+            variant_title: r.variant.into(),
             mode: r.mode,
             human_color: r.human_color.map(|c| c.name().to_string()),
             level: r.level,

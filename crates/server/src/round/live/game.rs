@@ -357,7 +357,7 @@ impl LiveGame {
         GameView {
             id: self.record.id.clone(),
             variant: self.game.kind(),
-            variant_title: self.game.kind().title(),
+            variant_title: self.game.kind().into(),
             mode: self.record.mode,
             human_color: self.record.human_color,
             level: level.map(|l| l.number()),

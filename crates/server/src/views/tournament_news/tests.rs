@@ -58,7 +58,7 @@ fn view(standings: Vec<StandingView>, pairings: Vec<PairingView>) -> TournamentV
             kind: crate::store::TournamentKind::Arena,
             name: "Arena".into(),
             variant: tensorchess_rules::VariantKind::Tensor,
-            variant_title: "Tensor Chess",
+            variant_title: tensorchess_rules::VariantKind::Tensor.into(),
             clock: ClockSpecView {
                 base_seconds: 180,
                 increment_seconds: 2,
