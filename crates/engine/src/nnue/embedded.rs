@@ -15,6 +15,17 @@ pub fn embedded_bytes(game: VariantKind) -> Option<&'static [u8]> {
     }
 }
 
+/// The file name of a game's built-in network (in `crates/engine/nets/`),
+/// if it has one: what the UCI engine names when it evaluates with it.
+pub fn embedded_name(game: VariantKind) -> Option<&'static str> {
+    embedded_bytes(game)?;
+    Some(match game {
+        VariantKind::Tensor => "tensor.nnue",
+        VariantKind::Chess => "chess.nnue",
+        VariantKind::Chessence => "chessence.nnue",
+    })
+}
+
 /// Game `V`'s built-in network, read once.
 pub fn embedded<V: Variant>() -> Option<&'static Network> {
     static NETS: [OnceLock<Option<Network>>; 3] =
