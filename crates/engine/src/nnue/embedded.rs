@@ -11,7 +11,7 @@ pub fn embedded_bytes(game: VariantKind) -> Option<&'static [u8]> {
         // Small networks (docs/nnue.md has their recipes and matches).
         VariantKind::Tensor => Some(include_bytes!("../../nets/tensor.nnue")),
         VariantKind::Chess => Some(include_bytes!("../../nets/chess.nnue")),
-        VariantKind::Chessence => None,
+        VariantKind::Chessence => Some(include_bytes!("../../nets/chessence.nnue")),
     }
 }
 
@@ -53,6 +53,12 @@ mod tests {
         let net = embedded::<Chess>().expect("chess has a network");
         assert_eq!(net.game, VariantKind::Chess);
         assert!(embedded_bytes(VariantKind::Chess).is_some_and(|b| b.len() < 2 << 20));
-        assert!(embedded::<Chessence>().is_none());
+        let net = embedded::<Chessence>().expect("Chessence has a network");
+        assert_eq!(net.game, VariantKind::Chessence);
+        assert!(embedded_bytes(VariantKind::Chessence).is_some_and(|b| b.len() < 2 << 20));
+        assert_eq!(
+            embedded_name(VariantKind::Chessence),
+            Some("chessence.nnue")
+        );
     }
 }

@@ -634,5 +634,17 @@ fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
     e.send("eval");
     let again = e.until(SECS10, |l| l.starts_with("info string static eval"));
     assert_eq!(again.last(), hand_made.last());
+    // Chessence evaluates with its built-in network by default, and says so.
+    e.send("setoption name EvalFile value <default>");
+    e.send("setoption name UseNNUE value true");
+    e.send("setoption name UCI_Variant value chessence");
+    e.send("position startpos");
+    e.send("eval");
+    let chessence = e.until(SECS10, |l| l.starts_with("info string static eval"));
+    assert!(
+        chessence.iter().any(|l| l
+            == "info string evaluation: network chessence.nnue (built in, chessence, 64 hidden)"),
+        "{chessence:?}"
+    );
     e.quit();
 }
