@@ -616,7 +616,7 @@ fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
         "info string evaluation: network {} (tensor, 8 hidden)",
         net.display()
     );
-    assert!(zero.iter().any(|l| *l == named), "{zero:?}");
+    assert!(zero.contains(&named), "{zero:?}");
     e.send("go depth 3");
     let (lines, _) = e.bestmove(SECS10);
     assert!(
