@@ -141,8 +141,8 @@ pub struct Options {
     /// Evaluate with a network (UCI `UseNNUE`) rather than the weights:
     /// [`Options::network`] when it is for the game, else the game's
     /// built-in one; games without either keep the weights. On by default
-    /// (Tensor Chess's network measures stronger; chess and Chessence have
-    /// none). Levels for people always use the weights, so that they keep
+    /// (each game's built-in network measures stronger than its weights,
+    /// docs/nnue.md). Levels for people always use the weights, so that they keep
     /// their strengths; tools whose results must not move with the network
     /// (tuning the weights, mining puzzles, datagen's recipes) switch it off.
     pub use_nnue: bool,

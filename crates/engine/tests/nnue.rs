@@ -168,11 +168,11 @@ fn use_nnue_picks_the_built_in_network_and_levels_keep_the_hand_made_eval() {
     let engine = Engine::new(on.clone());
     // Black to move: the static eval is from White's view.
     assert_eq!(engine.static_eval(&pos), -nnue::evaluate(built_in, &pos));
-    // Chess has its own network; Chessence has none, so the hand-made
-    // evaluation stays.
+    // Chess and Chessence have their own networks.
     assert_eq!(on.network_for::<Chess>(), nnue::embedded::<Chess>());
     assert!(on.network_for::<Chess>().is_some());
-    assert_eq!(on.network_for::<Chessence>(), None);
+    assert_eq!(on.network_for::<Chessence>(), nnue::embedded::<Chessence>());
+    assert!(on.network_for::<Chessence>().is_some());
     // A level for people keeps its (hand-made) strength.
     let weak = Options {
         level: Level::new(2),

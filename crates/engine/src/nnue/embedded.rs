@@ -11,8 +11,19 @@ pub fn embedded_bytes(game: VariantKind) -> Option<&'static [u8]> {
         // Small networks (docs/nnue.md has their recipes and matches).
         VariantKind::Tensor => Some(include_bytes!("../../nets/tensor.nnue")),
         VariantKind::Chess => Some(include_bytes!("../../nets/chess.nnue")),
-        VariantKind::Chessence => None,
+        VariantKind::Chessence => Some(include_bytes!("../../nets/chessence.nnue")),
     }
+}
+
+/// The file name of a game's built-in network (in `crates/engine/nets/`),
+/// if it has one: what the UCI engine names when it evaluates with it.
+pub fn embedded_name(game: VariantKind) -> Option<&'static str> {
+    embedded_bytes(game)?;
+    Some(match game {
+        VariantKind::Tensor => "tensor.nnue",
+        VariantKind::Chess => "chess.nnue",
+        VariantKind::Chessence => "chessence.nnue",
+    })
 }
 
 /// Game `V`'s built-in network, read once.
@@ -42,6 +53,12 @@ mod tests {
         let net = embedded::<Chess>().expect("chess has a network");
         assert_eq!(net.game, VariantKind::Chess);
         assert!(embedded_bytes(VariantKind::Chess).is_some_and(|b| b.len() < 2 << 20));
-        assert!(embedded::<Chessence>().is_none());
+        let net = embedded::<Chessence>().expect("Chessence has a network");
+        assert_eq!(net.game, VariantKind::Chessence);
+        assert!(embedded_bytes(VariantKind::Chessence).is_some_and(|b| b.len() < 2 << 20));
+        assert_eq!(
+            embedded_name(VariantKind::Chessence),
+            Some("chessence.nnue")
+        );
     }
 }

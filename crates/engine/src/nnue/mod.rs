@@ -14,7 +14,7 @@ mod stack;
 
 pub use accumulator::Accumulator;
 pub use delta::Delta;
-pub use embedded::{embedded, embedded_bytes};
+pub use embedded::{embedded, embedded_bytes, embedded_name};
 pub use network::{MAGIC, MAX_FILE_BYTES, MAX_HIDDEN, Network, NetworkError, QA, QB, SCALE};
 pub use stack::AccumulatorStack;
 

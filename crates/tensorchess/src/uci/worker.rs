@@ -9,7 +9,7 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
-use tensorchess_engine::nnue::Network;
+use tensorchess_engine::nnue::{embedded_name, Network};
 use tensorchess_engine::{Engine, FlagHandler, Limits, SearchInfo};
 use tensorchess_rules::uci::move_string;
 use tensorchess_rules::{perft_stoppable, with_variant, Game, Move, VariantKind};
@@ -67,6 +67,8 @@ pub(super) struct Worker {
     out: Output,
     /// Weights last built, for their game and source.
     weights: WeightsCache,
+    /// The evaluation last named in an `info string` (see [`Worker::name_evaluation`]).
+    named: Option<String>,
     /// Searches queued or running (the reader answers `isready` at once while
     /// there are any).
     pending: Arc<AtomicUsize>,
@@ -80,6 +82,7 @@ impl Worker {
             engine,
             out,
             weights: None,
+            named: None,
             pending,
         }
     }
@@ -176,6 +179,36 @@ impl Worker {
         self.engine.options.network = network;
     }
 
+    /// Says in an `info string` what evaluates game `V` (the network and
+    /// its file, or the hand-made evaluation), once each time it changes:
+    /// at the first search, and after a change of game, `EvalFile`,
+    /// `UseNNUE` or level.
+    fn name_evaluation<V: Evaluate>(&mut self, s: &EngineSettings) {
+        let o = &self.engine.options;
+        let name = match o.network_for::<V>() {
+            None => format!("evaluation: hand-made ({})", V::KIND),
+            Some(net) => match (&o.network, &s.weights) {
+                (Some(file), WeightsSource::Network { name, .. }) if file.game == V::KIND => {
+                    format!(
+                        "evaluation: network {name} ({}, {} hidden)",
+                        V::KIND,
+                        net.hidden
+                    )
+                }
+                _ => format!(
+                    "evaluation: network {} (built in, {}, {} hidden)",
+                    embedded_name(V::KIND).unwrap_or("?"),
+                    V::KIND,
+                    net.hidden
+                ),
+            },
+        };
+        if self.named.as_ref() != Some(&name) {
+            self.out.info_string(&name);
+            self.named = Some(name);
+        }
+    }
+
     /// `go`: searches and answers `bestmove` (held back while `control.hold`).
     fn search<V: Evaluate>(&mut self, job: SearchJob) {
         let SearchJob {
@@ -186,6 +219,7 @@ impl Worker {
             control,
         } = job;
         self.set_weights::<V>(settings);
+        self.name_evaluation::<V>(settings);
         let game = match spec.game::<V>() {
             Ok(g) => g,
             Err(e) => {
@@ -284,6 +318,7 @@ impl Worker {
     /// `eval`: the static evaluation from White's view.
     fn eval<V: Evaluate>(&mut self, spec: &PositionSpec, settings: &EngineSettings) {
         self.set_weights::<V>(settings);
+        self.name_evaluation::<V>(settings);
         let Ok(game) = spec.game::<V>() else {
             return;
         };

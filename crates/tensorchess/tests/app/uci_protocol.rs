@@ -592,21 +592,59 @@ fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
         );
     }
     assert_ne!(built_in.last(), hand_made.last(), "two evaluations");
+    // Each says once which evaluation it is, and which network.
+    assert!(
+        built_in
+            .iter()
+            .any(|l| l
+                == "info string evaluation: network tensor.nnue (built in, tensor, 64 hidden)"),
+        "{built_in:?}"
+    );
+    assert!(
+        hand_made
+            .iter()
+            .any(|l| l == "info string evaluation: hand-made (tensor)"),
+        "{hand_made:?}"
+    );
     e.send(&format!("setoption name EvalFile value {}", net.display()));
     e.send("setoption name UseNNUE value true");
     e.send("eval");
-    e.until(SECS10, |l| {
+    let zero = e.until(SECS10, |l| {
         l == "info string static eval 0 cp from White's view"
     });
+    let named = format!(
+        "info string evaluation: network {} (tensor, 8 hidden)",
+        net.display()
+    );
+    assert!(zero.contains(&named), "{zero:?}");
     e.send("go depth 3");
     let (lines, _) = e.bestmove(SECS10);
     assert!(
         lines.iter().any(|l| l.contains(" score cp 0 ")),
         "{lines:?}"
     );
+    // Named once, not again while it stays the same.
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("info string evaluation")),
+        "{lines:?}"
+    );
     e.send("setoption name UseNNUE value false");
     e.send("eval");
     let again = e.until(SECS10, |l| l.starts_with("info string static eval"));
     assert_eq!(again.last(), hand_made.last());
+    // Chessence evaluates with its built-in network by default, and says so.
+    e.send("setoption name EvalFile value <default>");
+    e.send("setoption name UseNNUE value true");
+    e.send("setoption name UCI_Variant value chessence");
+    e.send("position startpos");
+    e.send("eval");
+    let chessence = e.until(SECS10, |l| l.starts_with("info string static eval"));
+    assert!(
+        chessence.iter().any(|l| l
+            == "info string evaluation: network chessence.nnue (built in, chessence, 64 hidden)"),
+        "{chessence:?}"
+    );
     e.quit();
 }
