@@ -427,15 +427,23 @@ fn query(db: &PathBuf, queries: usize, scans: usize, seed: u64) -> Result<(), St
             })
             .map_err(|e| e.to_string())?
             .count();
-        times.push(t.elapsed().as_secs_f64() * 1000.0);
-        println!(
-            "  plain scan, {depth} plies deep: {n} moves, {:.0} ms",
-            times[times.len() - 1]
-        );
+        scan_timed(&mut times, depth, n, t);
     }
+    report_scans(scans, times);
+    Ok(())
+}
+
+/// Notes one plain scan's time (since `started`) and prints it.
+fn scan_timed(times: &mut Vec<f64>, depth: i64, moves: usize, started: Instant) {
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    times.push(ms);
+    println!("  plain scan, {depth} plies deep: {moves} moves, {ms:.0} ms");
+}
+
+/// Prints the plain scans' p50 and max.
+fn report_scans(scans: usize, times: Vec<f64>) {
     if !times.is_empty() {
         let (p50, _, max) = percentiles(times);
         println!("plain scan: {scans} positions: p50 {p50:.0} ms, max {max:.0} ms");
     }
-    Ok(())
 }

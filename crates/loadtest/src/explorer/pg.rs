@@ -4,7 +4,7 @@
 //! explorer's query the store's own SQL with PostgreSQL's placeholders,
 //! the plain scan with `string_agg`.
 
-use super::{one_game, percentiles, Sample, PER_TX};
+use super::{one_game, percentiles, report_scans, scan_timed, Sample, PER_TX};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -223,15 +223,8 @@ pub async fn query(url: &str, queries: usize, scans: usize, seed: u64) -> Result
             .await
             .map_err(err)?
             .len();
-        times.push(t.elapsed().as_secs_f64() * 1000.0);
-        println!(
-            "  plain scan, {depth} plies deep: {n} moves, {:.0} ms",
-            times[times.len() - 1]
-        );
+        scan_timed(&mut times, depth, n, t);
     }
-    if !times.is_empty() {
-        let (p50, _, max) = percentiles(times);
-        println!("plain scan: {scans} positions: p50 {p50:.0} ms, max {max:.0} ms");
-    }
+    report_scans(scans, times);
     Ok(())
 }
