@@ -29,7 +29,8 @@ fn random_net<V: Variant>(hidden: usize, seed: u64) -> Network {
 /// against a refresh, and the lazy stack (evaluated every `every` plies,
 /// with a null move where `choices` says so) against a fresh evaluation.
 fn incremental_equals_refresh<V: Variant>(choices: &[u16], every: usize) {
-    let net = random_net::<V>(32, 0x9e37 + choices.len() as u64);
+    // 24 to 48 neurons: with and without lanes past the last full SIMD register.
+    let net = random_net::<V>(24 + 8 * (choices.len() % 4), 0x9e37 + choices.len() as u64);
     let mut pos = Position::<V>::new();
     let mut sides = [
         Accumulator::refresh(&net, &pos, Color::White),

@@ -5,6 +5,7 @@
 use super::delta::Delta;
 use super::features::{MAX_HAND, active_features, board_feature, hand_feature};
 use super::network::Network;
+use super::simd;
 use tensorchess_rules::{Color, Position, Variant};
 
 /// The hidden layer's input for one perspective, in units of `QA`.
@@ -38,20 +39,60 @@ impl Accumulator {
         });
     }
 
-    /// Applies a move's changes, as `perspective` sees them.
-    #[inline]
+    /// Applies a move's changes, as `perspective` sees them, in place.
     pub fn apply<V: Variant>(&mut self, net: &Network, delta: &Delta, perspective: Color) {
+        let rows = Rows::of::<V>(net, delta, perspective);
+        for row in rows.adds() {
+            add_row(&mut self.values, row);
+        }
+        for row in rows.subs() {
+            sub_row(&mut self.values, row);
+        }
+    }
+
+    /// These sums become `parent`'s with a move's changes applied, as
+    /// `perspective` sees them: one pass over the lanes that copies, adds
+    /// and subtracts (the search's update from ply to ply).
+    #[inline]
+    pub fn update_from<V: Variant>(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        delta: &Delta,
+        perspective: Color,
+    ) {
+        let rows = Rows::of::<V>(net, delta, perspective);
+        self.values.resize(parent.values.len(), 0);
+        simd::update(&mut self.values, &parent.values, rows.adds(), rows.subs());
+    }
+}
+
+/// Most weight rows one move adds, or subtracts: four pieces put on (or
+/// taken off) squares and a hand's count changed by up to [`MAX_HAND`].
+const MAX_ROWS: usize = 4 + MAX_HAND;
+
+/// The weight rows a move adds and subtracts, for one perspective.
+struct Rows<'a> {
+    adds: [&'a [i16]; MAX_ROWS],
+    subs: [&'a [i16]; MAX_ROWS],
+    n_adds: usize,
+    n_subs: usize,
+}
+
+impl<'a> Rows<'a> {
+    #[inline(always)]
+    fn of<V: Variant>(net: &'a Network, delta: &Delta, perspective: Color) -> Self {
+        let mut rows = Rows {
+            adds: [&[]; MAX_ROWS],
+            subs: [&[]; MAX_ROWS],
+            n_adds: 0,
+            n_subs: 0,
+        };
         for &(sq, piece) in delta.removed() {
-            sub_row(
-                &mut self.values,
-                net.feature_row(board_feature::<V>(perspective, sq, piece)),
-            );
+            rows.push_sub(net.feature_row(board_feature::<V>(perspective, sq, piece)));
         }
         for &(sq, piece) in delta.added() {
-            add_row(
-                &mut self.values,
-                net.feature_row(board_feature::<V>(perspective, sq, piece)),
-            );
+            rows.push_add(net.feature_row(board_feature::<V>(perspective, sq, piece)));
         }
         if let Some((color, before, after)) = delta.hand() {
             let (before, after) = (before as usize, after as usize);
@@ -59,12 +100,38 @@ impl Accumulator {
             for k in after.min(before)..before.max(after).min(MAX_HAND) {
                 let row = net.feature_row(hand_feature::<V>(perspective, color, k));
                 if after > before {
-                    add_row(&mut self.values, row);
+                    rows.push_add(row);
                 } else {
-                    sub_row(&mut self.values, row);
+                    rows.push_sub(row);
                 }
             }
         }
+        rows
+    }
+
+    #[inline(always)]
+    fn push_add(&mut self, row: &'a [i16]) {
+        // Within MAX_ROWS by the counts above.
+        if let Some(slot) = self.adds.get_mut(self.n_adds) {
+            *slot = row;
+            self.n_adds += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn push_sub(&mut self, row: &'a [i16]) {
+        if let Some(slot) = self.subs.get_mut(self.n_subs) {
+            *slot = row;
+            self.n_subs += 1;
+        }
+    }
+
+    fn adds(&self) -> &[&'a [i16]] {
+        &self.adds[..self.n_adds]
+    }
+
+    fn subs(&self) -> &[&'a [i16]] {
+        &self.subs[..self.n_subs]
     }
 }
 

@@ -10,6 +10,7 @@ mod delta;
 mod embedded;
 pub mod features;
 mod network;
+mod simd;
 mod stack;
 
 pub use accumulator::Accumulator;

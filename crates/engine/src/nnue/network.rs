@@ -15,6 +15,7 @@
 
 use super::accumulator::Accumulator;
 use super::features::feature_count;
+use super::simd::screlu_dot;
 use tensorchess_rules::{Variant, VariantKind};
 
 /// The first layer's quantisation: 1.0 is `QA`.
@@ -31,9 +32,6 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 pub const MAGIC: &[u8; 8] = b"TCNNUE01";
 /// Bytes before the weights.
 const HEADER_BYTES: usize = 8 + 1 + 2 + 4;
-/// Output terms summed in `i32` before widening: each is below `2^23`
-/// (`QA² × 127`), so 128 of them fit.
-const OUTPUT_CHUNK: usize = 128;
 
 /// Why a network file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -203,23 +201,4 @@ impl Network {
         let out = sum / QA as i64 + self.output_bias as i64;
         (out * SCALE as i64 / (QA * QB) as i64) as i32
     }
-}
-
-/// `Σ clamp(x, 0, QA)² × w`, in `i32` lanes chunk by chunk (auto-vectorised).
-#[inline(always)]
-fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
-    let mut total = 0i64;
-    for (xs, ws) in values
-        .chunks(OUTPUT_CHUNK)
-        .zip(weights.chunks(OUTPUT_CHUNK))
-    {
-        let mut sum = 0i32;
-        for (&x, &w) in xs.iter().zip(ws) {
-            let v = (x as i32).clamp(0, QA);
-            // v × w fits an i16 (|w| ≤ 127), times v below 2^23.
-            sum += v * w as i32 * v;
-        }
-        total += sum as i64;
-    }
-    total
 }

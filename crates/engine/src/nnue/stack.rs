@@ -116,8 +116,7 @@ impl AccumulatorStack {
             let e = &mut rest[0];
             let delta = e.delta.unwrap_or(Delta::NONE);
             for (side, color) in Color::ALL.into_iter().enumerate() {
-                e.sides[side].values.clone_from(&parent.sides[side].values);
-                e.sides[side].apply::<V>(net, &delta, color);
+                e.sides[side].update_from::<V>(&parent.sides[side], net, &delta, color);
             }
             e.computed = true;
         }
