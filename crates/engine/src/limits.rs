@@ -62,6 +62,10 @@ pub(crate) struct Deadline {
     /// usually costs more than all before it, so half, on a clock; with a
     /// fixed move time the whole time is used (the hard limit ends it).
     pub start_fraction: f64,
+    /// A fixed move time: the time not used is lost (nothing is saved for
+    /// later moves, unlike a clock), so a settled best move does not stop
+    /// the search early.
+    pub fixed: bool,
 }
 
 /// Time kept back for the protocol and the GUI.
@@ -77,6 +81,7 @@ impl Deadline {
                 soft: None,
                 hard: None,
                 start_fraction: 0.5,
+                fixed: false,
             };
         }
         if let Some(mt) = limits.movetime {
@@ -88,6 +93,7 @@ impl Deadline {
                 soft: Some(t),
                 hard: Some(t),
                 start_fraction: 1.0,
+                fixed: true,
             };
         }
         if let Some(left) = limits.time[us.index()] {
@@ -105,6 +111,7 @@ impl Deadline {
                 soft: Some(soft.max(Duration::from_millis(1))),
                 hard: Some(hard.max(Duration::from_millis(1))),
                 start_fraction: 0.5,
+                fixed: false,
             };
         }
         Deadline {
@@ -112,6 +119,7 @@ impl Deadline {
             soft: None,
             hard: None,
             start_fraction: 0.5,
+            fixed: false,
         }
     }
 
@@ -124,8 +132,9 @@ impl Deadline {
     }
 
     /// Whether to start another iteration; `scale` stretches (above 1) or
-    /// shrinks the soft limit.
+    /// shrinks the soft limit on a clock (a fixed move time is used whole).
     pub fn soft_passed(&self, scale: f64) -> bool {
+        let scale = if self.fixed { 1.0 } else { scale };
         self.soft.is_some_and(|s| {
             self.elapsed().as_secs_f64() >= s.as_secs_f64() * self.start_fraction * scale
         })
@@ -177,12 +186,26 @@ mod tests {
             soft: Some(Duration::from_millis(1_000)),
             hard: None,
             start_fraction: 0.5,
+            fixed: false,
         };
         // 300 ms gone: past half of 1 000 × 0.5, not past half of 1 000 or of 2 000.
         assert!(d.soft_passed(0.5));
         assert!(!d.soft_passed(1.0));
         assert!(!d.soft_passed(2.0));
-        let unbounded = Deadline { soft: None, ..d };
+        let unbounded = Deadline {
+            soft: None,
+            ..d.clone()
+        };
         assert!(!unbounded.soft_passed(0.01));
+        // A fixed move time of 1 000 ms: a settled best move (a scale
+        // below 1) does not end it after 300 ms; the hard limit does.
+        let fixed = Deadline::new(
+            &Limits::movetime(Duration::from_millis(1_000)),
+            Color::White,
+            start,
+            true,
+        );
+        assert!(!fixed.soft_passed(0.25));
+        assert!(!fixed.soft_passed(1.0));
     }
 }
