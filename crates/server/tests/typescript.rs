@@ -10,11 +10,18 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
+use tensorchess_server::http::views::games::{CorrespondenceView, GameListView};
+use tensorchess_server::http::views::players::{BotsView, FoundPlayerView, MeView, ProfileView};
+use tensorchess_server::http::views::site::SiteView;
+use tensorchess_server::http::views::tokens::{NewTokenView, TokensView};
+use tensorchess_server::http::views::tournaments::TournamentsView;
 use tensorchess_server::views::tournament::{
     GameTournamentView, PlayerGamesView, RoundView, TournamentSummaryView, TournamentView,
 };
 use tensorchess_server::views::ServerEvent;
-use tensorchess_server::views::{GamePlayersView, InfoView};
+use tensorchess_server::views::{
+    AnalysisView, DrawAnswerView, ExplainView, GamePlayersView, InfoView, PlayedView,
+};
 use ts_rs::{Config, TypeVisitor, TS};
 
 /// Every declared type a type uses, each once, by name.
@@ -61,6 +68,25 @@ fn generated() -> String {
     d.visit::<PlayerGamesView>();
     d.visit::<GameTournamentView>();
     d.visit::<InfoView>();
+    // The HTTP answers the pages read: the player and their games
+    // (`/api/me`, `/api/players/{name}`, `/api/games`, `/api/correspondence`,
+    // the header's search), the bots, the tokens, the home page's news
+    // (`/api/site`), the tournament lists, and the board's helpers (draw,
+    // hint, explain, `/api/position`).
+    d.visit::<MeView>();
+    d.visit::<ProfileView>();
+    d.visit::<GameListView>();
+    d.visit::<CorrespondenceView>();
+    d.visit::<FoundPlayerView>();
+    d.visit::<BotsView>();
+    d.visit::<TokensView>();
+    d.visit::<NewTokenView>();
+    d.visit::<SiteView>();
+    d.visit::<TournamentsView>();
+    d.visit::<DrawAnswerView>();
+    d.visit::<AnalysisView>();
+    d.visit::<ExplainView>();
+    d.visit::<PlayedView>();
     let mut out = String::from(
         "// Generated from the server's Rust types by ts-rs \
          (crates/server/tests/typescript.rs): do not edit.\n\

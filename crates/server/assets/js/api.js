@@ -29,22 +29,14 @@ import { frozen } from './frozen.js';
  * A game as the page keeps it: the server's, with the page's position.
  * @typedef {Omit<import('./generated/events.js').GameView, 'position'> & { position: PositionView }} GameView
  */
-/**
- * @typedef {{ id: string, variant: string, variant_title: string, mode: string, human_color: Color | null,
- *   level: number | null, white: string, black: string, white_title?: string, black_title?: string,
- *   white_account?: string | null, black_account?: string | null,
- *   result: string, end_reason: string | null, finished: boolean, move_count: number, moves: number, created_at: number, updated_at: number,
- *   to_move: Color | null, you: Color | null, your_turn: boolean, days: number | null }} GameSummary
- */
-/** @typedef {{ games: GameSummary[], next: string | null }} GameList */
-/** @typedef {{ rating: number, rd: number, volatility: number, games: number }} RatingView */
-/** @typedef {{ tensor: RatingView, chess: RatingView, chessence: RatingView }} GameRatings */
-/** @typedef {GameRatings & { correspondence: GameRatings }} Ratings */
-/** @typedef {{ id: string, name: string, account: string | null, ratings: Ratings, banned?: string }} MeView */
-/**
- * @typedef {{ id: string, name: string, title?: string | null, username: string, created_at: number, ratings: Ratings,
- *   games: GameSummary[] }} ProfileView
- */
+/** @typedef {import('./generated/events.js').GameSummaryView} GameSummary */
+/** @typedef {import('./generated/events.js').GameListView} GameList */
+/** @typedef {import('./generated/events.js').RatingView} RatingView */
+/** @typedef {import('./generated/events.js').GameRatingsView} GameRatings */
+/** @typedef {import('./generated/events.js').RatingsView} Ratings */
+/** @typedef {import('./generated/events.js').MeView} MeView */
+/** @typedef {import('./generated/events.js').ProfileView} ProfileView */
+/** @typedef {import('./generated/events.js').FoundPlayerView} FoundPlayer */
 /**
  * A side of a game as lichess's export shows it: a player's user (`id` is
  * the user name in lower case, or `guest-…`), or a name (the engine).
@@ -56,26 +48,28 @@ import { frozen } from './frozen.js';
  *   lastMoveAt: number, status: string, winner?: 'white' | 'black', moves: string,
  *   players: { white: ExportedSide, black: ExportedSide } }} ExportedGame
  */
-/** @typedef {{ base_seconds: number, increment_seconds: number }} ClockSpec */
-/** @typedef {{ username: string, name: string, title: string, online: boolean, ratings: Ratings }} ListedBot */
-/** @typedef {{ bots: ListedBot[] }} BotsView */
-/**
- * @typedef {{ id: string, description: string, scopes: string[], created_at: number,
- *   last_used_at: number | null }} TokenView
- */
-/** @typedef {TokenView & { token: string }} NewTokenView */
+/** @typedef {import('./generated/events.js').ClockSpecView} ClockSpec */
+/** @typedef {import('./generated/events.js').ListedBotView} ListedBot */
+/** @typedef {import('./generated/events.js').BotsView} BotsView */
+/** @typedef {import('./generated/events.js').TokenView} TokenView */
+/** @typedef {import('./generated/events.js').NewTokenView} NewTokenView */
+/** @typedef {import('./generated/events.js').TokensView} TokensView */
 /** @typedef {import('./generated/events.js').RatedPlayerView} SeekPlayer */
 /** @typedef {import('./generated/events.js').SeekView} SeekView */
 /**
  * @typedef {{ variant: string, clock: ClockSpec | null, rated: boolean, color: 'white' | 'black' | 'random' }} SeekRequest
  */
 /**
- * @typedef {{ accepted: boolean, code: string, message: string, game: GameView }} DrawAnswer
+ * The answer to a draw offer, its game as the page keeps it.
+ * @typedef {Omit<import('./generated/events.js').DrawAnswerView, 'game'> & { game: GameView }} DrawAnswer
  */
-/** @typedef {{ cp: number | null, mate: number | null, depth: number }} Score */
-/** @typedef {{ ply: number, best: LegalMove | null, score: Score }} Analysis */
-/** @typedef {{ played: LegalMove | null, position: PositionView }} Played */
-/** @typedef {{ legal: boolean, uci?: string, reason?: string, code?: string, args?: Record<string, string> }} Explanation */
+/** @typedef {import('./generated/events.js').ScoreView} Score */
+/** @typedef {import('./generated/events.js').AnalysisView} Analysis */
+/**
+ * A mini-board's position after a move, as the page keeps positions.
+ * @typedef {Omit<import('./generated/events.js').PlayedView, 'position'> & { position: PositionView }} Played
+ */
+/** @typedef {import('./generated/events.js').ExplainView} Explanation */
 /** @typedef {import('./generated/events.js').ChatRoom} ChatRoom */
 /**
  * A chat line: `seat` names a player's seat in the players' room; `text`
@@ -86,16 +80,13 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./generated/events.js').RatedPlayerView} ChallengePlayer */
 /** @typedef {import('./generated/events.js').ChallengeView} ChallengeView */
 /** @typedef {import('./generated/events.js').ChallengesView} ChallengesView */
-/**
- * @typedef {{ id: string, variant: string, color: Color, opponent: string, your_turn: boolean, days: number,
- *   ms_left: number, ply: number }} CorrespondenceGame
- */
-/** @typedef {{ your_turn: number, games: CorrespondenceGame[] }} CorrespondenceView */
+/** @typedef {import('./generated/events.js').CorrespondenceGameView} CorrespondenceGame */
+/** @typedef {import('./generated/events.js').CorrespondenceView} CorrespondenceView */
 /**
  * @typedef {{ to: string, variant: string, clock: ClockSpec | null, days: number | null, rated: boolean,
  *   color: 'white' | 'black' | 'random' }} ChallengeRequest
  */
-/** @typedef {'arena' | 'swiss' | 'round_robin'} TournamentKind */
+/** @typedef {import('./generated/events.js').TournamentKind} TournamentKind */
 /** @typedef {import('./generated/events.js').TournamentSummaryView} TournamentSummary */
 /** @typedef {import('./generated/events.js').PlayerView} TournamentPlayer */
 /**
@@ -121,15 +112,10 @@ import { frozen } from './frozen.js';
  * its rank now.
  * @typedef {import('./generated/events.js').TournamentNewsView} TournamentNews
  */
-/** @typedef {{ upcoming: TournamentSummary[], running: TournamentSummary[], finished: TournamentSummary[] }} TournamentsView */
-/**
- * @typedef {{ id: string, variant: string, white: string, black: string, white_account?: string | null, black_account?: string | null,
- *   white_rating: number | null,
- *   black_rating: number | null, rated: boolean }} FeaturedGame
- * @typedef {{ id: string, variant: string, fen: string, solver: Color, rating: number }} DailyPuzzle
- * @typedef {{ players_online: number, games_playing: number, featured: FeaturedGame | null,
- *   tournaments_running: TournamentSummary[], tournaments_upcoming: TournamentSummary[], puzzle: DailyPuzzle | null }} SiteView
- */
+/** @typedef {import('./generated/events.js').TournamentsView} TournamentsView */
+/** @typedef {import('./generated/events.js').FeaturedGame} FeaturedGame */
+/** @typedef {import('./generated/events.js').DailyPuzzle} DailyPuzzle */
+/** @typedef {import('./generated/events.js').SiteView} SiteView */
 /**
  * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec | null, days?: number, rated: boolean,
  *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest

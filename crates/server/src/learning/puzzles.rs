@@ -218,7 +218,7 @@ fn solver(kind: VariantKind, p: &Puzzle) -> Color {
 }
 
 /// The puzzle of the day, for the home page.
-#[derive(serde::Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct DailyPuzzle {
     /// The puzzle's id (`/puzzles.html#ID` opens it).
     pub id: String,
@@ -226,8 +226,8 @@ pub struct DailyPuzzle {
     pub variant: VariantKind,
     /// The position before the opponent's first move.
     pub fen: String,
-    /// `white` or `black`: the side that solves it.
-    pub solver: &'static str,
+    /// The side that solves it.
+    pub solver: tensorchess_rules::Color,
     /// Its rating in the shipped file.
     pub rating: u32,
 }
@@ -381,7 +381,7 @@ impl Puzzles {
             id: p.id.clone(),
             variant: kind,
             fen: p.fen.clone(),
-            solver: solver(kind, p).name(),
+            solver: solver(kind, p),
             rating: p.rating,
         })
     }

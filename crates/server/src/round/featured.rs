@@ -21,7 +21,7 @@ const SOONEST_MS: i64 = 1_000;
 const MAX_READ: usize = 300;
 
 /// The featured game: who plays what.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct FeaturedGame {
     /// The game's id.
     pub id: String,

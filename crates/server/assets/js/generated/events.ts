@@ -29,6 +29,35 @@ uci: Array<string>,
 path: PathView | null, };
 
 /**
+ * The engine's advice for the side to move (`POST /api/games/{id}/hint`,
+ * `GET /api/games/{id}/eval`).
+ */
+export type AnalysisView = {
+/**
+ * The ply of the game it was computed for.
+ */
+ply: number,
+/**
+ * The move the engine would play; `null` when there is none (the
+ * game is over).
+ */
+best: MoveView | null,
+/**
+ * How the position stands.
+ */
+score: ScoreView, };
+
+/**
+ * `GET /api/bots`: the bot accounts, those online first.
+ */
+export type BotsView = {
+/**
+ * Online first, each part by user name; at most
+ * [`BOTS_LISTED`](crate::bot::BOTS_LISTED).
+ */
+bots: Array<ListedBotView>, };
+
+/**
  * A bye of a round.
  */
 export type ByeView = {
@@ -304,15 +333,113 @@ paths?: { [key in string]: CompactPath }, };
 export type CompactPath = Array<string> | PathView;
 
 /**
+ * One correspondence game in [`CorrespondenceView`].
+ */
+export type CorrespondenceGameView = {
+/**
+ * The game's id.
+ */
+id: string,
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The asker's colour.
+ */
+color: Color,
+/**
+ * The opponent's name.
+ */
+opponent: string,
+/**
+ * The asker is to move.
+ */
+your_turn: boolean,
+/**
+ * Days per move.
+ */
+days: number,
+/**
+ * The side to move's time left for this move (ms).
+ */
+ms_left: number,
+/**
+ * Plies played.
+ */
+ply: number, };
+
+/**
+ * `GET /api/correspondence`: the asker's correspondence games in progress.
+ */
+export type CorrespondenceView = {
+/**
+ * How many wait for the asker's move.
+ */
+your_turn: number,
+/**
+ * The games, those waiting for the asker first (least time left first).
+ */
+games: Array<CorrespondenceGameView>, };
+
+/**
  * A tournament game's result as the tournament counts it (a first move
  * not made loses).
  */
 export type CountedResult = "1-0" | "0-1" | "1/2-1/2" | "*";
 
 /**
+ * The puzzle of the day, for the home page.
+ */
+export type DailyPuzzle = {
+/**
+ * The puzzle's id (`/puzzles.html#ID` opens it).
+ */
+id: string,
+/**
+ * Its game.
+ */
+variant: VariantKind,
+/**
+ * The position before the opponent's first move.
+ */
+fen: string,
+/**
+ * The side that solves it.
+ */
+solver: Color,
+/**
+ * Its rating in the shipped file.
+ */
+rating: number, };
+
+/**
  * Which way a challenge goes, for the player who sees it.
  */
 export type Direction = "in" | "out";
+
+/**
+ * The answer to a draw offer (`POST /api/games/{id}/draw`).
+ */
+export type DrawAnswerView = {
+/**
+ * The game ended in a draw.
+ */
+accepted: boolean,
+/**
+ * The answer in a word, for translations: `agreed` (on one device),
+ * `accepted`, `accepted_level`, `declined_mate`, `declined_better`,
+ * `declined_play_on`, `moved_on`.
+ */
+code: string,
+/**
+ * The answer as a sentence for the player.
+ */
+message: string,
+/**
+ * The game after the answer.
+ */
+game: GameView, };
 
 /**
  * How a game ended.
@@ -345,9 +472,112 @@ title: string,
 text: string, };
 
 /**
+ * `POST /api/explain`: whether a move is legal, and if not, why.
+ */
+export type ExplainView = {
+/**
+ * The move is legal in the position; the other fields say which move
+ * it is (`uci`) or why it is not (`reason`, `code`, `args`).
+ */
+legal: boolean,
+/**
+ * The move string of the legal move (also when SAN was given).
+ */
+uci?: string,
+/**
+ * Why not, as a sentence for the player.
+ */
+reason?: string,
+/**
+ * The reason in a word (`IllegalReason::code`, or `not_a_move`).
+ */
+code?: string,
+/**
+ * The reason's details by name (squares, roles, ...).
+ */
+args?: { [key in string]: string }, };
+
+/**
+ * The featured game: who plays what.
+ */
+export type FeaturedGame = {
+/**
+ * The game's id.
+ */
+id: string,
+/**
+ * The game played.
+ */
+variant: VariantKind,
+/**
+ * White's name, as shown over the board.
+ */
+white: string,
+/**
+ * Black's name.
+ */
+black: string,
+/**
+ * White's account (its username, for a link to the profile); `None`
+ * for a guest.
+ */
+white_account: string | null,
+/**
+ * Black's account.
+ */
+black_account: string | null,
+/**
+ * White's rating when the game began (rated games).
+ */
+white_rating: number | null,
+/**
+ * Black's rating when the game began (rated games).
+ */
+black_rating: number | null,
+/**
+ * Whether the game is rated.
+ */
+rated: boolean, };
+
+/**
+ * `GET /api/player/autocomplete?term=`: one account found by the start
+ * of its name.
+ */
+export type FoundPlayerView = {
+/**
+ * The user name (`#/player/{username}` is the profile).
+ */
+username: string,
+/**
+ * The display name.
+ */
+name: string,
+/**
+ * `BOT` for a bot account; `null` otherwise.
+ */
+title: Title | null,
+/**
+ * Whether they have a page open (on any instance).
+ */
+online: boolean, };
+
+/**
  * What happened to a game.
  */
 export type GameEvent = "snapshot" | "update" | "move" | "takeback" | "resign" | "draw" | "draw_offer" | "draw_declined" | "abort" | "flag" | "claim_victory" | "join" | "rematch" | "rematch_offer" | "rematch_declined" | "berserk";
+
+/**
+ * `GET /api/games`: a page of the asker's games, newest first.
+ */
+export type GameListView = {
+/**
+ * At most `limit` games, the most recently changed first.
+ */
+games: Array<GameSummaryView>,
+/**
+ * Pass as `cursor` for the next page; `null` on the last one.
+ */
+next: string | null, };
 
 /**
  * How a game is played.
@@ -367,6 +597,126 @@ white: PlayerView | null,
  * Black's player.
  */
 black: PlayerView | null, };
+
+/**
+ * A rating per game, in one pool.
+ */
+export type GameRatingsView = {
+/**
+ * Tensor Chess.
+ */
+tensor: RatingView,
+/**
+ * Chess.
+ */
+chess: RatingView,
+/**
+ * Chessence.
+ */
+chessence: RatingView, };
+
+/**
+ * A line of the saved-games list.
+ */
+export type GameSummaryView = {
+/**
+ * The game's id, as in its URL.
+ */
+id: string,
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The game's name for people.
+ */
+variant_title: string,
+/**
+ * `engine`, `local` or `online`.
+ */
+mode: GameMode,
+/**
+ * The person's colour against the engine.
+ */
+human_color: Color | null,
+/**
+ * The engine's level, 1..=6 (engine games only).
+ */
+level: number | null,
+/**
+ * White's name.
+ */
+white: string,
+/**
+ * Black's name.
+ */
+black: string,
+/**
+ * White's account (its username, for a link to the profile); `null`
+ * for a guest, and off line.
+ */
+white_account: string | null,
+/**
+ * Black's account.
+ */
+black_account: string | null,
+/**
+ * `BOT` when White's player is a bot account.
+ */
+white_title?: Title,
+/**
+ * `BOT` when Black's player is a bot account.
+ */
+black_title?: Title,
+/**
+ * `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
+ * aborted game).
+ */
+result: string,
+/**
+ * How the game ended, as stored (`checkmate`, `resignation`,
+ * `aborted`, ...); `null` while it goes on.
+ */
+end_reason: string | null,
+/**
+ * The game is over.
+ */
+finished: boolean,
+/**
+ * Half-moves (plies) played.
+ */
+move_count: number,
+/**
+ * Moves, as players count them (a move of each side is one).
+ */
+moves: number,
+/**
+ * When the game was made, in milliseconds since the Unix epoch.
+ */
+created_at: number,
+/**
+ * When it last changed, in milliseconds since the Unix epoch (the
+ * list's order).
+ */
+updated_at: number,
+/**
+ * The side to move while the game goes on (`white`, `black`); `null`
+ * once it is over.
+ */
+to_move: Color | null,
+/**
+ * The asker's side (their own list: against the engine, or a seat of
+ * an online game); `null` in another player's list and on one device.
+ */
+you: Color | null,
+/**
+ * The game waits for the asker's move.
+ */
+your_turn: boolean,
+/**
+ * A correspondence game's days a move (`null`: not correspondence).
+ */
+days: number | null, };
 
 /**
  * `GET /api/games/{id}/tournament`: the tournament a game was paired in.
@@ -581,6 +931,57 @@ level: number,
 name: string, };
 
 /**
+ * One bot account on the Bots page.
+ */
+export type ListedBotView = {
+/**
+ * The user name (`#/player/{username}` is the profile).
+ */
+username: string,
+/**
+ * The display name.
+ */
+name: string,
+/**
+ * Always `BOT`.
+ */
+title: Title,
+/**
+ * Whether it has a stream (or a page) open, on any server: a bot
+ * online answers challenges.
+ */
+online: boolean,
+/**
+ * Its ratings.
+ */
+ratings: RatingsView, };
+
+/**
+ * `GET /api/me`: the player asking.
+ */
+export type MeView = {
+/**
+ * The player's id (public: it names them in seeks and games).
+ */
+id: string,
+/**
+ * The display name.
+ */
+name: string,
+/**
+ * The account's user name; `null` for a guest.
+ */
+account: string | null,
+/**
+ * The player's ratings.
+ */
+ratings: RatingsView,
+/**
+ * Why the operator banned this player; absent when not banned.
+ */
+banned?: string, };
+
+/**
  * What a move does, beyond taking a piece from one square to another.
  */
 export type MoveKind = "normal" | "promotion" | "en_passant" | "castle" | "propel" | "beast_capture" | "drop";
@@ -656,6 +1057,35 @@ rook: string | null,
  * How the move looks on the board.
  */
 path: PathView, };
+
+/**
+ * A new token: the only time the token itself is shown.
+ */
+export type NewTokenView = {
+/**
+ * The token, for `Authorization: Bearer`.
+ */
+token: string,
+/**
+ * Its id (to revoke it).
+ */
+id: string,
+/**
+ * What the owner calls it.
+ */
+description: string,
+/**
+ * What it may do.
+ */
+scopes: Array<string>,
+/**
+ * When it was made (ms).
+ */
+created_at: number,
+/**
+ * When it was last used (ms, to the minute); `null`: never.
+ */
+last_used_at: number | null, };
 
 /**
  * What an online game adds to a [`GameView`].
@@ -794,6 +1224,20 @@ routes: Array<RouteView>,
 captured: string | null, };
 
 /**
+ * `POST /api/position`: a position after an optional move (the rules
+ * page's mini-boards).
+ */
+export type PlayedView = {
+/**
+ * The move played, with its path, as it looked before it was played.
+ */
+played: MoveView | null,
+/**
+ * The position after it (or the position asked for, without a move).
+ */
+position: PositionView, };
+
+/**
  * One of a player's games.
  */
 export type PlayerGameView = {
@@ -917,6 +1361,39 @@ legal: Array<MoveView>,
 outcome: EndView | null, };
 
 /**
+ * `GET /api/players/{username}`: a player's public profile.
+ */
+export type ProfileView = {
+/**
+ * The player's id.
+ */
+id: string,
+/**
+ * The display name.
+ */
+name: string,
+/**
+ * `BOT` for a bot account (played by a program); `null` otherwise.
+ */
+title: Title | null,
+/**
+ * The account's user name (as in the URL).
+ */
+username: string,
+/**
+ * When the player first came, in milliseconds since the Unix epoch.
+ */
+created_at: number,
+/**
+ * The player's ratings.
+ */
+ratings: RatingsView,
+/**
+ * Recent finished online games, newest first.
+ */
+games: Array<GameSummaryView>, };
+
+/**
  * A player with their rating in the pool of a game offered (a seek, a
  * challenge).
  */
@@ -946,6 +1423,50 @@ account?: string,
  * `BOT` for a bot account (shown before the name).
  */
 title?: Title, };
+
+/**
+ * A Glicko-2 rating as pages see it.
+ */
+export type RatingView = {
+/**
+ * The rating (1500 to start), rounded to hundredths.
+ */
+rating: number,
+/**
+ * The rating deviation: how uncertain the rating is, in rating
+ * points (350 to start), rounded to hundredths.
+ */
+rd: number,
+/**
+ * How erratic the player's results are (0.06 to start), rounded to
+ * millionths.
+ */
+volatility: number,
+/**
+ * Rated games played.
+ */
+games: number, };
+
+/**
+ * A player's rating in each game.
+ */
+export type RatingsView = {
+/**
+ * Tensor Chess.
+ */
+tensor: RatingView,
+/**
+ * Chess.
+ */
+chess: RatingView,
+/**
+ * Chessence.
+ */
+chessence: RatingView,
+/**
+ * The correspondence ratings (days per move), a pool of their own.
+ */
+correspondence: GameRatingsView, };
 
 /**
  * One round of a player's line in a Swiss's or a round robin's
@@ -1031,6 +1552,23 @@ castling: boolean,
  * Kings move (they never do in Chessence).
  */
 king_moves: boolean, };
+
+/**
+ * An engine score from White's point of view.
+ */
+export type ScoreView = {
+/**
+ * Centipawns, positive when White is better (absent for mates).
+ */
+cp: number | null,
+/**
+ * Moves to mate, positive when White mates.
+ */
+mate: number | null,
+/**
+ * The search depth the score came from, in plies.
+ */
+depth: number, };
 
 /**
  * A seat of an online game, as everybody may see it (never its token).
@@ -1405,6 +1943,35 @@ berserk: boolean,
 berserk_bonus: boolean, };
 
 /**
+ * The site now: who is here, what is played, what comes.
+ */
+export type SiteView = {
+/**
+ * Players with a page open (a connection), on every server.
+ */
+players_online: number,
+/**
+ * Online games in progress with a player connected, on every server.
+ */
+games_playing: number,
+/**
+ * The highest-rated real-time game in progress (lichess's TV).
+ */
+featured: FeaturedGame | null,
+/**
+ * Tournaments being played (at most a few, as listed).
+ */
+tournaments_running: Array<TournamentSummaryView>,
+/**
+ * Tournaments starting soon (at most a few, soonest first).
+ */
+tournaments_upcoming: Array<TournamentSummaryView>,
+/**
+ * The puzzle of the day.
+ */
+puzzle: DailyPuzzle | null, };
+
+/**
  * A special move's kind and rook (what its move string does not say).
  */
 export type SpecialMove = {
@@ -1486,6 +2053,40 @@ v: number, };
  * bot account (lichess writes it so too).
  */
 export type Title = "BOT";
+
+/**
+ * A token as its owner's list shows it (never the token itself).
+ */
+export type TokenView = {
+/**
+ * Its id (to revoke it).
+ */
+id: string,
+/**
+ * What the owner calls it.
+ */
+description: string,
+/**
+ * What it may do.
+ */
+scopes: Array<string>,
+/**
+ * When it was made (ms).
+ */
+created_at: number,
+/**
+ * When it was last used (ms, to the minute); `null`: never.
+ */
+last_used_at: number | null, };
+
+/**
+ * `GET /api/account/tokens`.
+ */
+export type TokensView = {
+/**
+ * Not revoked, oldest first.
+ */
+tokens: Array<TokenView>, };
 
 /**
  * A line of the news: whole, or the key and version of the line the page
@@ -1801,6 +2402,23 @@ scheduled: boolean,
  * (`{"uk": "…"}`, from the schedule): a page in one of them shows it.
  */
 names?: { [key in string]: string }, };
+
+/**
+ * Upcoming, running and recently finished tournaments.
+ */
+export type TournamentsView = {
+/**
+ * Not started yet, soonest first.
+ */
+upcoming: Array<TournamentSummaryView>,
+/**
+ * Going on.
+ */
+running: Array<TournamentSummaryView>,
+/**
+ * Over, latest first.
+ */
+finished: Array<TournamentSummaryView>, };
 
 /**
  * A game the server plays, in [`InfoView`].

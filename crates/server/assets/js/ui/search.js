@@ -9,7 +9,7 @@ import { call } from '../api.js';
 import { t, playerName } from '../i18n.js';
 import { titleMark } from './title-mark.js';
 
-/** @typedef {{ username: string, name: string, title: string | null, online: boolean }} FoundPlayer */
+/** @typedef {import('../api.js').FoundPlayer} FoundPlayer */
 
 /** How long after the last key the server is asked (ms). */
 const PAUSE = 150;

@@ -6,18 +6,19 @@ use serde::Serialize;
 use tensorchess_rules::{Color, VariantGame};
 
 /// A line of the saved-games list.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GameSummaryView {
     /// The game's id, as in its URL.
     pub id: String,
     /// The game's name: `tensor`, `chess` or `chessence`.
-    pub variant: String,
+    pub variant: tensorchess_rules::VariantKind,
     /// The game's name for people.
+    #[ts(type = "string")]
     pub variant_title: crate::views::words::VariantTitle,
     /// `engine`, `local` or `online`.
     pub mode: crate::store::GameMode,
     /// The person's colour against the engine.
-    pub human_color: Option<String>,
+    pub human_color: Option<Color>,
     /// The engine's level, 1..=6 (engine games only).
     pub level: Option<u8>,
     /// White's name.
@@ -31,9 +32,11 @@ pub struct GameSummaryView {
     pub black_account: Option<String>,
     /// `BOT` when White's player is a bot account.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub white_title: Option<crate::views::Title>,
     /// `BOT` when Black's player is a bot account.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub black_title: Option<crate::views::Title>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on (and for an
     /// aborted game).
@@ -99,7 +102,7 @@ impl GameSummaryView {
 }
 
 /// `GET /api/games`: a page of the asker's games, newest first.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct GameListView {
     /// At most `limit` games, the most recently changed first.
     pub games: Vec<GameSummaryView>,
@@ -115,10 +118,10 @@ impl From<GameSummary> for GameSummaryView {
         GameSummaryView {
             finished: r.ending.is_some(),
             id: r.id,
-            variant: r.variant.name().to_string(),
+            variant: r.variant,
             variant_title: r.variant.into(),
             mode: r.mode,
-            human_color: r.human_color.map(|c| c.name().to_string()),
+            human_color: r.human_color,
             level: r.level,
             white: r.white,
             black: r.black,
@@ -155,7 +158,7 @@ impl GameListView {
 }
 
 /// `GET /api/correspondence`: the asker's correspondence games in progress.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct CorrespondenceView {
     /// How many wait for the asker's move.
     pub your_turn: usize,
@@ -164,7 +167,7 @@ pub struct CorrespondenceView {
 }
 
 /// One correspondence game in [`CorrespondenceView`].
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct CorrespondenceGameView {
     /// The game's id.
     pub id: String,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use tensorchess_rules::VariantKind;
 
 /// A Glicko-2 rating as pages see it.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, ts_rs::TS)]
 pub struct RatingView {
     /// The rating (1500 to start), rounded to hundredths.
     pub rating: f64,
@@ -23,7 +23,7 @@ pub struct RatingView {
 }
 
 /// A player's rating in each game.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, ts_rs::TS)]
 pub struct RatingsView {
     /// Tensor Chess.
     pub tensor: RatingView,
@@ -36,7 +36,7 @@ pub struct RatingsView {
 }
 
 /// A rating per game, in one pool.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, ts_rs::TS)]
 pub struct GameRatingsView {
     /// Tensor Chess.
     pub tensor: RatingView,
@@ -47,7 +47,7 @@ pub struct GameRatingsView {
 }
 
 /// `GET /api/me`: the player asking.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct MeView {
     /// The player's id (public: it names them in seeks and games).
     pub id: String,
@@ -59,11 +59,12 @@ pub struct MeView {
     pub ratings: RatingsView,
     /// Why the operator banned this player; absent when not banned.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub banned: Option<String>,
 }
 
 /// `GET /api/players/{username}`: a player's public profile.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct ProfileView {
     /// The player's id.
     pub id: String,
@@ -170,7 +171,7 @@ mod tests {
 
 /// `GET /api/player/autocomplete?term=`: one account found by the start
 /// of its name.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct FoundPlayerView {
     /// The user name (`#/player/{username}` is the profile).
     pub username: String,
@@ -183,7 +184,7 @@ pub struct FoundPlayerView {
 }
 
 /// One bot account on the Bots page.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct ListedBotView {
     /// The user name (`#/player/{username}` is the profile).
     pub username: String,
@@ -199,7 +200,7 @@ pub struct ListedBotView {
 }
 
 /// `GET /api/bots`: the bot accounts, those online first.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct BotsView {
     /// Online first, each part by user name; at most
     /// [`BOTS_LISTED`](crate::bot::BOTS_LISTED).

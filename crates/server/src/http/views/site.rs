@@ -6,7 +6,7 @@ use crate::views::tournament::TournamentSummaryView;
 use serde::Serialize;
 
 /// The site now: who is here, what is played, what comes.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct SiteView {
     /// Players with a page open (a connection), on every server.
     pub players_online: usize,

@@ -5,7 +5,7 @@ use crate::tokens::NewToken;
 use serde::Serialize;
 
 /// A token as its owner's list shows it (never the token itself).
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Debug, Clone, PartialEq, Eq, ts_rs::TS)]
 pub struct TokenView {
     /// Its id (to revoke it).
     pub id: String,
@@ -32,12 +32,13 @@ impl From<&TokenRecord> for TokenView {
 }
 
 /// A new token: the only time the token itself is shown.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Debug, Clone, PartialEq, Eq, ts_rs::TS)]
 pub struct NewTokenView {
     /// The token, for `Authorization: Bearer`.
     pub token: String,
     /// The rest.
     #[serde(flatten)]
+    #[ts(flatten)]
     pub view: TokenView,
 }
 
@@ -51,7 +52,7 @@ impl From<NewToken> for NewTokenView {
 }
 
 /// `GET /api/account/tokens`.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Debug, Clone, PartialEq, Eq, ts_rs::TS)]
 pub struct TokensView {
     /// Not revoked, oldest first.
     pub tokens: Vec<TokenView>,

@@ -6,7 +6,7 @@ use crate::tournaments::TournamentLists;
 use serde::Serialize;
 
 /// Upcoming, running and recently finished tournaments.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TournamentsView {
     /// Not started yet, soonest first.
     pub upcoming: Vec<TournamentSummaryView>,
