@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use tensorchess_server::http::views::games::{CorrespondenceView, GameListView};
 use tensorchess_server::http::views::players::{BotsView, FoundPlayerView, MeView, ProfileView};
+use tensorchess_server::http::views::puzzles::{PuzzleResultView, PuzzleView, ThemesView};
 use tensorchess_server::http::views::site::SiteView;
 use tensorchess_server::http::views::tokens::{NewTokenView, TokensView};
 use tensorchess_server::http::views::tournaments::TournamentsView;
@@ -87,6 +88,10 @@ fn generated() -> String {
     d.visit::<AnalysisView>();
     d.visit::<ExplainView>();
     d.visit::<PlayedView>();
+    // The puzzles (`/api/puzzles/...`).
+    d.visit::<PuzzleView>();
+    d.visit::<PuzzleResultView>();
+    d.visit::<ThemesView>();
     let mut out = String::from(
         "// Generated from the server's Rust types by ts-rs \
          (crates/server/tests/typescript.rs): do not edit.\n\

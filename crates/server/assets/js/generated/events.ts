@@ -1394,6 +1394,93 @@ ratings: RatingsView,
 games: Array<GameSummaryView>, };
 
 /**
+ * A rating as the puzzle pages show it.
+ */
+export type PuzzleRatingView = {
+/**
+ * Rounded.
+ */
+rating: number,
+/**
+ * The rating deviation, rounded.
+ */
+rd: number,
+/**
+ * Rated tries.
+ */
+games: number,
+/**
+ * Still uncertain (a deviation above 110, as lichess's puzzles).
+ */
+provisional: boolean, };
+
+/**
+ * What a try changed.
+ */
+export type PuzzleResultView = {
+/**
+ * The puzzle's id.
+ */
+id: string,
+/**
+ * The player found the solution.
+ */
+solved: boolean,
+/**
+ * The ratings changed (a first try outside a streak).
+ */
+rated: boolean,
+/**
+ * The player's puzzle rating after the try.
+ */
+player: PuzzleRatingView,
+/**
+ * How the player's rating changed (rounded; 0 when not rated).
+ */
+player_diff: number,
+/**
+ * The puzzle's rating after the try.
+ */
+puzzle: PuzzleRatingView, };
+
+/**
+ * A puzzle to solve.
+ */
+export type PuzzleView = {
+/**
+ * The puzzle's id (`GET /api/puzzles/{id}`).
+ */
+id: string,
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The position before the opponent's move.
+ */
+fen: string,
+/**
+ * The opponent's move, then the solution (solver, opponent, …).
+ */
+moves: Array<string>,
+/**
+ * The side the player solves for.
+ */
+color: Color,
+/**
+ * What the solution does (`mateIn2`, `ricochet`, ...).
+ */
+themes: Array<string>,
+/**
+ * The puzzle's own rating.
+ */
+rating: PuzzleRatingView,
+/**
+ * The asker's puzzle rating in this game.
+ */
+player: PuzzleRatingView, };
+
+/**
  * A player with their rating in the pool of a game offered (a seek, a
  * challenge).
  */
@@ -2047,6 +2134,36 @@ paused: boolean,
  * line at this version is told only its rank in the topic's news.
  */
 v: number, };
+
+/**
+ * A theme and how many puzzles have it.
+ */
+export type ThemeView = {
+/**
+ * The theme (`mateIn2`, `ricochet`, ...).
+ */
+name: string,
+/**
+ * Puzzles of the game with it.
+ */
+count: number, };
+
+/**
+ * `GET /api/puzzles/themes`.
+ */
+export type ThemesView = {
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The game's puzzles, in all.
+ */
+count: number,
+/**
+ * Most common first.
+ */
+themes: Array<ThemeView>, };
 
 /**
  * A title shown before a player's name. The site gives one: `BOT`, to a

@@ -29,14 +29,10 @@ import { frozen } from '../frozen.js';
  * @typedef {{ game: string, status: 'none' | 'queued' | 'running' | 'done' | 'failed',
  *   progress: { done: number, total: number } | null, review: Review | null, error: string | null }} ReviewStatus
  */
-/**
- * @typedef {{ rating: number, rd: number, games: number, provisional: boolean }} PuzzleRating
- * @typedef {{ id: string, variant: string, fen: string, moves: string[], color: 'white' | 'black',
- *   themes: string[], rating: PuzzleRating, player: PuzzleRating }} Puzzle
- * @typedef {{ id: string, solved: boolean, rated: boolean, player: PuzzleRating, player_diff: number,
- *   puzzle: PuzzleRating }} PuzzleResult
- * @typedef {{ variant: string, count: number, themes: { name: string, count: number }[] }} Themes
- */
+/** @typedef {import('../generated/events.js').PuzzleRatingView} PuzzleRating */
+/** @typedef {import('../generated/events.js').PuzzleView} Puzzle */
+/** @typedef {import('../generated/events.js').PuzzleResultView} PuzzleResult */
+/** @typedef {import('../generated/events.js').ThemesView} Themes */
 /**
  * @typedef {{ en: string, uk: string }} Text
  * @typedef {{ id: string, fen: string, goal: 'collect' | 'capture' | 'mate', squares: string[], keep?: string[],

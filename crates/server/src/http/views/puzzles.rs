@@ -5,7 +5,7 @@ use crate::store::RatingRecord;
 use serde::Serialize;
 
 /// A rating as the puzzle pages show it.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, ts_rs::TS)]
 pub struct PuzzleRatingView {
     /// Rounded.
     pub rating: i32,
@@ -29,7 +29,7 @@ impl From<&RatingRecord> for PuzzleRatingView {
 }
 
 /// A puzzle to solve.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct PuzzleView {
     /// The puzzle's id (`GET /api/puzzles/{id}`).
     pub id: String,
@@ -65,7 +65,7 @@ impl From<PuzzleOffer> for PuzzleView {
 }
 
 /// What a try changed.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct PuzzleResultView {
     /// The puzzle's id.
     pub id: String,
@@ -95,7 +95,7 @@ impl From<PuzzleTry> for PuzzleResultView {
 }
 
 /// A theme and how many puzzles have it.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ThemeView {
     /// The theme (`mateIn2`, `ricochet`, ...).
     pub name: String,
@@ -104,7 +104,7 @@ pub struct ThemeView {
 }
 
 /// `GET /api/puzzles/themes`.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ThemesView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: tensorchess_rules::VariantKind,
