@@ -10,7 +10,9 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
+use tensorchess_server::explorer::ExplorerView;
 use tensorchess_server::http::views::games::{CorrespondenceView, GameListView};
+use tensorchess_server::http::views::pgn_tree::TreeImportView;
 use tensorchess_server::http::views::players::{BotsView, FoundPlayerView, MeView, ProfileView};
 use tensorchess_server::http::views::puzzles::{PuzzleResultView, PuzzleView, ThemesView};
 use tensorchess_server::http::views::site::SiteView;
@@ -92,6 +94,9 @@ fn generated() -> String {
     d.visit::<PuzzleView>();
     d.visit::<PuzzleResultView>();
     d.visit::<ThemesView>();
+    // The analysis board: an imported PGN's tree and the opening explorer.
+    d.visit::<TreeImportView>();
+    d.visit::<ExplorerView>();
     let mut out = String::from(
         "// Generated from the server's Rust types by ts-rs \
          (crates/server/tests/typescript.rs): do not edit.\n\

@@ -4,13 +4,15 @@ use crate::store::{ExplorerEval, MoveCounts, TopGame};
 use serde::Serialize;
 
 /// The engine's evaluation of the position after a move, White's view.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ExplorerEvalView {
     /// Centipawns, positive when White is better (absent for mates).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cp: Option<i32>,
     /// Moves to mate, positive when White mates.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub mate: Option<i32>,
     /// The depth searched, in plies.
     pub depth: u32,
@@ -27,7 +29,7 @@ impl From<ExplorerEval> for ExplorerEvalView {
 }
 
 /// A move played from the position, and how its games ended.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplorerMoveView {
     /// The move string (RULES 4.2).
@@ -46,6 +48,7 @@ pub struct ExplorerMoveView {
     /// The position after the move, as the engine sees it, once it is
     /// known (computed in the background after a first ask).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub eval: Option<ExplorerEvalView>,
 }
 
@@ -65,7 +68,7 @@ impl ExplorerMoveView {
 }
 
 /// A player of a top game.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TopGamePlayer {
     /// Their name, as shown over the board.
     pub name: String,
@@ -74,7 +77,7 @@ pub struct TopGamePlayer {
 }
 
 /// One of the highest rated games through the position.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TopGameView {
     /// The game's id.
     pub id: String,
@@ -112,7 +115,7 @@ impl From<TopGame> for TopGameView {
 }
 
 /// What the explorer knows of a position.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplorerView {
     /// Games White won through the position (the moves' sum).

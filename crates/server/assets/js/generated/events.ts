@@ -498,6 +498,83 @@ code?: string,
 args?: { [key in string]: string }, };
 
 /**
+ * The engine's evaluation of the position after a move, White's view.
+ */
+export type ExplorerEvalView = {
+/**
+ * Centipawns, positive when White is better (absent for mates).
+ */
+cp?: number,
+/**
+ * Moves to mate, positive when White mates.
+ */
+mate?: number,
+/**
+ * The depth searched, in plies.
+ */
+depth: number, };
+
+/**
+ * A move played from the position, and how its games ended.
+ */
+export type ExplorerMoveView = {
+/**
+ * The move string (RULES 4.2).
+ */
+uci: string,
+/**
+ * The move in standard algebraic notation.
+ */
+san: string,
+/**
+ * Games White won.
+ */
+white: number,
+/**
+ * Games drawn.
+ */
+draws: number,
+/**
+ * Games Black won.
+ */
+black: number,
+/**
+ * The players' average rating over the games with ratings (`null`
+ * when none had).
+ */
+averageRating: number | null,
+/**
+ * The position after the move, as the engine sees it, once it is
+ * known (computed in the background after a first ask).
+ */
+eval?: ExplorerEvalView, };
+
+/**
+ * What the explorer knows of a position.
+ */
+export type ExplorerView = {
+/**
+ * Games White won through the position (the moves' sum).
+ */
+white: number,
+/**
+ * Games drawn.
+ */
+draws: number,
+/**
+ * Games Black won.
+ */
+black: number,
+/**
+ * Each move played from it, the most played first.
+ */
+moves: Array<ExplorerMoveView>,
+/**
+ * The highest rated games through it, best first.
+ */
+topGames: Array<TopGameView>, };
+
+/**
  * The featured game: who plays what.
  */
 export type FeaturedGame = {
@@ -2212,6 +2289,48 @@ tokens: Array<TokenView>, };
 export type Told<T, Same> = T | Same;
 
 /**
+ * A player of a top game.
+ */
+export type TopGamePlayer = {
+/**
+ * Their name, as shown over the board.
+ */
+name: string,
+/**
+ * Their rating when the game began.
+ */
+rating: number | null, };
+
+/**
+ * One of the highest rated games through the position.
+ */
+export type TopGameView = {
+/**
+ * The game's id.
+ */
+id: string,
+/**
+ * `white`, `black`, or `null` for a draw.
+ */
+winner: Color | null,
+/**
+ * White.
+ */
+white: TopGamePlayer,
+/**
+ * Black.
+ */
+black: TopGamePlayer,
+/**
+ * The year it was played.
+ */
+year: number,
+/**
+ * The month it was played, `YYYY-MM` (lichess's).
+ */
+month: string, };
+
+/**
  * The system a tournament pairs by.
  */
 export type TournamentKind = "arena" | "swiss" | "round_robin";
@@ -2536,6 +2655,83 @@ running: Array<TournamentSummaryView>,
  * Over, latest first.
  */
 finished: Array<TournamentSummaryView>, };
+
+/**
+ * An imported game with its variations.
+ */
+export type TreeImportView = {
+/**
+ * The game's name: `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The position the game starts from (its `FEN` tag, or the game's
+ * start).
+ */
+start_fen: string,
+/**
+ * The PGN's tags, in order, as `[name, value]` pairs.
+ */
+tags: Array<[string, string]>,
+/**
+ * The movetext's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
+ */
+result: string,
+/**
+ * The main line, with the variations on its moves.
+ */
+line: TreeLineView, };
+
+/**
+ * A line: the main line or a variation.
+ */
+export type TreeLineView = {
+/**
+ * Comments before its first move.
+ */
+comments: Array<string>,
+/**
+ * Its moves, in order.
+ */
+moves: Array<TreeNodeView>, };
+
+/**
+ * A move of an imported line.
+ */
+export type TreeNodeView = {
+/**
+ * The move string (RULES 4.2).
+ */
+uci: string,
+/**
+ * The move in SAN, as this server writes it.
+ */
+san: string,
+/**
+ * The position after the move.
+ */
+fen: string,
+/**
+ * The king in check after it.
+ */
+check: string | null,
+/**
+ * How the move looks on the board.
+ */
+path: PathView,
+/**
+ * The move's annotation glyphs (`$2` is 2; `!`, `?` and the like are
+ * read as their numbers).
+ */
+nags: Array<number>,
+/**
+ * Comments after the move.
+ */
+comments: Array<string>,
+/**
+ * Lines played instead of this move.
+ */
+variations: Array<TreeLineView>, };
 
 /**
  * A game the server plays, in [`InfoView`].

@@ -12,12 +12,9 @@ import { frozen } from '../frozen.js';
 /** @typedef {import('../board/types.js').LegalMove} LegalMove */
 /** @typedef {import('../board/types.js').Path} Path */
 /** @typedef {{ cp?: number, mate?: number }} Score  White's view: centipawns or mate in n */
-/**
- * @typedef {{ uci: string, san: string, fen: string, check: string | null, path: Path,
- *   nags: number[], comments: string[], variations: TreeLine[] }} TreeNodeView
- * @typedef {{ comments: string[], moves: TreeNodeView[] }} TreeLine
- * @typedef {{ variant: string, start_fen: string, tags: [string, string][], result: string, line: TreeLine }} TreeImport
- */
+/** @typedef {import('../generated/events.js').TreeNodeView} TreeNodeView */
+/** @typedef {import('../generated/events.js').TreeLineView} TreeLine */
+/** @typedef {import('../generated/events.js').TreeImportView} TreeImport */
 /**
  * @typedef {{ uci: string, san: string, line_san: string[], line_uci: string[], eval: Score }} BetterMove
  * @typedef {{ ply: number, mover: string, uci: string, san: string, eval: Score | null, win_before: number,
@@ -47,16 +44,12 @@ import { frozen } from '../frozen.js';
  *   stars: number | null, par: number, best: LevelProgress | null }} Check
  */
 
-/**
- * @typedef {{ cp?: number, mate?: number, depth: number }} ExplorerEval
- * @typedef {{ uci: string, san: string, white: number, draws: number, black: number,
- *   averageRating: number | null, eval?: ExplorerEval }} ExplorerMove
- * @typedef {{ name: string, rating: number | null }} ExplorerPlayer
- * @typedef {{ id: string, winner: 'white' | 'black' | null, white: ExplorerPlayer, black: ExplorerPlayer,
- *   year: number, month: string }} ExplorerGame
- * @typedef {{ white: number, draws: number, black: number, moves: ExplorerMove[], topGames: ExplorerGame[] }} ExplorerAnswer
- * @typedef {{ rated: boolean, speeds: string[], ratings: string[] }} ExplorerFilters
- */
+/** @typedef {import('../generated/events.js').ExplorerEvalView} ExplorerEval */
+/** @typedef {import('../generated/events.js').ExplorerMoveView} ExplorerMove */
+/** @typedef {import('../generated/events.js').TopGamePlayer} ExplorerPlayer */
+/** @typedef {import('../generated/events.js').TopGameView} ExplorerGame */
+/** @typedef {import('../generated/events.js').ExplorerView} ExplorerAnswer */
+/** @typedef {{ rated: boolean, speeds: string[], ratings: string[] }} ExplorerFilters */
 
 const enc = encodeURIComponent;
 

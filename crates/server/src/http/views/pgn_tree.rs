@@ -21,7 +21,7 @@ pub struct TreeImportRequest {
 }
 
 /// A move of an imported line.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TreeNodeView {
     /// The move string (RULES 4.2).
     pub uci: String,
@@ -43,7 +43,7 @@ pub struct TreeNodeView {
 }
 
 /// A line: the main line or a variation.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TreeLineView {
     /// Comments before its first move.
     pub comments: Vec<String>,
@@ -52,7 +52,7 @@ pub struct TreeLineView {
 }
 
 /// An imported game with its variations.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct TreeImportView {
     /// The game's name: `tensor`, `chess` or `chessence`.
     pub variant: tensorchess_rules::VariantKind,
