@@ -53,25 +53,29 @@ pub use crate::views::challenge::{ChallengeEvent, ChallengeView, ChallengesView}
 use crate::views::{PlayerView, RatedPlayerView};
 
 /// `POST /api/challenges`.
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct ChallengeRequest {
     /// The user name of the player challenged.
     pub to: String,
     /// `tensor` (default), `chess` or `chessence`.
     #[serde(default, deserialize_with = "crate::requests::optional_variant")]
+    #[ts(optional = nullable)]
     pub variant: Option<tensorchess_rules::VariantKind>,
     /// A real-time clock, or none.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub clock: Option<ClockRequest>,
     /// Days per move (correspondence: 1, 2, 3, 5, 7 or 14), or none.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub days: Option<u32>,
     /// Rated (both players need accounts).
     #[serde(default)]
     pub rated: bool,
     /// The challenger's colour: `white`, `black` or `random` (default).
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub color: Option<ColorChoice>,
 }
 

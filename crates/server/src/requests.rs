@@ -7,7 +7,7 @@ use tensorchess_rules::{Color, VariantKind};
 
 /// A colour asked for: `white`, `black`, or `random` (drawn when the game
 /// is made). Anything else is refused with the words a player reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct ColorChoice(pub SeekColor);
 
 impl<'de> Deserialize<'de> for ColorChoice {
@@ -219,7 +219,7 @@ pub struct NewOnlineRequest {
 }
 
 /// `POST /api/seeks`: an open invitation to play, in the lobby.
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct SeekRequest {
     /// `tensor`, `chess` or `chessence`.
@@ -227,12 +227,14 @@ pub struct SeekRequest {
     pub variant: VariantKind,
     /// The time control; `null`: no clock.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub clock: Option<ClockRequest>,
     /// Changes both players' ratings (both need an account).
     #[serde(default)]
     pub rated: bool,
     /// The creator's colour: `white`, `black` or `random` (default).
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub color: Option<ColorChoice>,
 }
 
@@ -258,7 +260,7 @@ pub struct GamesQuery {
 pub struct JoinRequest {}
 
 /// A time control: minutes are not enough for tests and bullet, so seconds.
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct ClockRequest {
     /// Time for the whole game, in seconds (1 to 10800).

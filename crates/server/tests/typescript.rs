@@ -10,6 +10,7 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
+use tensorchess_server::challenges::ChallengeRequest;
 use tensorchess_server::explorer::ExplorerView;
 use tensorchess_server::http::views::games::{CorrespondenceView, GameListView};
 use tensorchess_server::http::views::pgn_tree::TreeImportView;
@@ -18,6 +19,8 @@ use tensorchess_server::http::views::puzzles::{PuzzleResultView, PuzzleView, The
 use tensorchess_server::http::views::site::SiteView;
 use tensorchess_server::http::views::tokens::{NewTokenView, TokensView};
 use tensorchess_server::http::views::tournaments::TournamentsView;
+use tensorchess_server::requests::SeekRequest;
+use tensorchess_server::tournaments::CreateTournamentRequest;
 use tensorchess_server::views::tournament::{
     GameTournamentView, PlayerGamesView, RoundView, TournamentSummaryView, TournamentView,
 };
@@ -97,6 +100,10 @@ fn generated() -> String {
     // The analysis board: an imported PGN's tree and the opening explorer.
     d.visit::<TreeImportView>();
     d.visit::<ExplorerView>();
+    // What the pages send: a seek, a challenge, a new tournament.
+    d.visit::<SeekRequest>();
+    d.visit::<ChallengeRequest>();
+    d.visit::<CreateTournamentRequest>();
     let mut out = String::from(
         "// Generated from the server's Rust types by ts-rs \
          (crates/server/tests/typescript.rs): do not edit.\n\

@@ -56,9 +56,7 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./generated/events.js').TokensView} TokensView */
 /** @typedef {import('./generated/events.js').RatedPlayerView} SeekPlayer */
 /** @typedef {import('./generated/events.js').SeekView} SeekView */
-/**
- * @typedef {{ variant: string, clock: ClockSpec | null, rated: boolean, color: 'white' | 'black' | 'random' }} SeekRequest
- */
+/** @typedef {import('./generated/events.js').SeekRequest} SeekRequest */
 /**
  * The answer to a draw offer, its game as the page keeps it.
  * @typedef {Omit<import('./generated/events.js').DrawAnswerView, 'game'> & { game: GameView }} DrawAnswer
@@ -82,10 +80,7 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./generated/events.js').ChallengesView} ChallengesView */
 /** @typedef {import('./generated/events.js').CorrespondenceGameView} CorrespondenceGame */
 /** @typedef {import('./generated/events.js').CorrespondenceView} CorrespondenceView */
-/**
- * @typedef {{ to: string, variant: string, clock: ClockSpec | null, days: number | null, rated: boolean,
- *   color: 'white' | 'black' | 'random' }} ChallengeRequest
- */
+/** @typedef {import('./generated/events.js').ChallengeRequest} ChallengeRequest */
 /** @typedef {import('./generated/events.js').TournamentKind} TournamentKind */
 /** @typedef {import('./generated/events.js').TournamentSummaryView} TournamentSummary */
 /** @typedef {import('./generated/events.js').PlayerView} TournamentPlayer */
@@ -116,10 +111,7 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./generated/events.js').FeaturedGame} FeaturedGame */
 /** @typedef {import('./generated/events.js').DailyPuzzle} DailyPuzzle */
 /** @typedef {import('./generated/events.js').SiteView} SiteView */
-/**
- * @typedef {{ kind: TournamentKind, name: string, variant: string, clock: ClockSpec | null, days?: number, rated: boolean,
- *   starts_at: number, minutes?: number, rounds?: number, max_players: number }} TournamentRequest
- */
+/** @typedef {import('./generated/events.js').CreateTournamentRequest} TournamentRequest */
 /** @typedef {import('./generated/events.js').GameTournamentView} GameTournament */
 /** @typedef {import('./generated/events.js').PlayerView} SeatPlayer */
 /** @typedef {import('./generated/events.js').GamePlayersView} GamePlayers */

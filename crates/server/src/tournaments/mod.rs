@@ -65,7 +65,7 @@ pub const MAX_ROUND_ROBIN_PLAYERS: u32 = 30;
 pub const LISTED: usize = 50;
 
 /// `kind` of `POST /api/tournaments`.
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum KindRequest {
     /// An arena.
@@ -77,7 +77,7 @@ pub enum KindRequest {
 }
 
 /// `POST /api/tournaments`.
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTournamentRequest {
     /// `arena`, `swiss` or `round_robin`.
@@ -86,13 +86,16 @@ pub struct CreateTournamentRequest {
     pub name: String,
     /// `tensor` (default), `chess` or `chessence`.
     #[serde(default, deserialize_with = "crate::requests::optional_variant")]
+    #[ts(optional = nullable)]
     pub variant: Option<VariantKind>,
     /// Every game's clock (real time), or `null` with `days`.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub clock: Option<ClockRequest>,
     /// Correspondence (a Swiss or a round robin): days per move for every
     /// game (1, 2, 3, 5, 7 or 14) instead of a clock.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub days: Option<u32>,
     /// Rated (accounts only).
     #[serde(default)]
@@ -101,12 +104,15 @@ pub struct CreateTournamentRequest {
     pub starts_at: i64,
     /// An arena's length: 10 to 180 minutes.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub minutes: Option<u32>,
     /// A Swiss's rounds: 3 to 15.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub rounds: Option<u32>,
     /// Most players: 2 to 1000 (30 for a round robin); 100 if not said.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub max_players: Option<u32>,
 }
 

@@ -76,6 +76,35 @@ result: PointsMark, };
 export type ChallengeEvent = "created" | "accepted" | "declined" | "canceled" | "expired";
 
 /**
+ * `POST /api/challenges`.
+ */
+export type ChallengeRequest = {
+/**
+ * The user name of the player challenged.
+ */
+to: string,
+/**
+ * `tensor` (default), `chess` or `chessence`.
+ */
+variant?: VariantKind | null,
+/**
+ * A real-time clock, or none.
+ */
+clock?: ClockRequest | null,
+/**
+ * Days per move (correspondence: 1, 2, 3, 5, 7 or 14), or none.
+ */
+days?: number | null,
+/**
+ * Rated (both players need accounts).
+ */
+rated: boolean,
+/**
+ * The challenger's colour: `white`, `black` or `random` (default).
+ */
+color?: ColorChoice | null, };
+
+/**
  * Where a challenge stands.
  */
 export type ChallengeStatus = "open" | "accepted" | "declined" | "canceled" | "expired";
@@ -229,6 +258,19 @@ muted: boolean,
 can_write: boolean, };
 
 /**
+ * A time control: minutes are not enough for tests and bullet, so seconds.
+ */
+export type ClockRequest = {
+/**
+ * Time for the whole game, in seconds (1 to 10800).
+ */
+base_seconds: number,
+/**
+ * Time added after each move, in seconds (0 to 180).
+ */
+increment_seconds: number, };
+
+/**
  * A time control, as requests write it.
  */
 export type ClockSpecView = {
@@ -311,6 +353,12 @@ first_move_ms: number | null, };
 export type Color = "white" | "black";
 
 /**
+ * A colour asked for: `white`, `black`, or `random` (drawn when the game
+ * is made). Anything else is refused with the words a player reads.
+ */
+export type ColorChoice = SeekColor;
+
+/**
  * A position's legal moves in the compact form.
  */
 export type CompactLegal = {
@@ -387,6 +435,52 @@ games: Array<CorrespondenceGameView>, };
  * not made loses).
  */
 export type CountedResult = "1-0" | "0-1" | "1/2-1/2" | "*";
+
+/**
+ * `POST /api/tournaments`.
+ */
+export type CreateTournamentRequest = {
+/**
+ * `arena`, `swiss` or `round_robin`.
+ */
+kind: KindRequest,
+/**
+ * 2 to 40 letters, digits, spaces, `-`, `_` or `'`.
+ */
+name: string,
+/**
+ * `tensor` (default), `chess` or `chessence`.
+ */
+variant?: VariantKind | null,
+/**
+ * Every game's clock (real time), or `null` with `days`.
+ */
+clock?: ClockRequest | null,
+/**
+ * Correspondence (a Swiss or a round robin): days per move for every
+ * game (1, 2, 3, 5, 7 or 14) instead of a clock.
+ */
+days?: number | null,
+/**
+ * Rated (accounts only).
+ */
+rated: boolean,
+/**
+ * When it starts (ms since the epoch): in the future, within 30 days.
+ */
+starts_at: number,
+/**
+ * An arena's length: 10 to 180 minutes.
+ */
+minutes?: number | null,
+/**
+ * A Swiss's rounds: 3 to 15.
+ */
+rounds?: number | null,
+/**
+ * Most players: 2 to 1000 (30 for a round robin); 100 if not said.
+ */
+max_players?: number | null, };
 
 /**
  * The puzzle of the day, for the home page.
@@ -993,6 +1087,11 @@ levels: Array<LevelInfo>, };
  * Why a request was refused (see the module).
  */
 export type Kind = "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "misdirected_host" | "conflict" | "illegal_move" | "too_large" | "timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "overloaded" | "internal" | "not_a_player" | "not_your_turn" | "stale" | "game_over" | "waiting" | "already_offered" | "too_soon" | "no_offer" | "too_late" | "too_early" | "not_over" | "seats_taken" | "not_online" | "not_allowed" | "not_your_room" | "account_needed" | "too_many_seeks" | "lobby_full" | "name_taken" | "banned" | "account_closed" | "forbidden_origin" | "engine_busy" | "review_running" | "too_many" | "muted" | "missing_scope" | "bot_account" | "still_open";
+
+/**
+ * `kind` of `POST /api/tournaments`.
+ */
+export type KindRequest = "arena" | "swiss" | "round_robin";
 
 /**
  * An engine level, in [`InfoView`].
@@ -1756,6 +1855,27 @@ title: Title | null, };
  * `black`, `random`).
  */
 export type SeekColor = "white" | "black" | "random";
+
+/**
+ * `POST /api/seeks`: an open invitation to play, in the lobby.
+ */
+export type SeekRequest = {
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: VariantKind,
+/**
+ * The time control; `null`: no clock.
+ */
+clock?: ClockRequest | null,
+/**
+ * Changes both players' ratings (both need an account).
+ */
+rated: boolean,
+/**
+ * The creator's colour: `white`, `black` or `random` (default).
+ */
+color?: ColorChoice | null, };
 
 /**
  * An open seek of the lobby.

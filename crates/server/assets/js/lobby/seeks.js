@@ -8,10 +8,10 @@ import { frozen } from '../frozen.js';
 /** @typedef {import('../api.js').SeekView} SeekView */
 /** @typedef {import('../api.js').SeekRequest} SeekRequest */
 /** @typedef {import('../api.js').ClockSpec} ClockSpec */
-/** @typedef {{ id: string, variant: string, clock: ClockSpec }} QuickPairing */
+/** @typedef {{ id: string, variant: import('../generated/events.js').VariantKind, clock: ClockSpec }} QuickPairing */
 /** @typedef {{ id: string, account: string | null }} Who */
 
-/** @param {string} variant @param {number} minutes @param {number} increment @returns {QuickPairing} */
+/** @param {import('../generated/events.js').VariantKind} variant @param {number} minutes @param {number} increment @returns {QuickPairing} */
 const quick = (variant, minutes, increment) => ({
   id: `${variant}-${minutes}+${increment}`,
   variant,

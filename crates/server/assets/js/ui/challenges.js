@@ -356,7 +356,7 @@ export function createChallenges({ live, i18n, player, openGame = goToGame }) {
     const [base, inc] = clock.split('+').map(Number);
     return {
       to: f.to,
-      variant: value('variant'),
+      variant: /** @type {import('../generated/events.js').VariantKind} */ (value('variant')),
       clock: clock === 'none' || days ? null : { base_seconds: base, increment_seconds: inc },
       days,
       rated: /** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked,
