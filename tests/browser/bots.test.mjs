@@ -38,14 +38,16 @@ test('a person challenges a bot from its profile and the bot answers their move'
   assert.equal(up.status, 200, JSON.stringify(up.body));
   await owner.context.close();
 
+  const pia = await registered('pia');
+  const p = pia.page;
+  // Started last, and always stopped: a bridge left running would keep
+  // this file's process (and the suite) waiting after a failure.
   const bridge = spawn(binary, ['bot', '--server', server.url, '--token', token, '--variants', 'tensor', '--level', '1', '--nodes', '300'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, RUST_LOG: 'warn' },
   });
   let bridgeErr = '';
   bridge.stderr.on('data', (d) => { bridgeErr += d; });
-  const pia = await registered('pia');
-  const p = pia.page;
   try {
     // The bridge is following its events: the bot is online.
     await p.waitForFunction(async () => (await (await fetch('/api/bot/online')).text()).includes('"robo"'), null, { timeout: 30000 });

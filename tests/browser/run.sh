@@ -21,5 +21,8 @@ if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ 
 fi
 mkdir -p screenshots
 if [ "$#" -eq 0 ]; then set -- ./*.test.mjs; fi
-# Two files at a time: each has its own server and browser.
-exec node --test --test-concurrency=2 --test-reporter=spec "$@"
+# Two files at a time: each has its own server and browser. A file's
+# process ends when its tests do (--test-force-exit), even if a failed test
+# left a child process or a timer behind: a failure is reported, never a
+# suite that waits for ever.
+exec node --test --test-concurrency=2 --test-force-exit --test-reporter=spec "$@"
