@@ -93,186 +93,121 @@ pub(super) mod scalar {
     }
 }
 
-/// 16 lanes of `i16` a register.
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::super::network::QA;
-    use std::arch::x86_64::*;
+/// One SIMD path: the same two loops for a register width and its
+/// instructions (AVX2's 256 bits, AVX-512BW's 512).
+macro_rules! simd_path {
+    (
+        $(#[$doc:meta])* mod $name:ident, feature $feature:literal, lanes $lanes:literal, $reg:ident,
+        $load:ident, $store:ident, $zero:ident, $set1:ident, $add16:ident, $sub16:ident,
+        $min16:ident, $max16:ident, $mullo16:ident, $add32:ident, $madd16:ident $(,)?
+    ) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            use super::super::network::QA;
+            use std::arch::x86_64::*;
 
-    /// `i16` lanes in a 256-bit register.
-    const LANES: usize = 16;
-    /// Registers summed in `i32` lanes before widening: each `madd` lane
-    /// adds two terms below `2^23`, so 64 rounds stay below `2^31`.
-    const ROUNDS: usize = 64;
+            /// `i16` lanes in a register.
+            const LANES: usize = $lanes;
+            /// Registers summed in `i32` lanes before widening: each `madd` lane
+            /// adds two terms below `2^23`, so 64 rounds stay below `2^31`.
+            const ROUNDS: usize = 64;
 
-    /// See [`super::update`].
-    ///
-    /// # Safety
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(in super::super) unsafe fn update(
-        dst: &mut [i16],
-        src: &[i16],
-        adds: &[&[i16]],
-        subs: &[&[i16]],
-    ) {
-        let n = dst.len();
-        // The loads below read `n` lanes of each: checked once here.
-        assert!(src.len() == n && adds.iter().chain(subs).all(|r| r.len() == n));
-        let full = n - n % LANES;
-        let mut i = 0;
-        while i < full {
-            // SAFETY: `i + LANES <= full <= n`, the length of every slice
-            // read or written (asserted above); unaligned loads and stores.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-                for row in adds {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                for row in subs {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v);
-            }
-            i += LANES;
-        }
-        for j in full..n {
-            let mut x = src[j];
-            for row in adds {
-                x = x.wrapping_add(row[j]);
-            }
-            for row in subs {
-                x = x.wrapping_sub(row[j]);
-            }
-            dst[j] = x;
-        }
-    }
-
-    /// See [`super::screlu_dot`]: `clamp(x) × w` in `i16` lanes
-    /// (`mullo`), then `× clamp(x)` and pairs summed into `i32` (`madd`).
-    ///
-    /// # Safety
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(in super::super) unsafe fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
-        let n = values.len();
-        assert_eq!(weights.len(), n);
-        let full = n - n % LANES;
-        let mut total = 0i64;
-        let mut i = 0;
-        while i < full {
-            let end = full.min(i + ROUNDS * LANES);
-            // SAFETY: `i + LANES <= end <= n`, both slices' length
-            // (asserted above); unaligned loads.
-            let lanes: [i32; 8] = unsafe {
-                let zero = _mm256_setzero_si256();
-                let top = _mm256_set1_epi16(QA as i16);
-                let mut sum = _mm256_setzero_si256();
-                while i < end {
-                    let x = _mm256_loadu_si256(values.as_ptr().add(i).cast());
-                    let w = _mm256_loadu_si256(weights.as_ptr().add(i).cast());
-                    let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
-                    let vw = _mm256_mullo_epi16(v, w);
-                    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+            /// See [`super::update`].
+            ///
+            /// # Safety
+            /// The CPU has the feature.
+            #[target_feature(enable = $feature)]
+            pub(in super::super) unsafe fn update(
+                dst: &mut [i16],
+                src: &[i16],
+                adds: &[&[i16]],
+                subs: &[&[i16]],
+            ) {
+                let n = dst.len();
+                // The loads below read `n` lanes of each: checked once here.
+                assert!(src.len() == n && adds.iter().chain(subs).all(|r| r.len() == n));
+                let full = n - n % LANES;
+                let mut i = 0;
+                while i < full {
+                    // SAFETY: `i + LANES <= full <= n`, the length of every slice
+                    // read or written (asserted above); unaligned loads and stores.
+                    unsafe {
+                        let mut v = $load(src.as_ptr().add(i).cast());
+                        for row in adds {
+                            v = $add16(v, $load(row.as_ptr().add(i).cast()));
+                        }
+                        for row in subs {
+                            v = $sub16(v, $load(row.as_ptr().add(i).cast()));
+                        }
+                        $store(dst.as_mut_ptr().add(i).cast(), v);
+                    }
                     i += LANES;
                 }
-                std::mem::transmute::<__m256i, [i32; 8]>(sum)
-            };
-            total += lanes.iter().map(|&l| l as i64).sum::<i64>();
+                for j in full..n {
+                    let mut x = src[j];
+                    for row in adds {
+                        x = x.wrapping_add(row[j]);
+                    }
+                    for row in subs {
+                        x = x.wrapping_sub(row[j]);
+                    }
+                    dst[j] = x;
+                }
+            }
+
+            /// See [`super::screlu_dot`]: `clamp(x) × w` in `i16` lanes
+            /// (`mullo`), then `× clamp(x)` and pairs summed into `i32` (`madd`).
+            ///
+            /// # Safety
+            /// The CPU has the feature.
+            #[target_feature(enable = $feature)]
+            pub(in super::super) unsafe fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
+                let n = values.len();
+                assert_eq!(weights.len(), n);
+                let full = n - n % LANES;
+                let mut total = 0i64;
+                let mut i = 0;
+                while i < full {
+                    let end = full.min(i + ROUNDS * LANES);
+                    // SAFETY: `i + LANES <= end <= n`, both slices' length
+                    // (asserted above); unaligned loads.
+                    let lanes: [i32; $lanes / 2] = unsafe {
+                        let zero = $zero();
+                        let top = $set1(QA as i16);
+                        let mut sum = $zero();
+                        while i < end {
+                            let x = $load(values.as_ptr().add(i).cast());
+                            let w = $load(weights.as_ptr().add(i).cast());
+                            let v = $min16($max16(x, zero), top);
+                            let vw = $mullo16(v, w);
+                            sum = $add32(sum, $madd16(vw, v));
+                            i += LANES;
+                        }
+                        std::mem::transmute::<$reg, [i32; $lanes / 2]>(sum)
+                    };
+                    total += lanes.iter().map(|&l| l as i64).sum::<i64>();
+                }
+                total + super::scalar::screlu_dot(&values[full..], &weights[full..])
+            }
         }
-        total + super::scalar::screlu_dot(&values[full..], &weights[full..])
-    }
+    };
 }
 
-/// 32 lanes of `i16` a register (AVX-512BW).
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::super::network::QA;
-    use std::arch::x86_64::*;
+simd_path! {
+    /// 16 lanes of `i16` a register.
+    mod avx2, feature "avx2", lanes 16, __m256i,
+    _mm256_loadu_si256, _mm256_storeu_si256, _mm256_setzero_si256, _mm256_set1_epi16,
+    _mm256_add_epi16, _mm256_sub_epi16, _mm256_min_epi16, _mm256_max_epi16,
+    _mm256_mullo_epi16, _mm256_add_epi32, _mm256_madd_epi16,
+}
 
-    /// `i16` lanes in a 512-bit register.
-    const LANES: usize = 32;
-    /// Registers summed in `i32` lanes before widening: each `madd` lane
-    /// adds two terms below `2^23`, so 64 rounds stay below `2^31`.
-    const ROUNDS: usize = 64;
-
-    /// See [`super::update`].
-    ///
-    /// # Safety
-    /// The CPU has AVX-512BW.
-    #[target_feature(enable = "avx512bw")]
-    pub(in super::super) unsafe fn update(
-        dst: &mut [i16],
-        src: &[i16],
-        adds: &[&[i16]],
-        subs: &[&[i16]],
-    ) {
-        let n = dst.len();
-        // The loads below read `n` lanes of each: checked once here.
-        assert!(src.len() == n && adds.iter().chain(subs).all(|r| r.len() == n));
-        let full = n - n % LANES;
-        let mut i = 0;
-        while i < full {
-            // SAFETY: `i + LANES <= full <= n`, the length of every slice
-            // read or written (asserted above); unaligned loads and stores.
-            unsafe {
-                let mut v = _mm512_loadu_si512(src.as_ptr().add(i).cast());
-                for row in adds {
-                    v = _mm512_add_epi16(v, _mm512_loadu_si512(row.as_ptr().add(i).cast()));
-                }
-                for row in subs {
-                    v = _mm512_sub_epi16(v, _mm512_loadu_si512(row.as_ptr().add(i).cast()));
-                }
-                _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), v);
-            }
-            i += LANES;
-        }
-        for j in full..n {
-            let mut x = src[j];
-            for row in adds {
-                x = x.wrapping_add(row[j]);
-            }
-            for row in subs {
-                x = x.wrapping_sub(row[j]);
-            }
-            dst[j] = x;
-        }
-    }
-
-    /// See [`super::screlu_dot`]: `clamp(x) × w` in `i16` lanes
-    /// (`mullo`), then `× clamp(x)` and pairs summed into `i32` (`madd`).
-    ///
-    /// # Safety
-    /// The CPU has AVX-512BW.
-    #[target_feature(enable = "avx512bw")]
-    pub(in super::super) unsafe fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
-        let n = values.len();
-        assert_eq!(weights.len(), n);
-        let full = n - n % LANES;
-        let mut total = 0i64;
-        let mut i = 0;
-        while i < full {
-            let end = full.min(i + ROUNDS * LANES);
-            // SAFETY: `i + LANES <= end <= n`, both slices' length
-            // (asserted above); unaligned loads.
-            let lanes: [i32; 16] = unsafe {
-                let zero = _mm512_setzero_si512();
-                let top = _mm512_set1_epi16(QA as i16);
-                let mut sum = _mm512_setzero_si512();
-                while i < end {
-                    let x = _mm512_loadu_si512(values.as_ptr().add(i).cast());
-                    let w = _mm512_loadu_si512(weights.as_ptr().add(i).cast());
-                    let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
-                    let vw = _mm512_mullo_epi16(v, w);
-                    sum = _mm512_add_epi32(sum, _mm512_madd_epi16(vw, v));
-                    i += LANES;
-                }
-                std::mem::transmute::<__m512i, [i32; 16]>(sum)
-            };
-            total += lanes.iter().map(|&l| l as i64).sum::<i64>();
-        }
-        total + super::scalar::screlu_dot(&values[full..], &weights[full..])
-    }
+simd_path! {
+    /// 32 lanes of `i16` a register (AVX-512BW).
+    mod avx512, feature "avx512bw", lanes 32, __m512i,
+    _mm512_loadu_si512, _mm512_storeu_si512, _mm512_setzero_si512, _mm512_set1_epi16,
+    _mm512_add_epi16, _mm512_sub_epi16, _mm512_min_epi16, _mm512_max_epi16,
+    _mm512_mullo_epi16, _mm512_add_epi32, _mm512_madd_epi16,
 }
 
 #[cfg(test)]
