@@ -79,7 +79,7 @@ if ! command -v maturin >/dev/null && ! python3 -m maturin --version >/dev/null 
 fi
 
 # py4swiss pairs our TRF files by the FIDE Dutch system
-# (crates/tournament/tests/dutch_oracle.rs compares its rounds with ours).
+# (crates/tournament/tests/integration/dutch_oracle.rs compares its rounds with ours).
 if ! python3 -c 'import py4swiss' 2>/dev/null; then
   echo "== Installing py4swiss"
   python3 -m pip install --quiet py4swiss 2>/dev/null ||

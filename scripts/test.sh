@@ -73,7 +73,7 @@ step "Rust tests (unit and integration; the store's on SQLite and PostgreSQL; th
 cargo nextest run --workspace --cargo-profile ci --no-fail-fast --run-ignored all
 
 step "Full perft suites (every vector, up to 200 million nodes)"
-PERFT_MAX_NODES=200000000 cargo nextest run --workspace --cargo-profile ci -E 'binary(perft)'
+PERFT_MAX_NODES=200000000 cargo nextest run --workspace --cargo-profile ci -E 'binary_id(tensorchess-rules::integration) & test(/^perft::/)'
 
 step "Doc tests"
 cargo test --doc --workspace --profile ci

@@ -224,6 +224,19 @@ impl Engine {
         limits: &Limits,
         handler: &mut H,
     ) -> SearchResult {
+        // Through the game's own entry point (`Evaluate::search_game`), which
+        // this crate compiles: a crate that searches names it, and does not
+        // compile the whole search again for itself and for each handler.
+        V::search_game(self, history, limits, handler)
+    }
+
+    /// The search of game `V`; named only by the games' `search_game`.
+    pub(crate) fn search_of<V: Evaluate>(
+        &mut self,
+        history: &[Position<V>],
+        limits: &Limits,
+        handler: &mut dyn SearchHandler,
+    ) -> SearchResult {
         let start = Instant::now();
         let Some(root) = history.last() else {
             return SearchResult {

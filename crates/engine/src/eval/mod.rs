@@ -12,7 +12,7 @@ pub mod weights;
 
 pub use terms::{Layout, Misc, term_name};
 
-use crate::Feature;
+use crate::{Engine, Feature, Limits, SearchHandler, SearchResult};
 use tensorchess_rules::{Chess, Chessence, Color, Position, Role, Tensor, Variant};
 
 /// Receives the terms of a position.
@@ -48,6 +48,31 @@ pub trait Evaluate: Variant {
     fn terms<A: Accumulator>(pos: &Position<Self>, acc: &mut A) {
         terms::write_terms(pos, acc);
     }
+
+    /// The engine's search of this game ([`Engine::search`]). Each game's
+    /// impl writes it out (`search_entry!`), so that it is compiled once,
+    /// here, rather than in every crate and for every handler that searches.
+    fn search_game(
+        engine: &mut Engine,
+        history: &[Position<Self>],
+        limits: &Limits,
+        handler: &mut dyn SearchHandler,
+    ) -> SearchResult;
+}
+
+/// The body of a game's [`Evaluate::search_game`]: a method of a concrete
+/// impl (not a default method, which each caller's crate would compile).
+macro_rules! search_entry {
+    () => {
+        fn search_game(
+            engine: &mut Engine,
+            history: &[Position<Self>],
+            limits: &Limits,
+            handler: &mut dyn SearchHandler,
+        ) -> SearchResult {
+            engine.search_of(history, limits, handler)
+        }
+    };
 }
 
 impl Evaluate for Chess {
@@ -57,6 +82,7 @@ impl Evaluate for Chess {
     fn default_weights() -> &'static Weights {
         &weights::CHESS
     }
+    search_entry!();
 }
 
 /// Search features (rounds 2 and 3 of docs/strength.md) that matches showed
@@ -85,6 +111,7 @@ impl Evaluate for Tensor {
     fn default_weights() -> &'static Weights {
         &weights::TENSOR
     }
+    search_entry!();
 }
 
 impl Evaluate for Chessence {
@@ -100,6 +127,7 @@ impl Evaluate for Chessence {
     fn default_weights() -> &'static Weights {
         &weights::CHESSENCE
     }
+    search_entry!();
 }
 
 /// Game phase, 256 = all pieces on (middlegame) … 0 = bare (endgame).

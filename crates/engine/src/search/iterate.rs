@@ -24,9 +24,9 @@ const MATE_SETTLED_MARGIN: i32 = 4;
 impl<V: Evaluate> Searcher<'_, '_, V> {
     /// Iterative deepening over the root; reports through `handler` (main
     /// thread only). Helpers start `depth_offset` plies deeper.
-    pub fn iterate<H: SearchHandler>(
+    pub fn iterate(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         root: &Position<V>,
         max_depth: u32,
         multipv: usize,
@@ -79,9 +79,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     /// unfinished iteration replaces it in `lines`: it was searched to the
     /// new depth.
     #[allow(clippy::too_many_arguments)]
-    fn iteration<H: SearchHandler>(
+    fn iteration(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         root: &Position<V>,
         depth: u32,
         multipv: usize,
@@ -125,9 +125,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     /// Searches the root (without the lines already found) to `depth`, in a
     /// window `around` the previous score when given and deep enough,
     /// widened until the score falls inside it.
-    fn aspiration_search<H: SearchHandler>(
+    fn aspiration_search(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         root: &Position<V>,
         depth: u32,
         root_check: bool,
@@ -169,7 +169,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     }
 
     /// Sends one `SearchInfo` per line of a finished iteration.
-    fn report<H: SearchHandler>(&mut self, handler: &mut H, lines: &[Line], depth: u32) {
+    fn report(&mut self, handler: &mut dyn SearchHandler, lines: &[Line], depth: u32) {
         self.flush_nodes();
         let nodes = self.shared.nodes.load(Ordering::Relaxed);
         let time = self.shared.deadline.elapsed();

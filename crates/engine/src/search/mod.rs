@@ -181,7 +181,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     }
 
     /// Polls limits and the handler every `STOP_POLL_NODES` nodes.
-    fn check_stop<H: SearchHandler>(&mut self, handler: &mut H) -> bool {
+    fn check_stop(&mut self, handler: &mut dyn SearchHandler) -> bool {
         if self.stopped {
             return true;
         }

@@ -61,9 +61,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     /// The score of `pos` searched to `depth` in the window (`alpha`,
     /// `beta`), from the side to move's view; `null_ok` allows a null move.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn negamax<H: SearchHandler>(
+    pub(super) fn negamax(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         pos: &Position<V>,
         depth: i32,
         alpha: i32,
@@ -105,9 +105,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     /// Enters a node: a draw by the rules, mate-distance pruning, the ply
     /// limit and the quiescence search at the horizon settle it at once.
     #[allow(clippy::too_many_arguments)]
-    fn enter<H: SearchHandler>(
+    fn enter(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         pos: &Position<V>,
         mut depth: i32,
         mut alpha: i32,
@@ -238,9 +238,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
 
     /// Searches the moves best first, skipping hopeless quiet ones, until
     /// one reaches beta; breaks with 0 when the search is stopped.
-    fn search_moves<H: SearchHandler>(
+    fn search_moves(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         pos: &Position<V>,
         node: &mut Node,
         mut moves: MoveList,
@@ -329,9 +329,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     /// A move after the first: a null window, `r` plies shallower; again at
     /// full depth if it beat alpha; with the whole window if it may be a new
     /// best move of a principal variation.
-    fn search_late_move<H: SearchHandler>(
+    fn search_late_move(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         node: &Node,
         child: &Position<V>,
         r: i32,

@@ -78,9 +78,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
 
     /// Reverse futility and null-move pruning: breaks with the score that
     /// settles the node before any move is searched, if there is one.
-    pub(super) fn prune_before_moves<H: SearchHandler>(
+    pub(super) fn prune_before_moves(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         pos: &Position<V>,
         node: &Node,
         null_ok: bool,

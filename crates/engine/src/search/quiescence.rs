@@ -15,9 +15,9 @@ const DELTA_MARGIN: i32 = 200;
 
 impl<V: Evaluate> Searcher<'_, '_, V> {
     /// The quiescence search of `pos` in the window (`alpha`, `beta`).
-    pub(super) fn qsearch<H: SearchHandler>(
+    pub(super) fn qsearch(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         pos: &Position<V>,
         mut alpha: i32,
         beta: i32,

@@ -23,9 +23,9 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
     /// null window below the hash score: how many plies to extend the hash
     /// move by (0 or 1), or a break with the score that settles the node
     /// (multi-cut, or stopped).
-    pub(super) fn singular_extension<H: SearchHandler>(
+    pub(super) fn singular_extension(
         &mut self,
-        handler: &mut H,
+        handler: &mut dyn SearchHandler,
         pos: &Position<V>,
         node: &Node,
     ) -> ControlFlow<i32, i32> {

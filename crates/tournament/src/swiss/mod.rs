@@ -7,7 +7,7 @@
 //!   completion test (C.4) and the collapse into the penultimate pairing
 //!   bracket (A.9); the pairing bye to the last bracket's odd player out.
 //!   The method is bbpPairings' (a weighted matching whose weights hold
-//!   the criteria, bits apart); `tests/dutch_oracle.rs` checks every round
+//!   the criteria, bits apart); `tests/integration/dutch_oracle.rs` checks every round
 //!   of random tournaments against py4swiss, which follows bbpPairings.
 //! * **Larger fields, greedy** (`pairing.rs`): score brackets from the top,
 //!   MDPs paired first with the first resident they can meet, a

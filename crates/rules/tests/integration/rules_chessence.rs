@@ -2,9 +2,7 @@
 //! Board: files a–f, ranks 1–9; the squares a2 b3 b5 c6 d4 e5 e7 f8 do not
 //! exist. White's drop squares: d2 d3 e1 e2 e3 f2; Black's: a8 b7 b8 b9 c7 c8.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tensorchess_rules::{
     Chessence, Color, EndReason, Game, Geometry, MoveKind, Outcome, Position, Role, san,
 };

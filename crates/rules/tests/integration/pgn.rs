@@ -3,9 +3,7 @@
 //! generated trees); the reader never panics on arbitrary text and says
 //! where text is not PGN; every line of a tree plays under the rules.
 
-mod common;
-
-use common::config;
+use crate::common::config;
 use proptest::prelude::*;
 use tensorchess_rules::pgn::{
     PgnError, PgnLine, PgnNode, PgnTree, game_tags, parse_pgn, parse_pgn_tree, replay, replay_game,

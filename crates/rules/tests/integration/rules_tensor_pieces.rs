@@ -4,9 +4,7 @@
 //! Positions follow the Ukrainian rulebook's diagrams ("Схема N") where it
 //! describes one; every expected move was worked out by hand from the rules.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tensorchess_rules::{Color, MoveKind, Position, Role, Tensor, san};
 
 type P = Position<Tensor>;

@@ -1,8 +1,6 @@
 //! Orthodox chess (RULES.md section 2): a few rules checked by hand.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tensorchess_rules::{Chess, Color, EndReason, Game, MoveKind, Outcome, Position, san};
 
 type P = Position<Chess>;

@@ -3,9 +3,7 @@
 //! SAN of every legal move parse back to the same move, and the SAN strings
 //! of a position's moves are all distinct.
 
-mod common;
-
-use common::perft_fens;
+use crate::common::perft_fens;
 use std::collections::BTreeSet;
 use tensorchess_rules::{Chess, Chessence, Position, Tensor, Variant, san};
 

@@ -440,7 +440,7 @@ proptest! {
     // opponents); at most one bye each; the pairing fails only if
     // no legal round exists (checked by brute force up to 16 players, and
     // never allowed above). Which legal round is the Dutch system's is
-    // checked against py4swiss (tests/dutch_oracle.rs).
+    // checked against py4swiss (tests/integration/dutch_oracle.rs).
     #[test]
     fn random_tournaments_keep_the_absolute_rules(n in 6u64..=40, seed in 1u64..u64::MAX) {
         let mut seed = seed;
@@ -576,7 +576,7 @@ fn games_of(pairing: &[Pairing]) -> Vec<(u64, u64)> {
     games
 }
 
-// Rounds the greedy pairing had wrong, found by tests/dutch_oracle.rs;
+// Rounds the greedy pairing had wrong, found by tests/integration/dutch_oracle.rs;
 // py4swiss's (bbpPairings') answers, which the exact pairing gives. After
 // 1–4 (1 won), 5–2 and 3–6 drawn, the ½ group {2, 3, 5, 6} takes 1 down
 // and floats one: floating 3 (not the lowest, 6) leaves nobody without

@@ -7,9 +7,7 @@
 //! (d) the board changes a move reports to an observer, replayed on the
 //!     position before it, give the position after it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use tensorchess_rules::{
     Chess, Chessence, Color, Game, MoveObserver, Piece, Position, Square, Tensor, Variant, pgn, san,

@@ -6,9 +6,7 @@
 //! move below was worked out by hand from the rules; the comments give the
 //! reasoning.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tensorchess_rules::{Color, EndReason, Game, MoveKind, Outcome, Position, Role, Tensor, san};
 
 type P = Position<Tensor>;

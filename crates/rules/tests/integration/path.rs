@@ -4,7 +4,7 @@
 use tensorchess_rules::{Geometry, MoveKind, Position, Role, Tensor, Variant};
 
 fn positions() -> Vec<String> {
-    let text = include_str!("data/tensor.perft");
+    let text = include_str!("../data/tensor.perft");
     text.lines()
         .filter_map(|l| l.strip_prefix("epd "))
         .map(str::to_string)
