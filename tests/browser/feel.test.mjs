@@ -14,7 +14,7 @@ let page;
 
 before(async () => {
   server = await new Server().start();
-  browser = await openBrowser();
+  browser = await openBrowser({ motion: 'full' });
   page = browser.page;
   // Every sound the page plays is announced as a `tc-sound` event.
   await page.addInitScript(() => {
@@ -157,7 +157,7 @@ test('board and piece themes from the settings menu, remembered', async () => {
 });
 
 test('on a phone, a long press draws: an arrow to where the finger is lifted', async () => {
-  const b = await openBrowser({ viewport: PHONE, mobile: true });
+  const b = await openBrowser({ viewport: PHONE, mobile: true, motion: 'full' });
   const p = b.page;
   try {
     await firstGame(p, server.url);

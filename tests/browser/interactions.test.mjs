@@ -13,7 +13,7 @@ let page;
 
 before(async () => {
   server = await new Server().start();
-  browser = await openBrowser();
+  browser = await openBrowser({ motion: 'full' });
   page = browser.page;
   await firstGame(page, server.url);
 });
@@ -36,9 +36,16 @@ test('propel in three taps: piece, beast (flashing +), green square with a beast
   const targets = await page.$$eval('#board .beast-sign', (els) => els.map((e) => e.dataset.square).sort());
   assert.deepEqual(targets, ['a5', 'c1', 'c5', 'd4']);
   await shot(page, 'propel-step2-desktop');
-  // The + flashes.
-  const animation = await page.$eval('#board .propel-sign', (e) => getComputedStyle(e).animationName);
-  assert.equal(animation, 'blink');
+  // The + flashes, and keeps flashing; where the system turns motion down
+  // it flashes once and stands still.
+  const flashing = () => page.$eval('#board .propel-sign', (e) => {
+    const s = getComputedStyle(e);
+    return [s.animationName, s.animationIterationCount];
+  });
+  assert.deepEqual(await flashing(), ['blink', 'infinite']);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  assert.deepEqual(await flashing(), ['blink', '1']);
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   // It sits in the corner, clear of the beast's face (a red disk over it read as a red face).
   const clear = await page.evaluate(() => {
     const sq = document.querySelector('#board rect.sq[data-square="b3"]').getBoundingClientRect();

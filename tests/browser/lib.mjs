@@ -88,7 +88,11 @@ export class Server {
 
 // Debian's Chromium with a fresh profile.
 // `locale` is the browser's language (navigator.languages), English by default.
-export async function openBrowser({ viewport = DESKTOP, mobile = false, locale = 'en-GB' } = {}) {
+// `motion`: the pages see the system's "reduce motion" setting on unless it
+// is 'full' (moves set at once, nothing looping: a sixth of Chromium's
+// work in these tests); the tests of the animations themselves ask for
+// 'full' (interactions.test.mjs, feel.test.mjs).
+export async function openBrowser({ viewport = DESKTOP, mobile = false, locale = 'en-GB', motion = 'reduce' } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
@@ -97,6 +101,7 @@ export async function openBrowser({ viewport = DESKTOP, mobile = false, locale =
     locale,
     isMobile: mobile,
     hasTouch: mobile,
+    reducedMotion: motion === 'full' ? 'no-preference' : 'reduce',
     deviceScaleFactor: mobile ? 2 : 1,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -127,7 +132,8 @@ export function watchPage(page) {
 }
 
 // One Chromium with several isolated contexts (separate cookies: separate
-// people). `person()` opens a new context with one page.
+// people). `person()` opens a new context with one page (options:
+// `viewport`, and `motion` as for openBrowser).
 export async function launchBrowser({ viewport = DESKTOP } = {}) {
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -138,7 +144,9 @@ export async function launchBrowser({ viewport = DESKTOP } = {}) {
     ],
   });
   const person = async (opts = {}) => {
-    const context = await browser.newContext({ viewport: opts.viewport || viewport, locale: 'en-GB' });
+    const context = await browser.newContext({
+      viewport: opts.viewport || viewport, locale: 'en-GB', reducedMotion: opts.motion === 'full' ? 'no-preference' : 'reduce',
+    });
     const page = await context.newPage();
     watchPage(page);
     page.setDefaultTimeout(15000);

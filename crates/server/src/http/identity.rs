@@ -110,7 +110,14 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
     let mut me = state.players.identify(cookies.get(ID_COOKIE)).await;
     me.seat_tokens = cookies.seat_tokens();
     me.client = client_of(&request);
-    let token = me.new_token.clone();
+    // A cookie that no longer counts (its guest has registered or logged
+    // in since) is answered as a new guest, but an API call does not hand
+    // that guest's cookie over: it was sent before the login's answer,
+    // whose cookie the browser holds now, and overwriting it would log the
+    // page out. A page load does (a browser that never got the login's
+    // answer starts afresh there).
+    let hand_over = cookies.get(ID_COOKIE).is_none() || !request.uri().path().starts_with("/api/");
+    let token = me.new_token.clone().filter(|_| hand_over);
     // A banned player may read, and log out; nothing else.
     let acts = !matches!(
         *request.method(),

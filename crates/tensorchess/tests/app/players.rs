@@ -3,7 +3,8 @@
 //! local game), and Glicko-2 ratings from rated games.
 
 use crate::common::TestApp;
-use axum::http::{Method, StatusCode};
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tensorchess::server::clock::ManualClock;
@@ -269,6 +270,41 @@ async fn accounts_register_log_in_and_out_with_new_sessions() {
     assert_eq!(profile["ratings"]["tensor"]["rating"], 1500.0);
     assert_eq!(profile["games"], json!([]), "local games are private");
     assert_eq!(t.get("/api/players/nobody").await.0, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_request_sent_before_registering_does_not_log_the_page_out() {
+    let t = TestApp::new();
+    t.get("/api/me").await;
+    let guest = t.identity();
+    t.register("Grace_1").await;
+    // The page's call that left before the registration's answer, carrying
+    // the guest's cookie, is answered after it: as nobody in particular,
+    // and without a cookie that would replace the account's.
+    let late = t.stranger();
+    *late.cookie.lock().unwrap() = Some(guest.clone());
+    let res = late
+        .response(Request::get("/api/site").body(Body::empty()).unwrap())
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let cookies: Vec<_> = res.headers().get_all(header::SET_COOKIE).iter().collect();
+    assert!(
+        !cookies.iter().any(|c| c.as_bytes().starts_with(b"tcid=")),
+        "{cookies:?}"
+    );
+    assert_eq!(t.get("/api/me").await.1["account"], "Grace_1");
+    // A page load with the old cookie starts a new guest.
+    let res = late
+        .response(Request::get("/").body(Body::empty()).unwrap())
+        .await;
+    let fresh = res
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|c| c.to_str().ok())
+        .find(|c| c.starts_with("tcid="))
+        .map(|c| c.split(';').next().unwrap_or_default().to_string());
+    assert!(fresh.is_some_and(|c| c != guest));
 }
 
 #[tokio::test]
