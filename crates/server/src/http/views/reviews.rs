@@ -4,13 +4,30 @@ use crate::learning::reviews::ReviewStatus;
 use serde::Serialize;
 use tensorchess_analysis::review::ReviewProgress;
 
+/// Where a game's review is, by name (the fields that go with each are
+/// in [`ReviewStatusView`]).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewState {
+    /// Never reviewed.
+    None,
+    /// Waiting for its turn.
+    Queued,
+    /// Under way (`progress`).
+    Running,
+    /// Stored (`review`).
+    Done,
+    /// Failed (`error`).
+    Failed,
+}
+
 /// Where a game's review is.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct ReviewStatusView {
     /// The game's id.
     pub game: String,
-    /// `none` (never reviewed), `queued`, `running`, `done` or `failed`.
-    pub status: &'static str,
+    /// Where the review is.
+    pub status: ReviewState,
     /// Positions analysed of all (queued and running).
     pub progress: Option<ReviewProgress>,
     /// The review (`done`): `tensorchess::review::Review`.
@@ -23,11 +40,11 @@ impl ReviewStatusView {
     /// Game `game`'s review as it is.
     pub fn new(game: &str, status: ReviewStatus) -> ReviewStatusView {
         let (name, progress, review, error) = match status {
-            ReviewStatus::None => ("none", None, None, None),
-            ReviewStatus::Queued => ("queued", None, None, None),
-            ReviewStatus::Running(p) => ("running", Some(p), None, None),
-            ReviewStatus::Done(r) => ("done", None, Some(r), None),
-            ReviewStatus::Failed(e) => ("failed", None, None, Some(e)),
+            ReviewStatus::None => (ReviewState::None, None, None, None),
+            ReviewStatus::Queued => (ReviewState::Queued, None, None, None),
+            ReviewStatus::Running(p) => (ReviewState::Running, Some(p), None, None),
+            ReviewStatus::Done(r) => (ReviewState::Done, None, Some(r), None),
+            ReviewStatus::Failed(e) => (ReviewState::Failed, None, None, Some(e)),
         };
         ReviewStatusView {
             game: game.to_string(),
@@ -55,7 +72,9 @@ mod tests {
         ];
         for (status, name) in cases {
             let v = ReviewStatusView::new("abc", status);
-            assert_eq!((v.game.as_str(), v.status), ("abc", name));
+            assert_eq!(v.game, "abc");
+            let json = serde_json::to_value(&v).unwrap();
+            assert_eq!(json["status"], name, "{json}");
             assert_eq!(v.progress.is_some(), name == "running", "{v:?}");
             assert_eq!(v.review.is_some(), name == "done", "{v:?}");
             assert_eq!(v.error.is_some(), name == "failed", "{v:?}");
