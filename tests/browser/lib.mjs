@@ -86,6 +86,9 @@ export class Server {
   }
 }
 
+/** Playwright's `reducedMotion` for a test's `motion` option ('full' or, by default, reduced). */
+const reducedMotion = (/** @type {string | undefined} */ motion) => (motion === 'full' ? 'no-preference' : 'reduce');
+
 // Debian's Chromium with a fresh profile.
 // `locale` is the browser's language (navigator.languages), English by default.
 // `motion`: the pages see the system's "reduce motion" setting on unless it
@@ -101,7 +104,7 @@ export async function openBrowser({ viewport = DESKTOP, mobile = false, locale =
     locale,
     isMobile: mobile,
     hasTouch: mobile,
-    reducedMotion: motion === 'full' ? 'no-preference' : 'reduce',
+    reducedMotion: reducedMotion(motion),
     deviceScaleFactor: mobile ? 2 : 1,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -144,9 +147,7 @@ export async function launchBrowser({ viewport = DESKTOP } = {}) {
     ],
   });
   const person = async (opts = {}) => {
-    const context = await browser.newContext({
-      viewport: opts.viewport || viewport, locale: 'en-GB', reducedMotion: opts.motion === 'full' ? 'no-preference' : 'reduce',
-    });
+    const context = await browser.newContext({ viewport: opts.viewport || viewport, locale: 'en-GB', reducedMotion: reducedMotion(opts.motion) });
     const page = await context.newPage();
     watchPage(page);
     page.setDefaultTimeout(15000);
