@@ -5,10 +5,72 @@
 # (`cargo clippy -- -D warnings`). The tests' build is then also the lint,
 # and no separate check build is needed. Dependencies are compiled by rustc
 # as ever (cargo wraps only the workspace's crates).
+#
+# With TENSORCHESS_DOC_DIR set, it is also `cargo doc --no-deps` with
+# RUSTDOCFLAGS="-D warnings": each library, and each binary under src/
+# whose name is not its package's library's, is documented into that folder
+# by rustdoc right after it compiles, with the dependencies this build has
+# just made. `cargo doc` would first check every dependency again (its own
+# build, a third of the tests' build), only to read their metadata.
 set -euo pipefail
 driver=${CLIPPY_DRIVER:-$(command -v clippy-driver || true)}
 if [ -z "$driver" ]; then
   echo "lint-rustc.sh: clippy-driver is missing: rustup component add clippy (or TENSORCHESS_LINT=0 scripts/test.sh)" >&2
   exit 1
 fi
-exec "$driver" "$@" -D warnings
+if [ -z "${TENSORCHESS_DOC_DIR:-}" ]; then
+  exec "$driver" "$@" -D warnings
+fi
+"$driver" "$@" -D warnings
+
+# What cargo doc would document: the arguments of this compile that say
+# what the crate is and where its dependencies are, and none that say how
+# to generate code. `$1` is rustc itself (cargo's wrapper protocol).
+shift
+doc=()
+crate_type="" crate_name="" src="" test=0 json=()
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --crate-name | --crate-type | --cfg | --check-cfg | -L | --extern | -D | -W | -A | -F)
+      case "$1" in
+        --crate-name) crate_name=$2 ;;
+        --crate-type) crate_type=$2 ;;
+      esac
+      doc+=("$1" "$2")
+      shift 2
+      continue
+      ;;
+    -C)
+      case "$2" in metadata=*) doc+=(-C "$2") ;; esac
+      shift 2
+      continue
+      ;;
+    --out-dir | -o | --emit | --cap-lints | --target | --sysroot | -l | --print | --explain | --codegen)
+      shift 2
+      continue
+      ;;
+    --test) test=1 ;;
+    --error-format=json) doc+=("$1") json=(--json=diagnostic-rendered-ansi) ;;
+    --edition=* | --error-format=* | --deny=* | --warn=* | --allow=* | --forbid=* | --cfg=* | --check-cfg=*) doc+=("$1") ;;
+    -*) ;;
+    *.rs) src=$1 doc+=("$1") ;;
+  esac
+  shift
+done
+# Not a crate's compile (cargo asking the compiler what it is), or a test.
+[ -n "$src" ] && [ "$test" = 0 ] || exit 0
+case "$crate_type" in
+  lib | rlib | cdylib | dylib | staticlib | proc-macro) ;;
+  bin)
+    # cargo doc documents a binary of the package's own (src/main.rs,
+    # src/**/main.rs or src/bin/) unless the library has its name; never
+    # a build script, an example or a bench.
+    case "$src" in "$CARGO_MANIFEST_DIR"/src/* | "${CARGO_MANIFEST_DIR#"$PWD"/}"/src/*) ;; *) exit 0 ;; esac
+    if [ -f "$CARGO_MANIFEST_DIR/src/lib.rs" ] && [ "$crate_name" = "${CARGO_PKG_NAME//-/_}" ]; then exit 0; fi
+    doc+=(--document-private-items -Arustdoc::private-intra-doc-links)
+    ;;
+  *) exit 0 ;;
+esac
+# The diagnostics as cargo reads them (json), without the artifact notices
+# that are the compile's to give.
+exec "${RUSTDOC:-rustdoc}" "${doc[@]}" ${json[@]+"${json[@]}"} -o "$TENSORCHESS_DOC_DIR" -D warnings --crate-version "$CARGO_PKG_VERSION"

@@ -2,7 +2,7 @@
 # Runs every test of the project: the Rust unit, integration and doc tests
 # (the store's on SQLite and on a throwaway PostgreSQL), the full perft
 # suites, the Python package's tests, the page's type check and unit tests,
-# and the browser tests.
+# and the browser tests; the build is also the lint and the docs' build.
 # Everything is built once, with the `ci` profile (Cargo.toml), and the
 # Rust tests run under cargo-nextest. The time of each step is printed.
 set -euo pipefail
@@ -20,11 +20,44 @@ step() {
   return 0
 }
 
-step "Installing what this machine lacks"
-# PostgreSQL, Chromium, Stockfish, Node.js, nginx, systemd-analyze,
-# python-chess, py4swiss, cargo-nextest and the browser tests' npm
-# packages; nothing when all is there.
-bash scripts/install-test-deps.sh
+step "Building, linting and documenting (ci profile; every target, benches and examples too)"
+# What this machine lacks (PostgreSQL, Chromium, Stockfish, Node.js, nginx,
+# systemd-analyze, python-chess, py4swiss, cargo-nextest and the browser
+# tests' npm packages; nothing when all is there) is installed beside the
+# build, which needs only the Rust toolchain: it waits on the network and
+# dpkg. Its output is shown when the build ends.
+install_log=$(mktemp)
+bash scripts/install-test-deps.sh >"$install_log" 2>&1 &
+install_pid=$!
+pg_dir=""
+browser_pid=""
+trap 'kill "$install_pid" 2>/dev/null || true
+      if [ -n "$browser_pid" ]; then kill "$browser_pid" 2>/dev/null || true; fi
+      if [ -n "$pg_dir" ]; then bash scripts/pg-cluster.sh stop "$pg_dir" || true; fi' EXIT
+
+# The build is also the lint and the docs: clippy's driver compiles the
+# workspace's own crates and lints them as `cargo clippy --all-targets --
+# -D warnings` does, and rustdoc documents each library and binary as
+# `cargo doc --no-deps` with RUSTDOCFLAGS="-D warnings" does, into
+# target/doc (scripts/lint-rustc.sh), every cargo command below with it, so
+# that they share one build (the Python wheel's included).
+# TENSORCHESS_LINT=0: plain rustc, neither lints nor docs.
+if [ "${TENSORCHESS_LINT:-1}" != 0 ]; then
+  export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc.sh"
+  export TENSORCHESS_DOC_DIR="$PWD/target/doc"
+fi
+# The Python package is built (and linted) by maturin below, as a wheel.
+cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
+
+step "Installing what this machine lacks (begun beside the build)"
+install_status=0
+wait "$install_pid" || install_status=$?
+cat "$install_log"
+rm -f "$install_log"
+if [ "$install_status" != 0 ]; then
+  echo "installing the tests' dependencies failed (status $install_status)" >&2
+  exit "$install_status"
+fi
 
 # Tests that need PostgreSQL, python-chess or Stockfish are #[ignore]d (a
 # plain `cargo nextest run` reports them skipped); here they all run
@@ -39,24 +72,11 @@ export TENSORCHESS_REQUIRE_PY4SWISS=1 TENSORCHESS_REQUIRE_NGINX=1 TENSORCHESS_RE
 step "PostgreSQL (a throwaway cluster for the store tests)"
 # A PostgreSQL that does not start is a failure here, not a skipped test.
 pg_dir=$(mktemp -d)
-browser_pid=""
-trap 'if [ -n "$browser_pid" ]; then kill "$browser_pid" 2>/dev/null || true; fi
-      bash scripts/pg-cluster.sh stop "$pg_dir" || true' EXIT
 TENSORCHESS_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
 export TENSORCHESS_TEST_PG TENSORCHESS_REQUIRE_PG=1
 echo "PostgreSQL at $TENSORCHESS_TEST_PG"
 
-# The build is also the lint: clippy's driver compiles the workspace's own
-# crates and lints them as `cargo clippy --all-targets -- -D warnings` does
-# (scripts/lint-rustc.sh), every cargo command below with it, so that they
-# share one build (the Python wheel's included). TENSORCHESS_LINT=0: rustc.
-if [ "${TENSORCHESS_LINT:-1}" != 0 ]; then
-  export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc.sh"
-fi
-
-step "Building and linting (ci profile; every target, benches and examples too)"
-# The Python package is built (and linted) by maturin below, as a wheel.
-cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
+# nextest's own view of the test binaries (built above: nothing to compile).
 cargo nextest run --workspace --cargo-profile ci --no-run
 
 # The browser tests need only the binary: they run beside the Rust tests

@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, sq, firstGame, openGames
+  Server, openBrowser, shot, tap, pieceAt, game, newGame, waitForPly, waitForGame, assert, sq, firstGame, openGames, stopFile
 } from './lib.mjs';
 
 let server;
@@ -19,8 +19,7 @@ before(async () => {
 
 after(async () => {
   assert.deepEqual(page.errors, [], 'no script errors on the page');
-  await browser.close();
-  await server.stop();
+  await stopFile({ server, browser });
 });
 
 // Plays one of the offered quiet moves of the side to move by two taps (or a drag).

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, assert, PHONE, firstGame, stopFile
 } from './lib.mjs';
 
 let server;
@@ -26,8 +26,7 @@ before(async () => {
 
 after(async () => {
   assert.deepEqual(page.errors, [], 'no script errors on the page');
-  await browser.close();
-  await server.stop();
+  await stopFile({ server, browser });
 });
 
 const sounds = () => page.evaluate(() => window.__sounds.map((s) => s.name));

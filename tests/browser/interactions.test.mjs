@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import {
-  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby, watchPage
+  Server, openBrowser, shot, settled, tap, sq, pieceAt, game, newGame, waitForPly, waitForGame, toastText, assert, firstGame, openLobby, watchPage, stopFile
 } from './lib.mjs';
 
 let server;
@@ -20,8 +20,7 @@ before(async () => {
 
 after(async () => {
   assert.deepEqual(page.errors, [], 'no script errors on the page');
-  await browser.close();
-  await server.stop();
+  await stopFile({ server, browser });
 });
 
 test('propel in three taps: piece, beast (flashing +), green square with a beast sign', async () => {

@@ -89,30 +89,39 @@ export class Server {
 /** Playwright's `reducedMotion` for a test's `motion` option ('full' or, by default, reduced). */
 const reducedMotion = (/** @type {string | undefined} */ motion) => (motion === 'full' ? 'no-preference' : 'reduce');
 
-// Debian's Chromium with a fresh profile.
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** @type {Promise<import('playwright-core').Browser> | null} */
+let fileChromium = null;
+
+// One Chromium for the test file (each file is its own node process),
+// started by the first browser a test opens: every "browser" a test opens
+// is a fresh context in it (its own cookies, storage and cache, so its own
+// person), which costs a fraction of a Chromium of its own.
+function chromiumOfFile() {
+  if (!fileChromium) fileChromium = chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+  return fileChromium;
+}
+
+// A fresh browser as a newcomer has it: no cookies, no storage.
 // `locale` is the browser's language (navigator.languages), English by default.
 // `motion`: the pages see the system's "reduce motion" setting on unless it
 // is 'full' (moves set at once, nothing looping: a sixth of Chromium's
 // work in these tests); the tests of the animations themselves ask for
 // 'full' (interactions.test.mjs, feel.test.mjs).
 export async function openBrowser({ viewport = DESKTOP, mobile = false, locale = 'en-GB', motion = 'reduce' } = {}) {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tc-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
+  const context = await (await chromiumOfFile()).newContext({
     viewport,
     locale,
     isMobile: mobile,
     hasTouch: mobile,
     reducedMotion: reducedMotion(motion),
     deviceScaleFactor: mobile ? 2 : 1,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--lang=${locale}`,
-    ],
   });
-  const page = context.pages()[0] || (await context.newPage());
+  const page = await context.newPage();
   watchPage(page);
   page.setDefaultTimeout(15000);
   return { context, page, close: () => context.close() };
@@ -134,26 +143,19 @@ export function watchPage(page) {
   return page;
 }
 
-// One Chromium with several isolated contexts (separate cookies: separate
-// people). `person()` opens a new context with one page (options:
-// `viewport`, and `motion` as for openBrowser).
+// Several people at once, each a context of the file's Chromium (separate
+// cookies: separate people). `person()` opens a new one with one page
+// (options: `viewport`, and `motion` as for openBrowser); `close()` closes
+// every one it opened.
 export async function launchBrowser({ viewport = DESKTOP } = {}) {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  /** @type {Array<{ context: import('playwright-core').BrowserContext }>} */
+  const people = [];
   const person = async (opts = {}) => {
-    const context = await browser.newContext({ viewport: opts.viewport || viewport, locale: 'en-GB', reducedMotion: reducedMotion(opts.motion) });
-    const page = await context.newPage();
-    watchPage(page);
-    page.setDefaultTimeout(15000);
-    return { context, page };
+    const p = await openBrowser({ viewport: opts.viewport || viewport, motion: opts.motion });
+    people.push(p);
+    return { context: p.context, page: p.page };
   };
-  return { browser, person, close: () => browser.close() };
+  return { person, close: async () => { for (const p of people) await p.context.close(); } };
 }
 
 /**
@@ -172,6 +174,8 @@ export async function startFile({ browser = false } = {}) {
  */
 export async function stopFile({ server, browser }) {
   await browser?.close();
+  if (fileChromium) await (await fileChromium).close();
+  fileChromium = null;
   await server?.stop();
 }
 

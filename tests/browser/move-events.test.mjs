@@ -11,7 +11,7 @@
 //    recovers with a snapshot of the whole game.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, assert } from './lib.mjs';
+import { Server, launchBrowser, assert, stopFile } from './lib.mjs';
 
 let server;
 let browser;
@@ -30,8 +30,7 @@ before(async () => {
 
 after(async () => {
   for (const p of [alice, bob, carol]) assert.deepEqual(p.page.errors, [], 'no script errors on the page');
-  await browser.close();
-  await server.stop();
+  await stopFile({ server, browser });
 });
 
 // A small seeded generator, so that a failure replays.

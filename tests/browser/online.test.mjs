@@ -6,7 +6,7 @@
 // restored connection, a declined draw offer, a resignation, a rematch.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby, watchPage, waitShowing } from './lib.mjs';
+import { Server, launchBrowser, shot, settled, tap, waitForPly, assert, PHONE, openLobby, waitForLobby, watchPage, waitShowing, stopFile } from './lib.mjs';
 
 let server;
 let browser;
@@ -26,8 +26,7 @@ after(async () => {
   for (const p of [alice, bob, carol]) {
     assert.deepEqual(p.page.errors, [], 'no script errors on the page');
   }
-  await browser.close();
-  await server.stop();
+  await stopFile({ server, browser });
 });
 
 // The game as the server has it (read through the page, with its cookies).
