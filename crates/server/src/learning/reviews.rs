@@ -55,8 +55,8 @@ pub enum ReviewStatus {
     Queued,
     /// Under way: positions analysed of all.
     Running(ReviewProgress),
-    /// Stored: the review (`tensorchess::review::Review`) as JSON.
-    Done(serde_json::Value),
+    /// Stored: the review.
+    Done(Box<Review>),
     /// Why it failed.
     Failed(String),
 }
@@ -277,7 +277,7 @@ impl Reviews {
 }
 
 fn done(id: &str, record: &ReviewRecord) -> Result<ReviewStatus, AppError> {
-    let review: serde_json::Value = serde_json::from_str(&record.review_json)
+    let review: Review = serde_json::from_str(&record.review_json)
         .map_err(|e| AppError::Internal(format!("the stored review of {id} does not read: {e}")))?;
-    Ok(ReviewStatus::Done(review))
+    Ok(ReviewStatus::Done(Box::new(review)))
 }

@@ -2,7 +2,7 @@
 
 use crate::learning::reviews::ReviewStatus;
 use serde::Serialize;
-use tensorchess_analysis::review::ReviewProgress;
+use tensorchess_analysis::review::{Review, ReviewProgress};
 
 /// Where a game's review is, by name (the fields that go with each are
 /// in [`ReviewStatusView`]).
@@ -30,8 +30,8 @@ pub struct ReviewStatusView {
     pub status: ReviewState,
     /// Positions analysed of all (queued and running).
     pub progress: Option<ReviewProgress>,
-    /// The review (`done`): `tensorchess::review::Review`.
-    pub review: Option<serde_json::Value>,
+    /// The review (`done`).
+    pub review: Option<Box<Review>>,
     /// Why it failed (`failed`).
     pub error: Option<String>,
 }
@@ -63,11 +63,22 @@ mod tests {
     #[test]
     fn each_status_has_its_name_and_only_its_own_fields() {
         let progress = ReviewProgress { done: 3, total: 9 };
+        let review = Review {
+            variant: "tensor".into(),
+            start_fen: "8/8/8/8/8/8/8/8 w - - 0 1".into(),
+            first_move_number: 1,
+            white_first: true,
+            budget: tensorchess_analysis::review::Budget::Nodes(1000),
+            start_eval: None,
+            plies: Vec::new(),
+            white: Default::default(),
+            black: Default::default(),
+        };
         let cases = [
             (ReviewStatus::None, "none"),
             (ReviewStatus::Queued, "queued"),
             (ReviewStatus::Running(progress), "running"),
-            (ReviewStatus::Done(serde_json::json!({"moves": []})), "done"),
+            (ReviewStatus::Done(Box::new(review)), "done"),
             (ReviewStatus::Failed("stopped".into()), "failed"),
         ];
         for (status, name) in cases {
@@ -78,6 +89,9 @@ mod tests {
             assert_eq!(v.progress.is_some(), name == "running", "{v:?}");
             assert_eq!(v.review.is_some(), name == "done", "{v:?}");
             assert_eq!(v.error.is_some(), name == "failed", "{v:?}");
+            if name == "done" {
+                assert_eq!(json["review"]["variant"], "tensor", "{json}");
+            }
         }
     }
 }
