@@ -9,15 +9,7 @@ use crate::{Move, Position, Variant};
 /// assert_eq!(perft(&Position::<Chess>::new(), 3), 8902);
 /// ```
 pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal(),
-        _ => pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| perft(&pos.play(m), depth - 1))
-            .sum(),
-    }
+    V::perft(pos, depth)
 }
 
 /// [`perft`] that gives up, returning `None`, soon after `stop` is set
@@ -36,18 +28,7 @@ pub fn perft_stoppable<V: Variant>(
     depth: u32,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<u64> {
-    if depth >= 2 && stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return None;
-    }
-    match depth {
-        0 => Some(1),
-        1 => Some(pos.count_legal()),
-        _ => pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| perft_stoppable(&pos.play(m), depth - 1, stop))
-            .sum(),
-    }
+    V::perft_stoppable(pos, depth, stop)
 }
 
 /// Perft split by the first move.
@@ -60,3 +41,57 @@ pub fn perft_divide<V: Variant>(pos: &Position<V>, depth: u32) -> Vec<(Move, u64
         .map(|m| (m, perft(&pos.play(m), depth - 1)))
         .collect()
 }
+
+// The counts themselves, generic, named only by each game's entries below:
+// [`perft`] and [`perft_stoppable`] call the game's, so the counting is
+// compiled here, with the rules' optimisation, and not again (and perhaps
+// unoptimised) in every crate that counts.
+
+pub(crate) fn count<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(),
+        _ => pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| count(&pos.play(m), depth - 1))
+            .sum(),
+    }
+}
+
+pub(crate) fn count_stoppable<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if depth >= 2 && stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    match depth {
+        0 => Some(1),
+        1 => Some(pos.count_legal()),
+        _ => pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| count_stoppable(&pos.play(m), depth - 1, stop))
+            .sum(),
+    }
+}
+
+/// A game's perft entries ([`Variant::perft`], [`Variant::perft_stoppable`]),
+/// written in each `impl Variant`.
+macro_rules! perft_entries {
+    () => {
+        fn perft(pos: &$crate::Position<Self>, depth: u32) -> u64 {
+            $crate::perft::count(pos, depth)
+        }
+        fn perft_stoppable(
+            pos: &$crate::Position<Self>,
+            depth: u32,
+            stop: &::std::sync::atomic::AtomicBool,
+        ) -> Option<u64> {
+            $crate::perft::count_stoppable(pos, depth, stop)
+        }
+    };
+}
+pub(crate) use perft_entries;

@@ -7,10 +7,12 @@
 //! does: beasts (Tensor Chess) and men and drops (Chessence).
 
 use crate::attacks::{CHESS_TABLES, CHESSENCE_TABLES, TENSOR_TABLES, Tables};
-use crate::{Color, Geometry, Piece, Role, Word};
+use crate::perft::perft_entries;
+use crate::{Color, Geometry, Piece, Position, Role, Word};
 use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 
 /// The side of the board a castling goes to.
 ///
@@ -160,6 +162,14 @@ pub trait Variant: Copy + Clone + fmt::Debug + Default + Send + Sync + 'static {
 
     /// The game's attack tables.
     fn tables() -> &'static Tables<Self::Word>;
+
+    /// [`crate::perft()`] in this game. Each game's is compiled in this
+    /// crate, optimised as the rules are, whichever crate counts: a generic
+    /// count would be compiled again in each crate that names it.
+    fn perft(pos: &Position<Self>, depth: u32) -> u64;
+
+    /// [`crate::perft_stoppable()`] in this game, compiled here likewise.
+    fn perft_stoppable(pos: &Position<Self>, depth: u32, stop: &AtomicBool) -> Option<u64>;
 }
 
 /// Orthodox chess.
@@ -185,6 +195,7 @@ impl Variant for Chess {
     fn tables() -> &'static Tables<u64> {
         &CHESS_TABLES
     }
+    perft_entries!();
 }
 
 impl Variant for Tensor {
@@ -243,6 +254,7 @@ impl Variant for Tensor {
     fn tables() -> &'static Tables<u128> {
         &TENSOR_TABLES
     }
+    perft_entries!();
 }
 
 /// White's drop squares d2 d3 e1 e2 e3 f2; Black's a8 b7 b8 b9 c7 c8.
@@ -280,6 +292,7 @@ impl Variant for Chessence {
     fn tables() -> &'static Tables<u64> {
         &CHESSENCE_TABLES
     }
+    perft_entries!();
 }
 
 /// The game, as a value: for command lines, protocols and storage.

@@ -525,9 +525,23 @@ async fn nginx_as_documented_serves_two_instances_and_survives_one() {
     }
     assert!(spent >= 30, "the burst is the visitor's own: {spent}");
     // … a forged X-Forwarded-For does not make it someone else (nginx
-    // appends the real address, the nearest hop wins) …
-    let forged = write(greedy, "X-Forwarded-For: 203.0.113.7\r\n").await;
-    assert_eq!(forged.status, 429, "{}", forged.body);
+    // appends the real address, the nearest hop wins): someone else would
+    // have a burst of 30 of their own, where the visitor gets back only
+    // what its allowance refills meanwhile (5 a second; the clock is the
+    // server's own, so the time these calls take is allowed for).
+    let started = Instant::now();
+    let mut passed = 0;
+    for _ in 0..40 {
+        let forged = write(greedy, "X-Forwarded-For: 203.0.113.7\r\n").await;
+        if forged.status != 429 {
+            passed += 1;
+        }
+    }
+    let refilled = 2 + (started.elapsed().as_secs_f64() * 5.0).ceil() as usize;
+    assert!(
+        passed < 30 && passed <= refilled,
+        "{passed} of 40 forged writes passed, {refilled} refilled meanwhile"
+    );
     // … and other visitors, the players among them, are not held back.
     let other = write(IpAddr::from([127, 0, 0, 3]), "").await;
     assert_ne!(other.status, 429, "{}", other.body);
