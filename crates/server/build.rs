@@ -28,6 +28,13 @@ fn main() {
     walk(&base, &mut files);
     files.sort();
     let mut table = String::from("&[\n");
+    // The assets' version: FNV-1a over every embedded file's path and bytes.
+    let mut version = 0xcbf2_9ce4_8422_2325u64;
+    let mut hash = |bytes: &[u8]| {
+        for b in bytes {
+            version = (version ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    };
     for file in &files {
         println!("cargo:rerun-if-changed={}", file.display());
         let rel = file
@@ -44,6 +51,8 @@ fn main() {
         {
             continue;
         }
+        hash(rel.as_bytes());
+        hash(&std::fs::read(file).unwrap());
         writeln!(
             table,
             "    Asset {{ path: {rel:?}, mime: {:?}, body: include_bytes!({:?}) }},",
@@ -55,4 +64,6 @@ fn main() {
     table.push(']');
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets.rs");
     std::fs::write(out, table).unwrap();
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets_version.rs");
+    std::fs::write(out, format!("\"{:012x}\"", version >> 16)).unwrap();
 }

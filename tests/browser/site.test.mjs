@@ -1,7 +1,8 @@
 // The site as a whole: the same header on every page (the site's pages,
 // Tournaments among them,
 // the player's menu: one can log in from any page), at most 56 px tall on
-// a 375×667 phone; skip links that lead somewhere; and the home page's
+// a 375×667 phone; skip links that lead somewhere; a second page's modules
+// from the browser's cache; and the home page's
 // first screen for a newcomer (a live board, a game against the engine one
 // tap away, what Tensor Chess is with links to the lessons and the rules,
 // the lobby one tap away), on a phone and on a desktop.
@@ -91,6 +92,8 @@ test('the shell (ui/shell.js) is in the first paint of every page, on a slow net
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
+    // Each page as a first visit: nothing from the cache (the next test).
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     // What the first frame has (requestAnimationFrame runs before the frame is drawn).
     await page.addInitScript(() => {
       requestAnimationFrame(() => {
@@ -111,6 +114,45 @@ test('the shell (ui/shell.js) is in the first paint of every page, on a slow net
       assert.deepEqual(await page.evaluate(() => [document.querySelectorAll('header.top').length, document.querySelectorAll('.skip-link').length,
         document.querySelectorAll('#announce').length, document.querySelectorAll('link[rel=icon]').length]), [1, 1, 1, 1], url);
     }
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('a second page of the site asks the server for its HTML only: its modules and styles are kept', async () => {
+  const b = await openBrowser({ viewport: DESKTOP });
+  const page = b.page;
+  try {
+    /** Every module and style sheet the page loaded: its path, and whether it came over the network. */
+    const loaded = () => page.evaluate(() => performance.getEntriesByType('resource')
+      .map((e) => /** @type {PerformanceResourceTiming} */ (e))
+      .filter((e) => /\.(js|css)$/.test(new URL(e.name).pathname))
+      .map((e) => ({ path: new URL(e.name).pathname, fetched: e.transferSize > 0 })));
+    await page.goto(`${server.url}/`);
+    await headerReady(page);
+    const first = await loaded();
+    // Every one is this build's copy, fetched on the first visit.
+    const version = first[0].path.split('/')[2];
+    assert.match(version, /^[0-9a-f]{12}$/);
+    assert.ok(first.length > 30, `${first.length} files`);
+    for (const f of first) {
+      assert.ok(f.path.startsWith(`/a/${version}/`), f.path);
+      assert.ok(f.fetched, `${f.path} came over the network the first time`);
+    }
+    // The Rules page shares most of them (the shell, the board, the API's
+    // client): those come from the cache; only its own are fetched.
+    await page.goto(`${server.url}/rules.html`);
+    await headerReady(page);
+    const rules = await loaded();
+    const shared = rules.filter((f) => first.some((g) => g.path === f.path));
+    assert.ok(shared.length > 20, `${shared.length} shared files`);
+    assert.deepEqual(shared.filter((f) => f.fetched).map((f) => f.path), [], 'shared files asked for again');
+    assert.ok(rules.some((f) => f.path.endsWith('/js/rules.js') && f.fetched), 'its own module fetched');
+    // A reload fetches none of them.
+    await page.reload();
+    await headerReady(page);
+    assert.deepEqual((await loaded()).filter((f) => f.fetched).map((f) => f.path), []);
     assert.deepEqual(page.errors, []);
   } finally {
     await b.close();

@@ -1,9 +1,21 @@
 //! The page's files, embedded in the binary at build time (no build step:
 //! they are plain HTML, CSS and JavaScript modules).
+//!
+//! Each file is served at its own path (`/js/app.js`, revalidated by ETag
+//! at every use) and under the assets' version (`/a/{VERSION}/js/app.js`,
+//! kept by the browser for a year: a new build has a new version). The
+//! pages name the versioned copies: their style sheets directly, their
+//! modules through an import map (`/js/` → `/a/{VERSION}/js/`; the
+//! modules import one another by relative paths, so the whole graph comes
+//! from the versioned folder). A page's second visit, or another page of
+//! the site, then loads its dozens of modules from the browser's cache
+//! without asking the server at all.
 
 use super::mime::mime_of;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 const HTML: &str = "text/html; charset=utf-8";
 #[cfg(test)]
@@ -23,6 +35,65 @@ pub struct Asset {
 
 /// Every file under `assets/`, listed by `build.rs` at build time.
 pub static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+/// The assets' version: a hash of every embedded file (build.rs), so any
+/// change to any file makes a new one.
+pub const VERSION: &str = include!(concat!(env!("OUT_DIR"), "/assets_version.rs"));
+
+/// Where the versioned copies are: `/a/{VERSION}/{path}`.
+const VERSIONED: &str = "/a/";
+
+/// How long a versioned copy is kept: its content never changes.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// A page as served: its style sheets and modules named by their versioned
+/// copies (an import map before its first script maps `/js/`).
+fn versioned_page(html: &str) -> String {
+    let html = html.replace("href=\"/css/", &format!("href=\"{VERSIONED}{VERSION}/css/"));
+    let map = format!(
+        "<script type=\"importmap\">{{\"imports\":{{\"/js/\":\"{VERSIONED}{VERSION}/js/\"}}}}</script>\n  "
+    );
+    match html.find("<script") {
+        Some(at) => format!("{}{map}{}", &html[..at], &html[at..]),
+        None => html,
+    }
+}
+
+/// An embedded file as it is sent: the body (pages versioned) and its ETag.
+struct Served {
+    body: axum::body::Bytes,
+    etag: HeaderValue,
+}
+
+/// Every embedded file as sent, made once.
+static SERVED: LazyLock<HashMap<&'static str, Served>> = LazyLock::new(|| {
+    ASSETS
+        .iter()
+        .map(|a| {
+            let body = if a.mime == HTML {
+                versioned_page(&String::from_utf8_lossy(a.body)).into()
+            } else {
+                axum::body::Bytes::from_static(a.body)
+            };
+            let etag = HeaderValue::from_str(&etag(&body))
+                .unwrap_or_else(|_| HeaderValue::from_static("\"0\""));
+            (a.path, Served { body, etag })
+        })
+        .collect()
+});
+
+/// A URL path without its version prefix, and whether it named this
+/// build's version (`/a/{VERSION}/js/app.js` → `(/js/app.js, Some(true))`;
+/// another version → `Some(false)`; an unversioned path → `None`).
+fn unversioned(path: &str) -> (&str, Option<bool>) {
+    let Some(rest) = path.strip_prefix(VERSIONED) else {
+        return (path, None);
+    };
+    match rest.find('/') {
+        Some(at) => (&rest[at..], Some(&rest[..at] == VERSION)),
+        None => (path, None),
+    }
+}
 
 /// The asset at a URL path (`/` is `index.html`).
 pub fn find(path: &str) -> Option<&'static Asset> {
@@ -60,14 +131,18 @@ fn from_disk(path: &str) -> Option<Response> {
 
 /// A page file's text (a template the server fills): from
 /// `TENSORCHESS_ASSETS_DIR` while working on the page, else the copy built
-/// in; `None` for no such file.
+/// in, as it is served (versioned); `None` for no such file.
 pub(crate) fn text(path: &str) -> Option<String> {
     if let Some(dir) = std::env::var_os("TENSORCHESS_ASSETS_DIR") {
         if let Ok(s) = std::fs::read_to_string(std::path::Path::new(&dir).join(path)) {
             return Some(s);
         }
     }
-    find(path).map(|a| String::from_utf8_lossy(a.body).into_owned())
+    let a = find(path)?;
+    Some(match SERVED.get(a.path) {
+        Some(served) => String::from_utf8_lossy(&served.body).into_owned(),
+        None => String::from_utf8_lossy(a.body).into_owned(),
+    })
 }
 
 fn etag(body: &[u8]) -> String {
@@ -77,12 +152,15 @@ fn etag(body: &[u8]) -> String {
     format!("\"{h:016x}\"")
 }
 
-/// Serves an embedded file, with an ETag so browsers revalidate cheaply.
+/// Serves an embedded file: a versioned copy of this build's version to be
+/// kept, any other with an ETag so browsers revalidate cheaply (a page
+/// still open from an earlier build gets this build's file, not kept).
 pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
-    if let Some(res) = from_disk(uri.path()) {
+    let (path, this_version) = unversioned(uri.path());
+    if let Some(res) = from_disk(path) {
         return res;
     }
-    let Some(asset) = find(uri.path()) else {
+    let Some(asset) = find(path) else {
         return (
             StatusCode::NOT_FOUND,
             [(header::CONTENT_TYPE, HTML)],
@@ -90,20 +168,25 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
         )
             .into_response();
     };
-    let tag = etag(asset.body);
+    let Some(served) = SERVED.get(asset.path) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let cache = if this_version == Some(true) {
+        IMMUTABLE
+    } else {
+        "no-cache"
+    };
     if headers
         .get(header::IF_NONE_MATCH)
-        .is_some_and(|v| v.as_bytes() == tag.as_bytes())
+        .is_some_and(|v| v == served.etag)
     {
-        return StatusCode::NOT_MODIFIED.into_response();
+        return (StatusCode::NOT_MODIFIED, [(header::CACHE_CONTROL, cache)]).into_response();
     }
-    let mut res = asset.body.into_response();
+    let mut res = served.body.clone().into_response();
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(asset.mime));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if let Ok(v) = HeaderValue::from_str(&tag) {
-        h.insert(header::ETAG, v);
-    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::ETAG, served.etag.clone());
     res
 }
 

@@ -515,6 +515,92 @@ async fn the_page_and_its_files_are_served() {
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
 
+/// A GET through the router: status, `Cache-Control` and body.
+async fn get_file(t: &TestApp, path: &str) -> (StatusCode, String, Vec<u8>) {
+    let res = t
+        .router
+        .clone()
+        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = res.status();
+    let cache = res
+        .headers()
+        .get(header::CACHE_CONTROL)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let body = axum::body::to_bytes(res.into_body(), 1 << 24)
+        .await
+        .unwrap()
+        .to_vec();
+    (status, cache, body)
+}
+
+#[tokio::test]
+async fn the_pages_name_versioned_files_that_browsers_keep() {
+    let t = TestApp::new();
+    for page in ["/", "/rules.html", "/puzzles.html", "/docs/bots"] {
+        let (status, cache, html) = get_file(&t, page).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert_eq!(cache, "no-cache", "{page}: a page is always asked again");
+        let html = String::from_utf8(html).unwrap();
+        // The import map comes before the first script, and maps /js/ to
+        // this build's folder; the style sheets are named there directly.
+        let map_at = html.find("<script type=\"importmap\">").expect(page);
+        assert_eq!(html.find("<script"), Some(map_at), "{page}");
+        let version = html[map_at..]
+            .split("\"/js/\":\"/a/")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .expect("the version in the import map")
+            .to_string();
+        assert_eq!(version.len(), 12, "{page}: {version}");
+        assert!(
+            html.contains(&format!(
+                "<link rel=\"stylesheet\" href=\"/a/{version}/css/app.css\">"
+            )),
+            "{page}"
+        );
+        assert!(
+            !html.contains("href=\"/css/"),
+            "{page}: an unversioned style sheet"
+        );
+
+        // This build's copies are kept for a year, the same bytes as the
+        // file at its own path (which is revalidated every time).
+        for file in ["/js/app.js", "/js/ui/shell.js", "/css/app.css"] {
+            let (status, cache, body) = get_file(&t, &format!("/a/{version}{file}")).await;
+            assert_eq!(status, StatusCode::OK, "{file}");
+            assert_eq!(cache, "public, max-age=31536000, immutable", "{file}");
+            let (_, plain_cache, plain) = get_file(&t, file).await;
+            assert_eq!(plain_cache, "no-cache", "{file}");
+            assert_eq!(body, plain, "{file}");
+        }
+    }
+    // Another build's version (a page left open over a deploy) gets this
+    // build's file, not to be kept; nothing else is found under /a/.
+    let (status, cache, _) = get_file(&t, "/a/0123456789ab/js/app.js").await;
+    assert_eq!((status, cache.as_str()), (StatusCode::OK, "no-cache"));
+    let (_, _, html) = get_file(&t, "/").await;
+    let html = String::from_utf8(html).unwrap();
+    let version = html
+        .split("\"/a/")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    for path in [
+        format!("/a/{version}/js/nothing.js"),
+        format!("/a/{version}/../js/app.js"),
+        format!("/a/{version}"),
+        "/a/".to_string(),
+    ] {
+        let (status, _, _) = get_file(&t, &path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
 #[tokio::test]
 async fn websocket_sends_snapshots_and_updates_and_survives_bad_messages() {
     use tokio_tungstenite::tungstenite::Message;

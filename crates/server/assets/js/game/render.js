@@ -10,6 +10,7 @@ import {
 import { t, plural, colorName, colorArgs, endText, playerName, daysPerMove } from '../i18n.js';
 import { signed } from '../ratings.js';
 import { titleMark } from '../ui/title-mark.js';
+import { setText, setAttr } from '../ui/el.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('./state.js').GameState} GameState */
@@ -133,11 +134,13 @@ export function renderClocks(state, board, g) {
     let ms = clock[`${color}_ms`];
     const running = clock.running === color && !g.end;
     if (running) ms -= (state.frozenAt ?? performance.now()) - state.clockAt;
-    node.textContent = clock.days ? formatDaysLeft(ms) : formatClock(ms);
+    // Drawn ten times a second, its text changing about once (ui/el.js).
+    const time = clock.days ? formatDaysLeft(ms) : formatClock(ms);
+    setText(node, time);
     node.dataset.ms = String(Math.max(0, Math.round(ms)));
     node.classList.toggle('running', running);
     node.classList.toggle('low', ms < 20000);
-    node.setAttribute('aria-label', t('clock.label', { ...colorArgs(color), time: node.textContent }));
+    setAttr(node, 'aria-label', t('clock.label', { ...colorArgs(color), time }));
     if (running && color === state.seat) mine = ms;
   }
   renderFirstMoveWait(state, g, clock || null);
@@ -156,7 +159,7 @@ function renderFirstMoveWait(state, g, clock) {
   const left = Math.max(0, wait - ((state.frozenAt ?? performance.now()) - state.clockAt));
   const secs = Math.ceil(left / 1000);
   const turn = g.position.turn;
-  node.textContent = turn === state.seat ? t('first_move.you', { secs }) : t('first_move.other', { ...colorArgs(turn), secs });
+  setText(node, turn === state.seat ? t('first_move.you', { secs }) : t('first_move.other', { ...colorArgs(turn), secs }));
   node.classList.toggle('low', secs <= 15);
 }
 

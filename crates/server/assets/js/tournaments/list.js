@@ -8,6 +8,7 @@ import { t, plural } from '../i18n.js';
 import { tourName, termsText, whenText, tourError, el, dateTime } from './format.js';
 import { setupForm } from './form.js';
 import { frozen } from '../frozen.js';
+import { setText } from '../ui/el.js';
 
 /** @typedef {import('../api.js').TournamentsView} TournamentsView */
 /** @typedef {import('../api.js').TournamentSummary} TournamentSummary */
@@ -57,7 +58,7 @@ function tick(view) {
   const now = Date.now();
   for (const s of [...view.lists.upcoming, ...view.lists.running]) {
     const when = document.querySelector(`#tournaments-lists li[data-id="${s.id}"] .tour-when`);
-    if (when) when.textContent = whenText(s, now);
+    if (when) setText(/** @type {HTMLElement} */ (when), whenText(s, now));
   }
   // One due to start (or an arena due to end): the lists are asked again, every 5 s at most.
   const due = view.lists.upcoming.some((s) => s.starts_at <= now) || view.lists.running.some((s) => !!s.ends_at && s.ends_at <= now);

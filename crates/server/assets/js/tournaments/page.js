@@ -17,6 +17,7 @@
 import { topicOf, tournaments } from '../api.js';
 import { t, playerName } from '../i18n.js';
 import { announce } from '../ui/notice.js';
+import { setText, setAttr } from '../ui/el.js';
 import { tourName, termsText, whenText, tourError, el, dateTime } from './format.js';
 import { renderStandings, renderPodium } from './standings.js';
 import { renderGames } from './rounds.js';
@@ -134,8 +135,8 @@ function renderWhen(st) {
   const v = st.view;
   if (!v) return;
   const when = $('#tour-when');
-  when.textContent = whenText(v, Date.now());
-  when.title = t('tour.starts_at', { time: dateTime(v.starts_at) });
+  setText(when, whenText(v, Date.now()));
+  setAttr(when, 'title', t('tour.starts_at', { time: dateTime(v.starts_at) }));
 }
 
 /** Join, Pause, Withdraw, and what the player's entry is. @param {TournamentState} st @param {TournamentView} v */
