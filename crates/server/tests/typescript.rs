@@ -13,12 +13,15 @@ use std::path::PathBuf;
 use tensorchess_server::challenges::ChallengeRequest;
 use tensorchess_server::explorer::ExplorerView;
 use tensorchess_server::http::views::games::{CorrespondenceView, GameListView};
+use tensorchess_server::http::views::lessons::LessonsView;
 use tensorchess_server::http::views::pgn_tree::TreeImportView;
 use tensorchess_server::http::views::players::{BotsView, FoundPlayerView, MeView, ProfileView};
 use tensorchess_server::http::views::puzzles::{PuzzleResultView, PuzzleView, ThemesView};
+use tensorchess_server::http::views::reviews::ReviewStatusView;
 use tensorchess_server::http::views::site::SiteView;
 use tensorchess_server::http::views::tokens::{NewTokenView, TokensView};
 use tensorchess_server::http::views::tournaments::TournamentsView;
+use tensorchess_server::learning::lessons::CheckView;
 use tensorchess_server::requests::SeekRequest;
 use tensorchess_server::tournaments::CreateTournamentRequest;
 use tensorchess_server::views::tournament::{
@@ -100,6 +103,9 @@ fn generated() -> String {
     // The analysis board: an imported PGN's tree and the opening explorer.
     d.visit::<TreeImportView>();
     d.visit::<ExplorerView>();
+    d.visit::<ReviewStatusView>();
+    d.visit::<LessonsView>();
+    d.visit::<CheckView>();
     // What the pages send: a seek, a challenge, a new tournament.
     d.visit::<SeekRequest>();
     d.visit::<ChallengeRequest>();

@@ -17,8 +17,9 @@ use tensorchess_engine::Eval;
 
 /// An evaluation from one side's view: centipawns, or mate in N moves
 /// (negative: being mated).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "ReviewScore")]
 pub enum Score {
     /// Centipawns (100 is a pawn), positive when the side is better.
     Cp(i32),
@@ -109,7 +110,9 @@ pub fn win_percent(s: Score) -> f64 {
 }
 
 /// How bad a move was.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Judgement {
     /// `?!`: winning chances down by 0.1 to 0.2, or a mate let in or let

@@ -35,8 +35,9 @@ use tensorchess_rules::{Color, Game, Move, Position, san};
 use tensorchess_rules::{VariantGame, with_game};
 
 /// The analysis budget of each position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "ReviewBudget")]
 pub enum Budget {
     /// Nodes per position.
     Nodes(u64),
@@ -79,7 +80,7 @@ impl Default for ReviewSettings {
 }
 
 /// Progress of a review: positions analysed of all.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ReviewProgress {
     /// Positions analysed so far.
     pub done: usize,
@@ -96,8 +97,9 @@ pub enum ReviewError {
 }
 
 /// A side, for JSON.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "ReviewSide")]
 pub enum Side {
     /// White, `"white"` in JSON.
     White,
@@ -115,7 +117,7 @@ impl From<Color> for Side {
 }
 
 /// The engine's better move in the position before a judged move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct BetterMove {
     /// RULES 4.2 move string.
     pub uci: String,
@@ -131,7 +133,7 @@ pub struct BetterMove {
 }
 
 /// One move of the game, reviewed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct PlyReview {
     /// 1 for the game's first move.
     pub ply: usize,
@@ -158,7 +160,7 @@ pub struct PlyReview {
 }
 
 /// One side's summary.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SideSummary {
     /// Game accuracy, 0–100 (`None` without moves).
     pub accuracy: Option<f64>,
@@ -171,7 +173,7 @@ pub struct SideSummary {
 }
 
 /// A reviewed game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Review {
     /// `tensor`, `chess` or `chessence`.
     pub variant: String,

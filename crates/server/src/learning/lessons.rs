@@ -27,7 +27,8 @@ pub const LESSONS_JSON: &str = include_str!("../../lessons/tensor.json");
 pub const MAX_MOVES: usize = 64;
 
 /// A text in each of the page's languages.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
+#[ts(rename = "LessonText")]
 pub struct Text {
     /// English.
     pub en: String,
@@ -36,8 +37,9 @@ pub struct Text {
 }
 
 /// What a level asks for.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "LessonGoal")]
 pub enum Goal {
     /// Put a white piece on every marked square (each counts once reached).
     Collect,
@@ -48,8 +50,9 @@ pub enum Goal {
 }
 
 /// The kind of move a level asks for.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "LessonOnly")]
 pub enum Only {
     /// No propel, castling or promotion: a plain move (a slide, a
     /// ricochet, a hop).
@@ -83,8 +86,9 @@ impl Only {
 }
 
 /// One level: a position, a goal, a par.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
+#[ts(rename = "LessonLevel")]
 pub struct Level {
     /// The level's id (`beast-step-1`), as progress is stored under.
     pub id: String,
@@ -102,6 +106,7 @@ pub struct Level {
     /// The one kind of move the level allows (a propel, a castling...),
     /// when another kind could also meet the goal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub only: Option<Only>,
     /// Moves for three stars.
     pub par: u32,
@@ -113,12 +118,14 @@ pub struct Level {
     /// A way to meet the goal in `par` moves (kept from pages: the tests
     /// replay it).
     #[serde(skip_serializing)]
+    #[ts(skip)]
     pub solution: Vec<String>,
 }
 
 /// A stage: levels about one thing.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
+#[ts(rename = "LessonStage")]
 pub struct Stage {
     /// The stage's id.
     pub id: String,
@@ -131,7 +138,7 @@ pub struct Stage {
 }
 
 /// The lessons of a game.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct LessonBook {
     /// The game the lessons teach (`tensor`).
@@ -176,7 +183,7 @@ pub fn stars(moves: usize, par: u32) -> u8 {
 }
 
 /// A move that could not be played, and why.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct LessonRefusal {
     /// Its index in the moves sent.
     pub index: usize,
@@ -193,7 +200,8 @@ pub struct LessonRefusal {
 }
 
 /// What a level's moves come to.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
+#[ts(rename = "LessonCheckView")]
 pub struct CheckView {
     /// The level's id.
     pub level: String,
@@ -220,7 +228,7 @@ pub struct CheckView {
 }
 
 /// A player's best on a level.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct LevelProgressView {
     /// 1 to 3.
     pub stars: u8,

@@ -48,6 +48,32 @@ best: MoveView | null,
 score: ScoreView, };
 
 /**
+ * The engine's better move in the position before a judged move.
+ */
+export type BetterMove = {
+/**
+ * RULES 4.2 move string.
+ */
+uci: string,
+/**
+ * The better move in SAN.
+ */
+san: string,
+/**
+ * The engine's line from that position, starting with the better move,
+ * in SAN (at most [`ReviewSettings::line_plies`] moves).
+ */
+line_san: Array<string>,
+/**
+ * The same line as move strings.
+ */
+line_uci: Array<string>,
+/**
+ * Its evaluation, from White's view.
+ */
+eval: ReviewScore, };
+
+/**
  * `GET /api/bots`: the bot accounts, those online first.
  */
 export type BotsView = {
@@ -1084,6 +1110,11 @@ variants: Array<VariantInfo>,
 levels: Array<LevelInfo>, };
 
 /**
+ * How bad a move was.
+ */
+export type Judgement = "inaccuracy" | "mistake" | "blunder";
+
+/**
  * Why a request was refused (see the module).
  */
 export type Kind = "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "misdirected_host" | "conflict" | "illegal_move" | "too_large" | "timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "overloaded" | "internal" | "not_a_player" | "not_your_turn" | "stale" | "game_over" | "waiting" | "already_offered" | "too_soon" | "no_offer" | "too_late" | "too_early" | "not_over" | "seats_taken" | "not_online" | "not_allowed" | "not_your_room" | "account_needed" | "too_many_seeks" | "lobby_full" | "name_taken" | "banned" | "account_closed" | "forbidden_origin" | "engine_busy" | "review_running" | "too_many" | "muted" | "missing_scope" | "bot_account" | "still_open";
@@ -1092,6 +1123,196 @@ export type Kind = "bad_request" | "unauthorized" | "not_found" | "method_not_al
  * `kind` of `POST /api/tournaments`.
  */
 export type KindRequest = "arena" | "swiss" | "round_robin";
+
+/**
+ * The lessons of a game.
+ */
+export type LessonBook = {
+/**
+ * The game the lessons teach (`tensor`).
+ */
+variant: string,
+/**
+ * The stages, in order.
+ */
+stages: Array<LessonStage>, };
+
+/**
+ * What a level's moves come to.
+ */
+export type LessonCheckView = {
+/**
+ * The level's id.
+ */
+level: string,
+/**
+ * The moves that were played (all of them unless `refused`).
+ */
+played: number,
+/**
+ * The move that could not be played, and why.
+ */
+refused: LessonRefusal | null,
+/**
+ * The position now, White to move (or mated), with its legal moves.
+ */
+position: PositionView,
+/**
+ * The last move played, with its path (for the animation).
+ */
+last: MoveView | null,
+/**
+ * Marked squares reached or cleared.
+ */
+done_squares: Array<string>,
+/**
+ * Marked squares left.
+ */
+remaining: Array<string>,
+/**
+ * The level is done.
+ */
+goal_met: boolean,
+/**
+ * 1 to 3, when the goal is met.
+ */
+stars: number | null,
+/**
+ * The level's moves for three stars.
+ */
+par: number,
+/**
+ * The player's best on this level (after this try).
+ */
+best: LevelProgressView | null, };
+
+/**
+ * What a level asks for.
+ */
+export type LessonGoal = "collect" | "capture" | "mate";
+
+/**
+ * One level: a position, a goal, a par.
+ */
+export type LessonLevel = {
+/**
+ * The level's id (`beast-step-1`), as progress is stored under.
+ */
+id: string,
+/**
+ * The position, White to move.
+ */
+fen: string,
+/**
+ * What the player must do.
+ */
+goal: LessonGoal,
+/**
+ * The marked squares (collect, capture).
+ */
+squares: Array<string>,
+/**
+ * Squares whose pieces must stay (jumping an enemy beast without
+ * capturing it): taking one fails the level.
+ */
+keep: Array<string>,
+/**
+ * The one kind of move the level allows (a propel, a castling...),
+ * when another kind could also meet the goal.
+ */
+only?: LessonOnly,
+/**
+ * Moves for three stars.
+ */
+par: number,
+/**
+ * The instructions shown with the board.
+ */
+text: LessonText,
+/**
+ * What the level teaches, checked against the solution by the tests
+ * (`step`, `hop_orthogonal`, `ricochet_rook`, `propel_knight`, ...).
+ */
+teaches: Array<string>, };
+
+/**
+ * The kind of move a level asks for.
+ */
+export type LessonOnly = "normal" | "propel" | "castle" | "beast_promotion";
+
+/**
+ * A move that could not be played, and why.
+ */
+export type LessonRefusal = {
+/**
+ * Its index in the moves sent.
+ */
+index: number,
+/**
+ * `illegal_move`, `bad_request`, `gives_check`, `not_mate`, `wrong_kind`,
+ * `took_kept`, `goal_met` (no move after the goal), `too_many`.
+ */
+kind: string,
+/**
+ * Why, as a sentence for the player.
+ */
+message: string,
+/**
+ * For illegal moves: the rules' reason in a word
+ * ([`IllegalReason::code`](tensorchess_rules::IllegalReason::code)).
+ */
+code: string | null,
+/**
+ * For illegal moves: the reason's details by name.
+ */
+args: { [key in string]: string } | null, };
+
+/**
+ * A stage: levels about one thing.
+ */
+export type LessonStage = {
+/**
+ * The stage's id.
+ */
+id: string,
+/**
+ * Its title.
+ */
+title: LessonText,
+/**
+ * The text shown before its first level.
+ */
+intro: LessonText,
+/**
+ * Its levels, in order.
+ */
+levels: Array<LessonLevel>, };
+
+/**
+ * A text in each of the page's languages.
+ */
+export type LessonText = {
+/**
+ * English.
+ */
+en: string,
+/**
+ * Ukrainian.
+ */
+uk: string, };
+
+/**
+ * The book and the asker's progress.
+ */
+export type LessonsView = {
+/**
+ * Every stage and level.
+ */
+book: LessonBook,
+/**
+ * The asker's best, by level id (levels not completed are absent).
+ */
+progress: { [key in string]: LevelProgressView }, };
 
 /**
  * An engine level, in [`InfoView`].
@@ -1105,6 +1326,19 @@ level: number,
  * Its name for people (`Beginner` ... `Full strength`).
  */
 name: string, };
+
+/**
+ * A player's best on a level.
+ */
+export type LevelProgressView = {
+/**
+ * 1 to 3.
+ */
+stars: number,
+/**
+ * The fewest moves the level took.
+ */
+moves: number, };
 
 /**
  * One bot account on the Bots page.
@@ -1490,6 +1724,53 @@ account?: string,
 title?: Title, };
 
 /**
+ * One move of the game, reviewed.
+ */
+export type PlyReview = {
+/**
+ * 1 for the game's first move.
+ */
+ply: number,
+/**
+ * The side that played it.
+ */
+mover: ReviewSide,
+/**
+ * The move string (RULES 4.2).
+ */
+uci: string,
+/**
+ * The move in SAN.
+ */
+san: string,
+/**
+ * Evaluation after the move, from White's view; `None` when the move
+ * ended the game with a win (there is nothing left to evaluate).
+ */
+eval: ReviewScore | null,
+/**
+ * The mover's winning chances before the move, in [−1, 1].
+ */
+win_before: number,
+/**
+ * The mover's winning chances after the move, in [−1, 1].
+ */
+win_after: number,
+/**
+ * This move's accuracy, 0–100.
+ */
+accuracy: number,
+/**
+ * How bad the move was; `None` for a good enough move (or one the
+ * engine had no other move to compare with).
+ */
+judgement: Judgement | null,
+/**
+ * For judged moves: what the engine preferred.
+ */
+better: BetterMove | null, };
+
+/**
  * A player's result in one game or round as the standings count it (as
  * the TRF writes it).
  */
@@ -1730,6 +2011,108 @@ chessence: RatingView,
  * The correspondence ratings (days per move), a pool of their own.
  */
 correspondence: GameRatingsView, };
+
+/**
+ * A reviewed game.
+ */
+export type Review = {
+/**
+ * `tensor`, `chess` or `chessence`.
+ */
+variant: string,
+/**
+ * The position the game started from.
+ */
+start_fen: string,
+/**
+ * The move number of the first move (for printing).
+ */
+first_move_number: number,
+/**
+ * White made the first move (false when the game starts with Black
+ * to move).
+ */
+white_first: boolean,
+/**
+ * How long each position was searched.
+ */
+budget: ReviewBudget,
+/**
+ * Evaluation of the start position, from White's view.
+ */
+start_eval: ReviewScore | null,
+/**
+ * Every move, in order.
+ */
+plies: Array<PlyReview>,
+/**
+ * White's accuracy and errors.
+ */
+white: SideSummary,
+/**
+ * Black's accuracy and errors.
+ */
+black: SideSummary, };
+
+/**
+ * The analysis budget of each position.
+ */
+export type ReviewBudget = { "nodes": number } | { "movetime": number };
+
+/**
+ * Progress of a review: positions analysed of all.
+ */
+export type ReviewProgress = {
+/**
+ * Positions analysed so far.
+ */
+done: number,
+/**
+ * Positions to analyse: the start and one after each move.
+ */
+total: number, };
+
+/**
+ * An evaluation from one side's view: centipawns, or mate in N moves
+ * (negative: being mated).
+ */
+export type ReviewScore = { "cp": number } | { "mate": number };
+
+/**
+ * A side, for JSON.
+ */
+export type ReviewSide = "white" | "black";
+
+/**
+ * Where a game's review is, by name (the fields that go with each are
+ * in [`ReviewStatusView`]).
+ */
+export type ReviewState = "none" | "queued" | "running" | "done" | "failed";
+
+/**
+ * Where a game's review is.
+ */
+export type ReviewStatusView = {
+/**
+ * The game's id.
+ */
+game: string,
+/**
+ * Where the review is.
+ */
+status: ReviewState,
+/**
+ * Positions analysed of all (queued and running).
+ */
+progress: ReviewProgress | null,
+/**
+ * The review (`done`).
+ */
+review: Review | null,
+/**
+ * Why it failed (`failed`).
+ */
+error: string | null, };
 
 /**
  * One round of a player's line in a Swiss's or a round robin's
@@ -2225,6 +2608,27 @@ berserk: boolean,
  * (the mark the page shows).
  */
 berserk_bonus: boolean, };
+
+/**
+ * One side's summary.
+ */
+export type SideSummary = {
+/**
+ * Game accuracy, 0–100 (`None` without moves).
+ */
+accuracy: number | null,
+/**
+ * Moves judged [`Judgement::Inaccuracy`].
+ */
+inaccuracies: number,
+/**
+ * Moves judged [`Judgement::Mistake`].
+ */
+mistakes: number,
+/**
+ * Moves judged [`Judgement::Blunder`].
+ */
+blunders: number, };
 
 /**
  * The site now: who is here, what is played, what comes.

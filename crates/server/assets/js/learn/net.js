@@ -1,7 +1,10 @@
 // @ts-check
 // The learning pages' requests (issue 16): the analysis board's positions
-// and PGN import, game reviews, puzzles and lessons. The types are the
-// server's views (server/learning/*.rs).
+// and PGN import, game reviews, puzzles and lessons. The answers' types
+// are the server's Rust types, generated (generated/events.ts: reviews,
+// lessons, puzzles, the explorer, a PGN's tree); `Score` (an engine line's
+// or a review's evaluation, as the page reads either) and the explorer's
+// filters are the page's own.
 
 // Every request goes through api.js's one wrapper (JSON, errors as
 // values with the server's kind, Retry-After honoured).
@@ -15,34 +18,22 @@ import { frozen } from '../frozen.js';
 /** @typedef {import('../generated/events.js').TreeNodeView} TreeNodeView */
 /** @typedef {import('../generated/events.js').TreeLineView} TreeLine */
 /** @typedef {import('../generated/events.js').TreeImportView} TreeImport */
-/**
- * @typedef {{ uci: string, san: string, line_san: string[], line_uci: string[], eval: Score }} BetterMove
- * @typedef {{ ply: number, mover: string, uci: string, san: string, eval: Score | null, win_before: number,
- *   win_after: number, accuracy: number, judgement: 'inaccuracy' | 'mistake' | 'blunder' | null,
- *   better: BetterMove | null }} PlyReview
- * @typedef {{ accuracy: number | null, inaccuracies: number, mistakes: number, blunders: number }} SideSummary
- * @typedef {{ variant: string, start_fen: string, start_eval: Score | null, plies: PlyReview[],
- *   white: SideSummary, black: SideSummary }} Review
- * @typedef {{ game: string, status: 'none' | 'queued' | 'running' | 'done' | 'failed',
- *   progress: { done: number, total: number } | null, review: Review | null, error: string | null }} ReviewStatus
- */
+/** @typedef {import('../generated/events.js').BetterMove} BetterMove */
+/** @typedef {import('../generated/events.js').PlyReview} PlyReview */
+/** @typedef {import('../generated/events.js').SideSummary} SideSummary */
+/** @typedef {import('../generated/events.js').Review} Review */
+/** @typedef {import('../generated/events.js').ReviewStatusView} ReviewStatus */
 /** @typedef {import('../generated/events.js').PuzzleRatingView} PuzzleRating */
 /** @typedef {import('../generated/events.js').PuzzleView} Puzzle */
 /** @typedef {import('../generated/events.js').PuzzleResultView} PuzzleResult */
 /** @typedef {import('../generated/events.js').ThemesView} Themes */
-/**
- * @typedef {{ en: string, uk: string }} Text
- * @typedef {{ id: string, fen: string, goal: 'collect' | 'capture' | 'mate', squares: string[], keep?: string[],
- *   only?: string, par: number, text: Text, teaches: string[] }} Level
- * @typedef {{ id: string, title: Text, intro: Text, levels: Level[] }} Stage
- * @typedef {{ stars: number, moves: number }} LevelProgress
- * @typedef {{ book: { variant: string, stages: Stage[] }, progress: Record<string, LevelProgress> }} Lessons
- * @typedef {{ index: number, kind: string, message: string, code: string | null,
- *   args: Record<string, string> | null }} Refusal
- * @typedef {{ level: string, played: number, refused: Refusal | null, position: PositionView,
- *   last: LegalMove | null, done_squares: string[], remaining: string[], goal_met: boolean,
- *   stars: number | null, par: number, best: LevelProgress | null }} Check
- */
+/** @typedef {import('../generated/events.js').LessonText} Text */
+/** @typedef {import('../generated/events.js').LessonLevel} Level */
+/** @typedef {import('../generated/events.js').LessonStage} Stage */
+/** @typedef {import('../generated/events.js').LevelProgressView} LevelProgress */
+/** @typedef {import('../generated/events.js').LessonsView} Lessons */
+/** @typedef {import('../generated/events.js').LessonRefusal} Refusal */
+/** @typedef {import('../generated/events.js').LessonCheckView} Check */
 
 /** @typedef {import('../generated/events.js').ExplorerEvalView} ExplorerEval */
 /** @typedef {import('../generated/events.js').ExplorerMoveView} ExplorerMove */

@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// The book and the asker's progress.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct LessonsView {
     /// Every stage and level.
     pub book: &'static LessonBook,

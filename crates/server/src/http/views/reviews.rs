@@ -6,7 +6,7 @@ use tensorchess_analysis::review::{Review, ReviewProgress};
 
 /// Where a game's review is, by name (the fields that go with each are
 /// in [`ReviewStatusView`]).
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ReviewState {
     /// Never reviewed.
@@ -22,7 +22,7 @@ pub enum ReviewState {
 }
 
 /// Where a game's review is.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct ReviewStatusView {
     /// The game's id.
     pub game: String,
