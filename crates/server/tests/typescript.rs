@@ -10,6 +10,7 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
+use tensorchess_server::bot::ExportedGameView;
 use tensorchess_server::challenges::ChallengeRequest;
 use tensorchess_server::explorer::ExplorerView;
 use tensorchess_server::http::views::games::{CorrespondenceView, GameListView};
@@ -106,6 +107,7 @@ fn generated() -> String {
     d.visit::<ReviewStatusView>();
     d.visit::<LessonsView>();
     d.visit::<CheckView>();
+    d.visit::<ExportedGameView>();
     // What the pages send: a seek, a challenge, a new tournament.
     d.visit::<SeekRequest>();
     d.visit::<ChallengeRequest>();

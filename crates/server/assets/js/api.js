@@ -37,17 +37,8 @@ import { frozen } from './frozen.js';
 /** @typedef {import('./generated/events.js').MeView} MeView */
 /** @typedef {import('./generated/events.js').ProfileView} ProfileView */
 /** @typedef {import('./generated/events.js').FoundPlayerView} FoundPlayer */
-/**
- * A side of a game as lichess's export shows it: a player's user (`id` is
- * the user name in lower case, or `guest-…`), or a name (the engine).
- * @typedef {{ user?: { name: string, id: string, title?: string }, rating?: number | null, ratingDiff?: number, name?: string }} ExportedSide
- */
-/**
- * A game as lichess's export shows it (`GET /api/games/user/{name}`, NDJSON).
- * @typedef {{ id: string, rated: boolean, variant: string, speed: string, perf: string, createdAt: number,
- *   lastMoveAt: number, status: string, winner?: 'white' | 'black', moves: string,
- *   players: { white: ExportedSide, black: ExportedSide } }} ExportedGame
- */
+/** A side of a game as lichess's export shows it: a player's user, or a name (the engine). @typedef {import('./generated/events.js').ExportedSideView} ExportedSide */
+/** A game as lichess's export shows it (`GET /api/games/user/{name}`, NDJSON). @typedef {import('./generated/events.js').ExportedGameView} ExportedGame */
 /** @typedef {import('./generated/events.js').ClockSpecView} ClockSpec */
 /** @typedef {import('./generated/events.js').ListedBotView} ListedBot */
 /** @typedef {import('./generated/events.js').BotsView} BotsView */

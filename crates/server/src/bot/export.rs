@@ -6,8 +6,108 @@ use super::game::status_of;
 use super::{lichess, Bots};
 use crate::error::AppError;
 use crate::round::live::LiveGame;
-use serde_json::{json, Value};
+use serde::Serialize;
 use tensorchess_rules::Color;
+
+/// A player's user in lichess's export.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
+pub struct ExportedUserView {
+    /// Their account's user name, else their display name.
+    pub name: String,
+    /// Their id as lichess's API shows users (the user name in lower
+    /// case, or `guest-…`).
+    pub id: String,
+    /// `BOT` for a bot account (left out for others, as lichess does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<crate::views::Title>,
+}
+
+/// A side of a game in lichess's export: a player's seat (`user`,
+/// `rating`, and `ratingDiff` once a rated game is over), or only a name
+/// (the engine, a side of a game on one device).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, Default, ts_rs::TS)]
+pub struct ExportedSideView {
+    /// The seat's player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub user: Option<ExportedUserView>,
+    /// A player's rating in the game's variant, `null` when the game
+    /// had none; absent for a side no player holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rating: Option<Option<i32>>,
+    /// The player's rating change by the game.
+    #[serde(rename = "ratingDiff", skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rating_diff: Option<i32>,
+    /// The side's name when no player holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+}
+
+/// Both sides of an exported game.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
+pub struct ExportedPlayersView {
+    /// White.
+    pub white: ExportedSideView,
+    /// Black.
+    pub black: ExportedSideView,
+}
+
+/// An exported game's clock, in seconds as lichess gives it.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
+pub struct ExportedClockView {
+    /// The time each side starts with.
+    pub initial: i64,
+    /// What each move adds.
+    pub increment: i64,
+    /// lichess's estimate of a game's length: `initial + 40 × increment`.
+    #[serde(rename = "totalTime")]
+    pub total_time: i64,
+}
+
+/// A game as lichess's JSON export shows it.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
+pub struct ExportedGameView {
+    /// The game's id.
+    pub id: String,
+    /// Whether ratings change.
+    pub rated: bool,
+    /// lichess's key of the game (`standard`; the site's own for the others).
+    pub variant: &'static str,
+    /// `bullet` … `classical`, or `correspondence`.
+    pub speed: &'static str,
+    /// The rating pool's key.
+    pub perf: &'static str,
+    /// When the game was made (ms since the epoch).
+    #[serde(rename = "createdAt")]
+    pub created_at: i64,
+    /// When its last change was (ms since the epoch).
+    #[serde(rename = "lastMoveAt")]
+    pub last_move_at: i64,
+    /// lichess's status name (`started`, `mate`, `resign`, `draw`…).
+    pub status: &'static str,
+    /// How the game was made, for lichess's clients (always `friend`).
+    pub source: &'static str,
+    /// Its sides.
+    pub players: ExportedPlayersView,
+    /// The moves in SAN, separated by spaces.
+    pub moves: String,
+    /// The clock, for a game with one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub clock: Option<ExportedClockView>,
+    /// The winner's colour, for a game won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "\"white\" | \"black\"")]
+    pub winner: Option<&'static str>,
+    /// The PGN (`pgnInJson=true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pgn: Option<String>,
+}
 
 /// How a game ended for one of its players (`result=win|loss|draw` of a
 /// player's games).
@@ -120,54 +220,51 @@ impl ExportedGame {
     }
 
     /// The game as lichess's JSON export shows it (`pgnInJson` adds the PGN).
-    pub async fn json(&self, bots: &Bots, with_pgn: bool) -> Result<Value, AppError> {
-        let mut players = serde_json::Map::new();
+    pub async fn json(&self, bots: &Bots, with_pgn: bool) -> Result<ExportedGameView, AppError> {
+        let mut sides = [ExportedSideView::default(), ExportedSideView::default()];
         for c in [Color::White, Color::Black] {
             let i = c.index();
-            let side = match &self.players[i] {
+            sides[i] = match &self.players[i] {
                 Some(p) => {
                     let view = bots.player_view(p, self.ratings[i]).await?;
-                    let mut user = json!({ "name": view.name, "id": view.id });
-                    if let Some(title) = view.title {
-                        user["title"] = json!(title);
+                    ExportedSideView {
+                        user: Some(ExportedUserView {
+                            name: view.name,
+                            id: view.id,
+                            title: view.title,
+                        }),
+                        rating: Some(view.rating),
+                        rating_diff: self.rating_diffs[i],
+                        name: None,
                     }
-                    let mut side = json!({ "user": user, "rating": view.rating });
-                    if let Some(diff) = self.rating_diffs[i] {
-                        side["ratingDiff"] = json!(diff);
-                    }
-                    side
                 }
                 // A side no player holds (the engine, a local game).
-                None => json!({ "name": self.names[i] }),
+                None => ExportedSideView {
+                    name: Some(self.names[i].clone()),
+                    ..ExportedSideView::default()
+                },
             };
-            players.insert(c.name().to_string(), side);
         }
-        let mut game = json!({
-            "id": self.id,
-            "rated": self.rated,
-            "variant": lichess::variant(self.variant).key,
-            "speed": lichess::speed(self.clock),
-            "perf": lichess::perf_key(self.variant, self.clock),
-            "createdAt": self.created_at,
-            "lastMoveAt": self.last_move_at,
-            "status": self.status,
-            "source": "friend",
-            "players": players,
-            "moves": self.moves,
-        });
-        if let Some(c) = self.clock {
-            game["clock"] = json!({
-                "initial": c.base_ms / 1000,
-                "increment": c.increment_ms / 1000,
-                "totalTime": (c.base_ms + 40 * c.increment_ms) / 1000,
-            });
-        }
-        if let Some(w) = self.winner {
-            game["winner"] = json!(w.name());
-        }
-        if with_pgn {
-            game["pgn"] = json!(self.pgn);
-        }
-        Ok(game)
+        let [white, black] = sides;
+        Ok(ExportedGameView {
+            id: self.id.clone(),
+            rated: self.rated,
+            variant: lichess::variant(self.variant).key,
+            speed: lichess::speed(self.clock),
+            perf: lichess::perf_key(self.variant, self.clock),
+            created_at: self.created_at,
+            last_move_at: self.last_move_at,
+            status: self.status,
+            source: "friend",
+            players: ExportedPlayersView { white, black },
+            moves: self.moves.clone(),
+            clock: self.clock.map(|c| ExportedClockView {
+                initial: c.base_ms / 1000,
+                increment: c.increment_ms / 1000,
+                total_time: (c.base_ms + 40 * c.increment_ms) / 1000,
+            }),
+            winner: self.winner.map(Color::name),
+            pgn: with_pgn.then(|| self.pgn.clone()),
+        })
     }
 }

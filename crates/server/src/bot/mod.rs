@@ -14,7 +14,10 @@ mod lines;
 pub mod shapes;
 
 pub use events::{event_stream, now_playing, subscribe_events, EventSubscription};
-pub use export::{ExportedGame, PlayerResult};
+pub use export::{
+    ExportedClockView, ExportedGame, ExportedGameView, ExportedPlayersView, ExportedSideView,
+    ExportedUserView, PlayerResult,
+};
 pub use game::{game_full, game_state, game_stream, GameStateLine};
 pub use lines::LineStream;
 

@@ -695,6 +695,139 @@ moves: Array<ExplorerMoveView>,
 topGames: Array<TopGameView>, };
 
 /**
+ * An exported game's clock, in seconds as lichess gives it.
+ */
+export type ExportedClockView = {
+/**
+ * The time each side starts with.
+ */
+initial: number,
+/**
+ * What each move adds.
+ */
+increment: number,
+/**
+ * lichess's estimate of a game's length: `initial + 40 × increment`.
+ */
+totalTime: number, };
+
+/**
+ * A game as lichess's JSON export shows it.
+ */
+export type ExportedGameView = {
+/**
+ * The game's id.
+ */
+id: string,
+/**
+ * Whether ratings change.
+ */
+rated: boolean,
+/**
+ * lichess's key of the game (`standard`; the site's own for the others).
+ */
+variant: string,
+/**
+ * `bullet` … `classical`, or `correspondence`.
+ */
+speed: string,
+/**
+ * The rating pool's key.
+ */
+perf: string,
+/**
+ * When the game was made (ms since the epoch).
+ */
+createdAt: number,
+/**
+ * When its last change was (ms since the epoch).
+ */
+lastMoveAt: number,
+/**
+ * lichess's status name (`started`, `mate`, `resign`, `draw`…).
+ */
+status: string,
+/**
+ * How the game was made, for lichess's clients (always `friend`).
+ */
+source: string,
+/**
+ * Its sides.
+ */
+players: ExportedPlayersView,
+/**
+ * The moves in SAN, separated by spaces.
+ */
+moves: string,
+/**
+ * The clock, for a game with one.
+ */
+clock?: ExportedClockView,
+/**
+ * The winner's colour, for a game won.
+ */
+winner?: "white" | "black",
+/**
+ * The PGN (`pgnInJson=true`).
+ */
+pgn?: string, };
+
+/**
+ * Both sides of an exported game.
+ */
+export type ExportedPlayersView = {
+/**
+ * White.
+ */
+white: ExportedSideView,
+/**
+ * Black.
+ */
+black: ExportedSideView, };
+
+/**
+ * A side of a game in lichess's export: a player's seat (`user`,
+ * `rating`, and `ratingDiff` once a rated game is over), or only a name
+ * (the engine, a side of a game on one device).
+ */
+export type ExportedSideView = {
+/**
+ * The seat's player.
+ */
+user?: ExportedUserView,
+/**
+ * A player's rating in the game's variant, `null` when the game
+ * had none; absent for a side no player holds.
+ */
+rating?: number | null,
+/**
+ * The player's rating change by the game.
+ */
+ratingDiff?: number,
+/**
+ * The side's name when no player holds it.
+ */
+name?: string, };
+
+/**
+ * A player's user in lichess's export.
+ */
+export type ExportedUserView = {
+/**
+ * Their account's user name, else their display name.
+ */
+name: string,
+/**
+ * Their id as lichess's API shows users (the user name in lower
+ * case, or `guest-…`).
+ */
+id: string,
+/**
+ * `BOT` for a bot account (left out for others, as lichess does).
+ */
+title?: Title, };
+
+/**
  * The featured game: who plays what.
  */
 export type FeaturedGame = {
