@@ -183,7 +183,10 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical violations on the page as it is now. */
 export async function axeViolations(page) {
-  await page.addScriptTag({ path: axePath });
+  // Once a document (the site's pages change their view without loading
+  // a new one): axe's half a megabyte parsed again each time is wasted work.
+  // eslint-disable-next-line no-undef
+  if (!(await page.evaluate(() => typeof axe !== 'undefined'))) await page.addScriptTag({ path: axePath });
   const res = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
     const r = await axe.run(document, { resultTypes: ['violations'] });
