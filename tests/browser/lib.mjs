@@ -89,9 +89,24 @@ export class Server {
 /** Playwright's `reducedMotion` for a test's `motion` option ('full' or, by default, reduced). */
 const reducedMotion = (/** @type {string | undefined} */ motion) => (motion === 'full' ? 'no-preference' : 'reduce');
 
+// Chromium reads only the last --disable-features: Playwright's own list
+// (playwright-core 1.64's chromiumSwitches), then the address bar's popups.
+// Each context is a window of the full browser (new headless), and its
+// address bar made two popup pages (the omnibox's, the AI mode's) in a
+// renderer of its own: a fifth of Chromium's work in these tests.
+export const DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'DialMediaRouteProvider',
+  'GlobalMediaControls', 'HttpsUpgrades', 'LensOverlay', 'MediaRouter', 'PaintHolding',
+  'ThirdPartyStoragePartitioning', 'BlockOriginHeaderModificationOnRedirect',
+  'AvoidCorsURLLoaderRestartOnRedirect', 'Translate', 'AutoDeElevate', 'OptimizationHints',
+  'NetworkTimeServiceQuerying', 'AimEnabled',
+  'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup',
+];
+
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
 /** @type {Promise<import('playwright-core').Browser> | null} */
