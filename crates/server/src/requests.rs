@@ -272,7 +272,7 @@ pub struct ClockRequest {
 
 /// What a player of an online game does (`POST /api/games/{id}/act`, or a
 /// WebSocket message with `game` and an optional `req` number besides).
-#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OnlineAction {
     /// A move, with the number of moves the player saw on the board: any

@@ -23,7 +23,7 @@ use tensorchess_server::http::views::site::SiteView;
 use tensorchess_server::http::views::tokens::{NewTokenView, TokensView};
 use tensorchess_server::http::views::tournaments::TournamentsView;
 use tensorchess_server::learning::lessons::CheckView;
-use tensorchess_server::requests::SeekRequest;
+use tensorchess_server::requests::{OnlineAction, SeekRequest};
 use tensorchess_server::tournaments::CreateTournamentRequest;
 use tensorchess_server::views::tournament::{
     GameTournamentView, PlayerGamesView, RoundView, TournamentSummaryView, TournamentView,
@@ -110,6 +110,7 @@ fn generated() -> String {
     d.visit::<ExportedGameView>();
     // What the pages send: a seek, a challenge, a new tournament.
     d.visit::<SeekRequest>();
+    d.visit::<OnlineAction>();
     d.visit::<ChallengeRequest>();
     d.visit::<CreateTournamentRequest>();
     let mut out = String::from(

@@ -310,7 +310,7 @@ export const api = frozen({
   online: (body) => request('POST', '/api/online', body),
   /** @param {string} id @returns {Promise<GameView>} */
   join: (id) => request('POST', `/api/games/${enc(id)}/join`, {}),
-  /** @param {string} id @param {object} action @returns {Promise<GameView>} */
+  /** @param {string} id @param {import('./generated/events.js').OnlineAction} action @returns {Promise<GameView>} */
   act: (id, action) => request('POST', `/api/games/${enc(id)}/act`, action),
   // Players: the identity is an HttpOnly cookie (tcid) the server sets.
   /** @returns {Promise<MeView>} */

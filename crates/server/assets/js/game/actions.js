@@ -36,7 +36,7 @@ async function action(fn, after) {
 
 /**
  * An online action by this browser's seat; the answer is the new state.
- * @param {GamePage} page @param {object} a @param {(v: GameView) => void} [after]
+ * @param {GamePage} page @param {import('../generated/events.js').OnlineAction} a @param {(v: GameView) => void} [after]
  */
 function act(page, a, after) {
   const { state } = page;

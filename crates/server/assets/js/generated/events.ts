@@ -1631,6 +1631,20 @@ created_at: number,
 last_used_at: number | null, };
 
 /**
+ * What a player of an online game does (`POST /api/games/{id}/act`, or a
+ * WebSocket message with `game` and an optional `req` number besides).
+ */
+export type OnlineAction = { "type": "move",
+/**
+ * A move string (RULES 4.2) or SAN.
+ */
+move: string,
+/**
+ * Moves on the player's board before this one.
+ */
+ply: number, } | { "type": "resign" } | { "type": "offer_draw" } | { "type": "accept_draw" } | { "type": "decline_draw" } | { "type": "abort" } | { "type": "claim_victory" } | { "type": "rematch" } | { "type": "decline_rematch" } | { "type": "berserk" };
+
+/**
  * What an online game adds to a [`GameView`].
  */
 export type OnlineView = {
