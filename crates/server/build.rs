@@ -20,6 +20,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 include!("src/http/mime.rs");
+include!("src/http/fnv.rs");
 
 fn main() {
     let base = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("assets");
@@ -29,12 +30,7 @@ fn main() {
     files.sort();
     let mut table = String::from("&[\n");
     // The assets' version: FNV-1a over every embedded file's path and bytes.
-    let mut version = 0xcbf2_9ce4_8422_2325u64;
-    let mut hash = |bytes: &[u8]| {
-        for b in bytes {
-            version = (version ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-    };
+    let mut version = FNV_START;
     for file in &files {
         println!("cargo:rerun-if-changed={}", file.display());
         let rel = file
@@ -51,8 +47,8 @@ fn main() {
         {
             continue;
         }
-        hash(rel.as_bytes());
-        hash(&std::fs::read(file).unwrap());
+        version = fnv1a(version, rel.as_bytes());
+        version = fnv1a(version, &std::fs::read(file).unwrap());
         writeln!(
             table,
             "    Asset {{ path: {rel:?}, mime: {:?}, body: include_bytes!({:?}) }},",

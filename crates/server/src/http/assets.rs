@@ -11,6 +11,7 @@
 //! the site, then loads its dozens of modules from the browser's cache
 //! without asking the server at all.
 
+use super::fnv::{fnv1a, FNV_START};
 use super::mime::mime_of;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -59,13 +60,15 @@ fn versioned_page(html: &str) -> String {
     }
 }
 
-/// An embedded file as it is sent: the body (pages versioned) and its ETag.
+/// An embedded file as it is sent: its type, its body (pages versioned)
+/// and its ETag.
 struct Served {
+    mime: &'static str,
     body: axum::body::Bytes,
     etag: HeaderValue,
 }
 
-/// Every embedded file as sent, made once.
+/// Every embedded file as sent, by its path under `assets/`, made once.
 static SERVED: LazyLock<HashMap<&'static str, Served>> = LazyLock::new(|| {
     ASSETS
         .iter()
@@ -77,10 +80,21 @@ static SERVED: LazyLock<HashMap<&'static str, Served>> = LazyLock::new(|| {
             };
             let etag = HeaderValue::from_str(&etag(&body))
                 .unwrap_or_else(|_| HeaderValue::from_static("\"0\""));
-            (a.path, Served { body, etag })
+            let mime = a.mime;
+            (a.path, Served { mime, body, etag })
         })
         .collect()
 });
+
+/// A URL path as a path under `assets/` (`/` is `index.html`).
+fn asset_path(path: &str) -> &str {
+    let path = path.trim_start_matches('/');
+    if path.is_empty() {
+        "index.html"
+    } else {
+        path
+    }
+}
 
 /// A URL path without its version prefix, and whether it named this
 /// build's version (`/a/{VERSION}/js/app.js` → `(/js/app.js, Some(true))`;
@@ -93,13 +107,6 @@ fn unversioned(path: &str) -> (&str, Option<bool>) {
         Some(at) => (&rest[at..], Some(&rest[..at] == VERSION)),
         None => (path, None),
     }
-}
-
-/// The asset at a URL path (`/` is `index.html`).
-pub fn find(path: &str) -> Option<&'static Asset> {
-    let path = path.trim_start_matches('/');
-    let path = if path.is_empty() { "index.html" } else { path };
-    ASSETS.iter().find(|a| a.path == path)
 }
 
 /// For working on the page: `TENSORCHESS_ASSETS_DIR` serves the files from
@@ -138,18 +145,12 @@ pub(crate) fn text(path: &str) -> Option<String> {
             return Some(s);
         }
     }
-    let a = find(path)?;
-    Some(match SERVED.get(a.path) {
-        Some(served) => String::from_utf8_lossy(&served.body).into_owned(),
-        None => String::from_utf8_lossy(a.body).into_owned(),
-    })
+    let served = SERVED.get(asset_path(path))?;
+    Some(String::from_utf8_lossy(&served.body).into_owned())
 }
 
 fn etag(body: &[u8]) -> String {
-    let h = body.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
-    });
-    format!("\"{h:016x}\"")
+    format!("\"{:016x}\"", fnv1a(FNV_START, body))
 }
 
 /// Serves an embedded file: a versioned copy of this build's version to be
@@ -160,16 +161,13 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
     if let Some(res) = from_disk(path) {
         return res;
     }
-    let Some(asset) = find(path) else {
+    let Some(served) = SERVED.get(asset_path(path)) else {
         return (
             StatusCode::NOT_FOUND,
             [(header::CONTENT_TYPE, HTML)],
             "<!doctype html><title>Not found</title><p>Nothing here. <a href=\"/\">Play</a>",
         )
             .into_response();
-    };
-    let Some(served) = SERVED.get(asset.path) else {
-        return StatusCode::NOT_FOUND.into_response();
     };
     let cache = if this_version == Some(true) {
         IMMUTABLE
@@ -184,7 +182,7 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
     }
     let mut res = served.body.clone().into_response();
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(asset.mime));
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(served.mime));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     h.insert(header::ETAG, served.etag.clone());
     res
@@ -193,6 +191,12 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The embedded file at a URL path (`/` is `index.html`).
+    fn find(path: &str) -> Option<&'static Asset> {
+        let path = asset_path(path);
+        ASSETS.iter().find(|a| a.path == path)
+    }
 
     fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).unwrap() {

@@ -18,6 +18,7 @@ pub mod listener;
 pub mod ndjson;
 pub mod token_routes;
 // `build.rs` includes this file too, so it has no inner doc comment.
+pub(crate) mod fnv;
 pub(crate) mod mime;
 pub(crate) mod subscriptions;
 pub mod views;
