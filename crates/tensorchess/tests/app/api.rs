@@ -480,19 +480,11 @@ async fn the_page_and_its_files_are_served() {
         ("/css/app.css", "text/css"),
         ("/rules/diagrams.json", "application/json"),
     ] {
-        let res = t
-            .router
-            .clone()
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK, "{path}");
-        let ct = res.headers()[header::CONTENT_TYPE]
-            .to_str()
-            .unwrap()
-            .to_string();
+        let (status, headers, _) = crate::common::fetch(&t.router, path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        let ct = headers[header::CONTENT_TYPE].to_str().unwrap().to_string();
         assert!(ct.starts_with(mime), "{path}: {ct}");
-        let etag = res.headers()[header::ETAG].clone();
+        let etag = headers[header::ETAG].clone();
         let again = t
             .router
             .clone()
@@ -517,22 +509,11 @@ async fn the_page_and_its_files_are_served() {
 
 /// A GET through the router: status, `Cache-Control` and body.
 async fn get_file(t: &TestApp, path: &str) -> (StatusCode, String, Vec<u8>) {
-    let res = t
-        .router
-        .clone()
-        .oneshot(Request::get(path).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = res.status();
-    let cache = res
-        .headers()
+    let (status, headers, body) = crate::common::fetch(&t.router, path).await;
+    let cache = headers
         .get(header::CACHE_CONTROL)
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
-    let body = axum::body::to_bytes(res.into_body(), 1 << 24)
-        .await
-        .unwrap()
-        .to_vec();
     (status, cache, body)
 }
 

@@ -5,11 +5,8 @@
 
 use crate::bots::{bot_account, with_token, Lines};
 use crate::common::online::*;
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::{header, Method, StatusCode};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 /// The list's bots as (user name, online), in its order.
 async fn listed(t: &TestApp) -> Vec<(String, bool)> {
@@ -89,16 +86,12 @@ async fn bots_are_listed_online_first_with_their_ratings() {
 
 /// `GET uri`: the status, the `Content-Type` and the body as text.
 async fn page(t: &TestApp, uri: &str) -> (StatusCode, String, String) {
-    let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
-    let res = t.router.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let kind = res
-        .headers()
+    let (status, headers, bytes) = crate::common::fetch(&t.router, uri).await;
+    let kind = headers
         .get(header::CONTENT_TYPE)
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, kind, String::from_utf8(bytes.to_vec()).unwrap())
+    (status, kind, String::from_utf8(bytes).unwrap())
 }
 
 #[tokio::test]

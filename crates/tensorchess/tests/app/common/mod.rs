@@ -417,3 +417,15 @@ pub fn started(state: AppState) -> AppState {
     }
     state
 }
+
+/// `GET uri` through `router`, with no cookie: the status, the headers and
+/// the body's bytes (for pages and files, which are not JSON).
+pub async fn fetch(
+    router: &axum::Router,
+    uri: &str,
+) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+    let req = Request::get(uri).body(Body::empty()).unwrap();
+    let (parts, body) = router.clone().oneshot(req).await.unwrap().into_parts();
+    let bytes = body.collect().await.unwrap().to_bytes().to_vec();
+    (parts.status, parts.headers, bytes)
+}
