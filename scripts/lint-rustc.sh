@@ -18,10 +18,28 @@ if [ -z "$driver" ]; then
   echo "lint-rustc.sh: clippy-driver is missing: rustup component add clippy (or TENSORCHESS_LINT=0 scripts/test.sh)" >&2
   exit 1
 fi
-if [ -z "${TENSORCHESS_DOC_DIR:-}" ]; then
-  exec "$driver" "$@" -D warnings
+# TENSORCHESS_LINT_IN_TESTS=1 (scripts/test.sh's build of every target):
+# a library or a binary under src/ is also compiled as its own unit tests
+# (`--test`), which clippy lints with the same code and the tests besides;
+# its plain compile is then left to rustc (its own lints still denied),
+# not linted twice as `cargo clippy --all-targets` would (a sixth of the
+# build). Examples, benchmarks and build scripts have no test build: always
+# linted.
+compiler=("$driver")
+if [ "${TENSORCHESS_LINT_IN_TESTS:-0}" = 1 ]; then
+  has_test_build=1
+  for arg in "$@"; do
+    case "$arg" in
+      --test) has_test_build=0 ;;
+      */examples/*.rs | */benches/*.rs | */build.rs | examples/*.rs | benches/*.rs | build.rs) has_test_build=0 ;;
+    esac
+  done
+  if [ "$has_test_build" = 1 ]; then compiler=(); fi
 fi
-"$driver" "$@" -D warnings
+if [ -z "${TENSORCHESS_DOC_DIR:-}" ]; then
+  exec ${compiler[@]+"${compiler[@]}"} "$@" -D warnings
+fi
+${compiler[@]+"${compiler[@]}"} "$@" -D warnings
 
 # What cargo doc would document: the arguments of this compile that say
 # what the crate is and where its dependencies are, and none that say how

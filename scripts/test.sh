@@ -25,15 +25,24 @@ step "Building, linting and documenting (ci profile; every target, benches and e
 # systemd-analyze, python-chess, py4swiss, cargo-nextest and the browser
 # tests' npm packages; nothing when all is there) is installed beside the
 # build, which needs only the Rust toolchain: it waits on the network and
-# dpkg. Its output is shown when the build ends.
+# dpkg. Its output is shown when the build ends. So are the virtual
+# environments of the Python package's and the clients' tests made (PyPI's
+# downloads, not the build's CPU), which those steps then only use.
 install_log=$(mktemp)
-bash scripts/install-test-deps.sh >"$install_log" 2>&1 &
+venvs=$(mktemp -d)
+{
+  bash scripts/install-test-deps.sh &&
+    echo "== Making the Python tests' virtual environments" &&
+    bash scripts/python-tests.sh --make-venv "$venvs/python" &&
+    bash scripts/clients-tests.sh --make-venv "$venvs/clients"
+} >"$install_log" 2>&1 &
 install_pid=$!
 pg_dir=""
 browser_pid=""
 trap 'kill "$install_pid" 2>/dev/null || true
       if [ -n "$browser_pid" ]; then kill "$browser_pid" 2>/dev/null || true; fi
-      if [ -n "$pg_dir" ]; then bash scripts/pg-cluster.sh stop "$pg_dir" || true; fi' EXIT
+      if [ -n "$pg_dir" ]; then bash scripts/pg-cluster.sh stop "$pg_dir" || true; fi
+      rm -rf "$venvs"' EXIT
 
 # The build is also the lint and the docs: clippy's driver compiles the
 # workspace's own crates and lints them as `cargo clippy --all-targets --
@@ -47,7 +56,9 @@ if [ "${TENSORCHESS_LINT:-1}" != 0 ]; then
   export TENSORCHESS_DOC_DIR="$PWD/target/doc"
 fi
 # The Python package is built (and linted) by maturin below, as a wheel.
-cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
+# Every target is built, each library and binary as its unit tests too:
+# clippy lints those, and rustc the plain ones (TENSORCHESS_LINT_IN_TESTS).
+TENSORCHESS_LINT_IN_TESTS=1 cargo build --workspace --exclude tensorchess-python --all-targets --profile ci
 
 step "Installing what this machine lacks (begun beside the build)"
 install_status=0
@@ -102,11 +113,11 @@ cargo test --doc --workspace --profile ci
 # Its wheel built by maturin (ci profile), installed in a fresh venv with
 # pytest and python-chess, and its pytest tests run against it.
 step "Python package: wheel, fresh venv, pytest (scripts/python-tests.sh)"
-bash scripts/python-tests.sh
+PYTHON_TESTS_VENV="$venvs/python" bash scripts/python-tests.sh
 # ---------------------------------------------------------------------------
 
 step "Clients written for lichess: lichess-bot and berserk (scripts/clients-tests.sh)"
-bash scripts/clients-tests.sh
+CLIENTS_TESTS_VENV="$venvs/clients" bash scripts/clients-tests.sh
 
 step "Browser tests (Playwright driving Chromium, started beside the Rust tests)"
 browser_status=0

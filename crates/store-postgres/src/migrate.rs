@@ -6,7 +6,7 @@
 //! not run again), and `schema_migrations` still follows the schema, so
 //! that an older program refuses a database newer than it knows.
 
-use refinery::{Migration, Runner, Target};
+use refinery_core::{Migration, Runner, Target};
 use tensorchess_store::StoreError;
 use tokio_postgres::{Client, NoTls};
 
@@ -73,7 +73,7 @@ fn runner() -> Result<Runner, StoreError> {
     Ok(Runner::new(&migrations).set_grouped(true))
 }
 
-fn refinery_error(e: refinery::Error) -> StoreError {
+fn refinery_error(e: refinery_core::Error) -> StoreError {
     StoreError::Backend(format!("migrations: {e}"))
 }
 

@@ -5,7 +5,7 @@
 //! and `user_version` still follows the schema, so that an older program
 //! refuses a database newer than it knows.
 
-use refinery::{Migration, Runner, Target};
+use refinery_core::{Migration, Runner, Target};
 use rusqlite::{Connection, OptionalExtension};
 use tensorchess_store::StoreError;
 
@@ -74,7 +74,7 @@ fn runner() -> Result<Runner, StoreError> {
     Ok(Runner::new(&migrations))
 }
 
-fn refinery_error(e: refinery::Error) -> StoreError {
+fn refinery_error(e: refinery_core::Error) -> StoreError {
     StoreError::Backend(format!("migrations: {e}"))
 }
 
