@@ -18,6 +18,53 @@ if [ -z "$driver" ]; then
   echo "lint-rustc.sh: clippy-driver is missing: rustup component add clippy (or TENSORCHESS_LINT=0 scripts/test.sh)" >&2
   exit 1
 fi
+# What cargo doc would document: the arguments of this compile that say
+# what the crate is and where its dependencies are, and none that say how
+# to generate code; and what the crate is (its name and type, its root
+# file, whether this is its unit tests' build). `$1` is rustc itself
+# (cargo's wrapper protocol).
+doc=()
+crate_type="" crate_name="" src="" test=0 json=()
+read_args() {
+  shift
+  while [ "$#" -gt 0 ]; do
+    case "$1" in
+      --crate-name | --crate-type | --cfg | --check-cfg | -L | --extern | -D | -W | -A | -F)
+        case "$1" in
+          --crate-name) crate_name=$2 ;;
+          --crate-type) crate_type=$2 ;;
+        esac
+        doc+=("$1" "$2")
+        shift 2
+        continue
+        ;;
+      -C)
+        case "$2" in metadata=*) doc+=(-C "$2") ;; esac
+        shift 2
+        continue
+        ;;
+      --out-dir | -o | --emit | --cap-lints | --target | --sysroot | -l | --print | --explain | --codegen)
+        shift 2
+        continue
+        ;;
+      --test) test=1 ;;
+      --error-format=json) doc+=("$1") json=(--json=diagnostic-rendered-ansi) ;;
+      --edition=* | --error-format=* | --deny=* | --warn=* | --allow=* | --forbid=* | --cfg=* | --check-cfg=*) doc+=("$1") ;;
+      -*) ;;
+      *.rs) src=$1 doc+=("$1") ;;
+    esac
+    shift
+  done
+}
+read_args "$@"
+# A library or binary of the package's own (its root under src/, not an
+# example, a bench or a build script). cargo passes a workspace member's
+# files relative to the workspace's root.
+in_src=0
+if [ -n "$src" ]; then
+  case "$src" in "$CARGO_MANIFEST_DIR"/src/* | "${CARGO_MANIFEST_DIR#"$PWD"/}"/src/*) in_src=1 ;; esac
+fi
+
 # TENSORCHESS_LINT_IN_TESTS=1 (scripts/test.sh's build of every target):
 # a library or a binary under src/ is also compiled as its own unit tests
 # (`--test`), which clippy lints with the same code and the tests besides;
@@ -26,55 +73,14 @@ fi
 # build). Examples, benchmarks and build scripts have no test build: always
 # linted.
 compiler=("$driver")
-if [ "${TENSORCHESS_LINT_IN_TESTS:-0}" = 1 ]; then
-  has_test_build=1
-  for arg in "$@"; do
-    case "$arg" in
-      --test) has_test_build=0 ;;
-      */examples/*.rs | */benches/*.rs | */build.rs | examples/*.rs | benches/*.rs | build.rs) has_test_build=0 ;;
-    esac
-  done
-  if [ "$has_test_build" = 1 ]; then compiler=(); fi
+if [ "${TENSORCHESS_LINT_IN_TESTS:-0}" = 1 ] && [ "$test" = 0 ] && [ "$in_src" = 1 ]; then
+  compiler=()
 fi
 if [ -z "${TENSORCHESS_DOC_DIR:-}" ]; then
   exec ${compiler[@]+"${compiler[@]}"} "$@" -D warnings
 fi
 ${compiler[@]+"${compiler[@]}"} "$@" -D warnings
 
-# What cargo doc would document: the arguments of this compile that say
-# what the crate is and where its dependencies are, and none that say how
-# to generate code. `$1` is rustc itself (cargo's wrapper protocol).
-shift
-doc=()
-crate_type="" crate_name="" src="" test=0 json=()
-while [ "$#" -gt 0 ]; do
-  case "$1" in
-    --crate-name | --crate-type | --cfg | --check-cfg | -L | --extern | -D | -W | -A | -F)
-      case "$1" in
-        --crate-name) crate_name=$2 ;;
-        --crate-type) crate_type=$2 ;;
-      esac
-      doc+=("$1" "$2")
-      shift 2
-      continue
-      ;;
-    -C)
-      case "$2" in metadata=*) doc+=(-C "$2") ;; esac
-      shift 2
-      continue
-      ;;
-    --out-dir | -o | --emit | --cap-lints | --target | --sysroot | -l | --print | --explain | --codegen)
-      shift 2
-      continue
-      ;;
-    --test) test=1 ;;
-    --error-format=json) doc+=("$1") json=(--json=diagnostic-rendered-ansi) ;;
-    --edition=* | --error-format=* | --deny=* | --warn=* | --allow=* | --forbid=* | --cfg=* | --check-cfg=*) doc+=("$1") ;;
-    -*) ;;
-    *.rs) src=$1 doc+=("$1") ;;
-  esac
-  shift
-done
 # Not a crate's compile (cargo asking the compiler what it is), or a test.
 [ -n "$src" ] && [ "$test" = 0 ] || exit 0
 case "$crate_type" in
@@ -83,7 +89,7 @@ case "$crate_type" in
     # cargo doc documents a binary of the package's own (src/main.rs,
     # src/**/main.rs or src/bin/) unless the library has its name; never
     # a build script, an example or a bench.
-    case "$src" in "$CARGO_MANIFEST_DIR"/src/* | "${CARGO_MANIFEST_DIR#"$PWD"/}"/src/*) ;; *) exit 0 ;; esac
+    [ "$in_src" = 1 ] || exit 0
     if [ -f "$CARGO_MANIFEST_DIR/src/lib.rs" ] && [ "$crate_name" = "${CARGO_PKG_NAME//-/_}" ]; then exit 0; fi
     doc+=(--document-private-items -Arustdoc::private-intra-doc-links)
     ;;
