@@ -4,7 +4,7 @@
 // plays it and the panel follows; a speed filter changes the counts.
 
 import { test, before, after } from 'node:test';
-import { startFile, stopFile, pageApi, shot, assert } from './lib.mjs';
+import { startFile, stopFile, pageApi, shot, assert, openOrigin } from './lib.mjs';
 
 let server;
 let browser;
@@ -34,9 +34,9 @@ test('the explorer panel: moves played here, a click plays one, a filter counts 
   const a = await browser.person();
   const b = await browser.person();
   try {
-    // The games are played through the API: a light page of the origin.
-    await a.page.goto(`${server.url}/api/health`);
-    await b.page.goto(`${server.url}/api/health`);
+    // The games are played through the API.
+    await openOrigin(a.page, server);
+    await openOrigin(b.page, server);
     await playGame(a.page, b.page, { base_seconds: 180, increment_seconds: 2 }, ['e2e4', 'e7e5'], 'black');
     await playGame(a.page, b.page, null, ['e2e4', 'd7d5'], 'white');
     // Counted in the background once each game ends: wait for both.

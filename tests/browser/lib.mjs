@@ -369,6 +369,17 @@ export async function toastText(page) {
 export const PASSWORD = 'correct horse battery';
 
 /**
+ * Opens the site's origin without a page of the app (`/api/health`): enough
+ * for a test that works through the origin's fetch, WebSocket and module
+ * loader, where a page of the app's first load in a fresh context costs
+ * Chromium about a CPU-second.
+ * @param {import('playwright-core').Page} page @param {{ url: string }} server
+ */
+export async function openOrigin(page, server) {
+  await page.goto(`${server.url}/api/health`);
+}
+
+/**
  * The API's answer to a request made from `page` (with its cookies, or with
  * `token` as a bearer token): `{status, body}`, the body parsed when there is one.
  */
@@ -389,10 +400,9 @@ export async function pageApi(page, method, path, body, token) {
  */
 export async function registered(browser, server, username, opts = {}) {
   const p = await browser.person(opts);
-  // Registered from a light page of the site's origin, then the home page
-  // loaded once, already signed in (a page of the app costs Chromium about
-  // a CPU-second in a fresh context).
-  await p.page.goto(`${server.url}/api/health`);
+  // Registered from the origin, then the home page loaded once, already
+  // signed in.
+  await openOrigin(p.page, server);
   const r = await pageApi(p.page, 'POST', '/api/account/register', { username, password: PASSWORD });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   await p.page.goto(server.url);

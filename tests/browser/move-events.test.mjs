@@ -11,7 +11,7 @@
 //    recovers with a snapshot of the whole game.
 
 import { test, before, after } from 'node:test';
-import { Server, launchBrowser, assert, stopFile } from './lib.mjs';
+import { Server, launchBrowser, assert, stopFile, openOrigin } from './lib.mjs';
 
 let server;
 let browser;
@@ -25,9 +25,7 @@ before(async () => {
   alice = await browser.person();
   bob = await browser.person();
   carol = await browser.person();
-  // A light page of the site's origin: the tests work through its fetch,
-  // WebSocket and module loader, not through a page of the app.
-  for (const p of [alice, bob, carol]) await p.page.goto(`${server.url}/api/health`);
+  for (const p of [alice, bob, carol]) await openOrigin(p.page, server);
 });
 
 after(async () => {
