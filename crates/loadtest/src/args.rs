@@ -108,6 +108,12 @@ pub(crate) struct Args {
     /// --games 0): the server's CPU is measured over them.
     #[arg(long, default_value_t = 30)]
     pub(crate) hold: u64,
+    /// Writes each acknowledged move of the games played here as a line
+    /// `SENT_MS RTT_US` (when it was sent, in milliseconds since the Unix
+    /// epoch, and its round trip): to lay the slow moves beside the
+    /// server's own times (an arena's waves in `GET /api/health`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) rtt_log: Option<std::path::PathBuf>,
 }
 
 /// `--connect`: one or more loopback addresses, comma separated.

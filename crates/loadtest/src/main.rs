@@ -242,6 +242,7 @@ async fn run(args: Args) -> Result<bool, Error> {
     };
     let reconnects = common.live.reconnects.load(Ordering::Relaxed);
     report::play(&tally, &watched, &cluster, reconnects, seats.len(), failed);
+    report::rtt_log(args.rtt_log.as_deref(), &tally);
     let crowd_kept = idle::close(crowd).await;
 
     if args.linger > 0 {
@@ -361,6 +362,7 @@ async fn run_arena(
     };
     let failed = arena.games.len().saturating_sub(games.ended.len());
     report::play(&games, &watched, &cluster, 0, arena.games.len(), failed);
+    report::rtt_log(args.rtt_log.as_deref(), &games);
     arena::report(&arena, spec.players);
     match news.await {
         Ok(Ok(news)) => arena::report_news(&news),

@@ -131,6 +131,7 @@ pub(crate) struct Player {
     pub(crate) in_doubt: Option<usize>,
     pub(crate) reconnects: usize,
     rtts: Vec<u64>,
+    sent_ms: Vec<u64>,
     acked: Vec<Acked>,
     ending: Option<String>,
     refused: HashMap<String, usize>,
@@ -156,6 +157,7 @@ impl Player {
             in_doubt: None,
             reconnects: 0,
             rtts: Vec::new(),
+            sent_ms: Vec::new(),
             acked: Vec::new(),
             ending: None,
             refused: HashMap::new(),
@@ -184,6 +186,7 @@ impl Player {
         let ending = self.ending.clone();
         let mut t = self.c.tally.lock().unwrap();
         t.rtts_us.append(&mut self.rtts);
+        t.sent_ms.append(&mut self.sent_ms);
         t.acked.append(&mut self.acked);
         if let Some(reason) = self.ending.take() {
             // Both players see the end: count it once.
@@ -277,7 +280,9 @@ impl Player {
             if let (Some(s), Some(got)) = (self.sent.as_mut(), r.req) {
                 if s.ply as u64 == got && !s.acked {
                     s.acked = true;
-                    self.rtts.push(s.at.elapsed().as_micros() as u64);
+                    let rtt = s.at.elapsed();
+                    self.rtts.push(rtt.as_micros() as u64);
+                    self.sent_ms.push(epoch_ms_ago(rtt));
                     self.acked.push((id, s.ply, s.uci.clone()));
                     self.c.live.moves.fetch_add(1, Ordering::Relaxed);
                 }
@@ -503,4 +508,12 @@ pub(crate) fn parse_clock(s: &str) -> Result<String, Error> {
     Ok(format!(
         r#"{{"base_seconds":{base},"increment_seconds":{inc}}}"#
     ))
+}
+
+/// The Unix time in milliseconds `ago` before now (when a move was sent).
+fn epoch_ms_ago(ago: Duration) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    now.saturating_sub(ago).as_millis() as u64
 }

@@ -44,6 +44,30 @@ pub(crate) fn header(args: &Args, cluster: &Cluster) {
     );
 }
 
+/// Writes `--rtt-log`: a line `SENT_MS RTT_US` a move, in sending order.
+pub(crate) fn rtt_log(path: Option<&std::path::Path>, t: &Tally) {
+    let Some(path) = path else { return };
+    let mut lines: Vec<(u64, u64)> = t
+        .sent_ms
+        .iter()
+        .copied()
+        .zip(t.rtts_us.iter().copied())
+        .collect();
+    lines.sort_unstable();
+    let text: String = lines
+        .iter()
+        .map(|(at, rtt)| format!("{at} {rtt}\n"))
+        .collect();
+    match std::fs::write(path, text) {
+        Ok(()) => println!(
+            "round trips of {} moves written to {}",
+            lines.len(),
+            path.display()
+        ),
+        Err(e) => eprintln!("could not write {}: {e}", path.display()),
+    }
+}
+
 /// The figures of the games (before the database check).
 pub(crate) fn play(
     t: &Tally,

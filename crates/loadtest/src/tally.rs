@@ -12,6 +12,9 @@ pub(crate) type Acked = (String, usize, String);
 pub(crate) struct Tally {
     /// Round trips of acknowledged moves (sent → ack), in µs.
     pub(crate) rtts_us: Vec<u64>,
+    /// When each of those moves was sent (ms since the Unix epoch), in
+    /// the same order (`--rtt-log`).
+    pub(crate) sent_ms: Vec<u64>,
     pub(crate) acked: Vec<Acked>,
     pub(crate) endings: HashMap<String, usize>,
     /// Games a client saw end.

@@ -81,6 +81,13 @@ impl HubTopic {
         HubTopic::StartedOf(PlayerId::new(player))
     }
 
+    /// Whether a topic may be followed by thousands of pages at once (a
+    /// large arena's, the lobby): its messages reach them a shard at a
+    /// time (the hub's `crowd`).
+    pub fn is_crowded(&self) -> bool {
+        matches!(self, HubTopic::Tournament(_) | HubTopic::Lobby)
+    }
+
     /// Whether this is one player's own topic (their challenges), which
     /// hears little and of which there is one per page open.
     pub fn is_personal(&self) -> bool {

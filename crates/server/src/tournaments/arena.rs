@@ -159,12 +159,14 @@ impl Tournaments {
             return Ok(0);
         }
         let started = std::time::Instant::now();
+        let at_ms = self.live.now();
         let made = self.start_boards(t, &wave.boards, None).await?;
         self.waves.note(WaveStat {
             waiting: wave.waiting,
             boards: made.len(),
             pair_us: wave.pair_us,
             start_us: started.elapsed().as_micros() as u64,
+            at_ms,
         });
         // One piece of news a tick: the new standings with the new games.
         if wave.results {

@@ -21,6 +21,9 @@ pub struct WaveStat {
     pub pair_us: u64,
     /// Starting the boards' games (stored, announced), in microseconds.
     pub start_us: u64,
+    /// When the games began to be started, by the server's clock (ms
+    /// since the Unix epoch): to lay a wave beside what else was slow.
+    pub at_ms: i64,
 }
 
 /// The waves of this instance.
@@ -57,6 +60,7 @@ mod tests {
             boards,
             pair_us: 10,
             start_us: 20,
+            at_ms: 1_000,
         }
     }
 

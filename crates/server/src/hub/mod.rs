@@ -15,9 +15,12 @@
 //! that a publisher makes the second form only when someone will read it
 //! (with two instances, the side to move is often on the other one).
 
+mod crowd;
+
 use crate::topic::HubTopic;
 use crate::views::ServerEvent;
 use bytes::Bytes;
+use crowd::Crowd;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use tensorchess_rules::Color;
@@ -31,6 +34,45 @@ const TOPIC_CAPACITY: usize = 64;
 /// keep an idle page's memory small). A subscriber that falls
 /// further behind lags, as on any topic (a page is told to resync).
 const PERSONAL_CAPACITY: usize = 16;
+
+/// A topic's channel: one for all its subscribers, or a crowded topic's
+/// shards ([`crowd`]).
+enum Channel {
+    One(broadcast::Sender<Published>),
+    Crowd(Crowd),
+}
+
+impl Channel {
+    fn new(topic: &HubTopic) -> Channel {
+        if topic.is_crowded() {
+            Channel::Crowd(Crowd::new(capacity_of(topic)))
+        } else {
+            Channel::One(broadcast::channel(capacity_of(topic)).0)
+        }
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<Published> {
+        match self {
+            Channel::One(tx) => tx.subscribe(),
+            Channel::Crowd(crowd) => crowd.subscribe(),
+        }
+    }
+
+    fn receiver_count(&self) -> usize {
+        match self {
+            Channel::One(tx) => tx.receiver_count(),
+            Channel::Crowd(crowd) => crowd.receiver_count(),
+        }
+    }
+
+    /// Sends `message`; returns its subscribers (none: nobody listens).
+    fn send(&self, message: Published) -> usize {
+        match self {
+            Channel::One(tx) => tx.send(message).unwrap_or(0),
+            Channel::Crowd(crowd) => crowd.send(message),
+        }
+    }
+}
 
 /// The messages a topic keeps for its slowest subscriber.
 fn capacity_of(topic: &HubTopic) -> usize {
@@ -113,7 +155,7 @@ impl Published {
 /// on it to every subscriber, as WebSocket text.
 #[derive(Default)]
 pub struct Hub {
-    topics: Mutex<HashMap<HubTopic, broadcast::Sender<Published>>>,
+    topics: Mutex<HashMap<HubTopic, Channel>>,
     /// How many subscribers each audience of a topic has (only topics and
     /// audiences with some).
     audiences: Mutex<HashMap<HubTopic, Vec<(Color, usize)>>>,
@@ -154,7 +196,7 @@ impl Hub {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics
             .entry(topic.clone())
-            .or_insert_with(|| broadcast::channel(capacity_of(topic)).0)
+            .or_insert_with(|| Channel::new(topic))
             .subscribe()
     }
 
@@ -222,12 +264,12 @@ impl Hub {
             for_audience,
         }));
         match tx.send(message) {
-            Ok(n) => n,
-            Err(_) => {
+            0 => {
                 // Nobody listens any more: forget the topic.
                 topics.remove(topic);
                 0
             }
+            n => n,
         }
     }
 
@@ -367,13 +409,70 @@ mod tests {
     #[tokio::test]
     async fn a_slow_subscriber_lags_instead_of_blocking() {
         let hub = Hub::new();
-        let mut slow = hub.subscribe(&t("lobby"));
+        let mut slow = hub.subscribe(&t("game:a"));
         for i in 0..TOPIC_CAPACITY + 5 {
-            hub.publish(&t("lobby"), n(i));
+            hub.publish(&t("game:a"), n(i));
         }
         assert!(matches!(
             slow.recv().await,
             Err(broadcast::error::RecvError::Lagged(_))
         ));
+    }
+
+    #[tokio::test]
+    async fn a_crowded_topic_reaches_every_shard_in_order() {
+        let hub = Hub::new();
+        let topic = t("tournament:t1");
+        let mut pages: Vec<_> = (0..2 * crowd::SHARDS + 3)
+            .map(|_| hub.subscribe(&topic))
+            .collect();
+        assert_eq!(hub.subscriber_count(&topic), pages.len());
+        assert_eq!(hub.publish(&topic, n(1)), pages.len());
+        hub.publish_serialized(&topic, n(2), r#"{"type":"error","message":"2"}"#.into());
+        hub.publish(&topic, n(3));
+        for page in &mut pages {
+            for want in ["1", "2", "3"] {
+                assert_eq!(said(&page.recv().await.unwrap(), None), want);
+            }
+        }
+        drop(pages);
+        assert_eq!(hub.publish(&topic, n(4)), 0);
+        assert_eq!(hub.topic_count(), 0, "an empty crowd is forgotten");
+    }
+
+    #[tokio::test]
+    async fn a_crowded_topic_lets_others_run_between_its_shards() {
+        let hub = Hub::new();
+        let topic = t("lobby");
+        let mut pages: Vec<_> = (0..2 * crowd::SHARDS)
+            .map(|_| hub.subscribe(&topic))
+            .collect();
+        hub.publish(&topic, n(1));
+        // This task runs again before the message reached every shard
+        // (the test's runtime has one thread: nothing else runs meanwhile).
+        tokio::task::yield_now().await;
+        let mut waiting = Vec::new();
+        for page in &mut pages {
+            if page.try_recv().is_err() {
+                waiting.push(page);
+            }
+        }
+        assert!(!waiting.is_empty(), "every shard reached at once");
+        for page in waiting {
+            assert_eq!(said(&page.recv().await.unwrap(), None), "1");
+        }
+    }
+
+    #[test]
+    fn outside_a_runtime_a_crowded_topic_sends_at_once() {
+        let hub = Hub::new();
+        let topic = t("tournament:t1");
+        let mut pages: Vec<_> = (0..crowd::SHARDS + 1)
+            .map(|_| hub.subscribe(&topic))
+            .collect();
+        hub.publish(&topic, n(5));
+        for page in &mut pages {
+            assert_eq!(said(&page.try_recv().unwrap(), None), "5");
+        }
     }
 }
