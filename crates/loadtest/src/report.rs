@@ -229,6 +229,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_rtt_log_has_a_line_a_move_in_sending_order() {
+        let t = Tally {
+            sent_ms: vec![1_700_000_000_020, 1_700_000_000_010],
+            rtts_us: vec![5_000, 700],
+            ..Tally::default()
+        };
+        let path = std::env::temp_dir().join(format!("rtt-log-{}.txt", std::process::id()));
+        rtt_log(Some(&path), &t);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(text, "1700000000010 700\n1700000000020 5000\n");
+    }
+
+    #[test]
     fn errors_are_grouped_by_kind() {
         let errors = vec![
             "game a, white: stalled: nothing heard about the game for 60 s at ply 3".to_string(),

@@ -113,6 +113,8 @@ async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own
     assert_eq!(h["arena_waves"], 1, "{h}");
     assert_eq!(h["arena_recent_waves"][0]["waiting"], PLAYERS);
     assert_eq!(h["arena_recent_waves"][0]["boards"], PLAYERS / 2);
+    // When its games began to be started, by the server's clock.
+    assert_eq!(h["arena_recent_waves"][0]["at_ms"], START, "{h}");
 }
 
 /// Two servers over one PostgreSQL: the pages on B hear A's news of a
