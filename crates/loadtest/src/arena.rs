@@ -8,13 +8,14 @@
 //! long a player waits from the end of a game to its next pairing, and
 //! reads each instance's pairing waves (`GET /api/health`).
 
+use crate::now_ms;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
@@ -93,12 +94,6 @@ impl PlayerBody {
 #[derive(Deserialize)]
 struct TournamentEvent {
     event: String,
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Creates the arena on instance 0; its id.

@@ -181,10 +181,7 @@ pub(crate) async fn make_targets(
         }));
     }
     let games = crate::join_by(deadline, tasks, "timed out making the crowd's games").await?;
-    let starts_at = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-        + 3_600_000;
+    let starts_at = crate::now_ms() + 3_600_000;
     let body = format!(
         r#"{{"kind":"arena","name":"Idle crowd","variant":"tensor","clock":{{"base_seconds":180,"increment_seconds":2}},"rated":false,"starts_at":{starts_at},"minutes":10,"max_players":100}}"#
     );

@@ -10,3 +10,11 @@ pub mod server;
 
 /// Any error of a run, said in a line.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The time now in milliseconds since the Unix epoch (the server's clock
+/// in its answers: a tournament's start, a wave's `at_ms`).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

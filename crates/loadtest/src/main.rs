@@ -97,7 +97,7 @@ pub(crate) const MAX_SOCKETS: usize = 200_000;
 /// The server's most players in a tournament.
 pub(crate) const MAX_ARENA_PLAYERS: usize = 1000;
 
-pub(crate) use tensorchess_loadtest::{db, http, server, Error};
+pub(crate) use tensorchess_loadtest::{db, http, now_ms, server, Error};
 
 /// The results of spawned tasks, in order, or the first error; `late` if the
 /// deadline passes first.

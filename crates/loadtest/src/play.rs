@@ -282,7 +282,8 @@ impl Player {
                     s.acked = true;
                     let rtt = s.at.elapsed();
                     self.rtts.push(rtt.as_micros() as u64);
-                    self.sent_ms.push(epoch_ms_ago(rtt));
+                    self.sent_ms
+                        .push((crate::now_ms() - rtt.as_millis() as i64).max(0) as u64);
                     self.acked.push((id, s.ply, s.uci.clone()));
                     self.c.live.moves.fetch_add(1, Ordering::Relaxed);
                 }
@@ -508,12 +509,4 @@ pub(crate) fn parse_clock(s: &str) -> Result<String, Error> {
     Ok(format!(
         r#"{{"base_seconds":{base},"increment_seconds":{inc}}}"#
     ))
-}
-
-/// The Unix time in milliseconds `ago` before now (when a move was sent).
-fn epoch_ms_ago(ago: Duration) -> u64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    now.saturating_sub(ago).as_millis() as u64
 }

@@ -9,9 +9,9 @@
 use super::stranger;
 use futures_util::StreamExt;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 use tensorchess_loadtest::http::http_from;
-use tensorchess_loadtest::Error;
+use tensorchess_loadtest::{now_ms, Error};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// The options of `abuse ghost-arena`.
@@ -32,12 +32,6 @@ pub struct GhostArgs {
     /// still never moves.
     #[arg(long)]
     with_sockets: bool,
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The number of games in a tournament's PGN.
