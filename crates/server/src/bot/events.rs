@@ -4,6 +4,7 @@
 //! what is current first, and an empty line every [`KEEP_ALIVE_MS`].
 
 use super::game::game_event;
+use super::lichess::GameStatus;
 use super::lines::{self, LineStream, Lines};
 use super::shapes::{ChallengeNews, EventLine, GameEventShape, LichessChallenge};
 use super::{Bots, KEEP_ALIVE_MS};
@@ -41,7 +42,7 @@ fn watch_game(
                 if let Ok(Some(game)) =
                     game_event(&games, &bots, &me, &GameId::stored(id.clone())).await
                 {
-                    if game.status.name != "started" {
+                    if game.status.name != GameStatus::Started {
                         let _ = finished
                             .send(EventLine::GameFinish {
                                 game: Box::new(game),

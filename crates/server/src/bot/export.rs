@@ -3,9 +3,12 @@
 //! its players as users, status, winner, moves in SAN, clock.
 
 use super::game::status_of;
-use super::{lichess, Bots};
+use super::lichess::{self, GameStatus, PerfKey};
+use super::shapes::GameSource;
+use super::Bots;
 use crate::error::AppError;
 use crate::round::live::LiveGame;
+use crate::store::Speed;
 use serde::Serialize;
 use tensorchess_rules::Color;
 
@@ -78,9 +81,9 @@ pub struct ExportedGameView {
     /// lichess's key of the game (`standard`; the site's own for the others).
     pub variant: &'static str,
     /// `bullet` … `classical`, or `correspondence`.
-    pub speed: &'static str,
+    pub speed: Speed,
     /// The rating pool's key.
-    pub perf: &'static str,
+    pub perf: PerfKey,
     /// When the game was made (ms since the epoch).
     #[serde(rename = "createdAt")]
     pub created_at: i64,
@@ -88,9 +91,9 @@ pub struct ExportedGameView {
     #[serde(rename = "lastMoveAt")]
     pub last_move_at: i64,
     /// lichess's status name (`started`, `mate`, `resign`, `draw`…).
-    pub status: &'static str,
+    pub status: GameStatus,
     /// How the game was made, for lichess's clients (always `friend`).
-    pub source: &'static str,
+    pub source: GameSource,
     /// Its sides.
     pub players: ExportedPlayersView,
     /// The moves in SAN, separated by spaces.
@@ -101,8 +104,8 @@ pub struct ExportedGameView {
     pub clock: Option<ExportedClockView>,
     /// The winner's colour, for a game won.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "\"white\" | \"black\"")]
-    pub winner: Option<&'static str>,
+    #[ts(optional)]
+    pub winner: Option<Color>,
     /// The PGN (`pgnInJson=true`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -145,7 +148,7 @@ pub struct ExportedGame {
     names: [String; 2],
     ratings: [Option<i32>; 2],
     rating_diffs: [Option<i32>; 2],
-    status: &'static str,
+    status: GameStatus,
     winner: Option<Color>,
     moves: String,
     pgn: String,
@@ -189,8 +192,8 @@ impl ExportedGame {
     }
 
     /// The game's perf, as lichess names it (`blitz`, `tensor`).
-    pub fn perf(&self) -> &'static str {
-        lichess::perf_key(self.variant, self.clock)
+    pub fn perf(&self) -> PerfKey {
+        PerfKey::of(self.variant, self.clock)
     }
 
     /// The game (Tensor Chess, chess, Chessence).
@@ -200,7 +203,7 @@ impl ExportedGame {
 
     /// The game's speed, as lichess names it (`blitz`; `correspondence`
     /// without a clock).
-    pub fn speed(&self) -> &'static str {
+    pub fn speed(&self) -> Speed {
         lichess::speed(self.clock)
     }
 
@@ -212,7 +215,7 @@ impl ExportedGame {
             .into_iter()
             .find(|c| self.players[c.index()].as_deref() == Some(player))?;
         match (self.status, self.winner) {
-            ("started" | "aborted", _) => None,
+            (GameStatus::Started | GameStatus::Aborted, _) => None,
             (_, Some(w)) if w == color => Some(PlayerResult::Win),
             (_, Some(_)) => Some(PlayerResult::Loss),
             (_, None) => Some(PlayerResult::Draw),
@@ -250,12 +253,12 @@ impl ExportedGame {
             id: self.id.clone(),
             rated: self.rated,
             variant: lichess::variant(self.variant).key,
-            speed: lichess::speed(self.clock),
-            perf: lichess::perf_key(self.variant, self.clock),
+            speed: self.speed(),
+            perf: self.perf(),
             created_at: self.created_at,
             last_move_at: self.last_move_at,
             status: self.status,
-            source: "friend",
+            source: GameSource::Friend,
             players: ExportedPlayersView { white, black },
             moves: self.moves.clone(),
             clock: self.clock.map(|c| ExportedClockView {
@@ -263,7 +266,7 @@ impl ExportedGame {
                 increment: c.increment_ms / 1000,
                 total_time: (c.base_ms + 40 * c.increment_ms) / 1000,
             }),
-            winner: self.winner.map(Color::name),
+            winner: self.winner,
             pgn: with_pgn.then(|| self.pgn.clone()),
         })
     }

@@ -3,11 +3,11 @@
 //! stream); and the game as the event stream's `gameStart` and
 //! `gameFinish` show it.
 
-use super::lichess;
+use super::lichess::{self, GameStatus, PerfKey};
 use super::lines::{self, LineStream, Lines};
 use super::shapes::{
-    ChatLine, Compat, GameClock, GameEventShape, GameFull, GamePerf, Opponent, OpponentGone,
-    VariantShape,
+    ChatLine, Compat, GameClock, GameEventShape, GameFull, GamePerf, GameSource, Opponent,
+    OpponentGone, VariantShape,
 };
 use super::{BotPlayerView, Bots, KEEP_ALIVE_MS};
 use crate::error::AppError;
@@ -50,45 +50,44 @@ pub struct GameStateLine {
     pub bdraw: bool,
     /// `started`, `mate`, `resign`, `outoftime`, `stalemate`, `draw`,
     /// `aborted`, `variantEnd` (Chessence: no legal move), `timeout` (left).
-    pub status: &'static str,
+    pub status: GameStatus,
     /// `white` or `black`, once one won.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub winner: Option<&'static str>,
+    pub winner: Option<Color>,
 }
 
 impl GameStateLine {
     /// What a program acts on (the clocks aside).
-    fn key(&self) -> (&str, &str, bool, bool) {
+    fn key(&self) -> (&str, GameStatus, bool, bool) {
         (&self.moves, self.status, self.wdraw, self.bdraw)
     }
 
     /// Whether the game is over.
     pub fn over(&self) -> bool {
-        self.status != "started"
+        self.status != GameStatus::Started
     }
 }
 
 /// The status word (lichess's) and the winner of an ending.
-pub(super) fn status_of(ending: Option<Ending>) -> (&'static str, Option<Color>) {
+pub(super) fn status_of(ending: Option<Ending>) -> (GameStatus, Option<Color>) {
     match ending {
-        None => ("started", None),
-        Some(Ending::Aborted { .. }) => ("aborted", None),
-        Some(Ending::Imported { winner }) => ("unknownFinish", winner),
+        None => (GameStatus::Started, None),
+        Some(Ending::Aborted { .. }) => (GameStatus::Aborted, None),
+        Some(Ending::Imported { winner }) => (GameStatus::UnknownFinish, winner),
         Some(Ending::Outcome(Outcome::Decisive { winner, reason })) => (
             match reason {
-                EndReason::Checkmate => "mate",
-                EndReason::NoLegalMoves => "variantEnd",
-                EndReason::Resignation => "resign",
-                EndReason::Timeout => "outoftime",
-                EndReason::Abandoned => "timeout",
-                _ => "variantEnd",
+                EndReason::Checkmate => GameStatus::Mate,
+                EndReason::Resignation => GameStatus::Resign,
+                EndReason::Timeout => GameStatus::OutOfTime,
+                EndReason::Abandoned => GameStatus::Timeout,
+                _ => GameStatus::VariantEnd,
             },
             Some(winner),
         ),
         Some(Ending::Outcome(Outcome::Draw { reason })) => (
             match reason {
-                EndReason::Stalemate => "stalemate",
-                _ => "draw",
+                EndReason::Stalemate => GameStatus::Stalemate,
+                _ => GameStatus::Draw,
             },
             None,
         ),
@@ -125,7 +124,7 @@ pub fn game_state(lg: &LiveGame, now: i64) -> GameStateLine {
         wdraw: offer == Some(Color::White),
         bdraw: offer == Some(Color::Black),
         status,
-        winner: winner.map(Color::name),
+        winner,
     }
 }
 
@@ -205,7 +204,7 @@ async fn full(bots: &Bots, s: &Seats) -> Result<GameFull, AppError> {
         id: s.id.clone(),
         initial_fen: s.initial_fen.clone(),
         perf: GamePerf {
-            name: lichess::perf_name(lichess::perf_key(s.variant, s.clock)),
+            name: PerfKey::of(s.variant, s.clock).name(),
         },
         rated: s.rated,
         speed: lichess::speed(s.clock),
@@ -255,7 +254,7 @@ pub async fn game_event(
             board: true,
             bot: true,
         },
-        color: color.name(),
+        color,
         fen: seats.fen.clone(),
         full_id: seats.id.clone(),
         game_id: seats.id.clone(),
@@ -264,11 +263,11 @@ pub async fn game_event(
         is_my_turn: turn == color && !over,
         last_move: seats.last_move.clone().unwrap_or_default(),
         opponent: Opponent::of(them, seats.rating_diffs[(!color).index()]),
-        perf: lichess::perf_key(seats.variant, seats.clock),
+        perf: PerfKey::of(seats.variant, seats.clock),
         rated: seats.rated,
         rating_diff: seats.rating_diffs[color.index()].filter(|_| over),
         seconds_left: seats.clock.map(|_| left / 1000),
-        source: "friend",
+        source: GameSource::Friend,
         speed: lichess::speed(seats.clock),
         status: lichess::status(seats.state.status),
         variant: seats.variant(),

@@ -5,7 +5,7 @@
 //! `perfs` keyed by those perfs.
 
 use super::shapes::{Status, VariantShape};
-use crate::store::{ClockSettings, RatingPool, RatingRecord};
+use crate::store::{ClockSettings, RatingPool, RatingRecord, Speed};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tensorchess_rules::VariantKind;
@@ -35,44 +35,161 @@ pub fn variant(kind: VariantKind) -> VariantShape {
 
 /// lichess's speed of a time control (estimated game time: base + 40
 /// increments); a game without a clock is `correspondence`.
-pub fn speed(clock: Option<ClockSettings>) -> &'static str {
-    let Some(c) = clock else {
-        return "correspondence";
-    };
-    let estimate = (c.base_ms + 40 * c.increment_ms) / 1000;
-    match estimate {
-        ..30 => "ultraBullet",
-        30..180 => "bullet",
-        180..480 => "blitz",
-        480..1500 => "rapid",
-        _ => "classical",
+pub fn speed(clock: Option<ClockSettings>) -> Speed {
+    Speed::of_clock(clock.map(|c| (c.base_ms, c.increment_ms)))
+}
+
+/// A perf: what lichess keeps a rating for. Orthodox chess's are its
+/// speeds; the other games each have one for real-time play and one for
+/// correspondence.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PerfKey {
+    /// Chess under 30 s.
+    UltraBullet,
+    /// Chess under 3 minutes.
+    Bullet,
+    /// Chess under 8 minutes.
+    Blitz,
+    /// Chess under 25 minutes.
+    Rapid,
+    /// Chess of 25 minutes and more.
+    Classical,
+    /// Chess by days per move.
+    Correspondence,
+    /// Tensor Chess on a clock.
+    Tensor,
+    /// Tensor Chess by days per move.
+    TensorCorrespondence,
+    /// Chessence on a clock.
+    Chessence,
+    /// Chessence by days per move.
+    ChessenceCorrespondence,
+}
+
+impl PerfKey {
+    /// The perf of a game of `kind` with `clock` (none: correspondence).
+    pub fn of(kind: VariantKind, clock: Option<ClockSettings>) -> PerfKey {
+        match (kind, clock) {
+            (VariantKind::Chess, clock) => PerfKey::of_speed(speed(clock)),
+            (VariantKind::Tensor, Some(_)) => PerfKey::Tensor,
+            (VariantKind::Tensor, None) => PerfKey::TensorCorrespondence,
+            (VariantKind::Chessence, Some(_)) => PerfKey::Chessence,
+            (VariantKind::Chessence, None) => PerfKey::ChessenceCorrespondence,
+        }
+    }
+
+    /// Orthodox chess's perf at `speed`.
+    fn of_speed(speed: Speed) -> PerfKey {
+        match speed {
+            Speed::UltraBullet => PerfKey::UltraBullet,
+            Speed::Bullet => PerfKey::Bullet,
+            Speed::Blitz => PerfKey::Blitz,
+            Speed::Rapid => PerfKey::Rapid,
+            Speed::Classical => PerfKey::Classical,
+            Speed::Correspondence => PerfKey::Correspondence,
+        }
+    }
+
+    /// Its key, as the JSON writes it (`blitz`, `tensorCorrespondence`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PerfKey::UltraBullet => "ultraBullet",
+            PerfKey::Bullet => "bullet",
+            PerfKey::Blitz => "blitz",
+            PerfKey::Rapid => "rapid",
+            PerfKey::Classical => "classical",
+            PerfKey::Correspondence => "correspondence",
+            PerfKey::Tensor => "tensor",
+            PerfKey::TensorCorrespondence => "tensorCorrespondence",
+            PerfKey::Chessence => "chessence",
+            PerfKey::ChessenceCorrespondence => "chessenceCorrespondence",
+        }
+    }
+
+    /// Its name, as lichess writes it (`Blitz`, `Tensor Correspondence`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PerfKey::UltraBullet => "UltraBullet",
+            PerfKey::Bullet => "Bullet",
+            PerfKey::Blitz => "Blitz",
+            PerfKey::Rapid => "Rapid",
+            PerfKey::Classical => "Classical",
+            PerfKey::Correspondence => "Correspondence",
+            PerfKey::Tensor => "Tensor",
+            PerfKey::TensorCorrespondence => "Tensor Correspondence",
+            PerfKey::Chessence => "Chessence",
+            PerfKey::ChessenceCorrespondence => "Chessence Correspondence",
+        }
+    }
+
+    /// Every perf.
+    pub const ALL: [PerfKey; 10] = [
+        PerfKey::UltraBullet,
+        PerfKey::Bullet,
+        PerfKey::Blitz,
+        PerfKey::Rapid,
+        PerfKey::Classical,
+        PerfKey::Correspondence,
+        PerfKey::Tensor,
+        PerfKey::TensorCorrespondence,
+        PerfKey::Chessence,
+        PerfKey::ChessenceCorrespondence,
+    ];
+
+    /// The perf of key `s`; `None` for another word.
+    pub fn parse(s: &str) -> Option<PerfKey> {
+        PerfKey::ALL.into_iter().find(|k| k.as_str() == s)
     }
 }
 
-/// The key of a game's perf (its rating on lichess): chess by speed, the
-/// other games by name, correspondence apart.
-pub fn perf_key(kind: VariantKind, clock: Option<ClockSettings>) -> &'static str {
-    match (kind, clock) {
-        (VariantKind::Chess, clock) => speed(clock),
-        (VariantKind::Tensor, Some(_)) => "tensor",
-        (VariantKind::Tensor, None) => "tensorCorrespondence",
-        (VariantKind::Chessence, Some(_)) => "chessence",
-        (VariantKind::Chessence, None) => "chessenceCorrespondence",
-    }
+/// A game's status, as lichess's streams and exports name it.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub enum GameStatus {
+    /// Made, not begun.
+    Created,
+    /// Going on.
+    Started,
+    /// Aborted.
+    Aborted,
+    /// Checkmate.
+    Mate,
+    /// A player resigned.
+    Resign,
+    /// Stalemate.
+    Stalemate,
+    /// A player left and the other claimed the win.
+    Timeout,
+    /// Drawn.
+    Draw,
+    /// A flag fell.
+    #[serde(rename = "outoftime")]
+    OutOfTime,
+    /// A first move was not made in time.
+    NoStart,
+    /// Ended elsewhere (an imported game).
+    UnknownFinish,
+    /// Ended by a rule of the variant (Chessence: no legal move).
+    VariantEnd,
 }
 
-/// A perf's name, as lichess writes it (`Blitz`, `Tensor`).
-pub fn perf_name(key: &str) -> String {
-    match key {
-        "ultraBullet" => "UltraBullet".to_string(),
-        "tensorCorrespondence" => "Tensor Correspondence".to_string(),
-        "chessenceCorrespondence" => "Chessence Correspondence".to_string(),
-        other => {
-            let mut chars = other.chars();
-            chars
-                .next()
-                .map(|c| c.to_uppercase().chain(chars).collect())
-                .unwrap_or_default()
+impl GameStatus {
+    /// lichess's number for it.
+    pub fn id(self) -> u32 {
+        match self {
+            GameStatus::Created => 10,
+            GameStatus::Started => 20,
+            GameStatus::Aborted => 25,
+            GameStatus::Mate => 30,
+            GameStatus::Resign => 31,
+            GameStatus::Stalemate => 32,
+            GameStatus::Timeout => 33,
+            GameStatus::Draw => 34,
+            GameStatus::OutOfTime => 35,
+            GameStatus::NoStart => 37,
+            GameStatus::UnknownFinish => 38,
+            GameStatus::VariantEnd => 60,
         }
     }
 }
@@ -106,14 +223,15 @@ impl Perf {
 
 /// The perfs a pool's rating stands for: orthodox chess's real-time
 /// rating is each of lichess's speeds.
-fn pool_perfs(pool: RatingPool) -> &'static [&'static str] {
+fn pool_perfs(pool: RatingPool) -> &'static [PerfKey] {
+    use PerfKey::*;
     match (pool.variant, pool.correspondence) {
-        (VariantKind::Chess, false) => &["ultraBullet", "bullet", "blitz", "rapid", "classical"],
-        (VariantKind::Chess, true) => &["correspondence"],
-        (VariantKind::Tensor, false) => &["tensor"],
-        (VariantKind::Tensor, true) => &["tensorCorrespondence"],
-        (VariantKind::Chessence, false) => &["chessence"],
-        (VariantKind::Chessence, true) => &["chessenceCorrespondence"],
+        (VariantKind::Chess, false) => &[UltraBullet, Bullet, Blitz, Rapid, Classical],
+        (VariantKind::Chess, true) => &[Correspondence],
+        (VariantKind::Tensor, false) => &[Tensor],
+        (VariantKind::Tensor, true) => &[TensorCorrespondence],
+        (VariantKind::Chessence, false) => &[Chessence],
+        (VariantKind::Chessence, true) => &[ChessenceCorrespondence],
     }
 }
 
@@ -129,22 +247,11 @@ const POOLS: [RatingPool; 6] = [
 
 /// A game's status as lichess's `gameStart` and `gameFinish` show it:
 /// `{"id": 31, "name": "resign"}` (lichess's numbers for its words).
-pub fn status(name: &'static str) -> Status {
-    let id = match name {
-        "created" => 10,
-        "started" => 20,
-        "aborted" => 25,
-        "mate" => 30,
-        "resign" => 31,
-        "stalemate" => 32,
-        "timeout" => 33,
-        "draw" => 34,
-        "outoftime" => 35,
-        "noStart" => 37,
-        "unknownFinish" => 38,
-        _ => 60, // variantEnd
-    };
-    Status { id, name }
+pub fn status(name: GameStatus) -> Status {
+    Status {
+        id: name.id(),
+        name,
+    }
 }
 
 /// A user's `perfs` from their stored ratings (pools never played at the
@@ -164,7 +271,7 @@ pub fn perfs(ratings: &[(RatingPool, RatingRecord)]) -> Map<String, Value> {
             .map_or(start, |(_, r)| *r);
         let perf = serde_json::to_value(Perf::of(&record)).unwrap_or_default();
         for key in pool_perfs(pool) {
-            out.insert((*key).to_string(), perf.clone());
+            out.insert(key.as_str().to_string(), perf.clone());
         }
     }
     out
@@ -189,12 +296,15 @@ mod tests {
             base_ms: 180_000,
             increment_ms: 2_000,
         });
-        assert_eq!(perf_key(VariantKind::Chess, blitz), "blitz");
-        assert_eq!(perf_name("blitz"), "Blitz");
-        assert_eq!(perf_key(VariantKind::Tensor, blitz), "tensor");
-        assert_eq!(perf_key(VariantKind::Chess, None), "correspondence");
+        assert_eq!(PerfKey::of(VariantKind::Chess, blitz), PerfKey::Blitz);
+        assert_eq!(PerfKey::Blitz.name(), "Blitz");
+        assert_eq!(PerfKey::of(VariantKind::Tensor, blitz), PerfKey::Tensor);
         assert_eq!(
-            perf_name(perf_key(VariantKind::Tensor, None)),
+            PerfKey::of(VariantKind::Chess, None),
+            PerfKey::Correspondence
+        );
+        assert_eq!(
+            PerfKey::of(VariantKind::Tensor, None).name(),
             "Tensor Correspondence"
         );
     }
@@ -214,5 +324,22 @@ mod tests {
         assert_eq!(p["tensor"]["rating"], 1500);
         assert_eq!(p["tensor"]["prov"], true);
         assert!(p.contains_key("correspondence"));
+    }
+
+    #[test]
+    fn perfs_and_statuses_are_written_as_lichess_writes_them() {
+        for key in PerfKey::ALL {
+            assert_eq!(serde_json::to_value(key).unwrap(), key.as_str());
+            assert_eq!(PerfKey::parse(key.as_str()), Some(key));
+        }
+        assert_eq!(PerfKey::parse("Blitz"), None);
+        let words = |s: GameStatus| (serde_json::to_value(s).unwrap(), s.id());
+        assert_eq!(words(GameStatus::OutOfTime), ("outoftime".into(), 35));
+        assert_eq!(words(GameStatus::NoStart), ("noStart".into(), 37));
+        assert_eq!(words(GameStatus::VariantEnd), ("variantEnd".into(), 60));
+        assert_eq!(
+            serde_json::to_value(status(GameStatus::Resign)).unwrap(),
+            serde_json::json!({"id": 31, "name": "resign"})
+        );
     }
 }

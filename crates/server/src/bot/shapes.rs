@@ -5,14 +5,15 @@
 //! Fields are written in the order of their JSON names, as the streams
 //! wrote them when they were built as JSON maps (sorted keys).
 
-use super::lichess;
+use super::lichess::{self, GameStatus, PerfKey};
 use super::BotPlayerView;
-use crate::store::{ChatRoom, ClockSettings};
+use crate::store::{ChatRoom, ClockSettings, Speed};
 use crate::views::challenge::{ChallengeEvent, ChallengeStatus, ChallengeView};
 use crate::views::chat::ChatLineView;
 use crate::views::RatedPlayerView;
 use crate::views::ServerEvent;
 use serde::Serialize;
+use tensorchess_rules::Color;
 
 /// What a declined challenge says when its receiver gave no reason.
 pub const DEFAULT_DECLINE: &str = "I'm not accepting challenges at the moment.";
@@ -34,14 +35,59 @@ pub struct PerfName {
     /// No icon here.
     pub icon: &'static str,
     /// The perf's name.
-    pub name: String,
+    pub name: &'static str,
 }
 
 /// A perf as `gameFull` names it (`{"name": "Blitz"}`).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct GamePerf {
     /// The perf's name.
-    pub name: String,
+    pub name: &'static str,
+}
+
+/// What kind of time control a challenge has.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeControlKind {
+    /// A real-time clock.
+    Clock,
+    /// Days per move.
+    Correspondence,
+    /// No clock at all.
+    Unlimited,
+}
+
+/// A challenge's state, in lichess's words.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeStatusWord {
+    /// Open, waiting for an answer.
+    Created,
+    /// Accepted: the game began.
+    Accepted,
+    /// Declined.
+    Declined,
+    /// Withdrawn, or lapsed.
+    Canceled,
+}
+
+/// How a game was made, for lichess's clients: here always between
+/// people who chose each other (a challenge, a seek, a tournament's pairing).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum GameSource {
+    /// lichess's `friend`.
+    Friend,
+}
+
+/// A chat room as the game stream's `chatLine` names it.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatLineRoom {
+    /// The players' room.
+    Player,
+    /// The spectators' room.
+    Spectator,
 }
 
 /// A challenge's time control: `clock` (`limit`, `increment`, `show`),
@@ -62,7 +108,7 @@ pub struct TimeControl {
     pub show: Option<String>,
     /// `clock`, `correspondence` or `unlimited`.
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: TimeControlKind,
 }
 
 impl TimeControl {
@@ -72,7 +118,7 @@ impl TimeControl {
             increment: None,
             limit: None,
             show: None,
-            kind: "unlimited",
+            kind: TimeControlKind::Unlimited,
         };
         match (clock, days) {
             (Some(c), _) => {
@@ -81,13 +127,13 @@ impl TimeControl {
                     increment: Some(inc),
                     limit: Some(base),
                     show: Some(format!("{}+{inc}", fmt_minutes(base))),
-                    kind: "clock",
+                    kind: TimeControlKind::Clock,
                     ..none
                 }
             }
             (None, Some(days)) => TimeControl {
                 days_per_turn: Some(days),
-                kind: "correspondence",
+                kind: TimeControlKind::Correspondence,
                 ..none
             },
             (None, None) => none,
@@ -159,9 +205,9 @@ pub struct LichessChallenge {
     /// Rated or not.
     pub rated: bool,
     /// lichess's speed of its time control.
-    pub speed: &'static str,
+    pub speed: Speed,
     /// `created`, `accepted`, `declined` or `canceled` (an expired one too).
-    pub status: &'static str,
+    pub status: ChallengeStatusWord,
     /// Its time control.
     #[serde(rename = "timeControl")]
     pub time_control: TimeControl,
@@ -178,10 +224,10 @@ impl From<&ChallengeView> for LichessChallenge {
             increment_ms: clock.increment_seconds * 1000,
         });
         let status = match c.state {
-            ChallengeStatus::Open => "created",
-            ChallengeStatus::Accepted => "accepted",
-            ChallengeStatus::Declined => "declined",
-            ChallengeStatus::Canceled | ChallengeStatus::Expired => "canceled",
+            ChallengeStatus::Open => ChallengeStatusWord::Created,
+            ChallengeStatus::Accepted => ChallengeStatusWord::Accepted,
+            ChallengeStatus::Declined => ChallengeStatusWord::Declined,
+            ChallengeStatus::Canceled | ChallengeStatus::Expired => ChallengeStatusWord::Canceled,
         };
         let decline_reason = match (&c.reason, c.state) {
             (Some(reason), _) => Some(reason.clone()),
@@ -198,7 +244,7 @@ impl From<&ChallengeView> for LichessChallenge {
             id: c.id.clone(),
             perf: PerfName {
                 icon: "",
-                name: lichess::perf_name(lichess::perf_key(c.variant, clock)),
+                name: PerfKey::of(c.variant, clock).name(),
             },
             rated: c.rated,
             speed: lichess::speed(clock),
@@ -255,7 +301,7 @@ pub struct Status {
     /// lichess's number for it.
     pub id: u32,
     /// Its word (`started`, `mate`, `resign`...).
-    pub name: &'static str,
+    pub name: GameStatus,
 }
 
 /// A game as `gameStart` and `gameFinish` show it to one of its players
@@ -265,7 +311,7 @@ pub struct GameEventShape {
     /// Always both.
     pub compat: Compat,
     /// The player's colour.
-    pub color: &'static str,
+    pub color: Color,
     /// The position now.
     pub fen: String,
     /// The game's id (lichess's id with the player's part).
@@ -288,7 +334,7 @@ pub struct GameEventShape {
     /// Who plays the other side.
     pub opponent: Opponent,
     /// The perf's key (`blitz`, `tensor`).
-    pub perf: &'static str,
+    pub perf: PerfKey,
     /// Rated or not.
     pub rated: bool,
     /// Once over: how the game changed the player's rating.
@@ -298,16 +344,16 @@ pub struct GameEventShape {
     #[serde(rename = "secondsLeft")]
     pub seconds_left: Option<i64>,
     /// Always `friend`.
-    pub source: &'static str,
+    pub source: GameSource,
     /// lichess's speed.
-    pub speed: &'static str,
+    pub speed: Speed,
     /// Where it stands.
     pub status: Status,
     /// The game.
     pub variant: VariantShape,
     /// Once won: the winner's colour.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub winner: Option<&'static str>,
+    pub winner: Option<Color>,
 }
 
 /// A line of `GET /api/stream/event`.
@@ -379,7 +425,7 @@ impl ChallengeNews {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct ChatLine {
     /// `player` or `spectator`.
-    pub room: &'static str,
+    pub room: ChatLineRoom,
     /// The line.
     pub text: String,
     /// Always `chatLine`.
@@ -393,8 +439,8 @@ impl From<&ChatLineView> for ChatLine {
     fn from(line: &ChatLineView) -> ChatLine {
         ChatLine {
             room: match line.room {
-                ChatRoom::Players => "player",
-                _ => "spectator",
+                ChatRoom::Players => ChatLineRoom::Player,
+                _ => ChatLineRoom::Spectator,
             },
             text: line.text.clone(),
             kind: "chatLine",
@@ -460,7 +506,7 @@ pub struct GameFull {
     /// Rated or not.
     pub rated: bool,
     /// lichess's speed.
-    pub speed: &'static str,
+    pub speed: Speed,
     /// The game's state now.
     pub state: super::GameStateLine,
     /// Always `gameFull`.

@@ -32,8 +32,11 @@ pub const UNRATED_BAND: u32 = RATING_BANDS.len() as u32;
 pub const TOP_GAMES: usize = 4;
 
 /// A game's speed, as lichess names them (estimated duration: base time
-/// plus 40 increments; no clock is correspondence).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// plus 40 increments; no clock is correspondence). Serialized as
+/// lichess's name ([`Speed::as_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Speed {
     /// Under 30 s.
     UltraBullet,
@@ -671,4 +674,19 @@ pub fn uncounted_ids_sql(mark: fn(usize) -> String) -> String {
         mark(1),
         mark(2)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Speed;
+
+    #[test]
+    fn a_speed_is_serialized_as_its_lichess_name_and_read_back() {
+        for speed in Speed::ALL {
+            let json = serde_json::to_value(speed).unwrap();
+            assert_eq!(json, speed.as_str(), "{speed:?}");
+            assert_eq!(Speed::parse(speed.as_str()), Some(speed));
+        }
+        assert_eq!(Speed::parse("blitz "), None);
+    }
 }

@@ -730,11 +730,11 @@ variant: string,
 /**
  * `bullet` … `classical`, or `correspondence`.
  */
-speed: string,
+speed: Speed,
 /**
  * The rating pool's key.
  */
-perf: string,
+perf: PerfKey,
 /**
  * When the game was made (ms since the epoch).
  */
@@ -746,11 +746,11 @@ lastMoveAt: number,
 /**
  * lichess's status name (`started`, `mate`, `resign`, `draw`…).
  */
-status: string,
+status: GameStatus,
 /**
  * How the game was made, for lichess's clients (always `friend`).
  */
-source: string,
+source: GameSource,
 /**
  * Its sides.
  */
@@ -766,7 +766,7 @@ clock?: ExportedClockView,
 /**
  * The winner's colour, for a game won.
  */
-winner?: "white" | "black",
+winner?: Color,
 /**
  * The PGN (`pgnInJson=true`).
  */
@@ -944,6 +944,17 @@ chess: RatingView,
  * Chessence.
  */
 chessence: RatingView, };
+
+/**
+ * How a game was made, for lichess's clients: here always between
+ * people who chose each other (a challenge, a seek, a tournament's pairing).
+ */
+export type GameSource = "friend";
+
+/**
+ * A game's status, as lichess's streams and exports name it.
+ */
+export type GameStatus = "created" | "started" | "aborted" | "mate" | "resign" | "stalemate" | "timeout" | "draw" | "outoftime" | "noStart" | "unknownFinish" | "variantEnd";
 
 /**
  * A line of the saved-games list.
@@ -1779,6 +1790,13 @@ routes: Array<RouteView>,
  * The square of a piece the move removes.
  */
 captured: string | null, };
+
+/**
+ * A perf: what lichess keeps a rating for. Orthodox chess's are its
+ * speeds; the other games each have one for real-time play and one for
+ * correspondence.
+ */
+export type PerfKey = "ultraBullet" | "bullet" | "blitz" | "rapid" | "classical" | "correspondence" | "tensor" | "tensorCorrespondence" | "chessence" | "chessenceCorrespondence";
 
 /**
  * `POST /api/position`: a position after an optional move (the rules
@@ -2818,6 +2836,13 @@ kind: MoveKind,
  * The rook a castling moves.
  */
 rook?: string, };
+
+/**
+ * A game's speed, as lichess names them (estimated duration: base time
+ * plus 40 increments; no clock is correspondence). Serialized as
+ * lichess's name ([`Speed::as_str`]).
+ */
+export type Speed = "ultraBullet" | "bullet" | "blitz" | "rapid" | "classical" | "correspondence";
 
 /**
  * A line of the standings.

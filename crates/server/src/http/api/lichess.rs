@@ -4,14 +4,15 @@
 //! game's export, takebacks answered, and a game's chat read.
 
 use super::bot::Api;
-use crate::bot::{lichess, ExportedGame, PlayerResult};
+use crate::bot::lichess::{self, PerfKey};
+use crate::bot::{ExportedGame, PlayerResult};
 use crate::error::AppError;
 use crate::explorer::{position_hash, position_of, ExplorerQuery};
 use crate::http::extract::{ApiPath, ApiQuery, IdPath};
 use crate::ids::GameId;
 use crate::kind::Kind;
 use crate::players::{Me, Profile};
-use crate::store::{ChatRoom, GameCounts, Speed};
+use crate::store::{ChatRoom, GameCounts};
 use crate::tokens::TokenAuth;
 use crate::AppState;
 use axum::extract::State;
@@ -480,10 +481,10 @@ struct ExportFilter<'a> {
     /// The player whose games they are.
     player: &'a str,
     /// Only these perfs (`perfType`).
-    perfs: Option<Vec<String>>,
+    perfs: Option<Vec<PerfKey>>,
     /// Only this game.
     variant: Option<VariantKind>,
-    /// Only these speeds (bits of [`Speed::index`]).
+    /// Only these speeds (bits of [`Speed::index`](crate::store::Speed::index)).
     speeds: u32,
     /// Only games that ended so for the player.
     result: Option<PlayerResult>,
@@ -514,10 +515,11 @@ impl<'a> ExportFilter<'a> {
         };
         Ok(ExportFilter {
             player,
-            perfs: q
-                .perf_type
-                .as_deref()
-                .map(|p| p.split(',').map(|s| s.trim().to_string()).collect()),
+            perfs: q.perf_type.as_deref().map(|p| {
+                p.split(',')
+                    .filter_map(|s| PerfKey::parse(s.trim()))
+                    .collect()
+            }),
             variant: given(&q.variant).then_some(parsed.variant),
             speeds: parsed.filter.speeds,
             result,
@@ -526,11 +528,9 @@ impl<'a> ExportFilter<'a> {
 
     /// Whether `game` is one of those asked for.
     fn keeps(&self, game: &ExportedGame) -> bool {
-        self.perfs
-            .as_ref()
-            .is_none_or(|p| p.iter().any(|k| k == game.perf()))
+        self.perfs.as_ref().is_none_or(|p| p.contains(&game.perf()))
             && self.variant.is_none_or(|v| v == game.variant())
-            && Speed::parse(game.speed()).is_some_and(|s| self.speeds & (1 << s.index()) != 0)
+            && self.speeds & (1 << game.speed().index()) != 0
             && self
                 .result
                 .is_none_or(|r| game.result_for(self.player) == Some(r))
