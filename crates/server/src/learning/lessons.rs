@@ -182,14 +182,35 @@ pub fn stars(moves: usize, par: u32) -> u8 {
     }
 }
 
+/// Why a lesson's move could not be played (the page words each).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum LessonRefusalKind {
+    /// Not a legal move.
+    IllegalMove,
+    /// Not a move at all, or one the level cannot go on from.
+    BadRequest,
+    /// It checks Black's king, which only watches.
+    GivesCheck,
+    /// The level asks for a mate, and it is none.
+    NotMate,
+    /// Not the kind of move the level teaches.
+    WrongKind,
+    /// It takes a piece the level asks to leave.
+    TookKept,
+    /// A move after the goal was met.
+    GoalMet,
+    /// More moves than a level takes.
+    TooMany,
+}
+
 /// A move that could not be played, and why.
 #[derive(Serialize, Clone, Debug, PartialEq, ts_rs::TS)]
 pub struct LessonRefusal {
     /// Its index in the moves sent.
     pub index: usize,
-    /// `illegal_move`, `bad_request`, `gives_check`, `not_mate`, `wrong_kind`,
-    /// `took_kept`, `goal_met` (no move after the goal), `too_many`.
-    pub kind: &'static str,
+    /// Why, in a word.
+    pub kind: LessonRefusalKind,
     /// Why, as a sentence for the player.
     pub message: String,
     /// For illegal moves: the rules' reason in a word
@@ -255,7 +276,7 @@ struct Judged {
     goal_met: bool,
 }
 
-fn refusal(index: usize, kind: &'static str, message: impl Into<String>) -> LessonRefusal {
+fn refusal(index: usize, kind: LessonRefusalKind, message: impl Into<String>) -> LessonRefusal {
     LessonRefusal {
         index,
         kind,
@@ -314,11 +335,19 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
     let mut goal_met = false;
     for (i, text) in moves.iter().enumerate() {
         if goal_met {
-            judged.refused = Some(refusal(i, "goal_met", "The goal is met: no more moves"));
+            judged.refused = Some(refusal(
+                i,
+                LessonRefusalKind::GoalMet,
+                "The goal is met: no more moves",
+            ));
             break;
         }
         if i >= MAX_MOVES {
-            judged.refused = Some(refusal(i, "too_many", format!("At most {MAX_MOVES} moves")));
+            judged.refused = Some(refusal(
+                i,
+                LessonRefusalKind::TooMany,
+                format!("At most {MAX_MOVES} moves"),
+            ));
             break;
         }
         let m = match parse_move_in(&pos, text) {
@@ -326,7 +355,7 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
             Err(AppError::IllegalMove { text, reason }) => {
                 judged.refused = Some(LessonRefusal {
                     index: i,
-                    kind: "illegal_move",
+                    kind: LessonRefusalKind::IllegalMove,
                     message: format!("Illegal move {text}: {reason}"),
                     code: Some(reason.code()),
                     args: Some(crate::error::reason_args(&reason)),
@@ -334,12 +363,12 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
                 break;
             }
             Err(e) => {
-                judged.refused = Some(refusal(i, "bad_request", e.to_string()));
+                judged.refused = Some(refusal(i, LessonRefusalKind::BadRequest, e.to_string()));
                 break;
             }
         };
         if let Some(only) = level.only.filter(|o| !o.allows(m)) {
-            judged.refused = Some(refusal(i, "wrong_kind", only.message()));
+            judged.refused = Some(refusal(i, LessonRefusalKind::WrongKind, only.message()));
             break;
         }
         let after = pos.play(m);
@@ -351,7 +380,7 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
                 {
                     judged.refused = Some(refusal(
                         i,
-                        "not_mate",
+                        LessonRefusalKind::NotMate,
                         "That move does not mate: try another",
                     ));
                     break;
@@ -363,7 +392,7 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
                 if after.is_check() {
                     judged.refused = Some(refusal(
                         i,
-                        "gives_check",
+                        LessonRefusalKind::GivesCheck,
                         "Black's king only watches in this lesson: do not check it",
                     ));
                     break;
@@ -371,7 +400,7 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
                 if kept.iter().any(|(s, piece)| after.piece_at(*s) != *piece) {
                     judged.refused = Some(refusal(
                         i,
-                        "took_kept",
+                        LessonRefusalKind::TookKept,
                         "That takes a piece this level asks you to leave: jump it without capturing",
                     ));
                     break;
@@ -379,8 +408,11 @@ fn judge<V: Variant>(level: &Level, moves: &[String]) -> Result<Judged, AppError
                 match back_to_white(&after) {
                     Some(p) => p,
                     None => {
-                        judged.refused =
-                            Some(refusal(i, "bad_request", "That move cannot be played here"));
+                        judged.refused = Some(refusal(
+                            i,
+                            LessonRefusalKind::BadRequest,
+                            "That move cannot be played here",
+                        ));
                         break;
                     }
                 }

@@ -1393,10 +1393,9 @@ export type LessonRefusal = {
  */
 index: number,
 /**
- * `illegal_move`, `bad_request`, `gives_check`, `not_mate`, `wrong_kind`,
- * `took_kept`, `goal_met` (no move after the goal), `too_many`.
+ * Why, in a word.
  */
-kind: string,
+kind: LessonRefusalKind,
 /**
  * Why, as a sentence for the player.
  */
@@ -1410,6 +1409,11 @@ code: string | null,
  * For illegal moves: the reason's details by name.
  */
 args: { [key in string]: string } | null, };
+
+/**
+ * Why a lesson's move could not be played (the page words each).
+ */
+export type LessonRefusalKind = "illegal_move" | "bad_request" | "gives_check" | "not_mate" | "wrong_kind" | "took_kept" | "goal_met" | "too_many";
 
 /**
  * A stage: levels about one thing.
