@@ -1,8 +1,9 @@
 //! `--arena N`: an arena of N players instead of fixed games. One player
 //! creates a casual arena starting a little later; every player joins it
 //! as a guest over HTTP (player i on instance i % n), keeps one WebSocket
-//! subscribed to the tournament's topic as its page does, and when a
-//! pairing names it, subscribes to that game and plays it to its end with
+//! subscribed to the tournament's topic and its own (`challenges`) as its
+//! page does, and when a pairing names it (on its own topic; before, on the
+//! tournament's), subscribes to that game and plays it to its end with
 //! the same [`Player`] as the fixed games, then waits for the next pairing,
 //! until the arena finishes. Besides the moves' round trips it measures how
 //! long a player waits from the end of a game to its next pairing, and
@@ -163,6 +164,11 @@ async fn open_tournament_socket(
     let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
     let sub = format!(r#"{{"type":"subscribe","topic":"tournament:{tournament}"}}"#);
     ws.send(Message::text(sub)).await?;
+    // As every page: the player's own topic, where their pairings come.
+    ws.send(Message::text(
+        r#"{"type":"subscribe","topic":"challenges"}"#,
+    ))
+    .await?;
     Ok(ws)
 }
 

@@ -66,7 +66,7 @@ pub use learning::{
 };
 pub use lobby::{LobbyRepo, SeekColor, SeekRecord};
 pub use moderation::{AccountChange, AccountEvent, BanRecord, ModerationRepo, ACCOUNT_EVENTS_KEPT};
-pub use notice::{GameStep, Notice, StoreNotice, KEYS_PER_NOTICE, MAX_STEP_NOTICE};
+pub use notice::{GameStep, Notice, PairedGame, StoreNotice, KEYS_PER_NOTICE, MAX_STEP_NOTICE};
 pub use player::{AccountRecord, PlayerRecord, PlayerRepo, RatingRecord, RatingWrite};
 pub use rating_pool::RatingPool;
 pub use token::{TokenRecord, TokenRepo};

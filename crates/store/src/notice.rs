@@ -48,6 +48,18 @@ impl GameStep {
     }
 }
 
+/// A tournament's new game and its players, as [`Notice::Pairings`]
+/// carries it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairedGame {
+    /// The game's id.
+    pub game: String,
+    /// White's player id.
+    pub white: String,
+    /// Black's player id.
+    pub black: String,
+}
+
 /// One server's notice to the others.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
@@ -127,6 +139,17 @@ pub enum Notice {
         /// What happened.
         event: crate::TournamentNews,
     },
+    /// New games of tournament `id`, paired on `from`: the others tell
+    /// each player's own pages (their `challenges:{player}` topic) of
+    /// theirs, so that the page opens it.
+    Pairings {
+        /// The sending server.
+        from: String,
+        /// The tournament's id.
+        id: String,
+        /// The games, with their players.
+        games: Vec<PairedGame>,
+    },
     /// Presence keys that became true (`true`) or false on `from`.
     Here {
         /// The server that sends it (its instance name).
@@ -185,6 +208,7 @@ impl Notice {
             | Notice::Paired { from, .. }
             | Notice::Relay { from, .. }
             | Notice::Tournament { from, .. }
+            | Notice::Pairings { from, .. }
             | Notice::Here { from, .. }
             | Notice::Hello { from }
             | Notice::Alive { from }
@@ -256,6 +280,15 @@ mod tests {
                 seek: "s1".into(),
                 game: "g2".into(),
                 players: ["p1".into(), "p2".into()],
+            },
+            Notice::Pairings {
+                from: from.clone(),
+                id: "t1".into(),
+                games: vec![PairedGame {
+                    game: "g3".into(),
+                    white: "p1".into(),
+                    black: "p2".into(),
+                }],
             },
             Notice::Relay {
                 from: from.clone(),

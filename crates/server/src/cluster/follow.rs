@@ -171,6 +171,11 @@ fn act_on(
                 tokio::spawn(async move { tournaments.tell_here(&id, event).await });
             }
         }
+        Notice::Pairings { id, games, .. } => {
+            if let Some(tournaments) = tournaments.upgrade() {
+                tournaments.tell_players(&id, &games);
+            }
+        }
         Notice::Here { from, changes } => presence.remote_changes(&from, &changes, now),
         Notice::Hello { from } => {
             presence.heard(&from, now);

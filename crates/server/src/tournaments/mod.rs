@@ -28,8 +28,8 @@ use crate::round::live::LiveGames;
 use crate::round::online::timing::Timing;
 use crate::round::online::OnlineGames;
 use crate::store::{
-    Cap, ClockSettings, EntryRecord, Notice, RatingPool, TournamentCaps, TournamentKind,
-    TournamentNews, TournamentRecord, TournamentState,
+    Cap, ClockSettings, EntryRecord, Notice, PairedGame, RatingPool, TournamentCaps,
+    TournamentKind, TournamentNews, TournamentRecord, TournamentState,
 };
 use crate::views::tournament_news::{ToldLines, TournamentNewsView};
 use crate::views::ServerEvent;
@@ -685,33 +685,51 @@ impl Tournaments {
         }
     }
 
-    /// Sends new games to the pages following tournament `id`, here and,
-    /// a few at a time (a notice is short), on the other instances.
+    /// Tells each player of a new game of tournament `id` on their own
+    /// topic (`challenges:{player}`, which every page of theirs follows),
+    /// here and, a few games a notice, on the other instances: their page
+    /// opens the game. The pages following the tournament see the games
+    /// with the news that follows (a thousand pages of a large arena are
+    /// not each sent every wave's games).
     pub(crate) fn publish_pairings(&self, id: &str, pairings: &[views::PairedGameView]) {
-        let hub_topic = HubTopic::tournament(id);
-        let topic = hub_topic.to_string();
-        self.live.hub().publish(
-            &hub_topic,
-            ServerEvent::TournamentPairings {
-                topic: topic.clone(),
-                pairings: pairings.to_vec(),
-            },
-        );
+        let games: Vec<PairedGame> = pairings
+            .iter()
+            .map(|p| PairedGame {
+                game: p.game.clone(),
+                white: p.white.clone(),
+                black: p.black.clone(),
+            })
+            .collect();
+        self.tell_players(id, &games);
         let cluster = self.live.cluster();
         if cluster.is_shared() {
-            for few in pairings.chunks(PAIRINGS_PER_NOTICE) {
-                let event = ServerEvent::TournamentPairings {
-                    topic: topic.clone(),
-                    pairings: few.to_vec(),
-                };
-                match serde_json::to_string(&event) {
-                    Ok(text) => cluster.send(Notice::Relay {
-                        from: cluster.instance().to_string(),
-                        topic: topic.clone(),
-                        text,
-                    }),
-                    Err(e) => tracing::error!("pairings not relayed: {e}"),
-                }
+            for few in games.chunks(PAIRINGS_PER_NOTICE) {
+                cluster.send(Notice::Pairings {
+                    from: cluster.instance().to_string(),
+                    id: id.to_string(),
+                    games: few.to_vec(),
+                });
+            }
+        }
+    }
+
+    /// Tells the players of `games` (of tournament `id`) on this
+    /// instance's pages, each of their own game.
+    pub fn tell_players(&self, id: &str, games: &[PairedGame]) {
+        let topic = topic_of(id);
+        for g in games {
+            let event = ServerEvent::TournamentPairings {
+                topic: topic.clone(),
+                pairings: vec![views::PairedGameView {
+                    game: g.game.clone(),
+                    white: g.white.clone(),
+                    black: g.black.clone(),
+                }],
+            };
+            for player in [&g.white, &g.black] {
+                self.live
+                    .hub()
+                    .publish(&HubTopic::challenges_of(player), event.clone());
             }
         }
     }

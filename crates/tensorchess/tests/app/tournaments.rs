@@ -243,6 +243,8 @@ async fn an_arena_pairs_scores_and_pairs_again() {
     let mut ws = ws_connect(addr, Some(f.of(&json!("ann")))).await;
     let snap = follow_tournament(&mut ws, &id).await;
     assert_eq!(snap["tournament"]["state"], "upcoming");
+    // Ann's page follows her own topic too, as every page does.
+    follow_challenges(&mut ws).await;
     for n in ["ann", "bob", "cyd", "dee"] {
         let a = post(&t, &id, "join", f.of(&json!(n))).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.text);
@@ -264,14 +266,17 @@ async fn an_arena_pairs_scores_and_pairs_again() {
         .collect();
     seated.sort();
     assert_eq!(seated, ["ann", "bob", "cyd", "dee"]);
+    // Ann's page is told of her own game, as this tournament's.
     let paired = next_of(&mut ws, &["tournament_pairings"]).await;
-    assert_eq!(paired["pairings"].as_array().unwrap().len(), 2);
+    assert_eq!(paired["topic"], format!("tournament:{id}"));
+    assert_eq!(paired["pairings"].as_array().unwrap().len(), 1);
     // Only what a page needs to find its player's game: ids.
     let first = &paired["pairings"][0];
     assert_eq!(first.as_object().unwrap().len(), 3, "{paired}");
     assert!(games.iter().any(|g| g["game"] == first["game"]
         && g["white"]["id"] == first["white"]
-        && g["black"]["id"] == first["black"]));
+        && g["black"]["id"] == first["black"]
+        && (g["white"]["name"] == "ann" || g["black"]["name"] == "ann")));
     // The game is an online game with both seats given.
     let g = t.game(games[0]["game"].as_str().unwrap()).await;
     assert_eq!(g["online"]["clock"]["base_ms"], 60_000);

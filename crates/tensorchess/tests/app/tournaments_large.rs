@@ -1,8 +1,9 @@
 //! A tournament with more players than its pages are told of at once: the
 //! topic's news carries the first lines of the standings and the best
 //! games (with the totals), each player asks for their own line, joins
-//! are told together, and on two instances the news and the pairings
-//! reach the other instance's pages in notices of a few games each.
+//! are told together, a wave's games are told each to its players' own
+//! pages only, and on two instances the news and the pairings reach the
+//! other instance's pages (the pairings in notices of a few games each).
 
 use crate::common::online::*;
 use axum::http::StatusCode;
@@ -86,13 +87,33 @@ async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own
         TOPIC_STANDINGS
     );
 
+    // Two players' pages, following their own topic as every page does.
+    let mut pages = Vec::new();
+    for (cookie, me) in [&players[0], &players[PLAYERS - 1]] {
+        let mut page = ws_connect(addr, Some(cookie)).await;
+        follow_challenges(&mut page).await;
+        pages.push((page, me.clone()));
+    }
     t.clock.set(START);
     t.state.tournaments.tick().await;
-    let paired = next_of(&mut ws, &["tournament_pairings"]).await;
-    assert_eq!(paired["pairings"].as_array().unwrap().len(), PLAYERS / 2);
+    // Each player's page is told of their own game, as a game of this
+    // tournament's (the page that follows it opens the game).
+    for (page, me) in &mut pages {
+        let paired = next_of(page, &["tournament_pairings"]).await;
+        assert_eq!(paired["topic"], format!("tournament:{id}"));
+        let games = paired["pairings"].as_array().unwrap();
+        assert_eq!(games.len(), 1, "{paired}");
+        assert!(
+            games[0]["white"] == me.as_str() || games[0]["black"] == me.as_str(),
+            "{paired}"
+        );
+    }
+    // The tournament's followers are not sent the wave's games: they see
+    // them in the news that follows.
     let news = loop {
-        let news = next_of(&mut ws, &["tournament"]).await;
-        if news["event"] == "paired" {
+        let news = next(&mut ws).await;
+        assert_ne!(news["type"], "tournament_pairings", "{news}");
+        if news["type"] == "tournament" && news["event"] == "paired" {
             break news;
         }
     };
@@ -118,8 +139,8 @@ async fn a_large_arena_tells_its_pages_the_first_lines_and_each_player_their_own
 }
 
 /// Two servers over one PostgreSQL: the pages on B hear A's news of a
-/// large arena (made from the store on B) and every pairing, in notices
-/// of a few games each.
+/// large arena (made from the store on B), and the players whose pages
+/// are on B each their own game, from notices of a few games each.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: set TENSORCHESS_TEST_PG (scripts/test.sh does)"]
 async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
@@ -132,16 +153,29 @@ async fn a_large_arenas_news_and_pairings_reach_the_other_instance() {
     until_both_listen(&a, &b).await;
     let mut ws = ws_connect(addr_b, None).await;
     follow_tournament(&mut ws, &id).await;
-    let _here = guests_join(&a, &id).await;
+    let (players, _here) = guests_join(&a, &id).await;
+    // Every player's page is on B (the notices carry 16 games each: the
+    // wave's 22 games come in two).
+    let mut pages = Vec::new();
+    for (cookie, me) in &players {
+        let mut page = ws_connect(addr_b, Some(cookie)).await;
+        follow_challenges(&mut page).await;
+        pages.push((page, me.clone()));
+    }
     a.clock.set(START);
     a.state.tournaments.tick().await;
     let mut games = HashSet::new();
-    while games.len() < PLAYERS / 2 {
-        let paired = next_of(&mut ws, &["tournament_pairings"]).await;
-        let few = paired["pairings"].as_array().unwrap();
-        assert!(few.len() <= 16, "{paired}");
-        games.extend(few.iter().map(|p| p["game"].as_str().unwrap().to_string()));
+    for (page, me) in &mut pages {
+        let paired = next_of(page, &["tournament_pairings"]).await;
+        let game = &paired["pairings"][0];
+        assert!(game["white"] == me.as_str() || game["black"] == me.as_str());
+        games.insert(game["game"].as_str().unwrap().to_string());
     }
+    assert_eq!(
+        games.len(),
+        PLAYERS / 2,
+        "every game, each to its two players"
+    );
     let news = loop {
         let news = next_of(&mut ws, &["tournament"]).await;
         if news["event"] == "paired" {
