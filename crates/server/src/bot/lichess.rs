@@ -45,18 +45,6 @@ pub fn speed(clock: Option<ClockSettings>) -> Speed {
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub enum PerfKey {
-    /// Chess under 30 s.
-    UltraBullet,
-    /// Chess under 3 minutes.
-    Bullet,
-    /// Chess under 8 minutes.
-    Blitz,
-    /// Chess under 25 minutes.
-    Rapid,
-    /// Chess of 25 minutes and more.
-    Classical,
-    /// Chess by days per move.
-    Correspondence,
     /// Tensor Chess on a clock.
     Tensor,
     /// Tensor Chess by days per move.
@@ -65,13 +53,16 @@ pub enum PerfKey {
     Chessence,
     /// Chessence by days per move.
     ChessenceCorrespondence,
+    /// Orthodox chess: its speed's (`blitz`, `correspondence`).
+    #[serde(untagged)]
+    Chess(Speed),
 }
 
 impl PerfKey {
     /// The perf of a game of `kind` with `clock` (none: correspondence).
     pub fn of(kind: VariantKind, clock: Option<ClockSettings>) -> PerfKey {
         match (kind, clock) {
-            (VariantKind::Chess, clock) => PerfKey::of_speed(speed(clock)),
+            (VariantKind::Chess, clock) => PerfKey::Chess(speed(clock)),
             (VariantKind::Tensor, Some(_)) => PerfKey::Tensor,
             (VariantKind::Tensor, None) => PerfKey::TensorCorrespondence,
             (VariantKind::Chessence, Some(_)) => PerfKey::Chessence,
@@ -79,27 +70,10 @@ impl PerfKey {
         }
     }
 
-    /// Orthodox chess's perf at `speed`.
-    fn of_speed(speed: Speed) -> PerfKey {
-        match speed {
-            Speed::UltraBullet => PerfKey::UltraBullet,
-            Speed::Bullet => PerfKey::Bullet,
-            Speed::Blitz => PerfKey::Blitz,
-            Speed::Rapid => PerfKey::Rapid,
-            Speed::Classical => PerfKey::Classical,
-            Speed::Correspondence => PerfKey::Correspondence,
-        }
-    }
-
     /// Its key, as the JSON writes it (`blitz`, `tensorCorrespondence`).
     pub fn as_str(self) -> &'static str {
         match self {
-            PerfKey::UltraBullet => "ultraBullet",
-            PerfKey::Bullet => "bullet",
-            PerfKey::Blitz => "blitz",
-            PerfKey::Rapid => "rapid",
-            PerfKey::Classical => "classical",
-            PerfKey::Correspondence => "correspondence",
+            PerfKey::Chess(speed) => speed.as_str(),
             PerfKey::Tensor => "tensor",
             PerfKey::TensorCorrespondence => "tensorCorrespondence",
             PerfKey::Chessence => "chessence",
@@ -110,12 +84,12 @@ impl PerfKey {
     /// Its name, as lichess writes it (`Blitz`, `Tensor Correspondence`).
     pub fn name(self) -> &'static str {
         match self {
-            PerfKey::UltraBullet => "UltraBullet",
-            PerfKey::Bullet => "Bullet",
-            PerfKey::Blitz => "Blitz",
-            PerfKey::Rapid => "Rapid",
-            PerfKey::Classical => "Classical",
-            PerfKey::Correspondence => "Correspondence",
+            PerfKey::Chess(Speed::UltraBullet) => "UltraBullet",
+            PerfKey::Chess(Speed::Bullet) => "Bullet",
+            PerfKey::Chess(Speed::Blitz) => "Blitz",
+            PerfKey::Chess(Speed::Rapid) => "Rapid",
+            PerfKey::Chess(Speed::Classical) => "Classical",
+            PerfKey::Chess(Speed::Correspondence) => "Correspondence",
             PerfKey::Tensor => "Tensor",
             PerfKey::TensorCorrespondence => "Tensor Correspondence",
             PerfKey::Chessence => "Chessence",
@@ -123,23 +97,19 @@ impl PerfKey {
         }
     }
 
-    /// Every perf.
-    pub const ALL: [PerfKey; 10] = [
-        PerfKey::UltraBullet,
-        PerfKey::Bullet,
-        PerfKey::Blitz,
-        PerfKey::Rapid,
-        PerfKey::Classical,
-        PerfKey::Correspondence,
-        PerfKey::Tensor,
-        PerfKey::TensorCorrespondence,
-        PerfKey::Chessence,
-        PerfKey::ChessenceCorrespondence,
-    ];
+    /// Every perf: chess's speeds, then the other games'.
+    pub fn all() -> impl Iterator<Item = PerfKey> {
+        Speed::ALL.into_iter().map(PerfKey::Chess).chain([
+            PerfKey::Tensor,
+            PerfKey::TensorCorrespondence,
+            PerfKey::Chessence,
+            PerfKey::ChessenceCorrespondence,
+        ])
+    }
 
     /// The perf of key `s`; `None` for another word.
     pub fn parse(s: &str) -> Option<PerfKey> {
-        PerfKey::ALL.into_iter().find(|k| k.as_str() == s)
+        PerfKey::all().find(|k| k.as_str() == s)
     }
 }
 
@@ -225,9 +195,16 @@ impl Perf {
 /// rating is each of lichess's speeds.
 fn pool_perfs(pool: RatingPool) -> &'static [PerfKey] {
     use PerfKey::*;
+    const CHESS: [PerfKey; 5] = [
+        Chess(Speed::UltraBullet),
+        Chess(Speed::Bullet),
+        Chess(Speed::Blitz),
+        Chess(Speed::Rapid),
+        Chess(Speed::Classical),
+    ];
     match (pool.variant, pool.correspondence) {
-        (VariantKind::Chess, false) => &[UltraBullet, Bullet, Blitz, Rapid, Classical],
-        (VariantKind::Chess, true) => &[Correspondence],
+        (VariantKind::Chess, false) => &CHESS,
+        (VariantKind::Chess, true) => &[Chess(Speed::Correspondence)],
         (VariantKind::Tensor, false) => &[Tensor],
         (VariantKind::Tensor, true) => &[TensorCorrespondence],
         (VariantKind::Chessence, false) => &[Chessence],
@@ -296,12 +273,15 @@ mod tests {
             base_ms: 180_000,
             increment_ms: 2_000,
         });
-        assert_eq!(PerfKey::of(VariantKind::Chess, blitz), PerfKey::Blitz);
-        assert_eq!(PerfKey::Blitz.name(), "Blitz");
+        assert_eq!(
+            PerfKey::of(VariantKind::Chess, blitz),
+            PerfKey::Chess(Speed::Blitz)
+        );
+        assert_eq!(PerfKey::Chess(Speed::Blitz).name(), "Blitz");
         assert_eq!(PerfKey::of(VariantKind::Tensor, blitz), PerfKey::Tensor);
         assert_eq!(
             PerfKey::of(VariantKind::Chess, None),
-            PerfKey::Correspondence
+            PerfKey::Chess(Speed::Correspondence)
         );
         assert_eq!(
             PerfKey::of(VariantKind::Tensor, None).name(),
@@ -328,7 +308,7 @@ mod tests {
 
     #[test]
     fn perfs_and_statuses_are_written_as_lichess_writes_them() {
-        for key in PerfKey::ALL {
+        for key in PerfKey::all() {
             assert_eq!(serde_json::to_value(key).unwrap(), key.as_str());
             assert_eq!(PerfKey::parse(key.as_str()), Some(key));
         }

@@ -175,7 +175,7 @@ fn a_game_start_is_lichess_s() {
             },
             None,
         ),
-        perf: lichess::PerfKey::Blitz,
+        perf: lichess::PerfKey::Chess(crate::store::Speed::Blitz),
         rated: true,
         rating_diff: None,
         seconds_left: Some(179),

@@ -1800,7 +1800,7 @@ captured: string | null, };
  * speeds; the other games each have one for real-time play and one for
  * correspondence.
  */
-export type PerfKey = "ultraBullet" | "bullet" | "blitz" | "rapid" | "classical" | "correspondence" | "tensor" | "tensorCorrespondence" | "chessence" | "chessenceCorrespondence";
+export type PerfKey = "tensor" | "tensorCorrespondence" | "chessence" | "chessenceCorrespondence" | Speed;
 
 /**
  * `POST /api/position`: a position after an optional move (the rules
