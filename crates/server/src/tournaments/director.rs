@@ -9,14 +9,13 @@
 //! pairs nobody twice. A director asks again for its lease right before
 //! it writes a wave or a round (`still_holds`).
 
-use super::views::PairedGameView;
 use super::Tournaments;
 use crate::error::AppError;
 use crate::round::online::timing::Timing;
 use crate::round::online::Origin;
 use crate::store::TournamentNews;
 use crate::store::{
-    RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
+    PairedGame, RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
 };
 
 /// How often the director looks at the tournaments.
@@ -160,8 +159,8 @@ impl Tournaments {
         t: &TournamentRecord,
         boards: &[(String, String)],
         round: Option<u32>,
-    ) -> Result<Vec<PairedGameView>, AppError> {
-        let mut views = Vec::with_capacity(boards.len());
+    ) -> Result<Vec<PairedGame>, AppError> {
+        let mut paired = Vec::with_capacity(boards.len());
         let mut links = Vec::with_capacity(boards.len());
         let pool = RatingPool {
             variant: t.variant,
@@ -218,7 +217,7 @@ impl Tournaments {
                 game_id: game.clone(),
                 ..link
             });
-            views.push(PairedGameView {
+            paired.push(PairedGame {
                 game,
                 white: white.clone(),
                 black: black.clone(),
@@ -226,9 +225,9 @@ impl Tournaments {
         }
         // An arena directed here keeps its games (a round's are read).
         self.memory.started(&t.id, &links);
-        if !views.is_empty() {
-            self.publish_pairings(&t.id, &views);
+        if !paired.is_empty() {
+            self.publish_pairings(&t.id, &paired);
         }
-        Ok(views)
+        Ok(paired)
     }
 }

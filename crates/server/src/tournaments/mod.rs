@@ -691,16 +691,8 @@ impl Tournaments {
     /// opens the game. The pages following the tournament see the games
     /// with the news that follows (a thousand pages of a large arena are
     /// not each sent every wave's games).
-    pub(crate) fn publish_pairings(&self, id: &str, pairings: &[views::PairedGameView]) {
-        let games: Vec<PairedGame> = pairings
-            .iter()
-            .map(|p| PairedGame {
-                game: p.game.clone(),
-                white: p.white.clone(),
-                black: p.black.clone(),
-            })
-            .collect();
-        self.tell_players(id, &games);
+    pub(crate) fn publish_pairings(&self, id: &str, games: &[PairedGame]) {
+        self.tell_players(id, games);
         let cluster = self.live.cluster();
         if cluster.is_shared() {
             for few in games.chunks(PAIRINGS_PER_NOTICE) {
