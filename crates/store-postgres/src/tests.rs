@@ -76,6 +76,7 @@ contract!(
     tournaments_pair_each_player_once,
     tournament_seats_run_once_and_a_no_show_is_paused,
     a_director_reads_only_what_changed,
+    a_wave_is_stored_together_and_a_refused_board_alone,
     scheduled_tournaments_are_made_once,
     games_are_counted_for_their_players,
     games_are_searched,

@@ -6,6 +6,7 @@ use super::trust::lock_keys;
 use crate::PgStore;
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
+use futures_util::future::join_all;
 use tensorchess_rules::Color;
 use tensorchess_store::prelude::*;
 use tensorchess_store::rows::Value;
@@ -427,12 +428,45 @@ impl TournamentRepo for PgStore {
         entered(&self.client().await?, player).await
     }
 
-    async fn start_tournament_game(
+    async fn start_tournament_games(
         &self,
-        link: &TournamentGameLink,
-        game: &StoredGame,
-    ) -> Result<(), StoreError> {
-        write_tx!(self, |tx| start_game(&tx, link, game).await?)
+        boards: &[(TournamentGameLink, StoredGame)],
+    ) -> Result<Vec<Result<(), String>>, StoreError> {
+        if boards.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut client = self.client().await?;
+        // Every board's statements sent at once (a few round trips for
+        // the wave, not a few a board): a refusal is rare, and then the
+        // whole is rolled back and done again board by board.
+        let tx = client.transaction().await?;
+        let all = join_all(
+            boards
+                .iter()
+                .map(|(link, game)| start_game(&tx, link, game)),
+        )
+        .await;
+        if all.iter().all(Result::is_ok) {
+            tx.commit().await?;
+            return Ok(vec![Ok(()); boards.len()]);
+        }
+        tx.rollback().await?;
+        let tx = client.transaction().await?;
+        let mut out = Vec::with_capacity(boards.len());
+        for (link, game) in boards {
+            tx.batch_execute("SAVEPOINT board").await?;
+            match start_game(&tx, link, game).await {
+                Ok(()) => out.push(Ok(())),
+                Err(StoreError::Conflict(why)) => {
+                    tx.batch_execute("ROLLBACK TO SAVEPOINT board").await?;
+                    out.push(Err(why));
+                }
+                Err(e) => return Err(e),
+            }
+            tx.batch_execute("RELEASE SAVEPOINT board").await?;
+        }
+        tx.commit().await?;
+        Ok(out)
     }
 
     async fn tournament_games(

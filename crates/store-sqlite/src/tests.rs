@@ -58,6 +58,12 @@ async fn tournament_seats_run_once_and_a_no_show_is_paused() {
 }
 
 #[tokio::test]
+async fn a_wave_is_stored_together_and_a_refused_board_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    conformance::a_wave_is_stored_together_and_a_refused_board_alone(&open(&dir)).await;
+}
+
+#[tokio::test]
 async fn a_director_reads_only_what_changed() {
     let dir = tempfile::tempdir().unwrap();
     conformance::a_director_reads_only_what_changed(&open(&dir)).await;

@@ -173,6 +173,28 @@ pub fn start_game(
     insert_game(conn, game)
 }
 
+/// Each board in its own savepoint: one refused leaves the others.
+fn start_games(
+    conn: &Connection,
+    boards: &[(TournamentGameLink, StoredGame)],
+) -> Result<Vec<Result<(), String>>, StoreError> {
+    let exec = |sql: &str| conn.prepare_cached(sql).and_then(|mut s| s.execute([]));
+    let mut out = Vec::with_capacity(boards.len());
+    for (link, game) in boards {
+        exec("SAVEPOINT board")?;
+        match start_game(conn, link, game) {
+            Ok(()) => out.push(Ok(())),
+            Err(StoreError::Conflict(why)) => {
+                exec("ROLLBACK TO board")?;
+                out.push(Err(why));
+            }
+            Err(e) => return Err(e),
+        }
+        exec("RELEASE board")?;
+    }
+    Ok(out)
+}
+
 /// The end of game `id` (ending as `ending`) in its tournament: see
 /// [`tensorchess_store::tournament::game_ended_sql`].
 pub fn game_ended(
@@ -389,13 +411,12 @@ impl TournamentRepo for SqliteStore {
         self.read(move |conn| entered(conn, &p)).await
     }
 
-    async fn start_tournament_game(
+    async fn start_tournament_games(
         &self,
-        link: &TournamentGameLink,
-        game: &StoredGame,
-    ) -> Result<(), StoreError> {
-        let (link, game) = (link.clone(), game.clone());
-        self.write(move |conn| start_game(conn, &link, &game)).await
+        boards: &[(TournamentGameLink, StoredGame)],
+    ) -> Result<Vec<Result<(), String>>, StoreError> {
+        let boards = boards.to_vec();
+        self.write(move |conn| start_games(conn, &boards)).await
     }
 
     async fn tournament_games(

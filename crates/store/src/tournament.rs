@@ -587,7 +587,23 @@ pub trait TournamentRepo: Send + Sync + 'static {
         &self,
         link: &TournamentGameLink,
         game: &StoredGame,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        let board = [(link.clone(), game.clone())];
+        match self.start_tournament_games(&board).await?.pop() {
+            Some(Err(why)) => Err(StoreError::Conflict(why)),
+            _ => Ok(()),
+        }
+    }
+    /// A wave's or a round's games, stored in one transaction, each as
+    /// [`TournamentRepo::start_tournament_game`] stores one: a board
+    /// refused (`Err` with the reason, where that gives a
+    /// [`StoreError::Conflict`]) leaves nothing of itself and the others
+    /// stored. One answer a board, in order; an `Err` of the whole call
+    /// stored nothing.
+    async fn start_tournament_games(
+        &self,
+        boards: &[(TournamentGameLink, StoredGame)],
+    ) -> Result<Vec<Result<(), String>>, StoreError>;
     /// A tournament's games, oldest first.
     async fn tournament_games(
         &self,

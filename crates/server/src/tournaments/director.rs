@@ -12,7 +12,7 @@
 use super::Tournaments;
 use crate::error::AppError;
 use crate::round::online::timing::Timing;
-use crate::round::online::Origin;
+use crate::round::online::TournamentBoard;
 use crate::store::TournamentNews;
 use crate::store::{
     PairedGame, RatingPool, TournamentGameLink, TournamentKind, TournamentRecord, TournamentState,
@@ -151,17 +151,15 @@ impl Tournaments {
         Ok(())
     }
 
-    /// Starts a game for each board (White's id first) and tells the
-    /// pages; a board the store refuses (a player still playing, the
-    /// round's board taken) is left out.
+    /// Starts a game for each board (White's id first), all stored in one
+    /// write, and tells the players; a board the store refuses (a player
+    /// still playing, the round's board taken) is left out.
     pub(crate) async fn start_boards(
         &self,
         t: &TournamentRecord,
         boards: &[(String, String)],
         round: Option<u32>,
     ) -> Result<Vec<PairedGame>, AppError> {
-        let mut paired = Vec::with_capacity(boards.len());
-        let mut links = Vec::with_capacity(boards.len());
         let pool = RatingPool {
             variant: t.variant,
             correspondence: t.days.is_some(),
@@ -170,6 +168,7 @@ impl Tournaments {
             Some(days) => Timing::Days(days),
             None => Timing::Clock(t.clock),
         };
+        let mut wave = Vec::with_capacity(boards.len());
         for (white, black) in boards {
             let names = [
                 self.players.name_of(white).await?,
@@ -193,34 +192,31 @@ impl Tournaments {
                 black_berserked: false,
                 created_at: self.live.now(),
             };
-            let started = self
-                .online
-                .start(
-                    t.variant,
-                    timing,
-                    [Some(white.clone()), Some(black.clone())],
-                    names.clone(),
-                    rated,
-                    Origin::Tournament(&link),
-                )
-                .await;
+            wave.push(TournamentBoard { link, names, rated });
+        }
+        let started = self
+            .online
+            .start_tournament_games(t.variant, timing, &wave)
+            .await?;
+        let mut paired = Vec::with_capacity(boards.len());
+        let mut links = Vec::with_capacity(boards.len());
+        for (board, started) in wave.into_iter().zip(started) {
             let arc = match started {
                 Ok(arc) => arc,
-                Err(AppError::Conflict(why)) => {
+                Err(why) => {
                     tracing::debug!("tournament {}: board not paired: {why}", t.id);
                     continue;
                 }
-                Err(e) => return Err(e),
             };
             let game = arc.lock().await.id().to_string();
-            links.push(TournamentGameLink {
-                game_id: game.clone(),
-                ..link
-            });
             paired.push(PairedGame {
-                game,
-                white: white.clone(),
-                black: black.clone(),
+                game: game.clone(),
+                white: board.link.white.clone(),
+                black: board.link.black.clone(),
+            });
+            links.push(TournamentGameLink {
+                game_id: game,
+                ..board.link
             });
         }
         // An arena directed here keeps its games (a round's are read).

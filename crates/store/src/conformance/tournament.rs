@@ -536,3 +536,73 @@ pub async fn a_director_reads_only_what_changed(store: &dyn GameStore) {
     assert_eq!(ids(among(true).await.unwrap()), ["dg1", "dg2"]);
     grew(&mut last, rev().await, "a no-show's pause");
 }
+
+/// A wave's games stored together: all of them in the usual case; a board
+/// refused (a player still playing, or paired twice in the wave) leaves
+/// nothing of itself and the others stored, in order.
+pub async fn a_wave_is_stored_together_and_a_refused_board_alone(store: &dyn GameStore) {
+    let t = TournamentRecord {
+        state: TournamentState::Running,
+        max_players: 10,
+        ..tournament("w1", "ann", 1_000)
+    };
+    store.create_tournament(&t).await.unwrap();
+    let g = |id: &str| StoredGame {
+        record: GameRecord {
+            mode: GameMode::Online,
+            owner: None,
+            ..record(id)
+        },
+        moves: vec![],
+        online: Some(OnlineRecord::default()),
+    };
+    let board =
+        |game: &str, white: &str, black: &str| (link("w1", game, None, white, black), g(game));
+    assert!(store.start_tournament_games(&[]).await.unwrap().is_empty());
+    let first = [board("wa", "ann", "bob"), board("wb", "cy", "dee")];
+    assert_eq!(
+        store.start_tournament_games(&first).await.unwrap(),
+        [Ok(()), Ok(())]
+    );
+    // Ann still plays; Eve is paired twice in this wave: her second board
+    // is refused, the boards around them stored.
+    let second = [
+        board("wc", "eve", "fay"),
+        board("wd", "gus", "ann"),
+        board("we", "hal", "eve"),
+        board("wf", "ian", "jo"),
+    ];
+    let answers = store.start_tournament_games(&second).await.unwrap();
+    let refused: Vec<bool> = answers.iter().map(Result::is_err).collect();
+    assert_eq!(refused, [false, true, true, false], "{answers:?}");
+    for (game, stored) in [
+        ("wa", true),
+        ("wb", true),
+        ("wc", true),
+        ("wd", false),
+        ("we", false),
+        ("wf", true),
+    ] {
+        assert_eq!(
+            store.load_game(game).await.unwrap().is_some(),
+            stored,
+            "{game}"
+        );
+    }
+    let linked: Vec<String> = store
+        .tournament_games("w1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.link.game_id)
+        .collect();
+    assert_eq!(linked, ["wa", "wb", "wc", "wf"]);
+    // Gus's refused board held no seat: he may be paired at once.
+    assert_eq!(
+        store
+            .start_tournament_games(&[board("wg", "gus", "kim")])
+            .await
+            .unwrap(),
+        [Ok(())]
+    );
+}

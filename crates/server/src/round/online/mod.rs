@@ -42,7 +42,7 @@ use crate::store::{ClockSettings, GameMode, GameRecord, OnlineRecord, StoreError
 use crate::views::GameView;
 use seats::seat_of;
 use std::sync::Arc;
-use tensorchess_rules::{ByColor, Color, VariantKind};
+use tensorchess_rules::{ByColor, Color, VariantGame, VariantKind};
 use timing::Timing;
 
 /// Longest time control offered: three hours a side.
@@ -68,10 +68,18 @@ pub enum Origin<'a> {
     Seek(&'a str),
     /// The challenge with this id.
     Challenge(&'a str),
-    /// A tournament's director: the game's link to its tournament (its
-    /// `game_id` is filled in) is stored with it, unless a player still
-    /// plays a game of that tournament.
-    Tournament(&'a crate::store::TournamentGameLink),
+}
+
+/// A board of a tournament's wave or round, to start as a game.
+#[derive(Clone, Debug)]
+pub struct TournamentBoard {
+    /// Its link to the tournament (its players; the game's id is given
+    /// when it is made).
+    pub link: crate::store::TournamentGameLink,
+    /// The names shown, White's first.
+    pub names: [String; 2],
+    /// The players' ratings when it is rated.
+    pub rated: Option<[i32; 2]>,
 }
 
 /// The service behind online games.
@@ -170,12 +178,82 @@ impl OnlineGames {
         rated: Option<[i32; 2]>,
         origin: Origin<'_>,
     ) -> Result<SharedGame, AppError> {
+        let (stored, game) = self.new_stored(kind, timing, players, names, rated, false)?;
+        let store = self.live.store();
+        let gone = |what: &'static str| {
+            move |e| match e {
+                StoreError::Conflict(_) => AppError::NotFound(format!(
+                    "That {what} is no longer open: someone else took it, or it lapsed"
+                )),
+                other => other.into(),
+            }
+        };
+        match origin {
+            // The seek goes and the game comes in one write.
+            Origin::Seek(seek) => store
+                .accept_seek(seek, self.live.now(), &stored)
+                .await
+                .map_err(gone("seek"))?,
+            Origin::Challenge(id) => store
+                .accept_challenge(id, self.live.now(), &stored)
+                .await
+                .map_err(gone("challenge"))?,
+            Origin::Direct => store.create_game(&stored).await?,
+        }
+        Ok(self.go_live(stored, game).await)
+    }
+
+    /// A tournament's new games (a wave, a round), each linked to it as
+    /// its board says (its `game_id` filled in here), stored in one write:
+    /// a board the store refuses (a player still plays a game of the
+    /// tournament, or already has a board in the round) is `Err` with the
+    /// reason, and the others start.
+    pub async fn start_tournament_games(
+        self: &Arc<Self>,
+        kind: VariantKind,
+        timing: Timing,
+        boards: &[TournamentBoard],
+    ) -> Result<Vec<Result<SharedGame, String>>, AppError> {
+        let mut made = Vec::with_capacity(boards.len());
+        let mut rows = Vec::with_capacity(boards.len());
+        for b in boards {
+            let players = [Some(b.link.white.clone()), Some(b.link.black.clone())];
+            // A tournament's game counts: no abort (docs/tournaments.md).
+            let (stored, game) =
+                self.new_stored(kind, timing, players, b.names.clone(), b.rated, true)?;
+            let link = crate::store::TournamentGameLink {
+                game_id: stored.record.id.clone(),
+                ..b.link.clone()
+            };
+            rows.push((link, stored.clone()));
+            made.push((stored, game));
+        }
+        let answers = self.live.store().start_tournament_games(&rows).await?;
+        let mut out = Vec::with_capacity(made.len());
+        for ((stored, game), answer) in made.into_iter().zip(answers) {
+            out.push(match answer {
+                Ok(()) => Ok(self.go_live(stored, game).await),
+                Err(why) => Err(why),
+            });
+        }
+        Ok(out)
+    }
+
+    /// A new game's stored form and its position.
+    fn new_stored(
+        &self,
+        kind: VariantKind,
+        timing: Timing,
+        players: [Option<String>; 2],
+        names: [String; 2],
+        rated: Option<[i32; 2]>,
+        no_abort: bool,
+    ) -> Result<(StoredGame, VariantGame), AppError> {
         let game = new_game(kind, None)?;
         let online = OnlineRecord {
             players: ByColor::from_array(players),
             ratings: ByColor::from_array(rated.map_or([None, None], |r| r.map(Some))),
-            // A tournament's game counts: no abort (docs/tournaments.md).
-            no_abort: matches!(origin, Origin::Tournament(_)),
+            no_abort,
             ..timing.record()
         };
         let now = self.live.now();
@@ -197,51 +275,25 @@ impl OnlineGames {
             updated_at: now,
         };
         let stored = StoredGame {
-            record: record.clone(),
+            record,
             moves: Vec::new(),
-            online: Some(online.clone()),
+            online: Some(online),
         };
-        let store = self.live.store();
-        let gone = |what: &'static str| {
-            move |e| match e {
-                StoreError::Conflict(_) => AppError::NotFound(format!(
-                    "That {what} is no longer open: someone else took it, or it lapsed"
-                )),
-                other => other.into(),
-            }
-        };
-        match origin {
-            // The seek goes and the game comes in one write.
-            Origin::Seek(seek) => store
-                .accept_seek(seek, self.live.now(), &stored)
-                .await
-                .map_err(gone("seek"))?,
-            Origin::Challenge(id) => store
-                .accept_challenge(id, self.live.now(), &stored)
-                .await
-                .map_err(gone("challenge"))?,
-            Origin::Tournament(link) => {
-                let link = crate::store::TournamentGameLink {
-                    game_id: record.id.clone(),
-                    ..link.clone()
-                };
-                store
-                    .start_tournament_game(&link, &stored)
-                    .await
-                    .map_err(|e| match e {
-                        StoreError::Conflict(why) => AppError::Conflict(why),
-                        other => other.into(),
-                    })?
-            }
-            Origin::Direct => store.create_game(&stored).await?,
-        }
-        let arc = self.live.insert(LiveGame::new(record, game, Some(online)));
+        Ok((stored, game))
+    }
+
+    /// A stored new game taken into memory: its flag timer armed and its
+    /// players told.
+    async fn go_live(self: &Arc<Self>, stored: StoredGame, game: VariantGame) -> SharedGame {
+        let arc = self
+            .live
+            .insert(LiveGame::new(stored.record, game, stored.online));
         {
             let mut lg = arc.lock().await;
             self.arm_timer(&arc, &mut lg);
             started::game_started(&self.live, &lg).await;
         }
-        Ok(arc)
+        arc
     }
 
     /// Creates an online game to play a friend, who joins by its link;
