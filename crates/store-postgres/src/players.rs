@@ -163,15 +163,14 @@ pub async fn ratings(
     c: &impl GenericClient,
     player: &str,
 ) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
-    let rows = c
-        .query(
-            &format!(
-                "SELECT variant, {RATING_COLUMNS} FROM ratings WHERE player_id = $1 \
-                 ORDER BY variant"
-            ),
-            &[&player],
-        )
+    // Prepared once a connection: read for every rated game that starts.
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT variant, {RATING_COLUMNS} FROM ratings WHERE player_id = $1 \
+             ORDER BY variant"
+        ))
         .await?;
+    let rows = c.query(&stmt, &[&player]).await?;
     rows.iter()
         .map(|r| Ok((parse_pool(player, &r.text_nn(0)?)?, read_rating(r, 1)?)))
         .collect()
