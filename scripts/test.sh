@@ -90,13 +90,16 @@ echo "PostgreSQL at $TENSORCHESS_TEST_PG"
 # nextest's own view of the test binaries (built above: nothing to compile).
 cargo nextest run --workspace --cargo-profile ci --no-run
 
-# The browser tests need only the binary: they run beside the Rust tests
-# (mostly waiting on sockets and Chromium), their output kept for the end.
-step "Page: type check (tsc --noEmit) and unit tests (tap machine, catalogues)"
-(cd tests/browser && npx tsc -p tsconfig.json --noEmit && node --test unit/)
-
+# The page's checks and the browser tests need only the binary: they run
+# beside the Rust tests (mostly waiting on sockets and Chromium), their
+# output kept for the end: the page's type check (tsc --noEmit) and unit
+# tests (tap machine, catalogues) first, then the browser tests (`exec`:
+# the process the exit trap stops is then theirs).
 browser_log=$(mktemp)
-TENSORCHESS_BIN="$PWD/target/ci/tensorchess" bash tests/browser/run.sh >"$browser_log" 2>&1 &
+{
+  (cd tests/browser && npx tsc -p tsconfig.json --noEmit && node --test unit/) &&
+    TENSORCHESS_BIN="$PWD/target/ci/tensorchess" exec bash tests/browser/run.sh
+} >"$browser_log" 2>&1 &
 browser_pid=$!
 browser_began=$SECONDS
 
@@ -119,15 +122,15 @@ PYTHON_TESTS_VENV="$venvs/python" bash scripts/python-tests.sh
 step "Clients written for lichess: lichess-bot and berserk (scripts/clients-tests.sh)"
 CLIENTS_TESTS_VENV="$venvs/clients" bash scripts/clients-tests.sh
 
-step "Browser tests (Playwright driving Chromium, started beside the Rust tests)"
+step "The page's type check and unit tests, and the browser tests (Playwright driving Chromium; begun beside the Rust tests)"
 browser_status=0
 wait "$browser_pid" || browser_status=$?
 browser_pid=""
 cat "$browser_log"
 rm -f "$browser_log"
-echo "(the browser tests took $((SECONDS - browser_began)) s in all)"
+echo "(the page's checks and the browser tests took $((SECONDS - browser_began)) s in all)"
 if [ "$browser_status" != 0 ]; then
-  echo "the browser tests failed (status $browser_status)" >&2
+  echo "the page's checks or the browser tests failed (status $browser_status)" >&2
   exit "$browser_status"
 fi
 
