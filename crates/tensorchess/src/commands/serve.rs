@@ -51,6 +51,20 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u32).range(2..=600))]
     pub first_move_seconds: u32,
+    /// Threads that run the server's work (default: twice the CPUs). More
+    /// threads than cores keep the server's share of the CPU where the
+    /// database and other programs run on the same machine: beside a
+    /// 1,000-player arena, the other games' slowest moves came back
+    /// sooner with four threads than with two on two cores
+    /// (BENCHMARKS.md, December 7).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub workers: Option<u16>,
+}
+
+/// The server's threads when `--workers` is not given: twice the CPUs.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from) * 2
 }
 
 impl Default for ServeArgs {
@@ -65,6 +79,7 @@ impl Default for ServeArgs {
             schedule: None,
             no_schedule: false,
             first_move_seconds: 60,
+            workers: None,
         }
     }
 }
@@ -78,7 +93,9 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         )
         .with_writer(std::io::stderr)
         .try_init();
+    let workers = args.workers.map_or_else(default_workers, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
         .enable_all()
         .build()
         .map_err(|e| CliError::new(format!("cannot start the async runtime: {e}")))?;

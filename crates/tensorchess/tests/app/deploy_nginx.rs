@@ -17,7 +17,6 @@
 use crate::common::online::{game_at, next_of, send, Ws};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -57,46 +56,23 @@ fn the_doc_shows_the_shipped_nginx_configuration() {
 /// A server process started as docs/deployment.md starts one (on a free
 /// port), killed when dropped.
 struct Instance {
-    child: Child,
+    process: crate::common::ServeProcess,
     addr: SocketAddr,
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        tensorchess::child::kill_if_running(&mut self.child);
-    }
 }
 
 impl Instance {
     fn start(db: &str) -> Instance {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
-            .args(["serve", "--host", "127.0.0.1", "--port", "0"])
-            .args([
-                "--allowed-host",
-                PUBLIC_HOST,
-                "--trusted-proxy",
-                "127.0.0.1",
-            ])
-            .args(["--db", db, "--no-schedule"])
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server says where it listens")
-                .unwrap();
-            if let Some(rest) = line.split("http://").nth(1) {
-                break rest.split('/').next().unwrap().parse().unwrap();
-            }
-        };
-        // Keep reading, so that the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Instance { child, addr }
+        let process = crate::common::ServeProcess::start(&[
+            "--allowed-host",
+            PUBLIC_HOST,
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--db",
+            db,
+            "--no-schedule",
+        ]);
+        let addr = process.addr;
+        Instance { process, addr }
     }
 }
 
@@ -468,8 +444,8 @@ async fn nginx_as_documented_serves_two_instances_and_survives_one() {
     };
     let survivor_name = health(survivor.addr).await["instance"].clone();
     let mut doomed = doomed;
-    doomed.child.kill().unwrap();
-    doomed.child.wait().unwrap();
+    doomed.process.child.kill().unwrap();
+    doomed.process.child.wait().unwrap();
     drop(doomed);
 
     // The game goes on through nginx; a socket that was on the dead

@@ -6,63 +6,29 @@
 
 use crate::common::online::{game_at, subscribe, ws_connect, Ws};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+
 use std::time::{Duration, Instant};
 use tensorchess::server::store::prelude::*;
 use tensorchess::server::store::PgStore;
 
 /// A server process, killed when dropped.
 struct Instance {
-    child: Child,
+    process: crate::common::ServeProcess,
     addr: SocketAddr,
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        tensorchess::child::kill_if_running(&mut self.child);
-    }
 }
 
 impl Instance {
     fn start(db: &str) -> Instance {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tensorchess"))
-            .args([
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--trusted-local",
-                "--db",
-                db,
-            ])
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server says where it listens")
-                .unwrap();
-            if let Some(rest) = line.split("http://").nth(1) {
-                break rest.split('/').next().unwrap().parse().unwrap();
-            }
-        };
-        // Keep reading, so that the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Instance { child, addr }
+        let process = crate::common::ServeProcess::start(&["--trusted-local", "--db", db]);
+        let addr = process.addr;
+        Instance { process, addr }
     }
 
     /// SIGKILL: no goodbye, no last heartbeat.
     fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
+        self.process.child.kill().unwrap();
+        self.process.child.wait().unwrap();
     }
 }
 

@@ -41,6 +41,7 @@ mod puzzle_files;
 mod review_cli;
 mod scheduled;
 mod selfplay_puzzles;
+mod serve_workers;
 mod stream_caps;
 mod token_scopes;
 mod tournaments;

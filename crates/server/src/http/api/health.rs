@@ -50,6 +50,8 @@ pub struct HealthView {
     pub arena_recent_waves: Vec<crate::tournaments::waves::WaveStat>,
     /// Arenas this instance directs and keeps in memory between ticks.
     pub arenas_in_memory: usize,
+    /// Threads running this instance's work (`serve --workers`).
+    pub workers: usize,
 }
 
 pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
@@ -82,5 +84,6 @@ pub async fn health(State(state): State<AppState>) -> Json<HealthView> {
         arena_waves,
         arena_recent_waves,
         arenas_in_memory: state.tournaments.arenas_in_memory(),
+        workers: tokio::runtime::Handle::current().metrics().num_workers(),
     })
 }

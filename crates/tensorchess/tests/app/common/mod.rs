@@ -357,6 +357,47 @@ pub fn http_client() -> reqwest::Client {
         .unwrap()
 }
 
+/// A `tensorchess serve` process started with `args` (on a free port),
+/// killed when dropped; its standard output is read to the end, so that
+/// it never blocks on a full pipe.
+pub struct ServeProcess {
+    pub child: std::process::Child,
+    pub addr: std::net::SocketAddr,
+}
+
+impl ServeProcess {
+    pub fn start(args: &[&str]) -> ServeProcess {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tensorchess"))
+            .args(["serve", "--host", "127.0.0.1", "--port", "0"])
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("the server says where it listens")
+                .unwrap();
+            if let Some(rest) = line.split("http://").nth(1) {
+                break rest.split('/').next().unwrap().parse().unwrap();
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        ServeProcess { child, addr }
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        tensorchess::child::kill_if_running(&mut self.child);
+    }
+}
+
 /// Runs `cmd` (one of the binary's commands), which must succeed: its output.
 pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
     let out = cmd.output().unwrap();
