@@ -196,28 +196,22 @@ impl Tournaments {
         }
         let started = self
             .online
-            .start_tournament_games(t.variant, timing, &wave)
+            .start_tournament_games(t.variant, timing, wave)
             .await?;
         let mut paired = Vec::with_capacity(boards.len());
         let mut links = Vec::with_capacity(boards.len());
-        for (board, started) in wave.into_iter().zip(started) {
-            let arc = match started {
-                Ok(arc) => arc,
-                Err(why) => {
-                    tracing::debug!("tournament {}: board not paired: {why}", t.id);
-                    continue;
+        for started in started {
+            match started {
+                Ok(link) => {
+                    paired.push(PairedGame {
+                        game: link.game_id.clone(),
+                        white: link.white.clone(),
+                        black: link.black.clone(),
+                    });
+                    links.push(link);
                 }
-            };
-            let game = arc.lock().await.id().to_string();
-            paired.push(PairedGame {
-                game: game.clone(),
-                white: board.link.white.clone(),
-                black: board.link.black.clone(),
-            });
-            links.push(TournamentGameLink {
-                game_id: game,
-                ..board.link
-            });
+                Err(why) => tracing::debug!("tournament {}: board not paired: {why}", t.id),
+            }
         }
         // An arena directed here keeps its games (a round's are read).
         self.memory.started(&t.id, &links);

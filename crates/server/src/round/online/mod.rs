@@ -204,35 +204,37 @@ impl OnlineGames {
     }
 
     /// A tournament's new games (a wave, a round), each linked to it as
-    /// its board says (its `game_id` filled in here), stored in one write:
-    /// a board the store refuses (a player still plays a game of the
-    /// tournament, or already has a board in the round) is `Err` with the
-    /// reason, and the others start.
+    /// its board says, stored in one write: for each board its stored
+    /// link (the game's id filled in), or, where the store refused it (a
+    /// player still plays a game of the tournament, or already has a
+    /// board in the round), the reason; the others start.
     pub async fn start_tournament_games(
         self: &Arc<Self>,
         kind: VariantKind,
         timing: Timing,
-        boards: &[TournamentBoard],
-    ) -> Result<Vec<Result<SharedGame, String>>, AppError> {
-        let mut made = Vec::with_capacity(boards.len());
+        boards: Vec<TournamentBoard>,
+    ) -> Result<Vec<Result<crate::store::TournamentGameLink, String>>, AppError> {
         let mut rows = Vec::with_capacity(boards.len());
+        let mut positions = Vec::with_capacity(boards.len());
         for b in boards {
             let players = [Some(b.link.white.clone()), Some(b.link.black.clone())];
             // A tournament's game counts: no abort (docs/tournaments.md).
-            let (stored, game) =
-                self.new_stored(kind, timing, players, b.names.clone(), b.rated, true)?;
+            let (stored, game) = self.new_stored(kind, timing, players, b.names, b.rated, true)?;
             let link = crate::store::TournamentGameLink {
                 game_id: stored.record.id.clone(),
-                ..b.link.clone()
+                ..b.link
             };
-            rows.push((link, stored.clone()));
-            made.push((stored, game));
+            rows.push((link, stored));
+            positions.push(game);
         }
         let answers = self.live.store().start_tournament_games(&rows).await?;
-        let mut out = Vec::with_capacity(made.len());
-        for ((stored, game), answer) in made.into_iter().zip(answers) {
+        let mut out = Vec::with_capacity(rows.len());
+        for (((link, stored), game), answer) in rows.into_iter().zip(positions).zip(answers) {
             out.push(match answer {
-                Ok(()) => Ok(self.go_live(stored, game).await),
+                Ok(()) => {
+                    self.go_live(stored, game).await;
+                    Ok(link)
+                }
                 Err(why) => Err(why),
             });
         }
