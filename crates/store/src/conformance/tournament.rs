@@ -54,6 +54,19 @@ fn link(t: &str, game: &str, round: Option<u32>, white: &str, black: &str) -> To
     }
 }
 
+/// An online game without moves, as a director starts one.
+fn online_game(id: &str) -> StoredGame {
+    StoredGame {
+        record: GameRecord {
+            mode: GameMode::Online,
+            owner: None,
+            ..record(id)
+        },
+        moves: vec![],
+        online: Some(OnlineRecord::default()),
+    }
+}
+
 /// A tournament's records, entries, games and lease.
 pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
     let t1 = tournament("t1", "ann", 1_000);
@@ -147,15 +160,7 @@ pub async fn tournaments_pair_each_player_once(store: &dyn GameStore) {
     );
 
     // One running game per player.
-    let g = |id: &str| StoredGame {
-        record: GameRecord {
-            mode: GameMode::Online,
-            owner: None,
-            ..record(id)
-        },
-        moves: vec![],
-        online: Some(OnlineRecord::default()),
-    };
+    let g = online_game;
     store
         .start_tournament_game(&link("t1", "tg1", None, "ann", "bob"), &g("tg1"))
         .await
@@ -330,16 +335,11 @@ pub async fn tournament_seats_run_once_and_a_no_show_is_paused(store: &dyn GameS
         }
     }
     let g = |id: &str| StoredGame {
-        record: GameRecord {
-            mode: GameMode::Online,
-            owner: None,
-            ..record(id)
-        },
-        moves: vec![],
         online: Some(OnlineRecord {
             no_abort: true,
             ..OnlineRecord::default()
         }),
+        ..online_game(id)
     };
     let start = |t: &'static str, game: &'static str, white: &'static str, black: &'static str| {
         let (link, game) = (link(t, game, None, white, black), g(game));
@@ -477,15 +477,7 @@ pub async fn a_director_reads_only_what_changed(store: &dyn GameStore) {
         .unwrap());
     assert_eq!(rev().await, last);
 
-    let g = |id: &str| StoredGame {
-        record: GameRecord {
-            mode: GameMode::Online,
-            owner: None,
-            ..record(id)
-        },
-        moves: vec![],
-        online: Some(OnlineRecord::default()),
-    };
+    let g = online_game;
     for (game, white, black) in [("dg1", "ann", "bob"), ("dg2", "cy", "dee")] {
         store
             .start_tournament_game(&link("d1", game, None, white, black), &g(game))
@@ -547,15 +539,7 @@ pub async fn a_wave_is_stored_together_and_a_refused_board_alone(store: &dyn Gam
         ..tournament("w1", "ann", 1_000)
     };
     store.create_tournament(&t).await.unwrap();
-    let g = |id: &str| StoredGame {
-        record: GameRecord {
-            mode: GameMode::Online,
-            owner: None,
-            ..record(id)
-        },
-        moves: vec![],
-        online: Some(OnlineRecord::default()),
-    };
+    let g = online_game;
     let board =
         |game: &str, white: &str, black: &str| (link("w1", game, None, white, black), g(game));
     assert!(store.start_tournament_games(&[]).await.unwrap().is_empty());
