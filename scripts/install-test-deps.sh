@@ -36,7 +36,10 @@ as_root() {
 missing=()
 have_postgres() { ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }
 have_postgres || missing+=(postgresql)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+# Chromium's recommended packages (printer setup, avahi, udev, upower, a
+# notification daemon: about 80 more packages) are not installed; the one
+# that changes what the pages look like, its fonts, is named.
+[ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
@@ -54,7 +57,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "== Installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   as_root apt-get update -qq || fail "apt-get update failed: is the network reachable?"
-  as_root apt-get install -y -qq "${missing[@]}" >/dev/null ||
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
     fail "apt-get install ${missing[*]} failed"
 fi
 
