@@ -176,6 +176,41 @@ pub async fn ratings(
         .collect()
 }
 
+pub async fn players(
+    c: &impl GenericClient,
+    ids: &[String],
+) -> Result<Vec<PlayerRecord>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT {PLAYER_COLUMNS} FROM players p \
+             LEFT JOIN accounts a ON a.player_id = p.id WHERE p.id = ANY($1)"
+        ))
+        .await?;
+    c.query(&stmt, &[&ids])
+        .await?
+        .iter()
+        .map(read_player)
+        .collect()
+}
+
+pub async fn pool_ratings(
+    c: &impl GenericClient,
+    pool: RatingPool,
+    ids: &[String],
+) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+    let stmt = c
+        .prepare_cached(&format!(
+            "SELECT player_id, {RATING_COLUMNS} FROM ratings \
+             WHERE variant = $1 AND player_id = ANY($2)"
+        ))
+        .await?;
+    c.query(&stmt, &[&pool.key(), &ids])
+        .await?
+        .iter()
+        .map(|r| Ok((r.text_nn(0)?, read_rating(r, 1)?)))
+        .collect()
+}
+
 pub async fn create_seek(c: &impl GenericClient, s: &SeekRecord) -> Result<(), StoreError> {
     let values = seek_values(s);
     insert_row(c, "seeks", SEEK_COLUMNS, &values).await?;
@@ -333,5 +368,17 @@ impl PlayerRepo for PgStore {
 
     async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
         ratings(&self.client().await?, player).await
+    }
+
+    async fn players(&self, ids: &[String]) -> Result<Vec<PlayerRecord>, StoreError> {
+        players(&self.client().await?, ids).await
+    }
+
+    async fn pool_ratings(
+        &self,
+        pool: RatingPool,
+        ids: &[String],
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+        pool_ratings(&self.client().await?, pool, ids).await
     }
 }

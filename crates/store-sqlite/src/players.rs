@@ -128,6 +128,34 @@ pub fn ratings(
     })
 }
 
+/// One prepared read a player: SQLite reads in-process, so a query each
+/// costs no round trip.
+pub fn players(conn: &Connection, ids: &[String]) -> Result<Vec<PlayerRecord>, StoreError> {
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.extend(player(conn, id)?);
+    }
+    Ok(out)
+}
+
+pub fn pool_ratings(
+    conn: &Connection,
+    pool: RatingPool,
+    ids: &[String],
+) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ?1 AND player_id = ?2"
+    ))?;
+    let key = pool.key();
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(r) = one(&mut stmt, params![key, id], |r| read_rating(r, 0))? {
+            out.push((id.clone(), r));
+        }
+    }
+    Ok(out)
+}
+
 pub fn create_seek(conn: &Connection, s: &SeekRecord) -> Result<(), StoreError> {
     let values = seek_values(s);
     insert_row(conn, "seeks", SEEK_COLUMNS, values)?;
@@ -294,5 +322,19 @@ impl PlayerRepo for SqliteStore {
     async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError> {
         let player = player.to_string();
         self.read(move |conn| ratings(conn, &player)).await
+    }
+
+    async fn players(&self, ids: &[String]) -> Result<Vec<PlayerRecord>, StoreError> {
+        let ids = ids.to_vec();
+        self.read(move |conn| players(conn, &ids)).await
+    }
+
+    async fn pool_ratings(
+        &self,
+        pool: RatingPool,
+        ids: &[String],
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+        let ids = ids.to_vec();
+        self.read(move |conn| pool_ratings(conn, pool, &ids)).await
     }
 }

@@ -149,6 +149,17 @@ pub trait PlayerRepo: Send + Sync + 'static {
     async fn merge_player(&self, from: &str, into: &str) -> Result<Vec<String>, StoreError>;
     /// A player's ratings, by game.
     async fn ratings(&self, player: &str) -> Result<Vec<(RatingPool, RatingRecord)>, StoreError>;
+    /// The stored players among `ids` (with their accounts' names), in one
+    /// read: a tournament's wave names all its players at once. An id
+    /// never stored (a guest's first game) is left out.
+    async fn players(&self, ids: &[String]) -> Result<Vec<PlayerRecord>, StoreError>;
+    /// The ratings in `pool` of those among `ids` who have one, in one
+    /// read (a rated wave's players).
+    async fn pool_ratings(
+        &self,
+        pool: RatingPool,
+        ids: &[String],
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError>;
 }
 
 /// The range of name keys (lower case) that start with `prefix`: from the

@@ -318,6 +318,26 @@ impl Players {
         Ok(self.record(id).await?.name)
     }
 
+    /// The names others see of `ids`, read at once (a tournament's wave).
+    pub async fn names_of(
+        &self,
+        ids: &[String],
+    ) -> Result<std::collections::HashMap<String, String>, AppError> {
+        let mut names: std::collections::HashMap<String, String> = self
+            .store
+            .players(ids)
+            .await?
+            .into_iter()
+            .map(|p| (p.id, p.name))
+            .collect();
+        for id in ids {
+            if !names.contains_key(id) {
+                names.insert(id.clone(), guest_name(id));
+            }
+        }
+        Ok(names)
+    }
+
     /// Whether the player has an account.
     pub async fn has_account(&self, id: &str) -> Result<bool, AppError> {
         Ok(self

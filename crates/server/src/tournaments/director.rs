@@ -168,20 +168,29 @@ impl Tournaments {
             Some(days) => Timing::Days(days),
             None => Timing::Clock(t.clock),
         };
+        // Every player's name and rating read at once, not four reads a board.
+        let ids: Vec<String> = boards
+            .iter()
+            .flat_map(|(white, black)| [white.clone(), black.clone()])
+            .collect();
+        let names = self.players.names_of(&ids).await?;
+        let ratings = if t.rated {
+            Some(self.live.ratings_in(pool, &ids).await?)
+        } else {
+            None
+        };
+        let name = |id: &String| names.get(id).cloned().unwrap_or_default();
         let mut wave = Vec::with_capacity(boards.len());
         for (white, black) in boards {
-            let names = [
-                self.players.name_of(white).await?,
-                self.players.name_of(black).await?,
-            ];
-            let rated = if t.rated {
-                Some([
-                    self.live.rating_of(white, pool).await?.rating.round() as i32,
-                    self.live.rating_of(black, pool).await?.rating.round() as i32,
-                ])
-            } else {
-                None
-            };
+            let names = [name(white), name(black)];
+            let rated = ratings.as_ref().map(|r| {
+                [white, black].map(|id| {
+                    r.get(id)
+                        .map_or(crate::rating::START, |r| *r)
+                        .rating
+                        .round() as i32
+                })
+            });
             let link = TournamentGameLink {
                 tournament_id: t.id.clone(),
                 game_id: String::new(),

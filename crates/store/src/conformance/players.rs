@@ -158,6 +158,37 @@ pub async fn players_sessions_accounts_and_ratings(store: &dyn GameStore) {
         store.load_game("rated").await.unwrap().unwrap().record.rev,
         4
     );
+    // A wave's reads: every player and every rating of a pool at once,
+    // the never stored and the unrated left out.
+    let ids = ["ann", "ann2", "nobody"].map(String::from);
+    let mut named: Vec<_> = store
+        .players(&ids)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.name, p.account))
+        .collect();
+    named.sort();
+    assert_eq!(
+        named,
+        vec![
+            ("ann".into(), "Ann Ї".into(), Some("Ann_1".into())),
+            ("ann2".into(), "Player ann2".into(), None),
+        ]
+    );
+    assert!(store.players(&[]).await.unwrap().is_empty());
+    assert_eq!(
+        store
+            .pool_ratings(RatingPool::correspondence(VariantKind::Tensor), &ids)
+            .await
+            .unwrap(),
+        vec![("ann".into(), r(1400.0, 1))]
+    );
+    assert!(store
+        .pool_ratings(RatingPool::real_time(VariantKind::Chess), &ids)
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 /// Seeks: listed while open, removed by their player, lapsing, and

@@ -521,6 +521,25 @@ impl LiveGames {
             .map_or(crate::rating::START, |(_, r)| r))
     }
 
+    /// The ratings in `pool` of `ids` (the start for those without one),
+    /// read at once (a tournament's wave).
+    pub async fn ratings_in(
+        &self,
+        pool: crate::store::RatingPool,
+        ids: &[String],
+    ) -> Result<std::collections::HashMap<String, crate::store::RatingRecord>, AppError> {
+        let mut rated: std::collections::HashMap<_, _> = self
+            .store
+            .pool_ratings(pool, ids)
+            .await?
+            .into_iter()
+            .collect();
+        for id in ids {
+            rated.entry(id.clone()).or_insert(crate::rating::START);
+        }
+        Ok(rated)
+    }
+
     /// Works the players' new ratings into a staged end of a rated game.
     async fn rate(&self, lg: &LiveGame, staged: &mut Staged) -> Result<(), AppError> {
         staged.update.ratings.clear();
