@@ -79,7 +79,7 @@ pub struct ExportedGameView {
     /// Whether ratings change.
     pub rated: bool,
     /// lichess's key of the game (`standard`; the site's own for the others).
-    pub variant: &'static str,
+    pub variant: lichess::VariantKey,
     /// `bullet` … `classical`, or `correspondence`.
     pub speed: Speed,
     /// The rating pool's key.
@@ -252,7 +252,7 @@ impl ExportedGame {
         Ok(ExportedGameView {
             id: self.id.clone(),
             rated: self.rated,
-            variant: lichess::variant(self.variant).key,
+            variant: self.variant.into(),
             speed: self.speed(),
             perf: self.perf(),
             created_at: self.created_at,

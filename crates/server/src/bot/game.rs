@@ -30,10 +30,8 @@ const NO_CLOCK_MS: i64 = 2_147_483_647;
 
 /// A `gameState` line.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(tag = "type", rename = "gameState")]
 pub struct GameStateLine {
-    /// Always `gameState`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
     /// The moves from the start, move strings (RULES 4.2) separated by spaces.
     pub moves: String,
     /// White's time left (ms).
@@ -115,7 +113,6 @@ pub fn game_state(lg: &LiveGame, now: i64) -> GameStateLine {
     let offer = online.and_then(|o| o.record().draw_offer);
     let (status, winner) = status_of(lg.ending());
     GameStateLine {
-        kind: "gameState",
         moves,
         wtime: time(Color::White),
         btime: time(Color::Black),
@@ -209,7 +206,6 @@ async fn full(bots: &Bots, s: &Seats) -> Result<GameFull, AppError> {
         rated: s.rated,
         speed: lichess::speed(s.clock),
         state: s.state.clone(),
-        kind: "gameFull",
         variant: s.variant(),
         white: s.player(bots, Color::White).await?,
     })
@@ -456,8 +452,8 @@ mod tests {
         assert_eq!(line.claim_win_in_seconds, Some(0));
         let (line, at) = gone_line(1_000, false, 1_000);
         assert_eq!(
-            serde_json::to_string(&line).unwrap(),
-            r#"{"gone":true,"type":"opponentGone"}"#
+            serde_json::to_value(line).unwrap(),
+            serde_json::json!({"type": "opponentGone", "gone": true})
         );
         assert_eq!(at, None);
     }

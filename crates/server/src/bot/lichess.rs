@@ -23,14 +23,42 @@ pub fn user_id(id: &str, account: Option<&str>) -> String {
     }
 }
 
+/// A game's key in lichess's API: orthodox chess is its `standard`; the
+/// others are this site's own (lichess's clients decline them as an
+/// unknown variant).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantKey {
+    /// Orthodox chess.
+    Standard,
+    /// Tensor Chess.
+    Tensor,
+    /// Chessence.
+    Chessence,
+}
+
+impl From<VariantKind> for VariantKey {
+    fn from(kind: VariantKind) -> VariantKey {
+        match kind {
+            VariantKind::Chess => VariantKey::Standard,
+            VariantKind::Tensor => VariantKey::Tensor,
+            VariantKind::Chessence => VariantKey::Chessence,
+        }
+    }
+}
+
 /// A game's `variant` object: chess is lichess's `standard`.
 pub fn variant(kind: VariantKind) -> VariantShape {
-    let (key, name, short) = match kind {
-        VariantKind::Chess => ("standard", "Standard", "Std"),
-        VariantKind::Tensor => ("tensor", "Tensor Chess", "Tensor"),
-        VariantKind::Chessence => ("chessence", "Chessence", "Chessence"),
+    let (name, short) = match kind {
+        VariantKind::Chess => ("Standard", "Std"),
+        VariantKind::Tensor => ("Tensor Chess", "Tensor"),
+        VariantKind::Chessence => ("Chessence", "Chessence"),
     };
-    VariantShape { key, name, short }
+    VariantShape {
+        key: kind.into(),
+        name,
+        short,
+    }
 }
 
 /// lichess's speed of a time control (estimated game time: base + 40
@@ -267,8 +295,8 @@ mod tests {
 
     #[test]
     fn chess_is_standard_and_its_perf_is_its_speed() {
-        assert_eq!(variant(VariantKind::Chess).key, "standard");
-        assert_eq!(variant(VariantKind::Tensor).key, "tensor");
+        assert_eq!(variant(VariantKind::Chess).key, VariantKey::Standard);
+        assert_eq!(variant(VariantKind::Tensor).key, VariantKey::Tensor);
         let blitz = Some(ClockSettings {
             base_ms: 180_000,
             increment_ms: 2_000,

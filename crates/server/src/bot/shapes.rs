@@ -22,7 +22,7 @@ pub const DEFAULT_DECLINE: &str = "I'm not accepting challenges at the moment.";
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantShape {
     /// `standard`, `tensor`, `chessence`.
-    pub key: &'static str,
+    pub key: super::lichess::VariantKey,
     /// Its name for people.
     pub name: &'static str,
     /// Its short name.
@@ -423,14 +423,12 @@ impl ChallengeNews {
 
 /// A `chatLine` of a game's stream.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(tag = "type", rename = "chatLine")]
 pub struct ChatLine {
     /// `player` or `spectator`.
     pub room: ChatLineRoom,
     /// The line.
     pub text: String,
-    /// Always `chatLine`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
     /// Its author's name.
     pub username: String,
 }
@@ -443,7 +441,6 @@ impl From<&ChatLineView> for ChatLine {
                 _ => ChatLineRoom::Spectator,
             },
             text: line.text.clone(),
-            kind: "chatLine",
             username: line.name.clone(),
         }
     }
@@ -452,15 +449,13 @@ impl From<&ChatLineView> for ChatLine {
 /// An `opponentGone` line: the opponent left (`claimWinInSeconds`: when
 /// the win may be claimed, with a real-time clock) or came back.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(tag = "type", rename = "opponentGone")]
 pub struct OpponentGone {
     /// Seconds until the win may be claimed.
     #[serde(rename = "claimWinInSeconds", skip_serializing_if = "Option::is_none")]
     pub claim_win_in_seconds: Option<i64>,
     /// Gone (or back).
     pub gone: bool,
-    /// Always `opponentGone`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
 }
 
 impl OpponentGone {
@@ -469,7 +464,6 @@ impl OpponentGone {
         OpponentGone {
             claim_win_in_seconds,
             gone,
-            kind: "opponentGone",
         }
     }
 }
@@ -488,6 +482,7 @@ pub struct GameClock {
 
 /// The `gameFull` line: the game as its stream begins.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(tag = "type", rename = "gameFull")]
 pub struct GameFull {
     /// Black.
     pub black: GamePlayer,
@@ -509,9 +504,6 @@ pub struct GameFull {
     pub speed: Speed,
     /// The game's state now.
     pub state: super::GameStateLine,
-    /// Always `gameFull`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
     /// The game.
     pub variant: VariantShape,
     /// White.

@@ -11,7 +11,7 @@ use crate::error::AppError;
 use crate::game_views::{GameViews, VariantGame};
 use crate::kind::Kind;
 use crate::ratelimit::{KeyedLimiter, RateLimit};
-use crate::views::{MoveView, ScoreView};
+use crate::views::{DrawAnswerCode, MoveView, ScoreView};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -315,41 +315,25 @@ pub fn white_score(score: Eval, mover: Color, depth: u32) -> ScoreView {
     }
 }
 
-/// Whether the engine accepts a draw, given its own score of the position
-/// (positive: it is better) after `ply` moves, and what it says.
-pub fn accepts_draw(engine_score: Eval, ply: usize) -> (bool, &'static str, &'static str) {
+/// How the engine answers a draw offer, given its own score of the
+/// position (positive: it is better) after `ply` moves.
+pub fn accepts_draw(engine_score: Eval, ply: usize) -> DrawAnswerCode {
     if engine_score.is_mate() {
         return if engine_score.0 < 0 {
-            (true, "accepted", "The engine accepts the draw.")
+            DrawAnswerCode::Accepted
         } else {
-            (
-                false,
-                "declined_mate",
-                "The engine declines: it sees a forced mate.",
-            )
+            DrawAnswerCode::DeclinedMate
         };
     }
     let cp = engine_score.0;
     if cp <= -50 {
-        (true, "accepted", "The engine accepts the draw.")
+        DrawAnswerCode::Accepted
     } else if cp.abs() <= 15 && ply >= 60 {
-        (
-            true,
-            "accepted_level",
-            "The engine accepts: the position is level.",
-        )
+        DrawAnswerCode::AcceptedLevel
     } else if cp >= 50 {
-        (
-            false,
-            "declined_better",
-            "The engine declines: it thinks it is better.",
-        )
+        DrawAnswerCode::DeclinedBetter
     } else {
-        (
-            false,
-            "declined_play_on",
-            "The engine declines: it wants to play on.",
-        )
+        DrawAnswerCode::DeclinedPlayOn
     }
 }
 
@@ -361,11 +345,11 @@ mod tests {
 
     #[test]
     fn draw_decisions_follow_the_score() {
-        assert!(accepts_draw(Eval(-300), 10).0);
-        assert!(!accepts_draw(Eval(20), 10).0);
-        assert!(accepts_draw(Eval(5), 80).0);
-        assert!(!accepts_draw(Eval::mate_in(3), 10).0);
-        assert!(accepts_draw(-Eval::mate_in(3), 10).0);
+        assert!(accepts_draw(Eval(-300), 10).accepted());
+        assert!(!accepts_draw(Eval(20), 10).accepted());
+        assert!(accepts_draw(Eval(5), 80).accepted());
+        assert!(!accepts_draw(Eval::mate_in(3), 10).accepted());
+        assert!(accepts_draw(-Eval::mate_in(3), 10).accepted());
     }
 
     #[tokio::test]

@@ -15,7 +15,7 @@ use crate::round::live::{LiveGames, SharedGame};
 use crate::round::local::LocalGames;
 use crate::round::online::OnlineGames;
 use crate::store::{GameListQuery, GameMode, GameStore, GameSummary};
-use crate::views::{DrawAnswerView, GameView};
+use crate::views::{DrawAnswerCode, DrawAnswerView, GameView};
 use std::sync::Arc;
 use tensorchess_rules::{Color, VariantKind};
 
@@ -293,38 +293,19 @@ impl Games {
     pub async fn offer_local_draw(&self, id: &GameId, me: &Me) -> Result<DrawAnswerView, AppError> {
         let arc = self.get_for(id, me).await?;
         let answer = self.local.draw_answer(&arc, me).await?;
-        if answer.accepted {
+        let mut code = answer.code;
+        if code.accepted() {
             match self
                 .act(id, me, Command::AgreeDraw { rev: answer.rev })
                 .await
             {
-                Ok((_, lg)) => {
-                    return Ok(DrawAnswerView {
-                        accepted: true,
-                        code: answer.code,
-                        message: answer.message,
-                        game: self.live.view(&lg),
-                    })
-                }
-                Err(AppError::Conflict(_)) => {
-                    let lg = arc.lock().await;
-                    return Ok(DrawAnswerView {
-                        accepted: false,
-                        code: "moved_on",
-                        message: "The game moved on before the offer was answered.".into(),
-                        game: self.live.view(&lg),
-                    });
-                }
+                Ok((_, lg)) => return Ok(draw_answer_view(code, self.live.view(&lg))),
+                Err(AppError::Conflict(_)) => code = DrawAnswerCode::MovedOn,
                 Err(e) => return Err(e),
             }
         }
         let lg = arc.lock().await;
-        Ok(DrawAnswerView {
-            accepted: false,
-            code: answer.code,
-            message: answer.message,
-            game: self.live.view(&lg),
-        })
+        Ok(draw_answer_view(code, self.live.view(&lg)))
     }
 
     async fn apply(&self, lg: &mut LiveGame, me: &Me, command: &Command) -> Result<Step, AppError> {
@@ -527,4 +508,14 @@ fn parse_cursor(c: &str) -> Option<(i64, String)> {
         return None;
     }
     Some((at.parse().ok()?, id.to_string()))
+}
+
+/// A draw offer's answer, with the game after it.
+fn draw_answer_view(code: DrawAnswerCode, game: GameView) -> DrawAnswerView {
+    DrawAnswerView {
+        accepted: code.accepted(),
+        code,
+        message: code.message().to_string(),
+        game,
+    }
 }

@@ -6,6 +6,7 @@
 pub mod challenge;
 pub mod chat;
 pub mod compact;
+pub mod draw;
 pub mod event;
 pub mod move_event;
 pub mod path;
@@ -15,6 +16,7 @@ pub mod tournament_news;
 pub mod words;
 
 use crate::store::SeekColor;
+pub use draw::{DrawAnswerCode, DrawAnswerView};
 use event::GameEvent;
 pub use player::{GamePlayersView, PlayerView, RatedPlayerView};
 use serde::{Deserialize, Serialize};
@@ -418,21 +420,6 @@ pub struct AnalysisView {
     pub score: ScoreView,
 }
 
-/// The answer to a draw offer (`POST /api/games/{id}/draw`).
-#[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
-pub struct DrawAnswerView {
-    /// The game ended in a draw.
-    pub accepted: bool,
-    /// The answer in a word, for translations: `agreed` (on one device),
-    /// `accepted`, `accepted_level`, `declined_mate`, `declined_better`,
-    /// `declined_play_on`, `moved_on`.
-    pub code: &'static str,
-    /// The answer as a sentence for the player.
-    pub message: String,
-    /// The game after the answer.
-    pub game: GameView,
-}
-
 /// `POST /api/position`: a position after an optional move (the rules
 /// page's mini-boards).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
@@ -447,7 +434,7 @@ pub struct PlayedView {
 #[derive(Serialize, Clone, Debug, PartialEq, Eq, ts_rs::TS)]
 pub struct VariantInfo {
     /// The name requests use: `tensor`, `chess` or `chessence`.
-    pub name: &'static str,
+    pub name: VariantKind,
     /// The name for people.
     pub title: &'static str,
     /// Its start position (RULES 5).

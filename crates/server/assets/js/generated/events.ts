@@ -539,6 +539,12 @@ rating: number, };
 export type Direction = "in" | "out";
 
 /**
+ * A local game's draw offer answered, in a word: whether the draw is
+ * agreed and what the player is told follow from it.
+ */
+export type DrawAnswerCode = "agreed" | "accepted" | "accepted_level" | "declined_mate" | "declined_better" | "declined_play_on" | "moved_on";
+
+/**
  * The answer to a draw offer (`POST /api/games/{id}/draw`).
  */
 export type DrawAnswerView = {
@@ -547,11 +553,9 @@ export type DrawAnswerView = {
  */
 accepted: boolean,
 /**
- * The answer in a word, for translations: `agreed` (on one device),
- * `accepted`, `accepted_level`, `declined_mate`, `declined_better`,
- * `declined_play_on`, `moved_on`.
+ * The answer in a word, for translations (`draw.CODE`).
  */
-code: string,
+code: DrawAnswerCode,
 /**
  * The answer as a sentence for the player.
  */
@@ -726,7 +730,7 @@ rated: boolean,
 /**
  * lichess's key of the game (`standard`; the site's own for the others).
  */
-variant: string,
+variant: VariantKey,
 /**
  * `bullet` … `classical`, or `correspondence`.
  */
@@ -3440,7 +3444,7 @@ export type VariantInfo = {
 /**
  * The name requests use: `tensor`, `chess` or `chessence`.
  */
-name: string,
+name: VariantKind,
 /**
  * The name for people.
  */
@@ -3453,6 +3457,13 @@ start_fen: string,
  * What its rules have.
  */
 rules: RulesView, };
+
+/**
+ * A game's key in lichess's API: orthodox chess is its `standard`; the
+ * others are this site's own (lichess's clients decline them as an
+ * unknown variant).
+ */
+export type VariantKey = "standard" | "tensor" | "chessence";
 
 /**
  * The game, as a value: for command lines, protocols and storage.

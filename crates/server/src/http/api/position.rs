@@ -18,7 +18,7 @@ pub async fn info() -> Json<InfoView> {
     ]
     .into_iter()
     .map(|k| VariantInfo {
-        name: k.name(),
+        name: k,
         title: k.title(),
         start_fen: k.start_fen(),
         rules: match k {

@@ -12,7 +12,7 @@ use crate::round::engine_player::{accepts_draw, SearchRequest};
 use crate::round::live::GameEvent;
 use crate::round::live::{LiveGame, SharedGame};
 use crate::store::GameMode;
-use crate::views::AnalysisView;
+use crate::views::{AnalysisView, DrawAnswerCode};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -116,7 +116,7 @@ impl LocalGames {
         game: VariantGame,
         engine_color: Color,
         me: &Me,
-    ) -> Result<(bool, &'static str, &'static str), AppError> {
+    ) -> Result<DrawAnswerCode, AppError> {
         let ply = game.ply();
         let out = self
             .engine

@@ -19,7 +19,7 @@ use crate::round::live::{
     Change, Committed, EndingEdit, LiveGame, LiveGames, MovesEdit, SharedGame,
 };
 use crate::store::{Ending, GameMode, GameRecord, StoredGame, StoredMove};
-use crate::views::GameView;
+use crate::views::{DrawAnswerCode, GameView};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use tensorchess_engine::Level;
@@ -354,30 +354,19 @@ impl LocalGames {
         };
         let Some(engine_color) = engine_color else {
             return Ok(DrawAnswer {
-                accepted: true,
-                code: "agreed",
-                message: "Draw agreed.".into(),
+                code: DrawAnswerCode::Agreed,
                 rev,
             });
         };
-        let (accepted, code, says) = self.engine_answers_draw(game, engine_color, me).await?;
-        Ok(DrawAnswer {
-            accepted,
-            code,
-            message: says.to_string(),
-            rev,
-        })
+        let code = self.engine_answers_draw(game, engine_color, me).await?;
+        Ok(DrawAnswer { code, rev })
     }
 }
 
 /// The answer to a local game's draw offer.
 pub struct DrawAnswer {
-    /// The draw is agreed.
-    pub accepted: bool,
-    /// The answer in a word (see [`crate::views::DrawAnswerView`]).
-    pub code: &'static str,
-    /// The answer as a sentence.
-    pub message: String,
+    /// The answer (whether the draw is agreed follows from it).
+    pub code: DrawAnswerCode,
     /// The game's revision the answer was given at.
     pub rev: i64,
 }
