@@ -60,6 +60,9 @@ async fn a_swiss_by_correspondence_pairs_games_with_days_per_move() {
     for n in ["bob", "cyd", "dee"] {
         cookies.push(account(&t, n).await);
     }
+    // Ann beats Bob in a rated correspondence game first: their ratings in
+    // the pool the tournament's games are rated in are no longer the start.
+    let rated = rated_corr_win(&t, &cookies[0], &cookies[1], "bob").await;
     for c in &cookies {
         let a = t
             .post(&format!("/api/tournaments/{id}/join"), Some(c), json!({}))
@@ -77,6 +80,18 @@ async fn a_swiss_by_correspondence_pairs_games_with_days_per_move() {
         assert_eq!(clock["days"], 3, "{g}");
         assert_eq!(clock["base_ms"], 3 * DAY);
         assert_eq!(g["online"]["rated"], true);
+        // Each game starts with its players' names and their ratings in
+        // the correspondence pool (the wave's reads).
+        for (i, side) in ["white", "black"].into_iter().enumerate() {
+            let name = g[side].as_str().unwrap();
+            let want = rated.get(name).copied().unwrap_or(1500);
+            assert_eq!(
+                g["online"]["ratings"][i],
+                json!(want),
+                "{name}: {}",
+                g["online"]
+            );
+        }
     }
     // The games count among each player's correspondence games.
     let turns = t.get("/api/correspondence", Some(&cookies[0])).await;
@@ -87,4 +102,50 @@ async fn a_swiss_by_correspondence_pairs_games_with_days_per_move() {
         "{}",
         turns.text
     );
+}
+
+/// A rated Tensor Chess correspondence game that `winner` wins when
+/// `loser` (named `loser_name`) resigns; the two players' new ratings in
+/// that pool, rounded, by name.
+async fn rated_corr_win(
+    t: &TestApp,
+    winner: &str,
+    loser: &str,
+    loser_name: &str,
+) -> std::collections::HashMap<String, i64> {
+    let made = t
+        .post(
+            "/api/challenges",
+            Some(winner),
+            json!({ "to": loser_name, "variant": "tensor", "days": 3, "rated": true, "color": "white" }),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let id = made.body["id"].as_str().unwrap();
+    let accepted = t
+        .post(
+            &format!("/api/challenges/{id}/accept"),
+            Some(loser),
+            json!({}),
+        )
+        .await;
+    assert_eq!(accepted.status, StatusCode::CREATED, "{}", accepted.text);
+    let game = accepted.body["game"].as_str().unwrap().to_string();
+    assert_eq!(
+        t.play(&game, winner, "e2e4", 0).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(t.play(&game, loser, "e7e5", 1).await.status, StatusCode::OK);
+    let a = t.act(&game, Some(loser), json!({ "type": "resign" })).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let mut rated = std::collections::HashMap::new();
+    for cookie in [winner, loser] {
+        let me = t.get("/api/me", Some(cookie)).await.body;
+        let r = me["ratings"]["correspondence"]["tensor"]["rating"]
+            .as_f64()
+            .unwrap();
+        assert_ne!(r.round() as i64, 1500, "{me}");
+        rated.insert(me["name"].as_str().unwrap().to_string(), r.round() as i64);
+    }
+    rated
 }
