@@ -318,24 +318,20 @@ impl Players {
         Ok(self.record(id).await?.name)
     }
 
-    /// The names others see of `ids`, read at once (a tournament's wave).
-    pub async fn names_of(
-        &self,
-        ids: &[String],
-    ) -> Result<std::collections::HashMap<String, String>, AppError> {
-        let mut names: std::collections::HashMap<String, String> = self
+    /// The names others see of `ids`, in their order, read at once (a
+    /// tournament's wave).
+    pub async fn names_of(&self, ids: &[String]) -> Result<Vec<String>, AppError> {
+        let stored: std::collections::HashMap<String, String> = self
             .store
             .players(ids)
             .await?
             .into_iter()
             .map(|p| (p.id, p.name))
             .collect();
-        for id in ids {
-            if !names.contains_key(id) {
-                names.insert(id.clone(), guest_name(id));
-            }
-        }
-        Ok(names)
+        Ok(ids
+            .iter()
+            .map(|id| stored.get(id).cloned().unwrap_or_else(|| guest_name(id)))
+            .collect())
     }
 
     /// Whether the player has an account.

@@ -168,7 +168,8 @@ impl Tournaments {
             Some(days) => Timing::Days(days),
             None => Timing::Clock(t.clock),
         };
-        // Every player's name and rating read at once, not four reads a board.
+        // Every player's name and rating read at once, not four reads a
+        // board: both answers are in the order of `ids`, two to a board.
         let ids: Vec<String> = boards
             .iter()
             .flat_map(|(white, black)| [white.clone(), black.clone()])
@@ -179,18 +180,15 @@ impl Tournaments {
         } else {
             None
         };
-        let name = |id: &String| names.get(id).cloned().unwrap_or_default();
+        let mut names = names.into_iter();
+        let mut ratings = ratings.map(|r| r.into_iter().map(|r| r.rating.round() as i32));
         let mut wave = Vec::with_capacity(boards.len());
         for (white, black) in boards {
-            let names = [name(white), name(black)];
-            let rated = ratings.as_ref().map(|r| {
-                [white, black].map(|id| {
-                    r.get(id)
-                        .map_or(crate::rating::START, |r| *r)
-                        .rating
-                        .round() as i32
-                })
-            });
+            let (Some(white_name), Some(black_name)) = (names.next(), names.next()) else {
+                break;
+            };
+            let names = [white_name, black_name];
+            let rated = ratings.as_mut().and_then(|r| Some([r.next()?, r.next()?]));
             let link = TournamentGameLink {
                 tournament_id: t.id.clone(),
                 game_id: String::new(),

@@ -521,23 +521,23 @@ impl LiveGames {
             .map_or(crate::rating::START, |(_, r)| r))
     }
 
-    /// The ratings in `pool` of `ids` (the start for those without one),
-    /// read at once (a tournament's wave).
+    /// The ratings in `pool` of `ids`, in their order (the start for those
+    /// without one), read at once (a tournament's wave).
     pub async fn ratings_in(
         &self,
         pool: crate::store::RatingPool,
         ids: &[String],
-    ) -> Result<std::collections::HashMap<String, crate::store::RatingRecord>, AppError> {
-        let mut rated: std::collections::HashMap<_, _> = self
+    ) -> Result<Vec<crate::store::RatingRecord>, AppError> {
+        let stored: std::collections::HashMap<_, _> = self
             .store
             .pool_ratings(pool, ids)
             .await?
             .into_iter()
             .collect();
-        for id in ids {
-            rated.entry(id.clone()).or_insert(crate::rating::START);
-        }
-        Ok(rated)
+        Ok(ids
+            .iter()
+            .map(|id| stored.get(id).copied().unwrap_or(crate::rating::START))
+            .collect())
     }
 
     /// Works the players' new ratings into a staged end of a rated game.
