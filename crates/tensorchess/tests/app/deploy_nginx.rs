@@ -15,6 +15,7 @@
 //! (`scripts/test.sh` sets both and installs nginx).
 
 use crate::common::online::{game_at, next_of, send, Ws};
+use crate::common::ServeProcess;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::net::{IpAddr, SocketAddr};
@@ -55,25 +56,16 @@ fn the_doc_shows_the_shipped_nginx_configuration() {
 
 /// A server process started as docs/deployment.md starts one (on a free
 /// port), killed when dropped.
-struct Instance {
-    process: crate::common::ServeProcess,
-    addr: SocketAddr,
-}
-
-impl Instance {
-    fn start(db: &str) -> Instance {
-        let process = crate::common::ServeProcess::start(&[
-            "--allowed-host",
-            PUBLIC_HOST,
-            "--trusted-proxy",
-            "127.0.0.1",
-            "--db",
-            db,
-            "--no-schedule",
-        ]);
-        let addr = process.addr;
-        Instance { process, addr }
-    }
+fn instance(db: &str) -> ServeProcess {
+    ServeProcess::start(&[
+        "--allowed-host",
+        PUBLIC_HOST,
+        "--trusted-proxy",
+        "127.0.0.1",
+        "--db",
+        db,
+        "--no-schedule",
+    ])
 }
 
 /// nginx run by this test in a folder of its own, stopped (SIGTERM, so
@@ -385,8 +377,8 @@ async fn nginx_as_documented_serves_two_instances_and_survives_one() {
     let _store = PgStore::open_in_schema(&url, &schema).await.unwrap();
     let sep = if url.contains('?') { '&' } else { '?' };
     let db = format!("{url}{sep}options=-c%20search_path%3D{schema}");
-    let a = Instance::start(&db);
-    let b = Instance::start(&db);
+    let a = instance(&db);
+    let b = instance(&db);
     listening(a.addr).await;
     listening(b.addr).await;
     let nginx = Nginx::start(&nginx_bin, a.addr, b.addr);
@@ -443,10 +435,7 @@ async fn nginx_as_documented_serves_two_instances_and_survives_one() {
         (b, a, on_b)
     };
     let survivor_name = health(survivor.addr).await["instance"].clone();
-    let mut doomed = doomed;
-    doomed.process.child.kill().unwrap();
-    doomed.process.child.wait().unwrap();
-    drop(doomed);
+    doomed.kill();
 
     // The game goes on through nginx; a socket that was on the dead
     // instance ends, and its player reconnects through nginx.

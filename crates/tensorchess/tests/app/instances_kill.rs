@@ -5,31 +5,16 @@
 //! PostgreSQL (`TENSORCHESS_TEST_PG`): ignored unless asked for.
 
 use crate::common::online::{game_at, subscribe, ws_connect, Ws};
+use crate::common::ServeProcess;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-
 use std::time::{Duration, Instant};
 use tensorchess::server::store::prelude::*;
 use tensorchess::server::store::PgStore;
 
-/// A server process, killed when dropped.
-struct Instance {
-    process: crate::common::ServeProcess,
-    addr: SocketAddr,
-}
-
-impl Instance {
-    fn start(db: &str) -> Instance {
-        let process = crate::common::ServeProcess::start(&["--trusted-local", "--db", db]);
-        let addr = process.addr;
-        Instance { process, addr }
-    }
-
-    /// SIGKILL: no goodbye, no last heartbeat.
-    fn kill(mut self) {
-        self.process.child.kill().unwrap();
-        self.process.child.wait().unwrap();
-    }
+/// A server process on `db` (killed when dropped).
+fn instance(db: &str) -> ServeProcess {
+    ServeProcess::start(&["--trusted-local", "--db", db])
 }
 
 /// An HTTP answer: status, JSON body, the cookie set (`name=value`).
@@ -151,8 +136,8 @@ async fn a_killed_instance_loses_nothing_and_the_other_carries_on() {
     let sep = if url.contains('?') { '&' } else { '?' };
     let db = format!("{url}{sep}options=-c%20search_path%3D{schema}");
 
-    let a = Instance::start(&db);
-    let b = Instance::start(&db);
+    let a = instance(&db);
+    let b = instance(&db);
     let (addr_a, addr_b) = (a.addr, b.addr);
     listening(addr_a).await;
     listening(addr_b).await;
@@ -213,7 +198,7 @@ async fn a_killed_instance_loses_nothing_and_the_other_carries_on() {
     );
 
     // A comes back: it serves the game as it is, and its moves reach B.
-    let a = Instance::start(&db);
+    let a = instance(&db);
     let (mut white_ws, snap) = watch(a.addr, &white, &id).await;
     assert_eq!(snap["moves"].as_array().unwrap().len(), 6);
     // The new process connects its listener shortly after it starts.

@@ -390,6 +390,12 @@ impl ServeProcess {
         std::thread::spawn(move || for _ in lines {});
         ServeProcess { child, addr }
     }
+
+    /// SIGKILL, waited for: no goodbye, no last heartbeat.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
 }
 
 impl Drop for ServeProcess {
