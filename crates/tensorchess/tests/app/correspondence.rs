@@ -15,26 +15,16 @@ const DAY: i64 = 86_400_000;
 async fn corr_game(t: &TestApp, days: u32, rated: bool) -> (String, String, String) {
     let ann = account(t, "ann").await;
     let bob = account(t, "bob").await;
-    let made = t
-        .post(
-            "/api/challenges",
-            Some(&ann),
-            json!({ "to": "bob", "variant": "chess", "days": days, "rated": rated, "color": "white" }),
-        )
-        .await;
-    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
-    assert_eq!(made.body["days"], days);
-    assert_eq!(made.body["clock"], Value::Null);
-    let id = made.body["id"].as_str().unwrap();
-    let accepted = t
-        .post(
-            &format!("/api/challenges/{id}/accept"),
-            Some(&bob),
-            json!({}),
-        )
-        .await;
-    assert_eq!(accepted.status, StatusCode::CREATED, "{}", accepted.text);
-    let game = accepted.body["game"].as_str().unwrap().to_string();
+    let (made, game) = accepted_challenge(
+        t,
+        &ann,
+        &bob,
+        "bob",
+        json!({ "variant": "chess", "days": days, "rated": rated, "color": "white" }),
+    )
+    .await;
+    assert_eq!(made["days"], days);
+    assert_eq!(made["clock"], Value::Null);
     (game, ann, bob)
 }
 

@@ -113,24 +113,14 @@ async fn rated_corr_win(
     loser: &str,
     loser_name: &str,
 ) -> std::collections::HashMap<String, i64> {
-    let made = t
-        .post(
-            "/api/challenges",
-            Some(winner),
-            json!({ "to": loser_name, "variant": "tensor", "days": 3, "rated": true, "color": "white" }),
-        )
-        .await;
-    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
-    let id = made.body["id"].as_str().unwrap();
-    let accepted = t
-        .post(
-            &format!("/api/challenges/{id}/accept"),
-            Some(loser),
-            json!({}),
-        )
-        .await;
-    assert_eq!(accepted.status, StatusCode::CREATED, "{}", accepted.text);
-    let game = accepted.body["game"].as_str().unwrap().to_string();
+    let (_, game) = accepted_challenge(
+        t,
+        winner,
+        loser,
+        loser_name,
+        json!({ "variant": "tensor", "days": 3, "rated": true, "color": "white" }),
+    )
+    .await;
     assert_eq!(
         t.play(&game, winner, "e2e4", 0).await.status,
         StatusCode::OK

@@ -374,6 +374,28 @@ pub async fn account(t: &TestApp, name: &str) -> String {
     reg.cookie.unwrap()
 }
 
+/// `from` (a cookie) challenges `to_name` with `challenge` (a body of
+/// `POST /api/challenges` without its `to`), and `to` (their cookie)
+/// accepts: the challenge as made and the game's id.
+pub async fn accepted_challenge(
+    t: &TestApp,
+    from: &str,
+    to: &str,
+    to_name: &str,
+    mut challenge: Value,
+) -> (Value, String) {
+    challenge["to"] = json!(to_name);
+    let made = t.post("/api/challenges", Some(from), challenge).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let id = made.body["id"].as_str().unwrap();
+    let accepted = t
+        .post(&format!("/api/challenges/{id}/accept"), Some(to), json!({}))
+        .await;
+    assert_eq!(accepted.status, StatusCode::CREATED, "{}", accepted.text);
+    let game = accepted.body["game"].as_str().unwrap().to_string();
+    (made.body, game)
+}
+
 /// The player id of `cookie`'s player.
 pub async fn player_id(t: &TestApp, cookie: &str) -> String {
     let me = t.get("/api/me", Some(cookie)).await;
