@@ -53,6 +53,10 @@ pub struct TrainArgs {
     /// The random generator's seed: a run is reproducible.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Positions taken from one game at most (drawn at random by the seed);
+    /// all of them by default.
+    #[arg(long)]
+    pub max_per_game: Option<usize>,
 }
 
 fn go<V: Evaluate>(a: &TrainArgs) -> Result<(), CliError> {
@@ -67,8 +71,13 @@ fn go<V: Evaluate>(a: &TrainArgs) -> Result<(), CliError> {
     let (mut train_set, mut validation) = (SampleSet::default(), SampleSet::default());
     for path in &a.data {
         let data = read_file::<V>(path).map_err(|e| CliError(e.to_string()))?;
-        let (held, kept): (Vec<_>, Vec<_>) = data
-            .games
+        let mut games = data.games;
+        if let Some(most) = a.max_per_game {
+            for game in &mut games {
+                game.thin(most.max(1), a.seed);
+            }
+        }
+        let (held, kept): (Vec<_>, Vec<_>) = games
             .into_iter()
             .partition(|g| g.index % VALIDATION_EVERY == 0);
         train_set.add_games::<V>(&kept, a.lambda);

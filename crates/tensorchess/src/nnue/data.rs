@@ -19,6 +19,8 @@
 //! A block cut short (the writer was stopped mid-write) is ignored by the
 //! reader, and cut off by a writer that resumes.
 
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
@@ -201,6 +203,30 @@ pub struct GameRecord {
     pub samples: Vec<Sample>,
 }
 
+impl GameRecord {
+    /// Keeps at most `most` of the game's positions, drawn at random
+    /// (the same ones for the same `seed` and game) and kept in the order
+    /// played. A game whose side could not convert its advantage shuffles
+    /// for a hundred plies through nearly the same position; taken whole,
+    /// such a game outweighs dozens of others in training.
+    pub fn thin(&mut self, most: usize, seed: u64) {
+        if self.samples.len() <= most {
+            return;
+        }
+        let mut rng =
+            StdRng::seed_from_u64(seed ^ u64::from(self.index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut kept = rand::seq::index::sample(&mut rng, self.samples.len(), most).into_vec();
+        kept.sort_unstable();
+        let mut at = kept.into_iter().peekable();
+        let mut i = 0;
+        self.samples.retain(|_| {
+            let keep = at.next_if_eq(&i).is_some();
+            i += 1;
+            keep
+        });
+    }
+}
+
 /// A data file's complete games, and where the last one ends.
 #[derive(Debug)]
 pub struct DataFile {
@@ -351,7 +377,7 @@ impl DataWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tensorchess_rules::{Chessence, Tensor};
+    use tensorchess_rules::{Chess, Chessence, Tensor};
 
     fn game<V: Variant>(index: u32, moves: &[&str]) -> GameRecord {
         let mut pos = Position::<V>::new();
@@ -365,6 +391,32 @@ mod tests {
             result: GameResult::Draw,
             samples,
         }
+    }
+
+    #[test]
+    fn thinning_keeps_at_most_so_many_positions_in_order_and_the_same_each_time() {
+        let moves = [
+            "e2e4", "e7e5", "d2d4", "d7d5", "g1f3", "g8f6", "f1c4", "f8c5",
+        ];
+        let whole = game::<Chess>(3, &moves);
+        let mut thinned = whole.clone();
+        thinned.thin(4, 7);
+        assert_eq!(thinned.samples.len(), 4);
+        let positions: Vec<usize> = thinned
+            .samples
+            .iter()
+            .map(|s| whole.samples.iter().position(|w| w == s).unwrap())
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+        let mut again = whole.clone();
+        again.thin(4, 7);
+        assert_eq!(again, thinned);
+        let mut other_seed = whole.clone();
+        other_seed.thin(4, 8);
+        assert_eq!(other_seed.samples.len(), 4);
+        let mut short = whole.clone();
+        short.thin(100, 7);
+        assert_eq!(short, whole);
     }
 
     #[test]
