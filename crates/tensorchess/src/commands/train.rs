@@ -4,7 +4,7 @@
 use super::error::CliError;
 use super::game_args::VariantParser;
 use crate::nnue::data::read_file;
-use crate::nnue::train::samples::SampleSet;
+use crate::nnue::train::samples::{Blend, SampleSet};
 use crate::nnue::train::trainer::{train, TrainConfig};
 use clap::Args;
 use std::path::PathBuf;
@@ -53,6 +53,11 @@ pub struct TrainArgs {
     /// The random generator's seed: a run is reproducible.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Centipawns of the data's scores read as one unit of the target's
+    /// sigmoid (the engine's scale by default): a smaller one for an
+    /// evaluation whose scores win more games than chess's would.
+    #[arg(long)]
+    pub score_scale: Option<f32>,
     /// Positions taken from one game at most (drawn at random by the seed);
     /// all of them by default.
     #[arg(long)]
@@ -68,6 +73,13 @@ fn go<V: Evaluate>(a: &TrainArgs) -> Result<(), CliError> {
     if !(0.0..=1.0).contains(&a.lambda) {
         return Err(CliError("--lambda must be within 0..=1".into()));
     }
+    let mut blend = Blend::new(a.lambda);
+    if let Some(k) = a.score_scale {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(CliError("--score-scale must be above 0".into()));
+        }
+        blend.score_scale = k;
+    }
     let (mut train_set, mut validation) = (SampleSet::default(), SampleSet::default());
     for path in &a.data {
         let data = read_file::<V>(path).map_err(|e| CliError(e.to_string()))?;
@@ -80,8 +92,8 @@ fn go<V: Evaluate>(a: &TrainArgs) -> Result<(), CliError> {
         let (held, kept): (Vec<_>, Vec<_>) = games
             .into_iter()
             .partition(|g| g.index % VALIDATION_EVERY == 0);
-        train_set.add_games::<V>(&kept, a.lambda);
-        validation.add_games::<V>(&held, a.lambda);
+        train_set.add_games::<V>(&kept, blend);
+        validation.add_games::<V>(&held, blend);
     }
     if train_set.is_empty() {
         return Err(CliError("no training positions in the data files".into()));

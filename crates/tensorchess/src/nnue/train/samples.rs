@@ -1,6 +1,8 @@
 //! Training samples: each position's active features from the side to
 //! move's perspective and the other side's, and its target, from the side
-//! to move's view: `λ × sigmoid(score / SCALE) + (1 − λ) × result`.
+//! to move's view: `λ × sigmoid(score / K) + (1 − λ) × result` ([`Blend`];
+//! `K` is the engine's `SCALE` unless the data's scores are on another
+//! scale than their results).
 
 use crate::nnue::data::{GameRecord, Sample};
 use tensorchess_engine::nnue::features::{board_feature, hand_feature, MAX_HAND};
@@ -23,6 +25,35 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// How a position's target is made from its score and its game's result.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Blend {
+    /// Weight of the score (the rest is the result's), 0 to 1.
+    pub lambda: f32,
+    /// Centipawns of the data's scores that the sigmoid reads as one unit
+    /// (`K`). The engine's [`SCALE`] fits an evaluation whose centipawns
+    /// win games as chess's do; an evaluation whose +150 already wins nine
+    /// games in ten (Chessence's hand-made one, docs/nnue.md) is read with
+    /// a smaller `K`, so that its scores and its results agree.
+    pub score_scale: f32,
+}
+
+impl Blend {
+    /// The engine's scale, with `lambda`.
+    pub fn new(lambda: f32) -> Blend {
+        Blend {
+            lambda,
+            score_scale: SCALE as f32,
+        }
+    }
+
+    /// The target of a position scored `score` (centipawns) whose game the
+    /// side to move scored `result` (0, ½ or 1), both from its view.
+    pub fn target(&self, score: f32, result: f32) -> f32 {
+        self.lambda * sigmoid(score / self.score_scale) + (1.0 - self.lambda) * result
+    }
+}
+
 impl SampleSet {
     /// Adds a sample given its two feature lists (of equal length) and target.
     pub fn push(&mut self, us: &[u16], them: &[u16], target: f32) {
@@ -34,8 +65,8 @@ impl SampleSet {
         self.targets.push(target);
     }
 
-    /// Adds the positions of games of `V`, blending score and result with `lambda`.
-    pub fn add_games<V: Variant>(&mut self, games: &[GameRecord], lambda: f32) {
+    /// Adds the positions of games of `V`, blending score and result by `blend`.
+    pub fn add_games<V: Variant>(&mut self, games: &[GameRecord], blend: Blend) {
         let (mut us, mut them) = (Vec::new(), Vec::new());
         for game in games {
             let white_result = game.result.white_score();
@@ -46,8 +77,7 @@ impl SampleSet {
                     Color::White => (s.score as f32, white_result),
                     Color::Black => (-(s.score as f32), 1.0 - white_result),
                 };
-                let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
-                self.push(&us, &them, target);
+                self.push(&us, &them, blend.target(score, result));
             }
         }
     }

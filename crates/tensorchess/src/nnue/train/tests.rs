@@ -2,7 +2,7 @@
 //! what the float one does; training samples have the engine's features.
 
 use super::model::{FloatNet, Scratch};
-use super::samples::{sigmoid, SampleSet};
+use super::samples::{sigmoid, Blend, SampleSet};
 use super::trainer::{mean_loss, train, TrainConfig};
 use crate::nnue::data::{GameRecord, GameResult, Sample};
 use rand::rngs::StdRng;
@@ -137,7 +137,7 @@ fn samples_have_the_engines_features() {
             samples,
         };
         let mut set = SampleSet::default();
-        set.add_games::<V>(std::slice::from_ref(&game), 0.5);
+        set.add_games::<V>(std::slice::from_ref(&game), Blend::new(0.5));
         for (i, pos) in positions.iter().enumerate() {
             let engine = |c: Color| {
                 let mut v = Vec::new();
@@ -156,4 +156,24 @@ fn samples_have_the_engines_features() {
     check::<Tensor>(1);
     check::<Chess>(2);
     check::<Chessence>(3);
+}
+
+#[test]
+fn the_blend_reads_scores_on_its_own_scale_and_weighs_the_result() {
+    // ln 3 units of the sigmoid are three games in four.
+    let three_in_four = 3f32.ln();
+    let engine = Blend::new(1.0);
+    assert!((engine.target(three_in_four * SCALE as f32, 0.0) - 0.75).abs() < 1e-5);
+    let steeper = Blend {
+        lambda: 1.0,
+        score_scale: 80.0,
+    };
+    assert!((steeper.target(three_in_four * 80.0, 0.0) - 0.75).abs() < 1e-5);
+    assert!(steeper.target(150.0, 0.0) > engine.target(150.0, 0.0) + 0.2);
+    let half = Blend {
+        lambda: 0.5,
+        score_scale: 80.0,
+    };
+    assert!((half.target(0.0, 1.0) - 0.75).abs() < 1e-6);
+    assert!((half.target(0.0, 0.0) - 0.25).abs() < 1e-6);
 }
