@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::args::{Args, Servers};
 use crate::db::DbTarget;
-use crate::server::{cpu_seconds, memory_kb, Server, TempDir};
+use crate::server::{cpu_seconds, memory_kb, MachineCpu, Server, TempDir};
 use crate::Error;
 
 /// Where the clients may connect, and which instances are still up: shared
@@ -98,6 +98,8 @@ pub(crate) struct Cluster {
     pub(crate) db: DbTarget,
     /// The temporary SQLite file's folder, when --db was not given.
     _dir: Option<TempDir>,
+    /// The machine's CPU counters when the clocks started, and at the end.
+    pub(crate) machine: (Option<MachineCpu>, Option<MachineCpu>),
 }
 
 impl Cluster {
@@ -137,6 +139,7 @@ impl Cluster {
             instances,
             db,
             _dir: dir,
+            machine: (None, None),
         };
         for i in &mut c.instances {
             i.mem.idle = i.pid.and_then(memory_kb).map(|m| m.0);
@@ -150,6 +153,7 @@ impl Cluster {
 
     /// Where the clients' CPU figures start from.
     pub(crate) fn start_clocks(&mut self) {
+        self.machine = (MachineCpu::now(), None);
         for i in &mut self.instances {
             i.cpu_start = i.pid.and_then(cpu_seconds);
             i.cpu_last = i.cpu_start;
@@ -171,6 +175,7 @@ impl Cluster {
     /// The figures at the end of the games.
     pub(crate) fn sample_end(&mut self) {
         self.sample();
+        self.machine.1 = MachineCpu::now();
         for i in self.instances.iter_mut().filter(|i| !i.killed) {
             i.mem.end = i.pid.and_then(memory_kb);
         }

@@ -130,6 +130,22 @@ pub(crate) fn play(
             total * 1e6 / n as f64
         );
     }
+    if let (Some(start), Some(end)) = cluster.machine {
+        if let Some((busy, idle, stolen)) = end.shares_since(&start) {
+            println!(
+                "the machine meanwhile (/proc/stat, all CPUs): busy {:.0}%, idle {:.0}%, stolen by the host {:.1}% ({:.2} s for every second it ran){}",
+                busy * 100.0,
+                idle * 100.0,
+                stolen * 100.0,
+                stolen / busy.max(f64::EPSILON),
+                if stolen >= 0.1 * busy {
+                    " (a shared host's neighbours slowed this run: compare it only with runs stolen as much)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
     println!("endings: {}", counts(&t.endings));
     println!("refusals: {}", counts(&t.refused));
     if let Some((at, moves)) = w.killed {

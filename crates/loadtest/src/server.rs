@@ -143,3 +143,79 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
     Some((utime + stime) / ticks.max(1.0))
 }
+
+/// The whole machine's CPU time by kind, in clock ticks, from the first
+/// line of `/proc/stat` (all CPUs together).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MachineCpu {
+    /// Running anything (user, nice, system, interrupts).
+    pub busy: u64,
+    /// Idle or waiting for I/O.
+    pub idle: u64,
+    /// Taken by the hypervisor for other guests while this machine wanted
+    /// to run ("steal"): on a shared host, a run whose steal is high is
+    /// slowed by its neighbours, not by itself.
+    pub stolen: u64,
+}
+
+impl MachineCpu {
+    /// The machine's counters now (`None` where there is no `/proc/stat`).
+    pub fn now() -> Option<MachineCpu> {
+        MachineCpu::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    /// Reads the `cpu` line of a `/proc/stat` text.
+    pub fn parse(stat: &str) -> Option<MachineCpu> {
+        let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+        let n: Vec<u64> = line
+            .split_whitespace()
+            .skip(1)
+            .map(|v| v.parse().ok())
+            .collect::<Option<_>>()?;
+        // user nice system idle iowait irq softirq steal (guest time is
+        // within user's).
+        let at = |i: usize| n.get(i).copied().unwrap_or(0);
+        Some(MachineCpu {
+            busy: at(0) + at(1) + at(2) + at(5) + at(6),
+            idle: at(3) + at(4),
+            stolen: at(7),
+        })
+    }
+
+    /// What the machine did from `earlier` to `self`, each kind as a share
+    /// of all its CPU time then: (busy, idle, stolen), or `None` for no time.
+    pub fn shares_since(&self, earlier: &MachineCpu) -> Option<(f64, f64, f64)> {
+        let busy = self.busy.saturating_sub(earlier.busy) as f64;
+        let idle = self.idle.saturating_sub(earlier.idle) as f64;
+        let stolen = self.stolen.saturating_sub(earlier.stolen) as f64;
+        let all = busy + idle + stolen;
+        (all > 0.0).then(|| (busy / all, idle / all, stolen / all))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MachineCpu;
+
+    #[test]
+    fn the_machine_line_of_proc_stat_is_read_by_kind() {
+        let stat = "cpu  100 10 20 300 5 1 4 60 0 0\ncpu0 50 5 10 150 2 0 2 30 0 0\nintr 1 2\n";
+        let a = MachineCpu::parse(stat).unwrap();
+        assert_eq!(
+            a,
+            MachineCpu {
+                busy: 135,
+                idle: 305,
+                stolen: 60
+            }
+        );
+        let b = MachineCpu {
+            busy: a.busy + 50,
+            idle: a.idle + 25,
+            stolen: a.stolen + 25,
+        };
+        assert_eq!(b.shares_since(&a), Some((0.5, 0.25, 0.25)));
+        assert_eq!(a.shares_since(&a), None);
+        assert_eq!(MachineCpu::parse("intr 1 2\n"), None);
+    }
+}
