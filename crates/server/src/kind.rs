@@ -143,8 +143,7 @@ mod tests {
     /// Every kind has the page's message, in English and in Ukrainian.
     #[test]
     fn every_kind_is_in_both_catalogues() {
-        let en = include_str!("../assets/js/i18n/en.js");
-        let uk = include_str!("../assets/js/i18n/uk.js");
+        let (en, uk) = (crate::catalogues::EN, crate::catalogues::UK);
         for kind in Kind::ALL {
             let key = format!("'error.{}'", kind.as_str());
             assert!(en.contains(&key), "{key} is missing from en.js");

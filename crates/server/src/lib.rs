@@ -8,6 +8,8 @@
 pub mod background;
 pub mod bot;
 pub mod budget;
+#[cfg(test)]
+mod catalogues;
 pub mod challenges;
 pub mod chat;
 pub mod client;

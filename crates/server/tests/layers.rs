@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     // 0: basics, no service.
     ("ids", 0),
     ("kind", 0),
+    ("catalogues", 0),
     ("error", 0),
     ("clock", 0),
     ("metrics", 0),
