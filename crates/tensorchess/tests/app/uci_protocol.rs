@@ -643,7 +643,7 @@ fn use_nnue_and_eval_file_load_a_network_and_refuse_what_is_no_file() {
     let chessence = e.until(SECS10, |l| l.starts_with("info string static eval"));
     assert!(
         chessence.iter().any(|l| l
-            == "info string evaluation: network chessence.nnue (built in, chessence, 64 hidden)"),
+            == "info string evaluation: network chessence.nnue (built in, chessence, 128 hidden)"),
         "{chessence:?}"
     );
     e.quit();
