@@ -41,6 +41,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tensorchess_rules::{Move, Position};
 
+/// The largest contempt, in centipawns, either way.
+pub const CONTEMPT_MAX: i32 = 200;
+
 /// Progress of a search, after each completed iteration (one per MultiPV line).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -148,6 +151,10 @@ pub struct Options {
     pub use_nnue: bool,
     /// A network read from a file (UCI `EvalFile`).
     pub network: Option<Arc<nnue::Network>>,
+    /// Centipawns a draw is worth less than an even position to the side
+    /// that searches (UCI `Contempt`): positive avoids draws, negative seeks
+    /// them, 0 (the default) scores a draw as even.
+    pub contempt: i32,
 }
 
 impl Default for Options {
@@ -162,6 +169,7 @@ impl Default for Options {
             weights: None,
             use_nnue: true,
             network: None,
+            contempt: 0,
         }
     }
 }
@@ -290,6 +298,7 @@ impl Engine {
             features,
             noise,
             noise_seed: self.options.seed,
+            contempt: self.options.contempt.clamp(-CONTEMPT_MAX, CONTEMPT_MAX),
         };
         let threads = self.options.threads.max(1);
         let multipv = self.options.multipv.max(1);

@@ -51,6 +51,8 @@ pub(crate) struct Shared<'a> {
     /// Half-width of the evaluation noise of weak levels (0 = none) and its seed.
     pub noise: i32,
     pub noise_seed: u64,
+    /// What a draw costs the side that searches (`Options::contempt`).
+    pub contempt: i32,
 }
 
 /// One thread's search: its path, statistics and counters.
@@ -178,6 +180,17 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
             e += (x % span) as i32 - self.shared.noise;
         }
         e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A draw's score for the side to move at `ply`: less than even for the
+    /// side that searches (even plies) by the contempt, more for its opponent.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
     }
 
     /// Polls limits and the handler every `STOP_POLL_NODES` nodes.

@@ -123,7 +123,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
                 return ControlFlow::Break(0);
             }
             if pos.halfmove_clock() >= 100 || self.is_repetition(pos) {
-                return ControlFlow::Break(0);
+                return ControlFlow::Break(self.draw_score(ply));
             }
             // Mate distance pruning.
             alpha = alpha.max(Eval::mated_in(ply as i32).0);
@@ -230,7 +230,7 @@ impl<V: Evaluate> Searcher<'_, '_, V> {
             return ControlFlow::Break(if node.in_check || V::NO_MOVE_LOSES {
                 Eval::mated_in(node.ply as i32).0
             } else {
-                0
+                self.draw_score(node.ply)
             });
         }
         ControlFlow::Continue(moves)

@@ -339,3 +339,28 @@ fn a_game_switches_its_features_off_unless_they_are_forced_on() {
             .is_on(Feature::TtEval)
     );
 }
+
+#[test]
+fn contempt_prices_a_perpetual_check() {
+    // Black has a queen and two rooks more; White's queen checks forever
+    // from g5 and e5 (the pawn on e7 keeps the king off f8).
+    let pos = Position::<Chess>::from_fen("6k1/4Pp1p/8/8/q4Q2/1r6/r4PPP/6K1 w - - 0 1").unwrap();
+    let score = |contempt: i32| {
+        let mut engine = Engine::new(Options {
+            contempt,
+            ..Options::default()
+        });
+        engine
+            .search(&[pos], &Limits::depth(10), &mut NoHandler)
+            .score
+            .0
+    };
+    // No contempt: the repetition is an even game.
+    assert_eq!(score(0), 0);
+    // Seeking a draw (negative contempt): the draw is worth that much to White.
+    assert_eq!(score(-40), 40);
+    // Avoiding one: the draw costs White 50, so nothing it finds is worth
+    // more than the even game it had, and the draw is its floor.
+    let avoiding = score(50);
+    assert!((-50..0).contains(&avoiding), "{avoiding}");
+}

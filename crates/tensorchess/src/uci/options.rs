@@ -2,7 +2,7 @@
 
 use super::settings::{EngineSettings, WeightsSource, ELO_MAX, ELO_MIN};
 use std::time::Duration;
-use tensorchess_engine::{Feature, Level};
+use tensorchess_engine::{Feature, Level, CONTEMPT_MAX};
 use tensorchess_rules::VariantKind;
 
 /// The largest `Hash`, in MiB.
@@ -59,6 +59,10 @@ pub fn option_lines(defaults: &EngineSettings) -> Vec<String> {
         format!(
             "option name UseNNUE type check default {}",
             defaults.use_nnue
+        ),
+        format!(
+            "option name Contempt type spin default {} min -{CONTEMPT_MAX} max {CONTEMPT_MAX}",
+            defaults.contempt
         ),
     ];
     for feature in Feature::ALL {
@@ -176,6 +180,11 @@ pub fn apply(
             settings.use_nnue = parse_bool(name, value)?;
             Ok(Change::Settings)
         }
+        "contempt" => {
+            let max = CONTEMPT_MAX as i64;
+            settings.contempt = parse_spin(name, value, -max, max)? as i32;
+            Ok(Change::Settings)
+        }
         "evalfile" => {
             settings.weights = WeightsSource::from_spec(value.unwrap_or(""))?;
             Ok(Change::Settings)
@@ -232,6 +241,10 @@ mod tests {
         assert!(apply(&mut s, "Feature warp_drive", Some("false")).is_err());
         assert!(apply(&mut s, "Frobnicate", Some("1")).is_err());
         assert_eq!(apply(&mut s, "Clear Hash", None), Ok(Change::ClearHash));
+        assert_eq!(apply(&mut s, "Contempt", Some("-25")), Ok(Change::Settings));
+        assert_eq!(s.contempt, -25);
+        assert!(apply(&mut s, "Contempt", Some("201")).is_err());
+        assert_eq!(s.contempt, -25);
     }
 
     #[test]

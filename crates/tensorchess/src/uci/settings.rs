@@ -232,6 +232,8 @@ pub struct EngineSettings {
     pub move_overhead: Duration,
     /// `UseNNUE`: evaluate with the network (EvalFile's or the built-in one).
     pub use_nnue: bool,
+    /// `Contempt`: centipawns a draw is worth less than even to the engine.
+    pub contempt: i32,
 }
 
 impl Default for EngineSettings {
@@ -250,6 +252,7 @@ impl Default for EngineSettings {
             weights: WeightsSource::Default,
             move_overhead: Duration::from_millis(10),
             use_nnue: o.use_nnue,
+            contempt: o.contempt,
         }
     }
 }
@@ -290,6 +293,7 @@ impl EngineSettings {
             weights: self.weights.weights::<V>()?,
             use_nnue: self.uses_network(),
             network: self.weights.network::<V>()?,
+            contempt: self.contempt,
         })
     }
 }

@@ -147,6 +147,7 @@ impl Worker {
         o.features = s.features;
         o.seed = s.seed;
         o.use_nnue = s.uses_network();
+        o.contempt = s.contempt;
     }
 
     /// Sets the weights and the network for game `V`, reporting a bad
