@@ -186,7 +186,7 @@ impl<'a, 'b, V: Evaluate> Searcher<'a, 'b, V> {
     /// side that searches (even plies) by the contempt, more for its opponent.
     #[inline]
     fn draw_score(&self, ply: usize) -> i32 {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             -self.shared.contempt
         } else {
             self.shared.contempt
