@@ -284,17 +284,27 @@ impl EngineSettings {
     /// Engine options for game `V`.
     pub fn options<V: Evaluate>(&self) -> Result<Options, String> {
         Ok(Options {
+            weights: self.weights.weights::<V>()?,
+            network: self.weights.network::<V>()?,
+            ..self.options_without_weights()
+        })
+    }
+
+    /// Engine options that do not depend on the game: all but the weights
+    /// and the network, which `EvalFile` gives per game (none here).
+    pub fn options_without_weights(&self) -> Options {
+        Options {
             hash_mb: self.hash_mb,
             threads: self.threads.max(1),
             multipv: self.multipv.max(1),
             level: self.level(),
             features: self.features,
             seed: self.seed,
-            weights: self.weights.weights::<V>()?,
+            weights: None,
             use_nnue: self.uses_network(),
-            network: self.weights.network::<V>()?,
+            network: None,
             contempt: self.contempt,
-        })
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tensorchess_engine::eval::Evaluate;
 use tensorchess_engine::nnue::{embedded_name, Network};
-use tensorchess_engine::{Engine, FlagHandler, Limits, SearchInfo};
+use tensorchess_engine::{Engine, FlagHandler, Limits, Options, SearchInfo};
 use tensorchess_rules::uci::move_string;
 use tensorchess_rules::{perft_stoppable, with_variant, Game, Move, VariantKind};
 
@@ -140,14 +140,13 @@ impl Worker {
         if self.engine.options.hash_mb != s.hash_mb {
             self.engine.set_hash(s.hash_mb);
         }
+        // The game's weights and network stay until `set_weights` picks them.
         let o = &mut self.engine.options;
-        o.threads = s.threads.max(1);
-        o.multipv = s.multipv.max(1);
-        o.level = s.level();
-        o.features = s.features;
-        o.seed = s.seed;
-        o.use_nnue = s.uses_network();
-        o.contempt = s.contempt;
+        *o = Options {
+            weights: o.weights.take(),
+            network: o.network.take(),
+            ..s.options_without_weights()
+        };
     }
 
     /// Sets the weights and the network for game `V`, reporting a bad

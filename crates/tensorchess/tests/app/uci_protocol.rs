@@ -356,6 +356,25 @@ fn mates_no_moves_and_multipv() {
 }
 
 #[test]
+fn contempt_reaches_the_search() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value chess");
+    // White can only check forever (the engine crate's contempt test):
+    // a draw, which contempt -40 makes worth 40 to White.
+    e.send("setoption name Contempt value -40");
+    e.send("position fen 6k1/4Pp1p/8/8/q4Q2/1r6/r4PPP/6K1 w - - 0 1");
+    e.send("go depth 10");
+    let (lines, _) = e.bestmove(SECS10);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 10 ") && l.contains(" score cp 40 ")),
+        "{lines:#?}"
+    );
+    e.quit();
+}
+
+#[test]
 fn strength_options_cap_the_search() {
     let mut e = Engine::start();
     e.send("setoption name UCI_LimitStrength value true");
